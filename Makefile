@@ -1,0 +1,33 @@
+# Set-up and common jobs. `make run` and `make test` work on a fresh clone (Python >= 3.10).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-slow install bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	# torch first, pinned to the local CPU build, so stable-baselines3 does not pull CUDA wheels
+	$(PIP) install torch==2.13.0
+	$(PIP) install -e '.[dev,train]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m spacemission_env.demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -m slow
+
+bench: $(STAMP)
+	$(PY) benchmarks/engine_speed.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

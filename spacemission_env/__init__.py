@@ -1,0 +1,1 @@
+"""Space Mission RL environment."""
