@@ -17,6 +17,7 @@ id, so "slot i" is the i-th lowest card id in the hand.
 """
 from __future__ import annotations
 
+import operator
 from itertools import combinations
 
 from .components import HAND_SIZE, RING_SIZE, TILE_NAMES
@@ -40,9 +41,12 @@ ACTION_KINDS = ("top_up", "jump", "fly", "scan", "develop", "discover", "tile")
 
 def decode(action: int) -> tuple[str, tuple[int, ...]]:
     """(kind, arguments) of an action id; raises ValueError when out of range."""
-    if isinstance(action, bool) or not isinstance(action, (int,)) and not hasattr(action, "__index__"):
+    if isinstance(action, bool):
         raise ValueError(f"action must be an integer, got {action!r}")
-    a = int(action)
+    try:
+        a = operator.index(action)  # ints and numpy integers; floats and strings are rejected
+    except TypeError:
+        raise ValueError(f"action must be an integer, got {action!r}") from None
     if not 0 <= a < NUM_ACTIONS:
         raise ValueError(f"action {a} out of range [0, {NUM_ACTIONS})")
     if a < JUMP:
