@@ -194,11 +194,26 @@ def is_legal(state: GameState, action: int) -> bool:
 
 
 def legal_actions(state: GameState) -> list[int]:
-    """Legal action ids for the current player (empty once the game is over)."""
-    return [a for a in range(A.NUM_ACTIONS) if is_legal(state, a)]
+    """Legal action ids for the current player, ascending (empty once the game is over)."""
+    if state.is_over:
+        return []
+    q = state.current_player
+    if state.phase == "tile":
+        return [A.TILE + t for t in range(NUM_POINT_TYPES) if can_take_tile(state, q, t)]
+    held = range(len(state.players[q].hand))
+    legal = [A.TOPUP + m for m in range(A.NUM_TOPUP) if can_top_up(state, q, m)]
+    legal += [A.JUMP + i * RING_SIZE + p for i in held for p in range(RING_SIZE) if can_jump(state, q, i, p)]
+    if can_fly(state, q):
+        legal += [A.FLY_CW, A.FLY_CCW]
+    legal += [A.SCAN + i for i in held if can_scan(state, q, i)]
+    legal += [A.DEVELOP + k for k, (i, j) in enumerate(A.DEVELOP_PAIRS) if can_develop(state, q, i, j)]
+    if can_discover(state, q):
+        legal.append(A.DISCOVER)
+    return legal
 
 
 def legal_action_mask(state: GameState) -> np.ndarray:
+    """bool[100]; all False once the game is over."""
     mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
     mask[legal_actions(state)] = True
     return mask
