@@ -1,0 +1,142 @@
+"""The opponent protocol shared by every interface, and the default random opponent.
+
+A policy maps observations and legal-action masks to action ids (docs/actions.md):
+
+* ``act(observation, action_mask) -> int`` for one decision: ``observation`` is the
+  int8 vector ``[D]`` of ``engine.observe`` for the acting seat, ``action_mask`` a
+  0/1 (bool or int8) vector ``[100]``.
+* ``act_batch(observations, action_masks) -> int[N]`` for ``N`` decisions at once
+  (``[N, D]`` and ``[N, 100]``); the batched interfaces (``sb3.SpaceMissionVecEnv``)
+  call only this one.
+
+Both must return a legal action (mask 1). A policy may also have ``seed(seed)``;
+the environments call it from their ``reset(seed=...)`` so that seeding reaches the
+opponents too. Subclass :class:`BasePolicy` to write only one of the two methods.
+"""
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from numba import njit
+
+from .actions import NUM_ACTIONS
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Anything with ``act`` and ``act_batch`` is a policy (structural typing)."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
+
+
+class BasePolicy:
+    """Derives each method from the other: override ``act`` or ``act_batch``."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if type(self).act_batch is BasePolicy.act_batch:
+            raise NotImplementedError("override act() or act_batch()")
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        if type(self).act is BasePolicy.act:
+            raise NotImplementedError("override act() or act_batch()")
+        return np.array([self.act(o, m) for o, m in zip(observations, action_masks)], dtype=np.int64)
+
+    def seed(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
+        """Reseed the policy's randomness (no-op for deterministic policies)."""
+
+
+@njit(cache=True)
+def _kth_legal(masks, u, out):
+    """out[i] = the k-th legal action of row i with k = floor(u[i] * #legal); -1 if none."""
+    for i in range(masks.shape[0]):
+        n = 0
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                n += 1
+        if n == 0:
+            out[i] = -1
+            continue
+        k = min(int(u[i] * n), n - 1)
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+def check_masks(action_masks: np.ndarray) -> np.ndarray:
+    """The masks as a 2-D bool array ``[N, 100]``; ValueError on a wrong shape."""
+    masks = np.asarray(action_masks)
+    if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"action masks must have shape [N, {NUM_ACTIONS}], got {masks.shape}")
+    return masks.view(np.bool_) if masks.dtype in (np.int8, np.uint8) else masks.astype(np.bool_, copy=False)
+
+
+class RandomPolicy(BasePolicy):
+    """Uniformly random legal actions: the default opponent.
+
+    ``RandomPolicy(seed)``: ``seed`` (int or None) seeds a ``numpy`` generator;
+    ``seed(s)`` reseeds it. Batched calls cost one uniform draw per row.
+    """
+
+    def __init__(self, seed: int | None = None):
+        self.seed(seed)
+
+    def seed(self, seed: int | None = None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        self._rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        mask = np.asarray(action_mask)
+        if mask.shape != (NUM_ACTIONS,):
+            raise ValueError(f"action mask must have shape ({NUM_ACTIONS},), got {mask.shape}")
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("the action mask has no legal action")
+        return int(legal[int(self._rng.random() * legal.size)])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        masks = np.ascontiguousarray(check_masks(action_masks))
+        out = np.empty(masks.shape[0], dtype=np.int64)
+        _kth_legal(masks, self._rng.random(masks.shape[0]), out)
+        if masks.shape[0] and out.min() < 0:
+            raise ValueError(f"action mask row {int(np.argmin(out))} has no legal action")
+        return out
+
+    def __repr__(self) -> str:
+        return "RandomPolicy()"
+
+
+def resolve_opponents(opponents, num_players: int) -> list:
+    """The opponents argument of the single-learner interfaces as a list of
+    ``num_players - 1`` policies: None -> RandomPolicy for every seat; one policy ->
+    shared by every opponent seat; a sequence -> one per opponent seat, in seat order
+    after the learner (``opponents[k]`` plays seat ``(learner + 1 + k) % num_players``)."""
+    n = num_players - 1
+    if opponents is None:
+        return [RandomPolicy()] * n
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != n:
+            raise ValueError(f"opponents must list {n} policies for {num_players} players, got {len(opponents)}")
+        policies = list(opponents)
+    else:
+        policies = [opponents] * n
+    for p in policies:
+        if not (callable(getattr(p, "act", None)) and callable(getattr(p, "act_batch", None))):
+            raise ValueError(f"opponent {p!r} does not implement the Policy protocol (act and act_batch)")
+    return policies
+
+
+def seed_policies(policies, seed_sequence: np.random.SeedSequence) -> None:
+    """Call ``seed`` on every distinct policy that has one, each with its own child seed."""
+    distinct = list({id(p): p for p in policies}.values())
+    for p, child in zip(distinct, seed_sequence.spawn(len(distinct))):
+        fn = getattr(p, "seed", None)
+        if callable(fn):
+            fn(int(child.generate_state(1, np.uint64)[0] >> np.uint64(1)))
