@@ -67,6 +67,22 @@ def test_round_trip_in_a_tile_decision():
     assert loaded == s and loaded.pending in ("scan", "develop", "discover")
 
 
+@pytest.mark.parametrize("max_rounds", [1, 100])
+def test_round_trip_of_a_finished_game(max_rounds):
+    """A finished game has no actions left in its turn; its JSON must still load
+    (truncated with max_rounds=1, R-E3; ended by R-E1 otherwise)."""
+    from spacemission_env.demo import play
+    s, _ = play(2, seed=3, max_rounds=max_rounds)
+    assert s.is_over and s.actions_left == 0 and s.truncated == (max_rounds == 1)
+    loaded = GameState.from_json(s.to_json())
+    assert loaded == s and loaded.is_over
+
+
+def test_actions_left_zero_is_rejected_while_the_game_runs():
+    with pytest.raises(ValueError, match="actions_left"):
+        GameState.from_json(new_game(2, seed=1).to_json().replace('"actions_left": 2', '"actions_left": 0'))
+
+
 # --- the documented example ----------------------------------------------------------
 def test_doc_example_loads_and_is_what_the_code_produces():
     text = doc_example()

@@ -283,6 +283,7 @@ def state_from_dict(data) -> GameState:
     if (phase == "tile") != (pending in PENDING) or (phase == "main" and pending is not None):
         raise ValueError(f"game state JSON: pending {pending!r} does not fit phase {phase!r}")
     start = r.int_(g(data, "start_player", "state"), "start_player", 0, n - 1)
+    is_over = r.bool_(g(data, "is_over", "state"), "is_over")
     state = GameState(
         num_players=n,
         rules=rules,
@@ -299,11 +300,11 @@ def state_from_dict(data) -> GameState:
         start_player=start,
         current_player=r.int_(g(data, "current_player", "state"), "current_player", 0, n - 1),
         round=r.int_(g(data, "round", "state"), "round", 1, max_rounds),
-        actions_left=r.int_(g(data, "actions_left", "state"), "actions_left", 1, 2),
+        actions_left=r.int_(g(data, "actions_left", "state"), "actions_left", 0 if is_over else 1, 2),  # 0 once over
         phase=phase,
         pending=pending,
         end_triggered=r.bool_(g(data, "end_triggered", "state"), "end_triggered"),
-        is_over=r.bool_(g(data, "is_over", "state"), "is_over"),
+        is_over=is_over,
         truncated=r.bool_(g(data, "truncated", "state"), "truncated"),
     )
     check_invariants(state)
