@@ -1,0 +1,27 @@
+"""Fast batched engine: B games of one configuration as numpy arrays, stepped by
+numba kernels, bit-identical to the reference engine (rules/game.py). See docs/engine.md.
+
+    from spacemission_env import engine
+    st = engine.init(1024, 3, seeds=0, rules="yucata")
+    mask = engine.legal_action_mask(st)
+    obs = engine.observe(st)                        # int8 [B, D], acting player's view
+    engine.step(st, actions)                        # in place
+"""
+from .api import (
+    init,
+    legal_action_mask,
+    observation_size,
+    observe,
+    reset_finished,
+    rewards,
+    sample_actions,
+    scores,
+    step,
+)
+from .convert import from_reference, to_reference
+from .state import BatchState
+
+__all__ = [
+    "BatchState", "from_reference", "init", "legal_action_mask", "observation_size", "observe", "reset_finished",
+    "rewards", "sample_actions", "scores", "step", "to_reference",
+]

@@ -1,0 +1,211 @@
+"""Public functions of the fast engine (pgx-style: pure functions over a BatchState,
+mutating it in place). Every hot path is one numba kernel over the whole batch."""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+from numba import config as _numba_config
+
+from .. import actions as A
+from .. import encoding as E
+from ..components import (
+    CHIPS_PER_PLAYER,
+    GATE_RANK_POINTS,
+    MATTER_PAIR_POINTS,
+    MATTER_SINGLE_POINTS,
+    MEDAL_POINTS,
+    STATION_POINTS,
+    WATER_TABLE,
+)
+from ..scoring import ALIENS, MATTER_BLUE, MATTER_GREEN, MEDAL, MINERALS, WATER
+from . import kernels as K
+from . import observe as O
+from .state import TABLES, BatchState
+
+NUM_ACTIONS = A.NUM_ACTIONS
+_OFFSETS = {t: O.offsets(t) for t in E.OBSERVATION_TYPES}
+_SIZES = {t: E.observation_size(t) for t in E.OBSERVATION_TYPES}
+
+
+def _quiet():
+    """Under NUMBA_DISABLE_JIT the kernels run as Python on numpy scalars, where the
+    SplitMix64 uint64 wrap-around raises overflow warnings; silence them there."""
+    if _numba_config.DISABLE_JIT:
+        return np.errstate(over="ignore")
+    return contextlib.nullcontext()
+
+
+def _seed_array(seeds, batch_size: int) -> np.ndarray:
+    if isinstance(seeds, bool):
+        raise ValueError(f"seeds must be an int or an int array, got {seeds!r}")
+    if isinstance(seeds, (int, np.integer)):
+        s = int(seeds)
+        if s < 0 or s + batch_size - 1 >= 2**64:
+            raise ValueError(f"seeds must be in [0, 2**64 - batch_size], got {s}")
+        return (np.arange(batch_size, dtype=np.uint64) + np.uint64(s)) if s < 2**63 else np.array(
+            [s + i for i in range(batch_size)], dtype=np.uint64)
+    arr = np.asarray(seeds)
+    if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
+        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} dtype {arr.dtype}")
+    if arr.dtype.kind == "i" and (arr < 0).any():
+        raise ValueError("seeds must be >= 0")
+    return arr.astype(np.uint64)
+
+
+def _kernel_fields(st: BatchState) -> tuple:
+    return st.arrays()
+
+
+def init(batch_size: int, num_players: int, seeds=0, rules: str = "yucata", max_rounds: int = 100) -> BatchState:
+    """B new games; game i is identical to rules.new_game(num_players, seed=seeds[i], rules=..., max_rounds=...).
+    ``seeds`` an int s means seeds s, s+1, ..., s+B-1."""
+    st = BatchState(batch_size, num_players, rules, max_rounds)
+    seed_arr = _seed_array(seeds, st.batch_size)
+    with _quiet():
+        K.init_games(np.ones(st.batch_size, np.bool_), seed_arr, *st.arrays(), *TABLES, st.rules_id, CHIPS_PER_PLAYER)
+    return st
+
+
+def reset_finished(st: BatchState, seeds) -> np.ndarray:
+    """Re-initialise finished (terminated or truncated) games in place with new seeds
+    (int array [B]; only the entries of finished games are used). Returns which were reset."""
+    done = st.terminated | st.truncated
+    seed_arr = _seed_array(seeds, st.batch_size)
+    if done.any():
+        with _quiet():
+            K.init_games(done, seed_arr, *st.arrays(), *TABLES, st.rules_id, CHIPS_PER_PLAYER)
+    return done
+
+
+def _actions(st: BatchState, actions) -> np.ndarray:
+    a = np.asarray(actions)
+    if a.shape != (st.batch_size,):
+        raise ValueError(f"actions must have shape ({st.batch_size},), got {a.shape}")
+    if a.dtype.kind not in "iu":
+        raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+    if a.dtype != np.int64:
+        a = a.astype(np.int64)
+    return a
+
+
+def _legal_args(st: BatchState) -> tuple:
+    return (st.ring, st.piles, st.revealed, st.hand, st.hand_len, st.supply, st.ship, st.scanned, st.stations,
+            st.current_player, st.phase, st.terminated, st.truncated, TABLES[0], TABLES[1])
+
+
+def step(st: BatchState, actions, check: bool = True) -> None:
+    """Play one action per game for its current player, in place. Finished games: no-op.
+    With check=True (default) raises ValueError naming the first running game whose
+    action is illegal, before any game is changed; check=False skips validation."""
+    a = _actions(st, actions)
+    with _quiet():
+        if check:
+            bad = K.first_illegal(a, *_legal_args(st))
+            if bad >= 0:
+                raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now "
+                                 f"(legal: {np.flatnonzero(legal_action_mask(st)[bad]).tolist()})")
+        K.step_games(a, *st.arrays(), *TABLES, st.max_rounds)
+
+
+def legal_action_mask(st: BatchState, out: np.ndarray | None = None) -> np.ndarray:
+    """bool [B, 100]. Rows of finished games are all True (so a masked softmax never
+    sees an empty row; stepping a finished game is a no-op whatever the action)."""
+    if out is None:
+        out = np.empty((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
+    elif out.shape != (st.batch_size, NUM_ACTIONS) or out.dtype != np.bool_:
+        raise ValueError(f"out must be a bool array of shape ({st.batch_size}, {NUM_ACTIONS})")
+    K.legal_mask(out, *_legal_args(st))
+    return out
+
+
+def observation_size(observation_type: str = "info") -> int:
+    """D, the same for every player count and rule set."""
+    if observation_type not in _SIZES:
+        raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {E.OBSERVATION_TYPES}")
+    return _SIZES[observation_type]
+
+
+def _players(st: BatchState, player) -> np.ndarray:
+    if player is None:
+        return st.current_player.astype(np.int64)
+    if isinstance(player, (int, np.integer)) and not isinstance(player, bool):
+        p = np.full(st.batch_size, int(player), dtype=np.int64)
+    else:
+        p = np.asarray(player)
+        if p.shape != (st.batch_size,) or p.dtype.kind not in "iu":
+            raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},)")
+        p = p.astype(np.int64)
+    if (p < 0).any() or (p >= st.num_players).any():
+        raise ValueError(f"player must be a seat in 0..{st.num_players - 1}")
+    return p
+
+
+def observe(st: BatchState, player=None, observation_type: str = "info", out: np.ndarray | None = None) -> np.ndarray:
+    """int8 [B, D]: the observation of ``player`` (None = each game's acting player; an
+    int or int array [B] = that seat), identical to encoding.observe on to_reference(st, i)."""
+    d = observation_size(observation_type)
+    if out is None:
+        out = np.empty((st.batch_size, d), dtype=np.int8)
+    elif out.shape != (st.batch_size, d) or out.dtype != np.int8:
+        raise ValueError(f"out must be an int8 array of shape ({st.batch_size}, {d})")
+    O.observe_games(out, _players(st, player), _OFFSETS[observation_type], observation_type == "seer", st.rules_id,
+                    st.max_rounds, *st.arrays()[1:], TABLES[0], TABLES[1], TABLES[3])
+    return out
+
+
+def scores(st: BatchState) -> np.ndarray:
+    """int16 [B, P, 8]: jump_gate, stations, minerals, aliens, matter, water, medals, total
+    (R-P1..R-P7; provisional while a game runs; reservations never count, R-E2)."""
+    col = st.collection.astype(np.int32)
+    gate = st.gate_probes.astype(np.int32)
+    rank = (gate[:, None, :] > gate[:, :, None]).sum(axis=2)  # R-P1 competition rank
+    table = np.zeros(st.num_players + 1, dtype=np.int32)
+    table[:len(GATE_RANK_POINTS)] = GATE_RANK_POINTS[:st.num_players + 1]
+    gate_pts = np.where(gate > 0, table[np.minimum(rank, st.num_players)], 0)
+    stations = (st.stations[:, :, None] == np.arange(st.num_players)[None, None, :]).sum(axis=1)
+    mins = col[:, :, list(MINERALS)]
+    alis = col[:, :, list(ALIENS)]
+    g, bl = col[:, :, MATTER_GREEN], col[:, :, MATTER_BLUE]
+    pairs = np.minimum(g, bl)
+    w = col[:, :, WATER]
+    out = np.zeros(st.collection.shape[:2] + (8,), dtype=np.int16)
+    out[..., 0] = gate_pts
+    out[..., 1] = stations * STATION_POINTS
+    out[..., 2] = mins.sum(axis=2) * mins.max(axis=2)  # R-P3
+    out[..., 3] = alis.sum(axis=2) * alis.max(axis=2)  # R-P4
+    out[..., 4] = pairs * MATTER_PAIR_POINTS + (g + bl - 2 * pairs) * MATTER_SINGLE_POINTS  # R-P5
+    out[..., 5] = (w // 4) * int(WATER_TABLE[4]) + WATER_TABLE[w % 4]  # R-P6
+    out[..., 6] = col[:, :, MEDAL] * MEDAL_POINTS  # R-P7
+    out[..., 7] = out[..., :7].sum(axis=2)
+    return out
+
+
+def rewards(st: BatchState) -> np.ndarray:
+    """float32 [B, P]: scoring.rank_rewards of finished games (R-P8 order: points, then
+    stations; zero-sum in [-1, 1]); 0 for running games."""
+    sc = scores(st)
+    n = st.num_players
+    stations = (st.stations[:, :, None] == np.arange(n)[None, None, :]).sum(axis=1).astype(np.int64)
+    key = sc[..., 7].astype(np.int64) * 64 + stations
+    better = (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    tied = (key[:, None, :] == key[:, :, None]).sum(axis=2)
+    # rank_rewards' value for (players ranked better, players tied), computed by the same Python sum
+    values = [1.0 - 2.0 * r / (n - 1) for r in range(n)]
+    table = np.zeros((n + 1, n + 1), dtype=np.float64)
+    for bt in range(n):
+        for td in range(1, n - bt + 1):
+            table[bt, td] = sum(values[bt:bt + td]) / td
+    r = table[better, tied]
+    done = st.terminated | st.truncated
+    return np.where(done[:, None], r, 0.0).astype(np.float32)
+
+
+def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    """int64 [B]: one action per row, uniform over the row's True entries (random play)."""
+    if rng is None:
+        rng = np.random.default_rng()
+    if out is None:
+        out = np.empty(mask.shape[0], dtype=np.int64)
+    K.sample_legal(mask, rng.random(mask.shape[0]), out)
+    return out

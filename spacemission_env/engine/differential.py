@@ -1,0 +1,111 @@
+"""Differential check of the fast engine against the reference engine (issue 3 item 4).
+
+Random legal play with the same seeds in both engines; after every action the full
+state (``to_reference`` == reference GameState), the legal mask, every seat's
+observation of both types, rewards and terminal flags are compared. Used by
+tests/test_engine_differential.py and benchmarks/differential.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import encoding as E
+from ..rules import game as G
+from ..scoring import rank_rewards
+from . import api
+from .convert import to_reference
+
+
+@dataclass
+class Report:
+    games: int = 0
+    steps: int = 0
+    divergences: list = field(default_factory=list)  # (config, seed, step, what)
+
+    def merge(self, other: "Report") -> None:
+        self.games += other.games
+        self.steps += other.steps
+        self.divergences += other.divergences
+
+
+def _ref_rewards(s) -> np.ndarray:
+    if not s.is_over:
+        return np.zeros(s.num_players, dtype=np.float32)
+    sc = G.scores(s)
+    stations = [sum(1 for o in s.stations if o == q) for q in range(s.num_players)]
+    return np.array(rank_rewards([x["total"] for x in sc], stations), dtype=np.float32)
+
+
+def _ref_scores(s) -> np.ndarray:
+    keys = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total")
+    return np.array([[d[k] for k in keys] for d in G.scores(s)], dtype=np.int16)
+
+
+def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed: int = 0, observations: str = "all",
+        max_divergences: int = 5) -> Report:
+    """Play len(seeds) games in lock-step in both engines. ``observations``: "all" (every
+    seat, both types, every step), "acting" (acting seat, both types) or "none"."""
+    seeds = np.asarray(seeds, dtype=np.uint64)
+    B = len(seeds)
+    cfg = (num_players, rules, max_rounds)
+    rep = Report(games=B)
+    st = api.init(B, num_players, seeds, rules=rules, max_rounds=max_rounds)
+    refs = [G.new_game(num_players, seed=int(s), rules=rules, max_rounds=max_rounds) for s in seeds]
+    alive = np.ones(B, dtype=bool)  # still compared (no divergence seen yet)
+    rng = np.random.default_rng(action_seed)
+    seats = range(num_players)
+    step_no = 0
+
+    def diverge(i, what):
+        rep.divergences.append((cfg, int(seeds[i]), step_no, what))
+        alive[i] = False
+
+    while True:
+        mask = api.legal_action_mask(st)
+        rew = api.rewards(st)
+        sc = api.scores(st)
+        obs = {}
+        if observations != "none":
+            for t in E.OBSERVATION_TYPES:
+                obs[t, None] = api.observe(st, None, t)
+                if observations == "all":
+                    for q in seats:
+                        obs[t, q] = api.observe(st, q, t)
+        for i in np.flatnonzero(alive):
+            ref = refs[i]
+            if to_reference(st, i) != ref:
+                diverge(i, "state")
+                continue
+            if bool(st.terminated[i]) != (ref.is_over and not ref.truncated) or bool(st.truncated[i]) != ref.truncated:
+                diverge(i, "terminal flags")
+                continue
+            if ref.is_over:
+                if not mask[i].all():
+                    diverge(i, "mask of finished game not all True")
+            elif not np.array_equal(mask[i], G.legal_action_mask(ref)):
+                diverge(i, "legal mask")
+                continue
+            if not np.array_equal(rew[i], _ref_rewards(ref)):
+                diverge(i, "rewards")
+                continue
+            if not np.array_equal(sc[i], _ref_scores(ref)):
+                diverge(i, "scores")
+                continue
+            for (t, q), o in obs.items():
+                if not np.array_equal(o[i], E.observe(ref, q, t)):
+                    diverge(i, f"observation {t} seat {q}")
+                    break
+        if len(rep.divergences) >= max_divergences:
+            break
+        running = ~(st.terminated | st.truncated)
+        if not running.any():
+            break
+        actions = api.sample_actions(mask, rng)
+        api.step(st, actions)
+        step_no += 1
+        for i in np.flatnonzero(running & alive):
+            G.apply(refs[i], int(actions[i]))
+            rep.steps += 1
+    return rep

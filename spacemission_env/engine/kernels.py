@@ -1,0 +1,415 @@
+"""numba kernels of the fast engine: setup, legality, step (bit-identical to rules/game.py).
+
+Every kernel loops over the batch inside compiled code; per-game helpers take the
+state arrays and a batch index ``b``. Component tables come in as arguments
+(engine/state.py TABLES); structural sizes (hand 5, ring 8, 10 point types, the
+action-id ranges of actions.py) are constants, as the action space depends on them.
+Generator calls happen in exactly the reference order: setup shuffles planets,
+tiles, cards, then (yucata) the start player; top-up draws reshuffle the discard
+pile when the draw pile runs out (R-A1a).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import actions as A
+from ..components import HAND_SIZE, JOKER, NUM_CARDS, NUM_PLANETS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE
+
+# --- SplitMix64 (rules/rng.py), all uint64 so numba wraps mod 2**64 -------------------
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+S27, S30, S31 = np.uint64(27), np.uint64(30), np.uint64(31)
+
+H = HAND_SIZE
+R = RING_SIZE
+NPT = NUM_POINT_TYPES
+NTT = NUM_TILE_TYPES
+SP = SPACE
+JK = JOKER
+TOPUP, JUMP, FLY, SCAN, DEVELOP, DISCOVER, TILE, NUM_ACTIONS = (
+    A.TOPUP, A.JUMP, A.FLY, A.SCAN, A.DEVELOP, A.DISCOVER, A.TILE, A.NUM_ACTIONS)
+DEV_A = np.array([p[0] for p in A.DEVELOP_PAIRS], dtype=np.int64)
+DEV_B = np.array([p[1] for p in A.DEVELOP_PAIRS], dtype=np.int64)
+NDEV = len(A.DEVELOP_PAIRS)
+
+
+@njit(cache=True)
+def next_u64(rng, b):
+    s = rng[b] + GOLDEN
+    rng[b] = s
+    z = s
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True)
+def below(rng, b, n):
+    return np.int64(next_u64(rng, b) % np.uint64(n))
+
+
+@njit(cache=True)
+def shuffle(rng, b, items, n):
+    """Fisher-Yates on items[:n], i = n-1 .. 1 (rules/rng.py shuffle)."""
+    for i in range(n - 1, 0, -1):
+        j = below(rng, b, i + 1)
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
+
+
+@njit(cache=True)
+def sort_small(a, n):
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+# --- setup (R-S1..R-S5) -------------------------------------------------------------------
+@njit(cache=True)
+def init_games(select, seeds, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
+               supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
+               start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
+               truncated, card_table, planet_coords, tile_counts, end_table, rules_id, chips):
+    """(Re)initialise the games b with select[b]; identical to rules.new_game(seed=seeds[b])."""
+    B = rng.shape[0]
+    P = hand.shape[1]
+    planets = np.empty(NUM_PLANETS, np.int8)
+    ntiles = 0
+    for t in range(NTT):
+        ntiles += tile_counts[t]
+    tiles = np.empty(ntiles, np.int8)
+    for b in range(B):
+        if not select[b]:
+            continue
+        rng[b] = seeds[b]
+        # R-S1: shuffle the 12 planets; the first 8 form the ring
+        for i in range(NUM_PLANETS):
+            planets[i] = i
+        shuffle(rng, b, planets, NUM_PLANETS)
+        for p in range(R):
+            ring[b, p] = planets[p]
+        # R-S2: shuffle the 64 tiles; position p gets tiles[8p:8p+8]
+        k = 0
+        for t in range(NTT):
+            for _ in range(tile_counts[t]):
+                tiles[k] = t
+                k += 1
+        shuffle(rng, b, tiles, ntiles)
+        piles[b, :, :] = 0
+        for i in range(ntiles):
+            piles[b, i // PILE_SIZE, tiles[i]] += 1
+        # R-S4: shuffle the 60 cards; deal 5 to each seat from the top (end)
+        for i in range(NUM_CARDS):
+            draw[b, i] = i
+        shuffle(rng, b, draw[b], NUM_CARDS)
+        n = NUM_CARDS
+        for q in range(P):
+            for s in range(H):
+                n -= 1
+                hand[b, q, s] = draw[b, n]
+            sort_small(hand[b, q], H)
+            hand_len[b, q] = H
+            supply[b, q] = chips
+            gate_probes[b, q] = 0
+            ship[b, q] = -1  # R-S3: on the jump gate
+        draw_len[b] = n
+        discard_len[b] = 0
+        # R-S5 [variant]: yucata a random seat, schmidt seat 0
+        sp = below(rng, b, P) if rules_id == 0 else 0
+        start_player[b] = sp
+        current_player[b] = sp
+        revealed[b, :] = False
+        collection[b] = 0
+        scanned[b] = False
+        last_seen[b] = 0
+        last_seen_round[b] = 0
+        reservations[b] = 0
+        stations[b, :] = -1
+        round_[b] = 1
+        actions_left[b] = 2
+        phase[b] = 0
+        pending[b] = 0
+        end_triggered[b] = False
+        terminated[b] = False
+        truncated[b] = False
+
+
+# --- legality (R-A1..R-A6, R-T2) -----------------------------------------------------------
+@njit(cache=True)
+def matches(card_value, wanted):
+    return card_value == wanted or card_value == JK
+
+
+@njit(cache=True)
+def has_point_tile(piles, b, p):
+    for t in range(NPT):
+        if piles[b, p, t] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def pile_total(piles, b, p):
+    s = 0
+    for t in range(NTT):
+        s += piles[b, p, t]
+    return s
+
+
+@njit(cache=True)
+def provides_landing(la, lb, l1, l2):
+    """R-A5: the two cards provide the two landing coordinates, one each."""
+    return (matches(la, l1) and matches(lb, l2)) or (matches(la, l2) and matches(lb, l1))
+
+
+@njit(cache=True)
+def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
+             phase, over, card_table, planet_coords):
+    """Legal actions of game b into out[:NUM_ACTIONS] (all True once the game is over)."""
+    if over:
+        for a in range(NUM_ACTIONS):
+            out[a] = True
+        return
+    for a in range(NUM_ACTIONS):
+        out[a] = False
+    q = current_player[b]
+    pos = ship[b, q]
+    if phase[b] == 1:  # tile decision: a point tile of that type lies in the pile
+        for t in range(NPT):
+            out[TILE + t] = piles[b, pos, t] > 0
+        return
+    hl = hand_len[b, q]
+    for m in range(1 << hl):  # R-A1: any subset of the held slots
+        out[TOPUP + m] = True
+    chip = supply[b, q] > 0
+    if chip:  # R-A2: jump coordinate of another planet, a chip
+        for s in range(hl):
+            cj = card_table[hand[b, q, s], 0]
+            for p in range(R):
+                if p != pos and matches(cj, planet_coords[ring[b, p], 0]):
+                    out[JUMP + s * R + p] = True
+    if pos < 0:
+        return
+    out[FLY] = True  # R-A3
+    out[FLY + 1] = True
+    planet = ring[b, pos]
+    if stations[b, pos] < 0:
+        if chip and not revealed[b, pos] and pile_total(piles, b, pos) > 0:  # R-A4, R-A4b
+            for s in range(hl):
+                if matches(card_table[hand[b, q, s], 1], planet_coords[planet, 1]):
+                    out[SCAN + s] = True
+        if chip and scanned[b, q, pos]:  # R-A5
+            l1 = planet_coords[planet, 2]
+            l2 = planet_coords[planet, 3]
+            for i in range(NDEV):
+                sb = DEV_B[i]
+                if sb < hl and provides_landing(card_table[hand[b, q, DEV_A[i]], 2], card_table[hand[b, q, sb], 2], l1, l2):
+                    out[DEVELOP + i] = True
+    elif has_point_tile(piles, b, pos):  # R-A6
+        out[DISCOVER] = True
+
+
+@njit(cache=True)
+def legal_mask(out, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
+               phase, terminated, truncated, card_table, planet_coords):
+    for b in range(out.shape[0]):
+        mask_row(b, out[b], ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations,
+                 current_player, phase, terminated[b] or truncated[b], card_table, planet_coords)
+
+
+@njit(cache=True)
+def first_illegal(actions, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
+                  phase, terminated, truncated, card_table, planet_coords):
+    """Index of the first running game whose action is not legal, or -1."""
+    row = np.empty(NUM_ACTIONS, np.bool_)
+    for b in range(actions.shape[0]):
+        if terminated[b] or truncated[b]:
+            continue
+        a = actions[b]
+        if a < 0 or a >= NUM_ACTIONS:
+            return b
+        mask_row(b, row, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
+                 phase, False, card_table, planet_coords)
+        if not row[a]:
+            return b
+    return -1
+
+
+# --- step (R-A1..R-A6, R-V1, R-T1, R-T2, R-E1, R-E3) ---------------------------------------
+@njit(cache=True)
+def play_cards(b, q, slot_mask, hand, hand_len, discard, discard_len):
+    """Played/discarded cards go onto the discard pile in slot order; the hand stays sorted."""
+    hl = hand_len[b, q]
+    k = 0
+    d = discard_len[b]
+    for s in range(hl):
+        c = hand[b, q, s]
+        if (slot_mask >> s) & 1:
+            discard[b, d] = c
+            d += 1
+        else:
+            hand[b, q, k] = c
+            k += 1
+    discard_len[b] = d
+    hand_len[b, q] = k
+
+
+@njit(cache=True)
+def reveal(b, p, piles, revealed, end_triggered, end_table, P):
+    """R-V1: turn the pile's space tiles face up; R-E1 watches the revealed count."""
+    revealed[b, p] = True
+    n = 0
+    for i in range(R):
+        if revealed[b, i]:
+            n += piles[b, i, SP]
+    if n >= end_table[P]:
+        end_triggered[b] = True
+
+
+@njit(cache=True)
+def remember_visit(b, q, p, piles, last_seen, last_seen_round, round_):
+    """R-I3: the pile as the player saw it after this visit, and the round."""
+    for t in range(NTT):
+        last_seen[b, q, p, t] = piles[b, p, t]
+    last_seen_round[b, q, p] = round_[b]
+
+
+@njit(cache=True)
+def finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated, truncated,
+                  max_rounds):
+    """R-T2: two actions make a turn; R-T1 round end; R-E1 end; R-E3 truncation."""
+    actions_left[b] -= 1
+    if actions_left[b] > 0:
+        return
+    cp = current_player[b]
+    over = False
+    if cp == (start_player[b] - 1) % P:
+        if end_triggered[b]:
+            terminated[b] = True
+            over = True
+        elif round_[b] >= max_rounds:
+            truncated[b] = True
+            over = True
+        else:
+            round_[b] += 1
+    if not over:
+        current_player[b] = (cp + 1) % P
+        actions_left[b] = 2
+
+
+@njit(cache=True)
+def step_games(actions, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
+               supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
+               start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
+               truncated, card_table, planet_coords, tile_counts, end_table, max_rounds):
+    B = rng.shape[0]
+    P = hand.shape[1]
+    for b in range(B):
+        if terminated[b] or truncated[b]:
+            continue  # finished games: no-op
+        q = current_player[b]
+        a = actions[b]
+        pos = ship[b, q]
+        done = True  # whether the action is complete (no tile decision follows)
+        if a < JUMP:  # R-A1 top up
+            play_cards(b, q, a - TOPUP, hand, hand_len, discard, discard_len)
+            hl = hand_len[b, q]
+            while hl < H:
+                if draw_len[b] == 0:
+                    n = discard_len[b]
+                    if n == 0:
+                        break  # R-A1a ruling: both piles empty, drawing stops short
+                    for i in range(n):  # R-A1a: the discard pile becomes the draw pile, shuffled
+                        draw[b, i] = discard[b, i]
+                    discard_len[b] = 0
+                    draw_len[b] = n
+                    shuffle(rng, b, draw[b], n)
+                n = draw_len[b] - 1
+                draw_len[b] = n
+                hand[b, q, hl] = draw[b, n]
+                hl += 1
+            hand_len[b, q] = hl
+            sort_small(hand[b, q], hl)
+        elif a < FLY:  # R-A2 jump
+            s = (a - JUMP) // R
+            play_cards(b, q, 1 << s, hand, hand_len, discard, discard_len)
+            ship[b, q] = (a - JUMP) % R
+            supply[b, q] -= 1
+            gate_probes[b, q] += 1
+        elif a < SCAN:  # R-A3 fly
+            ship[b, q] = (pos + (1 if a == FLY else -1)) % R
+        elif a < DEVELOP:  # R-A4 scan
+            play_cards(b, q, 1 << (a - SCAN), hand, hand_len, discard, discard_len)
+            scanned[b, q, pos] = True  # R-A4b scans count for R-A5 too
+            if has_point_tile(piles, b, pos):
+                phase[b] = 1
+                pending[b] = 1
+                done = False
+            else:  # R-A4b: nothing taken, chip stays, reveal
+                reveal(b, pos, piles, revealed, end_triggered, end_table, P)
+                remember_visit(b, q, pos, piles, last_seen, last_seen_round, round_)
+        elif a < DISCOVER:  # R-A5 develop
+            i = a - DEVELOP
+            play_cards(b, q, (1 << DEV_A[i]) | (1 << DEV_B[i]), hand, hand_len, discard, discard_len)
+            supply[b, q] -= 1  # 1. station
+            stations[b, pos] = q
+            for o in range(P):  # 2. reservations to collections, probes home
+                for t in range(NPT):
+                    r = reservations[b, pos, o, t]
+                    if r:
+                        supply[b, o] += r
+                        collection[b, o, t] += r
+                        reservations[b, pos, o, t] = 0
+            if has_point_tile(piles, b, pos):  # 3. a tile of choice
+                phase[b] = 1
+                pending[b] = 2
+                done = False
+            else:  # 4. reveal check
+                if not revealed[b, pos]:
+                    reveal(b, pos, piles, revealed, end_triggered, end_table, P)
+                remember_visit(b, q, pos, piles, last_seen, last_seen_round, round_)
+        elif a == DISCOVER:  # R-A6
+            phase[b] = 1
+            pending[b] = 3
+            done = False
+        else:  # tile decision of R-A4 / R-A5 / R-A6
+            t = a - TILE
+            piles[b, pos, t] -= 1
+            if pending[b] == 1:
+                supply[b, q] -= 1
+                reservations[b, pos, q, t] += 1
+            else:
+                collection[b, q, t] += 1
+            phase[b] = 0
+            pending[b] = 0
+            if not revealed[b, pos] and not has_point_tile(piles, b, pos):  # R-V1
+                reveal(b, pos, piles, revealed, end_triggered, end_table, P)
+            remember_visit(b, q, pos, piles, last_seen, last_seen_round, round_)
+        if done:
+            finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated,
+                          truncated, max_rounds)
+
+
+@njit(cache=True)
+def sample_legal(mask, u, out):
+    """out[b] = the k-th legal action of row b, k = floor(u[b] * #legal): uniform over legal actions."""
+    for b in range(mask.shape[0]):
+        n = 0
+        for a in range(mask.shape[1]):
+            n += mask[b, a]
+        k = int(u[b] * n)
+        if k >= n:
+            k = n - 1
+        for a in range(mask.shape[1]):
+            if mask[b, a]:
+                if k == 0:
+                    out[b] = a
+                    break
+                k -= 1

@@ -1,0 +1,125 @@
+"""Structure-of-arrays batch state of the fast engine.
+
+Every field is one numpy array whose first dimension is the batch; a batch holds
+B games of ONE configuration (player count, rule set, max rounds). The fields
+mirror the reference ``GameState`` (rules/state.py) one to one, so a batch slot
+converts to and from it exactly (engine/convert.py).
+
+Card piles are fixed-size arrays plus a length: ``draw[b, :draw_len[b]]`` is the
+draw pile bottom..top (top = last, as in the reference), ``discard[b, :discard_len[b]]``
+the discard pile in the order cards were put on it, ``hand[b, q, :hand_len[b, q]]``
+the hand sorted by card id (slot i = i-th lowest card id, docs/actions.md).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..components import (
+    CARD_COORDS,
+    END_THRESHOLD,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_CARDS,
+    NUM_POINT_TYPES,
+    NUM_TILE_TYPES,
+    PLANET_JUMP,
+    PLANET_LANDING,
+    PLANET_SCAN,
+    RING_SIZE,
+    TILE_COUNTS,
+)
+
+RULES = ("yucata", "schmidt")  # rules_id 0, 1
+PHASE_MAIN, PHASE_TILE = 0, 1
+PENDING_NONE, PENDING_SCAN, PENDING_DEVELOP, PENDING_DISCOVER = 0, 1, 2, 3
+GATE = -1
+NO_STATION = -1
+
+# (name, shape after the batch dim (P = num_players), dtype). Order = kernel argument order.
+FIELDS = (
+    ("rng", (), np.uint64),  # SplitMix64 state (rules/rng.py)
+    ("ring", (RING_SIZE,), np.int8),  # planet id at ring position (R-S1)
+    ("piles", (RING_SIZE, NUM_TILE_TYPES), np.int8),  # tile counts per position (R-S2)
+    ("revealed", (RING_SIZE,), np.bool_),  # R-V1
+    ("draw", (NUM_CARDS,), np.int8),
+    ("draw_len", (), np.int8),
+    ("discard", (NUM_CARDS,), np.int8),
+    ("discard_len", (), np.int8),
+    ("hand", ("P", HAND_SIZE), np.int8),
+    ("hand_len", ("P",), np.int8),
+    ("supply", ("P",), np.int8),  # R-C4
+    ("gate_probes", ("P",), np.int8),  # R-A2
+    ("ship", ("P",), np.int8),  # ring position or GATE (R-S3)
+    ("collection", ("P", NUM_POINT_TYPES), np.int8),
+    ("scanned", ("P", RING_SIZE), np.bool_),  # R-A5 precondition
+    ("last_seen", ("P", RING_SIZE, NUM_TILE_TYPES), np.int8),  # R-I3 yucata table
+    ("last_seen_round", ("P", RING_SIZE), np.int32),  # 0 = never
+    ("reservations", (RING_SIZE, "P", NUM_POINT_TYPES), np.int8),  # R-A4
+    ("stations", (RING_SIZE,), np.int8),  # owner seat or NO_STATION (R-A5)
+    ("start_player", (), np.int8),
+    ("current_player", (), np.int8),
+    ("round", (), np.int32),  # 1-based (R-T1)
+    ("actions_left", (), np.int8),  # R-T2
+    ("phase", (), np.int8),  # PHASE_MAIN / PHASE_TILE
+    ("pending", (), np.int8),  # PENDING_*
+    ("end_triggered", (), np.bool_),  # R-E1
+    ("terminated", (), np.bool_),  # game over by R-E1
+    ("truncated", (), np.bool_),  # game over by R-E3 (max_rounds)
+)
+FIELD_NAMES = tuple(f[0] for f in FIELDS)
+
+# Component tables passed to every kernel as arguments (not numba globals), so a
+# replaced data file never meets a stale compiled constant in the numba cache.
+PLANET_COORDS = np.stack([PLANET_JUMP, PLANET_SCAN, PLANET_LANDING[:, 0], PLANET_LANDING[:, 1]], axis=1).astype(np.int8)
+CARD_TABLE = np.ascontiguousarray(CARD_COORDS, dtype=np.int8)  # [60, 3] jump, scan, landing (0 absent, 5 joker)
+TILE_COUNT_TABLE = np.ascontiguousarray(TILE_COUNTS, dtype=np.int8)
+END_TABLE = np.ascontiguousarray(END_THRESHOLD, dtype=np.int8)
+TABLES = (CARD_TABLE, PLANET_COORDS, TILE_COUNT_TABLE, END_TABLE)
+
+
+class BatchState:
+    """B games of one configuration as arrays (see FIELDS). Attributes: every field
+    name, plus ``batch_size``, ``num_players``, ``rules`` ("yucata"/"schmidt"),
+    ``rules_id`` (0/1) and ``max_rounds``."""
+
+    def __init__(self, batch_size: int, num_players: int, rules: str = "yucata", max_rounds: int = 100):
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
+        if rules not in RULES:
+            raise ValueError(f"unknown rules {rules!r}; expected one of {RULES}")
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) or not 1 <= max_rounds < 2**31:
+            raise ValueError(f"max_rounds must be a positive integer, got {max_rounds!r}")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        self.batch_size = int(batch_size)
+        self.num_players = int(num_players)
+        self.rules = rules
+        self.rules_id = RULES.index(rules)
+        self.max_rounds = int(max_rounds)
+        for name, shape, dtype in FIELDS:
+            full = (self.batch_size,) + tuple(self.num_players if d == "P" else d for d in shape)
+            setattr(self, name, np.zeros(full, dtype=dtype))
+
+    def arrays(self) -> tuple:
+        """The field arrays in FIELDS order (the kernels' argument order)."""
+        return tuple(getattr(self, n) for n in FIELD_NAMES)
+
+    @property
+    def is_over(self) -> np.ndarray:
+        return self.terminated | self.truncated
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self.arrays())
+
+    def copy(self) -> "BatchState":
+        out = BatchState.__new__(BatchState)
+        out.__dict__.update(self.__dict__)
+        for n in FIELD_NAMES:
+            setattr(out, n, getattr(self, n).copy())
+        return out
+
+    def __repr__(self) -> str:
+        return (f"BatchState(batch_size={self.batch_size}, num_players={self.num_players}, rules={self.rules!r}, "
+                f"max_rounds={self.max_rounds}, running={int((~self.is_over).sum())})")
