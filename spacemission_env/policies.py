@@ -9,9 +9,11 @@ A policy maps observations and legal-action masks to action ids (docs/actions.md
   (``[N, D]`` and ``[N, 100]``); the batched interfaces (``sb3.SpaceMissionVecEnv``)
   call only this one.
 
-Both must return a legal action (mask 1). A policy may also have ``seed(seed)``;
-the environments call it from their ``reset(seed=...)`` so that seeding reaches the
-opponents too. Subclass :class:`BasePolicy` to write only one of the two methods.
+Both must return a legal action (mask 1). Optional members: ``seed(seed)``, which the
+environments call from their ``reset(seed=...)`` so that seeding reaches the
+opponents too; ``uses_observation = False`` for policies that look only at the mask,
+which lets the batched environments skip computing observations for them (they
+then pass an empty ``[N, 0]`` array). Subclass :class:`BasePolicy` to write only one of the two methods.
 """
 from __future__ import annotations
 
@@ -83,6 +85,8 @@ class RandomPolicy(BasePolicy):
     ``RandomPolicy(seed)``: ``seed`` (int or None) seeds a ``numpy`` generator;
     ``seed(s)`` reseeds it. Batched calls cost one uniform draw per row.
     """
+
+    uses_observation = False
 
     def __init__(self, seed: int | None = None):
         self.seed(seed)
