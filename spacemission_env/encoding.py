@@ -137,6 +137,9 @@ def _card_features(card: int) -> np.ndarray:
     return f
 
 
+CARD_FEATURE_TABLE = np.stack([_card_features(c) for c in range(NUM_CARDS)])  # [card id, feature]
+
+
 def observe(state, player: int | None = None, observation_type: str = "info") -> np.ndarray:
     """The int8 observation vector of ``player`` (default: the acting player)."""
     seer = observation_type == "seer"
@@ -192,7 +195,7 @@ def observe(state, player: int | None = None, observation_type: str = "info") ->
         o["discard_cards"][c] = 1
     mine = state.players[me]
     for s, c in enumerate(mine.hand):
-        o["own_hand"][s] = _card_features(c)
+        o["own_hand"][s] = CARD_FEATURE_TABLE[c]
     o["own_collection"][:] = mine.collection
     if yucata:  # R-A4c: schmidt players may not look at their own reservations
         for p in range(RING_SIZE):
@@ -209,7 +212,7 @@ def observe(state, player: int | None = None, observation_type: str = "info") ->
         for q, pl in enumerate(state.players):
             r = rel(q)
             for s, c in enumerate(pl.hand):
-                o["seer_hands"][r, s] = _card_features(c)
+                o["seer_hands"][r, s] = CARD_FEATURE_TABLE[c]
             o["seer_collections"][r] = pl.collection
             for p in range(RING_SIZE):
                 o["seer_reservations"][p, r] = state.reservations[p][q]

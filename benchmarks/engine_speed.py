@@ -1,0 +1,174 @@
+"""Speed of the fast batched engine (issue 3 items 5-6).
+
+Random legal play (uniform over legal actions, vectorised), the acting player's
+observation and legal mask produced every step, finished games auto-reset;
+single process. Prints agent-steps/s and games/s per batch size, the reference
+engine's figure in the same run (same work per step: mask + observation + apply)
+and the ratio, state bytes per game, memory for 65,536 games, first-step time in a
+fresh process with a warm numba cache and compile time with a cold cache.
+
+    .venv/bin/python benchmarks/engine_speed.py [--players 3] [--rules yucata] [--seconds 3] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from spacemission_env import encoding, engine  # noqa: E402
+from spacemission_env.rules import game as G  # noqa: E402
+
+FIRST_STEP = """
+import time, sys
+t0 = time.perf_counter()
+sys.path.insert(0, {root!r})
+from spacemission_env import engine
+st = engine.init(1024, {players}, seeds=0, rules={rules!r})
+m = engine.legal_action_mask(st)
+o = engine.observe(st)
+engine.step(st, engine.sample_actions(m), check=True)
+o = engine.observe(st, observation_type="seer")
+engine.reset_finished(st, seeds=st.rng.astype("int64") & 0xFFFF)
+engine.rewards(st)
+print(time.perf_counter() - t0)
+"""
+
+
+def bench_engine(B: int, players: int, rules: str, seconds: float, seed: int = 0) -> dict:
+    st = engine.init(B, players, seeds=seed, rules=rules)
+    D = engine.observation_size()
+    mask = np.empty((B, 100), dtype=bool)
+    obs = np.empty((B, D), dtype=np.int8)
+    actions = np.empty(B, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    next_seed = seed + B
+    steps = games = 0
+    # warm-up (kernels already compiled by the caller)
+    for _ in range(5):
+        engine.legal_action_mask(st, out=mask)
+        engine.observe(st, out=obs)
+        engine.sample_actions(mask, rng, out=actions)
+        engine.step(st, actions, check=False)
+    t0 = time.perf_counter()
+    iters = 0
+    while True:
+        for _ in range(20):
+            engine.legal_action_mask(st, out=mask)
+            engine.observe(st, out=obs)
+            engine.sample_actions(mask, rng, out=actions)
+            running = ~(st.terminated | st.truncated)
+            engine.step(st, actions, check=False)
+            steps += int(running.sum())
+            done = st.terminated | st.truncated
+            n_done = int(done.sum())
+            if n_done:
+                games += n_done
+                engine.reset_finished(st, np.arange(next_seed, next_seed + B, dtype=np.uint64))
+                next_seed += B
+            iters += 1
+        el = time.perf_counter() - t0
+        if el >= seconds:
+            break
+    return {"batch_size": B, "agent_steps_per_s": steps / el, "games_per_s": games / el, "seconds": el,
+            "steps": steps, "games": games}
+
+
+def bench_reference(players: int, rules: str, seconds: float, seed: int = 0) -> dict:
+    rnd = random.Random(seed)
+    s = G.new_game(players, seed=seed, rules=rules)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(100):
+            mask = G.legal_action_mask(s)
+            encoding.observe(s)
+            G.apply(s, rnd.choice(np.flatnonzero(mask).tolist()))
+            steps += 1
+            if s.is_over:
+                games += 1
+                seed += 1
+                s = G.new_game(players, seed=seed, rules=rules)
+    el = time.perf_counter() - t0
+    return {"agent_steps_per_s": steps / el, "games_per_s": games / el, "steps": steps, "games": games}
+
+
+def memory(players: int, rules: str, B: int = 65536) -> dict:
+    st = engine.init(B, players, seeds=0, rules=rules)
+    D = engine.observation_size()
+    obs_bytes = B * D  # int8 info observation buffer
+    mask_bytes = B * 100
+    state_bytes = st.nbytes
+    return {"games": B, "state_bytes_per_game": state_bytes / B, "observation_bytes_per_game": D,
+            "total_bytes": state_bytes + obs_bytes + mask_bytes + B * 8,
+            "total_MiB": (state_bytes + obs_bytes + mask_bytes + B * 8) / 2**20,
+            "state_bytes_per_game_5p": engine.init(1, 5, 0).nbytes}
+
+
+def first_step(players: int, rules: str, cache_dir: str | None) -> float:
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    code = FIRST_STEP.format(root=ROOT, players=players, rules=rules)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--rules", default="yucata")
+    ap.add_argument("--seconds", type=float, default=3.0, help="timed seconds per batch size")
+    ap.add_argument("--batch-sizes", default="1,64,1024,8192")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    ap.add_argument("--no-subprocess", action="store_true", help="skip the first-step / cold-compile measurements")
+    args = ap.parse_args(argv)
+
+    res = {"players": args.players, "rules": args.rules, "cpu_count": os.cpu_count(),
+           "numba_threads": None, "engine": [], "reference": None}
+    import numba
+    res["numba_threads"] = numba.get_num_threads()
+    if not args.no_subprocess:
+        with tempfile.TemporaryDirectory() as tmp:
+            res["cold_cache_first_step_s"] = first_step(args.players, args.rules, tmp)  # compiles every kernel
+        first_step(args.players, args.rules, None)  # make sure the default cache is warm
+        res["warm_cache_first_step_s"] = first_step(args.players, args.rules, None)
+    bench_engine(8, args.players, args.rules, 0.0)  # compile in this process
+    for B in [int(x) for x in args.batch_sizes.split(",")]:
+        res["engine"].append(bench_engine(B, args.players, args.rules, args.seconds))
+    res["reference"] = bench_reference(args.players, args.rules, args.seconds)
+    ref = res["reference"]["agent_steps_per_s"]
+    for row in res["engine"]:
+        row["ratio_to_reference"] = row["agent_steps_per_s"] / ref
+    res["memory"] = memory(args.players, args.rules)
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return res
+    print(f"engine_speed: {args.players} players, rules={args.rules}, {res['cpu_count']} CPUs, "
+          f"numba threads {res['numba_threads']}, obs+mask of the acting player every step")
+    print(f"{'B':>6} {'agent-steps/s':>15} {'games/s':>10} {'x reference':>12}")
+    for row in res["engine"]:
+        print(f"{row['batch_size']:>6} {row['agent_steps_per_s']:>15,.0f} {row['games_per_s']:>10,.1f} "
+              f"{row['ratio_to_reference']:>12,.0f}")
+    r = res["reference"]
+    print(f"{'ref':>6} {r['agent_steps_per_s']:>15,.0f} {r['games_per_s']:>10,.2f} {1:>12}")
+    m = res["memory"]
+    print(f"state bytes per game: {m['state_bytes_per_game']:.0f} ({args.players} players; "
+          f"{m['state_bytes_per_game_5p']} with 5); 65,536 games incl. obs+mask+action buffers: {m['total_MiB']:.1f} MiB")
+    if "warm_cache_first_step_s" in res:
+        print(f"first step in a fresh process: warm cache {res['warm_cache_first_step_s']:.2f} s, "
+              f"cold cache (compile) {res['cold_cache_first_step_s']:.2f} s")
+    return res
+
+
+if __name__ == "__main__":
+    main()
