@@ -109,3 +109,29 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
             G.apply(refs[i], int(actions[i]))
             rep.steps += 1
     return rep
+
+
+CONFIGS = [(n, r) for n in (2, 3, 4, 5) for r in ("yucata", "schmidt")]
+
+
+def run_many(total_games: int, max_rounds_cycle=(3, 4, 6, 10, 100), observations: str = "acting", chunk: int = 500,
+             seed_base: int = 10**7, progress=None) -> Report:
+    """``total_games`` split evenly over every configuration, in chunks of ``chunk`` games
+    whose max_rounds cycles through ``max_rounds_cycle``; seeds never repeat."""
+    rep = Report()
+    per = total_games // len(CONFIGS)
+    extra = total_games - per * len(CONFIGS)
+    for i, (n, r) in enumerate(CONFIGS):
+        todo = per + (1 if i < extra else 0)
+        k = 0
+        while todo > 0:
+            size = min(chunk, todo)
+            base = seed_base * (i + 1) + k * chunk
+            mr = max_rounds_cycle[k % len(max_rounds_cycle)]
+            rep.merge(run(n, r, range(base, base + size), max_rounds=mr, action_seed=base, observations=observations,
+                          max_divergences=10**9))
+            todo -= size
+            k += 1
+            if progress is not None:
+                progress(rep, (n, r, mr))
+    return rep

@@ -177,8 +177,7 @@ def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanne
         for a in range(NUM_ACTIONS):
             out[a] = True
         return
-    for a in range(NUM_ACTIONS):
-        out[a] = False
+    out[:] = False
     q = current_player[b]
     pos = ship[b, q]
     if phase[b] == 1:  # tile decision: a point tile of that type lies in the pile
@@ -186,15 +185,15 @@ def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanne
             out[TILE + t] = piles[b, pos, t] > 0
         return
     hl = hand_len[b, q]
-    for m in range(1 << hl):  # R-A1: any subset of the held slots
-        out[TOPUP + m] = True
+    out[TOPUP:TOPUP + (1 << hl)] = True  # R-A1: any subset of the held slots
     chip = supply[b, q] > 0
     if chip:  # R-A2: jump coordinate of another planet, a chip
         for s in range(hl):
             cj = card_table[hand[b, q, s], 0]
+            base = JUMP + s * R
             for p in range(R):
-                if p != pos and matches(cj, planet_coords[ring[b, p], 0]):
-                    out[JUMP + s * R + p] = True
+                if p != pos and (cj == JK or cj == planet_coords[ring[b, p], 0]):
+                    out[base + p] = True
     if pos < 0:
         return
     out[FLY] = True  # R-A3
