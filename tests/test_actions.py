@@ -60,6 +60,14 @@ def test_decode_every_id():
     assert A.decode(99) == ("tile", (9,))
 
 
+def test_numpy_integers_are_action_ids():
+    import numpy as np
+    s = new_game(2, seed=1)
+    assert A.decode(np.int64(45)) == ("jump", (1, 5))
+    apply(s, np.int32(0))
+    assert s.actions_left == 1
+
+
 @pytest.mark.parametrize("bad", [-1, 100, 1.0, "3", True, None])
 def test_decode_rejects_non_ids(bad):
     with pytest.raises(ValueError):

@@ -12,7 +12,15 @@ import pytest
 from spacemission_env import actions as A
 from spacemission_env.components import END_THRESHOLD, TILE_COUNTS
 from spacemission_env.demo import kind_uniform_action, uniform_action
-from spacemission_env.rules import GameState, apply, check_invariants, legal_action_mask, legal_actions, new_game
+from spacemission_env.rules import (
+    GameState,
+    apply,
+    check_invariants,
+    is_legal,
+    legal_action_mask,
+    legal_actions,
+    new_game,
+)
 
 CONFIGS = [(n, rules) for rules in ("yucata", "schmidt") for n in (2, 3, 4, 5)]
 
@@ -64,6 +72,8 @@ def play_checked(s: GameState, choose, rng: random.Random, limit: int = 5000) ->
         check_step(s)
         if len(played) % 37 == 0:  # JSON round trip at many points of the game
             assert GameState.from_json(s.to_json()) == s
+        if len(played) % 7 == 0:  # the fast enumeration agrees with apply's legality test
+            assert legal_actions(s) == [a for a in range(A.NUM_ACTIONS) if is_legal(s, a)]
         assert len(played) < limit, "game did not end"
     assert s.truncated == (not s.end_triggered)
     if s.truncated:  # R-E3
