@@ -31,7 +31,7 @@ from .actions import NUM_ACTIONS
 from .pettingzoo_env import SCORE_NAMES, check_config, observation_box
 from .policies import resolve_opponents, seed_policies
 from .rewards import RewardFunction
-from .sb3 import check_seat
+from .vector import check_seat
 
 ENV_ID = "SpaceMission-v0"
 PETTINGZOO_ID = "SpaceMission-v0"

@@ -45,7 +45,8 @@ class BasePolicy:
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         if type(self).act is BasePolicy.act:
             raise NotImplementedError("override act() or act_batch()")
-        return np.array([self.act(o, m) for o, m in zip(observations, action_masks)], dtype=np.int64)
+        obs = [None] * len(action_masks) if observations is None else observations
+        return np.array([self.act(o, m) for o, m in zip(obs, action_masks)], dtype=np.int64)
 
     def seed(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Reseed the policy's randomness (no-op for deterministic policies)."""

@@ -40,15 +40,7 @@ from .actions import NUM_ACTIONS
 from .pettingzoo_env import SCORE_NAMES, check_config, observation_box
 from .policies import resolve_opponents, seed_policies
 from .rewards import RewardFunction, score_view
-from .vector import SEED_HIGH, check_num_envs, check_seed, step_subset
-
-
-def check_seat(seat, num_players: int):
-    if seat == "random":
-        return seat
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
-        raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
-    return int(seat)
+from .vector import SEED_HIGH, check_num_envs, check_seat, check_seed, step_subset
 
 
 class SpaceMissionVecEnv(VecEnv):

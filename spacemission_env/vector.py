@@ -54,6 +54,14 @@ def check_seed(seed):
     return None if seed is None else int(seed)
 
 
+def check_seat(seat, num_players: int):
+    if seat == "random":
+        return seat
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
+        raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
+    return int(seat)
+
+
 def step_subset(st, actions: np.ndarray, select: np.ndarray, check: bool = True) -> None:
     """``engine.step`` for the games in ``select`` only (bool [B]); the others keep
     their state. The engine skips finished games, so the unselected ones are flagged

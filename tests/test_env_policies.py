@@ -1,0 +1,79 @@
+"""policies.py: the Policy protocol, RandomPolicy (legal, uniform, seeded), opponent lists."""
+import numpy as np
+import pytest
+
+from spacemission_env.policies import BasePolicy, Policy, RandomPolicy, resolve_opponents, seed_policies
+
+
+def _masks(n, rng):
+    m = rng.random((n, 100)) < 0.1
+    m[np.arange(n), rng.integers(0, 100, n)] = True
+    return m
+
+
+def test_random_policy_plays_legal_actions_uniformly():
+    rng = np.random.default_rng(0)
+    masks = _masks(500, rng)
+    p = RandomPolicy(1)
+    for dtype in (np.bool_, np.int8):
+        a = p.act_batch(np.zeros((500, 3), np.int8), masks.astype(dtype))
+        assert a.shape == (500,) and masks[np.arange(500), a].all()
+    row = np.zeros(100, dtype=np.int8)
+    row[[4, 40, 90]] = 1
+    counts = np.bincount([p.act(None, row) for _ in range(3000)], minlength=100)[[4, 40, 90]]
+    assert counts.min() > 850  # ~1000 each
+    batch_counts = np.bincount(p.act_batch(None, np.tile(row, (3000, 1))), minlength=100)[[4, 40, 90]]
+    assert batch_counts.min() > 850
+
+
+def test_random_policy_seeding_and_errors():
+    masks = _masks(50, np.random.default_rng(1))
+    assert (RandomPolicy(3).act_batch(None, masks) == RandomPolicy(3).act_batch(None, masks)).all()
+    p = RandomPolicy(3)
+    first = p.act_batch(None, masks)
+    p.seed(3)
+    assert (p.act_batch(None, masks) == first).all()
+    with pytest.raises(ValueError):
+        RandomPolicy(-1)
+    with pytest.raises(ValueError, match="no legal"):
+        p.act(None, np.zeros(100, np.int8))
+    with pytest.raises(ValueError, match="row 1"):
+        p.act_batch(None, np.vstack([masks[0], np.zeros(100, bool)]))
+    with pytest.raises(ValueError):
+        p.act_batch(None, np.ones((3, 99), bool))
+
+
+def test_protocol_and_base_policy():
+    class First(BasePolicy):
+        def act(self, observation, action_mask):
+            return int(np.flatnonzero(action_mask)[0])
+
+    class Last(BasePolicy):
+        def act_batch(self, observations, action_masks):
+            return np.array([np.flatnonzero(m)[-1] for m in action_masks])
+
+    m = np.zeros((2, 100), bool)
+    m[:, [5, 7]] = True
+    assert isinstance(RandomPolicy(), Policy) and isinstance(First(), Policy)
+    assert First().act_batch(None, m).tolist() == [5, 5]
+    assert Last().act(np.zeros(4), m[0]) == 7
+    with pytest.raises(NotImplementedError):
+        BasePolicy().act(None, m[0])
+
+
+def test_resolve_and_seed_opponents():
+    assert len(resolve_opponents(None, 4)) == 3
+    p = RandomPolicy()
+    assert resolve_opponents(p, 3) == [p, p]
+    with pytest.raises(ValueError):
+        resolve_opponents([p], 3)
+    with pytest.raises(ValueError):
+        resolve_opponents("random", 2)
+    a, b = RandomPolicy(), RandomPolicy()
+    m = np.ones((20, 100), bool)
+    seed_policies([a, b, a], np.random.SeedSequence(5))
+    x = (a.act_batch(None, m), b.act_batch(None, m))
+    seed_policies([a, b, a], np.random.SeedSequence(5))
+    y = (a.act_batch(None, m), b.act_batch(None, m))
+    assert all((u == v).all() for u, v in zip(x, y))
+    assert not (x[0] == x[1]).all(), "distinct policies get distinct seeds"

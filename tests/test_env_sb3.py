@@ -1,0 +1,139 @@
+"""SB3 VecEnv over the batched engine: VecEnv conventions, masks through env_method,
+learner rewards per seat, seeding, and a short MaskablePPO run with maskable evaluation."""
+import numpy as np
+import pytest
+from env_helpers import ProgressPolicy, pick, progress_masks
+
+from spacemission_env import engine
+from spacemission_env.policies import RandomPolicy
+from spacemission_env.scoring import rank_rewards
+
+sb3 = pytest.importorskip("stable_baselines3")
+from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+
+from spacemission_env.sb3 import SpaceMissionVecEnv  # noqa: E402
+
+
+def test_vecenv_conventions_and_masks():
+    venv = SpaceMissionVecEnv(5, num_players=3, seed=0)
+    assert isinstance(venv, VecEnv) and venv.num_envs == 5
+    obs = venv.reset()
+    assert obs.shape == (5, engine.observation_size()) and obs.dtype == np.int8
+    assert venv.observation_space.contains(obs[0]) and venv.action_space.n == 100
+    masks = venv.action_masks()
+    assert masks.shape == (5, 100) and masks.dtype == np.bool_ and masks.any(axis=1).all()
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    assert (get_action_masks(venv) == masks).all()
+    assert (np.stack(venv.env_method("action_masks", indices=[1, 3])) == masks[[1, 3]]).all()
+    # every game waits for its learner: the acting seat is the learner seat
+    assert (venv._st.current_player == venv.seats).all()
+    assert venv.get_attr("seats") == venv.seats.tolist()
+    assert venv.get_attr("num_players", indices=[0, 2]) == [3, 3]
+    assert venv.env_is_wrapped(object) == [False] * 5
+    assert [i["seat"] for i in venv.reset_infos] == venv.seats.tolist()
+    obs, rewards, dones, infos = venv.step(RandomPolicy(0).act_batch(obs, masks))
+    assert rewards.shape == (5,) and rewards.dtype == np.float32 and dones.dtype == np.bool_
+    assert len(infos) == 5 and all(isinstance(i, dict) for i in infos)
+
+
+def test_terminal_observation_and_learner_rewards():
+    """Episodes end (by R-E1 and by truncation) inside step_wait; each ending reports the
+    learner's terminal observation and a return equal to its rank reward."""
+    n, num_players = 12, 3
+    venv = SpaceMissionVecEnv(n, num_players=num_players, opponents=ProgressPolicy(seed=1), max_rounds=40, seed=3)
+    obs = venv.reset()
+    rng = np.random.default_rng(0)
+    returns = np.zeros(n)
+    ended = {"terminated": 0, "truncated": 0}
+    seats_seen = set()
+    for _ in range(3000):
+        seats = venv.seats.copy()
+        actions = pick(progress_masks(venv.action_masks(), rng, eps=0.3), rng)
+        obs, rewards, dones, infos = venv.step(actions)
+        returns += rewards
+        for i in np.flatnonzero(dones):
+            info = infos[i]
+            assert info["seat"] == seats[i]
+            seats_seen.add(info["seat"])
+            assert info["terminal_observation"].shape == obs[i].shape
+            assert not (info["terminal_observation"] == obs[i]).all(), "obs must be the new game's"
+            totals = [s["total"] for s in info["scores"]]
+            stations = [s["stations"] // 3 for s in info["scores"]]
+            ranks = rank_rewards(totals, stations)
+            assert returns[i] == pytest.approx(ranks[info["seat"]], abs=1e-5)
+            assert info["is_success"] == (ranks[info["seat"]] >= max(ranks) - 1e-9)
+            ended["truncated" if info["TimeLimit.truncated"] else "terminated"] += 1
+            returns[i] = 0
+        assert (venv._st.current_player == venv.seats).all()
+        if min(ended.values()) >= 3 and len(seats_seen) == num_players:
+            break
+    assert min(ended.values()) >= 3 and len(seats_seen) == num_players
+
+
+def test_fixed_seat_opponent_list_and_seeding():
+    def run(seed):
+        venv = SpaceMissionVecEnv(4, num_players=3, seat=1, opponents=[RandomPolicy(), RandomPolicy()])
+        venv.seed(seed)
+        obs = venv.reset()
+        out = [obs.copy()]
+        for _ in range(30):
+            obs, *_ = venv.step(RandomPolicy(0).act_batch(obs, venv.action_masks()))
+            out.append(obs.copy())
+        assert (venv.seats == 1).all()
+        return np.stack(out)
+
+    assert (run(7) == run(7)).all()
+    assert not (run(7) == run(8)).all()
+
+
+def test_bad_arguments_and_illegal_actions():
+    for kwargs in ({"num_envs": 0}, {"num_envs": 2, "seat": 3}, {"num_envs": 2, "opponents": [RandomPolicy()] * 2},
+                   {"num_envs": 2, "render_mode": "human"}, {"num_envs": 2, "seed": -1}):
+        with pytest.raises(ValueError):
+            SpaceMissionVecEnv(**kwargs)
+    venv = SpaceMissionVecEnv(2, seed=0)
+    venv.reset()
+    masks = venv.action_masks()
+    actions = np.array([int(np.flatnonzero(~masks[0])[0]), int(np.flatnonzero(masks[1])[0])])
+    with pytest.raises(ValueError, match="not legal"):
+        venv.step(actions)
+
+
+@pytest.fixture
+def one_torch_thread():
+    """Tiny networks: one thread is ~10x faster than contending for a loaded machine's cores."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def test_maskable_ppo_learns_and_evaluates(one_torch_thread):
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy
+
+    venv = SpaceMissionVecEnv(8, num_players=2, max_rounds=30, seed=0)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=256, n_epochs=1, seed=0, verbose=0,
+                        policy_kwargs={"net_arch": [64]})
+    model.learn(total_timesteps=3072)
+    assert model.num_timesteps >= 3072
+    mean, std = evaluate_policy(model, venv, n_eval_episodes=8, warn=False)
+    assert -1.0 <= mean <= 1.0 and np.isfinite(std)
+
+
+def test_maskable_ppo_on_the_gymnasium_env(one_torch_thread):
+    """MaskablePPO finds action_masks() through gymnasium.make's wrappers (DummyVecEnv)."""
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    from spacemission_env.gym_env import register_envs
+
+    register_envs()
+    venv = make_vec_env(lambda: gymnasium.make("SpaceMission-v0", max_rounds=20), n_envs=2, seed=0)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, policy_kwargs={"net_arch": [32]})
+    model.learn(total_timesteps=256)
+    assert model.num_timesteps >= 256

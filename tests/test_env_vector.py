@@ -1,0 +1,137 @@
+"""Self-play VectorEnv: shapes, same-step auto-reset, rewards per seat, seeding, errors."""
+import numpy as np
+import pytest
+from env_helpers import pick, progress_masks
+
+from spacemission_env import engine
+from spacemission_env.scoring import rank_rewards
+from spacemission_env.vector import VectorEnv, step_subset
+
+
+def test_reset_and_step_shapes():
+    venv = VectorEnv(6, num_players=3, rules="schmidt", seed=0)
+    obs, mask, player, infos = venv.reset()
+    d = engine.observation_size()
+    assert obs.shape == (6, d) and obs.dtype == np.int8
+    assert mask.shape == (6, 100) and mask.dtype == np.bool_ and mask.any(axis=1).all()
+    assert player.shape == (6,) and ((player >= 0) & (player < 3)).all()
+    assert infos["seeds"].shape == (6,)
+    out = venv.step(engine.sample_actions(mask, np.random.default_rng(0)))
+    obs, mask, player, rewards, terminated, truncated, infos = out
+    assert rewards.shape == (6, 3) and rewards.dtype == np.float32
+    assert terminated.shape == truncated.shape == (6,) and terminated.dtype == np.bool_
+    # obs are the acting seat's views
+    assert (obs == engine.observe(venv.state)).all()
+
+
+def test_same_step_autoreset_and_rewards_per_seat():
+    """Games end by R-E1 and by truncation; the ending step returns the final rewards and
+    a new game's first observation; every seat's summed column is its rank reward."""
+    n, num_players = 16, 4
+    venv = VectorEnv(n, num_players=num_players, max_rounds=40, seed=1)
+    obs, mask, player, _ = venv.reset()
+    rng = np.random.default_rng(0)
+    returns = np.zeros((n, num_players))
+    ended = {"terminated": 0, "truncated": 0}
+    steps = 0
+    while min(ended.values()) < 2 and steps < 20000:
+        actions = pick(progress_masks(mask, rng, eps=0.4), rng)
+        assert mask[np.arange(n), actions].all()
+        obs, mask, player, rewards, terminated, truncated, infos = venv.step(actions)
+        steps += 1
+        returns += rewards
+        done = terminated | truncated
+        assert not (terminated & truncated).any()
+        if done.any():
+            assert (infos["_final_scores"] == done).all()
+            for i in np.flatnonzero(done):
+                sc = infos["final_scores"][i]
+                expected = rank_rewards(sc[:, 7].tolist(), (sc[:, 1] // 3).tolist())
+                assert returns[i] == pytest.approx(expected, abs=1e-5)
+                assert infos["episode_length"][i] > 0
+                ended["terminated" if terminated[i] else "truncated"] += 1
+            returns[done] = 0
+            # same-step reset: the slot already holds a fresh game
+            st = venv.state
+            assert (st.round[done] == 1).all() and not (st.terminated | st.truncated).any()
+            assert (engine.scores(st)[done][..., 7] == 0).all()
+        else:
+            assert not rewards.any(), "win rewards are terminal only"
+    assert min(ended.values()) >= 2
+
+
+def test_final_observation_and_score_reward():
+    venv = VectorEnv(4, num_players=2, max_rounds=3, reward="score", final_observation=True, seed=2)
+    obs, mask, player, _ = venv.reset()
+    rng = np.random.default_rng(1)
+    while True:
+        before = venv.state.copy()
+        obs, mask, player, rewards, terminated, truncated, infos = venv.step(engine.sample_actions(mask, rng))
+        if truncated.any():
+            break
+    done = truncated
+    fo = infos["final_observation"]
+    assert fo.shape == (4, 2, engine.observation_size()) and (infos["_final_observation"] == done).all()
+    i = int(np.flatnonzero(done)[0])
+    assert fo[i, 0].any() and not fo[~done].any()
+    sc = infos["final_scores"][i, :, 7].astype(float)
+    assert rewards[i] == pytest.approx([(sc[0] - sc[1]) / 50, (sc[1] - sc[0]) / 50])
+    assert before.round[i] == 3
+
+
+def test_seeding_is_reproducible():
+    def run(seed):
+        venv = VectorEnv(5, num_players=3, seed=seed)
+        obs, mask, player, _ = venv.reset()
+        rng = np.random.default_rng(0)
+        trace = [obs.copy()]
+        for _ in range(50):
+            obs, mask, player, *_ = venv.step(engine.sample_actions(mask, rng))
+            trace.append(obs.copy())
+        return np.stack(trace)
+
+    assert (run(4) == run(4)).all()
+    assert not (run(4) == run(5)).all()
+    venv = VectorEnv(3, seed=9)
+    a = venv.reset()[0]
+    b = venv.reset(seed=9)[0]
+    assert (a == b).all()
+
+
+def test_illegal_actions_and_bad_arguments():
+    venv = VectorEnv(3, seed=0)
+    _, mask, _, _ = venv.reset()
+    actions = engine.sample_actions(mask, np.random.default_rng(0))
+    actions[1] = int(np.flatnonzero(~mask[1])[0])
+    with pytest.raises(ValueError, match="game 1"):
+        venv.step(actions)
+    with pytest.raises(ValueError):
+        venv.step(np.zeros(2, dtype=np.int64))
+    for kwargs in ({"num_envs": 0}, {"num_envs": 2, "num_players": 7}, {"num_envs": 2, "reward": "x"},
+                   {"num_envs": 2, "seed": -3}, {"num_envs": 2, "rules": "x"}):
+        with pytest.raises(ValueError):
+            VectorEnv(**kwargs)
+    with pytest.raises(ValueError):
+        VectorEnv(2).step(np.zeros(2, dtype=np.int64))  # before reset
+
+
+def test_step_subset_leaves_other_games_alone():
+    st = engine.init(4, 2, seeds=0)
+    ref = st.copy()
+    select = np.array([True, False, True, False])
+    actions = engine.sample_actions(engine.legal_action_mask(st), np.random.default_rng(0))
+    step_subset(st, actions, select)
+    full = ref.copy()
+    engine.step(full, actions)
+    for name in ("hand", "ship", "supply", "actions_left", "current_player", "terminated"):
+        a, b, r = getattr(st, name), getattr(full, name), getattr(ref, name)
+        assert (a[select] == b[select]).all() and (a[~select] == r[~select]).all()
+
+
+def test_render():
+    venv = VectorEnv(2, seed=0)
+    venv.reset()
+    assert "jump gate" in venv.render(1)
+    assert venv.render(0, mode="rgb_array").shape[2] == 3
+    with pytest.raises(ValueError):
+        venv.render(5)
