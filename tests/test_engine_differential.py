@@ -18,7 +18,7 @@ NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 SCALE = 10 if NO_JIT else 1
 CONFIGS = [(n, r) for n in (2, 3, 4, 5) for r in ("yucata", "schmidt")]
 # (games, max_rounds, observations) per configuration: 252 games x 8 configurations = 2,016
-PLAN = [(150, 3, "acting"), (40, 3, "all"), (30, 12, "acting"), (30, 20, "none"), (2, 100, "acting")]
+PLAN = [(150, 3, "acting"), (40, 3, "all"), (20, 12, "acting"), (40, 8, "none"), (2, 100, "none")]
 
 
 def _seeds(n_players, rules, k, count):
