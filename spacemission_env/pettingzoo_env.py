@@ -194,14 +194,15 @@ class raw_env(AECEnv, EzPickle):
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         d = engine.observation_size(observation_type)
-        self._obs_buf = np.empty((1, d), dtype=np.int8)
+        self._obs_bufs = [np.empty((1, d), dtype=np.int8) for _ in range(self.num_players)]  # one per seat
         self._mask_buf = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
         self._action = np.zeros(1, dtype=np.int64)
         self._seat_arr = np.zeros(1, dtype=np.int64)
         self._running = np.ones(1, dtype=np.bool_)
         self._seed_rng: np.random.Generator | None = None
         self._st = None
-        self._obs_cache: dict[int, np.ndarray] = {}
+        self._obs_fresh = [False] * self.num_players  # _obs_bufs[seat] holds the current state's view
+        self._rewards_zero = True
 
     # --- spaces ------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -223,6 +224,7 @@ class raw_env(AECEnv, EzPickle):
         self.game_seed = game_seed
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewards_zero = True
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -233,7 +235,7 @@ class raw_env(AECEnv, EzPickle):
     def _after_change(self) -> None:
         """Refresh the acting agent, its legal mask and the observation cache."""
         st = self._st
-        self._obs_cache.clear()
+        self._obs_fresh = [False] * self.num_players
         self._over = bool(st.terminated[0] or st.truncated[0])
         self._acting_seat = -1 if self._over else int(st.current_player[0])
         if not self._over:
@@ -242,20 +244,20 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent):
         seat = self._seat[agent]
-        obs = self._obs_cache.get(seat)
-        if obs is None:
+        buf = self._obs_bufs[seat]
+        if not self._obs_fresh[seat]:
             if seat == self._acting_seat:
                 player = None  # the acting seat: the engine's cheapest path
             else:
                 self._seat_arr[0] = seat
                 player = self._seat_arr
-            obs = engine.observe(self._st, player=player, observation_type=self.observation_type, out=self._obs_buf)[0].copy()
-            self._obs_cache[seat] = obs
+            engine.observe(self._st, player=player, observation_type=self.observation_type, out=buf)
+            self._obs_fresh[seat] = True
         if agent == self.agent_selection and not self._over:
             mask = self._mask_buf[0].view(np.int8).copy()
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": obs.copy(), "action_mask": mask}
+        return {"observation": buf[0].copy(), "action_mask": mask}
 
     def action_mask(self, agent) -> np.ndarray:
         """The agent's legal-action mask as bool [100] (all False unless it is acting)."""
@@ -293,8 +295,10 @@ class raw_env(AECEnv, EzPickle):
         if over or rf.shaping:
             r = rf.after(st, self._running, np.array([seat]), phi)[0]
             self.rewards = {q: float(r[i]) for i, q in enumerate(self.possible_agents)}
-        else:
+            self._rewards_zero = False
+        elif not self._rewards_zero:  # nothing earned: keep (or restore) the all-zero dict
             self.rewards = {q: 0.0 for q in self.possible_agents}
+            self._rewards_zero = True
         if over:
             truncated = bool(st.truncated[0])
             scores = engine.scores(st)[0]
@@ -302,7 +306,8 @@ class raw_env(AECEnv, EzPickle):
                 self.terminations[q] = not truncated
                 self.truncations[q] = truncated
                 self.infos[q] = {"scores": dict(zip(SCORE_NAMES, map(int, scores[i])))}
-        self._accumulate_rewards()
+        if not self._rewards_zero:
+            self._accumulate_rewards()
         self._after_change()
 
     # --- render ------------------------------------------------------------------------------
