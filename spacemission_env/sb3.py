@@ -40,7 +40,7 @@ from .actions import NUM_ACTIONS
 from .pettingzoo_env import SCORE_NAMES, check_config, observation_box
 from .policies import resolve_opponents, seed_policies
 from .rewards import RewardFunction, score_view
-from .vector import SEED_HIGH, check_num_envs, check_seat, check_seed, step_subset
+from .vector import SEED_HIGH, check_num_envs, check_seat, check_seed, only_games
 
 
 class SpaceMissionVecEnv(VecEnv):
@@ -66,7 +66,8 @@ class SpaceMissionVecEnv(VecEnv):
         self._rng = np.random.default_rng(self._seeds[0])
         self._st = None
         self._actions = None
-        self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
+        self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)  # the learners' masks
+        self._opp_mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         distinct = {id(p): p for p in self.opponents}
         self._policies = list(distinct.values())
@@ -91,38 +92,47 @@ class SpaceMissionVecEnv(VecEnv):
         self._st = engine.init(self.num_envs, self.num_players, seeds=seeds, rules=self.rules, max_rounds=self.max_rounds)
         self._draw_seats(np.arange(self.num_envs))
         self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))
+        engine.legal_action_mask(self._st, out=self._mask)
         self.reset_infos = [{"seat": int(s)} for s in self.seats]
         return engine.observe(self._st, observation_type=self.observation_type)
 
     def _run_opponents(self, rewards: np.ndarray) -> None:
         """Opponents act until every running game waits for its learner; adds the
-        learner's rewards to ``rewards``. Leaves the learners' masks in ``self._mask``."""
+        learner's rewards to ``rewards``. Each round of moves masks and steps only the
+        games whose opponent is to act (``only_games``)."""
         st = self._st
         rf = self.reward_fn
         actions = np.zeros(self.num_envs, dtype=np.int64)
+        rows_all = np.arange(self.num_envs)
+        mask = self._opp_mask
         while True:
-            engine.legal_action_mask(st, out=self._mask)
             cp = st.current_player.astype(np.int64)
             need = (cp != self.seats) & ~(st.terminated | st.truncated)
             if not need.any():
                 return
             which = self._opp_table[(cp - self.seats - 1) % self.num_players]
             obs = None
-            for k, policy in enumerate(self._policies):
-                rows = np.flatnonzero(need & (which == k))
-                if rows.size == 0:
-                    continue
-                if getattr(policy, "uses_observation", True):
-                    if obs is None:
-                        obs = engine.observe(st, observation_type=self.observation_type)
-                    o = obs[rows]
-                else:
-                    o = np.zeros((rows.size, 0), dtype=np.int8)
-                actions[rows] = policy.act_batch(o, self._mask[rows])
             phi = rf.before(st)
-            step_subset(st, actions, need, check=True)
+            with only_games(st, need):
+                engine.legal_action_mask(st, out=mask)
+                for k, policy in enumerate(self._policies):
+                    rows = np.flatnonzero(need & (which == k))
+                    if rows.size == 0:
+                        continue
+                    if getattr(policy, "uses_observation", True):
+                        if obs is None:
+                            obs = engine.observe(st, observation_type=self.observation_type)
+                        o = obs[rows]
+                    else:
+                        o = np.zeros((rows.size, 0), dtype=np.int8)
+                    chosen = np.asarray(policy.act_batch(o, mask[rows])).reshape(-1)
+                    if chosen.shape != rows.shape or not mask[rows, chosen].all():
+                        bad = rows[0] if chosen.shape != rows.shape else rows[np.flatnonzero(~mask[rows, chosen])[0]]
+                        raise ValueError(f"opponent {policy!r} returned an illegal action in game {int(bad)}")
+                    actions[rows] = chosen
+                engine.step(st, actions, check=False)  # checked against the mask above
             r = rf.after(st, need, cp, phi)
-            rewards += r[np.arange(self.num_envs), self.seats]
+            rewards += r[rows_all, self.seats]
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
@@ -138,7 +148,14 @@ class SpaceMissionVecEnv(VecEnv):
         rows_all = np.arange(self.num_envs)
         running = np.ones(self.num_envs, dtype=np.bool_)  # every game is at its learner's decision
         phi = rf.before(st)
-        engine.step(st, actions.astype(np.int64), check=True)
+        actions = actions.astype(np.int64)
+        legal = (actions >= 0) & (actions < NUM_ACTIONS)
+        legal[legal] = self._mask[rows_all[legal], actions[legal]]
+        if not legal.all():
+            bad = int(np.flatnonzero(~legal)[0])
+            raise ValueError(f"game {bad}: learner action {int(actions[bad])} is not legal now "
+                             f"(legal: {np.flatnonzero(self._mask[bad]).tolist()})")
+        engine.step(st, actions, check=False)  # checked against the learners' masks above
         rewards = rf.after(st, running, self.seats, phi)[rows_all, self.seats]
         self._run_opponents(rewards)
         dones = st.terminated | st.truncated
@@ -163,6 +180,7 @@ class SpaceMissionVecEnv(VecEnv):
             engine.reset_finished(st, self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64))
             self._draw_seats(rows)
             self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))  # new games' openings: reward 0
+        engine.legal_action_mask(st, out=self._mask)
         obs = engine.observe(st, observation_type=self.observation_type)
         return obs, rewards.astype(np.float32), dones, infos
 

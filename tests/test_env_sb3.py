@@ -111,6 +111,21 @@ def one_torch_thread():
     torch.set_num_threads(before)
 
 
+def test_illegal_opponent_action_is_reported():
+    from spacemission_env.policies import BasePolicy
+
+    class Cheater(BasePolicy):
+        uses_observation = False
+
+        def act_batch(self, observations, action_masks):
+            return np.argmin(action_masks, axis=1)  # an illegal action wherever one exists
+
+    venv = SpaceMissionVecEnv(4, num_players=2, opponents=Cheater(), seat=1, rules="schmidt", seed=0)
+    with pytest.raises(ValueError, match="opponent"):
+        venv.reset()  # schmidt: seat 0, the opponent, opens every game
+    assert not venv._st.terminated.any(), "finished-flags used for subset stepping are restored"
+
+
 def test_maskable_ppo_learns_and_evaluates(one_torch_thread):
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
