@@ -139,6 +139,7 @@ class SpaceMissionEnv(gymnasium.Env):
                 raise ValueError(f"action {a} is not legal now; legal: {np.flatnonzero(self._mask[0]).tolist()}")
             self._episode_over = True
             obs, info = self._result()
+            self._mask[:] = False
             info["action_mask"][:] = False
             info["illegal_action"] = True
             return obs, self.illegal_reward, True, False, info
