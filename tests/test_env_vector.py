@@ -135,3 +135,14 @@ def test_render():
     assert venv.render(0, mode="rgb_array").shape[2] == 3
     with pytest.raises(ValueError):
         venv.render(5)
+
+
+def test_documented_autoreset_mode():
+    from pathlib import Path
+
+    assert VectorEnv.autoreset_mode == "same_step"
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "interfaces.md").read_text()
+    assert "**Auto-reset: same-step**" in docs and "AutoresetMode.SAME_STEP" in docs
+    import gymnasium.vector
+
+    assert gymnasium.vector.AutoresetMode.SAME_STEP.value == "SameStep"
