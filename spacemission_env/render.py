@@ -190,7 +190,7 @@ def _draw_gate(draw, state: GameState) -> None:
         draw.text((x - 38, row_y - 8), f"{pl.gate_probes} probe(s)", fill=TEXT, font=_font(13))
     here = [q for q in range(state.num_players) if state.players[q].ship == GATE]
     for i, q in enumerate(here):
-        _ship(draw, x - (len(here) - 1) * 10 + i * 20, y + r + 18, PLAYER_COLOURS[q])
+        _ship(draw, x - (len(here) - 1) * 10 + i * 20, y + 58, PLAYER_COLOURS[q])
 
 
 def _draw_panel(draw, state: GameState) -> None:
