@@ -150,3 +150,15 @@ def test_import_registers_with_gymnasium_and_pettingzoo():
     if result.returncode != 0 and "register_envs" not in Path(spacemission_env.__file__).read_text():
         pytest.xfail("spacemission_env/__init__.py does not call gym_env.register_envs() yet")
     assert result.returncode == 0, result.stderr
+
+
+def test_docs_state_the_real_gym_and_sb3_spaces():
+    from pathlib import Path
+
+    from spacemission_env.sb3 import SpaceMissionVecEnv
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "interfaces.md").read_text()
+    for space in (SpaceMissionEnv().observation_space, SpaceMissionVecEnv(1).observation_space):
+        assert f"`{space}`" in docs
+    assert SpaceMissionEnv().action_space == SpaceMissionVecEnv(1).action_space
+    assert "`Discrete(100)`" in docs
