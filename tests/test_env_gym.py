@@ -51,10 +51,10 @@ def _episode(env, rng, seed=None):
             return rewards, info, term, ended_by_opponent
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_learner_gets_its_own_reward_including_opponent_endings(num_players):
+@pytest.mark.parametrize("num_players, shaping", [(2, False), (3, False), (4, False), (3, True)])
+def test_learner_gets_its_own_reward_including_opponent_endings(num_players, shaping):
     opponents = [ProgressPolicy(seed=k) for k in range(num_players - 1)]
-    env = gymnasium.make("SpaceMission-v0", num_players=num_players, opponents=opponents, max_rounds=80)
+    env = gymnasium.make("SpaceMission-v0", num_players=num_players, opponents=opponents, max_rounds=80, shaping=shaping)
     rng = np.random.default_rng(num_players)
     seats, by_opponent = set(), 0
     for ep in range(12):
@@ -63,8 +63,12 @@ def test_learner_gets_its_own_reward_including_opponent_endings(num_players):
         seats.add(seat)
         totals = [s["total"] for s in info["scores"]]
         stations = [s["stations"] // 3 for s in info["scores"]]
-        assert rewards[-1] == pytest.approx(rank_rewards(totals, stations)[seat])
-        assert not any(rewards[:-1]), "win rewards are terminal only"
+        expected = rank_rewards(totals, stations)[seat]
+        if shaping:  # gamma 1: the shaping terms telescope, the return is the rank reward
+            assert sum(rewards) == pytest.approx(expected, abs=1e-5) and any(rewards[:-1])
+        else:
+            assert rewards[-1] == pytest.approx(expected)
+            assert not any(rewards[:-1]), "win rewards are terminal only"
         assert not env.unwrapped.action_masks().any()
         by_opponent += ended_by_opponent and term
     assert len(seats) > 1, "seat='random' should vary the learner's seat"

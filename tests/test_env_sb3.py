@@ -37,11 +37,15 @@ def test_vecenv_conventions_and_masks():
     assert len(infos) == 5 and all(isinstance(i, dict) for i in infos)
 
 
-def test_terminal_observation_and_learner_rewards():
+@pytest.mark.parametrize("shaping", [False, True])
+def test_terminal_observation_and_learner_rewards(shaping):
     """Episodes end (by R-E1 and by truncation) inside step_wait; each ending reports the
-    learner's terminal observation and a return equal to its rank reward."""
+    learner's terminal observation and a return equal to its rank reward (with shaping
+    at gamma 1 too: the shaping terms telescope to 0 over an episode)."""
     n, num_players = 12, 3
-    venv = SpaceMissionVecEnv(n, num_players=num_players, opponents=ProgressPolicy(seed=1), max_rounds=40, seed=3)
+    venv = SpaceMissionVecEnv(n, num_players=num_players, opponents=ProgressPolicy(seed=1), max_rounds=40, seed=3,
+                              shaping=shaping)
+    shaped_steps = 0
     obs = venv.reset()
     rng = np.random.default_rng(0)
     returns = np.zeros(n)
@@ -52,6 +56,7 @@ def test_terminal_observation_and_learner_rewards():
         actions = pick(progress_masks(venv.action_masks(), rng, eps=0.3), rng)
         obs, rewards, dones, infos = venv.step(actions)
         returns += rewards
+        shaped_steps += int((rewards[~dones] != 0).sum())
         for i in np.flatnonzero(dones):
             info = infos[i]
             assert info["seat"] == seats[i]
@@ -69,6 +74,7 @@ def test_terminal_observation_and_learner_rewards():
         if min(ended.values()) >= 3 and len(seats_seen) == num_players:
             break
     assert min(ended.values()) >= 3 and len(seats_seen) == num_players
+    assert (shaped_steps > 0) == shaping
 
 
 def test_fixed_seat_opponent_list_and_seeding():

@@ -24,11 +24,13 @@ def test_reset_and_step_shapes():
     assert (obs == engine.observe(venv.state)).all()
 
 
-def test_same_step_autoreset_and_rewards_per_seat():
+@pytest.mark.parametrize("shaping", [False, True])
+def test_same_step_autoreset_and_rewards_per_seat(shaping):
     """Games end by R-E1 and by truncation; the ending step returns the final rewards and
-    a new game's first observation; every seat's summed column is its rank reward."""
+    a new game's first observation; every seat's summed column is its rank reward (with
+    shaping at gamma 1 too, the shaping terms telescoping to 0)."""
     n, num_players = 16, 4
-    venv = VectorEnv(n, num_players=num_players, max_rounds=40, seed=1)
+    venv = VectorEnv(n, num_players=num_players, max_rounds=40, seed=1, shaping=shaping)
     obs, mask, player, _ = venv.reset()
     rng = np.random.default_rng(0)
     returns = np.zeros((n, num_players))
@@ -55,7 +57,7 @@ def test_same_step_autoreset_and_rewards_per_seat():
             st = venv.state
             assert (st.round[done] == 1).all() and not (st.terminated | st.truncated).any()
             assert (engine.scores(st)[done][..., 7] == 0).all()
-        else:
+        elif not shaping:
             assert not rewards.any(), "win rewards are terminal only"
     assert min(ended.values()) >= 2
 
