@@ -136,12 +136,14 @@ def test_maskable_ppo_learns_and_evaluates(one_torch_thread):
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
 
-    venv = SpaceMissionVecEnv(8, num_players=2, max_rounds=30, seed=0)
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    venv = VecMonitor(SpaceMissionVecEnv(8, num_players=2, max_rounds=30, seed=0))  # masks reach through wrappers
     model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=256, n_epochs=1, seed=0, verbose=0,
                         policy_kwargs={"net_arch": [64]})
     model.learn(total_timesteps=3072)
     assert model.num_timesteps >= 3072
-    mean, std = evaluate_policy(model, venv, n_eval_episodes=8, warn=False)
+    mean, std = evaluate_policy(model, venv, n_eval_episodes=8)
     assert -1.0 <= mean <= 1.0 and np.isfinite(std)
 
 
