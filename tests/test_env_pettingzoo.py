@@ -59,6 +59,8 @@ def _play_episode(e, rng, num_players):
     for agent in e.agent_iter():
         assert agent not in finished, "agents cannot come back"
         obs, reward, term, trunc, info = e.last()
+        assert isinstance(info, dict) and info == e.infos[agent]
+        assert isinstance(term, bool) and isinstance(trunc, bool)
         assert reward == pytest.approx(pending[agent])
         pending[agent] = 0.0
         collected[agent] += reward
@@ -86,7 +88,7 @@ def _play_episode(e, rng, num_players):
             if agent != previous and previous is not None:
                 run_lengths.append(prev_run)
             prev_run, previous = run, agent
-        e.step(action)
+        assert e.step(action) is None
         for a, r in e.rewards.items():
             pending[a] += r
         assert set(e.rewards) == set(e.terminations) == set(e.truncations) == set(e.infos) == set(e.agents)
