@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import engine
+
 REWARD_MODES = ("win", "score")
 SCORE_SCALE = 50.0  # "score" mode: (own - mean others) / SCORE_SCALE
 POTENTIAL_SCALE = 50.0  # shaping potential: provisional total / POTENTIAL_SCALE
@@ -94,8 +96,6 @@ class RewardFunction:
     def terminal(self, st, rows: np.ndarray | None = None) -> np.ndarray:
         """Terminal rewards ``[len(rows), P]`` of the finished games ``rows`` of ``st``
         (all games when None), scored on those rows only."""
-        from . import engine
-
         sub = st if rows is None else score_view(st, rows)
         if self.reward == "win":
             return engine.rewards(sub).astype(np.float32, copy=False)
@@ -104,8 +104,6 @@ class RewardFunction:
     def before(self, st) -> np.ndarray | None:
         if not self.shaping:
             return None
-        from . import engine
-
         return potential(engine.scores(st))
 
     def after(self, st, running: np.ndarray, actor: np.ndarray, phi_before: np.ndarray | None) -> np.ndarray:
@@ -120,8 +118,6 @@ class RewardFunction:
             rows = np.flatnonzero(ended)
             out[rows] = self.terminal(st, rows)
         if self.shaping:
-            from . import engine
-
             rows = np.flatnonzero(running)
             out[rows, actor[rows]] -= phi_before[rows, actor[rows]]
             cont = np.flatnonzero(running & ~over)
