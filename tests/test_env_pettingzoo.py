@@ -33,6 +33,11 @@ def test_pettingzoo_api_test(num_players, rules):
     _quiet(api_test, env(num_players=num_players, rules=rules), num_cycles=1000)
 
 
+@pytest.mark.parametrize("reward, shaping", [("score", False), ("win", True)])
+def test_pettingzoo_api_test_other_options(reward, shaping):
+    _quiet(api_test, env(num_players=3, observation_type="seer", reward=reward, shaping=shaping), num_cycles=1000)
+
+
 @pytest.mark.parametrize("num_players, rules", [(2, "schmidt"), (3, "yucata"), (5, "yucata")])
 def test_pettingzoo_seed_test(num_players, rules):
     _quiet(seed_test, lambda render_mode=None: env(num_players=num_players, rules=rules), num_cycles=300)
