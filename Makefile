@@ -28,6 +28,7 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine_speed.py
+	$(PY) benchmarks/env_speed.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

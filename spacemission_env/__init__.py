@@ -1,1 +1,16 @@
-"""Space Mission RL environment."""
+"""Space Mission RL environment.
+
+- ``spacemission_env.rules``: readable reference rules engine (RULES.md ids cited)
+- ``spacemission_env.engine``: fast batched numba engine, bit-identical to the reference
+- ``env()`` / ``raw_env``: PettingZoo AEC env; ``gymnasium.make("SpaceMission-v0")``;
+  ``spacemission_env.vector.VectorEnv``; ``spacemission_env.sb3.SpaceMissionVecEnv``
+  (imported on demand: it loads torch)
+"""
+from .gym_env import SpaceMissionEnv, register_envs
+from .pettingzoo_env import env, raw_env
+from .policies import BasePolicy, Policy, RandomPolicy
+
+register_envs()  # gymnasium.make("SpaceMission-v0") and pettingzoo.make("aec", "SpaceMission-v0")
+
+__version__ = "0.1.0"
+__all__ = ["BasePolicy", "Policy", "RandomPolicy", "SpaceMissionEnv", "env", "raw_env", "register_envs"]
