@@ -144,7 +144,6 @@ def test_import_registers_with_gymnasium_and_pettingzoo():
     (fresh interpreter, so the explicit register_envs() calls of other tests don't count)."""
     import subprocess
     import sys
-    from pathlib import Path
 
     code = ("import spacemission_env, gymnasium, pettingzoo; gymnasium.make('SpaceMission-v0', num_players=3); "
             "pettingzoo.make('aec', 'SpaceMission-v0', num_players=3)")
