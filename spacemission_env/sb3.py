@@ -40,7 +40,7 @@ from .actions import NUM_ACTIONS
 from .pettingzoo_env import SCORE_NAMES, check_config, observation_box
 from .policies import resolve_opponents, seed_policies
 from .rewards import RewardFunction, score_view
-from .vector import SEED_HIGH, check_num_envs, check_seat, check_seed, only_games
+from .vector import SEED_HIGH, check_num_envs, check_seat, check_seed
 
 
 class SpaceMissionVecEnv(VecEnv):
@@ -99,7 +99,7 @@ class SpaceMissionVecEnv(VecEnv):
     def _run_opponents(self, rewards: np.ndarray) -> None:
         """Opponents act until every running game waits for its learner; adds the
         learner's rewards to ``rewards``. Each round of moves masks and steps only the
-        games whose opponent is to act (``only_games``)."""
+        games whose opponent is to act (the engine's ``select``)."""
         st = self._st
         rf = self.reward_fn
         actions = np.zeros(self.num_envs, dtype=np.int64)
@@ -113,24 +113,23 @@ class SpaceMissionVecEnv(VecEnv):
             which = self._opp_table[(cp - self.seats - 1) % self.num_players]
             obs = None
             phi = rf.before(st)
-            with only_games(st, need):
-                engine.legal_action_mask(st, out=mask)
-                for k, policy in enumerate(self._policies):
-                    rows = np.flatnonzero(need & (which == k))
-                    if rows.size == 0:
-                        continue
-                    if getattr(policy, "uses_observation", True):
-                        if obs is None:
-                            obs = engine.observe(st, observation_type=self.observation_type)
-                        o = obs[rows]
-                    else:
-                        o = np.zeros((rows.size, 0), dtype=np.int8)
-                    chosen = np.asarray(policy.act_batch(o, mask[rows])).reshape(-1)
-                    if chosen.shape != rows.shape or not mask[rows, chosen].all():
-                        bad = rows[0] if chosen.shape != rows.shape else rows[np.flatnonzero(~mask[rows, chosen])[0]]
-                        raise ValueError(f"opponent {policy!r} returned an illegal action in game {int(bad)}")
-                    actions[rows] = chosen
-                engine.step(st, actions, check=False)  # checked against the mask above
+            engine.legal_action_mask(st, out=mask, select=need)
+            for k, policy in enumerate(self._policies):
+                rows = np.flatnonzero(need & (which == k))
+                if rows.size == 0:
+                    continue
+                if getattr(policy, "uses_observation", True):
+                    if obs is None:
+                        obs = engine.observe(st, observation_type=self.observation_type)
+                    o = obs[rows]
+                else:
+                    o = np.zeros((rows.size, 0), dtype=np.int8)
+                chosen = np.asarray(policy.act_batch(o, mask[rows])).reshape(-1)
+                if chosen.shape != rows.shape or not mask[rows, chosen].all():
+                    bad = rows[0] if chosen.shape != rows.shape else rows[np.flatnonzero(~mask[rows, chosen])[0]]
+                    raise ValueError(f"opponent {policy!r} returned an illegal action in game {int(bad)}")
+                actions[rows] = chosen
+            engine.step(st, actions, check=False, select=need)  # checked against the mask above
             r = rf.after(st, need, cp, phi)
             rewards += r[rows_all, self.seats]
 

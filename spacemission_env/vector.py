@@ -32,8 +32,6 @@ Nothing here loops over games in Python: each call is a few engine kernels over 
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 import numpy as np
 
 from . import engine
@@ -62,31 +60,6 @@ def check_seat(seat, num_players: int):
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
         raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
     return int(seat)
-
-
-@contextmanager
-def only_games(st, select: np.ndarray):
-    """Within the block, engine calls act on the games in ``select`` (bool [B]) only.
-
-    The engine skips finished games (``step`` leaves them, ``legal_action_mask`` gives
-    them all-True rows without looking at them), so the unselected games are flagged
-    finished for the duration of the block and their flags restored afterwards. This
-    makes stepping and masking a subset cost in proportion to the subset."""
-    if select.all():
-        yield
-        return
-    saved = st.terminated.copy()
-    st.terminated |= ~select
-    try:
-        yield
-    finally:
-        np.copyto(st.terminated, saved, where=~select)
-
-
-def step_subset(st, actions: np.ndarray, select: np.ndarray, check: bool = True) -> None:
-    """``engine.step`` for the games in ``select`` only; the others keep their state."""
-    with only_games(st, select):
-        engine.step(st, actions, check=check)
 
 
 class VectorEnv:

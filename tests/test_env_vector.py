@@ -5,7 +5,7 @@ from env_helpers import pick, progress_masks
 
 from spacemission_env import engine
 from spacemission_env.scoring import rank_rewards
-from spacemission_env.vector import VectorEnv, step_subset
+from spacemission_env.vector import VectorEnv
 
 
 def test_reset_and_step_shapes():
@@ -117,17 +117,25 @@ def test_illegal_actions_and_bad_arguments():
         VectorEnv(2).step(np.zeros(2, dtype=np.int64))  # before reset
 
 
-def test_step_subset_leaves_other_games_alone():
+def test_engine_select_steps_and_masks_only_selected_games():
     st = engine.init(4, 2, seeds=0)
     ref = st.copy()
     select = np.array([True, False, True, False])
     actions = engine.sample_actions(engine.legal_action_mask(st), np.random.default_rng(0))
-    step_subset(st, actions, select)
+    engine.step(st, actions, select=select)
     full = ref.copy()
     engine.step(full, actions)
     for name in ("hand", "ship", "supply", "actions_left", "current_player", "terminated"):
         a, b, r = getattr(st, name), getattr(full, name), getattr(ref, name)
         assert (a[select] == b[select]).all() and (a[~select] == r[~select]).all()
+    out = np.zeros((4, 100), dtype=bool)
+    engine.legal_action_mask(st, out=out, select=select)
+    assert (out[select] == engine.legal_action_mask(st)[select]).all() and not out[~select].any()
+    bad = np.full(4, 99, dtype=np.int64)  # illegal everywhere, but only unselected games get it
+    bad[select] = engine.sample_actions(engine.legal_action_mask(st), np.random.default_rng(1))[select]
+    engine.step(st, bad, select=select)  # no ValueError: unselected games are not checked
+    with pytest.raises(ValueError, match="select"):
+        engine.step(st, bad, select=np.array([1, 0, 1, 0]))
 
 
 def test_render():

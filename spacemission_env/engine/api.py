@@ -89,33 +89,47 @@ def _actions(st: BatchState, actions) -> np.ndarray:
     return a
 
 
+def _select(st: BatchState, select) -> np.ndarray:
+    """bool [B] of the games a call acts on (None: all)."""
+    if select is None:
+        return st.all_games
+    sel = np.asarray(select)
+    if sel.shape != (st.batch_size,) or sel.dtype != np.bool_:
+        raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} dtype {sel.dtype}")
+    return sel
+
+
 def _legal_args(st: BatchState) -> tuple:
     return (st.ring, st.piles, st.revealed, st.hand, st.hand_len, st.supply, st.ship, st.scanned, st.stations,
             st.current_player, st.phase, st.terminated, st.truncated, TABLES[0], TABLES[1])
 
 
-def step(st: BatchState, actions, check: bool = True) -> None:
-    """Play one action per game for its current player, in place. Finished games: no-op.
-    With check=True (default) raises ValueError naming the first running game whose
+def step(st: BatchState, actions, check: bool = True, select=None) -> None:
+    """Play one action per game for its current player, in place. Finished games and
+    games outside ``select`` (bool [B], None = all) are left unchanged, whatever their action.
+    With check=True (default) raises ValueError naming the first stepped game whose
     action is illegal, before any game is changed; check=False skips validation."""
     a = _actions(st, actions)
+    sel = _select(st, select)
     with _quiet():
         if check:
-            bad = K.first_illegal(a, *_legal_args(st))
+            bad = K.first_illegal(a, sel, *_legal_args(st))
             if bad >= 0:
                 raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now "
                                  f"(legal: {np.flatnonzero(legal_action_mask(st)[bad]).tolist()})")
-        K.step_games(a, *st.arrays(), *TABLES, st.max_rounds)
+        K.step_games(a, sel, *st.arrays(), *TABLES, st.max_rounds)
 
 
-def legal_action_mask(st: BatchState, out: np.ndarray | None = None) -> np.ndarray:
+def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None) -> np.ndarray:
     """bool [B, 100]. Rows of finished games are all True (so a masked softmax never
-    sees an empty row; stepping a finished game is a no-op whatever the action)."""
+    sees an empty row; stepping a finished game is a no-op whatever the action).
+    With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
+    sel = _select(st, select)
     if out is None:
         out = np.empty((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
     elif out.shape != (st.batch_size, NUM_ACTIONS) or out.dtype != np.bool_:
         raise ValueError(f"out must be a bool array of shape ({st.batch_size}, {NUM_ACTIONS})")
-    K.legal_mask(out, *_legal_args(st))
+    K.legal_mask(out, sel, *_legal_args(st))
     return out
 
 

@@ -216,20 +216,23 @@ def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanne
 
 
 @njit(cache=True)
-def legal_mask(out, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
+def legal_mask(out, select, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
                phase, terminated, truncated, card_table, planet_coords):
+    """Rows of games not in ``select`` are left as they are in ``out``."""
     for b in range(out.shape[0]):
+        if not select[b]:
+            continue
         mask_row(b, out[b], ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations,
                  current_player, phase, terminated[b] or truncated[b], card_table, planet_coords)
 
 
 @njit(cache=True)
-def first_illegal(actions, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
-                  phase, terminated, truncated, card_table, planet_coords):
-    """Index of the first running game whose action is not legal, or -1."""
+def first_illegal(actions, select, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations,
+                  current_player, phase, terminated, truncated, card_table, planet_coords):
+    """Index of the first selected running game whose action is not legal, or -1."""
     row = np.empty(NUM_ACTIONS, np.bool_)
     for b in range(actions.shape[0]):
-        if terminated[b] or truncated[b]:
+        if not select[b] or terminated[b] or truncated[b]:
             continue
         a = actions[b]
         if a < 0 or a >= NUM_ACTIONS:
@@ -304,15 +307,15 @@ def finish_action(b, P, start_player, current_player, round_, actions_left, end_
 
 
 @njit(cache=True)
-def step_games(actions, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
+def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
                supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
                truncated, card_table, planet_coords, tile_counts, end_table, max_rounds):
     B = rng.shape[0]
     P = hand.shape[1]
     for b in range(B):
-        if terminated[b] or truncated[b]:
-            continue  # finished games: no-op
+        if not select[b] or terminated[b] or truncated[b]:
+            continue  # unselected and finished games: no-op
         q = current_player[b]
         a = actions[b]
         pos = ship[b, q]

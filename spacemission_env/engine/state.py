@@ -100,6 +100,8 @@ class BatchState:
         for name, shape, dtype in FIELDS:
             full = (self.batch_size,) + tuple(self.num_players if d == "P" else d for d in shape)
             setattr(self, name, np.zeros(full, dtype=dtype))
+        self.all_games = np.ones(self.batch_size, dtype=np.bool_)  # the default ``select`` of step / mask (read-only)
+        self.all_games.flags.writeable = False
 
     def arrays(self) -> tuple:
         """The field arrays in FIELDS order (the kernels' argument order)."""
