@@ -1,6 +1,6 @@
 """Differential run of the fast engine against the reference engine over many games.
 
-    .venv/bin/python benchmarks/differential.py --games 100000 [--observations acting] [--max-rounds 3,4,6,10,100]
+    .venv/bin/python benchmarks/differential.py --games 100000 [--observations acting] [--max-rounds 3,4,6,10,100] [--player uniform|kind]
 
 Random legal play, every player count and both rule sets; after every action the
 full state, legal mask, observations (acting seat, both types, by default), scores,
@@ -25,6 +25,8 @@ def main(argv=None) -> int:
     ap.add_argument("--observations", choices=("all", "acting", "none"), default="acting")
     ap.add_argument("--max-rounds", default="3,4,6,10,100", help="max_rounds cycled over chunks of games")
     ap.add_argument("--chunk", type=int, default=500)
+    ap.add_argument("--player", choices=("uniform", "kind"), default="uniform",
+                    help="random play: uniform over legal ids, or kind-uniform (reaches R-E1 endings)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
 
@@ -33,8 +35,8 @@ def main(argv=None) -> int:
               f"divergences {len(rep.divergences)}  last chunk {cfg}", flush=True)
 
     rep = D.run_many(args.games, tuple(int(x) for x in args.max_rounds.split(",")), args.observations, args.chunk,
-                     progress=progress)
-    print(f"done: {rep.games} games, {rep.steps} agent steps, {len(rep.divergences)} divergences, "
+                     progress=progress, by_kind=args.player == "kind")
+    print(f"done: {rep.games} games ({rep.ended} ended by R-E1), {rep.steps} agent steps, {len(rep.divergences)} divergences, "
           f"{time.perf_counter() - t0:.0f} s")
     for d in rep.divergences[:20]:
         print("divergence:", d)

@@ -215,11 +215,18 @@ def rewards(st: BatchState) -> np.ndarray:
     return np.where(done[:, None], r, 0.0).astype(np.float32)
 
 
-def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out: np.ndarray | None = None) -> np.ndarray:
-    """int64 [B]: one action per row, uniform over the row's True entries (random play)."""
+def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out: np.ndarray | None = None,
+                   by_kind: bool = False) -> np.ndarray:
+    """int64 [B]: one random legal action per row (every row needs a True entry).
+    Uniform over the row's True entries; with ``by_kind`` an action kind (top up, jump,
+    fly, scan, develop, discover, tile) uniformly among the legal kinds, then an id
+    uniformly within it -- random play that finishes games far more often."""
     if rng is None:
         rng = np.random.default_rng()
     if out is None:
         out = np.empty(mask.shape[0], dtype=np.int64)
-    K.sample_legal(mask, rng.random(mask.shape[0]), out)
+    if by_kind:
+        K.sample_legal_by_kind(mask, rng.random(mask.shape[0]), rng.random(mask.shape[0]), out)
+    else:
+        K.sample_legal(mask, rng.random(mask.shape[0]), out)
     return out

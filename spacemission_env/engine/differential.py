@@ -23,10 +23,12 @@ class Report:
     games: int = 0
     steps: int = 0
     divergences: list = field(default_factory=list)  # (config, seed, step, what)
+    ended: int = 0  # games that ended by R-E1 (the rest were truncated, R-E3)
 
     def merge(self, other: "Report") -> None:
         self.games += other.games
         self.steps += other.steps
+        self.ended += other.ended
         self.divergences += other.divergences
 
 
@@ -44,9 +46,10 @@ def _ref_scores(s) -> np.ndarray:
 
 
 def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed: int = 0, observations: str = "all",
-        max_divergences: int = 5) -> Report:
+        max_divergences: int = 5, by_kind: bool = False) -> Report:
     """Play len(seeds) games in lock-step in both engines. ``observations``: "all" (every
-    seat, both types, every step), "acting" (acting seat, both types) or "none"."""
+    seat, both types, every step), "acting" (acting seat, both types) or "none".
+    ``by_kind``: kind-uniform random play (engine.sample_actions), which reaches R-E1 endings."""
     seeds = np.asarray(seeds, dtype=np.uint64)
     B = len(seeds)
     cfg = (num_players, rules, max_rounds)
@@ -101,8 +104,9 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
             break
         running = ~(st.terminated | st.truncated)
         if not running.any():
+            rep.ended = int(st.terminated.sum())
             break
-        actions = api.sample_actions(mask, rng)
+        actions = api.sample_actions(mask, rng, by_kind=by_kind)
         api.step(st, actions)
         step_no += 1
         for i in np.flatnonzero(running & alive):
@@ -115,7 +119,7 @@ CONFIGS = [(n, r) for n in (2, 3, 4, 5) for r in ("yucata", "schmidt")]
 
 
 def run_many(total_games: int, max_rounds_cycle=(3, 4, 6, 10, 100), observations: str = "acting", chunk: int = 500,
-             seed_base: int = 10**7, progress=None) -> Report:
+             seed_base: int = 10**7, progress=None, by_kind: bool = False) -> Report:
     """``total_games`` split evenly over every configuration, in chunks of ``chunk`` games
     whose max_rounds cycles through ``max_rounds_cycle``; seeds never repeat."""
     rep = Report()
@@ -129,7 +133,7 @@ def run_many(total_games: int, max_rounds_cycle=(3, 4, 6, 10, 100), observations
             base = seed_base * (i + 1) + k * chunk
             mr = max_rounds_cycle[k % len(max_rounds_cycle)]
             rep.merge(run(n, r, range(base, base + size), max_rounds=mr, action_seed=base, observations=observations,
-                          max_divergences=10**9))
+                          max_divergences=10**9, by_kind=by_kind))
             todo -= size
             k += 1
             if progress is not None:

@@ -415,3 +415,38 @@ def sample_legal(mask, u, out):
                     out[b] = a
                     break
                 k -= 1
+
+
+# action-id boundaries of the kinds (actions.ACTION_KINDS order), for kind-uniform sampling
+KIND_STARTS = np.array([TOPUP, JUMP, FLY, SCAN, DEVELOP, DISCOVER, TILE, NUM_ACTIONS], dtype=np.int64)
+
+
+@njit(cache=True)
+def sample_legal_by_kind(mask, u_kind, u_action, out):
+    """out[b]: a legal action kind chosen uniformly among the kinds with a legal id,
+    then an id uniformly within it (random play that does not favour top-up's 32 ids)."""
+    nk = KIND_STARTS.shape[0] - 1
+    counts = np.zeros(nk, np.int64)
+    for b in range(mask.shape[0]):
+        kinds = 0
+        for k in range(nk):
+            c = 0
+            for a in range(KIND_STARTS[k], KIND_STARTS[k + 1]):
+                c += mask[b, a]
+            counts[k] = c
+            kinds += c > 0
+        pick = min(int(u_kind[b] * kinds), kinds - 1)
+        for k in range(nk):
+            if counts[k] == 0:
+                continue
+            if pick > 0:
+                pick -= 1
+                continue
+            j = min(int(u_action[b] * counts[k]), counts[k] - 1)
+            for a in range(KIND_STARTS[k], KIND_STARTS[k + 1]):
+                if mask[b, a]:
+                    if j == 0:
+                        out[b] = a
+                        break
+                    j -= 1
+            break
