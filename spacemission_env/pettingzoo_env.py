@@ -63,10 +63,9 @@ from pettingzoo.utils import wrappers
 
 from . import engine
 from .actions import NUM_ACTIONS, action_table
-from .components import MAX_PLAYERS, MIN_PLAYERS
+from .config import check_game_config
 from .encoding import OBSERVATION_TYPES
 from .rewards import RewardFunction
-from .rules.state import RULE_SETS
 
 OBS_LOW, OBS_HIGH = 0, 127  # every observation feature is a count, flag or clipped number (encoding.py)
 SCORE_NAMES = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total")
@@ -74,12 +73,7 @@ SCORE_NAMES = ("jump_gate", "stations", "minerals", "aliens", "matter", "water",
 
 def check_config(num_players, rules, max_rounds, observation_type) -> None:
     """ValueError naming the first bad configuration argument."""
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
-    if rules not in RULE_SETS:
-        raise ValueError(f"unknown rules {rules!r}; expected one of {RULE_SETS}")
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) or max_rounds < 1:
-        raise ValueError(f"max_rounds must be a positive integer, got {max_rounds!r}")
+    check_game_config(num_players, rules, max_rounds)
     if observation_type not in OBSERVATION_TYPES:
         raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {OBSERVATION_TYPES}")
 

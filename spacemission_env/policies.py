@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
-from numba import njit
 
+from . import engine
 from .actions import NUM_ACTIONS
 
 
@@ -52,26 +52,6 @@ class BasePolicy:
         """Reseed the policy's randomness (no-op for deterministic policies)."""
 
 
-@njit(cache=True)
-def _kth_legal(masks, u, out):
-    """out[i] = the k-th legal action of row i with k = floor(u[i] * #legal); -1 if none."""
-    for i in range(masks.shape[0]):
-        n = 0
-        for a in range(masks.shape[1]):
-            if masks[i, a]:
-                n += 1
-        if n == 0:
-            out[i] = -1
-            continue
-        k = min(int(u[i] * n), n - 1)
-        for a in range(masks.shape[1]):
-            if masks[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
-
-
 def check_masks(action_masks: np.ndarray) -> np.ndarray:
     """The masks as a 2-D bool array ``[N, 100]``; ValueError on a wrong shape."""
     masks = np.asarray(action_masks)
@@ -81,15 +61,18 @@ def check_masks(action_masks: np.ndarray) -> np.ndarray:
 
 
 class RandomPolicy(BasePolicy):
-    """Uniformly random legal actions: the default opponent.
+    """Random legal actions: the default opponent.
 
-    ``RandomPolicy(seed)``: ``seed`` (int or None) seeds a ``numpy`` generator;
-    ``seed(s)`` reseeds it. Batched calls cost one uniform draw per row.
+    ``RandomPolicy(seed, by_kind=False)``: ``seed`` (int or None) seeds a ``numpy``
+    generator; ``seed(s)`` reseeds it. Uniform over the legal ids by default; with
+    ``by_kind=True`` uniform over the legal action kinds first, then over ids within
+    the kind (``engine.sample_actions``), which plays games to their end far more often.
     """
 
     uses_observation = False
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, by_kind: bool = False):
+        self.by_kind = bool(by_kind)
         self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
@@ -101,21 +84,15 @@ class RandomPolicy(BasePolicy):
         mask = np.asarray(action_mask)
         if mask.shape != (NUM_ACTIONS,):
             raise ValueError(f"action mask must have shape ({NUM_ACTIONS},), got {mask.shape}")
-        legal = np.flatnonzero(mask)
-        if legal.size == 0:
+        if not mask.any():
             raise ValueError("the action mask has no legal action")
-        return int(legal[int(self._rng.random() * legal.size)])
+        return int(self.act_batch(None, mask[None])[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        masks = np.ascontiguousarray(check_masks(action_masks))
-        out = np.empty(masks.shape[0], dtype=np.int64)
-        _kth_legal(masks, self._rng.random(masks.shape[0]), out)
-        if masks.shape[0] and out.min() < 0:
-            raise ValueError(f"action mask row {int(np.argmin(out))} has no legal action")
-        return out
+        return engine.sample_actions(check_masks(action_masks), self._rng, by_kind=self.by_kind)
 
     def __repr__(self) -> str:
-        return "RandomPolicy()"
+        return f"RandomPolicy(by_kind={self.by_kind})" if self.by_kind else "RandomPolicy()"
 
 
 def resolve_opponents(opponents, num_players: int) -> list:

@@ -5,7 +5,7 @@ import pytest
 
 from spacemission_env import encoding as E
 from spacemission_env import engine
-from spacemission_env.actions import DEVELOP, DEVELOP_PAIRS, DISCOVER, FLY, JUMP, SCAN, TILE, TOPUP
+from spacemission_env.actions import DEVELOP, DEVELOP_PAIRS, DISCOVER, SCAN, TILE, TOPUP
 from spacemission_env.components import (
     CARD_LANDING,
     CARD_SCAN,

@@ -3,6 +3,7 @@ of full-length kind-uniform games, which end by R-E1 far more often than uniform
 import os
 
 import numpy as np
+import pytest
 
 from spacemission_env import engine
 from spacemission_env.actions import ACTION_KINDS, decode
@@ -26,6 +27,16 @@ def test_samples_are_legal_and_kind_uniform():
         if by_kind:
             for k in (1, 2, 5):
                 assert abs((kinds == k).mean() - 0.25) < 0.02
+
+
+def test_a_row_without_legal_action_is_an_error():
+    mask = np.ones((3, 100), dtype=bool)
+    mask[2] = False
+    for by_kind in (False, True):
+        with pytest.raises(ValueError, match="row 2"):
+            engine.sample_actions(mask, np.random.default_rng(0), by_kind=by_kind)
+    with pytest.raises(ValueError, match="shape"):
+        engine.sample_actions(np.ones((3, 99), dtype=bool))
 
 
 def test_kind_uniform_full_games_match_reference_and_end_by_r_e1():

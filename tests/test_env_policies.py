@@ -41,6 +41,11 @@ def test_random_policy_seeding_and_errors():
         p.act_batch(None, np.vstack([masks[0], np.zeros(100, bool)]))
     with pytest.raises(ValueError):
         p.act_batch(None, np.ones((3, 99), bool))
+    kind = RandomPolicy(3, by_kind=True)
+    chosen = kind.act_batch(None, masks)
+    assert masks[np.arange(len(masks)), chosen].all()
+    with pytest.raises(ValueError, match="row 1"):
+        kind.act_batch(None, np.vstack([masks[0], np.zeros(100, bool)]))
 
 
 def test_protocol_and_base_policy():

@@ -217,16 +217,23 @@ def rewards(st: BatchState) -> np.ndarray:
 
 def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out: np.ndarray | None = None,
                    by_kind: bool = False) -> np.ndarray:
-    """int64 [B]: one random legal action per row (every row needs a True entry).
+    """int64 [B]: one random legal action per row of ``mask`` (bool or 0/1 int8, [B, 100]).
     Uniform over the row's True entries; with ``by_kind`` an action kind (top up, jump,
     fly, scan, develop, discover, tile) uniformly among the legal kinds, then an id
-    uniformly within it -- random play that finishes games far more often."""
+    uniformly within it -- random play that finishes games far more often.
+    ValueError if a row has no legal action."""
+    m = np.asarray(mask)
+    if m.ndim != 2 or m.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"mask must have shape [B, {NUM_ACTIONS}], got {m.shape}")
+    m = m.view(np.bool_) if m.dtype in (np.int8, np.uint8) else m.astype(np.bool_, copy=False)
     if rng is None:
         rng = np.random.default_rng()
     if out is None:
-        out = np.empty(mask.shape[0], dtype=np.int64)
+        out = np.empty(m.shape[0], dtype=np.int64)
     if by_kind:
-        K.sample_legal_by_kind(mask, rng.random(mask.shape[0]), rng.random(mask.shape[0]), out)
+        K.sample_legal_by_kind(m, rng.random(m.shape[0]), rng.random(m.shape[0]), out)
     else:
-        K.sample_legal(mask, rng.random(mask.shape[0]), out)
+        K.sample_legal(m, rng.random(m.shape[0]), out)
+    if m.shape[0] and out.min() < 0:
+        raise ValueError(f"mask row {int(np.argmin(out))} has no legal action")
     return out

@@ -401,14 +401,16 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
 
 @njit(cache=True)
 def sample_legal(mask, u, out):
-    """out[b] = the k-th legal action of row b, k = floor(u[b] * #legal): uniform over legal actions."""
+    """out[b] = the k-th legal action of row b, k = floor(u[b] * #legal): uniform over
+    legal actions; -1 for a row with no legal action."""
     for b in range(mask.shape[0]):
         n = 0
         for a in range(mask.shape[1]):
             n += mask[b, a]
-        k = int(u[b] * n)
-        if k >= n:
-            k = n - 1
+        if n == 0:
+            out[b] = -1
+            continue
+        k = min(int(u[b] * n), n - 1)
         for a in range(mask.shape[1]):
             if mask[b, a]:
                 if k == 0:
@@ -424,7 +426,8 @@ KIND_STARTS = np.array([TOPUP, JUMP, FLY, SCAN, DEVELOP, DISCOVER, TILE, NUM_ACT
 @njit(cache=True)
 def sample_legal_by_kind(mask, u_kind, u_action, out):
     """out[b]: a legal action kind chosen uniformly among the kinds with a legal id,
-    then an id uniformly within it (random play that does not favour top-up's 32 ids)."""
+    then an id uniformly within it (random play that does not favour top-up's 32 ids);
+    -1 for a row with no legal action."""
     nk = KIND_STARTS.shape[0] - 1
     counts = np.zeros(nk, np.int64)
     for b in range(mask.shape[0]):
@@ -435,6 +438,9 @@ def sample_legal_by_kind(mask, u_kind, u_action, out):
                 c += mask[b, a]
             counts[k] = c
             kinds += c > 0
+        if kinds == 0:
+            out[b] = -1
+            continue
         pick = min(int(u_kind[b] * kinds), kinds - 1)
         for k in range(nk):
             if counts[k] == 0:

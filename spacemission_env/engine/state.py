@@ -18,8 +18,6 @@ from ..components import (
     CARD_COORDS,
     END_THRESHOLD,
     HAND_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NUM_CARDS,
     NUM_POINT_TYPES,
     NUM_TILE_TYPES,
@@ -29,8 +27,9 @@ from ..components import (
     RING_SIZE,
     TILE_COUNTS,
 )
+from ..config import RULE_SETS, check_game_config
 
-RULES = ("yucata", "schmidt")  # rules_id 0, 1
+RULES = RULE_SETS  # rules_id 0, 1
 PHASE_MAIN, PHASE_TILE = 0, 1
 PENDING_NONE, PENDING_SCAN, PENDING_DEVELOP, PENDING_DISCOVER = 0, 1, 2, 3
 GATE = -1
@@ -84,12 +83,7 @@ class BatchState:
     ``rules_id`` (0/1) and ``max_rounds``."""
 
     def __init__(self, batch_size: int, num_players: int, rules: str = "yucata", max_rounds: int = 100):
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
-        if rules not in RULES:
-            raise ValueError(f"unknown rules {rules!r}; expected one of {RULES}")
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) or not 1 <= max_rounds < 2**31:
-            raise ValueError(f"max_rounds must be a positive integer, got {max_rounds!r}")
+        num_players, rules, max_rounds = check_game_config(num_players, rules, max_rounds)
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         self.batch_size = int(batch_size)

@@ -16,8 +16,6 @@ from ..components import (
     END_THRESHOLD,
     HAND_SIZE,
     JOKER,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NUM_CARDS,
     NUM_PLANETS,
     NUM_POINT_TYPES,
@@ -31,21 +29,17 @@ from ..components import (
     TILE_COUNTS,
     TILE_NAMES,
 )
+from ..config import check_game_config
 from ..scoring import jump_gate_points, score_breakdown, winners_of
 from . import rng
-from .state import GATE, NO_STATION, RULE_SETS, GameState, PlayerState
+from .state import GATE, NO_STATION, GameState, PlayerState
 
 
 # --- setup (R-S1..R-S5) ----------------------------------------------------------
 def new_game(num_players: int, *, seed: int | None = None, rules: str = "yucata", max_rounds: int = 100) -> GameState:
     """A new game, set up by the per-game generator in this fixed order:
     planets (R-S1), tiles (R-S2), cards (R-S4), start player (R-S5)."""
-    if isinstance(num_players, bool) or not isinstance(num_players, int) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
-    if rules not in RULE_SETS:
-        raise ValueError(f"unknown rules {rules!r}; expected one of {RULE_SETS}")
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-        raise ValueError(f"max_rounds must be a positive integer, got {max_rounds!r}")
+    num_players, rules, max_rounds = check_game_config(num_players, rules, max_rounds)
     g = rng.seed_state(seed)
 
     # R-S1: shuffle the 12 planets; the first 8 form the ring

@@ -30,11 +30,11 @@ from ..components import (
     TILE_INDEX,
     TILE_NAMES,
 )
+from ..config import RULE_SETS
 from .rng import MASK64
 
 GATE = -1  # ship position of a ship on the jump gate (R-S3)
 NO_STATION = -1
-RULE_SETS = ("yucata", "schmidt")
 PHASES = ("main", "tile")
 PENDING = ("scan", "develop", "discover")
 SCHEMA_VERSION = 1
