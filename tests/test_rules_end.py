@@ -130,7 +130,7 @@ def test_R_I2_hands_and_collections_are_kept_per_player():
 
 @pytest.mark.parametrize("rules", ["yucata", "schmidt"])
 def test_R_I3_last_visit_records_the_pile_after_each_visit(rules):
-    """The state records each player's own last view of a pile and its round (yucata shows
+    """R-I3: the state records each player's own last view of a pile and its round (yucata shows
     it in the observation; schmidt's observation leaves it out)."""
     s = position(2, rules=rules, ring=RING, ships={0: 0, 1: 0}, round=3,
                  hands={0: ["J1/S2"], 1: ["S2/L1"]}, piles={0: {"water": 2, "medal": 1, "space": 2}})

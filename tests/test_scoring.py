@@ -31,20 +31,24 @@ def test_R_P1_rejects_negative_probe_counts():
 
 # --- R-P2..R-P7 tile categories -------------------------------------------------------------
 def test_R_P3_minerals_rulebook_example():
+    """R-P3: 3 red, 2 blue, 2 green give 7 x 3 = 21."""
     assert tile_points({"mineral_red": 3, "mineral_blue": 2, "mineral_green": 2})["minerals"] == 21
 
 
 def test_R_P4_aliens_rulebook_example():
+    """R-P4: 4 brown, 2 blue give 6 x 4 = 24."""
     assert tile_points({"alien_brown": 4, "alien_blue": 2})["aliens"] == 24
 
 
 def test_R_P5_matter_pairs_and_singles():
+    """R-P5: each green+blue pair 7, each unpaired matter 2."""
     assert tile_points({"matter_green": 1, "matter_blue": 1})["matter"] == 7
     assert tile_points({"matter_green": 3, "matter_blue": 1})["matter"] == 7 + 2 * 2
     assert tile_points({"matter_blue": 2})["matter"] == 4
 
 
 def test_R_P6_water_rulebook_examples():
+    """R-P6: 1-4 water score 2, 5, 9, 14; 6 water score 14 + 5."""
     assert [water_points(n) for n in range(5)] == [0, 2, 5, 9, 14]
     assert tile_points({"water": 6})["water"] == 19  # 14 + 5
     assert tile_points({"water": 8})["water"] == 28
