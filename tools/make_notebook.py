@@ -28,6 +28,22 @@ while not state.is_over:
 for seat, s in enumerate(scores(state)):
     print(seat, s)
 print("winners:", winners(state), "truncated:", state.truncated)"""),
+    ("markdown", "## PettingZoo\n\nThe AEC env runs on the fast batched engine; the acting agent keeps the turn for both of its actions."),
+    ("code", """import numpy as np
+import spacemission_env
+
+env = spacemission_env.env(num_players=2, render_mode="rgb_array")
+env.reset(seed=1)
+rng = np.random.default_rng(1)
+for agent in env.agent_iter(max_iter=60):
+    obs, reward, terminated, truncated, info = env.last()
+    action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+    env.step(action)
+picture = env.render()   # H x W x 3 uint8: planets around the jump gate, ships, probes, stations
+print(picture.shape)"""),
+    ("code", """# In Jupyter: show the board
+from PIL import Image
+Image.fromarray(picture)"""),
 ]
 
 
