@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow install bench clean
+.PHONY: run test test-slow install bench differential clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/engine_speed.py
 	$(PY) benchmarks/env_speed.py
+
+# 100,000 games in lock-step in both engines (about 20 minutes), then 5,000 full-length ones
+differential: $(STAMP)
+	$(PY) benchmarks/differential.py --games 100000 --max-rounds 2,3,4,6
+	$(PY) benchmarks/differential.py --games 5000 --max-rounds 100 --player kind --chunk 250
 
 clean:
 	rm -rf $(VENV) build *.egg-info
