@@ -66,9 +66,10 @@ from .actions import NUM_ACTIONS, action_table
 from .config import check_game_config
 from .encoding import OBSERVATION_TYPES
 from .rewards import RewardFunction
+from .scoring import SCORE_KEYS
 
 OBS_LOW, OBS_HIGH = 0, 127  # every observation feature is a count, flag or clipped number (encoding.py)
-SCORE_NAMES = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total")
+SCORE_NAMES = SCORE_KEYS  # keys of infos[agent]["scores"]
 
 
 def check_config(num_players, rules, max_rounds, observation_type) -> None:

@@ -34,11 +34,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import engine
+from .scoring import SCORE_KEYS
 
 REWARD_MODES = ("win", "score")
 SCORE_SCALE = 50.0  # "score" mode: (own - mean others) / SCORE_SCALE
 POTENTIAL_SCALE = 50.0  # shaping potential: provisional total / POTENTIAL_SCALE
-TOTAL = 7  # column of the total in engine.scores (jump_gate .. medals, total)
+TOTAL = SCORE_KEYS.index("total")  # column of the total in engine.scores
 
 
 def check_reward_args(reward: str, shaping: bool, gamma: float) -> None:

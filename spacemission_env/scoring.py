@@ -16,6 +16,7 @@ from .components import (
 )
 
 CATEGORIES = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals")
+SCORE_KEYS = CATEGORIES + ("total",)  # a breakdown's keys; the columns of engine.scores
 MINERALS = tuple(TILE_INDEX[n] for n in ("mineral_red", "mineral_purple", "mineral_green", "mineral_blue"))
 ALIENS = tuple(TILE_INDEX[n] for n in ("alien_brown", "alien_blue"))
 MATTER_GREEN = TILE_INDEX["matter_green"]

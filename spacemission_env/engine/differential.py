@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import encoding as E
 from ..rules import game as G
-from ..scoring import rank_rewards
+from ..scoring import SCORE_KEYS, rank_rewards
 from . import api
 from .convert import to_reference
 
@@ -41,8 +41,7 @@ def _ref_rewards(s) -> np.ndarray:
 
 
 def _ref_scores(s) -> np.ndarray:
-    keys = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total")
-    return np.array([[d[k] for k in keys] for d in G.scores(s)], dtype=np.int16)
+    return np.array([[d[k] for k in SCORE_KEYS] for d in G.scores(s)], dtype=np.int16)
 
 
 def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed: int = 0, observations: str = "all",
