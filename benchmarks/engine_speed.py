@@ -66,10 +66,10 @@ def bench_engine(B: int, players: int, rules: str, seconds: float, seed: int = 0
             engine.legal_action_mask(st, out=mask)
             engine.observe(st, out=obs)
             engine.sample_actions(mask, rng, out=actions)
-            running = ~(st.terminated | st.truncated)
+            running = ~st.terminated
             engine.step(st, actions, check=False)
             steps += int(running.sum())
-            done = st.terminated | st.truncated
+            done = st.terminated
             n_done = int(done.sum())
             if n_done:
                 games += n_done

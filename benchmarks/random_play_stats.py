@@ -38,8 +38,8 @@ def measure(num_players: int, rules: str, player: str, games: int, max_rounds: i
         state, n = play(num_players, seed, rules, player, max_rounds)
         actions.append(n)
         rounds.append(state.round)
-        truncated += state.truncated
-        if state.truncated:
+        truncated += state.round_limit
+        if state.round_limit:
             supply.append(sum(pl.supply for pl in state.players) / num_players)
         else:
             finished_rounds.append(state.round)

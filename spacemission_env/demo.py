@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
         state, n = play(args.players, args.seed, args.rules, args.player, args.max_rounds)
     except ValueError as exc:
         ap.error(str(exc))
-    end = "truncated at the round limit (R-E3)" if state.truncated else f"ended by R-E1 ({state.revealed_count} space tiles revealed)"
+    end = "ended at the round limit (R-E3)" if state.round_limit else f"ended by R-E1 ({state.revealed_count} space tiles revealed)"
     print(f"Space Mission, {args.players} players, rules={args.rules}, seed={args.seed}, "
           f"{args.player}-random players: {n} actions, {state.round} rounds, {end}\n")
     print(score_table(state))

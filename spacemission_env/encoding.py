@@ -16,7 +16,7 @@ Plain Python/numpy over a reference ``GameState``; the fast engine's
 Egocentric: seat blocks are rotated so the observer is relative seat 0 and padded
 to 5 seats, and the size D does not depend on the player count or rule set.
 Everything is int8; the round is clipped to 127 and accompanied by the rounds
-left to truncation (also clipped), so nothing overflows silently. Layout:
+left before the round limit (also clipped), so nothing overflows silently. Layout:
 ``observation_layout()``, rendered in docs/observation.md.
 """
 from __future__ import annotations
@@ -49,10 +49,10 @@ _INFO_BLOCKS = (
     ("pending", (3,), "one-hot action awaiting the tile decision: scan, develop, discover"),
     ("actions_left", (1,), "actions left in the acting player's turn (R-T2; 0 once over)"),
     ("round", (1,), "round number (R-T1), clipped to 127"),
-    ("rounds_to_truncation", (1,), "max_rounds - round (R-E3), clipped to 127"),
+    ("rounds_left", (1,), "max_rounds - round: rounds after this one before the round limit (R-E3), clipped to 127"),
     ("end_triggered", (1,), "R-E1 threshold reached; this is the last round"),
     ("game_over", (1,), "the game has ended (R-E1 or R-E3)"),
-    ("truncated", (1,), "the game was truncated at max_rounds (R-E3)"),
+    ("round_limit", (1,), "the game ended at the round limit max_rounds (R-E3)"),
     ("revealed_count", (1,), "revealed space tiles (R-V1)"),
     ("revealed_to_end", (1,), "revealed space tiles still needed to end the game (R-E1), >= 0"),
     ("draw_pile_size", (1,), "cards in the draw pile (R-I1)"),
@@ -156,10 +156,10 @@ def observe(state, player: int | None = None, observation_type: str = "info") ->
         o["pending"][("scan", "develop", "discover").index(state.pending)] = 1
     o["actions_left"][0] = state.actions_left
     o["round"][0] = min(state.round, CLIP)
-    o["rounds_to_truncation"][0] = min(max(state.max_rounds - state.round, 0), CLIP)
+    o["rounds_left"][0] = min(max(state.max_rounds - state.round, 0), CLIP)
     o["end_triggered"][0] = state.end_triggered
     o["game_over"][0] = state.is_over
-    o["truncated"][0] = state.truncated
+    o["round_limit"][0] = state.round_limit
     rc = state.revealed_count
     o["revealed_count"][0] = rc
     o["revealed_to_end"][0] = max(int(END_THRESHOLD[n]) - rc, 0)
@@ -250,8 +250,8 @@ def layout_markdown() -> str:
         "  table); `pile_seen` is non-zero only during the observer's own tile decision (R-I3).",
         "- `seer`: the whole state (debugging, teacher policies): the info blocks, filled as if every",
         "  rule set showed everything, followed by the `seer_*` blocks.",
-        "- Values that can exceed int8 are clipped: `round` and `rounds_to_truncation` to 127 (both",
-        "  are given, so the distance to truncation stays exact near the end of a long game), ages of",
+        "- Values that can exceed int8 are clipped: `round` and `rounds_left` to 127 (both",
+        "  are given, so the distance to the round limit stays exact near the end of a long game), ages of",
         "  last visits to 127. Every other feature is a count <= 64 or a flag.",
         "",
         f"Sizes: info D = {observation_size('info')}, seer D = {observation_size('seer')}.",

@@ -72,7 +72,7 @@ class SpaceMissionEnv(gymnasium.Env):
 
     # --- helpers ------------------------------------------------------------------------
     def _over(self) -> bool:
-        return bool(self._st.terminated[0] or self._st.truncated[0])
+        return bool(self._st.terminated[0])
 
     def _play(self, action: int) -> float:
         """Apply one action of the acting seat; the learner's reward of that step."""
@@ -145,7 +145,8 @@ class SpaceMissionEnv(gymnasium.Env):
             return obs, self.illegal_reward, True, False, info
         reward = self._play(a)
         reward += self._run_opponents()
-        terminated, truncated = bool(self._st.terminated[0]), bool(self._st.truncated[0])
+        truncated = bool(self._st.round_limit[0])
+        terminated = bool(self._st.terminated[0]) and not truncated
         self._episode_over = terminated or truncated
         obs, info = self._result()
         return obs, reward, terminated, truncated, info

@@ -231,7 +231,7 @@ class raw_env(AECEnv, EzPickle):
         """Refresh the acting agent, its legal mask and the observation cache."""
         st = self._st
         self._obs_fresh = [False] * self.num_players
-        self._over = bool(st.terminated[0] or st.truncated[0])
+        self._over = bool(st.terminated[0])
         self._acting_seat = -1 if self._over else int(st.current_player[0])
         if not self._over:
             engine.legal_action_mask(st, out=self._mask_buf)
@@ -286,7 +286,7 @@ class raw_env(AECEnv, EzPickle):
         self._action[0] = a
         engine.step(st, self._action, check=False)  # legality checked above against the same mask
         self._cumulative_rewards[agent] = 0.0
-        over = bool(st.terminated[0] or st.truncated[0])
+        over = bool(st.terminated[0])
         if over or rf.shaping:
             r = rf.after(st, self._running, np.array([seat]), phi)[0]
             self.rewards = {q: float(r[i]) for i, q in enumerate(self.possible_agents)}
@@ -295,7 +295,7 @@ class raw_env(AECEnv, EzPickle):
             self.rewards = {q: 0.0 for q in self.possible_agents}
             self._rewards_zero = True
         if over:
-            truncated = bool(st.truncated[0])
+            truncated = bool(st.round_limit[0])
             scores = engine.scores(st)[0]
             for i, q in enumerate(self.possible_agents):
                 self.terminations[q] = not truncated

@@ -72,7 +72,7 @@ def _collection_text(counts: list[int]) -> str:
 
 
 def _header(state: GameState) -> list[str]:
-    status = "game over" + (" (truncated)" if state.truncated else "") if state.is_over else (
+    status = "game over" + (" (round limit)" if state.round_limit else "") if state.is_over else (
         f"player_{state.current_player} to act, {state.actions_left} action(s) left, phase {state.phase}"
         + (f" ({state.pending} tile)" if state.pending else "")
     )

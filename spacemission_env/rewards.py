@@ -72,7 +72,7 @@ class _ScoreView:
     def __init__(self, st, rows: np.ndarray):
         self.num_players = st.num_players
         self.batch_size = len(rows)
-        for name in ("collection", "gate_probes", "stations", "terminated", "truncated"):
+        for name in ("collection", "gate_probes", "stations", "terminated", "round_limit"):
             setattr(self, name, getattr(st, name)[rows])
 
 
@@ -113,7 +113,7 @@ class RewardFunction:
         :meth:`before`."""
         b = st.batch_size
         out = np.zeros((b, st.num_players), dtype=np.float32)
-        over = st.terminated | st.truncated
+        over = st.terminated
         ended = running & over
         if ended.any():
             rows = np.flatnonzero(ended)

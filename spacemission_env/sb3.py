@@ -107,7 +107,7 @@ class SpaceMissionVecEnv(VecEnv):
         mask = self._opp_mask
         while True:
             cp = st.current_player.astype(np.int64)
-            need = (cp != self.seats) & ~(st.terminated | st.truncated)
+            need = (cp != self.seats) & ~st.terminated
             if not need.any():
                 return
             which = self._opp_table[(cp - self.seats - 1) % self.num_players]
@@ -157,7 +157,7 @@ class SpaceMissionVecEnv(VecEnv):
         engine.step(st, actions, check=False)  # checked against the learners' masks above
         rewards = rf.after(st, running, self.seats, phi)[rows_all, self.seats]
         self._run_opponents(rewards)
-        dones = st.terminated | st.truncated
+        dones = st.terminated.copy()
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():
             rows = np.flatnonzero(dones)
@@ -167,7 +167,7 @@ class SpaceMissionVecEnv(VecEnv):
             sc = engine.scores(view)
             rank = engine.rewards(view)
             won = rank[np.arange(rows.size), seats] >= rank.max(axis=1)
-            truncated = st.truncated[rows]
+            truncated = st.round_limit[rows]
             for j, i in enumerate(rows.tolist()):  # info dicts are per game by SB3's convention
                 infos[i] = {
                     "terminal_observation": final_obs[j],

@@ -113,13 +113,14 @@ class VectorEnv:
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
         rf = self.reward_fn
-        running = ~(st.terminated | st.truncated)  # all True between calls (same-step reset)
+        running = ~st.terminated  # all True between calls (same-step reset)
         actor = st.current_player.astype(np.intp)
         phi = rf.before(st)
         engine.step(st, actions, check=self.check_actions)
         self._lengths += 1
         rewards = rf.after(st, running, actor, phi)
-        terminated, truncated = st.terminated.copy(), st.truncated.copy()
+        truncated = st.round_limit.copy()
+        terminated = st.terminated & ~truncated
         done = terminated | truncated
         infos: dict = {}
         if done.any():

@@ -25,4 +25,4 @@ def test_kind_uniform_player_only_picks_legal_actions():
     state, n = demo.play(2, 5, rules="schmidt", player="kind")
     assert state.is_over and n > 0
     state, _ = demo.play(2, 5, player="uniform", max_rounds=3)
-    assert state.is_over and state.truncated and state.round == 3
+    assert state.is_over and state.round_limit and state.round == 3

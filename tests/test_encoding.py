@@ -172,9 +172,9 @@ def test_round_is_clipped_never_overflows():
     s = G.new_game(2, seed=1, max_rounds=1000)
     s.round = 500
     b = blocks(s, 0)
-    assert b["round"][0] == 127 and b["rounds_to_truncation"][0] == 127
+    assert b["round"][0] == 127 and b["rounds_left"][0] == 127
     s.round = 990
-    assert blocks(s, 0)["rounds_to_truncation"][0] == 10
+    assert blocks(s, 0)["rounds_left"][0] == 10
     st = engine.from_reference([s])
     assert np.array_equal(engine.observe(st)[0], E.observe(s))
 

@@ -185,12 +185,12 @@ def test_end_trigger_mid_round_finishes_the_round_R_E1():
     ref, st = lockstep(ref, [TOPUP])  # seat 1 completes the turn
     assert not ref.is_over and ref.current_player == 2
     ref, st = lockstep(ref, [TOPUP, TOPUP])  # seat 2 ends the round: game over
-    assert ref.is_over and not ref.truncated and ref.round == 1
-    assert st.terminated[0] and not st.truncated[0]
+    assert ref.is_over and not ref.round_limit and ref.round == 1
+    assert st.terminated[0] and not st.round_limit[0]
     assert engine.rewards(st).sum() == pytest.approx(0, abs=1e-6)
 
 
-def test_truncation_at_max_rounds_R_E3():
+def test_round_limit_ends_the_game_R_E3():
     st = engine.init(3, 2, seeds=[1, 2, 3], rules="yucata", max_rounds=2)
     refs = [G.new_game(2, seed=s, rules="yucata", max_rounds=2) for s in (1, 2, 3)]
     for _ in range(8):  # 2 rounds x 2 players x 2 top-ups
@@ -198,7 +198,7 @@ def test_truncation_at_max_rounds_R_E3():
         for r in refs:
             if not r.is_over:
                 G.apply(r, TOPUP)
-    assert st.truncated.all() and not st.terminated.any()
+    assert st.round_limit.all() and st.terminated.all()  # R-E3 is a real end
     assert all(engine.to_reference(st, i) == refs[i] for i in range(3))
     assert engine.legal_action_mask(st).all()  # documented: all-True rows for finished games
 
@@ -234,13 +234,13 @@ def test_finished_games_are_noops_and_reset_finished():
     st = engine.init(2, 2, seeds=[5, 6], max_rounds=1)
     for _ in range(4):
         engine.step(st, np.array([TOPUP, TOPUP]))
-    assert st.truncated.all()
+    assert st.round_limit.all() and st.terminated.all()
     snap = st.copy()
     engine.step(st, np.array([DISCOVER, 99]))  # anything goes for finished games
     assert all(np.array_equal(getattr(st, f), getattr(snap, f)) for f in engine.state.FIELD_NAMES)
     r = engine.rewards(st)
     assert r.dtype == np.float32 and r.shape == (2, 2)
-    st.truncated[1] = False  # pretend game 1 still runs
+    st.terminated[1] = st.round_limit[1] = False  # pretend game 1 still runs
     reset = engine.reset_finished(st, np.array([42, 43]))
     assert reset.tolist() == [True, False]
     assert engine.to_reference(st, 0) == G.new_game(2, seed=42, max_rounds=1)

@@ -102,7 +102,7 @@ def _play_episode(e, rng, num_players):
     # a turn is two actions (plus tile decisions): the acting agent keeps agent_selection
     assert run_lengths and min(run_lengths) >= 2
     st = raw._st
-    return collected, engine.scores(st)[0], bool(st.truncated[0]), raw
+    return collected, engine.scores(st)[0], bool(st.round_limit[0]), raw
 
 
 def test_conformance_many_full_episodes():

@@ -29,7 +29,7 @@ def test_reward_arguments_are_checked():
 def test_score_view_matches_full_batch():
     st = engine.init(64, 4, seeds=3, max_rounds=8)
     rng = np.random.default_rng(0)
-    while not (st.terminated | st.truncated).all():
+    while not st.terminated.all():
         engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))
     rows = np.array([0, 5, 63])
     assert (engine.scores(score_view(st, rows)) == engine.scores(st)[rows]).all()
@@ -107,7 +107,7 @@ def test_reward_function_two_part_shaping_on_a_batch():
     st = engine.init(8, 3, seeds=0)
     rng = np.random.default_rng(1)
     for _ in range(60):
-        running = ~(st.terminated | st.truncated)
+        running = ~st.terminated
         actor = st.current_player.astype(np.intp)
         phi = rf.before(st)
         engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))

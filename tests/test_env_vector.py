@@ -55,7 +55,7 @@ def test_same_step_autoreset_and_rewards_per_seat(shaping):
             returns[done] = 0
             # same-step reset: the slot already holds a fresh game
             st = venv.state
-            assert (st.round[done] == 1).all() and not (st.terminated | st.truncated).any()
+            assert (st.round[done] == 1).all() and not st.terminated.any()
             assert (engine.scores(st)[done][..., 7] == 0).all()
         elif not shaping:
             assert not rewards.any(), "win rewards are terminal only"

@@ -75,8 +75,8 @@ def play_checked(s: GameState, choose, rng: random.Random, limit: int = 5000) ->
         if len(played) % 7 == 0:  # the fast enumeration agrees with apply's legality test
             assert legal_actions(s) == [a for a in range(A.NUM_ACTIONS) if is_legal(s, a)]
         assert len(played) < limit, "game did not end"
-    assert s.truncated == (not s.end_triggered)
-    if s.truncated:  # R-E3
+    assert s.round_limit == (not s.end_triggered)
+    if s.round_limit:  # R-E3
         assert s.round == s.max_rounds
     else:  # R-E1
         assert s.revealed_count >= END_THRESHOLD[s.num_players]

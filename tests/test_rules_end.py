@@ -71,7 +71,7 @@ def test_R_E1_finish_the_round_after_the_end_is_triggered():
     apply(s, top_up())
     assert not s.is_over
     apply(s, top_up())  # seat 2 ends the round
-    assert s.is_over and not s.truncated and s.round == 1
+    assert s.is_over and not s.round_limit and s.round == 1
     assert legal_actions(s) == []
 
 
@@ -88,7 +88,7 @@ def test_R_E1_R_E3_end_in_the_last_allowed_round_is_not_truncation():
     apply(s, A.DISCOVER)
     apply(s, take("water"))
     apply(s, top_up())
-    assert s.is_over and not s.truncated
+    assert s.is_over and not s.round_limit
 
 
 # --- R-E2, R-E3 ---------------------------------------------------------------------
@@ -103,7 +103,7 @@ def test_R_E3_truncation_after_max_rounds_is_flagged_and_scored():
         apply(s, top_up())
     assert not s.is_over and s.round == 2
     apply(s, top_up())
-    assert s.is_over and s.truncated and s.round == 2
+    assert s.is_over and s.round_limit and s.round == 2
     assert scores(s)[0]["total"] == 9 + 3  # scored as at R-E1: gate rank 1 + a medal
     with pytest.raises(ValueError, match="over"):
         apply(s, top_up())

@@ -73,7 +73,7 @@ def test_round_trip_of_a_finished_game(max_rounds):
     (truncated with max_rounds=1, R-E3; ended by R-E1 otherwise)."""
     from spacemission_env.demo import play
     s, _ = play(2, seed=3, max_rounds=max_rounds)
-    assert s.is_over and s.actions_left == 0 and s.truncated == (max_rounds == 1)
+    assert s.is_over and s.actions_left == 0 and s.round_limit == (max_rounds == 1)
     loaded = GameState.from_json(s.to_json())
     assert loaded == s and loaded.is_over
 
@@ -147,7 +147,7 @@ BAD = [
     (_set(["phase"], "bidding"), "unknown phase 'bidding'"),
     (_set(["pending"], "scan"), "pending 'scan' does not fit phase 'main'"),
     (_set(["phase"], "tile"), "pending None does not fit phase 'tile'"),
-    (_set(["version"], 2), "unsupported version"),
+    (_set(["version"], 3), "unsupported version"),
     (_set(["rules"], "classic"), "unknown rules 'classic'"),
     (_set(["num_players"], 6), r"num_players must be an integer in \[2, 5\]"),
     (_set(["current_player"], 3), "current_player"),
@@ -194,3 +194,10 @@ def test_a_rejected_load_leaves_the_caller_untouched():
 
 if __name__ == "__main__":
     print(compact_json(state_to_dict(example_state())))
+
+
+def test_version_1_files_load_with_truncated_read_as_round_limit_R_E3():
+    d = state_to_dict(example_state())
+    d["version"] = 1
+    d["truncated"] = d.pop("round_limit")
+    assert GameState.from_json(json.dumps(d)) == example_state()

@@ -27,7 +27,7 @@ while not state.is_over:
     apply(state, a)
 for seat, s in enumerate(scores(state)):
     print(seat, s)
-print("winners:", winners(state), "truncated:", state.truncated)"""),
+print("winners:", winners(state), "round limit:", state.round_limit)"""),
     ("markdown", "## PettingZoo\n\nThe AEC env runs on the fast batched engine; the acting agent keeps the turn for both of its actions."),
     ("code", """import numpy as np
 import spacemission_env

@@ -68,9 +68,9 @@ def init(batch_size: int, num_players: int, seeds=0, rules: str = "yucata", max_
 
 
 def reset_finished(st: BatchState, seeds) -> np.ndarray:
-    """Re-initialise finished (terminated or truncated) games in place with new seeds
+    """Re-initialise finished games in place with new seeds
     (int array [B]; only the entries of finished games are used). Returns which were reset."""
-    done = st.terminated | st.truncated
+    done = st.terminated.copy()
     seed_arr = _seed_array(seeds, st.batch_size)
     if done.any():
         with _quiet():
@@ -101,7 +101,7 @@ def _select(st: BatchState, select) -> np.ndarray:
 
 def _legal_args(st: BatchState) -> tuple:
     return (st.ring, st.piles, st.revealed, st.hand, st.hand_len, st.supply, st.ship, st.scanned, st.stations,
-            st.current_player, st.phase, st.terminated, st.truncated, TABLES[0], TABLES[1])
+            st.current_player, st.phase, st.terminated, TABLES[0], TABLES[1])
 
 
 def step(st: BatchState, actions, check: bool = True, select=None) -> None:
@@ -211,7 +211,7 @@ def rewards(st: BatchState) -> np.ndarray:
         for td in range(1, n - bt + 1):
             table[bt, td] = sum(values[bt:bt + td]) / td
     r = table[better, tied]
-    done = st.terminated | st.truncated
+    done = st.terminated
     return np.where(done[:, None], r, 0.0).astype(np.float32)
 
 

@@ -31,7 +31,6 @@ def to_reference(st: BatchState, i: int) -> GameState:
             last_seen=[[int(x) for x in row] for row in st.last_seen[i, q]],
             last_seen_round=[int(x) for x in st.last_seen_round[i, q]],
         ))
-    term, trunc = bool(st.terminated[i]), bool(st.truncated[i])
     return GameState(
         num_players=n,
         rules=st.rules,
@@ -52,8 +51,8 @@ def to_reference(st: BatchState, i: int) -> GameState:
         phase="tile" if st.phase[i] == PHASE_TILE else "main",
         pending=_PENDING[int(st.pending[i])],
         end_triggered=bool(st.end_triggered[i]),
-        is_over=term or trunc,
-        truncated=trunc,
+        is_over=bool(st.terminated[i]),
+        round_limit=bool(st.round_limit[i]),
     )
 
 
@@ -93,8 +92,8 @@ def write_slot(st: BatchState, i: int, s: GameState) -> None:
     st.phase[i] = PHASE_TILE if s.phase == "tile" else 0
     st.pending[i] = _PENDING.index(s.pending) if s.pending is not None else PENDING_NONE
     st.end_triggered[i] = s.end_triggered
-    st.terminated[i] = s.is_over and not s.truncated
-    st.truncated[i] = s.truncated
+    st.terminated[i] = s.is_over
+    st.round_limit[i] = s.round_limit
 
 
 def from_reference(states: Sequence[GameState]) -> BatchState:

@@ -23,7 +23,7 @@ class Report:
     games: int = 0
     steps: int = 0
     divergences: list = field(default_factory=list)  # (config, seed, step, what)
-    ended: int = 0  # games that ended by R-E1 (the rest were truncated, R-E3)
+    ended: int = 0  # games that ended by R-E1 (the rest ended at the round limit, R-E3)
 
     def merge(self, other: "Report") -> None:
         self.games += other.games
@@ -80,7 +80,7 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
             if to_reference(st, i) != ref:
                 diverge(i, "state")
                 continue
-            if bool(st.terminated[i]) != (ref.is_over and not ref.truncated) or bool(st.truncated[i]) != ref.truncated:
+            if bool(st.terminated[i]) != ref.is_over or bool(st.round_limit[i]) != ref.round_limit:
                 diverge(i, "terminal flags")
                 continue
             if ref.is_over:
@@ -101,9 +101,9 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
                     break
         if len(rep.divergences) >= max_divergences:
             break
-        running = ~(st.terminated | st.truncated)
+        running = ~st.terminated
         if not running.any():
-            rep.ended = int(st.terminated.sum())
+            rep.ended = int((st.terminated & ~st.round_limit).sum())
             break
         actions = api.sample_actions(mask, rng, by_kind=by_kind)
         api.step(st, actions)

@@ -76,7 +76,7 @@ def sort_small(a, n):
 def init_games(select, seeds, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
                supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
-               truncated, card_table, planet_coords, tile_counts, end_table, rules_id, chips):
+               round_limit, card_table, planet_coords, tile_counts, end_table, rules_id, chips):
     """(Re)initialise the games b with select[b]; identical to rules.new_game(seed=seeds[b])."""
     B = rng.shape[0]
     P = hand.shape[1]
@@ -138,7 +138,7 @@ def init_games(select, seeds, rng, ring, piles, revealed, draw, draw_len, discar
         pending[b] = 0
         end_triggered[b] = False
         terminated[b] = False
-        truncated[b] = False
+        round_limit[b] = False
 
 
 # --- legality (R-A1..R-A6, R-T2) -----------------------------------------------------------
@@ -217,22 +217,22 @@ def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanne
 
 @njit(cache=True)
 def legal_mask(out, select, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
-               phase, terminated, truncated, card_table, planet_coords):
+               phase, terminated, card_table, planet_coords):
     """Rows of games not in ``select`` are left as they are in ``out``."""
     for b in range(out.shape[0]):
         if not select[b]:
             continue
         mask_row(b, out[b], ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations,
-                 current_player, phase, terminated[b] or truncated[b], card_table, planet_coords)
+                 current_player, phase, terminated[b], card_table, planet_coords)
 
 
 @njit(cache=True)
 def first_illegal(actions, select, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations,
-                  current_player, phase, terminated, truncated, card_table, planet_coords):
+                  current_player, phase, terminated, card_table, planet_coords):
     """Index of the first selected running game whose action is not legal, or -1."""
     row = np.empty(NUM_ACTIONS, np.bool_)
     for b in range(actions.shape[0]):
-        if not select[b] or terminated[b] or truncated[b]:
+        if not select[b] or terminated[b]:
             continue
         a = actions[b]
         if a < 0 or a >= NUM_ACTIONS:
@@ -284,9 +284,9 @@ def remember_visit(b, q, p, piles, last_seen, last_seen_round, round_):
 
 
 @njit(cache=True)
-def finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated, truncated,
+def finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated, round_limit,
                   max_rounds):
-    """R-T2: two actions make a turn; R-T1 round end; R-E1 end; R-E3 truncation."""
+    """R-T2: two actions make a turn; R-T1 round end; R-E1 end; R-E3 end at the round limit."""
     actions_left[b] -= 1
     if actions_left[b] > 0:
         return
@@ -296,8 +296,9 @@ def finish_action(b, P, start_player, current_player, round_, actions_left, end_
         if end_triggered[b]:
             terminated[b] = True
             over = True
-        elif round_[b] >= max_rounds:
-            truncated[b] = True
+        elif round_[b] >= max_rounds:  # R-E3: a real end, scored as at R-E1
+            terminated[b] = True
+            round_limit[b] = True
             over = True
         else:
             round_[b] += 1
@@ -310,11 +311,11 @@ def finish_action(b, P, start_player, current_player, round_, actions_left, end_
 def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
                supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
-               truncated, card_table, planet_coords, tile_counts, end_table, max_rounds):
+               round_limit, card_table, planet_coords, tile_counts, end_table, max_rounds):
     B = rng.shape[0]
     P = hand.shape[1]
     for b in range(B):
-        if not select[b] or terminated[b] or truncated[b]:
+        if not select[b] or terminated[b]:
             continue  # unselected and finished games: no-op
         q = current_player[b]
         a = actions[b]
@@ -396,7 +397,7 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
             remember_visit(b, q, pos, piles, last_seen, last_seen_round, round_)
         if done:
             finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated,
-                          truncated, max_rounds)
+                          round_limit, max_rounds)
 
 
 @njit(cache=True)

@@ -12,8 +12,8 @@ from .. import encoding as E
 from ..components import HAND_SIZE, NUM_POINT_TYPES, NUM_TILE_TYPES, RING_SIZE, SPACE
 
 _NAMES = (
-    "tile_decision", "pending", "actions_left", "round", "rounds_to_truncation", "end_triggered", "game_over",
-    "truncated", "revealed_count", "revealed_to_end", "draw_pile_size", "discard_pile_size", "seat_present",
+    "tile_decision", "pending", "actions_left", "round", "rounds_left", "end_triggered", "game_over",
+    "round_limit", "revealed_count", "revealed_to_end", "draw_pile_size", "discard_pile_size", "seat_present",
     "acting_seat", "start_seat", "ring_planet", "ring_jump", "ring_scan", "ring_landing", "pile_size", "revealed",
     "revealed_space", "station", "probes", "ship", "supply", "gate_probes", "hand_size", "collected", "scanned",
     "discard_cards", "own_hand", "own_collection", "own_reservations", "pile_seen", "last_visit_seen",
@@ -21,7 +21,7 @@ _NAMES = (
     "seer_piles", "seer_draw_cards", "seer_hands", "seer_collections", "seer_reservations", "seer_last_visit_seen",
     "seer_last_visit_age", "seer_last_visit_pile",
 )
-(O_TILE, O_PENDING, O_ACTIONS, O_ROUND, O_TRUNC, O_END, O_OVER, O_TRUNCATED, O_REVC, O_REVEND, O_DRAWN, O_DISCN,
+(O_TILE, O_PENDING, O_ACTIONS, O_ROUND, O_TRUNC, O_END, O_OVER, O_ROUNDLIMIT, O_REVC, O_REVEND, O_DRAWN, O_DISCN,
  O_PRESENT, O_ACTING, O_START, O_PLANET, O_RJUMP, O_RSCAN, O_RLAND, O_PSIZE, O_REVEALED, O_RSPACE, O_STATION,
  O_PROBES, O_SHIP, O_SUPPLY, O_GATE, O_HSIZE, O_COLLECTED, O_SCANNED, O_DISCARD, O_HAND, O_OWNCOL, O_OWNRES,
  O_SEEN, O_LVSEEN, O_LVAGE, O_LVPILE,
@@ -62,7 +62,7 @@ def _last_visits(row, k_seen, k_age, k_pile, b, q, round_, last_seen, last_seen_
 def observe_games(out, players, off, seer, rules_id, max_rounds, ring, piles, revealed, draw, draw_len, discard,
                   discard_len, hand, hand_len, supply, gate_probes, ship, collection, scanned, last_seen,
                   last_seen_round, reservations, stations, start_player, current_player, round_, actions_left,
-                  phase, pending, end_triggered, terminated, truncated, card_table, planet_coords, end_table):
+                  phase, pending, end_triggered, terminated, round_limit, card_table, planet_coords, end_table):
     B = out.shape[0]
     P = hand.shape[1]
     yucata = seer or rules_id == 0
@@ -79,8 +79,8 @@ def observe_games(out, players, off, seer, rules_id, max_rounds, ring, piles, re
         row[off[O_ROUND]] = min(rd, CLIP)
         row[off[O_TRUNC]] = min(max(max_rounds - rd, 0), CLIP)
         row[off[O_END]] = end_triggered[b]
-        row[off[O_OVER]] = terminated[b] or truncated[b]
-        row[off[O_TRUNCATED]] = truncated[b]
+        row[off[O_OVER]] = terminated[b]
+        row[off[O_ROUNDLIMIT]] = round_limit[b]
         rc = 0
         for p in range(R):
             if revealed[b, p]:

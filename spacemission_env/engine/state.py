@@ -63,8 +63,8 @@ FIELDS = (
     ("phase", (), np.int8),  # PHASE_MAIN / PHASE_TILE
     ("pending", (), np.int8),  # PENDING_*
     ("end_triggered", (), np.bool_),  # R-E1
-    ("terminated", (), np.bool_),  # game over by R-E1
-    ("truncated", (), np.bool_),  # game over by R-E3 (max_rounds)
+    ("terminated", (), np.bool_),  # game over (R-E1, or R-E3 at the round limit)
+    ("round_limit", (), np.bool_),  # the game ended at the round limit (R-E3)
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
 
@@ -103,7 +103,7 @@ class BatchState:
 
     @property
     def is_over(self) -> np.ndarray:
-        return self.terminated | self.truncated
+        return self.terminated
 
     @property
     def nbytes(self) -> int:

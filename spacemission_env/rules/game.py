@@ -357,14 +357,14 @@ def finish_action(state: GameState) -> None:
 
 def end_turn(state: GameState) -> None:
     """R-T1: seat order; a round ends with the seat before the start player.
-    R-E1: once triggered, the game ends when the round ends. R-E3: truncation."""
+    R-E1: once triggered, the game ends when the round ends. R-E3: the round limit ends it too."""
     n = state.num_players
     if state.current_player == (state.start_player - 1) % n:
         if state.end_triggered:
             state.is_over = True
         elif state.round >= state.max_rounds:
-            state.is_over = True
-            state.truncated = True
+            state.is_over = True  # R-E3: a real end, scored as at R-E1
+            state.round_limit = True
         else:
             state.round += 1
     if not state.is_over:

@@ -37,7 +37,7 @@ GATE = -1  # ship position of a ship on the jump gate (R-S3)
 NO_STATION = -1
 PHASES = ("main", "tile")
 PENDING = ("scan", "develop", "discover")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: "truncated" renamed "round_limit" (R-E3 is a real end)
 
 
 @dataclass
@@ -75,7 +75,7 @@ class GameState:
     pending: str | None = None  # the action awaiting its tile decision
     end_triggered: bool = False  # R-E1 threshold reached; the round is being finished
     is_over: bool = False
-    truncated: bool = False  # R-E3
+    round_limit: bool = False  # the game ended at the round limit (R-E3)
 
     # --- derived views -------------------------------------------------------
     @property
@@ -123,7 +123,7 @@ def state_to_dict(s: GameState) -> dict:
         "pending": s.pending,
         "end_triggered": s.end_triggered,
         "is_over": s.is_over,
-        "truncated": s.truncated,
+        "round_limit": s.round_limit,
         "ring": [
             {
                 "planet": PLANET_NAMES[s.ring[p]],
@@ -211,8 +211,11 @@ class _Reader:
 def state_from_dict(data) -> GameState:
     r = _Reader(data)
     g = r.get
-    if g(data, "version", "state") != SCHEMA_VERSION:
-        raise ValueError(f"game state JSON: unsupported version {data['version']!r} (expected {SCHEMA_VERSION})")
+    version = g(data, "version", "state")
+    if version == 1 and isinstance(data, dict) and "truncated" in data:  # schema 1 called R-E3's flag "truncated"
+        data = {k: v for k, v in data.items() if k != "truncated"} | {"round_limit": data["truncated"]}
+    elif version != SCHEMA_VERSION or isinstance(version, bool):
+        raise ValueError(f"game state JSON: unsupported version {version!r} (expected {SCHEMA_VERSION})")
     rules = g(data, "rules", "state")
     if rules not in RULE_SETS:
         raise ValueError(f"game state JSON: unknown rules {rules!r}; expected one of {RULE_SETS}")
@@ -305,7 +308,7 @@ def state_from_dict(data) -> GameState:
         pending=pending,
         end_triggered=r.bool_(g(data, "end_triggered", "state"), "end_triggered"),
         is_over=is_over,
-        truncated=r.bool_(g(data, "truncated", "state"), "truncated"),
+        round_limit=r.bool_(g(data, "round_limit", "state"), "round_limit"),
     )
     check_invariants(state)
     return state
