@@ -1,0 +1,1 @@
+"""PPO training (installed as ``spacemission_training``; the folder is ``training/``)."""
