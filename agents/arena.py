@@ -14,6 +14,7 @@ so the results do not depend on the number of worker processes.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import multiprocessing as mp
 import os
@@ -29,15 +30,17 @@ import spacemission_env.config as env_config
 from spacemission_env import encoding
 from spacemission_env.components import MAX_PLAYERS, MIN_PLAYERS
 from spacemission_env.config import MAX_ROUNDS_LIMIT, RULE_SETS
+from spacemission_env.scoring import SCORE_KEYS
 
 from .arena_play import play_chunk
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
 from .registry import SPEC_SYNTAX, agent_display_name, make_agent
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "lineups", "run_arena", "seatings"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "auto_chunk_size", "lineups", "run_arena",
+           "seatings"]
 
-DEFAULT_CHUNK_SIZE = 128  # games per chunk: big enough to batch well, small enough to spread over workers
+DEFAULT_CHUNK_SIZE = 128  # the largest automatic chunk: batches well; more games only delay progress
 SEATINGS = ("rotations", "permutations")
 SEED_LIMIT = 2**31  # deal seeds are seed * 2**32 + deal: distinct for every arena seed
 DEAL_STRIDE = 2**32
@@ -141,8 +144,8 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         bad("seed", f"seed must be an integer in 0..{SEED_LIMIT - 1}, got {seed!r}")
     if not _is_int(workers) or workers < 1:
         bad("workers", f"workers must be a positive integer, got {workers!r}")
-    if not _is_int(chunk_size) or chunk_size < 1:
-        bad("chunk_size", f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if chunk_size is not None and (not _is_int(chunk_size) or chunk_size < 1):
+        bad("chunk_size", f"chunk_size must be None or a positive integer, got {chunk_size!r}")
     if seatings_mode not in SEATINGS:
         bad("seatings", f"unknown seatings {seatings_mode!r}; expected one of {', '.join(SEATINGS)}")
     if out is not None:
@@ -181,8 +184,8 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
                 bind(config)
             except (ValueError, TypeError) as exc:
                 raise ArenaArgumentError("agents", f"agent {name!r} rejects the configuration {config}: {exc}") from exc
-        if payload is None and workers > 1 and start_method == "fork":
-            payload = ("object", obj)
+        if workers > 1 and start_method == "fork":
+            payload = ("object", obj)  # inherited by the workers: built and bound once, here
         elif payload is None and workers > 1:
             try:
                 payload = ("pickle", pickle.dumps(obj))
@@ -204,7 +207,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
 _WORKER: dict = {}
 
 
-def _init_worker(payloads: list, names: list[str], config: tuple) -> None:
+def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None:
     # an exception here would make the pool respawn workers forever: keep it for the first task
     try:
         agents = []
@@ -219,27 +222,67 @@ def _init_worker(payloads: list, names: list[str], config: tuple) -> None:
             else:
                 agent = value  # inherited through fork, bound in the parent already
             agents.append(agent)
-        _WORKER.update(agents=agents, names=names, config=config, error=None)
+        _WORKER.update(agents=agents, names=names, config=config, queue=queue, error=None)
     except Exception as exc:  # noqa: BLE001
         _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {exc}")
 
 
-def _run_chunk(agents: list, names: list[str], config: tuple, task: tuple) -> dict:
-    chunk, seed, game_ids, seeds, seats, record = task
+def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_finished=None) -> dict:
     for k, agent in enumerate(agents):
         fn = getattr(agent, "seed", None)
         if callable(fn):
-            fn(_agent_seed(seed, chunk, k))
+            fn(_agent_seed(task["seed"], task["chunk"], k))
     t0 = time.perf_counter()
-    out = play_chunk(agents, names, *config, game_ids, seeds, seats, record)
-    out["chunk"], out["elapsed"] = chunk, time.perf_counter() - t0
+    out = play_chunk(agents, names, *config, task["games"], task["seeds"], task["seats"], task["record"], on_finished)
+    out["chunk"], out["elapsed"] = task["chunk"], time.perf_counter() - t0
+    if task["record"]:  # encoded here, in parallel, so the parent only writes
+        out["lines"] = _record_lines(task, out, names, config)
+    out["records"] = None
     return out
+
+
+class _Reporter:
+    """Sends (chunk, games ended) to the parent's progress bar, at most every half second."""
+
+    def __init__(self, queue, chunk: int):
+        self.queue, self.chunk, self.pending, self.last = queue, chunk, 0, time.perf_counter()
+
+    def __call__(self, n: int) -> None:
+        self.pending += n
+        if time.perf_counter() - self.last > 0.5:
+            self.queue.put((self.chunk, self.pending))
+            self.pending, self.last = 0, time.perf_counter()
 
 
 def _worker_chunk(task: tuple) -> dict:
     if _WORKER.get("error"):
         raise RuntimeError(_WORKER["error"])
-    return _run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task)
+    return _run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task, _Reporter(_WORKER["queue"], task["chunk"]))
+
+
+def auto_chunk_size(num_games: int) -> int:
+    """The default chunk size: about 16 chunks (to spread over workers and show progress),
+    16..128 games each (to batch well). It depends on the number of games only."""
+    return int(min(DEFAULT_CHUNK_SIZE, max(16, math.ceil(num_games / 16))))
+
+
+def _collect(results, queue, report):
+    """The chunk results in order, relaying the workers' progress while waiting."""
+    while True:
+        try:
+            part = results.next(timeout=0.25)
+        except mp.TimeoutError:
+            part = None
+        except StopIteration:
+            return
+        while True:
+            try:
+                chunk, n = queue.get_nowait()
+            except Exception:  # noqa: BLE001 - queue.Empty, or a closed queue
+                break
+            report(chunk, n)
+        if part is not None:
+            yield part
 
 
 def _start_method(method: str | None) -> str:
@@ -266,7 +309,7 @@ def _warm_numba(num_players: int, rules: str, max_rounds: int) -> None:
 
 def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yucata", max_rounds: int = 100,
               seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
-              seatings: str = "rotations", chunk_size: int = DEFAULT_CHUNK_SIZE, log=None,
+              seatings: str = "rotations", chunk_size: int | None = None, log=None,
               start_method: str | None = None) -> ArenaResult:
     """Play a duplicate-format round robin and return its :class:`ArenaResult`.
 
@@ -279,7 +322,8 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
     (default: printed to stderr). ``start_method``: how workers start ("fork" where the
     platform has it, else "spawn"; spawn re-imports a script's ``__main__``, so guard it).
     ``seatings``: "rotations" (P per deal) or "permutations" (all distinct seat orders).
-    ``chunk_size``: games per chunk (part of what a seed reproduces). Every argument is
+    ``chunk_size``: games per chunk, part of what a seed reproduces (default
+    :func:`auto_chunk_size` of the number of games). Every argument is
     checked, and every agent built and bound, before the first game: ArenaArgumentError
     (a ValueError; ``.argument`` names the parameter) on the first bad one.
     """
@@ -289,8 +333,10 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
     objs, names, specs, payloads = _build_agents(agents, _game_config(*config), int(workers), start_method)
     sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
     G = len(sched["seeds"])
+    chunk_size = auto_chunk_size(G) if chunk_size is None else int(chunk_size)
     bounds = list(range(0, G, chunk_size)) + [G]
-    tasks = [(c, int(seed), np.arange(lo, hi), sched["seeds"][lo:hi], sched["seats"][lo:hi], bool(record and out is not None))
+    tasks = [dict(chunk=c, seed=int(seed), games=np.arange(lo, hi), record=bool(record and out is not None),
+                  **{k: sched[k][lo:hi] for k in ("seeds", "seats", "lineup", "deal", "seating")})
              for c, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
     out_dir = Path(out) if out is not None else None
     if out_dir is not None:
@@ -301,24 +347,32 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
 
     parts: list = []
     t0 = time.perf_counter()
-    pool = None
+    pool = queue = None
     if workers > 1 and len(tasks) > 1:  # started before the progress bar's thread: fork copies no running thread
         _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
-        pool = mp.get_context(start_method).Pool(min(int(workers), len(tasks)), initializer=_init_worker,
-                                                 initargs=(payloads, names, config))
+        ctx = mp.get_context(start_method)
+        queue = ctx.Queue()
+        pool = ctx.Pool(min(int(workers), len(tasks)), initializer=_init_worker, initargs=(payloads, names, config, queue))
     jsonl = open(out_dir / "games.jsonl", "w", encoding="utf-8") if (out_dir is not None and record) else None
+    ended = np.zeros(len(tasks), dtype=np.int64)  # games ended per chunk, for the progress bar
     try:
-        results = (pool.imap(_worker_chunk, tasks, chunksize=1) if pool is not None
-                   else (_run_chunk(objs, names, config, t) for t in tasks))
-        with progress_bar(G, enabled=progress) as advance:
+        with progress_bar(G, enabled=progress) as show:
+            def report(chunk: int, n: int) -> None:
+                ended[chunk] = min(ended[chunk] + n, len(tasks[chunk]["games"]))
+                show(int(ended.sum()))
+
+            if pool is None:
+                results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
+            else:
+                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report)
             for task, part in zip(tasks, results):
                 for f in part["forfeits"]:
                     log(f["message"])
                 if jsonl is not None:
-                    _write_records(jsonl, task, part, sched, names, config)
-                part["records"] = None
+                    jsonl.writelines(part.pop("lines"))
                 parts.append(part)
-                advance(len(task[2]))
+                ended[task["chunk"]] = len(task["games"])
+                show(int(ended.sum()))
     finally:
         if pool is not None:
             pool.terminate()
@@ -355,31 +409,29 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
     return result
 
 
-def _write_records(fh, task: tuple, part: dict, sched: dict, names: list[str], config: tuple) -> None:
+def _record_lines(task: dict, part: dict, names: list[str], config: tuple) -> list[str]:
     """One JSON line per game (format: docs/arena.md, "Recorded games")."""
-    import json
-
-    from .arena_stats import SCORE_KEYS
-
     P = config[0]
-    for j, g in enumerate(task[2].tolist()):
-        seats = sched["seats"][g]
-        sc = part["scores"][j]
+    lines = []
+    forfeits = {f["game"]: f for f in part["forfeits"]}
+    for j, g in enumerate(task["games"].tolist()):
+        sc = part["scores"][j].tolist()
         fs = int(part["forfeit_seat"][j])
-        key = [int(sc[s, -1]) * 64 + int(part["stations"][j, s]) for s in range(P)]
+        key = [sc[s][-1] * 64 + int(part["stations"][j, s]) for s in range(P)]
         if fs >= 0:
             key[fs] = -1
         ranks = [1 + sum(k > key[s] for k in key) for s in range(P)]
-        forfeit = next((dict(seat=f["seat"], agent=f["agent"], round=f["round"], action=f["action"], reason=f["reason"])
-                        for f in part["forfeits"] if f["game"] == g), None)
+        f = forfeits.get(g)
         rec = {
-            "format": "spacemission-arena-game", "version": 1, "game": g, "seed": int(sched["seeds"][g]),
+            "format": "spacemission-arena-game", "version": 1, "game": g, "seed": int(task["seeds"][j]),
             "config": {"num_players": P, "rules": config[1], "max_rounds": config[2]},
-            "lineup": int(sched["lineup"][g]), "deal": int(sched["deal"][g]), "seating": int(sched["seating"][g]),
-            "agents": [names[k] for k in seats], "start_player": int(part["start_player"][j]),
+            "lineup": int(task["lineup"][j]), "deal": int(task["deal"][j]), "seating": int(task["seating"][j]),
+            "agents": [names[k] for k in task["seats"][j].tolist()], "start_player": int(part["start_player"][j]),
             "actions": part["records"][j],
-            "scores": [{k: int(v) for k, v in zip(SCORE_KEYS, sc[s])} for s in range(P)],
+            "scores": [dict(zip(SCORE_KEYS, sc[s])) for s in range(P)],
             "ranks": ranks, "winners": [s for s in range(P) if ranks[s] == 1],
-            "rounds": int(part["rounds"][j]), "round_limit": bool(part["round_limit"][j]), "forfeit": forfeit,
+            "rounds": int(part["rounds"][j]), "round_limit": bool(part["round_limit"][j]),
+            "forfeit": None if f is None else {k: f[k] for k in ("seat", "agent", "round", "action", "reason")},
         }
-        fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        lines.append(json.dumps(rec, separators=(",", ":")) + "\n")
+    return lines

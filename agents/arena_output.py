@@ -11,8 +11,8 @@ import numpy as np
 
 @contextlib.contextmanager
 def progress_bar(total: int, enabled: bool = True, description: str = "arena"):
-    """Yields ``advance(n)``. A rich bar on stderr with games/s and time left, shown only
-    when ``enabled`` and stderr is a terminal (never in tests or pipes)."""
+    """Yields ``show(done)`` (games finished so far). A rich bar on stderr with games/s
+    and time left, shown only when ``enabled`` and stderr is a terminal (never in tests or pipes)."""
     from rich.console import Console
 
     console = Console(stderr=True)
@@ -29,12 +29,11 @@ def progress_bar(total: int, enabled: bool = True, description: str = "arena"):
     with Progress(*columns, console=console) as prog:
         task = prog.add_task(description, total=total, rate="")
 
-        def advance(n: int) -> None:
-            done = prog.tasks[0].completed + n
+        def show(done: int) -> None:
             rate = done / max(time.perf_counter() - start, 1e-9)
-            prog.update(task, advance=n, rate=f"{rate:,.0f} games/s")
+            prog.update(task, completed=done, rate=f"{rate:,.1f} games/s" if rate < 10 else f"{rate:,.0f} games/s")
 
-        yield advance
+        yield show
 
 
 def _fmt(x: float, digits: int = 3) -> str:

@@ -128,7 +128,7 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
                 except Exception as e:  # noqa: BLE001
                     problems[j] = (None, f"raised {type(e).__name__}: {e}")
     inside = (a >= 0) & (a < A.NUM_ACTIONS)
-    legal = inside & masks[np.arange(m), np.clip(a, 0, A.NUM_ACTIONS - 1)]
+    legal = inside & masks[np.arange(m), np.where(inside, a, 0)]
     for j in np.flatnonzero(~legal):
         if j not in problems:
             problems[int(j)] = (int(a[j]), f"returned illegal action {int(a[j])}")
@@ -136,9 +136,10 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
 
 
 def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max_rounds: int,
-               game_ids: np.ndarray, seeds: np.ndarray, seats: np.ndarray, record: bool) -> dict:
+               game_ids: np.ndarray, seeds: np.ndarray, seats: np.ndarray, record: bool, on_finished=None) -> dict:
     """Play the games ``game_ids`` (deal seeds ``seeds``; ``seats[g, s]`` = index of the
-    agent at seat s) to their end. Agents are already seeded for this chunk."""
+    agent at seat s) to their end. Agents are already seeded for this chunk.
+    ``on_finished(n)`` is called whenever n more games have ended (for progress)."""
     n, P = len(seeds), num_players
     uses_obs = [getattr(ag, "uses_observation", True) is not False for ag in agents]
     obs_types = [getattr(ag, "observation_type", "info") for ag in agents]
@@ -213,6 +214,9 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
                 out["records"][g].append([p, a, _LABELS(a, hand[:k], ring)])
         out["num_actions"][idx[steps]] += 1
         engine.step(st, actions, check=False, select=ok)
+        ended = int(alive.sum())
         alive = ok & ~st.terminated
+        if on_finished is not None and ended > alive.sum():
+            on_finished(ended - int(alive.sum()))
     harvest(np.arange(st.batch_size))
     return out

@@ -50,8 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-record", action="store_true", help="do not write games.jsonl")
     ap.add_argument("--seatings", default="rotations", choices=SEATINGS,
                     help="seat orders per deal: the P rotations (default) or all distinct permutations")
-    ap.add_argument("--chunk-size", type=_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
-                    help=f"games played together in one batch (default {DEFAULT_CHUNK_SIZE}; part of what --seed reproduces)")
+    ap.add_argument("--chunk-size", type=_int, default=None, metavar="N",
+                    help=f"games played together in one batch (default: about 1/16 of the games, 16 to {DEFAULT_CHUNK_SIZE}); "
+                         "part of what --seed reproduces")
     ap.add_argument("--start-method", choices=("fork", "spawn", "forkserver"), default=None,
                     help="how worker processes start (default: fork where available)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")

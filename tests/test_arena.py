@@ -171,3 +171,46 @@ def test_agent_objects_and_seed_changes_the_deals():
     assert (by_obj.games.scores == by_spec.games.scores).all()
     other = run_arena(AGENTS, seed=5, **kw)
     assert not np.array_equal(other.games.seeds, by_spec.games.seeds)
+
+
+class _Recorder:
+    """Kind-random play that keeps every observation and mask it is shown."""
+
+    uses_observation = True
+
+    def __init__(self, name, observation_type):
+        from spacemission_agents.random_agents import KindRandomAgent
+
+        self.name, self.observation_type, self.seen = name, observation_type, []
+        self._play = KindRandomAgent(0)
+
+    def seed(self, s):
+        self._play.seed(s)
+
+    def act(self, observation, mask):
+        return int(self.act_batch(observation[None], mask[None])[0])
+
+    def act_batch(self, observations, masks):
+        self.seen.extend(zip(np.array(observations), np.array(masks)))
+        return self._play.act_batch(None, masks)
+
+
+def test_each_agent_sees_its_own_seat_only(tmp_path):
+    from spacemission_env import encoding
+
+    a, b = _Recorder("info-bot", "info"), _Recorder("seer-bot", "seer")
+    run_arena([a, b], num_players=2, games=2, max_rounds=6, chunk_size=1, out=tmp_path, progress=False)
+    queues = {"info-bot": iter(a.seen), "seer-bot": iter(b.seen)}
+    types = {"info-bot": "info", "seer-bot": "seer"}
+    decisions = 0
+    for line in open(tmp_path / "games.jsonl"):
+        g = json.loads(line)
+        s = rules.new_game(2, seed=g["seed"], max_rounds=6)
+        for seat, action, _ in g["actions"]:
+            name = g["agents"][seat]
+            obs, mask = next(queues[name])
+            assert (obs == encoding.observe(s, player=seat, observation_type=types[name])).all()
+            assert (mask == rules.legal_action_mask(s).astype(bool)).all()
+            rules.apply(s, action)
+            decisions += 1
+    assert decisions == len(a.seen) + len(b.seen) > 0

@@ -74,3 +74,16 @@ def test_help_shows_an_example_and_the_commands(capsys):
 def test_demo_still_forwards(capsys):
     assert main(["demo", "--players", "2", "--seed", "3", "--max-rounds", "5"]) == 0
     assert "Space Mission, 2 players" in capsys.readouterr().out
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
+    from spacemission_agents.arena import run_arena
+
+    run_arena(["random", "kind-random"], games=4, max_rounds=5)  # captured stderr: not a terminal, no bar
+    assert "games/s" not in capsys.readouterr().err
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich treats the stream as a terminal
+    run_arena(["random", "kind-random"], games=16, max_rounds=5, chunk_size=4)
+    err = capsys.readouterr().err
+    assert "16/16" in err and "games/s" in err and "left" in err
+    run_arena(["random", "kind-random"], games=4, max_rounds=5, progress=False)
+    assert "games/s" not in capsys.readouterr().err

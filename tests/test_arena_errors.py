@@ -82,6 +82,23 @@ def test_bad_arguments_fail_before_any_game(kwargs, argument, match, tmp_path):
     assert Counting.calls == 0 and not (tmp_path / "out").exists()
 
 
+class Budgeted(KindRandomAgent):
+    """Stands in for a search bot: rejects a budget that is not positive."""
+
+    def __init__(self, budget: float = 0.1, seed=None):
+        if not budget > 0:
+            raise ValueError(f"budget must be > 0 seconds, got {budget!r}")
+        super().__init__(seed)
+
+
+def test_bad_budget_is_an_agents_error():
+    spec = f"{__name__}:Budgeted:budget=-1"
+    with pytest.raises(ArenaArgumentError, match=r"budget must be > 0 seconds, got -1") as info:
+        run_arena(["random", spec], games=2, progress=False)
+    assert info.value.argument == "agents" and spec in str(info.value)
+    assert run_arena(["random", f"{__name__}:Budgeted:budget=0.5"], games=2, max_rounds=3, progress=False).num_games == 2
+
+
 def test_out_must_not_be_a_file(tmp_path):
     f = tmp_path / "results.txt"
     f.write_text("keep me")
