@@ -43,7 +43,9 @@ def positions(n: int = 1024, num_players: int = 2, rules: str = "yucata", observ
 def decision_speed(agent, num_players: int = 2, rules: str = "yucata", batch: int = 256, seconds: float = 2.0,
                    n: int = 1024, seed: int = 0) -> dict:
     """Decisions per second of ``agent`` (an object or a spec): one ``act`` at a time, and
-    ``act_batch`` on batches of ``batch`` positions; each timed for about ``seconds``."""
+    ``act_batch`` on batches of ``batch`` positions; each timed for about ``seconds`` of
+    wall time, reported per wall second and per CPU second of this process (the latter
+    is robust to a machine shared with other jobs; a multi-threaded agent uses more CPU than wall time)."""
     if isinstance(agent, str):
         agent = make_agent(agent, seed=seed)
     if callable(getattr(agent, "bind", None)):
@@ -55,21 +57,26 @@ def decision_speed(agent, num_players: int = 2, rules: str = "yucata", batch: in
         obs = np.zeros((len(masks), 0), dtype=np.int8)
     m = len(masks)
     agent.act_batch(obs[:batch], masks[:batch])  # warm-up (compilation, caches)
-    done, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        i = done % m
+
+    def timed(step) -> tuple[float, float]:
+        done, t0, c0 = 0, time.perf_counter(), time.process_time()
+        while time.perf_counter() - t0 < seconds:
+            done += step(done % m)
+        return done / (time.perf_counter() - t0), done / max(time.process_time() - c0, 1e-9)
+
+    def one_batch(i: int) -> int:
         k = min(batch, m - i)
         agent.act_batch(obs[i:i + k], masks[i:i + k])
-        done += k
-    batched = done / (time.perf_counter() - t0)
-    done, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        i = done % m
+        return k
+
+    def one(i: int) -> int:
         agent.act(obs[i], masks[i])
-        done += 1
-    single = done / (time.perf_counter() - t0)
+        return 1
+
+    batched, batched_cpu = timed(one_batch)
+    single, single_cpu = timed(one)
     return {"agent": agent_display_name(agent), "players": num_players, "positions": m, "batch": batch,
-            "single_per_s": single, "batched_per_s": batched}
+            "single_per_s": single, "batched_per_s": batched, "single_per_cpu_s": single_cpu, "batched_per_cpu_s": batched_cpu}
 
 
 def arena_throughput(agents=("random", "random"), games: int = 1024, workers: int = 1, record: bool = False,
@@ -114,9 +121,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps({"decisions": rows, "arena": runs}, indent=1))
         return
-    print("| agent | players | decisions/s single | decisions/s batched (batch 256) |\n|---|---|---|---|")
+    print("| agent | players | single /s | single /CPU s | batched (256) /s | batched (256) /CPU s |\n|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['agent']} | {r['players']} | {r['single_per_s']:,.0f} | {r['batched_per_s']:,.0f} |")
+        print(f"| {r['agent']} | {r['players']} | {r['single_per_s']:,.0f} | {r['single_per_cpu_s']:,.0f} | "
+              f"{r['batched_per_s']:,.0f} | {r['batched_per_cpu_s']:,.0f} |")
     if runs:
         print("\n| agents | games | workers | games.jsonl | games/s (play) | games/s (whole call) | games per CPU s "
               "| actions/game | load average |\n|---|---|---|---|---|---|---|---|---|")
