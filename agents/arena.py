@@ -307,6 +307,71 @@ def _warm_numba(num_players: int, rules: str, max_rounds: int) -> None:
     engine.sample_actions(mask, np.random.default_rng(0), by_kind=True)
 
 
+def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
+          progress: bool, log, jsonl_path) -> list[dict]:
+    """Every chunk's result, in chunk order (played here, or by a pool of workers)."""
+    from .arena_output import progress_bar
+
+    parts: list = []
+    pool = queue = None
+    if workers > 1 and len(tasks) > 1:  # started before the progress bar's thread: fork copies no running thread
+        _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
+        ctx = mp.get_context(start_method)
+        queue = ctx.Queue()
+        pool = ctx.Pool(min(workers, len(tasks)), initializer=_init_worker, initargs=(payloads, names, config, queue))
+    jsonl = open(jsonl_path, "w", encoding="utf-8") if jsonl_path is not None else None
+    ended = np.zeros(len(tasks), dtype=np.int64)  # games ended per chunk, for the progress bar
+    total = sum(len(t["games"]) for t in tasks)
+    try:
+        with progress_bar(total, enabled=progress) as show:
+            def report(chunk: int, n: int) -> None:
+                ended[chunk] = min(ended[chunk] + n, len(tasks[chunk]["games"]))
+                show(int(ended.sum()))
+
+            if pool is None:
+                results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
+            else:
+                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report)
+            for task, part in zip(tasks, results):
+                for f in part["forfeits"]:
+                    log(f["message"])
+                lines = part.pop("lines", None)
+                if jsonl is not None:
+                    jsonl.writelines(lines)
+                parts.append(part)
+                ended[task["chunk"]] = len(task["games"])
+                show(int(ended.sum()))
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if jsonl is not None:
+            jsonl.close()
+    return parts
+
+
+def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple, ups: list, deals: int,
+               settings: dict) -> ArenaResult:
+    cat = {k: np.concatenate([p[k] for p in parts]) for k in
+           ("start_player", "scores", "stations", "round_limit", "rounds", "num_actions", "forfeit_seat")}
+    table = Games(seeds=sched["seeds"], lineup=sched["lineup"], deal=sched["deal"], seating=sched["seating"],
+                  seats=sched["seats"], **cat)
+    stats = agent_stats(table, names, specs)
+    for st, (mu, sigma, ordinal) in zip(stats, fit_ratings(table, len(names))):
+        st.mu, st.sigma, st.ordinal = mu, sigma, ordinal
+    decisions = np.sum([p["decisions"] for p in parts], axis=0)
+    seconds = np.sum([p["seconds"] for p in parts], axis=0)
+    speed = {n: {"decisions": int(d), "seconds": float(s), "decisions_per_s": float(d / s) if s > 0 else float("nan")}
+             for n, d, s in zip(names, decisions, seconds)}
+    G = len(table)
+    config_out = {"agents": names, "specs": specs, "num_players": config[0], "rules": config[1], "max_rounds": config[2],
+                  "seed": settings["seed"], "games_requested": settings["games_requested"], "seatings": settings["seatings"],
+                  "seatings_per_deal": G // (len(ups) * deals), "deals_per_lineup": deals, "games_per_lineup": G // len(ups),
+                  "lineups": [[names[k] for k in u] for u in ups], "games": G, "chunk_size": settings["chunk_size"]}
+    return ArenaResult(config=config_out, agents=stats, pairs=pair_stats(table, names), games=table,
+                       forfeits=[f for p in parts for f in p["forfeits"]], timing={"agents": speed})
+
+
 def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yucata", max_rounds: int = 100,
               seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
               seatings: str = "rotations", chunk_size: int | None = None, log=None,
@@ -343,67 +408,14 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
         out_dir.mkdir(parents=True, exist_ok=True)
     log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
 
-    from .arena_output import progress_bar
-
-    parts: list = []
     t0 = time.perf_counter()
-    pool = queue = None
-    if workers > 1 and len(tasks) > 1:  # started before the progress bar's thread: fork copies no running thread
-        _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
-        ctx = mp.get_context(start_method)
-        queue = ctx.Queue()
-        pool = ctx.Pool(min(int(workers), len(tasks)), initializer=_init_worker, initargs=(payloads, names, config, queue))
-    jsonl = open(out_dir / "games.jsonl", "w", encoding="utf-8") if (out_dir is not None and record) else None
-    ended = np.zeros(len(tasks), dtype=np.int64)  # games ended per chunk, for the progress bar
-    try:
-        with progress_bar(G, enabled=progress) as show:
-            def report(chunk: int, n: int) -> None:
-                ended[chunk] = min(ended[chunk] + n, len(tasks[chunk]["games"]))
-                show(int(ended.sum()))
-
-            if pool is None:
-                results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
-            else:
-                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report)
-            for task, part in zip(tasks, results):
-                for f in part["forfeits"]:
-                    log(f["message"])
-                if jsonl is not None:
-                    jsonl.writelines(part.pop("lines"))
-                parts.append(part)
-                ended[task["chunk"]] = len(task["games"])
-                show(int(ended.sum()))
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-        if jsonl is not None:
-            jsonl.close()
+    parts = _play(tasks, objs, names, config, payloads, int(workers), start_method, progress, log,
+                  out_dir / "games.jsonl" if (out_dir is not None and record) else None)
     elapsed = time.perf_counter() - t0
-
-    cat = {k: np.concatenate([p[k] for p in parts]) for k in
-           ("start_player", "scores", "stations", "round_limit", "rounds", "num_actions", "forfeit_seat")}
-    table = Games(seeds=sched["seeds"], lineup=sched["lineup"], deal=sched["deal"], seating=sched["seating"],
-                  seats=sched["seats"], **cat)
-    pairs = pair_stats(table, names)
-    stats = agent_stats(table, names, specs)
-    for st, (mu, sigma, ordinal) in zip(stats, fit_ratings(table, len(names))):
-        st.mu, st.sigma, st.ordinal = mu, sigma, ordinal
-    decisions = np.sum([p["decisions"] for p in parts], axis=0)
-    seconds = np.sum([p["seconds"] for p in parts], axis=0)
-    speed = {n: {"decisions": int(d), "seconds": float(s), "decisions_per_s": float(d / s) if s > 0 else float("nan")}
-             for n, d, s in zip(names, decisions, seconds)}
-    result = ArenaResult(
-        config={"agents": names, "specs": specs, "num_players": config[0], "rules": rules, "max_rounds": config[2],
-                "seed": int(seed), "games_requested": int(games), "seatings": seatings,
-                "seatings_per_deal": int(G // (len(ups) * deals)), "deals_per_lineup": int(deals),
-                "games_per_lineup": int(G // len(ups)), "lineups": [[names[k] for k in u] for u in ups],
-                "games": int(G), "chunk_size": int(chunk_size)},
-        agents=stats, pairs=pairs, games=table,
-        forfeits=[f for p in parts for f in p["forfeits"]],
-        timing={"elapsed_s": elapsed, "games_per_s": G / elapsed if elapsed > 0 else float("nan"),
-                "workers": int(workers), "cpu_count": os.cpu_count(), "agents": speed},
-    )
+    result = _summarise(parts, sched, names, specs, config, ups, deals,
+                        dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size)))
+    result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
+                         workers=int(workers), cpu_count=os.cpu_count())
     if out_dir is not None:
         result.save(out_dir)
     return result
