@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 import pytest
 
-from spacemission_env import engine
 from spacemission_env.engine.state import FIELD_NAMES
 from spacemission_env.gym_env import SpaceMissionEnv
 from spacemission_env.pettingzoo_env import env, raw_env
