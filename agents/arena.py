@@ -174,16 +174,16 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
                 raise ArenaArgumentError("agents", f"agent {i} ({obj!r}) does not implement the agent protocol (act and "
                                                    f"act_batch); pass an agent object or a spec ({SPEC_SYNTAX})")
             name, payload = agent_display_name(obj), None
-        otype = getattr(obj, "observation_type", "info")
-        if otype not in encoding.OBSERVATION_TYPES:
-            raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}; "
-                                               f"expected one of {', '.join(encoding.OBSERVATION_TYPES)}")
         bind = getattr(obj, "bind", None)
-        if callable(bind):
+        if callable(bind):  # before observation_type is read: bind may set it (policies.py)
             try:
                 bind(config)
             except (ValueError, TypeError) as exc:
                 raise ArenaArgumentError("agents", f"agent {name!r} rejects the configuration {config}: {exc}") from exc
+        otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
+        if otype not in encoding.OBSERVATION_TYPES:
+            raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}; "
+                                               f"expected one of {', '.join(encoding.OBSERVATION_TYPES)}")
         if workers > 1 and start_method == "fork":
             payload = ("object", obj)  # inherited by the workers: built and bound once, here
         elif payload is None and workers > 1:

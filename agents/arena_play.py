@@ -142,7 +142,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
     ``on_finished(n)`` is called whenever n more games have ended (for progress)."""
     n, P = len(seeds), num_players
     uses_obs = [getattr(ag, "uses_observation", True) is not False for ag in agents]
-    obs_types = [getattr(ag, "observation_type", "info") for ag in agents]
+    obs_types = [getattr(ag, "observation_type", None) or "info" for ag in agents]
     out = {
         "scores": np.zeros((n, P, SCORE_FIELDS), dtype=np.int16),
         "stations": np.zeros((n, P), dtype=np.int8),

@@ -52,7 +52,7 @@ def decision_speed(agent, num_players: int = 2, rules: str = "yucata", batch: in
         from .arena import _game_config
 
         agent.bind(_game_config(num_players, rules, 100))
-    obs, masks = positions(n, num_players, rules, getattr(agent, "observation_type", "info"), seed)
+    obs, masks = positions(n, num_players, rules, getattr(agent, "observation_type", None) or "info", seed)
     if getattr(agent, "uses_observation", True) is False:
         obs = np.zeros((len(masks), 0), dtype=np.int8)
     m = len(masks)

@@ -25,7 +25,7 @@ class RandomAgent(RandomPolicy):
     name = "random"
 
     def __init__(self, seed: int | None = None):
-        super().__init__(seed, by_kind=False)
+        super().__init__(seed=seed, by_kind=False)
 
     def __repr__(self) -> str:
         return "RandomAgent()"
@@ -38,7 +38,7 @@ class KindRandomAgent(RandomPolicy):
     name = "kind-random"
 
     def __init__(self, seed: int | None = None):
-        super().__init__(seed, by_kind=True)
+        super().__init__(seed=seed, by_kind=True)
 
     def __repr__(self) -> str:
         return "KindRandomAgent()"
