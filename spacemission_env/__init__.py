@@ -5,7 +5,10 @@
 - ``env()`` / ``raw_env``: PettingZoo AEC env; ``gymnasium.make("SpaceMission-v0")``;
   ``spacemission_env.vector.VectorEnv``; ``spacemission_env.sb3.SpaceMissionVecEnv``
   (imported on demand: it loads torch)
+- ``decode(obs)``: named views of observation blocks (docs/observation.md);
+  ``spacemission_env.determinize``: worlds consistent with a player's information
 """
+from .encoding import decode
 from .gym_env import SpaceMissionEnv, register_envs
 from .pettingzoo_env import env, raw_env
 from .policies import BasePolicy, Policy, RandomPolicy
@@ -13,4 +16,4 @@ from .policies import BasePolicy, Policy, RandomPolicy
 register_envs()  # gymnasium.make("SpaceMission-v0") and pettingzoo.make("aec", "SpaceMission-v0")
 
 __version__ = "0.1.0"
-__all__ = ["BasePolicy", "Policy", "RandomPolicy", "SpaceMissionEnv", "env", "raw_env", "register_envs"]
+__all__ = ["BasePolicy", "decode", "Policy", "RandomPolicy", "SpaceMissionEnv", "env", "raw_env", "register_envs"]
