@@ -27,6 +27,8 @@ batched views of the blocks (also ``spacemission_env.decode``).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .actions import ACTION_KINDS
@@ -115,18 +117,23 @@ def _blocks(observation_type: str):
     raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {OBSERVATION_TYPES}")
 
 
-def observation_layout(observation_type: str = "info") -> list[tuple[str, int, int, str]]:
-    """(name, start, stop, meaning) per block; the vector is their concatenation."""
+@functools.lru_cache(maxsize=None)
+def _layout(observation_type: str) -> tuple:
     out, k = [], 0
     for name, shape, meaning in _blocks(observation_type):
         n = int(np.prod(shape))
         out.append((name, k, k + n, meaning))
         k += n
-    return out
+    return tuple(out)
+
+
+def observation_layout(observation_type: str = "info") -> list[tuple[str, int, int, str]]:
+    """(name, start, stop, meaning) per block; the vector is their concatenation."""
+    return list(_layout(observation_type))
 
 
 def observation_size(observation_type: str = "info") -> int:
-    return observation_layout(observation_type)[-1][2]
+    return _layout(observation_type)[-1][2]
 
 
 def observation_shapes(observation_type: str = "info") -> dict[str, tuple[int, ...]]:
@@ -153,7 +160,7 @@ def decode(obs, observation_type: str = "info") -> dict[str, np.ndarray]:
     if arr.ndim not in (1, 2) or arr.shape[-1] != d:
         raise ValueError(f"a {observation_type!r} observation has shape [{d}] or [N, {d}], got {list(arr.shape)}")
     lead = arr.shape[:-1]
-    return {name: arr[..., a:b].reshape(lead + shapes[name]) for name, a, b, _ in observation_layout(observation_type)}
+    return {name: arr[..., a:b].reshape(lead + shapes[name]) for name, a, b, _ in _layout(observation_type)}
 
 
 def _card_features(card: int) -> np.ndarray:

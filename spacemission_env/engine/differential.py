@@ -1,8 +1,9 @@
 """Differential check of the fast engine against the reference engine (issue 3 item 4).
 
 Random legal play with the same seeds in both engines; after every action the full
-state (``to_reference`` == reference GameState), the legal mask, every seat's
-observation of both types, rewards and terminal flags are compared. Used by
+state (``to_reference`` == reference GameState, turn records included), the legal
+mask, every seat's observation of every type (encoding.OBSERVATION_TYPES: info,
+recall, seer), rewards and terminal flags are compared. Used by
 tests/test_engine_differential.py and benchmarks/differential.py.
 """
 from __future__ import annotations
