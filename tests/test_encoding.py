@@ -207,6 +207,17 @@ def test_I1_visits_and_last_turn_are_public():
     assert not b["last_turn_kind"][1, 1].any()
 
 
+def test_I1_last_turn_records_a_scan_its_planet_card_and_the_taken_tile():
+    for rules in ("yucata", "schmidt"):
+        s, q, p, t = with_reservation(rules)
+        (rec,) = s.players[q].last_turn
+        assert (rec.kind, rec.target, rec.tile) == ("scan", p, True) and rec.cards == [s.discard_pile[-1]]
+        b = blocks(s, 1 - q)  # the other seat sees the scan, where, the card and that a tile went (R-I1)
+        assert b["last_turn_kind"][1, 0, 3] == 1 and b["last_turn_target"][1, 0, p] == 1
+        assert b["last_turn_tile"][1].tolist() == [1, 0] and np.flatnonzero(b["last_turn_cards"][1, 0]).tolist() == rec.cards
+        assert b["visited"][1, p] == 1 and b["visit_age"][1, p] == 0
+
+
 def test_decode_batched_views_and_bad_sizes():
     st = engine.init(6, 3, seeds=0)
     for kind in E.OBSERVATION_TYPES:
