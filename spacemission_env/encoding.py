@@ -158,7 +158,8 @@ def decode(obs, observation_type: str = "info") -> dict[str, np.ndarray]:
     arr = np.asarray(obs)
     d = observation_size(observation_type)
     if arr.ndim not in (1, 2) or arr.shape[-1] != d:
-        raise ValueError(f"a {observation_type!r} observation has shape [{d}] or [N, {d}], got {list(arr.shape)}")
+        raise ValueError(f"observation_type {observation_type!r}: an observation has shape [{d}] or [N, {d}], "
+                         f"got {list(arr.shape)}")
     lead = arr.shape[:-1]
     return {name: arr[..., a:b].reshape(lead + shapes[name]) for name, a, b, _ in _layout(observation_type)}
 
