@@ -20,7 +20,7 @@ the style of the classic environments, over the fast batched engine (a batch of 
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` in 2..5 |
 | Action Shape | () |
 | Action Values | Discrete(100): 0-31 top_up, 32-71 jump, 72-73 fly, 74-78 scan, 79-88 develop, 89 discover, 90-99 tile |
-| Observation Shape | `observation`: (677,), `action_mask`: (100,) |
+| Observation Shape | `observation`: (1491,), `action_mask`: (100,) |
 | Observation Values | `observation`: int8 [0, 127], `action_mask`: int8 [0, 1] |
 | Rewards | `win`: rank reward in [-1, 1] at the end; `score`: (own - mean others) / 50 at the end; optional shaping |
 
