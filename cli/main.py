@@ -14,6 +14,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("spacemission_cli.arena", "rate agents against each other: duplicate-format round robin"),
     "demo": ("spacemission_env.demo", "play a seeded game between random players"),
+    "train": ("spacemission_cli.train", "train a PPO agent (behaviour-cloning warm start, opponent pool, resume)"),
 }
 
 

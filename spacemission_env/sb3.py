@@ -32,6 +32,19 @@ for its learner), also through ``env_method("action_masks")`` (what sb3_contrib'
 ``seed`` argument, applied at the next ``reset()``; it seeds the game seeds, the seat
 draws and every opponent that has a ``seed`` method.
 
+Per-game opponents (an opponent pool, e.g. for self-play against past snapshots):
+with ``opponent_sampler``, ``opponents`` is a list of any length, the *pool*, and
+``opponent_sampler(rng, n)`` returns int ``[n, num_players - 1]``: for each of ``n``
+new games, the pool index of the policy at each opponent seat (column k: the seat k + 1
+after the learner). It is called with the env's own generator at ``reset()`` (all games)
+and whenever games end (those games' successors), so a seeded env stays reproducible.
+``opponent_assignment`` ([N, num_players - 1], a copy) is the assignment of the games in
+progress; ``set_opponent_assignment`` replaces it (e.g. to restore a checkpoint);
+``set_opponent_pool(policies)`` replaces the pool (new policies are bound; the indices
+in use must stay valid), e.g. to add a snapshot. Each ended game's ``infos[i]`` then
+also holds ``"opponents"``: the pool indices it was played against. Every pool policy
+is called with ``act_batch`` once per round of moves on exactly its own rows.
+
 Bad input is rejected before any game changes: learner actions of a non-integer
 dtype raise TypeError; ids outside 0..99 and illegal ids raise ValueError naming the
 game and the action (use MaskablePPO or the masks). An opponent that returns a bad
@@ -67,7 +80,7 @@ from .env_common import (
     score_dict,
     strictly_best,
 )
-from .policies import prepare_opponents, seed_policies
+from .policies import bind_policies, policy_observation_type, prepare_opponents, seed_policies
 from .rewards import RewardFunction, score_view
 
 
@@ -77,7 +90,7 @@ class SpaceMissionVecEnv(VecEnv):
     def __init__(self, num_envs: int, num_players: int = 2, opponents=None, seat="random", rules: str = "yucata",
                  max_rounds: int = 100, observation_type: str = "info", observation_dtype: str = "int8",
                  reward: str = "win", shaping: bool = False, gamma: float = 1.0, seed: int | None = None,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, opponent_sampler=None):
         num_envs = check_num_envs(num_envs)
         self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
         self.render_mode = check_render_mode(render_mode)
@@ -89,7 +102,17 @@ class SpaceMissionVecEnv(VecEnv):
         self.seat = check_seat(seat, self.num_players)
         seed = check_seed(seed)
         self.reward_fn = RewardFunction(reward, shaping, gamma)
-        self.opponents, self.opponent_observation_types = prepare_opponents(opponents, self.config, observation_type)
+        if opponent_sampler is not None and not callable(opponent_sampler):
+            raise ValueError(f"opponent_sampler must be callable (rng, n) -> int[n, {self.num_players - 1}], "
+                             f"got {opponent_sampler!r}")
+        self.opponent_sampler = opponent_sampler
+        if opponent_sampler is not None:  # a pool: any number of policies, assigned per game
+            pool = self._check_pool(opponents)
+            bind_policies(pool, self.config)
+            self.opponents = pool
+            self.opponent_observation_types = [policy_observation_type(p, observation_type) for p in pool]
+        else:
+            self.opponents, self.opponent_observation_types = prepare_opponents(opponents, self.config, observation_type)
         super().__init__(num_envs, observation_box(observation_type, self.observation_dtype), spaces.Discrete(NUM_ACTIONS))
         self.metadata = {"render_modes": list(RENDER_MODES)}  # what render() renders, whatever render_mode
         self._seeds[0] = seed
@@ -106,7 +129,70 @@ class SpaceMissionVecEnv(VecEnv):
         self._policy_types = [types[id(p)] for p in self._policies]
         # _opp_table[k] = index into _policies of the opponent k seats after the learner
         # (the last entry, k = num_players - 1, is the learner's own seat: no policy)
-        self._opp_table = np.array([list(distinct).index(id(p)) for p in self.opponents] + [-1], dtype=np.int64)
+        self._opp_table = np.array([list(distinct).index(id(p)) for p in self.opponents[:self.num_players - 1]] + [-1],
+                                   dtype=np.int64)
+        # _assign[i, k]: the same per game (a pool: drawn by opponent_sampler at each game's start)
+        self._assign = np.tile(self._opp_table, (num_envs, 1)) if opponent_sampler is None else \
+            np.full((num_envs, self.num_players), -1, dtype=np.int64)
+
+    # --- per-game opponents (module doc) ------------------------------------------------------
+    def _check_pool(self, policies) -> list:
+        if not isinstance(policies, (list, tuple)) or not policies:
+            raise ValueError(f"with opponent_sampler, opponents must be a non-empty list of policies (the pool), "
+                             f"got {policies!r}")
+        for p in policies:
+            if not (callable(getattr(p, "act", None)) and callable(getattr(p, "act_batch", None))):
+                raise ValueError(f"opponent {p!r} does not implement the Policy protocol (act and act_batch)")
+        if len({id(p) for p in policies}) != len(policies):
+            raise ValueError("the opponent pool lists a policy object twice; pass each once (the sampler picks "
+                             "how often each plays)")
+        return list(policies)
+
+    def set_opponent_pool(self, policies) -> None:
+        """Replace the pool (needs ``opponent_sampler``). Policies not in the old pool are
+        bound to the game and their observation type read; the games in progress keep
+        their pool indices, so every index in use must still exist."""
+        if self.opponent_sampler is None:
+            raise ValueError("set_opponent_pool needs an env built with opponent_sampler")
+        pool = self._check_pool(policies)
+        used = int(self._assign[:, :-1].max())
+        if used >= len(pool):
+            raise ValueError(f"games in progress play pool index {used}; a pool of {len(pool)} policies drops it")
+        old = {id(p) for p in self._policies}
+        new = [p for p in pool if id(p) not in old]
+        bind_policies(new, self.config)
+        types = {id(p): t for p, t in zip(self._policies, self._policy_types)}
+        types.update({id(p): policy_observation_type(p, self.observation_type) for p in new})
+        self.opponents = self._policies = pool
+        self._policy_types = [types[id(p)] for p in pool]
+        self.opponent_observation_types = list(self._policy_types)
+
+    @property
+    def opponent_assignment(self) -> np.ndarray:
+        """int [N, num_players - 1]: pool index of the policy at each opponent seat (column k:
+        k + 1 seats after the learner) of the games in progress."""
+        return self._assign[:, :-1].copy()
+
+    def set_opponent_assignment(self, assignment) -> None:
+        """Set the opponents of the games in progress (int [N, num_players - 1] pool indices)."""
+        self._assign[:, :-1] = self._check_assignment(assignment, self.num_envs, "assignment")
+
+    def _check_assignment(self, assignment, n: int, who: str) -> np.ndarray:
+        a = np.asarray(assignment)
+        shape = (n, self.num_players - 1)
+        if a.dtype.kind not in "iu" or a.shape != shape:
+            raise ValueError(f"{who} must be an integer array of shape {list(shape)} (pool indices), "
+                             f"got {a.dtype} {list(a.shape)}")
+        if a.size and (a.min() < 0 or a.max() >= len(self._policies)):
+            raise ValueError(f"{who} holds pool index {int(a.min() if a.min() < 0 else a.max())}; the pool has "
+                             f"{len(self._policies)} policies (0..{len(self._policies) - 1})")
+        return a.astype(np.int64)
+
+    def _draw_opponents(self, rows: np.ndarray) -> None:
+        if self.opponent_sampler is not None and rows.size:
+            drawn = self.opponent_sampler(self._rng, int(rows.size))
+            self._assign[rows, :-1] = self._check_assignment(drawn, int(rows.size),
+                                                             f"opponent_sampler {self.opponent_sampler!r} result")
 
     # --- core -----------------------------------------------------------------------------
     def _draw_seats(self, rows: np.ndarray) -> None:
@@ -133,6 +219,7 @@ class SpaceMissionVecEnv(VecEnv):
         seeds = self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64)
         self._st = engine.init(self.num_envs, self.num_players, seeds=seeds, rules=self.rules, max_rounds=self.max_rounds)
         self._draw_seats(np.arange(self.num_envs))
+        self._draw_opponents(np.arange(self.num_envs))
         self._broken = False
         self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))
         engine.legal_action_mask(self._st, out=self._mask)
@@ -153,14 +240,13 @@ class SpaceMissionVecEnv(VecEnv):
             need = (cp != self.seats) & ~st.terminated
             if not need.any():
                 return
-            which = self._opp_table[(cp - self.seats - 1) % self.num_players]
+            which = self._assign[rows_all, (cp - self.seats - 1) % self.num_players]
             obs = {}  # observation type -> this round's observations (computed on demand)
             phi = rf.before(st)
             engine.legal_action_mask(st, out=mask, select=need)
-            for k, policy in enumerate(self._policies):
+            for k in np.unique(which[need]).tolist():
+                policy = self._policies[k]
                 rows = np.flatnonzero(need & (which == k))
-                if rows.size == 0:
-                    continue
                 if getattr(policy, "uses_observation", True):
                     t = self._policy_types[k]
                     if t not in obs:
@@ -258,8 +344,11 @@ class SpaceMissionVecEnv(VecEnv):
                     "seat": int(seats[j]),
                     "is_success": bool(won[j]),
                 }
+                if self.opponent_sampler is not None:
+                    infos[i]["opponents"] = self._assign[i, :-1].tolist()
             engine.reset_finished(st, self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64))
             self._draw_seats(rows)
+            self._draw_opponents(rows)
             self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))  # new games' openings: reward 0
         engine.legal_action_mask(st, out=self._mask)
         return self._observe(), rewards.astype(np.float32), dones, infos

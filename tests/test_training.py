@@ -1,0 +1,170 @@
+"""Training runs end to end at tiny sizes: logs (TensorBoard events + metrics.csv), the
+checkpoint, the saved model, reproducibility with a seed, and exact resume after a stop
+(the final weights equal an unbroken run's). Kind-random is the teacher and the bots are
+the random ones, so these runs need nothing but the environment."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+import torch  # noqa: E402
+
+from spacemission_agents.ppo import PPOAgent  # noqa: E402
+from spacemission_env import engine  # noqa: E402
+from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
+from spacemission_training.logs import read_metrics  # noqa: E402
+from spacemission_training.train_ppo import main, train  # noqa: E402
+
+TINY = dict(num_envs=16, n_steps=32, batch_size=256, epochs=2, trunk="32", pi="16", vf="16", bc_teacher="kind-random",
+            bc_samples=600, bc_epochs=1, opponents="random=0.5,kind-random=0.2,self=0.3", snapshot_every=512,
+            eval_every=0, final_eval_games=0, checkpoint_every=512, steps=1536, threads=1, progress="lines",
+            priority=1.0)
+
+
+@pytest.fixture(autouse=True)
+def keep_torch_threads():
+    before = torch.get_num_threads()
+    yield
+    torch.set_num_threads(before)
+
+
+def _weights(run_dir) -> dict:
+    with np.load(Path(run_dir) / "final.npz") as z:
+        return {k: z[k] for k in z.files if k != "metadata"}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.fixture(scope="module")
+def unbroken(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("unbroken")
+    # with evaluations; the runs compared with it have none: evaluating must not change training
+    summary = train(TrainConfig(**{**TINY, "eval_every": 1024, "eval_games": 8, "eval_opponents": "random",
+                                   "final_eval_games": 8}, run_dir=str(run_dir)), argv=["--tiny"])
+    return run_dir, summary
+
+
+def test_a_tiny_run_writes_logs_checkpoint_model_and_curve(unbroken):
+    run_dir, summary = unbroken
+    assert summary["steps"] == 1536
+    for name in ("config.json", "metrics.csv", "final.npz", "learning_curve.png", "summary.json",
+                 "checkpoints/last.pt"):
+        assert (run_dir / name).is_file(), name
+    assert list((run_dir / "tb").glob("events.out.tfevents.*"))
+    saved = json.loads((run_dir / "config.json").read_text())
+    assert saved["config"]["seed"] == 0 and saved["config"]["num_envs"] == 16
+    assert saved["versions"]["torch"] and saved["versions"]["sb3_contrib"] and saved["command"][-1] == "--tiny"
+    m = read_metrics(run_dir)
+    for key in ("train/value_loss", "train/approx_kl", "time/steps_per_s", "bc/accuracy", "eval/random/win_rate",
+                "final/random/win_rate", "pool/random/p", "pool/self@0/p"):
+        assert key in m, key
+    assert list(m["eval/random/win_rate"][0]) == [0, 1024]  # after the warm start, then every eval_every
+    assert list(m["train/value_loss"][0]) == [512, 1024, 1536]
+    # the TensorBoard file holds the same scalars
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    acc = EventAccumulator(str(run_dir / "tb"))
+    acc.Reload()
+    tb = [(e.step, e.value) for e in acc.Scalars("train/value_loss")]
+    assert [s for s, _ in tb] == [512, 1024, 1536]
+    assert np.allclose([v for _, v in tb], m["train/value_loss"][1])
+
+
+def test_the_saved_model_loads_and_plays_legal_moves(unbroken):
+    run_dir, _ = unbroken
+    agent = PPOAgent.load(run_dir / "final.npz")
+    meta = agent.metadata
+    assert meta["num_players"] == 2 and meta["observation_type"] == "recall" and meta["training"]["steps"] == 1536
+    st = engine.init(32, 2, seeds=5)
+    for _ in range(60):
+        mask = engine.legal_action_mask(st)
+        a = agent.act_batch(engine.observe(st, observation_type=agent.observation_type), mask)
+        assert mask[np.arange(32), a].all()
+        engine.step(st, a, select=~st.terminated)
+
+
+def test_same_seed_same_weights(unbroken, tmp_path):
+    run_dir, _ = unbroken
+    train(TrainConfig(**TINY, run_dir=str(tmp_path / "again")))
+    assert _same(_weights(run_dir), _weights(tmp_path / "again"))
+    train(TrainConfig(**{**TINY, "seed": 1}, run_dir=str(tmp_path / "other")))
+    assert not _same(_weights(run_dir), _weights(tmp_path / "other"))
+
+
+def test_stop_and_resume_gives_the_unbroken_run(unbroken, tmp_path):
+    run_dir, _ = unbroken
+    broken = tmp_path / "broken"
+    out = train(TrainConfig(**{**TINY, "checkpoint_every": 10**6, "stop_after_steps": 1024}, run_dir=str(broken)))
+    assert out == {"run_dir": str(broken), "stopped_at": 1024}
+    assert (broken / "checkpoints" / "last.pt").is_file() and not (broken / "final.npz").exists()
+    cfg, resume = parse_args(["--resume", str(broken)])
+    assert resume == str(broken) and cfg.stop_after_steps == 0
+    train(cfg, resume=resume)
+    assert _same(_weights(run_dir), _weights(broken))
+    # the logs read like the unbroken run's: each update logged once, with the same values
+    a, b = read_metrics(run_dir), read_metrics(broken)
+    for key in ("train/value_loss", "train/policy_gradient_loss", "games/ended"):
+        assert list(a[key][0]) == list(b[key][0]) and np.array_equal(a[key][1], b[key][1]), key
+    assert len(json.loads((broken / "config.json").read_text())["resumed"]) == 1
+
+
+def test_resume_accepts_only_budget_changes(unbroken, capsys):
+    run_dir, _ = unbroken
+    with pytest.raises(SystemExit):
+        parse_args(["--resume", str(run_dir), "--lr", "0.1"])
+    assert "only steps" in capsys.readouterr().err
+    cfg, _ = parse_args(["--resume", str(run_dir), "--steps", "4096"])
+    assert cfg.steps == 4096 and cfg.num_envs == 16
+
+
+def test_config_file_and_flags(tmp_path):
+    (tmp_path / "c.toml").write_text('seed = 5\nnum_envs = 32\nopponents = "random=1"\n')
+    cfg, _ = parse_args(["--config", str(tmp_path / "c.toml"), "--num-envs", "8"])
+    assert (cfg.seed, cfg.num_envs, cfg.opponents) == (5, 8, "random=1")
+    (tmp_path / "c.json").write_text(json.dumps({"sed": 5}))
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(tmp_path / "c.json")])
+    for bad in (["--players", "6"], ["--gamma", "0"], ["--trunk", "a,b"], ["--shaping", "maybe"]):
+        with pytest.raises(SystemExit):
+            parse_args(bad)
+    assert TrainConfig(gamma=0.99).env_gamma == 0.99  # shaping follows the learner's discount by default
+    assert TrainConfig(gamma=0.99, shaping_gamma=0.9).env_gamma == 0.9
+
+
+def test_the_command_line_reports_a_stop(tmp_path, capsys):
+    args = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items()]
+    assert main([*args, "--run-dir", str(tmp_path / "r"), "--stop-after-steps", "512"]) == 0
+    assert "--resume" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_a_killed_process_resumes_exactly(tmp_path):
+    """SIGKILL a training process after its first checkpoint; --resume then ends with the
+    unbroken run's weights. (A constant learning rate: the killed run is given a longer
+    budget so that it cannot finish before the kill, and the budget sets the annealing.)"""
+    run_dir, killed = tmp_path / "unbroken", tmp_path / "killed"
+    train(TrainConfig(**{**TINY, "lr_final": 1.0}, run_dir=str(run_dir)))
+    args = [f"--{k.replace('_', '-')}={v}" for k, v in {**TINY, "lr_final": 1.0}.items()]
+    proc = subprocess.Popen([sys.executable, "-m", "spacemission_training.train_ppo", *args, "--run-dir", str(killed),
+                             "--steps", "100000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ckpt = killed / "checkpoints" / "last.pt"
+    deadline = time.time() + 300
+    while not ckpt.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert ckpt.exists()
+    subprocess.run([sys.executable, "-m", "spacemission_training.train_ppo", "--resume", str(killed), "--steps", "1536"],
+                   check=True, capture_output=True, timeout=600)
+    step = torch.load(ckpt, weights_only=False)["sb3"]["num_timesteps"]
+    assert step == 1536
+    assert _same(_weights(run_dir), _weights(killed))

@@ -1,0 +1,127 @@
+"""Warm start: behaviour cloning from a teacher bot, with the value head fitted to
+Monte-Carlo returns, so that PPO starts from a policy that already plays and from a
+critic that already knows what positions are worth.
+
+1. ``collect(...)``: the teacher plays the learner's seat of a SpaceMissionVecEnv (the
+   batched engine) against opponents drawn from a pool of bots, exactly the env PPO then
+   trains in (same rewards, shaping and discount); every decision is recorded as
+   (observation, mask, teacher action) and, once its game has ended, the discounted
+   return from it (``G_t = r_t + gamma G_{t+1}``; decisions of games still running at
+   the end are dropped).
+2. ``pretrain(policy, data, ...)``: minimises ``cross-entropy(teacher action | masked
+   logits) + vf_coef * (V - G)^2`` over the data for a few epochs (Adam, minibatches in a
+   seeded order), holding out a slice to report the agreement with the teacher.
+
+Without step 2's value fit the first PPO updates see advantages computed from a random
+critic, which pushes the cloned policy around before the critic has caught up.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import torch
+
+from spacemission_env import engine
+from spacemission_env.sb3 import SpaceMissionVecEnv
+
+from .pool import OpponentPool
+
+__all__ = ["collect", "pretrain"]
+
+
+def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_players: int, rules: str,
+            max_rounds: int, observation_type: str, reward: str, shaping: bool, gamma: float, seed: int) -> dict:
+    """Teacher decisions against ``pool``: {"obs" int8 [M, D], "mask" bool [M, 100],
+    "action" int64 [M], "ret" float32 [M], "games", "seconds"} with M <= ``samples``."""
+    t0 = time.perf_counter()
+    venv = SpaceMissionVecEnv(num_envs, num_players=num_players, rules=rules, max_rounds=max_rounds,
+                              observation_type=observation_type, reward=reward, shaping=shaping, gamma=gamma,
+                              seed=seed, opponents=pool.policies, opponent_sampler=pool.sample)
+    teacher_type = getattr(teacher, "observation_type", None) or observation_type
+    steps = -(-samples // num_envs) + 200  # extra steps, so that most recorded games get to end
+    obs = venv.reset()
+    D = obs.shape[1]
+    all_obs = np.zeros((steps, num_envs, D), dtype=np.int8)
+    all_mask = np.zeros((steps, num_envs, 100), dtype=np.bool_)
+    all_act = np.zeros((steps, num_envs), dtype=np.int64)
+    all_rew = np.zeros((steps, num_envs), dtype=np.float32)
+    all_done = np.zeros((steps, num_envs), dtype=np.bool_)
+    games = 0
+    for t in range(steps):
+        mask = venv.action_masks()
+        # the teacher sees its own observation type (the env keeps the engine state in _st)
+        teacher_obs = obs if teacher_type == observation_type else engine.observe(venv._st, observation_type=teacher_type)
+        actions = np.asarray(teacher.act_batch(teacher_obs, mask), dtype=np.int64)
+        all_obs[t], all_mask[t], all_act[t] = obs, mask, actions
+        obs, rew, done, infos = venv.step(actions)
+        all_rew[t], all_done[t] = rew, done
+        games += int(done.sum())
+    # discounted returns backwards; valid only where the game ended within the recording
+    ret = np.zeros((steps, num_envs), dtype=np.float32)
+    valid = np.zeros((steps, num_envs), dtype=np.bool_)
+    g = np.zeros(num_envs, dtype=np.float32)
+    ended = np.zeros(num_envs, dtype=np.bool_)
+    for t in range(steps - 1, -1, -1):
+        d = all_done[t]
+        g = all_rew[t] + gamma * g * (~d)
+        ended |= d
+        ret[t], valid[t] = g, ended
+    keep = valid.reshape(-1)
+    idx = np.flatnonzero(keep)[:samples]
+    return {"obs": all_obs.reshape(-1, D)[idx], "mask": all_mask.reshape(-1, 100)[idx],
+            "action": all_act.reshape(-1)[idx], "ret": ret.reshape(-1)[idx], "games": games,
+            "seconds": time.perf_counter() - t0}
+
+
+def pretrain(policy, data: dict, *, epochs: int, lr: float, batch_size: int, vf_coef: float, seed: int,
+             holdout: float = 0.05, log=None) -> dict:
+    """Fit the policy to the teacher's actions and the value head to the returns (module
+    doc). Returns the final statistics (``bc/accuracy`` on the held-out slice, losses)."""
+    n = len(data["action"])
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n)
+    n_test = max(1, int(n * holdout)) if n > 20 else 0
+    test, train = order[:n_test], order[n_test:]
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    obs_t = torch.as_tensor(data["obs"])
+    mask_t = torch.as_tensor(data["mask"])
+    act_t = torch.as_tensor(data["action"])
+    ret_t = torch.as_tensor(data["ret"])
+    stats: dict = {}
+    policy.set_training_mode(True)
+    for epoch in range(epochs):
+        perm = train[rng.permutation(len(train))]
+        ce_sum = v_sum = 0.0
+        for lo in range(0, len(perm), batch_size):
+            b = torch.as_tensor(perm[lo:lo + batch_size])
+            values, log_prob, _ = policy.evaluate_actions(obs_t[b], act_t[b], action_masks=mask_t[b])
+            ce = -log_prob.mean()
+            v = torch.nn.functional.mse_loss(values.flatten(), ret_t[b])
+            loss = ce + vf_coef * v
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+            ce_sum += float(ce.detach()) * len(b)
+            v_sum += float(v.detach()) * len(b)
+        stats = {"bc/cross_entropy": ce_sum / max(len(perm), 1), "bc/value_loss": v_sum / max(len(perm), 1),
+                 "bc/epoch": epoch + 1}
+        if n_test:
+            stats.update(_agreement(policy, obs_t[test], mask_t[test], act_t[test], ret_t[test]))
+        if log is not None:
+            log(stats)
+    policy.set_training_mode(False)
+    return stats
+
+
+@torch.no_grad()
+def _agreement(policy, obs, mask, act, ret) -> dict:
+    policy.set_training_mode(False)
+    dist = policy.get_distribution(obs, action_masks=mask)
+    pred = dist.distribution.logits.argmax(dim=1)
+    values = policy.predict_values(obs).flatten()
+    policy.set_training_mode(True)
+    return {"bc/accuracy": float((pred == act).float().mean()),
+            "bc/test_value_loss": float(torch.nn.functional.mse_loss(values, ret)),
+            "bc/return_variance": float(ret.var()) if len(ret) > 1 else 0.0}

@@ -1,0 +1,187 @@
+"""The opponent pool: bots and frozen snapshots of the learner, drawn per game.
+
+    pool = OpponentPool({"heuristic": 0.3, "greedy": 0.2, "self": 0.4, "kind-random": 0.1}, num_players=2)
+    venv = SpaceMissionVecEnv(N, opponents=pool.policies, opponent_sampler=pool.sample, ...)
+    pool.add_snapshot(agent, step)           # then venv.set_opponent_pool(pool.policies)
+    pool.record(infos, dones)                # per-opponent results of the games that ended
+
+Weights name *groups*: an agent spec (``heuristic``, ``greedy``, ``kind-random``,
+``random``, ``ppo:PATH``, ``module:Class``; one pool entry each) or ``self`` (every
+snapshot of the learner, sharing the group's weight). Each opponent seat of a new game
+draws its entry independently with these probabilities (``sample``, called by the env
+with its own generator, so a seeded run is reproducible). A group without entries
+(``self`` before the first snapshot) gives its weight to the others pro rata.
+
+Prioritized self-play (``priority > 0``; AlphaStar's PFSP): entry e's probability is
+multiplied by ``(1 - w_e) ** priority``, ``w_e`` the learner's recent score against it
+(win 1, tie 0.5, loss 0; an exponential average over its last ~``window`` games,
+starting at 0.5), so opponents the learner still loses to are met more often. A floor
+(``min_share`` of the entry's plain probability) keeps every opponent in the mix.
+
+Snapshots are :class:`~spacemission_agents.ppo.PPOAgent` copies (numpy, cheap); at most
+``max_snapshots`` are kept: a new one then replaces the oldest in its slot (games in
+progress against that slot finish against the new snapshot).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spacemission_agents.registry import make_agent
+
+__all__ = ["OpponentPool", "parse_weights", "pairwise_scores"]
+
+SELF = "self"
+
+
+def parse_weights(text: str | dict) -> dict[str, float]:
+    """``"heuristic=0.3,greedy=0.2,self=0.5"`` (or a dict) -> {group: weight}; ValueError
+    on a malformed item or a negative weight, or when all weights are 0."""
+    if isinstance(text, dict):
+        items = list(text.items())
+    else:
+        items = []
+        for part in str(text).split(","):
+            if not part.strip():
+                continue
+            name, eq, value = part.strip().rpartition("=")
+            if not eq or not name.strip():
+                raise ValueError(f"opponent weight {part!r} is not NAME=WEIGHT (e.g. heuristic=0.3,self=0.5)")
+            items.append((name.strip(), value))
+    out: dict[str, float] = {}
+    for name, value in items:
+        try:
+            w = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"opponent weight for {name!r} must be a number, got {value!r}") from None
+        if not np.isfinite(w) or w < 0:
+            raise ValueError(f"opponent weight for {name!r} must be >= 0, got {value!r}")
+        if name in out:
+            raise ValueError(f"opponent {name!r} weighted twice")
+        out[name] = w
+    if not out or sum(out.values()) <= 0:
+        raise ValueError(f"opponent weights must name at least one opponent with a weight > 0, got {text!r}")
+    return out
+
+
+def pairwise_scores(info: dict, num_players: int) -> list[float]:
+    """The learner's result against each opponent seat k (k + 1 seats after it) of an
+    ended game: 1 ahead, 0.5 level, 0 behind, in R-P8 order (points, then stations)."""
+    seat = info["seat"]
+    key = [(s["total"], s["stations"]) for s in info["scores"]]
+    out = []
+    for k in range(num_players - 1):
+        other = key[(seat + 1 + k) % num_players]
+        out.append(1.0 if key[seat] > other else 0.5 if key[seat] == other else 0.0)
+    return out
+
+
+@dataclass
+class Entry:
+    name: str  # display name: the spec, or "self@STEP"
+    group: str  # the weight group: the spec, or "self"
+    policy: object
+    score: float = 0.5  # the learner's recent result against it (exponential average)
+    games: int = 0
+    step: int = -1  # snapshot step (-1 for bots)
+
+
+@dataclass
+class OpponentPool:
+    weights: dict[str, float]
+    num_players: int = 2
+    max_snapshots: int = 10
+    priority: float = 0.0
+    window: int = 500
+    min_share: float = 0.2
+    seed: int = 0
+    entries: list[Entry] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.weights = parse_weights(self.weights)
+        for name, value in (("max_snapshots", self.max_snapshots), ("window", self.window)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not 0 <= self.priority < 100 or not 0 <= self.min_share <= 1:
+            raise ValueError(f"priority must be in [0, 100) and min_share in [0, 1], got {self.priority!r}, "
+                             f"{self.min_share!r}")
+        seeds = np.random.SeedSequence([self.seed, 7]).spawn(len(self.weights))
+        for (group, w), ss in zip(self.weights.items(), seeds):
+            if group == SELF:
+                continue
+            agent = make_agent(group, seed=int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1)))
+            self.entries.append(Entry(name=group, group=group, policy=agent))
+        self._snapshots_added = 0
+        self._probs = self._compute_probs()
+
+    # --- the pool -------------------------------------------------------------------------
+    @property
+    def policies(self) -> list:
+        """The policy of each entry, in pool-index order (what the env's pool holds)."""
+        return [e.policy for e in self.entries]
+
+    @property
+    def names(self) -> list[str]:
+        return [e.name for e in self.entries]
+
+    def add_snapshot(self, policy, step: int) -> int:
+        """Add a frozen copy of the learner (needs a ``self`` weight > 0); returns its index."""
+        if self.weights.get(SELF, 0) <= 0:
+            raise ValueError("this pool has no 'self' weight: snapshots would never play")
+        entry = Entry(name=f"self@{step}", group=SELF, policy=policy, step=int(step))
+        snaps = [i for i, e in enumerate(self.entries) if e.group == SELF]
+        self._snapshots_added += 1
+        if len(snaps) >= self.max_snapshots:
+            oldest = min(snaps, key=lambda i: self.entries[i].step)
+            self.entries[oldest] = entry
+            index = oldest
+        else:
+            self.entries.append(entry)
+            index = len(self.entries) - 1
+        self._probs = self._compute_probs()
+        return index
+
+    def _compute_probs(self) -> np.ndarray:
+        groups = [e.group for e in self.entries]
+        present = {g: w for g, w in self.weights.items() if g in groups and w > 0}
+        if not present:
+            raise ValueError(f"no opponent has a weight > 0 yet (weights {self.weights}, entries {self.names})")
+        total = sum(present.values())
+        base = np.array([present.get(e.group, 0.0) / total / groups.count(e.group) for e in self.entries])
+        if self.priority > 0:
+            f = np.array([(1.0 - e.score) ** self.priority for e in self.entries])
+            f = f / max(float((base * f).sum()), 1e-12)
+            base = base * np.maximum(f, self.min_share)
+        return base / base.sum()
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        return self._probs.copy()
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """int [n, num_players - 1]: pool indices for n new games (the env's opponent_sampler)."""
+        return rng.choice(len(self.entries), size=(n, self.num_players - 1), p=self._probs).astype(np.int64)
+
+    # --- results --------------------------------------------------------------------------
+    def record(self, infos, dones) -> list[tuple[int, float]]:
+        """Update each entry's score from the games that ended (``infos[i]["opponents"]``);
+        returns the (pool index, learner's result) pairs it counted."""
+        out = []
+        alpha = 1.0 / self.window
+        for i in np.flatnonzero(dones):
+            info = infos[i]
+            if "opponents" not in info:
+                continue
+            for k, r in zip(info["opponents"], pairwise_scores(info, self.num_players)):
+                e = self.entries[k]
+                e.score += alpha * (r - e.score) if e.games >= 10 else (r - e.score) / (e.games + 1)
+                e.games += 1
+                out.append((k, r))
+        if out and self.priority > 0:
+            self._probs = self._compute_probs()
+        return out
+
+    def summary(self) -> list[dict]:
+        return [dict(name=e.name, group=e.group, probability=float(p), score=e.score, games=e.games)
+                for e, p in zip(self.entries, self._probs)]
