@@ -7,7 +7,6 @@
   per-row arrays (:class:`Features`): the ship, the hand as coordinates, the ring,
   per-seat and per-planet facts, and an estimate of every pile's point tiles
   from the observer's own last visits (R-I3, R-I5) and the unseen tiles.
-- numba helpers for scoring (R-P1..R-P7) and card matching, shared by the kernels.
 - :class:`BotBase`: the opponent protocol (``act``, ``act_batch``, ``seed``,
   ``name``, ``observation_type``, ``bind``) around a subclass's batch kernel.
 """
@@ -82,6 +81,10 @@ def _constants() -> np.ndarray:
 CONSTS = _constants()
 DEV_PAIRS = np.array(DEVELOP_PAIRS, dtype=np.int64)  # [10, 2] slot pairs of the develop ids
 C_STATION, C_PAIR, C_SINGLE, C_MEDAL, C_WATER, C_GATE, C_COUNTS, C_SPACE, C_END = 0, 1, 2, 3, 4, 9, 14, 24, 25
+# The C_*, F_*, S_*, P_* indices below are structural: numba bakes them into the bots' cached
+# kernels (greedy.py, _heuristic_kernel.py), whose cache only watches their own file. Each bot's
+# kernel module is otherwise self-contained (no numba function calls across files) so that its
+# cache never goes stale; after changing an index here, delete agents/__pycache__/*.nb[ic].
 
 # scalar features per row (Features.scal columns)
 F_TILE, F_PENDING, F_LEFT, F_ROUND, F_ROUNDS_LEFT, F_END, F_REVEALED, F_TO_END, F_DRAW, F_DISCARD = range(10)
@@ -292,113 +295,6 @@ def extract(obs: np.ndarray, observation_type: str) -> Features:
     if n:
         _extract(*(v[name] for name in BLOCKS), CONSTS, *f)
     return f
-
-
-# --- scoring and card helpers (R-P1..R-P7, R-C2) ------------------------------------------
-@njit(cache=True)
-def set_points(a, b, c, d):
-    """R-P3/R-P4: tiles x count of the most numerous colour (unused colours pass 0)."""
-    return (a + b + c + d) * max(max(a, b), max(c, d))
-
-
-@njit(cache=True)
-def water_points(w, consts):
-    return (w // 4) * consts[C_WATER + 4] + consts[C_WATER + w % 4]
-
-
-@njit(cache=True)
-def collection_points(col, consts):
-    """R-P3..R-P7 of a collection [10]."""
-    g = col[6]
-    b = col[7]
-    pairs = min(g, b)
-    return (set_points(col[0], col[1], col[2], col[3]) + set_points(col[4], col[5], 0, 0)
-            + pairs * consts[C_PAIR] + (g + b - 2 * pairs) * consts[C_SINGLE]
-            + water_points(col[8], consts) + col[9] * consts[C_MEDAL])
-
-
-@njit(cache=True)
-def marginal(col, t, consts):
-    """Points one more tile of type t adds to the collection (R-P3..R-P7)."""
-    before = collection_points(col, consts)
-    col[t] += 1
-    after = collection_points(col, consts)
-    col[t] -= 1
-    return after - before
-
-
-@njit(cache=True)
-def gate_points(gate, present, q, consts):
-    """R-P1 points of seat q for probe counts gate[5] (competition ranks; none = 0)."""
-    if gate[q] <= 0:
-        return 0
-    rank = 0
-    for r in range(5):
-        if present[r] != 0 and gate[r] > gate[q]:
-            rank += 1
-    if rank >= 4:
-        return 0
-    return consts[C_GATE + rank]
-
-
-@njit(cache=True)
-def provides(card_value, wanted):
-    """R-C2: a coordinate provides the wanted value if equal or a joker of its colour."""
-    return card_value == wanted or card_value == 5
-
-
-@njit(cache=True)
-def lands(la, lb, l1, l2):
-    """R-A5: two landing values provide the planet's two landing coordinates, one each."""
-    return (provides(la, l1) and provides(lb, l2)) or (provides(la, l2) and provides(lb, l1))
-
-
-@njit(cache=True)
-def expected_best(values, probs, n):
-    """E[max value over the types present], types independent with probability probs[t]
-    (0 when none is present)."""
-    order = np.argsort(-values[:n])
-    e = 0.0
-    none_better = 1.0
-    for k in range(n):
-        t = order[k]
-        if values[t] <= 0:
-            break
-        e += values[t] * probs[t] * none_better
-        none_better *= 1.0 - probs[t]
-    return e
-
-
-@njit(cache=True)
-def mix_hash(h, x):
-    """SplitMix64-style mixing, for deterministic per-position tie-breaks."""
-    z = h + np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def row_salt(salt, scal, hand, planet, col, i):
-    """A hash of the row's salient facts and the bot's seed: tie-break noise that depends
-    only on the seed and the observation, so act and act_batch agree row by row."""
-    h = np.uint64(salt)
-    for k in range(scal.shape[1]):
-        h = mix_hash(h, scal[i, k] + 256)
-    for s in range(5):
-        for c in range(3):
-            h = mix_hash(h, hand[i, s, c])
-    for p in range(8):
-        h = mix_hash(h, planet[i, p, 0])
-    for t in range(10):
-        h = mix_hash(h, col[i, t])
-    return h
-
-
-@njit(cache=True)
-def noise(h, k):
-    """A number in [0, 1) from the row hash and a candidate index."""
-    return np.float64(mix_hash(h, k) >> np.uint64(11)) / 9007199254740992.0
 
 
 # --- the protocol ----------------------------------------------------------------------------

@@ -1,16 +1,93 @@
-"""HeuristicAgent's model of its own turn (private): a state vector, the actions on it, and
-the evaluation V. See agents/heuristic.py for the strategy in words.
+"""HeuristicAgent's compiled part (private): its model of its own turn (a state vector and
+the actions on it), the evaluation V, and the batch kernel that plans each row's turn.
+agents/heuristic.py describes the strategy in words.
 
 The state is one float64 vector (offsets O_*) so a plan level is copied with one slice;
-what the bot cannot change in its own turn (the ring, the rivals) lives in the context
-arrays built once per row. Everything here is numba-compiled.
+what the bot cannot change in its own turn (the ring, the rivals) lives in context arrays
+built once per row. All of the bot's numba code is in this one file on purpose: numba's
+cache only watches the file that defines a cached function, so a kernel calling compiled
+code of another file would keep running the old code after that file changed.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ._bot_features import C_GATE, C_MEDAL, C_PAIR, C_SINGLE, C_STATION, C_WATER, provides, lands
+from ._bot_features import (
+    C_GATE,
+    C_MEDAL,
+    C_PAIR,
+    C_SINGLE,
+    C_STATION,
+    C_WATER,
+    F_END,
+    F_LEFT,
+    F_NHAND,
+    F_NPLAYERS,
+    F_OVER,
+    F_PENDING,
+    F_REVEALED,
+    F_ROUNDS_LEFT,
+    F_SHIP,
+    F_START,
+    F_TILE,
+    F_TO_END,
+    P_EXACT,
+    P_OWNER,
+    P_POINTS,
+    P_REVEALED,
+    P_SIZE,
+    S_COLLECTED,
+    S_GATE,
+    S_PRESENT,
+    S_STATIONS,
+    S_SUPPLY,
+)
+
+# --- helpers (copies: the cached kernel must not call numba code of another file) -----------
+@njit(cache=True)
+def provides(card_value, wanted):
+    """R-C2: a coordinate provides the wanted value if equal or a joker of its colour."""
+    return card_value == wanted or card_value == 5
+
+
+@njit(cache=True)
+def lands(la, lb, l1, l2):
+    """R-A5: two landing values provide the planet's two landing coordinates, one each."""
+    return (provides(la, l1) and provides(lb, l2)) or (provides(la, l2) and provides(lb, l1))
+
+
+@njit(cache=True)
+def mix_hash(h, x):
+    """SplitMix64-style mixing, for deterministic per-position tie-breaks."""
+    z = h + np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def row_salt(salt, scal, hand, planet, col, i):
+    """A hash of the row's salient facts and the bot's seed: tie-break noise that depends
+    only on the seed and the observation, so act and act_batch agree row by row."""
+    h = np.uint64(salt)
+    for k in range(scal.shape[1]):
+        h = mix_hash(h, scal[i, k] + 256)
+    for s in range(5):
+        for c in range(3):
+            h = mix_hash(h, hand[i, s, c])
+    for p in range(8):
+        h = mix_hash(h, planet[i, p, 0])
+    for t in range(10):
+        h = mix_hash(h, col[i, t])
+    return h
+
+
+@njit(cache=True)
+def noise(h, k):
+    """A number in [0, 1) from the row hash and a candidate index."""
+    return np.float64(mix_hash(h, k) >> np.uint64(11)) / 9007199254740992.0
+
 
 # --- state vector ----------------------------------------------------------------------------
 O_SHIP, O_SUPPLY, O_GATE, O_USED, O_UNK, O_REV, O_STAT, O_EXTRA, O_GIFT = range(9)
@@ -35,10 +112,11 @@ PARAM_NAMES = (
     "set_potential", "future_tiles", "reservation_weight", "reservation_rival_scanned", "reservation_self",
     "potential_discount", "rival_tile_points", "gift_weight", "rival_weight", "unknown_card_value",
     "card_flex_value", "chip_value", "end_bonus", "end_scale", "reveal_weight", "rival_turn_points",
-    "topup_first_bonus", "second_tile_factor",
+    "topup_first_bonus", "second_tile_factor", "chip_reserve",
 )
 (Q_BETA, Q_FUTURE, Q_RES, Q_RES_RIVAL, Q_RES_SELF, Q_GAMMA, Q_RIVAL_TILE, Q_GIFT, Q_RIVAL_W, Q_UNK, Q_FLEX,
- Q_CHIP, Q_END_BONUS, Q_END_SCALE, Q_REVEAL_W, Q_RIVAL_TURN, Q_TOPUP_FIRST, Q_SECOND) = range(len(PARAM_NAMES))
+ Q_CHIP, Q_END_BONUS, Q_END_SCALE, Q_REVEAL_W, Q_RIVAL_TURN, Q_TOPUP_FIRST, Q_SECOND, Q_CHIP_RESERVE) = range(
+    len(PARAM_NAMES))
 
 
 # --- scoring in O(1) per type (R-P3..R-P7) ----------------------------------------------------
@@ -361,7 +439,9 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
     for t in range(10):
         resgain += S[O_RES + q * 10 + t] * vals[t]
     resgain *= 1.0 - rw
-    g = gift(q, probes, n, params)
+    # undiscounted: the potential is weighted by potential_discount, what the develop hands the
+    # rivals is not (else waiting always looks cheaper than developing)
+    g = gift(q, probes, n, params) / max(params[Q_GAMMA], 0.05)
     if S[O_SCANNED + q] > 0 and sup >= 1:
         pair = find_pair(S, hand, nh, ring, q, excl, -1)
         if pair != 0:
@@ -441,7 +521,7 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
             r += S[O_RES + p * 10 + t] * vals[t]
         if r != 0:
             v += r * res_weight(S, p, hand, nh, ring, rscan, params)
-    v += params[Q_CHIP] * min(S[O_SUPPLY], 12.0)
+    v += params[Q_CHIP] * min(S[O_SUPPLY], 12.0) + params[Q_CHIP_RESERVE] * min(S[O_SUPPLY], 2.0)
     pot, mask = potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work)
     v += params[Q_GAMMA] * pot
     for s in range(nh):
@@ -450,3 +530,290 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
     v += S[O_UNK] * params[Q_UNK]
     v += params[Q_REVEAL_W] * (S[O_REV] - ctx[X_REV0]) * np.tanh(lead / params[Q_END_SCALE])
     return v, mask
+
+
+# --- the batch kernel ------------------------------------------------------------------------
+@njit(cache=True)
+def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work):
+    """The best V over the second actions the model allows after S1."""
+    n = int(ctx[X_NP])
+    nh = int(ctx[X_NHAND])
+    kb = params[Q_BETA] * ctx[X_K]
+    ship = int(S1[O_SHIP])
+    sup = S1[O_SUPPLY]
+    best = -1e18
+    # top up: draw only, then draw past the cards the next-turn plan does not need
+    S2[:] = S1
+    do_topup(S2, 0, nh)
+    v, m = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+    best = max(best, v)
+    d = 0
+    for s in range(nh):
+        if held(S1, s, nh) and (m >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
+            d |= 1 << s
+    if d != 0:
+        S2[:] = S1
+        do_topup(S2, d, nh)
+        v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+        best = max(best, v)
+    if ship >= 0:
+        for dd in (1, -1):
+            S2[:] = S1
+            do_fly(S2, dd)
+            v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+            best = max(best, v)
+        if S1[O_STATION + ship] >= 0:
+            if S1[O_PTS + ship] >= 0.5:
+                S2[:] = S1
+                tile_values(S2[O_COL:O_COL + 10], share, kb, consts, vals)
+                collect_best(S2, ship, vals, params, work)
+                v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+                best = max(best, v)
+        elif sup >= 1:
+            if S1[O_SCANNED + ship] > 0:
+                pair = find_pair(S1, hand, nh, ring, ship, -1, -1)
+                if pair != 0:
+                    S2[:] = S1
+                    do_develop(S2, pair, probes, n, vals, share, kb, params, consts, work)
+                    v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals,
+                                    work)
+                    best = max(best, v)
+            if S1[O_PTS + ship] >= 0.5:
+                sc = best_card(S1, hand, nh, ring, ship, 1, ring[ship, 1], -1)
+                if sc >= 0:
+                    S2[:] = S1
+                    tile_values(S2[O_COL:O_COL + 10], share, kb, consts, vals)
+                    do_scan(S2, sc, vals)
+                    v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals,
+                                    work)
+                    best = max(best, v)
+    if sup >= 1:
+        for q in range(8):
+            if q == ship:
+                continue
+            cj = best_card(S1, hand, nh, ring, q, 0, ring[q, 0], -1)
+            if cj >= 0:
+                S2[:] = S1
+                do_jump(S2, cj, q)
+                v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+                best = max(best, v)
+    return best
+
+
+@njit(cache=True)
+def _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work):
+    if more:
+        return _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+    v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+    return v
+
+
+@njit(cache=True)
+def _setup_row(i, scal, hand, ring, seat, scanned, planet, col, res, pres, est, seen, avail, params, consts, S0, ctx,
+               gate, present, share, rscan):
+    n = scal[i, F_NPLAYERS]
+    S0[:] = 0.0
+    S0[O_SHIP] = scal[i, F_SHIP]
+    S0[O_SUPPLY] = seat[i, 0, S_SUPPLY]
+    S0[O_GATE] = seat[i, 0, S_GATE]
+    S0[O_REV] = scal[i, F_REVEALED]
+    S0[O_STAT] = seat[i, 0, S_STATIONS]
+    for t in range(10):
+        S0[O_COL + t] = col[i, t]
+    for p in range(8):
+        S0[O_PTS + p] = planet[i, p, P_POINTS]
+        S0[O_SIZE + p] = planet[i, p, P_SIZE]
+        S0[O_STATION + p] = planet[i, p, P_OWNER]
+        S0[O_SCANNED + p] = scanned[i, 0, p]
+        S0[O_REVEALED + p] = planet[i, p, P_REVEALED]
+        S0[O_EXACT + p] = planet[i, p, P_EXACT]
+        rscan[p] = 0.0
+        for r in range(1, n):
+            if scanned[i, r, p] != 0:
+                rscan[p] = 1.0
+        for t in range(10):
+            S0[O_RES + p * 10 + t] = res[i, p, t]
+            S0[O_EST + p * 10 + t] = est[i, p, t]
+            S0[O_PRES + p * 10 + t] = pres[i, p, t]
+    ship = scal[i, F_SHIP]
+    if scal[i, F_TILE] != 0 and ship >= 0:  # R-I3: the pile in view is known exactly
+        tot = 0.0
+        for t in range(10):
+            S0[O_EST + ship * 10 + t] = seen[i, t]
+            S0[O_PRES + ship * 10 + t] = 1.0 if seen[i, t] > 0 else 0.0
+            tot += seen[i, t]
+        S0[O_PTS + ship] = tot
+        S0[O_SIZE + ship] = tot + seen[i, 10]
+        S0[O_EXACT + ship] = 1.0
+    tot = 0.0
+    for t in range(10):
+        tot += avail[i, t]
+    for t in range(10):
+        share[t] = avail[i, t] / tot if tot > 0 else 0.0
+    for q in range(5):
+        gate[q] = seat[i, q, S_GATE]
+        present[q] = seat[i, q, S_PRESENT]
+    to_end = scal[i, F_TO_END]
+    rev = scal[i, F_REVEALED]
+    ctx[:] = 0.0
+    ctx[X_NP] = n
+    ctx[X_THRESH] = rev + to_end if to_end > 0 else 1e9
+    ctx[X_REV0] = rev
+    ctx[X_LAST] = 1.0 if (scal[i, F_END] != 0 or scal[i, F_ROUNDS_LEFT] <= 0) else 0.0
+    ctx[X_NHAND] = scal[i, F_NHAND]
+    start = scal[i, F_START]
+    me_k = (n - start) % n
+    after = 0
+    for r in range(1, n):
+        if (r - start + n) % n > me_k:
+            after += 1
+    ctx[X_AFTER] = after
+    ctx[X_K] = params[Q_FUTURE] * to_end / max(rev + to_end, 1)
+    rmax = -1e9
+    for r in range(1, n):
+        est_r = gate_pts(gate, present, r, consts) + consts[0] * seat[i, r, S_STATIONS] \
+            + params[Q_RIVAL_TILE] * seat[i, r, S_COLLECTED]
+        rmax = max(rmax, est_r)
+    ctx[X_RIVALMAX] = rmax
+
+
+@njit(cache=True)
+def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, pres, est, seen, avail, probes_all,
+                     masks, dev_pairs, params, consts, salt, out, values):
+    n_rows = masks.shape[0]
+    S0 = np.zeros(NSTATE)
+    S1 = np.zeros(NSTATE)
+    S2 = np.zeros(NSTATE)
+    ctx = np.zeros(NCTX)
+    gate = np.zeros(5)
+    present = np.zeros(5)
+    share = np.zeros(10)
+    rscan = np.zeros(8)
+    vals = np.zeros(10)
+    work = np.zeros(10)
+    for i in range(n_rows):
+        first = -1
+        for a in range(100):
+            if masks[i, a]:
+                first = a
+                break
+        out[i] = first
+        if scal[i, F_OVER] != 0 or first < 0:
+            continue
+        hand = hand_all[i]
+        ring = ring_all[i]
+        probes = probes_all[i]
+        _setup_row(i, scal, hand_all, ring_all, seat, scanned, planet, col, res, pres, est, seen, avail, params,
+                   consts, S0, ctx, gate, present, share, rscan)
+        h = row_salt(salt, scal, hand_all, planet, col, i)
+        nh = scal[i, F_NHAND]
+        n = scal[i, F_NPLAYERS]
+        kb = params[Q_BETA] * ctx[X_K]
+        ship = scal[i, F_SHIP]
+        more = scal[i, F_LEFT] >= 2
+        best = -1e18
+        if scal[i, F_TILE] != 0:
+            reserve = scal[i, F_PENDING] == 1
+            for t in range(10):
+                if not masks[i, 90 + t]:
+                    continue
+                S1[:] = S0
+                tile_values(S1[O_COL:O_COL + 10], share, kb, consts, vals)
+                take_tile(S1, ship, t, reserve, vals, 0.0)
+                v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
+                                vals, work) + 1e-6 * noise(h, t)
+                values[i, 90 + t] = v
+                if v > best:
+                    best = v
+                    out[i] = 90 + t
+            continue
+        # top ups: draw only; draw past the cards the next-turn plan does not need
+        _, plan = evaluate(S0, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+        disc = 0
+        for s in range(nh):
+            if (plan >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
+                disc |= 1 << s
+        for k in range(2):
+            a = 0 if k == 0 else disc
+            if (k == 1 and disc == 0) or not masks[i, a]:
+                continue
+            S1[:] = S0
+            do_topup(S1, a, nh)
+            v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+            if more:
+                v += params[Q_TOPUP_FIRST]
+            v += 1e-6 * noise(h, a)
+            values[i, a] = v
+            if v > best:
+                best = v
+                out[i] = a
+        # jumps: per destination the legal card that hurts least
+        for q in range(8):
+            bs = -1
+            bc = 1e9
+            for s in range(nh):
+                if masks[i, 32 + 8 * s + q]:
+                    c = card_cost(S0, hand, nh, ring, s, q, 0)
+                    if c < bc:
+                        bc = c
+                        bs = s
+            if bs < 0:
+                continue
+            S1[:] = S0
+            do_jump(S1, bs, q)
+            v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
+                            vals, work) + 1e-6 * noise(h, 32 + 8 * bs + q)
+            values[i, 32 + 8 * bs + q] = v
+            if v > best:
+                best = v
+                out[i] = 32 + 8 * bs + q
+        for a in (72, 73):
+            if masks[i, a]:
+                S1[:] = S0
+                do_fly(S1, 1 if a == 72 else -1)
+                v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
+                                vals, work) + 1e-6 * noise(h, a)
+                values[i, a] = v
+                if v > best:
+                    best = v
+                    out[i] = a
+        bs = -1
+        bc = 1e9
+        for s in range(nh):
+            if masks[i, 74 + s]:
+                c = card_cost(S0, hand, nh, ring, s, ship, 1)
+                if c < bc:
+                    bc = c
+                    bs = s
+        if bs >= 0:
+            S1[:] = S0
+            tile_values(S1[O_COL:O_COL + 10], share, kb, consts, vals)
+            do_scan(S1, bs, vals)
+            v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
+                            vals, work) + 1e-6 * noise(h, 74 + bs)
+            values[i, 74 + bs] = v
+            if v > best:
+                best = v
+                out[i] = 74 + bs
+        for k in range(10):
+            if masks[i, 79 + k]:
+                S1[:] = S0
+                do_develop(S1, (1 << dev_pairs[k, 0]) | (1 << dev_pairs[k, 1]), probes, n, vals, share, kb, params,
+                           consts, work)
+                v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
+                                vals, work) + 1e-6 * noise(h, 79 + k)
+                v -= 0.05 * ((hand[dev_pairs[k, 0], 2] == 5) + (hand[dev_pairs[k, 1], 2] == 5))  # keep jokers
+                values[i, 79 + k] = v
+                if v > best:
+                    best = v
+                    out[i] = 79 + k
+        if masks[i, 89]:
+            S1[:] = S0
+            tile_values(S1[O_COL:O_COL + 10], share, kb, consts, vals)
+            collect_best(S1, ship, vals, params, work)
+            v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
+                            vals, work) + 1e-6 * noise(h, 89)
+            values[i, 89] = v
+            if v > best:
+                best = v
+                out[i] = 89
