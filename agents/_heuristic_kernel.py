@@ -103,6 +103,10 @@ O_REVEALED = 298  # [8]
 O_EXACT = 306  # [8] the pile's contents are known
 NSTATE = 314
 
+# scratch vector ``work``: [0:10] expected_top, W_COL collection + reservations, W_RES joint
+# reservation value per planet (set by evaluate, read by plan_at)
+W_COL, W_RES, NWORK = 10, 20, 32
+
 # --- context (per row, fixed during the bot's turn) ------------------------------------------
 X_NP, X_THRESH, X_REV0, X_LAST, X_NHAND, X_AFTER, X_K, X_LEAD0, X_MYPTS0, X_RIVALMAX = range(10)
 NCTX = 16
@@ -435,10 +439,7 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
     best = 0.0
     bmask = 0
     rw = res_weight(S, q, hand, nh, ring, rscan, params)
-    resgain = 0.0
-    for t in range(10):
-        resgain += S[O_RES + q * 10 + t] * vals[t]
-    resgain *= 1.0 - rw
+    resgain = work[W_RES + q] * (1.0 - rw)  # the part of the reservations V does not count yet
     # undiscounted: the potential is weighted by potential_discount, what the develop hands the
     # rivals is not (else waiting always looks cheaper than developing)
     g = gift(q, probes, n, params) / max(params[Q_GAMMA], 0.05)
@@ -515,12 +516,16 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
     kb = params[Q_BETA] * ctx[X_K]
     tile_values(col, share, kb, consts, vals)
     v = base + fvalue(col, share, kb, consts) - points(col, consts)
-    for p in range(8):
+    f0 = fvalue(col, share, kb, consts)
+    for p in range(8):  # reservations valued jointly per planet (set points are not additive)
+        work[W_RES + p] = 0.0
         r = 0.0
         for t in range(10):
-            r += S[O_RES + p * 10 + t] * vals[t]
-        if r != 0:
-            v += r * res_weight(S, p, hand, nh, ring, rscan, params)
+            work[W_COL + t] = col[t] + S[O_RES + p * 10 + t]
+            r += S[O_RES + p * 10 + t]
+        if r > 0:
+            work[W_RES + p] = fvalue(work[W_COL:W_COL + 10], share, kb, consts) - f0
+            v += work[W_RES + p] * res_weight(S, p, hand, nh, ring, rscan, params)
     v += params[Q_CHIP] * min(S[O_SUPPLY], 12.0) + params[Q_CHIP_RESERVE] * min(S[O_SUPPLY], 2.0)
     pot, mask = potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work)
     v += params[Q_GAMMA] * pot
@@ -690,7 +695,7 @@ def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, 
     share = np.zeros(10)
     rscan = np.zeros(8)
     vals = np.zeros(10)
-    work = np.zeros(10)
+    work = np.zeros(NWORK)
     for i in range(n_rows):
         first = -1
         for a in range(100):
