@@ -104,8 +104,8 @@ O_EXACT = 306  # [8] the pile's contents are known
 NSTATE = 314
 
 # scratch vector ``work``: [0:10] expected_top, W_COL collection + reservations, W_RES joint
-# reservation value per planet (set by evaluate, read by plan_at)
-W_COL, W_RES, NWORK = 10, 20, 32
+# reservation value per planet (set by evaluate, read by plan_at), W_VALS tile values after them
+W_COL, W_RES, W_VALS, NWORK = 10, 20, 32, 48
 
 # --- context (per row, fixed during the bot's turn) ------------------------------------------
 X_NP, X_THRESH, X_REV0, X_LAST, X_NHAND, X_AFTER, X_K, X_LEAD0, X_MYPTS0, X_RIVALMAX = range(10)
@@ -113,12 +113,12 @@ NCTX = 16
 
 # --- parameters (HeuristicAgent keyword arguments, in this order) --------------------------
 PARAM_NAMES = (
-    "set_potential", "future_tiles", "reservation_weight", "reservation_rival_scanned", "reservation_self",
+    "set_potential", "future_tiles", "reservation_weight", "reservation_rival_scanned",
     "potential_discount", "rival_tile_points", "gift_weight", "rival_weight", "unknown_card_value",
     "card_flex_value", "chip_value", "end_bonus", "end_scale", "reveal_weight", "rival_turn_points",
     "topup_first_bonus", "second_tile_factor", "chip_reserve",
 )
-(Q_BETA, Q_FUTURE, Q_RES, Q_RES_RIVAL, Q_RES_SELF, Q_GAMMA, Q_RIVAL_TILE, Q_GIFT, Q_RIVAL_W, Q_UNK, Q_FLEX,
+(Q_BETA, Q_FUTURE, Q_RES, Q_RES_RIVAL, Q_GAMMA, Q_RIVAL_TILE, Q_GIFT, Q_RIVAL_W, Q_UNK, Q_FLEX,
  Q_CHIP, Q_END_BONUS, Q_END_SCALE, Q_REVEAL_W, Q_RIVAL_TURN, Q_TOPUP_FIRST, Q_SECOND, Q_CHIP_RESERVE) = range(
     len(PARAM_NAMES))
 
@@ -357,12 +357,10 @@ def collect_best(S, p, vals, params, work):
 
 
 @njit(cache=True)
-def res_weight(S, q, hand, nh, ring, rscan, params):
-    """Chance-like weight that a reservation on planet q is collected (R-A5 by anyone, R-E2)."""
-    w = params[Q_RES] + params[Q_RES_RIVAL] * rscan[q]
-    if S[O_SCANNED + q] > 0 and find_pair(S, hand, nh, ring, q, -1, -1) != 0:
-        w += params[Q_RES_SELF]
-    return min(w, 0.95)
+def res_weight(q, rscan, params):
+    """Chance-like weight that a reservation on planet q is collected (R-A5 by anyone, R-E2):
+    higher where a rival has scanned, as it may develop there."""
+    return min(params[Q_RES] + params[Q_RES_RIVAL] * rscan[q], 0.95)
 
 
 @njit(cache=True)
@@ -429,7 +427,7 @@ def do_topup(S, mask, nh):
 
 # --- evaluation -------------------------------------------------------------------------------
 @njit(cache=True)
-def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, work):
+def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb, consts):
     """Value of a turn with ``a`` actions on planet q (the cards used as a bitmask)."""
     v1, v2 = expected_top(S, q, vals, params[Q_SECOND], work)
     if a < 2:
@@ -438,15 +436,24 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
         return v1 + v2, 0  # discover (R-A6)
     best = 0.0
     bmask = 0
-    rw = res_weight(S, q, hand, nh, ring, rscan, params)
+    rw = res_weight(q, rscan, params)
     resgain = work[W_RES + q] * (1.0 - rw)  # the part of the reservations V does not count yet
+    if work[W_RES + q] != 0:  # a develop's tiles join the reservations (not additive)
+        for t in range(10):
+            work[W_COL + t] = S[O_COL + t] + S[O_RES + q * 10 + t]
+        tile_values(work[W_COL:W_COL + 10], share, kb, consts, work[W_VALS:W_VALS + 10])
+        d1, d2 = expected_top(S, q, work[W_VALS:W_VALS + 10], params[Q_SECOND], work)
+    else:
+        d1, d2 = v1, v2
+    if a < 2:
+        d2 = 0.0
     # undiscounted: the potential is weighted by potential_discount, what the develop hands the
     # rivals is not (else waiting always looks cheaper than developing)
     g = gift(q, probes, n, params) / max(params[Q_GAMMA], 0.05)
     if S[O_SCANNED + q] > 0 and sup >= 1:
         pair = find_pair(S, hand, nh, ring, q, excl, -1)
         if pair != 0:
-            best = 3.0 + resgain - g + v1 + v2
+            best = 3.0 + resgain - g + d1 + d2
             bmask = pair
     if sup >= 1 and S[O_PTS + q] >= 0.5:
         sc = best_card(S, hand, nh, ring, q, 1, ring[q, 1], excl)
@@ -456,7 +463,7 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
             if a >= 2 and sup >= 2:
                 pair = find_pair(S, hand, nh, ring, q, excl, sc)
                 if pair != 0:
-                    v = 3.0 + resgain - g + v1 + v2
+                    v = 3.0 + resgain - g + d1 + d2
                     m |= pair
             if v > best:
                 best = v
@@ -465,7 +472,7 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
 
 
 @njit(cache=True)
-def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work):
+def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work, share, kb):
     """The best next turn from here: stay, fly to a neighbour or jump, then act (plan_at)."""
     ship = int(S[O_SHIP])
     sup = S[O_SUPPLY]
@@ -478,18 +485,21 @@ def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts
     bmask = 0
     for q in range(8):
         if q == ship:
-            v, m = plan_at(S, q, 2, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work)
+            v, m = plan_at(S, q, 2, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb,
+                           consts)
             if v > best:
                 best, bmask = v, m
             continue
         if ship >= 0 and (q == (ship + 1) % 8 or q == (ship + 7) % 8):
-            v, m = plan_at(S, q, 1, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work)
+            v, m = plan_at(S, q, 1, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb,
+                           consts)
             if v > best:
                 best, bmask = v, m
         if sup >= 1:
             cj = best_card(S, hand, nh, ring, q, 0, ring[q, 0], -1)
             if cj >= 0:
-                v, m = plan_at(S, q, 1, cj, sup - 1, hand, nh, ring, probes, n, rscan, params, vals, work)
+                v, m = plan_at(S, q, 1, cj, sup - 1, hand, nh, ring, probes, n, rscan, params, vals, work,
+                               share, kb, consts)
                 v += jump_gain
                 if v > best:
                     best, bmask = v, m | (1 << cj)
@@ -525,9 +535,9 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
             r += S[O_RES + p * 10 + t]
         if r > 0:
             work[W_RES + p] = fvalue(work[W_COL:W_COL + 10], share, kb, consts) - f0
-            v += work[W_RES + p] * res_weight(S, p, hand, nh, ring, rscan, params)
+            v += work[W_RES + p] * res_weight(p, rscan, params)
     v += params[Q_CHIP] * min(S[O_SUPPLY], 12.0) + params[Q_CHIP_RESERVE] * min(S[O_SUPPLY], 2.0)
-    pot, mask = potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work)
+    pot, mask = potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work, share, kb)
     v += params[Q_GAMMA] * pot
     for s in range(nh):
         if held(S, s, nh) and (mask >> s) & 1 == 0:

@@ -44,7 +44,6 @@ DEFAULTS = {
     "future_tiles": 8.0,  # tiles the bot still expects to collect at the start of a game
     "reservation_weight": 0.45,  # base chance a reservation is collected
     "reservation_rival_scanned": 0.2,  # added where a rival has scanned (it may develop)
-    "reservation_self": 0.25,  # added where the bot has scanned and holds a landing pair
     "potential_discount": 0.7,  # weight of the best next-turn plan
     "rival_tile_points": 2.7,  # points per collected tile assumed for rivals
     "gift_weight": 1.0,  # weight of rival reservations a develop hands over
