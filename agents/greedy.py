@@ -319,7 +319,9 @@ def greedy_kernel(scal, hand, ring, seat, scanned, planet, col_all, res, pres, m
                                 if b != s and b2 != s and lands(hand[i, b, 2], hand[i, b2, 2],
                                                                 ring[i, ship, 2], ring[i, ship, 3]):
                                     c = SCAN
-                t = -0.1 * (hand[i, s, 1] == 5)
+                    t = -0.1 * (hand[i, s, 1] == 5)
+                else:  # R-A4b: a pile without point tiles gives nothing; worse than idling
+                    t = -10.0
             elif a < 89:
                 sa = dev_pairs[a - 79, 0]
                 sb = dev_pairs[a - 79, 1]
