@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -47,12 +48,22 @@ OBSERVATION_TYPE = "recall" if "recall" in E.OBSERVATION_TYPES else "info"
 
 
 # --- decoder ----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _layout(observation_type: str) -> tuple:
+    shapes = E.observation_shapes(observation_type)
+    return tuple((name, a, b, shapes[name]) for name, a, b, _ in E.observation_layout(observation_type))
+
+
+@functools.lru_cache(maxsize=None)
+def observation_size(observation_type: str) -> int:
+    return E.observation_size(observation_type)
+
+
 def _shim_decode(obs: np.ndarray, observation_type: str = "info") -> dict[str, np.ndarray]:
     """Named views [N, *shape] of a batch [N, D] (or [*shape] of one vector [D])."""
-    shapes = E.observation_shapes(observation_type)
     obs = np.asarray(obs)
     lead = obs.shape[:-1]
-    return {name: obs[..., a:b].reshape(lead + shapes[name]) for name, a, b, _ in E.observation_layout(observation_type)}
+    return {name: obs[..., a:b].reshape(lead + shape) for name, a, b, shape in _layout(observation_type)}
 
 
 def decode(obs: np.ndarray, observation_type: str = "info") -> dict[str, np.ndarray]:
@@ -330,7 +341,7 @@ class BotBase:
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         masks = check_masks(action_masks)
         obs = np.asarray(observations)
-        d = E.observation_size(self.observation_type)
+        d = observation_size(self.observation_type)
         if obs.ndim != 2 or obs.shape[1] != d or obs.shape[0] != masks.shape[0]:
             raise ValueError(f"{self.name}: observations must have shape [{masks.shape[0]}, {d}] "
                              f"(observation_type {self.observation_type!r}), got {obs.shape}")

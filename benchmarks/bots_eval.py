@@ -8,11 +8,16 @@ step), each agent deciding for its rows with one act_batch call per step.
     .venv/bin/python benchmarks/bots_eval.py heuristic greedy --players 2 --games 2000
     .venv/bin/python benchmarks/bots_eval.py greedy random --games 2000 --rules schmidt
 
+    .venv/bin/python benchmarks/bots_eval.py heuristic greedy --speed    # decisions/s only
+
 Prints A's win rate (a shared first place counts as a share: half for a 2-way tie) with
 its 95% Wilson interval, A's mean rank (1 = best, ties share the average rank), both
 mean scores, how games ended, and each agent's decisions per second inside act_batch.
 Agents: random (uniform over legal ids), kind-random, greedy, heuristic, or
-module:Class. ``--json`` prints the numbers as JSON. The arena (spacemission arena) gives
+module:Class. ``--json`` prints the numbers as JSON. ``--speed`` instead times each agent
+on the same 1,024 game states (taken along kind-random games, up to 60 actions in):
+decisions/s of one ``act_batch`` call on all of them (batched) and of ``act`` row by row
+(single), best of 3 repeats. The arena (spacemission arena) gives
 the official figures; this script is the bots' development loop.
 """
 from __future__ import annotations
@@ -101,6 +106,40 @@ def play(agent_a, agent_b, players: int, deals: int, rules: str, seed: int, max_
             "rounds": cat(rounds), "round_limit": cat(limit), "timing": timing}
 
 
+def sample_states(players: int, rules: str, n: int, seed: int, observation_type: str):
+    """Observations and masks of n states, each taken after a random number (0-59) of
+    kind-random actions of its own game."""
+    rng = np.random.default_rng(seed)
+    st = engine.init(n, players, seeds=seed, rules=rules)
+    when = rng.integers(0, 60, n)
+    obs = np.zeros((n, engine.observation_size(observation_type)), np.int8)
+    masks = np.zeros((n, 100), bool)
+    for t in range(60):
+        mask = engine.legal_action_mask(st)
+        now = (when == t) | ((when > t) & st.terminated)  # games that ended early: their last state
+        if now.any():
+            obs[now] = engine.observe(st, observation_type=observation_type)[now]
+            masks[now] = mask[now]
+            when[now] = -1
+        engine.step(st, engine.sample_actions(mask, rng, by_kind=True))
+    return obs, masks
+
+
+def speed(agent, players: int, rules: str, seed: int, n: int = 1024, repeats: int = 3) -> dict:
+    obs, masks = sample_states(players, rules, n, seed, getattr(agent, "observation_type", "info"))
+    agent.act_batch(obs[:8], masks[:8])  # compile / load the kernels outside the timing
+    batched = single = 0.0
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        agent.act_batch(obs, masks)
+        batched = max(batched, n / (time.perf_counter() - t0))
+        t0 = time.perf_counter()
+        for i in range(n):
+            agent.act(obs[i], masks[i])
+        single = max(single, n / (time.perf_counter() - t0))
+    return {"batched": batched, "single": single}
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a")
@@ -112,11 +151,21 @@ def main(argv=None) -> dict:
     ap.add_argument("--max-rounds", type=int, default=100)
     ap.add_argument("--batch", type=int, default=1024, help="games stepped together")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--speed", action="store_true", help="time the agents' decisions instead of playing")
     args = ap.parse_args(argv)
     if not 2 <= args.players <= 5:
         raise SystemExit(f"--players must be 2..5, got {args.players}")
     deals = -(-args.games // args.players)
     a, b = make_agent(args.a, args.seed), make_agent(args.b, args.seed + 1)
+    if args.speed:
+        out = {name: speed(agent, args.players, args.rules, args.seed) for name, agent in ((args.a, a), (args.b, b))}
+        if args.json:
+            print(json.dumps(out, indent=1))
+        else:
+            for name, r in out.items():
+                print(f"{name}: {r['batched']:,.0f} decisions/s batched (N=1024), {r['single']:,.0f} single (act); "
+                      f"{args.players} players, rules={args.rules}")
+        return out
     t0 = time.perf_counter()
     r = play(a, b, args.players, deals, args.rules, args.seed, args.max_rounds, args.batch)
     wall = time.perf_counter() - t0
