@@ -548,79 +548,84 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
 
 
 # --- the batch kernel ------------------------------------------------------------------------
+# An action of a plan: (kind, a, b). One apply function and few call sites of evaluate keep the
+# compiled code (and numba's compile time) small.
+K_TOPUP, K_JUMP, K_FLY, K_SCAN, K_DEVELOP, K_DISCOVER, K_TAKE = range(7)
+
+
 @njit(cache=True)
-def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work):
+def apply(S, kind, a, b, nh, probes, n, vals, share, kb, params, consts, work):
+    """Play one action on the model: top up (a = discard mask), jump (slot a to b), fly
+    (direction a), scan (slot a), develop (slot mask a), discover, take tile a (b: reserve)."""
+    if kind == K_TOPUP:
+        do_topup(S, a, nh)
+    elif kind == K_JUMP:
+        do_jump(S, a, b)
+    elif kind == K_FLY:
+        do_fly(S, a)
+    elif kind == K_DEVELOP:
+        do_develop(S, a, probes, n, vals, share, kb, params, consts, work)
+    else:
+        tile_values(S[O_COL:O_COL + 10], share, kb, consts, vals)
+        if kind == K_SCAN:
+            do_scan(S, a, vals)
+        elif kind == K_DISCOVER:
+            collect_best(S, int(S[O_SHIP]), vals, params, work)
+        else:
+            take_tile(S, int(S[O_SHIP]), a, b != 0, vals, 0.0)
+
+
+@njit(cache=True)
+def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work, cand):
     """The best V over the second actions the model allows after S1."""
     n = int(ctx[X_NP])
     nh = int(ctx[X_NHAND])
     kb = params[Q_BETA] * ctx[X_K]
     ship = int(S1[O_SHIP])
     sup = S1[O_SUPPLY]
-    best = -1e18
-    # top up: draw only, then draw past the cards the next-turn plan does not need
-    S2[:] = S1
+    S2[:] = S1  # a top up that only draws; its next-turn plan names the cards worth keeping
     do_topup(S2, 0, nh)
-    v, m = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-    best = max(best, v)
+    best, plan = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+    k = 0
     d = 0
     for s in range(nh):
-        if held(S1, s, nh) and (m >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
+        if held(S1, s, nh) and (plan >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
             d |= 1 << s
     if d != 0:
-        S2[:] = S1
-        do_topup(S2, d, nh)
-        v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-        best = max(best, v)
+        cand[k, 0], cand[k, 1], cand[k, 2] = K_TOPUP, d, 0
+        k += 1
     if ship >= 0:
-        for dd in (1, -1):
-            S2[:] = S1
-            do_fly(S2, dd)
-            v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-            best = max(best, v)
+        cand[k, 0], cand[k, 1], cand[k, 2] = K_FLY, 1, 0
+        cand[k + 1, 0], cand[k + 1, 1], cand[k + 1, 2] = K_FLY, -1, 0
+        k += 2
         if S1[O_STATION + ship] >= 0:
             if S1[O_PTS + ship] >= 0.5:
-                S2[:] = S1
-                tile_values(S2[O_COL:O_COL + 10], share, kb, consts, vals)
-                collect_best(S2, ship, vals, params, work)
-                v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-                best = max(best, v)
+                cand[k, 0], cand[k, 1], cand[k, 2] = K_DISCOVER, 0, 0
+                k += 1
         elif sup >= 1:
             if S1[O_SCANNED + ship] > 0:
                 pair = find_pair(S1, hand, nh, ring, ship, -1, -1)
                 if pair != 0:
-                    S2[:] = S1
-                    do_develop(S2, pair, probes, n, vals, share, kb, params, consts, work)
-                    v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals,
-                                    work)
-                    best = max(best, v)
+                    cand[k, 0], cand[k, 1], cand[k, 2] = K_DEVELOP, pair, 0
+                    k += 1
             if S1[O_PTS + ship] >= 0.5:
                 sc = best_card(S1, hand, nh, ring, ship, 1, ring[ship, 1], -1)
                 if sc >= 0:
-                    S2[:] = S1
-                    tile_values(S2[O_COL:O_COL + 10], share, kb, consts, vals)
-                    do_scan(S2, sc, vals)
-                    v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals,
-                                    work)
-                    best = max(best, v)
+                    cand[k, 0], cand[k, 1], cand[k, 2] = K_SCAN, sc, 0
+                    k += 1
     if sup >= 1:
         for q in range(8):
-            if q == ship:
-                continue
-            cj = best_card(S1, hand, nh, ring, q, 0, ring[q, 0], -1)
-            if cj >= 0:
-                S2[:] = S1
-                do_jump(S2, cj, q)
-                v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-                best = max(best, v)
+            if q != ship:
+                cj = best_card(S1, hand, nh, ring, q, 0, ring[q, 0], -1)
+                if cj >= 0:
+                    cand[k, 0], cand[k, 1], cand[k, 2] = K_JUMP, cj, q
+                    k += 1
+    for j in range(k):
+        S2[:] = S1
+        apply(S2, cand[j, 0], cand[j, 1], cand[j, 2], nh, probes, n, vals, share, kb, params, consts, work)
+        v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+        best = max(best, v)
     return best
-
-
-@njit(cache=True)
-def _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work):
-    if more:
-        return _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-    v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-    return v
 
 
 @njit(cache=True)
@@ -695,7 +700,6 @@ def _setup_row(i, scal, hand, ring, seat, scanned, planet, col, res, pres, est, 
 @njit(cache=True)
 def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, pres, est, seen, avail, probes_all,
                      masks, dev_pairs, params, consts, salt, out, values):
-    n_rows = masks.shape[0]
     S0 = np.zeros(NSTATE)
     S1 = np.zeros(NSTATE)
     S2 = np.zeros(NSTATE)
@@ -706,7 +710,9 @@ def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, 
     rscan = np.zeros(8)
     vals = np.zeros(10)
     work = np.zeros(NWORK)
-    for i in range(n_rows):
+    cand = np.zeros((32, 4), np.int64)  # first actions: kind, a, b, action id
+    cand2 = np.zeros((32, 3), np.int64)
+    for i in range(masks.shape[0]):
         first = -1
         for a in range(100):
             if masks[i, a]:
@@ -726,109 +732,76 @@ def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, 
         kb = params[Q_BETA] * ctx[X_K]
         ship = scal[i, F_SHIP]
         more = scal[i, F_LEFT] >= 2
-        best = -1e18
+        k = 0
         if scal[i, F_TILE] != 0:
-            reserve = scal[i, F_PENDING] == 1
             for t in range(10):
-                if not masks[i, 90 + t]:
-                    continue
-                S1[:] = S0
-                tile_values(S1[O_COL:O_COL + 10], share, kb, consts, vals)
-                take_tile(S1, ship, t, reserve, vals, 0.0)
-                v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
-                                vals, work) + 1e-6 * noise(h, t)
-                values[i, 90 + t] = v
-                if v > best:
-                    best = v
-                    out[i] = 90 + t
-            continue
-        # top ups: draw only; draw past the cards the next-turn plan does not need
-        _, plan = evaluate(S0, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-        disc = 0
-        for s in range(nh):
-            if (plan >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
-                disc |= 1 << s
-        for k in range(2):
-            a = 0 if k == 0 else disc
-            if (k == 1 and disc == 0) or not masks[i, a]:
-                continue
-            S1[:] = S0
-            do_topup(S1, a, nh)
-            v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
-            if more:
-                v += params[Q_TOPUP_FIRST]
-            v += 1e-6 * noise(h, a)
-            values[i, a] = v
-            if v > best:
-                best = v
-                out[i] = a
-        # jumps: per destination the legal card that hurts least
-        for q in range(8):
+                if masks[i, 90 + t]:
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_TAKE, t, scal[i, F_PENDING] == 1, 90 + t
+                    k += 1
+        else:
+            # top ups: one that only draws, one that also discards what the next-turn plan does not use
+            _, plan = evaluate(S0, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+            disc = 0
+            for s in range(nh):
+                if (plan >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
+                    disc |= 1 << s
+            for m in (0, disc):
+                if masks[i, m] and (k == 0 or m != 0):
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_TOPUP, m, 0, m
+                    k += 1
+            for q in range(8):  # jumps: per destination the legal card that hurts least
+                bs = -1
+                bc = 1e9
+                for s in range(nh):
+                    if masks[i, 32 + 8 * s + q]:
+                        c = card_cost(S0, hand, nh, ring, s, q, 0)
+                        if c < bc:
+                            bc = c
+                            bs = s
+                if bs >= 0:
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_JUMP, bs, q, 32 + 8 * bs + q
+                    k += 1
+            for a in (72, 73):
+                if masks[i, a]:
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_FLY, 1 if a == 72 else -1, 0, a
+                    k += 1
             bs = -1
             bc = 1e9
             for s in range(nh):
-                if masks[i, 32 + 8 * s + q]:
-                    c = card_cost(S0, hand, nh, ring, s, q, 0)
+                if masks[i, 74 + s]:
+                    c = card_cost(S0, hand, nh, ring, s, ship, 1)
                     if c < bc:
                         bc = c
                         bs = s
-            if bs < 0:
-                continue
+            if bs >= 0:
+                cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_SCAN, bs, 0, 74 + bs
+                k += 1
+            for d in range(10):
+                if masks[i, 79 + d]:
+                    pair = (1 << dev_pairs[d, 0]) | (1 << dev_pairs[d, 1])
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_DEVELOP, pair, 0, 79 + d
+                    k += 1
+            if masks[i, 89]:
+                cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_DISCOVER, 0, 0, 89
+                k += 1
+        best = -1e18
+        for j in range(k):
             S1[:] = S0
-            do_jump(S1, bs, q)
-            v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
-                            vals, work) + 1e-6 * noise(h, 32 + 8 * bs + q)
-            values[i, 32 + 8 * bs + q] = v
+            kind = cand[j, 0]
+            apply(S1, kind, cand[j, 1], cand[j, 2], nh, probes, n, vals, share, kb, params, consts, work)
+            if more and kind != K_TOPUP:
+                v = _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work,
+                              cand2)
+            else:
+                v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+                if more:  # the top up leaves an action for the cards it draws
+                    v += params[Q_TOPUP_FIRST]
+            if kind == K_DEVELOP:  # keep jokers for later
+                for s in range(nh):
+                    if (cand[j, 1] >> s) & 1 and hand[s, 2] == 5:
+                        v -= 0.05
+            v += 1e-6 * noise(h, cand[j, 3])
+            values[i, cand[j, 3]] = v
             if v > best:
                 best = v
-                out[i] = 32 + 8 * bs + q
-        for a in (72, 73):
-            if masks[i, a]:
-                S1[:] = S0
-                do_fly(S1, 1 if a == 72 else -1)
-                v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
-                                vals, work) + 1e-6 * noise(h, a)
-                values[i, a] = v
-                if v > best:
-                    best = v
-                    out[i] = a
-        bs = -1
-        bc = 1e9
-        for s in range(nh):
-            if masks[i, 74 + s]:
-                c = card_cost(S0, hand, nh, ring, s, ship, 1)
-                if c < bc:
-                    bc = c
-                    bs = s
-        if bs >= 0:
-            S1[:] = S0
-            tile_values(S1[O_COL:O_COL + 10], share, kb, consts, vals)
-            do_scan(S1, bs, vals)
-            v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
-                            vals, work) + 1e-6 * noise(h, 74 + bs)
-            values[i, 74 + bs] = v
-            if v > best:
-                best = v
-                out[i] = 74 + bs
-        for k in range(10):
-            if masks[i, 79 + k]:
-                S1[:] = S0
-                do_develop(S1, (1 << dev_pairs[k, 0]) | (1 << dev_pairs[k, 1]), probes, n, vals, share, kb, params,
-                           consts, work)
-                v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
-                                vals, work) + 1e-6 * noise(h, 79 + k)
-                v -= 0.05 * ((hand[dev_pairs[k, 0], 2] == 5) + (hand[dev_pairs[k, 1], 2] == 5))  # keep jokers
-                values[i, 79 + k] = v
-                if v > best:
-                    best = v
-                    out[i] = 79 + k
-        if masks[i, 89]:
-            S1[:] = S0
-            tile_values(S1[O_COL:O_COL + 10], share, kb, consts, vals)
-            collect_best(S1, ship, vals, params, work)
-            v = _plan_value(S1, S2, more, ctx, hand, ring, probes, gate, present, share, rscan, params, consts,
-                            vals, work) + 1e-6 * noise(h, 89)
-            values[i, 89] = v
-            if v > best:
-                best = v
-                out[i] = 89
+                out[i] = cand[j, 3]

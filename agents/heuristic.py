@@ -1,36 +1,38 @@
-"""HeuristicAgent: a planning bot with a hand-made evaluation.
+"""HeuristicAgent: a planning bot with a hand-made evaluation (docs/agents_bots.md).
 
 Each decision, the bot plans the rest of its turn (R-T2: one or two actions) on a model of
 what it knows, and plays the first action of the best plan:
 
-- **Plans.** Every legal first action (one card per kind and destination: the card whose
-  other coordinates matter least; every develop pair; discover; both flies; a top up that
-  keeps the cards of its next-turn plan and one that draws past all others) is applied to
-  the model, then every second action the model allows. Tile choices inside the plan take
-  the best tile of the pile as the bot knows it (its own last visit, R-I3, or the tiles it
-  cannot place, for unseen piles).
-- **Evaluation V** at the end of the turn, in points relative to the rivals:
-  own points (R-P2..R-P7) plus a *set potential* (``set_potential`` x expected future tiles
-  x the expected marginal of a next tile, so tiles that open or extend mineral and alien
-  colour sets, matter pairs and water steps are worth more than their immediate points);
-  jump-gate standing against the rivals' mean (R-P1); own reservations weighted by the
-  chance they are collected (higher where a rival has scanned, so a rival develop is
-  likely, or where the bot holds the landing pair itself); minus what a develop hands the
-  rivals (their reservations there, R-A5 step 2); ``chip_value`` per chip in supply (up to
-  12); ``potential_discount`` x the best *next turn* (stay, fly or jump to a planet, then
-  discover twice, scan and develop, develop and discover, or scan); the cards that plan
-  needs count there, the other held cards ``card_flex_value`` each, cards still to be drawn
-  ``unknown_card_value`` each (so a top up discards what the plan does not need).
-- **End condition** (R-E1): the bot compares its points with each rival's estimate (gate,
-  stations, ``rival_tile_points`` per collected tile). A plan that reveals enough space
-  tiles to end the game scores ``end_bonus`` x tanh(lead at the end / ``end_scale``), the
-  lead reduced by ``rival_turn_points`` for every rival still to play in the round; short
-  of that, each revealed space tile scores ``reveal_weight`` x tanh(lead / end_scale): it
-  hurries the end when ahead and stalls it when behind. In its last turn (end triggered or
-  round limit, R-E3) only points count, so it develops its reservations and cashes in.
+- **Plans.** Every legal first action (per jump destination and for the scan, the card
+  whose other coordinates matter least; every develop pair; discover; both flies; a top
+  up that only draws and one that also discards the cards its next-turn plan does not
+  need) is applied to the model, then every second action the model allows. Tile choices
+  inside a plan take the best tile of the pile as the bot knows it: exactly after its own
+  visit (R-I3, R-I5), else estimated from the tiles it cannot place.
+- **Evaluation V** at the end of the turn, in points relative to the rivals: own points
+  (R-P2..R-P7) plus a *set potential* (``set_potential`` x expected future tiles x the
+  expected marginal of one more tile, so tiles that open or extend mineral and alien colour
+  sets, matter pairs and water steps are worth more than their immediate points); jump-gate
+  standing against the rivals' mean (R-P1); its reservations per planet, valued jointly,
+  times the chance they are collected (``reservation_weight``, more where a rival has
+  scanned and may develop); minus the rivals' reservations a develop hands over (R-A5
+  step 2); chips in supply (``chip_value`` each up to 12, ``chip_reserve`` more for each
+  of the last two, a develop needs one); ``potential_discount`` x its best *next turn*
+  (stay, fly or jump to a planet, then discover twice, scan and develop, develop and
+  discover, or scan); the cards that plan uses count there, other held cards
+  ``card_flex_value`` each and cards still to be drawn ``unknown_card_value`` each, so a
+  top up discards what the plan does not need and keeps what it does.
+- **End condition** (R-E1): the bot estimates each rival's score (gate, stations,
+  ``rival_tile_points`` per collected tile). A plan that reveals enough space tiles to end
+  the game is worth its points plus ``end_bonus`` x tanh(lead at the end / ``end_scale``),
+  the lead reduced by ``rival_turn_points`` per rival still to play in the round, and
+  nothing for a future it no longer has; short of that, each space tile it reveals adds
+  ``reveal_weight`` x tanh(lead / end_scale). So it hurries the end when ahead and stalls
+  it when behind. In its last turn (end triggered or round limit, R-E3) only points count:
+  it develops its reservations and cashes in.
 
-Parameters are keyword arguments (defaults in ``DEFAULTS``); the bot is deterministic
-given its seed, which only salts exact ties.
+Parameters are keyword arguments (defaults in ``DEFAULTS``); the bot is deterministic given
+its seed, which only salts exact ties.
 """
 from __future__ import annotations
 
