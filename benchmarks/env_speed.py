@@ -57,7 +57,7 @@ def sb3_random_opponents(seconds: float, num_envs: int = 1024, num_players: int 
     from spacemission_env.sb3 import SpaceMissionVecEnv
 
     venv = SpaceMissionVecEnv(num_envs, num_players=num_players, seed=0)
-    learner = RandomPolicy(1)
+    learner = RandomPolicy(seed=1)
     obs = venv.reset()
     calls = episodes = 0
     start = time.perf_counter()
@@ -112,6 +112,7 @@ def main(argv=None) -> dict:
         import os
 
         results["processor_count"] = len(os.sched_getaffinity(0))
+        results["load_average_1min"] = round(os.getloadavg()[0], 2)  # other jobs on a shared machine
     except (AttributeError, OSError):
         pass
     if "aec" in which:
@@ -126,6 +127,8 @@ def main(argv=None) -> dict:
     if args.json:
         print(json.dumps(results, indent=1))
     else:
+        print(f"python {results['python']}, {results['processor_count']} cores, "
+              f"load average {results.get('load_average_1min')} at the start")
         for name, r in results.items():
             if isinstance(r, dict):
                 key = next(k for k in r if k.endswith("_per_s"))

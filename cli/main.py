@@ -1,20 +1,44 @@
-"""``spacemission``: one command for the project (subcommands are added as they land)."""
+"""``spacemission``: one command for the project, one module per subcommand.
+
+Each entry of :data:`COMMANDS` names a module whose ``main(argv) -> int | None`` gets the
+arguments after the subcommand (its own argparse parser, its own ``--help``). A new
+subcommand (play, train, replay, bench) is one module plus one line here.
+"""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+
+# name -> (module with main(argv), one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "arena": ("spacemission_cli.arena", "rate agents against each other: duplicate-format round robin"),
+    "demo": ("spacemission_env.demo", "play a seeded game between random players"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="spacemission", description="Space Mission: play, rate and train agents.",
+        epilog="Run 'spacemission COMMAND --help' for a command's options, e.g. spacemission arena --help",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (_, text) in COMMANDS.items():
+        sub.add_parser(name, help=text, add_help=False)
+    return ap
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="spacemission", description="Space Mission: play, rate and train agents.")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    sub.add_parser("demo", help="play a seeded game between random players", add_help=False)
-    args, rest = ap.parse_known_args(argv)
-    if args.command == "demo":
-        from spacemission_env.demo import main as demo_main
-
-        demo_main(rest)
-    return 0
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in COMMANDS:
+        ap = _parser()
+        if argv and not argv[0].startswith("-"):
+            ap.error(f"argument COMMAND: unknown command {argv[0]!r}; expected one of {', '.join(COMMANDS)}")
+        ap.parse_args(argv)  # --help, or the error for a missing command
+        return 2
+    module = importlib.import_module(COMMANDS[argv[0]][0])
+    code = module.main(argv[1:])
+    return int(code or 0)
 
 
 if __name__ == "__main__":

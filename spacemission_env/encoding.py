@@ -1,28 +1,37 @@
-"""Reference observation encoder: the information state of one seat (R-I1..R-I4).
+"""Reference observation encoder: the information state of one seat (R-I1..R-I5).
 
 Plain Python/numpy over a reference ``GameState``; the fast engine's
-``engine.observe`` produces the identical int8 vector (tested). Two kinds:
+``engine.observe`` produces the identical int8 vector (tested). Three types
+(``OBSERVATION_TYPES``):
 
-- ``"info"``: what the observer may know under the rule set. Public facts (R-I1),
-  own hand and collection (R-I2), the pile being looked at during the observer's
-  own tile decision (R-I3), own reservations by type only under ``yucata``
-  (R-A4c; under ``schmidt`` only the public probe counts), the last-visit table
-  only under ``yucata`` (R-I3). Never the draw order, other hands, unseen piles,
-  other players' reservation/collection types (R-I4).
+- ``"info"``: the *table view* of the rule set: what lies open to the observer now.
+  Public facts (R-I1: the board, counts, the discard pile, who has looked through
+  which pile and how many rounds ago, every seat's last turn), own hand and
+  collection (R-I2), the pile being looked at during the observer's own tile
+  decision (R-I3); own reservations by type and the last-visit table only under
+  ``yucata`` (R-A4c, R-I3; zeros under ``schmidt``). Never the draw order, other
+  hands, unseen piles, other players' reservation/collection types (R-I4).
+- ``"recall"``: the perfect-recall information state (R-I5): the info blocks with
+  the observer's own reservation types and last-visit table always filled, under
+  both rule sets (for ``yucata`` the same content as ``"info"``).
 - ``"seer"``: the whole state (all hands, reservations, collections, piles, the
   draw pile's contents as card flags, every last-visit table), for debugging and
-  teacher policies; the info blocks come first, filled as if everything were visible.
+  teacher policies: the recall-filled info blocks, then the ``seer_*`` blocks.
 
 Egocentric: seat blocks are rotated so the observer is relative seat 0 and padded
 to 5 seats, and the size D does not depend on the player count or rule set.
 Everything is int8; the round is clipped to 127 and accompanied by the rounds
 left before the round limit (also clipped), so nothing overflows silently. Layout:
-``observation_layout()``, rendered in docs/observation.md.
+``observation_layout()``, rendered in docs/observation.md; ``decode`` gives named,
+batched views of the blocks (also ``spacemission_env.decode``).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from .actions import ACTION_KINDS
 from .components import (
     CARD_COORDS,
     END_THRESHOLD,
@@ -38,10 +47,12 @@ from .components import (
     SPACE,
 )
 
-OBSERVATION_TYPES = ("info", "seer")
+OBSERVATION_TYPES = ("info", "recall", "seer")  # engine/observe.py takes the index as its mode
 CLIP = 127
 S = MAX_PLAYERS  # seats are padded to 5
 CARD_FEATURES = 15  # per card: one-hot jump (1-4, ?), scan (1-4, ?), landing (1-4, ?)
+TURN_KINDS = ACTION_KINDS[:6]  # kinds of a turn's actions (a tile decision belongs to its action)
+NK = len(TURN_KINDS)
 
 # (name, shape, meaning); sizes multiply out. Info blocks first, then seer-only blocks.
 _INFO_BLOCKS = (
@@ -75,14 +86,18 @@ _INFO_BLOCKS = (
     ("hand_size", (S,), "[relative seat] cards in hand (R-I1)"),
     ("collected", (S,), "[relative seat] point tiles collected, all types together (R-I1)"),
     ("scanned", (S, RING_SIZE), "[relative seat, position] has scanned that planet (public action; R-A5)"),
+    ("visited", (S, RING_SIZE), "[relative seat, position] 1 if that seat has looked through the pile (scan, develop, discover; public, R-I1)"),
+    ("visit_age", (S, RING_SIZE), "[relative seat, position] rounds since that seat last looked through it, clipped to 127 (R-I1)"),
+    ("last_turn_kind", (S, 2, NK), "[relative seat, action, kind] one-hot kind of each action of the seat's last turn (the acting seat: its turn so far): top up, jump, fly, scan, develop, discover (R-I1)"),
+    ("last_turn_target", (S, 2, RING_SIZE), "[relative seat, action, position] one-hot ring position jumped or flown to, or acted on (scan, develop, discover); none for top up"),
+    ("last_turn_tile", (S, 2), "[relative seat, action] 1 if the action took a tile (the pile shrank; its type is private)"),
+    ("last_turn_cards", (S, 2, NUM_CARDS), "[relative seat, action, card id] 1 for each card the action played or discarded"),
     ("discard_cards", (NUM_CARDS,), "[card id] 1 if the card lies in the discard pile (played since the last reshuffle, R-I1)"),
     ("own_hand", (HAND_SIZE, CARD_FEATURES), "[slot, feature] own card per canonical slot: one-hot jump 1-4,?, scan 1-4,?, landing 1-4,? (R-I2)"),
     ("own_collection", (NUM_POINT_TYPES,), "[tile type] own collected tiles by type (R-I2)"),
-    ("own_reservations", (RING_SIZE, NUM_POINT_TYPES), "[position, tile type] own reserved tiles by type; yucata only (R-A4c), zeros under schmidt"),
+    ("own_reservations", (RING_SIZE, NUM_POINT_TYPES), "[position, tile type] own reserved tiles by type; *recall* (R-A4c: zeros in info under schmidt)"),
     ("pile_seen", (NUM_TILE_TYPES,), "[tile type] the pile the observer looks at during its own tile decision (R-I3), else 0"),
-    ("last_visit_seen", (RING_SIZE,), "[position] 1 if the observer has visited the pile; yucata only (R-I3)"),
-    ("last_visit_age", (RING_SIZE,), "[position] rounds since that visit, clipped to 127; yucata only (R-I3)"),
-    ("last_visit_pile", (RING_SIZE, NUM_TILE_TYPES), "[position, tile type] the pile after that visit; yucata only (R-I3)"),
+    ("last_visit_pile", (RING_SIZE, NUM_TILE_TYPES), "[position, tile type] the pile after the observer's last visit (when: visited/visit_age of seat 0); *recall* (R-I3, R-I5)"),
 )
 _SEER_BLOCKS = (
     ("seer_piles", (RING_SIZE, NUM_TILE_TYPES), "[position, tile type] every pile's contents"),
@@ -90,42 +105,63 @@ _SEER_BLOCKS = (
     ("seer_hands", (S, HAND_SIZE, CARD_FEATURES), "[relative seat, slot, feature] every hand, as own_hand"),
     ("seer_collections", (S, NUM_POINT_TYPES), "[relative seat, tile type] every collection"),
     ("seer_reservations", (RING_SIZE, S, NUM_POINT_TYPES), "[position, relative seat, tile type] every reservation"),
-    ("seer_last_visit_seen", (S, RING_SIZE), "[relative seat, position] last-visit flags of every seat"),
-    ("seer_last_visit_age", (S, RING_SIZE), "[relative seat, position] rounds since that visit, clipped to 127"),
-    ("seer_last_visit_pile", (S, RING_SIZE, NUM_TILE_TYPES), "[relative seat, position, tile type] piles after those visits"),
+    ("seer_last_visit_pile", (S, RING_SIZE, NUM_TILE_TYPES), "[relative seat, position, tile type] every seat's pile after its last visit"),
 )
 
 
 def _blocks(observation_type: str):
-    if observation_type == "info":
+    if observation_type in ("info", "recall"):  # same layout; recall fills the *recall* blocks always
         return _INFO_BLOCKS
     if observation_type == "seer":
         return _INFO_BLOCKS + _SEER_BLOCKS
     raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {OBSERVATION_TYPES}")
 
 
-def observation_layout(observation_type: str = "info") -> list[tuple[str, int, int, str]]:
-    """(name, start, stop, meaning) per block; the vector is their concatenation."""
+@functools.lru_cache(maxsize=None)
+def _layout(observation_type: str) -> tuple:
     out, k = [], 0
     for name, shape, meaning in _blocks(observation_type):
         n = int(np.prod(shape))
         out.append((name, k, k + n, meaning))
         k += n
-    return out
+    return tuple(out)
+
+
+def observation_layout(observation_type: str = "info") -> list[tuple[str, int, int, str]]:
+    """(name, start, stop, meaning) per block; the vector is their concatenation."""
+    return list(_layout(observation_type))
 
 
 def observation_size(observation_type: str = "info") -> int:
-    return observation_layout(observation_type)[-1][2]
+    return _layout(observation_type)[-1][2]
 
 
 def observation_shapes(observation_type: str = "info") -> dict[str, tuple[int, ...]]:
     return {name: shape for name, shape, _ in _blocks(observation_type)}
 
 
-def decode(vector: np.ndarray, observation_type: str = "info") -> dict[str, np.ndarray]:
-    """Split an observation into its named blocks, reshaped (for tests and debugging)."""
+def decode(obs, observation_type: str = "info") -> dict[str, np.ndarray]:
+    """Named views of the observation blocks, for bot writers and tests.
+
+    ``obs``: one observation [D] or a batch [N, D], any dtype (int8 from the envs,
+    float32 after a cast). Returns {block name: array of shape ``shape`` or
+    [N, *shape]} with the shapes of ``observation_shapes(observation_type)``; each
+    is a view into ``obs`` (no copy) when ``obs`` is a numpy array. ValueError for
+    an unknown type or a last dimension other than D::
+
+        from spacemission_env import decode
+        v = decode(obs_batch)                    # obs_batch: [N, D]
+        v["own_hand"]                            # [N, 5, 15]
+        v["probes"][:, :, 0]                     # [N, 8]: own probes per ring position
+    """
     shapes = observation_shapes(observation_type)
-    return {name: np.asarray(vector)[a:b].reshape(shapes[name]) for name, a, b, _ in observation_layout(observation_type)}
+    arr = np.asarray(obs)
+    d = observation_size(observation_type)
+    if arr.ndim not in (1, 2) or arr.shape[-1] != d:
+        raise ValueError(f"observation_type {observation_type!r}: an observation has shape [{d}] or [N, {d}], "
+                         f"got {list(arr.shape)}")
+    lead = arr.shape[:-1]
+    return {name: arr[..., a:b].reshape(lead + shapes[name]) for name, a, b, _ in _layout(observation_type)}
 
 
 def _card_features(card: int) -> np.ndarray:
@@ -142,14 +178,17 @@ CARD_FEATURE_TABLE = np.stack([_card_features(c) for c in range(NUM_CARDS)])  # 
 
 def observe(state, player: int | None = None, observation_type: str = "info") -> np.ndarray:
     """The int8 observation vector of ``player`` (default: the acting player)."""
+    layout = _blocks(observation_type)  # validates the type
     seer = observation_type == "seer"
-    blocks = {name: np.zeros(shape, dtype=np.int64) for name, shape, _ in _blocks(observation_type)}
+    blocks = {name: np.zeros(shape, dtype=np.int64) for name, shape, _ in layout}
     n = state.num_players
     me = state.current_player if player is None else int(player)
     if not 0 <= me < n:
         raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
     rel = lambda q: (q - me) % n  # noqa: E731
-    yucata = state.rules == "yucata" or seer
+    # R-A4c / R-I3 / R-I5: own reservation types and the last-visit table: the yucata table
+    # view shows them; a player with perfect recall (recall, seer) remembers them anyway
+    full = state.rules == "yucata" or observation_type != "info"
     o = blocks
     o["tile_decision"][0] = state.phase == "tile"
     if state.pending is not None:
@@ -191,19 +230,28 @@ def observe(state, player: int | None = None, observation_type: str = "info") ->
         o["hand_size"][r] = len(pl.hand)
         o["collected"][r] = sum(pl.collection)
         o["scanned"][r] = pl.scanned
+        for p in range(RING_SIZE):  # R-I1: who looked through which pile, and when
+            if pl.last_seen_round[p]:
+                o["visited"][r, p] = 1
+                o["visit_age"][r, p] = min(state.round - pl.last_seen_round[p], CLIP)
+        for k, act in enumerate(pl.last_turn):  # R-I1: every action is taken openly
+            o["last_turn_kind"][r, k, TURN_KINDS.index(act.kind)] = 1
+            if act.target >= 0:
+                o["last_turn_target"][r, k, act.target] = 1
+            o["last_turn_tile"][r, k] = act.tile
+            o["last_turn_cards"][r, k, act.cards] = 1
     for c in state.discard_pile:
         o["discard_cards"][c] = 1
     mine = state.players[me]
     for s, c in enumerate(mine.hand):
         o["own_hand"][s] = CARD_FEATURE_TABLE[c]
     o["own_collection"][:] = mine.collection
-    if yucata:  # R-A4c: schmidt players may not look at their own reservations
-        for p in range(RING_SIZE):
-            o["own_reservations"][p] = state.reservations[p][me]
     if state.phase == "tile" and state.current_player == me:  # R-I3: the pile being looked through
         o["pile_seen"][:] = state.piles[mine.ship]
-    if yucata:  # R-I3 [variant]: the yucata last-visit table
-        _last_visits(state, mine, o["last_visit_seen"], o["last_visit_age"], o["last_visit_pile"])
+    if full:
+        for p in range(RING_SIZE):
+            o["own_reservations"][p] = state.reservations[p][me]
+        _last_visit_piles(mine, o["last_visit_pile"])
     if seer:
         for p in range(RING_SIZE):
             o["seer_piles"][p] = state.piles[p]
@@ -216,22 +264,21 @@ def observe(state, player: int | None = None, observation_type: str = "info") ->
             o["seer_collections"][r] = pl.collection
             for p in range(RING_SIZE):
                 o["seer_reservations"][p, r] = state.reservations[p][q]
-            _last_visits(state, pl, o["seer_last_visit_seen"][r], o["seer_last_visit_age"][r], o["seer_last_visit_pile"][r])
-    vec = np.concatenate([blocks[name].reshape(-1) for name, _, _ in _blocks(observation_type)])
+            _last_visit_piles(pl, o["seer_last_visit_pile"][r])
+    vec = np.concatenate([blocks[name].reshape(-1) for name, _, _ in layout])
     assert vec.min() >= -128 and vec.max() <= 127, "observation feature out of int8 range"
     return vec.astype(np.int8)
 
 
-def _last_visits(state, pl, seen, age, pile) -> None:
+def _last_visit_piles(pl, pile) -> None:
     for p in range(RING_SIZE):
         if pl.last_seen_round[p]:
-            seen[p] = 1
-            age[p] = min(state.round - pl.last_seen_round[p], CLIP)
             pile[p] = pl.last_seen[p]
 
 
 def layout_markdown() -> str:
     """docs/observation.md, generated from observation_layout() (a test checks it)."""
+    d_info, d_seer = observation_size("info"), observation_size("seer")
     lines = [
         "# Observation layout",
         "",
@@ -243,30 +290,69 @@ def layout_markdown() -> str:
         "(observer + r) mod num_players; seats are padded to 5 (absent seats are all 0), so the",
         "size does not depend on the player count or the rule set. Multi-dimensional blocks are",
         "flattened in C order (last index fastest). Tile types follow R-C3 (0 mineral_red ..",
-        "9 medal, 10 space); card ids follow `data/components.json`.",
+        "9 medal, 10 space); card ids follow `data/components.json`; action kinds follow",
+        "`actions.ACTION_KINDS` (0 top up, 1 jump, 2 fly, 3 scan, 4 develop, 5 discover).",
         "",
-        "- `info` (default): the observer's information state (R-I1..R-I4). Blocks marked",
-        "  *yucata only* are zero under `schmidt` (R-A4c own reservation types; R-I3 last-visit",
-        "  table); `pile_seen` is non-zero only during the observer's own tile decision (R-I3).",
-        "- `seer`: the whole state (debugging, teacher policies): the info blocks, filled as if every",
-        "  rule set showed everything, followed by the `seer_*` blocks.",
+        "## Types: info, recall, seer",
+        "",
+        "Every interface that takes `observation_type` accepts the three of",
+        "`encoding.OBSERVATION_TYPES`.",
+        "",
+        "- `info` (default): the *table view* of the rule set, what lies open to the observer now",
+        "  (R-I1..R-I4): the public board and counts, who has looked through which pile and how",
+        "  many rounds ago, every seat's last turn (kinds, targets, cards played or discarded,",
+        "  whether a tile was taken), the discard pile, own hand and collection, and the pile",
+        "  being looked at during the observer's own tile decision (`pile_seen`). Blocks marked",
+        "  *recall* (`own_reservations`, `last_visit_pile`) are filled under `yucata` (R-A4c,",
+        "  R-I3) and zero under `schmidt`, whose players may not look at them. The last turn names",
+        "  its cards by id (`last_turn_cards`, like `discard_cards`), not by features: the record is",
+        "  exact even for a top up of several cards, so a bot, a replay or the determinizer reads",
+        "  the very cards (the state keeps the ids too, docs/state_json.md).",
+        "- `recall`: the perfect-recall information state (R-I5): the same blocks, with the",
+        "  *recall* blocks always filled, because a player remembers the tiles it reserved and",
+        "  each pile as it saw it last. The same for both rule sets: under `yucata` it equals",
+        "  `info`; a state saved under `schmidt` and reloaded as `yucata` gives the same `recall`",
+        "  vector. `spacemission_env.determinize` samples full states from it.",
+        "- `seer`: the whole state (debugging, teacher policies): the recall-filled info blocks,",
+        "  followed by the `seer_*` blocks (every pile, hand, reservation, collection and",
+        "  last-visit table, and the draw pile's cards without their order).",
         "- Values that can exceed int8 are clipped: `round` and `rounds_left` to 127 (both",
         "  are given, so the distance to the round limit stays exact near the end of a long game), ages of",
-        "  last visits to 127. Every other feature is a count <= 64 or a flag.",
+        "  visits to 127. Every other feature is a count <= 64 or a flag.",
         "",
-        f"Sizes: info D = {observation_size('info')}, seer D = {observation_size('seer')}.",
+        f"Sizes: info D = {d_info}, recall D = {observation_size('recall')}, seer D = {d_seer}.",
+        "",
+        "## Reading an observation: `decode`",
+        "",
+        "`spacemission_env.decode(obs, observation_type=\"info\")` splits one observation [D] or a",
+        "batch [N, D] (any dtype) into named views, shaped as in the tables below (batched:",
+        "[N, *shape]); no copies. Bots should read observations through it, never by offsets:",
+        "",
+        "```python",
+        "import numpy as np",
+        "from spacemission_env import decode, engine",
+        "",
+        "st = engine.init(4, num_players=3, seeds=0)",
+        "v = decode(engine.observe(st, observation_type=\"recall\"), \"recall\")",
+        "v[\"own_hand\"].shape                  # (4, 5, 15): card features per hand slot",
+        "v[\"pile_size\"][0]                    # 8 pile sizes of game 0",
+        "np.argmax(v[\"acting_seat\"], axis=1)   # relative seat to act (0 = the observer)",
+        "v[\"last_turn_kind\"][:, 1]            # [4, 2, 6]: seat 1's last turn, one-hot kinds",
+        "```",
+        "",
+        "A wrong size raises `ValueError`.",
         "",
     ]
-    for kind in OBSERVATION_TYPES:
-        lines += [f"## `{kind}`", "", "| name | indices | size | meaning |", "|---|---|---|---|"]
-        info_names = {r[0] for r in observation_layout("info")}
+    info_names = {r[0] for r in observation_layout("info")}
+    for kind, title in (("info", "`info` and `recall`"), ("seer", "`seer`")):
+        lines += [f"## {title}", "", "| name | shape | indices | size | meaning |", "|---|---|---|---|---|"]
+        shapes = observation_shapes(kind)
+        if kind == "seer":
+            lines.append(f"| (info blocks, recall-filled) | | 0-{d_info - 1} | {d_info} | as above |")
         for name, a, b, meaning in observation_layout(kind):
             if kind == "seer" and name in info_names:
                 continue
-            lines.append(f"| `{name}` | {a}-{b - 1} | {b - a} | {meaning} |")
-        if kind == "seer":
-            lines.insert(len(lines) - len(_SEER_BLOCKS), "| (info blocks) | 0-%d | %d | as above |" % (
-                observation_size("info") - 1, observation_size("info")))
+            lines.append(f"| `{name}` | {list(shapes[name])} | {a}-{b - 1} | {b - a} | {meaning} |")
         lines.append("")
     return "\n".join(lines)
 

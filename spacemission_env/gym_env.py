@@ -11,14 +11,38 @@ The learner plays seat ``seat`` (``"random"``: drawn per episode from the env's
 episode). After each learner action the opponents (policies.py; None -> RandomPolicy)
 act until it is the learner's turn again or the game is over, so every transition
 carries the learner's own reward (rewards.py), including a loss caused by an
-opponent's move. The observation is int8 ``[D]`` (engine.observe for the learner's
-seat); ``terminated`` means the game ended by R-E1, ``truncated`` at ``max_rounds``.
+opponent's move. The observation is ``engine.observe`` for the learner's seat, int8
+``[D]`` (``observation_dtype="float32"``: the same values as float32).
 
-An illegal learner action (``illegal_action``): ``"lose"`` (default, the PettingZoo
-classic convention) ends the episode with ``illegal_reward`` (-1) and
-``info["illegal_action"] = True``; ``"raise"`` raises ValueError. Seeding:
-``reset(seed=s)`` seeds the env's ``np_random``, which draws the game seed and the
-seat, and reseeds every opponent that has a ``seed`` method.
+Every end of the game is ``terminated=True, truncated=False``: R-E1 and also the round
+limit (R-E3), which scores the game like any other end, with nothing after it (the
+rounds left are in the observation). Reporting it as a truncation would make
+bootstrapping learners add a value estimate on top of the final reward and learn to
+stall towards the limit. ``info["round_limit"]`` tells the two apart. At the end
+``info`` also holds ``"scores"`` (every seat's breakdown) and ``"is_success"`` (the
+learner's rank reward strictly beats every other seat's: a shared first place is not
+a success).
+
+``info["action_mask"]`` (bool [100], also ``action_masks()``) is never empty: the
+legal actions while the learner is to act, all True once the episode is over (no
+decision pending; the next action is ignored by vector wrappers, which reset, and
+``step`` refuses it otherwise), so a masked sampler works on every step, including
+Gymnasium's ``make_vec`` with next-step autoreset.
+
+Opponents: each may ask for its own observation type (``policy.observation_type``),
+receives the engine's int8 observation of that type, and is bound to the game with
+``policy.bind(GameConfig(...))`` when the env is built (policies.py). An opponent that
+returns a bad or illegal action raises an error naming it and the action; the game
+then needs ``reset()``.
+
+Bad learner input: an action of the wrong type (bool, float, str, float array) raises
+``TypeError``, an id outside 0..99 ``ValueError`` (a caller bug, not a move), both
+naming the value, with the game unchanged. A legal-range but illegal action
+(``illegal_action``): ``"lose"`` (default, the PettingZoo classic convention) ends the
+episode with ``illegal_reward`` (-1.0) and ``info["illegal_action"] = True``;
+``"raise"`` raises ValueError. Seeding: ``reset(seed=s)`` seeds the env's
+``np_random``, which draws the game seed and the seat, and reseeds every opponent
+that has a ``seed`` method.
 """
 from __future__ import annotations
 
@@ -28,40 +52,60 @@ from gymnasium import spaces
 
 from . import engine
 from .actions import NUM_ACTIONS
-from .pettingzoo_env import SCORE_NAMES, check_config, observation_box
-from .policies import resolve_opponents, seed_policies
+from .env_common import (
+    RENDER_MODES,
+    action_id,
+    as_observation,
+    check_config,
+    check_observation_dtype,
+    check_render_mode,
+    check_reward_value,
+    check_seat,
+    check_seed,
+    legal_list,
+    observation_box,
+    render_state,
+    score_dict,
+    strictly_best,
+)
+from .policies import prepare_opponents, seed_policies
 from .rewards import RewardFunction
-from .vector import check_seat
 
 ENV_ID = "SpaceMission-v0"
 PETTINGZOO_ID = "SpaceMission-v0"
 ILLEGAL_ACTIONS = ("lose", "raise")
 
 
+def _label(a: int) -> str:
+    from .rules.game import action_label
+
+    return action_label(a)
+
+
 class SpaceMissionEnv(gymnasium.Env):
     """Space Mission for one learner against fixed opponents (module doc)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(self, num_players: int = 2, opponents=None, seat="random", rules: str = "yucata", max_rounds: int = 100,
-                 observation_type: str = "info", reward: str = "win", shaping: bool = False, gamma: float = 1.0,
-                 illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode: str | None = None):
-        check_config(num_players, rules, max_rounds, observation_type)
+                 observation_type: str = "info", observation_dtype: str = "int8", reward: str = "win",
+                 shaping: bool = False, gamma: float = 1.0, illegal_action: str = "lose", illegal_reward: float = -1.0,
+                 render_mode: str | None = None):
+        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"unknown illegal_action {illegal_action!r}; expected one of {ILLEGAL_ACTIONS}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; expected None or one of {self.metadata['render_modes']}")
-        self.num_players = int(num_players)
+        self.illegal_reward = check_reward_value(illegal_reward, "illegal_reward")
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.num_players = self.config.num_players
         self.rules = rules
-        self.max_rounds = int(max_rounds)
+        self.max_rounds = self.config.max_rounds
         self.observation_type = observation_type
+        self.observation_dtype = check_observation_dtype(observation_dtype)
         self.seat_option = check_seat(seat, self.num_players)
-        self.opponents = resolve_opponents(opponents, self.num_players)
         self.reward_fn = RewardFunction(reward, shaping, gamma)
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.render_mode = render_mode
-        self.observation_space = observation_box(observation_type)
+        self.opponents, self.opponent_observation_types = prepare_opponents(opponents, self.config, observation_type)
+        self.observation_space = observation_box(observation_type, self.observation_dtype)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._mask = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
         self._action = np.zeros(1, dtype=np.int64)
@@ -75,46 +119,60 @@ class SpaceMissionEnv(gymnasium.Env):
         return bool(self._st.terminated[0])
 
     def _play(self, action: int) -> float:
-        """Apply one action of the acting seat; the learner's reward of that step."""
+        """Apply one (checked) action of the acting seat; the learner's reward of that step."""
         st = self._st
         actor = np.array([st.current_player[0]], dtype=np.intp)
         phi = self.reward_fn.before(st)
         self._action[0] = action
-        engine.step(st, self._action, check=True)
+        engine.step(st, self._action)
         if not (self.reward_fn.shaping or self._over()):
             return 0.0
         return float(self.reward_fn.after(st, self._running, actor, phi)[0, self.seat])
 
     def _run_opponents(self) -> float:
+        """Opponents act until the learner is to act or the game is over. A bad opponent
+        action raises (naming the opponent) before it is played; the episode then needs reset()."""
         st = self._st
         reward = 0.0
         while not self._over() and st.current_player[0] != self.seat:
             cp = int(st.current_player[0])
-            policy = self.opponents[(cp - self.seat - 1) % self.num_players]
+            k = (cp - self.seat - 1) % self.num_players
+            policy = self.opponents[k]
             engine.legal_action_mask(st, out=self._mask)
-            obs = engine.observe(st, observation_type=self.observation_type)[0]
+            obs = engine.observe(st, observation_type=self.opponent_observation_types[k])[0]
             action = policy.act(obs, self._mask[0].copy())
+            who = f"opponent {policy!r} in seat {cp}"
             try:
-                reward += self._play(int(action))
-            except ValueError as exc:
-                raise ValueError(f"opponent {policy!r} in seat {cp} chose an illegal action: {exc}") from None
+                a = action_id(action, who=who)
+                if not self._mask[0, a]:
+                    raise ValueError(f"{who}: action {a} ({_label(a)}) is not legal now; "
+                                     f"legal: {legal_list(self._mask[0])}")
+            except (TypeError, ValueError):
+                self._episode_over = True  # the learner cannot act on an opponent's turn: reset()
+                raise
+            reward += self._play(a)
         return reward
 
-    def _result(self):
+    def _result(self, illegal: bool = False):
         st = self._st
-        obs = engine.observe(st, player=self.seat, observation_type=self.observation_type)[0]
-        if self._over():
-            self._mask[:] = False
+        obs = as_observation(engine.observe(st, player=self.seat, observation_type=self.observation_type)[0],
+                             self.observation_dtype)
+        ended = illegal or self._over()
+        if ended:
+            self._mask[:] = True  # no decision pending (module doc)
         else:
             engine.legal_action_mask(st, out=self._mask)
-        info = {"action_mask": self._mask[0].copy(), "seat": self.seat}
-        if self._over():
-            scores = engine.scores(st)[0]
-            info["scores"] = [dict(zip(SCORE_NAMES, map(int, s))) for s in scores]
+        round_limit = bool(st.round_limit[0]) and not illegal
+        info = {"action_mask": self._mask[0].copy(), "seat": self.seat, "round_limit": round_limit}
+        if ended:
+            info["scores"] = [score_dict(s) for s in engine.scores(st)[0]]
+            info["illegal_action"] = illegal
+            info["is_success"] = (not illegal) and bool(strictly_best(engine.rewards(st), np.array([self.seat]))[0])
         return obs, info
 
     # --- Gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             seed_policies(self.opponents, np.random.SeedSequence(seed))
@@ -125,34 +183,28 @@ class SpaceMissionEnv(gymnasium.Env):
         self._st = engine.init(1, self.num_players, seeds=game_seed, rules=self.rules, max_rounds=self.max_rounds)
         self._episode_over = False
         self._run_opponents()  # opponents seated before the learner open the game
+        self._episode_over = self._over()
         return self._result()
 
     def step(self, action):
         if self._st is None or self._episode_over:
             raise ValueError("the episode is over (or never started): call reset()")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"action must be an integer id in [0, {NUM_ACTIONS}), got {action!r}") from None
-        if not (0 <= a < NUM_ACTIONS and self._mask[0, a]):
+        a = action_id(action)
+        if not self._mask[0, a]:
             if self.illegal_action == "raise":
-                raise ValueError(f"action {a} is not legal now; legal: {np.flatnonzero(self._mask[0]).tolist()}")
+                raise ValueError(f"action {a} ({_label(a)}) is not legal now; legal: {legal_list(self._mask[0])}")
             self._episode_over = True
-            obs, info = self._result()
-            self._mask[:] = False
-            info["action_mask"][:] = False
-            info["illegal_action"] = True
+            obs, info = self._result(illegal=True)
             return obs, self.illegal_reward, True, False, info
         reward = self._play(a)
         reward += self._run_opponents()
-        truncated = bool(self._st.round_limit[0])
-        terminated = bool(self._st.terminated[0]) and not truncated
-        self._episode_over = terminated or truncated
+        self._episode_over = self._over()
         obs, info = self._result()
-        return obs, reward, terminated, truncated, info
+        return obs, reward, self._episode_over, False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool [100]: the learner's legal actions now (MaskablePPO's hook)."""
+        """bool [100]: the learner's legal actions now; all True once the episode is over
+        (MaskablePPO's hook)."""
         return self._mask[0].copy()
 
     def render(self):
@@ -161,10 +213,7 @@ class SpaceMissionEnv(gymnasium.Env):
             return None
         if self._st is None:
             raise ValueError("call reset() before render()")
-        from .render import render_ansi, render_rgb
-
-        state = engine.to_reference(self._st, 0)
-        return render_ansi(state) if self.render_mode == "ansi" else render_rgb(state)
+        return render_state(engine.to_reference(self._st, 0), self.render_mode)
 
 
 def register_envs() -> None:

@@ -20,7 +20,7 @@ the style of the classic environments, over the fast batched engine (a batch of 
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` in 2..5 |
 | Action Shape | () |
 | Action Values | Discrete(100): 0-31 top_up, 32-71 jump, 72-73 fly, 74-78 scan, 79-88 develop, 89 discover, 90-99 tile |
-| Observation Shape | `observation`: (677,), `action_mask`: (100,) |
+| Observation Shape | `observation`: (1491,), `action_mask`: (100,) |
 | Observation Values | `observation`: int8 [0, 127], `action_mask`: int8 [0, 1] |
 | Rewards | `win`: rank reward in [-1, 1] at the end; `score`: (own - mean others) / 50 at the end; optional shaping |
 
@@ -28,23 +28,40 @@ the style of the classic environments, over the fast batched engine (a batch of 
   decision (actions 90-99). The acting agent keeps ``agent_selection`` for all of
   them, so the same agent may be selected several times in a row.
 * ``observation`` is ``engine.observe`` for that agent's seat (docs/observation.md),
-  the same for acting and waiting agents; ``action_mask`` is the acting agent's legal
-  actions and all zeros for every other agent.
+  the same for acting and waiting agents; ``observation_dtype="float32"`` gives the
+  same values as float32 (for networks that take floats). ``state()`` is the global
+  state for centralised critics: seat 0's ``"seer"`` observation, in ``state_space``.
+* Masks: ``action_mask`` (int8 [100], in the observation dict and in
+  ``infos[agent]["action_mask"]``) is the acting agent's legal actions, never empty
+  (top up is always legal). An agent with **no decision pending** (another agent
+  acts, or the game is over) gets an all-ones mask: "no choice to make here", never a
+  list of legal moves; it must not step (waiting) or steps ``None`` (game over). So a
+  masked sampler run on any observation never meets an empty row.
 * Rewards (rewards.py): ``reward="win"`` rank rewards at the end (2 players +1/-1,
   0 on a shared win; 3-5 players zero-sum by rank in [-1, 1], ties averaged);
   ``reward="score"``: (own - mean of others) / 50 at the end; ``shaping=True`` adds
   potential-based shaping with the provisional score / 50 as potential. Every agent
-  gets its reward in ``rewards`` on the step that caused it and collects the sum
-  through ``last()`` when next selected (PettingZoo's ``_cumulative_rewards``).
-* The game ends by R-E1 (terminations) or at ``max_rounds`` (R-E3, truncations);
-  then every agent is selected once more to receive its final reward and must
-  step ``None``. ``infos[agent]["scores"]`` then holds its final score breakdown.
-* ``env()`` adds PettingZoo's classic wrappers: an illegal action ends the game with
-  -1 for the offender and 0 for the others (TerminateIllegalWrapper), out-of-range
-  actions assert, and call order is enforced. ``raw_env`` raises ``ValueError`` on
-  an illegal action instead.
+  gets its reward (a float) in ``rewards`` on the step that caused it and collects
+  the sum through ``last()`` when next selected (PettingZoo's ``_cumulative_rewards``).
+* The game ends by R-E1 or at ``max_rounds`` (R-E3); both are real ends of the game
+  (R-E3 scores the game and nothing follows; the rounds left are in the observation),
+  so every agent is **terminated**, never truncated: a learner that bootstrapped a
+  value after the round limit would learn to stall towards it. ``infos[agent]``
+  then holds ``"scores"`` (its final score breakdown), ``"round_limit"`` (True when
+  R-E3 ended it) and ``"illegal_action"``; every agent is selected once more to
+  receive its final reward and must step ``None``.
+* Illegal actions: ``raw_env`` raises ``ValueError`` naming the action and the legal
+  ones (``illegal_action="raise"``); ``env()`` passes ``illegal_action="lose"``, the
+  classic convention: the game ends, ``illegal_reward`` (-1.0) for the offender, 0.0
+  for the others, ``infos[offender]["illegal_action"] = True``, scores as they stand.
+  Either way an action of the wrong type (bool, float, str, None for the acting agent)
+  raises ``TypeError`` and an id outside 0..99 ``ValueError``, naming the value, with
+  the game unchanged.
+* Copies: ``copy.deepcopy`` and ``pickle`` give the same game at the same point
+  (engine state and seeding generator included), wrapped or not.
 * Seeding: ``reset(seed=s)`` seeds a generator that draws each game's engine seed,
   so ``reset(seed=s)`` followed by plain ``reset()`` calls replays the same games.
+* ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"``.
 
 Registration: ``import spacemission_env`` registers ``"SpaceMission-v0"`` with
 PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v0")``
@@ -52,35 +69,30 @@ PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMissi
 """
 from __future__ import annotations
 
-import operator
-
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
+from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import engine
 from .actions import NUM_ACTIONS, action_table
-from .config import check_game_config
-from .encoding import OBSERVATION_TYPES
+from .env_common import (
+    RENDER_MODES,
+    action_id,
+    check_config,
+    check_observation_dtype,
+    check_render_mode,
+    check_reward_value,
+    check_seed,
+    legal_list,
+    no_decision_mask,
+    observation_box,
+    render_state,
+    score_dict,
+)
 from .rewards import RewardFunction
-from .scoring import SCORE_KEYS
 
-OBS_LOW, OBS_HIGH = 0, 127  # every observation feature is a count, flag or clipped number (encoding.py)
-SCORE_NAMES = SCORE_KEYS  # keys of infos[agent]["scores"]
-
-
-def check_config(num_players, rules, max_rounds, observation_type) -> None:
-    """ValueError naming the first bad configuration argument."""
-    check_game_config(num_players, rules, max_rounds)
-    if observation_type not in OBSERVATION_TYPES:
-        raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {OBSERVATION_TYPES}")
-
-
-def observation_box(observation_type: str = "info") -> spaces.Box:
-    return spaces.Box(OBS_LOW, OBS_HIGH, shape=(engine.observation_size(observation_type),), dtype=np.int8)
+ILLEGAL_ACTIONS = ("raise", "lose")
 
 
 def spaces_table(num_players: int = 2, observation_type: str = "info") -> str:
@@ -107,38 +119,35 @@ def spaces_table(num_players: int = 2, observation_type: str = "info") -> str:
 
 
 def env(**kwargs):
-    """The AEC environment with PettingZoo's classic wrappers (illegal action: -1, game over)."""
-    e = raw_env(**kwargs)
-    e = TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = AssertOutOfBoundsWrapper(e)
-    e = OrderEnforcingWrapper(e)
-    return e
+    """The AEC environment as PettingZoo's classic environments ship it: an illegal action
+    ends the game with -1 for the offender (``illegal_action="lose"``; pass
+    ``illegal_action="raise"`` to keep raw_env's ValueError) and PettingZoo's
+    ``OrderEnforcingWrapper`` checks the call order."""
+    kwargs.setdefault("illegal_action", "lose")
+    return OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-# --- PettingZoo's wrappers, with direct forwarding of the hot attributes -----------------
 # BaseWrapper reaches the wrapped env's attributes through __getattr__, which costs a
-# chain of failed lookups per access and wrapper (half the time of a random-play step).
-# These subclasses change nothing but that: the per-step attributes are properties that
-# read the unwrapped env directly. Behaviour (illegal-move termination, bounds assertion,
-# call-order checks) is PettingZoo's own.
+# chain of failed lookups per access (half the time of a random-play step). This
+# subclass changes nothing but that: the per-step attributes are properties that read
+# the unwrapped env directly (AttributeError before reset, as PettingZoo's own).
 _HOT = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
 
-def _forwarding(base, checked: bool):
-    def prop(name):
-        if checked:  # OrderEnforcingWrapper: AttributeError before reset, via its __getattr__
-            def get(self):
-                if not self._has_reset:
-                    raise AttributeError(name)
-                return getattr(self._raw, name)
-        else:
-            def get(self):
-                return getattr(self._raw, name)
-        return property(get)
+def _hot_property(name):
+    def get(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+    return property(get)
 
-    def __init__(self, env, *args, **kwargs):
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    __doc__ = wrappers.OrderEnforcingWrapper.__doc__
+
+    def __init__(self, env):
         self._raw = env.unwrapped
-        base.__init__(self, env, *args, **kwargs)
+        super().__init__(env)
 
     def action_space(self, agent):
         return self._raw.action_spaces[agent]
@@ -149,45 +158,45 @@ def _forwarding(base, checked: bool):
     def __str__(self):
         return str(self.env)
 
-    ns = {name: prop(name) for name in _HOT}
-    ns.update(__init__=__init__, action_space=action_space, observation_space=observation_space, __str__=__str__,
-              __doc__=base.__doc__, __module__=__name__)
-    return type(base.__name__, (base,), ns)
+
+for _name in _HOT:
+    setattr(OrderEnforcingWrapper, _name, _hot_property(_name))
 
 
-TerminateIllegalWrapper = _forwarding(wrappers.TerminateIllegalWrapper, checked=False)
-AssertOutOfBoundsWrapper = _forwarding(wrappers.AssertOutOfBoundsWrapper, checked=False)
-OrderEnforcingWrapper = _forwarding(wrappers.OrderEnforcingWrapper, checked=True)
+class raw_env(AECEnv):
+    """Space Mission AEC environment without wrappers (module doc). Illegal actions raise
+    ValueError unless ``illegal_action="lose"`` (what ``env()`` passes)."""
 
-
-class raw_env(AECEnv, EzPickle):
-    """Space Mission AEC environment without wrappers (illegal actions raise ValueError)."""
-
-    metadata = {"name": "spacemission_v0", "render_modes": ["ansi", "rgb_array"], "is_parallelizable": False, "render_fps": 1}
+    metadata = {"name": "spacemission_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, num_players: int = 2, rules: str = "yucata", max_rounds: int = 100, reward: str = "win",
-                 shaping: bool = False, gamma: float = 1.0, observation_type: str = "info", render_mode: str | None = None):
-        EzPickle.__init__(self, num_players=num_players, rules=rules, max_rounds=max_rounds, reward=reward, shaping=shaping,
-                          gamma=gamma, observation_type=observation_type, render_mode=render_mode)
+                 shaping: bool = False, gamma: float = 1.0, observation_type: str = "info",
+                 observation_dtype: str = "int8", illegal_action: str = "raise", illegal_reward: float = -1.0,
+                 render_mode: str | None = None):
         super().__init__()
-        check_config(num_players, rules, max_rounds, observation_type)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; expected None or one of {self.metadata['render_modes']}")
-        self.num_players = int(num_players)
+        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"unknown illegal_action {illegal_action!r}; expected one of {ILLEGAL_ACTIONS}")
+        self.illegal_reward = check_reward_value(illegal_reward, "illegal_reward")
+        self.render_mode = check_render_mode(render_mode)
+        self.num_players = self.config.num_players
         self.rules = rules
-        self.max_rounds = int(max_rounds)
+        self.max_rounds = self.config.max_rounds
         self.observation_type = observation_type
-        self.render_mode = render_mode
+        self.observation_dtype = check_observation_dtype(observation_dtype)
+        self.illegal_action = illegal_action
         self._reward_fn = RewardFunction(reward, shaping, gamma)
         self.reward_mode = reward
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_box(observation_type),
+            a: spaces.Dict({"observation": observation_box(observation_type, self.observation_dtype),
                             "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)})
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.state_space = observation_box("seer", self.observation_dtype)
         d = engine.observation_size(observation_type)
         self._obs_bufs = [np.empty((1, d), dtype=np.int8) for _ in range(self.num_players)]  # one per seat
         self._mask_buf = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
@@ -196,8 +205,20 @@ class raw_env(AECEnv, EzPickle):
         self._running = np.ones(1, dtype=np.bool_)
         self._seed_rng: np.random.Generator | None = None
         self._st = None
+        self._over = True
+        self._acting_seat = -1
         self._obs_fresh = [False] * self.num_players  # _obs_bufs[seat] holds the current state's view
         self._rewards_zero = True
+
+    # --- copies: the same game at the same point ------------------------------------------
+    def __getstate__(self) -> dict:
+        """Everything: configuration, engine state, seeding generator, bookkeeping. So
+        ``pickle`` and ``copy.deepcopy`` give the same game at the same point (a
+        rebuild from the constructor arguments, EzPickle's way, would lose the game)."""
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
 
     # --- spaces ------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -209,9 +230,7 @@ class raw_env(AECEnv, EzPickle):
     # --- reset / observe -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-                raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-            self._seed_rng = np.random.default_rng(int(seed))
+            self._seed_rng = np.random.default_rng(check_seed(seed))
         elif self._seed_rng is None:
             self._seed_rng = np.random.default_rng()
         game_seed = int(self._seed_rng.integers(0, 2**63))
@@ -223,68 +242,93 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"action_mask": no_decision_mask(np.int8)} for a in self.agents}
         self._skip_agent_selection = None
+        self._acting_seat = -1
         self._after_change()
 
+    def _require_reset(self, what: str) -> None:
+        if self._st is None:
+            raise ValueError(f"call reset() before {what}")
+
     def _after_change(self) -> None:
-        """Refresh the acting agent, its legal mask and the observation cache."""
+        """Refresh the acting agent, its legal mask (also in its info) and the observation cache."""
         st = self._st
         self._obs_fresh = [False] * self.num_players
         self._over = bool(st.terminated[0])
-        self._acting_seat = -1 if self._over else int(st.current_player[0])
-        if not self._over:
-            engine.legal_action_mask(st, out=self._mask_buf)
-            self.agent_selection = self.possible_agents[st.current_player[0]]
+        if self._over:
+            self._acting_seat = -1
+            return
+        cp = int(st.current_player[0])
+        engine.legal_action_mask(st, out=self._mask_buf)
+        agent = self.possible_agents[cp]
+        self.agent_selection = agent
+        self.infos[agent] = {"action_mask": self._mask_buf[0].view(np.int8).copy()}
+        if self._acting_seat not in (-1, cp):  # the previous actor now waits
+            self.infos[self.possible_agents[self._acting_seat]] = {"action_mask": no_decision_mask(np.int8)}
+        self._acting_seat = cp
 
     def observe(self, agent):
+        self._require_reset("observe()")
         seat = self._seat[agent]
         buf = self._obs_bufs[seat]
         if not self._obs_fresh[seat]:
-            if seat == self._acting_seat:
+            if seat == int(self._st.current_player[0]):
                 player = None  # the acting seat: the engine's cheapest path
             else:
                 self._seat_arr[0] = seat
                 player = self._seat_arr
             engine.observe(self._st, player=player, observation_type=self.observation_type, out=buf)
             self._obs_fresh[seat] = True
-        if agent == self.agent_selection and not self._over:
-            mask = self._mask_buf[0].view(np.int8).copy()
-        else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": buf[0].copy(), "action_mask": mask}
+        obs = buf[0].copy() if self.observation_dtype == np.int8 else buf[0].astype(self.observation_dtype)
+        return {"observation": obs, "action_mask": self.action_mask(agent).view(np.int8)}
 
     def action_mask(self, agent) -> np.ndarray:
-        """The agent's legal-action mask as bool [100] (all False unless it is acting)."""
-        if agent == self.agent_selection and not self._over:
+        """bool [100]: the acting agent's legal actions; all True for an agent with no
+        decision pending (another agent acts, or the game is over): see the module doc."""
+        if self._seat[agent] == self._acting_seat:
             return self._mask_buf[0].copy()
-        return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        return no_decision_mask()
+
+    def last(self, observe: bool = True):
+        self._require_reset("last()")
+        return super().last(observe)
+
+    def state(self) -> np.ndarray:
+        """The global state for centralised critics: seat 0's ``"seer"`` observation (the
+        whole game in a fixed frame, whoever acts), in ``state_space``."""
+        self._require_reset("state()")
+        seer = engine.observe(self._st, player=0, observation_type="seer")[0]
+        return seer if self.observation_dtype == np.int8 else seer.astype(self.observation_dtype)
 
     # --- step ------------------------------------------------------------------------------
     def step(self, action) -> None:
+        self._require_reset("step()")
+        if not self.agents:
+            raise ValueError("every agent has left the finished game: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            if action is not None:
+                raise ValueError(f"{agent}'s game is over: the only valid action is None, got {action!r}")
+            self._was_dead_step(None)
             return
-        if action is None or isinstance(action, bool):
-            raise ValueError(f"{agent} must play an action id in [0, {NUM_ACTIONS}), got {action!r}")
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"action must be an integer, got {action!r}") from None
-        if not 0 <= a < NUM_ACTIONS:
-            raise ValueError(f"action {a} out of range [0, {NUM_ACTIONS})")
+        if action is None:
+            raise TypeError(f"{agent} is to act: it must play an action id in 0..{NUM_ACTIONS - 1}, got None")
+        a = action_id(action, who=f"{agent}'s action")
         if not self._mask_buf[0, a]:
+            if self.illegal_action == "lose":
+                self._forfeit(agent)
+                return
             from .rules.game import action_label
 
             raise ValueError(f"action {a} ({action_label(a)}) is not legal for {agent} now; "
-                             f"legal: {np.flatnonzero(self._mask_buf[0]).tolist()}")
+                             f"legal: {legal_list(self._mask_buf[0])}")
         st = self._st
         seat = self._seat[agent]
         rf = self._reward_fn
         phi = rf.before(st)
         self._action[0] = a
-        engine.step(st, self._action, check=False)  # legality checked above against the same mask
+        engine.step(st, self._action)
         self._cumulative_rewards[agent] = 0.0
         over = bool(st.terminated[0])
         if over or rf.shaping:
@@ -295,32 +339,50 @@ class raw_env(AECEnv, EzPickle):
             self.rewards = {q: 0.0 for q in self.possible_agents}
             self._rewards_zero = True
         if over:
-            truncated = bool(st.round_limit[0])
-            scores = engine.scores(st)[0]
-            for i, q in enumerate(self.possible_agents):
-                self.terminations[q] = not truncated
-                self.truncations[q] = truncated
-                self.infos[q] = {"scores": dict(zip(SCORE_NAMES, map(int, scores[i])))}
+            self._finish(round_limit=bool(st.round_limit[0]), offender=None)
         if not self._rewards_zero:
             self._accumulate_rewards()
         self._after_change()
 
+    def _finish(self, round_limit: bool, offender: str | None) -> None:
+        """Every agent terminated (never truncated: R-E3 ends the game, see the module
+        doc), with the score breakdown and how the game ended in its info."""
+        scores = engine.scores(self._st)[0]
+        for i, q in enumerate(self.possible_agents):
+            self.terminations[q] = True
+            self.truncations[q] = False
+            self.infos[q] = {"action_mask": no_decision_mask(np.int8), "scores": score_dict(scores[i]),
+                             "round_limit": round_limit, "illegal_action": q == offender}
+
+    def _forfeit(self, agent: str) -> None:
+        """``illegal_action="lose"``: the game ends now, ``illegal_reward`` for the
+        offender and 0.0 for the others (PettingZoo's classic convention)."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {q: 0.0 for q in self.possible_agents}
+        self.rewards[agent] = self.illegal_reward
+        self._rewards_zero = False
+        self._finish(round_limit=False, offender=agent)
+        self._accumulate_rewards()
+        self._over = True
+        self._acting_seat = -1
+        self._obs_fresh = [False] * self.num_players
+
+    def _clear_rewards(self) -> None:
+        # PettingZoo's version writes int 0; rewards here are always floats
+        for agent in self.rewards:
+            self.rewards[agent] = 0.0
+
     # --- render ------------------------------------------------------------------------------
     def reference_state(self):
         """The current game as a reference ``GameState`` (a copy)."""
-        if self._st is None:
-            raise ValueError("call reset() before reading the state")
+        self._require_reset("reading the state")
         return engine.to_reference(self._st, 0)
 
     def render(self):
         if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            logger.warn("You are calling render method without specifying any render mode.")
             return None
-        from .render import render_ansi, render_rgb
-
-        state = self.reference_state()
-        return render_ansi(state) if self.render_mode == "ansi" else render_rgb(state)
+        return render_state(self.reference_state(), self.render_mode)
 
     def close(self) -> None:
         pass
-

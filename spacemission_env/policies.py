@@ -9,11 +9,29 @@ A policy maps observations and legal-action masks to action ids (docs/actions.md
   (``[N, D]`` and ``[N, 100]``); the batched interfaces (``sb3.SpaceMissionVecEnv``)
   call only this one.
 
-Both must return a legal action (mask 1). Optional members: ``seed(seed)``, which the
-environments call from their ``reset(seed=...)`` so that seeding reaches the
-opponents too; ``uses_observation = False`` for policies that look only at the mask,
-which lets the batched environments skip computing observations for them (they
-then pass an empty ``[N, 0]`` array). Subclass :class:`BasePolicy` to write only one of the two methods.
+Both must return a legal action (mask 1); the environments reject anything else with
+an error naming the policy and the action. Optional members, all read by the
+single-learner environments (``gym_env.SpaceMissionEnv``, ``sb3.SpaceMissionVecEnv``):
+
+* ``seed(seed)``: called from the environments' seeded ``reset`` so that seeding
+  reaches the opponents too.
+* ``bind(config)``: called once per distinct policy object when an environment is
+  built, with a :class:`~spacemission_env.config.GameConfig` (``num_players``,
+  ``rules``, ``max_rounds``), so that an agent can check that it fits the game (a
+  trained model refuses a mismatching env by raising; the exception propagates
+  unchanged out of the environment's constructor) or learn the configuration (a
+  search bot). Called before ``observation_type`` is read, so ``bind`` may set it.
+* ``observation_type``: which observation the policy is given, one of
+  ``encoding.OBSERVATION_TYPES`` (e.g. ``"seer"`` for a teacher that sees everything);
+  None or absent means the environment's own ``observation_type``. Checked when the
+  environment is built (ValueError naming the policy and the value). Opponents always
+  receive the engine's **int8** observation of their type, whatever the learner's
+  ``observation_dtype``: a policy's input does not change with the learner's options.
+* ``uses_observation = False`` for policies that look only at the mask, which lets
+  the batched environments skip computing observations for them (they then pass an
+  empty ``[N, 0]`` array).
+
+Subclass :class:`BasePolicy` to write only one of ``act`` / ``act_batch``.
 """
 from __future__ import annotations
 
@@ -23,6 +41,9 @@ import numpy as np
 
 from . import engine
 from .actions import NUM_ACTIONS
+from .config import GameConfig
+from .encoding import OBSERVATION_TYPES
+from .env_common import check_seed
 
 
 @runtime_checkable
@@ -35,7 +56,10 @@ class Policy(Protocol):
 
 
 class BasePolicy:
-    """Derives each method from the other: override ``act`` or ``act_batch``."""
+    """Derives each method from the other: override ``act`` or ``act_batch``. The
+    optional hooks are no-ops here and ``observation_type = None`` (the env's own)."""
+
+    observation_type: str | None = None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if type(self).act_batch is BasePolicy.act_batch:
@@ -51,6 +75,9 @@ class BasePolicy:
     def seed(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Reseed the policy's randomness (no-op for deterministic policies)."""
 
+    def bind(self, config: GameConfig) -> None:  # noqa: B027 - optional hook
+        """Called by an environment with the game it plays (raise to refuse it)."""
+
 
 def check_masks(action_masks: np.ndarray) -> np.ndarray:
     """The masks as a 2-D bool array ``[N, 100]``; ValueError on a wrong shape."""
@@ -63,22 +90,21 @@ def check_masks(action_masks: np.ndarray) -> np.ndarray:
 class RandomPolicy(BasePolicy):
     """Random legal actions: the default opponent.
 
-    ``RandomPolicy(seed, by_kind=False)``: ``seed`` (int or None) seeds a ``numpy``
-    generator; ``seed(s)`` reseeds it. Uniform over the legal ids by default; with
+    ``RandomPolicy(seed=None, by_kind=False)`` (keyword-only, so that a number is never
+    mistaken for a seat): ``seed`` (int or None) seeds a ``numpy`` generator;
+    ``seed(s)`` reseeds it. Uniform over the legal ids by default; with
     ``by_kind=True`` uniform over the legal action kinds first, then over ids within
     the kind (``engine.sample_actions``), which plays games to their end far more often.
     """
 
     uses_observation = False
 
-    def __init__(self, seed: int | None = None, by_kind: bool = False):
+    def __init__(self, *, seed: int | None = None, by_kind: bool = False):
         self.by_kind = bool(by_kind)
         self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         mask = np.asarray(action_mask)
@@ -122,3 +148,31 @@ def seed_policies(policies, seed_sequence: np.random.SeedSequence) -> None:
         fn = getattr(p, "seed", None)
         if callable(fn):
             fn(int(child.generate_state(1, np.uint64)[0] >> np.uint64(1)))
+
+
+def bind_policies(policies, config: GameConfig) -> None:
+    """Call ``bind(config)`` once on every distinct policy that has one (exceptions propagate)."""
+    for p in {id(p): p for p in policies}.values():
+        fn = getattr(p, "bind", None)
+        if callable(fn):
+            fn(config)
+
+
+def policy_observation_type(policy, default: str) -> str:
+    """The observation type ``policy`` asks for (its ``observation_type``), or ``default``."""
+    wanted = getattr(policy, "observation_type", None)
+    if wanted is None:
+        return default
+    if not isinstance(wanted, str) or wanted not in OBSERVATION_TYPES:
+        raise ValueError(f"opponent {policy!r} asks for observation_type {wanted!r}; "
+                         f"expected None (the environment's own) or one of {OBSERVATION_TYPES}")
+    return wanted
+
+
+def prepare_opponents(opponents, config: GameConfig, default_observation_type: str) -> tuple[list, list[str]]:
+    """The single-learner environments' opponents: ``resolve_opponents``, then ``bind``
+    every distinct policy to ``config``, then read each one's observation type.
+    Returns (one policy per opponent seat, the observation type of each)."""
+    policies = resolve_opponents(opponents, config.num_players)
+    bind_policies(policies, config)
+    return policies, [policy_observation_type(p, default_observation_type) for p in policies]

@@ -1,6 +1,7 @@
-"""Human views of a game: ``render_ansi`` (text) and ``render_rgb`` (a Pillow picture).
+"""Human views of a game: ``render_ansi`` (text), ``render_human`` (prints that text) and
+``render_rgb`` (a Pillow picture).
 
-Both read a reference :class:`~spacemission_env.rules.state.GameState` (the batched
+All read a reference :class:`~spacemission_env.rules.state.GameState` (the batched
 engine converts with ``engine.to_reference``), so they work for every engine and
 interface. They show the whole table, hands included: they are for people
 watching or debugging, not for agents (agents get ``observe``).
@@ -110,6 +111,12 @@ def render_ansi(state: GameState) -> str:
             f" | collection {_collection_text(pl.collection)}"
         )
     return "\n".join(lines)
+
+
+def render_human(state: GameState, file=None) -> None:
+    """Print :func:`render_ansi`'s table (``render_mode="human"`` of every interface),
+    followed by a blank line so that successive frames stay apart."""
+    print(render_ansi(state) + "\n", file=file, flush=True)
 
 
 # --- the picture ---------------------------------------------------------------------

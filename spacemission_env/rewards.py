@@ -8,8 +8,8 @@ Modes (``reward=``):
   Ranks follow R-P8 (points, then stations).
 * ``"score"``: terminal only; ``(own total - mean of the others' totals) / 50``.
 
-Both are paid on the step that ends the game, also when it ends by truncation
-(R-E3: a truncated game is scored like a finished one).
+Both are paid on the step that ends the game, also when it ends at the round limit
+(R-E3 scores the game like any other end; every interface reports it as terminated).
 
 Optional potential-based shaping (``shaping=True``, Ng, Harada & Russell 1999), with
 potential ``Phi_i(s) = provisional total of seat i in s / 50`` (``engine.scores``,

@@ -13,64 +13,97 @@ after the learner). No subprocesses and no per-game Python objects: one
 batched with ``act_batch`` per distinct policy, until it is a learner's turn again in
 every game. A transition's reward is the learner's reward from its action up to its
 next decision, including what the opponents' moves caused (the terminal reward of a
-game an opponent ended, shaping).
+game an opponent ended, shaping). Opponents get the int8 observation of their own
+``observation_type`` (default: the env's) and are bound to the game with
+``bind(GameConfig(...))`` at construction (policies.py).
 
-SB3 conventions: ``reset()`` returns the observations only (int8 ``[N, D]``); games
-that end are reset automatically inside ``step_wait``, which then returns the new
-game's first observation, ``done=True`` and ``infos[i]["terminal_observation"]`` (the
-learner's last observation of the ended game) plus ``"TimeLimit.truncated"`` (True
-when the game was cut at ``max_rounds``), ``"scores"`` (final breakdown of every seat),
-``"seat"`` and ``"is_success"`` (the learner won, ties included).
-``action_masks()`` returns bool ``[N, 100]``, also through ``env_method("action_masks")``
-(what sb3_contrib's ``get_action_masks`` calls). Seeding: ``seed(s)`` (SB3) or the
+SB3 conventions: ``reset()`` returns the observations only (int8 ``[N, D]``, or
+float32 with ``observation_dtype="float32"``); games that end are reset automatically
+inside ``step_wait``, which then returns the new game's first observation,
+``done=True`` and ``infos[i]`` with ``"terminal_observation"`` (the learner's last
+observation of the ended game), ``"round_limit"`` (the game reached ``max_rounds``),
+``"TimeLimit.truncated": False`` (always: R-E3 ends and scores the game, so SB3 must
+not bootstrap a value after it, which it does when that flag is True), ``"scores"``
+(final breakdown of every seat), ``"seat"`` and ``"is_success"`` (the learner's rank
+reward strictly beats every other seat's; a shared first place is not a success).
+``action_masks()`` returns bool ``[N, 100]`` (never an empty row: every game waits
+for its learner), also through ``env_method("action_masks")`` (what sb3_contrib's
+``get_action_masks`` calls). Seeding: ``seed(s)`` (SB3; checked there) or the
 ``seed`` argument, applied at the next ``reset()``; it seeds the game seeds, the seat
-draws and every opponent that has a ``seed`` method. Illegal learner actions raise
-ValueError (use MaskablePPO or the masks).
+draws and every opponent that has a ``seed`` method.
+
+Bad input is rejected before any game changes: learner actions of a non-integer
+dtype raise TypeError; ids outside 0..99 and illegal ids raise ValueError naming the
+game and the action (use MaskablePPO or the masks). An opponent that returns a bad
+action raises an error naming the opponent, the game and the action; the env then
+needs ``reset()``. Rendering: ``"ansi"`` / ``"human"`` show game 0 as text,
+``"rgb_array"`` tiles every game's picture (SB3's convention; about 2.9 MB per game).
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import tile_images
 
 from . import engine
 from .actions import NUM_ACTIONS
-from .pettingzoo_env import SCORE_NAMES, check_config, observation_box
-from .policies import resolve_opponents, seed_policies
+from .env_common import (
+    RENDER_MODES,
+    SEED_HIGH,
+    action_batch,
+    check_config,
+    check_num_envs,
+    check_observation_dtype,
+    check_render_mode,
+    check_seat,
+    check_seed,
+    legal_list,
+    observation_box,
+    render_state,
+    score_dict,
+    strictly_best,
+)
+from .policies import prepare_opponents, seed_policies
 from .rewards import RewardFunction, score_view
-from .vector import SEED_HIGH, check_num_envs, check_seat, check_seed
 
 
 class SpaceMissionVecEnv(VecEnv):
     """N games, one learner seat each, opponents stepped in batch (module doc)."""
 
     def __init__(self, num_envs: int, num_players: int = 2, opponents=None, seat="random", rules: str = "yucata",
-                 max_rounds: int = 100, observation_type: str = "info", reward: str = "win", shaping: bool = False,
-                 gamma: float = 1.0, seed: int | None = None, render_mode: str | None = None):
+                 max_rounds: int = 100, observation_type: str = "info", observation_dtype: str = "int8",
+                 reward: str = "win", shaping: bool = False, gamma: float = 1.0, seed: int | None = None,
+                 render_mode: str | None = None):
         num_envs = check_num_envs(num_envs)
-        check_config(num_players, rules, max_rounds, observation_type)
-        if render_mode not in (None, "rgb_array", "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi' or 'rgb_array'")
-        self.num_players = int(num_players)
+        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
+        self.render_mode = check_render_mode(render_mode)
+        self.num_players = self.config.num_players
         self.rules = rules
-        self.max_rounds = int(max_rounds)
+        self.max_rounds = self.config.max_rounds
         self.observation_type = observation_type
+        self.observation_dtype = check_observation_dtype(observation_dtype)
         self.seat = check_seat(seat, self.num_players)
-        self.opponents = resolve_opponents(opponents, self.num_players)
+        seed = check_seed(seed)
         self.reward_fn = RewardFunction(reward, shaping, gamma)
-        self.render_mode = render_mode
-        super().__init__(num_envs, observation_box(observation_type), spaces.Discrete(NUM_ACTIONS))
-        self._seeds[0] = check_seed(seed)
+        self.opponents, self.opponent_observation_types = prepare_opponents(opponents, self.config, observation_type)
+        super().__init__(num_envs, observation_box(observation_type, self.observation_dtype), spaces.Discrete(NUM_ACTIONS))
+        self.metadata = {"render_modes": list(RENDER_MODES)}  # what render() renders, whatever render_mode
+        self._seeds[0] = seed
         self._rng = np.random.default_rng(self._seeds[0])
         self._st = None
+        self._broken = False  # an opponent failed mid-step: reset() needed
         self._actions = None
         self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)  # the learners' masks
         self._opp_mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         distinct = {id(p): p for p in self.opponents}
         self._policies = list(distinct.values())
+        types = dict(zip(map(id, self.opponents), self.opponent_observation_types))
+        self._policy_types = [types[id(p)] for p in self._policies]
         # _opp_table[k] = index into _policies of the opponent k seats after the learner
         # (the last entry, k = num_players - 1, is the learner's own seat: no policy)
         self._opp_table = np.array([list(distinct).index(id(p)) for p in self.opponents] + [-1], dtype=np.int64)
@@ -82,6 +115,15 @@ class SpaceMissionVecEnv(VecEnv):
         else:
             self.seats[rows] = self.seat
 
+    def seed(self, seed: int | None = None):
+        """SB3's seeding (applied at the next ``reset()``); TypeError / ValueError for a
+        seed that is not a non-negative integer or None."""
+        return super().seed(check_seed(seed))
+
+    def _observe(self) -> np.ndarray:
+        obs = engine.observe(self._st, observation_type=self.observation_type)
+        return obs if self.observation_dtype == np.int8 else obs.astype(self.observation_dtype)
+
     def reset(self):
         if self._seeds[0] is not None:
             self._rng = np.random.default_rng(self._seeds[0])
@@ -91,10 +133,11 @@ class SpaceMissionVecEnv(VecEnv):
         seeds = self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64)
         self._st = engine.init(self.num_envs, self.num_players, seeds=seeds, rules=self.rules, max_rounds=self.max_rounds)
         self._draw_seats(np.arange(self.num_envs))
+        self._broken = False
         self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))
         engine.legal_action_mask(self._st, out=self._mask)
         self.reset_infos = [{"seat": int(s)} for s in self.seats]
-        return engine.observe(self._st, observation_type=self.observation_type)
+        return self._observe()
 
     def _run_opponents(self, rewards: np.ndarray) -> None:
         """Opponents act until every running game waits for its learner; adds the
@@ -111,7 +154,7 @@ class SpaceMissionVecEnv(VecEnv):
             if not need.any():
                 return
             which = self._opp_table[(cp - self.seats - 1) % self.num_players]
-            obs = None
+            obs = {}  # observation type -> this round's observations (computed on demand)
             phi = rf.before(st)
             engine.legal_action_mask(st, out=mask, select=need)
             for k, policy in enumerate(self._policies):
@@ -119,42 +162,79 @@ class SpaceMissionVecEnv(VecEnv):
                 if rows.size == 0:
                     continue
                 if getattr(policy, "uses_observation", True):
-                    if obs is None:
-                        obs = engine.observe(st, observation_type=self.observation_type)
-                    o = obs[rows]
+                    t = self._policy_types[k]
+                    if t not in obs:
+                        obs[t] = engine.observe(st, observation_type=t)
+                    o = obs[t][rows]
                 else:
                     o = np.zeros((rows.size, 0), dtype=np.int8)
-                chosen = np.asarray(policy.act_batch(o, mask[rows])).reshape(-1)
-                if chosen.shape != rows.shape or not mask[rows, chosen].all():
-                    bad = rows[0] if chosen.shape != rows.shape else rows[np.flatnonzero(~mask[rows, chosen])[0]]
-                    raise ValueError(f"opponent {policy!r} returned an illegal action in game {int(bad)}")
-                actions[rows] = chosen
-            engine.step(st, actions, check=False, select=need)  # checked against the mask above
+                actions[rows] = self._check_opponent(policy, policy.act_batch(o, mask[rows]), rows, cp, mask)
+            engine.step(st, actions, select=need)
             r = rf.after(st, need, cp, phi)
             rewards += r[rows_all, self.seats]
 
+    def _check_opponent(self, policy, chosen, rows: np.ndarray, cp: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The opponent's actions for ``rows`` as int64, or an error naming the opponent,
+        the game and the action (the env then needs reset())."""
+        who = f"opponent {policy!r}"
+        try:
+            a = np.asarray(chosen)
+            if a.dtype.kind not in "iu":
+                raise TypeError(f"{who} returned actions of dtype {a.dtype} for games {rows[:8].tolist()}: "
+                                f"{np.array2string(a.ravel()[:8], threshold=8)}; expected integer action ids")
+            if a.size != rows.size:
+                raise ValueError(f"{who} returned {a.size} actions for {rows.size} games")
+            a = a.reshape(-1)
+            bad = (a < 0) | (a >= NUM_ACTIONS)
+            if bad.any():
+                j = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"{who} returned action {int(a[j])} in game {int(rows[j])} (seat {int(cp[rows[j]])}), "
+                                 f"out of range (action ids are 0..{NUM_ACTIONS - 1})")
+            a = a.astype(np.int64, copy=False)
+            illegal = ~mask[rows, a]
+            if illegal.any():
+                j = int(np.flatnonzero(illegal)[0])
+                g = int(rows[j])
+                raise ValueError(f"{who} returned action {int(a[j])} in game {g} (seat {int(cp[g])}), which is not "
+                                 f"legal there; legal: {legal_list(mask[g])}")
+        except (TypeError, ValueError):
+            self._broken = True
+            raise
+        return a
+
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
+        """Checks the learners' actions now, so that a bad one raises here with no game changed."""
+        self._require_ready()
+        a = np.asarray(actions)
+        if a.size == self.num_envs and a.ndim > 1:  # e.g. [N, 1]
+            a = a.reshape(-1)
+        a = action_batch(a, self.num_envs, who="learner actions")
+        illegal = ~self._mask[np.arange(self.num_envs), a]
+        if illegal.any():
+            g = int(np.flatnonzero(illegal)[0])
+            from .rules.game import action_label
+
+            raise ValueError(f"game {g}: learner action {int(a[g])} ({action_label(int(a[g]))}) is not legal now "
+                             f"(legal: {legal_list(self._mask[g])})")
+        self._actions = a
+
+    def _require_ready(self) -> None:
+        if self._st is None:
+            raise ValueError("call reset() before step()")
+        if self._broken:
+            raise ValueError("an opponent failed in the last step (see that error): call reset()")
 
     def step_wait(self):
+        self._require_ready()
+        if self._actions is None:
+            raise ValueError("call step_async(actions) before step_wait()")
         st = self._st
-        if st is None:
-            raise ValueError("call reset() before step()")
-        actions = np.asarray(self._actions).reshape(-1)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
+        actions, self._actions = self._actions, None
         rf = self.reward_fn
         rows_all = np.arange(self.num_envs)
         running = np.ones(self.num_envs, dtype=np.bool_)  # every game is at its learner's decision
         phi = rf.before(st)
-        actions = actions.astype(np.int64)
-        legal = (actions >= 0) & (actions < NUM_ACTIONS)
-        legal[legal] = self._mask[rows_all[legal], actions[legal]]
-        if not legal.all():
-            bad = int(np.flatnonzero(~legal)[0])
-            raise ValueError(f"game {bad}: learner action {int(actions[bad])} is not legal now "
-                             f"(legal: {np.flatnonzero(self._mask[bad]).tolist()})")
-        engine.step(st, actions, check=False)  # checked against the learners' masks above
+        engine.step(st, actions)  # checked in step_async
         rewards = rf.after(st, running, self.seats, phi)[rows_all, self.seats]
         self._run_opponents(rewards)
         dones = st.terminated.copy()
@@ -163,16 +243,18 @@ class SpaceMissionVecEnv(VecEnv):
             rows = np.flatnonzero(dones)
             seats = self.seats[rows]
             final_obs = engine.observe(st, player=self.seats, observation_type=self.observation_type)[rows]
+            if self.observation_dtype != np.int8:
+                final_obs = final_obs.astype(self.observation_dtype)
             view = score_view(st, rows)
             sc = engine.scores(view)
-            rank = engine.rewards(view)
-            won = rank[np.arange(rows.size), seats] >= rank.max(axis=1)
-            truncated = st.round_limit[rows]
+            won = strictly_best(engine.rewards(view), seats)
+            round_limit = st.round_limit[rows]
             for j, i in enumerate(rows.tolist()):  # info dicts are per game by SB3's convention
                 infos[i] = {
                     "terminal_observation": final_obs[j],
-                    "TimeLimit.truncated": bool(truncated[j]),
-                    "scores": [dict(zip(SCORE_NAMES, map(int, s))) for s in sc[j]],
+                    "round_limit": bool(round_limit[j]),
+                    "TimeLimit.truncated": False,  # R-E3 is a real end: no bootstrapping (module doc)
+                    "scores": [score_dict(s) for s in sc[j]],
                     "seat": int(seats[j]),
                     "is_success": bool(won[j]),
                 }
@@ -180,8 +262,7 @@ class SpaceMissionVecEnv(VecEnv):
             self._draw_seats(rows)
             self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))  # new games' openings: reward 0
         engine.legal_action_mask(st, out=self._mask)
-        obs = engine.observe(st, observation_type=self.observation_type)
-        return obs, rewards.astype(np.float32), dones, infos
+        return self._observe(), rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
         """bool [N, 100]: the learners' legal actions."""
@@ -192,19 +273,26 @@ class SpaceMissionVecEnv(VecEnv):
         self._st = None
 
     def get_images(self):
-        if self.render_mode != "rgb_array":
-            return [None] * self.num_envs
-        from .render import render_rgb
+        """Every game's picture (uint8 [800, 1200, 3])."""
+        self._require_state()
+        return [render_state(engine.to_reference(self._st, i), "rgb_array") for i in range(self.num_envs)]
 
-        return [render_rgb(engine.to_reference(self._st, i)) for i in range(self.num_envs)]
+    def _require_state(self) -> None:
+        if self._st is None:
+            raise ValueError("call reset() before rendering")
 
     def render(self, mode: str | None = None):
+        """``mode`` (default ``render_mode``): ``"ansi"`` game 0 as text, ``"human"`` prints
+        it, ``"rgb_array"`` every game's picture tiled (SB3's ``tile_images``)."""
         mode = mode or self.render_mode
-        if mode == "ansi":
-            from .render import render_ansi
-
-            return render_ansi(engine.to_reference(self._st, 0))
-        return super().render(mode)
+        if mode is None:
+            warnings.warn("You tried to call render() but no `render_mode` was passed to the env constructor.")
+            return None
+        check_render_mode(mode)
+        self._require_state()
+        if mode == "rgb_array":
+            return tile_images(self.get_images())
+        return render_state(engine.to_reference(self._st, 0), mode)
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         """Attributes are shared by all games, except ``seats`` (per game)."""

@@ -7,25 +7,35 @@
         actions = policy(obs, mask, player)           # one action per game, for its acting seat
         obs, mask, player, rewards, terminated, truncated, infos = venv.step(actions)
 
-Every call acts once in every game: ``obs[i]`` (int8 ``[N, D]``) and ``mask[i]``
-(bool ``[N, 100]``) belong to the seat ``player[i]`` that acts next in game i.
+Every call acts once in every game: ``obs[i]`` (int8 ``[N, D]``; float32 with
+``observation_dtype="float32"``) and ``mask[i]`` (bool ``[N, 100]``, never an empty
+row) belong to the seat ``player[i]`` that acts next in game i.
 ``rewards`` is float32 ``[N, P]``: what each seat earned by this step (rewards.py), so
 a seat's return is the sum of its column over the game, whoever acted.
 
 Auto-reset, **same-step** mode (Gymnasium's ``AutoresetMode.SAME_STEP``): when game
-i ends in a step, that step returns ``terminated[i]`` / ``truncated[i]`` and the
-final rewards, and already the first ``obs``/``mask``/``player`` of a new game in
-slot i; the ended game is reported in ``infos``:
+i ends in a step, that step returns ``terminated[i] = True`` and the final rewards,
+and already the first ``obs``/``mask``/``player`` of a new game in slot i; the ended
+game is reported in ``infos``. Every end is a termination, the round limit included
+(R-E3 ends and scores the game; nothing follows it, so no value may be bootstrapped
+after it): ``truncated`` is always all False, kept for Gymnasium's tuple shape, and
+``infos["round_limit"]`` tells which ended games reached the limit:
 
 * ``infos["final_scores"]``: int16 ``[N, P, 8]`` score breakdown (jump_gate, stations,
   minerals, aliens, matter, water, medals, total), set for ended games, 0 elsewhere;
   ``infos["_final_scores"]``: bool ``[N]``, which games ended (Gymnasium's mask key).
+* ``infos["round_limit"]``: bool ``[N]``, the ended games that reached ``max_rounds``
+  (R-E3); ``infos["_round_limit"]`` = which games ended.
 * ``infos["episode_length"]``: int ``[N]`` actions played in the ended games.
-* ``infos["final_observation"]``: int8 ``[N, P, D]`` every seat's last observation of
-  the ended games, only with ``final_observation=True`` (for bootstrapping after a
-  truncation; costs P extra observations of the batch on steps where a game ends).
+* ``infos["final_observation"]``: ``[N, P, D]`` every seat's last observation of
+  the ended games, only with ``final_observation=True`` (costs P extra observations
+  of the batch on steps where a game ends).
 
-So no step is spent on finished games and every returned row needs an action.
+These keys are present on the steps where some game ended.
+
+So no step is spent on finished games and every returned row needs an action. Bad
+actions (a non-integer array: TypeError; an id outside 0..99 or an illegal one:
+ValueError naming the game) are rejected before any game changes.
 Seeding: ``seed`` (constructor) or ``reset(seed=...)`` seeds one generator that draws
 the seeds of all games, the first ones and the auto-reset ones: same seed, same games.
 Nothing here loops over games in Python: each call is a few engine kernels over the batch.
@@ -36,51 +46,39 @@ import numpy as np
 
 from . import engine
 from .actions import NUM_ACTIONS
-from .pettingzoo_env import check_config
+from .env_common import (
+    RENDER_MODES,
+    SEED_HIGH,
+    action_batch,
+    check_config,
+    check_num_envs,
+    check_observation_dtype,
+    check_seed,
+    render_state,
+)
 from .rewards import RewardFunction, score_view
-
-SEED_HIGH = 2**63  # game seeds are drawn in [0, 2**63)
-
-
-def check_num_envs(num_envs) -> int:
-    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-    return int(num_envs)
-
-
-def check_seed(seed):
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    return None if seed is None else int(seed)
-
-
-def check_seat(seat, num_players: int):
-    if seat == "random":
-        return seat
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
-        raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
-    return int(seat)
 
 
 class VectorEnv:
     """N self-play games of one configuration over the batched engine (see module doc)."""
 
     autoreset_mode = "same_step"
+    metadata = {"render_modes": list(RENDER_MODES)}
 
     def __init__(self, num_envs: int, num_players: int = 2, rules: str = "yucata", max_rounds: int = 100,
-                 observation_type: str = "info", reward: str = "win", shaping: bool = False, gamma: float = 1.0,
-                 seed: int | None = None, final_observation: bool = False, check_actions: bool = True):
+                 observation_type: str = "info", observation_dtype: str = "int8", reward: str = "win",
+                 shaping: bool = False, gamma: float = 1.0, seed: int | None = None, final_observation: bool = False):
         self.num_envs = check_num_envs(num_envs)
-        check_config(num_players, rules, max_rounds, observation_type)
-        self.num_players = int(num_players)
+        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
+        self.num_players = self.config.num_players
         self.rules = rules
-        self.max_rounds = int(max_rounds)
+        self.max_rounds = self.config.max_rounds
         self.observation_type = observation_type
+        self.observation_dtype = check_observation_dtype(observation_dtype)
         self.observation_size = engine.observation_size(observation_type)
         self.num_actions = NUM_ACTIONS
         self.reward_fn = RewardFunction(reward, shaping, gamma)
         self.final_observation = bool(final_observation)
-        self.check_actions = bool(check_actions)
         self._rng = np.random.default_rng(check_seed(seed))
         self._st = None
 
@@ -103,25 +101,25 @@ class VectorEnv:
     def _observe(self):
         st = self._st
         obs = engine.observe(st, observation_type=self.observation_type)
+        if self.observation_dtype != np.int8:
+            obs = obs.astype(self.observation_dtype)
         return obs, engine.legal_action_mask(st), st.current_player.astype(np.int64)
 
     def step(self, actions):
         """One action per game for its acting seat; returns ``(obs, action_mask,
         current_player, rewards, terminated, truncated, infos)`` (module doc)."""
         st = self.state
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
+        actions = action_batch(actions, self.num_envs)
         rf = self.reward_fn
         running = ~st.terminated  # all True between calls (same-step reset)
         actor = st.current_player.astype(np.intp)
         phi = rf.before(st)
-        engine.step(st, actions, check=self.check_actions)
+        engine.step(st, actions)  # raises naming the game on an illegal action, before any game changes
         self._lengths += 1
         rewards = rf.after(st, running, actor, phi)
-        truncated = st.round_limit.copy()
-        terminated = st.terminated & ~truncated
-        done = terminated | truncated
+        terminated = st.terminated.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)  # R-E3 is an end, not a time limit
+        done = terminated
         infos: dict = {}
         if done.any():
             rows = np.flatnonzero(done)
@@ -129,10 +127,12 @@ class VectorEnv:
             final_scores[rows] = engine.scores(score_view(st, rows))
             infos["final_scores"] = final_scores
             infos["_final_scores"] = done
+            infos["round_limit"] = st.round_limit & done
+            infos["_round_limit"] = done
             infos["episode_length"] = np.where(done, self._lengths, 0)
             infos["_episode_length"] = done
             if self.final_observation:
-                final = np.zeros((self.num_envs, self.num_players, self.observation_size), dtype=np.int8)
+                final = np.zeros((self.num_envs, self.num_players, self.observation_size), dtype=self.observation_dtype)
                 for p in range(self.num_players):  # a loop over seats, not games
                     final[done, p] = engine.observe(st, player=p, observation_type=self.observation_type)[done]
                 infos["final_observation"] = final
@@ -144,15 +144,15 @@ class VectorEnv:
         return obs, mask, player, rewards, terminated, truncated, infos
 
     def render(self, index: int = 0, mode: str = "ansi"):
-        """Picture (``"rgb_array"``) or text (``"ansi"``) of game ``index``."""
-        from .render import render_ansi, render_rgb
-
-        if mode not in ("ansi", "rgb_array"):
-            raise ValueError(f"unknown render mode {mode!r}; expected 'ansi' or 'rgb_array'")
+        """Game ``index`` as text (``"ansi"``), printed text (``"human"``, returns None)
+        or a picture (``"rgb_array"``)."""
+        if mode not in RENDER_MODES:
+            raise ValueError(f"unknown render mode {mode!r}; expected one of {list(RENDER_MODES)}")
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"index must be an integer game index in 0..{self.num_envs - 1}, got {index!r}")
         if not 0 <= index < self.num_envs:
-            raise ValueError(f"index must be in 0..{self.num_envs - 1}, got {index}")
-        state = engine.to_reference(self.state, index)
-        return render_ansi(state) if mode == "ansi" else render_rgb(state)
+            raise ValueError(f"index must be a game index in 0..{self.num_envs - 1}, got {index!r}")
+        return render_state(engine.to_reference(self.state, int(index)), mode)
 
     def close(self) -> None:
         self._st = None

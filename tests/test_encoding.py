@@ -1,14 +1,20 @@
 """Observation encoding (issue 3 item 3): information sets R-I1..R-I4, R-A4c, layout docs."""
+import json
 import os
 import random
+import re
 
 import numpy as np
 import pytest
 
+import positions as P
+from spacemission_env import actions as A
+from spacemission_env import decode
 from spacemission_env import encoding as E
 from spacemission_env import engine
 from spacemission_env.actions import SCAN, TILE
 from spacemission_env.components import CARD_SCAN, JOKER, PLANET_SCAN
+from spacemission_env.rules import GameState
 from spacemission_env.rules import game as G
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "observation.md")
@@ -142,11 +148,103 @@ def test_I3_pile_seen_during_own_tile_decision_only():
 def test_I3_last_visit_table_yucata_only():
     s, q, p, t = with_reservation("yucata")
     b = blocks(s, q)
-    assert b["last_visit_seen"][p] == 1 and b["last_visit_pile"][p].tolist() == s.piles[p]
+    assert b["visited"][0, p] == 1 and b["last_visit_pile"][p].tolist() == s.piles[p]
     s2, q2, p2, _ = with_reservation("schmidt")
     b2 = blocks(s2, q2)
-    assert not b2["last_visit_seen"].any() and not b2["last_visit_pile"].any()
-    assert blocks(s2, q2, "seer")["seer_last_visit_seen"][0, p2] == 1
+    assert b2["visited"][0, p2] == 1 and not b2["last_visit_pile"].any()  # R-I1 public, R-I3 table yucata only
+    assert blocks(s2, q2, "seer")["seer_last_visit_pile"][0, p2].tolist() == s2.piles[p2]
+
+
+def test_I5_recall_fills_own_reservations_and_last_visits_under_both_rule_sets():
+    """R-I5: "recall" always shows what the player remembers; under yucata it equals "info"."""
+    for rules in ("yucata", "schmidt"):
+        s, q, p, t = with_reservation(rules)
+        r = blocks(s, q, "recall")
+        assert r["own_reservations"][p, t] == 1 and r["last_visit_pile"][p].tolist() == s.piles[p]
+        same = np.array_equal(E.observe(s, q, "recall"), E.observe(s, q, "info"))
+        assert same == (rules == "yucata")
+        seer = E.observe(s, q, "seer")
+        assert np.array_equal(seer[:E.observation_size("recall")], E.observe(s, q, "recall"))
+
+
+def test_I5_recall_is_the_same_when_schmidt_is_reloaded_as_yucata():
+    for seed in range(3):
+        s = played(3, "schmidt", seed=seed, steps=70)
+        d = json.loads(s.to_json())
+        d["rules"] = "yucata"
+        y = GameState.from_json(json.dumps(d))
+        for q in range(3):
+            assert np.array_equal(E.observe(s, q, "recall"), E.observe(y, q, "recall"))
+            assert np.array_equal(E.observe(y, q, "info"), E.observe(y, q, "recall"))
+        assert any(not np.array_equal(E.observe(s, q, "info"), E.observe(s, q, "recall")) for q in range(3))
+
+
+def test_I1_visits_and_last_turn_are_public():
+    """R-I1: every seat sees who looked through which pile, when, and each seat's last turn."""
+    s = P.position(2, ships={0: 3}, hands={0: ["J1/S2", "J2/S1", "S3/L4", "S2/L3", "J3/L1"]}, round=5, scanned={1: [6]})
+    s.players[1].last_seen_round[6] = 2
+    # the acting seat 0 discards hand slots 0 and 4 (top up, R-A1), then flies clockwise (R-A3)
+    discarded = [s.players[0].hand[0], s.players[0].hand[4]]
+    G.apply(s, P.top_up(0, 4))
+    kept = list(s.players[0].hand)
+    rec = s.players[0].last_turn
+    assert len(rec) == 1 and (rec[0].kind, rec[0].target, rec[0].cards, rec[0].tile) == ("top_up", -1, discarded, False)
+    for seat in (0, 1):
+        b = blocks(s, seat)
+        r = (0 - seat) % 2
+        assert b["last_turn_kind"][r, 0].tolist() == [1, 0, 0, 0, 0, 0] and not b["last_turn_kind"][r, 1].any()
+        assert sorted(np.flatnonzero(b["last_turn_cards"][r, 0]).tolist()) == sorted(s.players[0].last_turn[0].cards)
+        assert b["visited"][(1 - seat) % 2, 6] == 1 and b["visit_age"][(1 - seat) % 2, 6] == 3
+    fly = A.FLY_CW
+    G.apply(s, fly)
+    b = blocks(s, 1)
+    assert b["last_turn_kind"][1, 1, 2] == 1 and b["last_turn_target"][1, 1, 4] == 1  # flew from 3 to 4
+    assert kept == s.players[0].hand
+    # seat 1's first action starts its own record; seat 0's finished turn stays visible
+    G.apply(s, A.TOPUP)
+    b = blocks(s, 0)
+    assert b["last_turn_kind"][0, :, 0].tolist() == [1, 0] and b["last_turn_kind"][1, 0, 0] == 1
+    assert not b["last_turn_kind"][1, 1].any()
+
+
+def test_I1_last_turn_records_a_scan_its_planet_card_and_the_taken_tile():
+    for rules in ("yucata", "schmidt"):
+        s, q, p, t = with_reservation(rules)
+        (rec,) = s.players[q].last_turn
+        assert (rec.kind, rec.target, rec.tile) == ("scan", p, True) and rec.cards == [s.discard_pile[-1]]
+        b = blocks(s, 1 - q)  # the other seat sees the scan, where, the card and that a tile went (R-I1)
+        assert b["last_turn_kind"][1, 0, 3] == 1 and b["last_turn_target"][1, 0, p] == 1
+        assert b["last_turn_tile"][1].tolist() == [1, 0] and np.flatnonzero(b["last_turn_cards"][1, 0]).tolist() == rec.cards
+        assert b["visited"][1, p] == 1 and b["visit_age"][1, p] == 0
+
+
+def test_decode_batched_views_and_bad_sizes():
+    st = engine.init(6, 3, seeds=0)
+    for kind in E.OBSERVATION_TYPES:
+        obs = engine.observe(st, None, kind)
+        v = decode(obs, kind)
+        shapes = E.observation_shapes(kind)
+        assert list(v) == [r[0] for r in E.observation_layout(kind)]
+        for name, arr in v.items():
+            assert arr.shape == (6,) + shapes[name] and np.shares_memory(arr, obs)
+        one = decode(obs[2], kind)
+        assert all(np.array_equal(one[k], v[k][2]) for k in v)
+        f = decode(obs.astype(np.float32), kind)
+        assert f["own_hand"].dtype == np.float32 and np.array_equal(f["own_hand"], v["own_hand"])
+    obs[0, E.observation_layout()[-1][1]] = 5  # a write through the view is a write to the observation
+    assert decode(obs, "seer")["last_visit_pile"][0, 0, 0] == 5
+    for bad in (np.zeros(10), np.zeros((2, E.observation_size("info") + 1)), np.zeros((2, 3, E.observation_size())),
+                engine.observe(st, None, "seer")):
+        with pytest.raises(ValueError, match="observation has shape"):
+            decode(bad)
+    with pytest.raises(ValueError, match="observation_type"):
+        decode(obs, "oracle")
+
+
+def test_doc_decode_example_runs():
+    with open(DOC) as f:
+        code = re.search(r"```python\n(.*?)```", f.read(), re.S).group(1)
+    exec(compile(code, "observation.md", "exec"), {})
 
 
 def test_I1_public_blocks_and_egocentric_rotation():

@@ -2,7 +2,7 @@
 
 Random legal play with the same seeds in both engines, every player count and both
 rule sets; after every action the full state (to_reference == reference GameState),
-the legal mask, observations (both types), scores, rewards and terminal flags are
+the legal mask, observations (every type: info, recall, seer), scores, rewards and terminal flags are
 compared (spacemission_env/engine/differential.py). Default run: 2,016 games; under
 NUMBA_DISABLE_JIT=1 the counts shrink tenfold. ``pytest -m slow`` (or
 benchmarks/differential.py) plays 100,000.

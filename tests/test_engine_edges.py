@@ -33,7 +33,7 @@ def lockstep(state, actions):
         assert engine.to_reference(st, 0) == ref
         mask = engine.legal_action_mask(st)[0]
         assert mask.all() if ref.is_over else np.array_equal(mask, G.legal_action_mask(ref))
-        for t in ("info", "seer"):
+        for t in E.OBSERVATION_TYPES:
             for q in range(ref.num_players):
                 assert np.array_equal(engine.observe(st, q, t)[0], E.observe(ref, q, t))
     return ref, st

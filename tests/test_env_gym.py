@@ -1,5 +1,7 @@
 """Gymnasium single-agent env SpaceMission-v0: checkers, learner rewards (also when an
-opponent's move ends the game), opponents per seat, illegal actions, seeding."""
+opponent's move ends the game), opponents per seat, illegal actions, seeding, the round
+limit as a termination, masks through make_vec, float32 observations.
+Bad-input cases: tests/test_bad_input.py; opponent hooks: tests/test_env_opponents.py."""
 import warnings
 
 import gymnasium
@@ -29,7 +31,7 @@ def test_gymnasium_and_sb3_checkers(num_players, rules):
 
 
 def test_make_kwargs_and_spaces():
-    env = gymnasium.make("SpaceMission-v0", num_players=4, opponents=[RandomPolicy(1)] * 3, seat=2, max_rounds=10)
+    env = gymnasium.make("SpaceMission-v0", num_players=4, opponents=[RandomPolicy(seed=1)] * 3, seat=2, max_rounds=10)
     obs, info = env.reset(seed=0)
     u = env.unwrapped
     assert u.seat == 2 and info["seat"] == 2
@@ -69,8 +71,11 @@ def test_learner_gets_its_own_reward_including_opponent_endings(num_players, sha
         else:
             assert rewards[-1] == pytest.approx(expected)
             assert not any(rewards[:-1]), "win rewards are terminal only"
-        assert not env.unwrapped.action_masks().any()
-        by_opponent += ended_by_opponent and term
+        assert env.unwrapped.action_masks().all(), "no decision pending: all True, never empty"
+        assert term and info["round_limit"] == bool(env.unwrapped._st.round_limit[0])
+        assert info["is_success"] == (expected > max(rank_rewards(totals, stations)[q] for q in range(num_players)
+                                                     if q != seat))
+        by_opponent += ended_by_opponent
     assert len(seats) > 1, "seat='random' should vary the learner's seat"
     assert by_opponent > 0, "some games must end on an opponent's move (reward still the learner's)"
 
@@ -102,6 +107,8 @@ def test_illegal_actions():
     bad = int(np.flatnonzero(~info["action_mask"])[0])
     obs, r, term, trunc, info = env.step(bad)
     assert (r, term, trunc, info["illegal_action"]) == (-1.0, True, False, True)
+    assert info["action_mask"].all() and env.action_masks().all() and "scores" in info
+    assert info["is_success"] is False
     with pytest.raises(ValueError, match="reset"):
         env.step(0)
     strict = SpaceMissionEnv(num_players=2, illegal_action="raise")
@@ -109,7 +116,7 @@ def test_illegal_actions():
     with pytest.raises(ValueError, match="not legal"):
         strict.step(bad)
     for kwargs in ({"seat": 2}, {"seat": "first"}, {"opponents": [RandomPolicy()] * 2}, {"illegal_action": "ignore"},
-                   {"render_mode": "human"}, {"opponents": object()}):
+                   {"render_mode": "video"}, {"opponents": object()}, {"observation_dtype": "float16"}):
         with pytest.raises(ValueError):
             SpaceMissionEnv(num_players=2, **kwargs)
 
@@ -130,13 +137,100 @@ def test_seeding_reaches_game_seat_and_opponents():
     assert trace(3) != trace(4)
 
 
-def test_options_seat_and_render():
+def test_options_seat_and_render(capsys):
     env = SpaceMissionEnv(num_players=3, render_mode="ansi")
     _, info = env.reset(seed=0, options={"seat": 2})
     assert info["seat"] == 2 and "player_2" in env.render()
     env = SpaceMissionEnv(num_players=2, render_mode="rgb_array")
     env.reset(seed=0)
     assert env.render().shape == (800, 1200, 3)
+    env = SpaceMissionEnv(num_players=2, render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None and "player_1: score" in capsys.readouterr().out
+    assert SpaceMissionEnv.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+
+
+class TopUp(BasePolicy):
+    """Always tops up without discarding (action 0, always legal): scores stay 0."""
+
+    uses_observation = False
+
+    def act(self, observation, action_mask):
+        return 0
+
+
+def test_round_limit_is_a_termination_and_a_tie_is_no_success():
+    """R-E3: the game ends at max_rounds, scored: terminated=True, truncated=False,
+    info["round_limit"]. Everyone only tops up, so every score is 0: a shared first
+    place, which is not a success."""
+    env = gymnasium.make("SpaceMission-v0", num_players=3, opponents=TopUp(), max_rounds=2)
+    obs, info = env.reset(seed=0)
+    assert info["round_limit"] is False
+    steps = 0
+    while True:
+        obs, reward, term, trunc, info = env.step(0)
+        steps += 1
+        if term or trunc:
+            break
+        assert info["round_limit"] is False and "scores" not in info
+    assert (term, trunc, info["round_limit"]) == (True, False, True)
+    assert all(s["total"] == 0 for s in info["scores"]) and reward == 0.0
+    assert info["is_success"] is False
+    assert obs[0] >= 0 and steps == 4  # two actions per turn (R-T2), two rounds
+
+
+def _masked_sample(mask: np.ndarray, generator) -> np.ndarray:
+    """A masked torch Categorical: raises on an all-False row (NaN logits)."""
+    import torch
+
+    m = torch.as_tensor(mask, dtype=torch.bool)
+    logits = torch.zeros(m.shape).masked_fill(~m, float("-inf"))
+    return torch.distributions.Categorical(logits=logits, validate_args=True).sample().numpy()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_masked_sampler_through_make_vec_over_episode_ends(mode):
+    """gymnasium.make_vec with next-step autoreset: the info["action_mask"] returned with
+    a terminal step (and the action_masks() hook) is all True, never empty, so a masked
+    Categorical survives every episode end; the action sent with the autoreset step is ignored."""
+    import torch
+
+    from gymnasium.vector import AutoresetMode
+
+    gen = torch.Generator().manual_seed(0)
+    envs = gymnasium.make_vec("SpaceMission-v0", num_envs=3, vectorization_mode=mode,
+                              vector_kwargs={"autoreset_mode": AutoresetMode.NEXT_STEP}, max_rounds=3)
+    try:
+        obs, info = envs.reset(seed=0)
+        ends = 0
+        for _ in range(200):
+            mask = info["action_mask"]
+            assert mask.shape == (3, 100) and mask.any(axis=1).all()
+            obs, reward, term, trunc, info = envs.step(_masked_sample(mask, gen))
+            assert not trunc.any()
+            if term.any():
+                assert info["action_mask"][term].all() and info["round_limit"][term].all()
+            ends += int(term.sum())
+            if ends >= 6:
+                break
+        assert ends >= 6
+    finally:
+        envs.close()
+
+
+def test_float32_observations_for_the_learner():
+    from gymnasium.utils.env_checker import check_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    env = gymnasium.make("SpaceMission-v0", num_players=2, observation_dtype="float32").unwrapped
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env)
+        sb3_check_env(SpaceMissionEnv(num_players=2, observation_dtype="float32"))
+    obs, info = env.reset(seed=0)
+    assert obs.dtype == np.float32 and env.observation_space.dtype == np.float32
+    assert env.observation_space.contains(obs)
+    assert (obs == SpaceMissionEnv(num_players=2).reset(seed=0)[0].astype(np.float32)).all()
 
 
 def test_import_registers_with_gymnasium_and_pettingzoo():

@@ -14,7 +14,7 @@ def _masks(n, rng):
 def test_random_policy_plays_legal_actions_uniformly():
     rng = np.random.default_rng(0)
     masks = _masks(500, rng)
-    p = RandomPolicy(1)
+    p = RandomPolicy(seed=1)
     for dtype in (np.bool_, np.int8):
         a = p.act_batch(np.zeros((500, 3), np.int8), masks.astype(dtype))
         assert a.shape == (500,) and masks[np.arange(500), a].all()
@@ -28,20 +28,20 @@ def test_random_policy_plays_legal_actions_uniformly():
 
 def test_random_policy_seeding_and_errors():
     masks = _masks(50, np.random.default_rng(1))
-    assert (RandomPolicy(3).act_batch(None, masks) == RandomPolicy(3).act_batch(None, masks)).all()
-    p = RandomPolicy(3)
+    assert (RandomPolicy(seed=3).act_batch(None, masks) == RandomPolicy(seed=3).act_batch(None, masks)).all()
+    p = RandomPolicy(seed=3)
     first = p.act_batch(None, masks)
     p.seed(3)
     assert (p.act_batch(None, masks) == first).all()
     with pytest.raises(ValueError):
-        RandomPolicy(-1)
+        RandomPolicy(seed=-1)
     with pytest.raises(ValueError, match="no legal"):
         p.act(None, np.zeros(100, np.int8))
     with pytest.raises(ValueError, match="row 1"):
         p.act_batch(None, np.vstack([masks[0], np.zeros(100, bool)]))
     with pytest.raises(ValueError):
         p.act_batch(None, np.ones((3, 99), bool))
-    kind = RandomPolicy(3, by_kind=True)
+    kind = RandomPolicy(seed=3, by_kind=True)
     chosen = kind.act_batch(None, masks)
     assert masks[np.arange(len(masks)), chosen].all()
     with pytest.raises(ValueError, match="row 1"):

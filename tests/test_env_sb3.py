@@ -1,5 +1,7 @@
 """SB3 VecEnv over the batched engine: VecEnv conventions, masks through env_method,
-learner rewards per seat, seeding, and a short MaskablePPO run with maskable evaluation."""
+learner rewards per seat, seeding, the round limit as a termination (no bootstrapping in
+MaskablePPO's rollout buffer), rendering, and a short MaskablePPO run with maskable
+evaluation. Bad-input cases: tests/test_bad_input.py."""
 import numpy as np
 import pytest
 from env_helpers import ProgressPolicy, pick, progress_masks
@@ -9,7 +11,7 @@ from spacemission_env.policies import RandomPolicy
 from spacemission_env.scoring import rank_rewards
 
 sb3 = pytest.importorskip("stable_baselines3")
-from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper  # noqa: E402
 
 from spacemission_env.sb3 import SpaceMissionVecEnv  # noqa: E402
 
@@ -32,14 +34,14 @@ def test_vecenv_conventions_and_masks():
     assert venv.get_attr("num_players", indices=[0, 2]) == [3, 3]
     assert venv.env_is_wrapped(object) == [False] * 5
     assert [i["seat"] for i in venv.reset_infos] == venv.seats.tolist()
-    obs, rewards, dones, infos = venv.step(RandomPolicy(0).act_batch(obs, masks))
+    obs, rewards, dones, infos = venv.step(RandomPolicy(seed=0).act_batch(obs, masks))
     assert rewards.shape == (5,) and rewards.dtype == np.float32 and dones.dtype == np.bool_
     assert len(infos) == 5 and all(isinstance(i, dict) for i in infos)
 
 
 @pytest.mark.parametrize("shaping", [False, True])
 def test_terminal_observation_and_learner_rewards(shaping):
-    """Episodes end (by R-E1 and by truncation) inside step_wait; each ending reports the
+    """Episodes end (by R-E1 and at the round limit) inside step_wait; each ending reports the
     learner's terminal observation and a return equal to its rank reward (with shaping
     at gamma 1 too: the shaping terms telescope to 0 over an episode)."""
     n, num_players = 12, 3
@@ -49,7 +51,7 @@ def test_terminal_observation_and_learner_rewards(shaping):
     obs = venv.reset()
     rng = np.random.default_rng(0)
     returns = np.zeros(n)
-    ended = {"terminated": 0, "truncated": 0}
+    ended = {"R-E1": 0, "R-E3": 0}
     seats_seen = set()
     for _ in range(3000):
         seats = venv.seats.copy()
@@ -67,8 +69,10 @@ def test_terminal_observation_and_learner_rewards(shaping):
             stations = [s["stations"] // 3 for s in info["scores"]]
             ranks = rank_rewards(totals, stations)
             assert returns[i] == pytest.approx(ranks[info["seat"]], abs=1e-5)
-            assert info["is_success"] == (ranks[info["seat"]] >= max(ranks) - 1e-9)
-            ended["truncated" if info["TimeLimit.truncated"] else "terminated"] += 1
+            others = [r for q, r in enumerate(ranks) if q != info["seat"]]
+            assert info["is_success"] == (ranks[info["seat"]] > max(others))  # strictly best
+            assert info["TimeLimit.truncated"] is False
+            ended["R-E3" if info["round_limit"] else "R-E1"] += 1
             returns[i] = 0
         assert (venv._st.current_player == venv.seats).all()
         if min(ended.values()) >= 3 and len(seats_seen) == num_players:
@@ -84,7 +88,7 @@ def test_fixed_seat_opponent_list_and_seeding():
         obs = venv.reset()
         out = [obs.copy()]
         for _ in range(30):
-            obs, *_ = venv.step(RandomPolicy(0).act_batch(obs, venv.action_masks()))
+            obs, *_ = venv.step(RandomPolicy(seed=0).act_batch(obs, venv.action_masks()))
             out.append(obs.copy())
         assert (venv.seats == 1).all()
         return np.stack(out)
@@ -95,7 +99,7 @@ def test_fixed_seat_opponent_list_and_seeding():
 
 def test_bad_arguments_and_illegal_actions():
     for kwargs in ({"num_envs": 0}, {"num_envs": 2, "seat": 3}, {"num_envs": 2, "opponents": [RandomPolicy()] * 2},
-                   {"num_envs": 2, "render_mode": "human"}, {"num_envs": 2, "seed": -1}):
+                   {"num_envs": 2, "render_mode": "video"}, {"num_envs": 2, "seed": -1}):
         with pytest.raises(ValueError):
             SpaceMissionVecEnv(**kwargs)
     venv = SpaceMissionVecEnv(2, seed=0)
@@ -160,3 +164,91 @@ def test_maskable_ppo_on_the_gymnasium_env(one_torch_thread):
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, policy_kwargs={"net_arch": [32]})
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256
+
+
+class _Recorder(VecEnvWrapper):
+    """Keeps what the env returned at every step."""
+
+    def __init__(self, venv):
+        super().__init__(venv)
+        self.log = []
+
+    def reset(self):
+        return self.venv.reset()
+
+    def step_wait(self):
+        obs, rewards, dones, infos = self.venv.step_wait()
+        self.log.append((rewards.copy(), dones.copy(), [i.get("round_limit", False) for i in infos]))
+        return obs, rewards, dones, infos
+
+
+def test_maskable_ppo_does_not_bootstrap_at_the_round_limit(one_torch_thread):
+    """SB3 adds gamma * V(terminal_observation) to the reward of a step whose info says
+    TimeLimit.truncated. R-E3 ends the game, so the rollout buffer must hold the plain
+    rewards at round-limit ends and mark them as episode ends."""
+    from sb3_contrib import MaskablePPO
+
+    n_envs, n_steps = 4, 32
+    venv = _Recorder(SpaceMissionVecEnv(n_envs, num_players=2, max_rounds=2, seed=0))
+    model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=64, n_epochs=1, gamma=0.9, seed=0,
+                        policy_kwargs={"net_arch": [16]})
+    model.learn(total_timesteps=n_steps * n_envs)  # exactly one rollout
+    rewards = np.stack([r for r, _, _ in venv.log[:n_steps]])
+    dones = np.stack([d for _, d, _ in venv.log[:n_steps]])
+    round_limit = np.array([rl for _, _, rl in venv.log[:n_steps]])
+    assert round_limit.sum() >= 8, "max_rounds=2: most games end at the round limit"
+    buf = model.rollout_buffer
+    assert np.allclose(buf.rewards, rewards), "a value was bootstrapped into the buffer"
+    assert (buf.episode_starts[1:] == dones[:-1]).all()  # the next step starts a new episode
+    assert rewards[round_limit].any()  # terminal rank rewards were paid at those ends
+
+
+def test_round_limit_infos_and_ties_are_not_successes():
+    from spacemission_env.policies import BasePolicy
+
+    class TopUp(BasePolicy):
+        uses_observation = False
+
+        def act_batch(self, observations, action_masks):
+            return np.zeros(len(action_masks), dtype=np.int64)  # always legal; scores stay 0
+
+    venv = SpaceMissionVecEnv(6, num_players=3, opponents=TopUp(), max_rounds=1, seed=0)
+    venv.reset()
+    for _ in range(10):
+        obs, rewards, dones, infos = venv.step(np.zeros(6, dtype=np.int64))
+        if dones.any():
+            break
+    assert dones.all()
+    for info in infos:
+        assert info["round_limit"] is True and info["TimeLimit.truncated"] is False
+        assert all(s["total"] == 0 for s in info["scores"])
+        assert info["is_success"] is False, "a shared first place is not a success"
+
+
+def test_render_modes_match_metadata(capsys):
+    venv = SpaceMissionVecEnv(2, seed=0, render_mode="ansi")
+    assert venv.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    venv.reset()
+    for mode in venv.metadata["render_modes"]:
+        out = venv.render(mode)
+        if mode == "ansi":
+            assert isinstance(out, str) and "jump gate" in out
+        elif mode == "human":
+            assert out is None and "jump gate" in capsys.readouterr().out
+        else:
+            assert out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3
+    assert len(venv.get_images()) == 2
+
+
+def test_float32_observations():
+    venv = SpaceMissionVecEnv(4, num_players=3, observation_dtype="float32", max_rounds=2, seed=1)
+    ref = SpaceMissionVecEnv(4, num_players=3, max_rounds=2, seed=1)
+    obs, obs_i8 = venv.reset(), ref.reset()
+    assert obs.dtype == np.float32 and venv.observation_space.dtype == np.float32 and (obs == obs_i8).all()
+    for _ in range(30):
+        a = RandomPolicy(seed=0).act_batch(None, venv.action_masks())
+        (obs, _, dones, infos), (obs_i8, *_) = venv.step(a), ref.step(a)
+        assert obs.dtype == np.float32 and (obs == obs_i8).all() and venv.observation_space.contains(obs[0])
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].dtype == np.float32
+

@@ -1,4 +1,5 @@
-"""Self-play VectorEnv: shapes, same-step auto-reset, rewards per seat, seeding, errors."""
+"""Self-play VectorEnv: shapes, same-step auto-reset, rewards per seat, the round limit as a
+termination, seeding, errors (more bad-input cases: tests/test_bad_input.py)."""
 import numpy as np
 import pytest
 from env_helpers import pick, progress_masks
@@ -26,15 +27,16 @@ def test_reset_and_step_shapes():
 
 @pytest.mark.parametrize("shaping", [False, True])
 def test_same_step_autoreset_and_rewards_per_seat(shaping):
-    """Games end by R-E1 and by truncation; the ending step returns the final rewards and
-    a new game's first observation; every seat's summed column is its rank reward (with
-    shaping at gamma 1 too, the shaping terms telescoping to 0)."""
+    """Games end by R-E1 and at the round limit (R-E3), both reported as terminated; the
+    ending step returns the final rewards and a new game's first observation; every
+    seat's summed column is its rank reward (with shaping at gamma 1 too, the shaping
+    terms telescoping to 0)."""
     n, num_players = 16, 4
     venv = VectorEnv(n, num_players=num_players, max_rounds=40, seed=1, shaping=shaping)
     obs, mask, player, _ = venv.reset()
     rng = np.random.default_rng(0)
     returns = np.zeros((n, num_players))
-    ended = {"terminated": 0, "truncated": 0}
+    ended = {"R-E1": 0, "R-E3": 0}
     steps = 0
     while min(ended.values()) < 2 and steps < 20000:
         actions = pick(progress_masks(mask, rng, eps=0.4), rng)
@@ -42,16 +44,17 @@ def test_same_step_autoreset_and_rewards_per_seat(shaping):
         obs, mask, player, rewards, terminated, truncated, infos = venv.step(actions)
         steps += 1
         returns += rewards
-        done = terminated | truncated
-        assert not (terminated & truncated).any()
+        assert not truncated.any(), "R-E3 is an end, never a truncation"
+        done = terminated
         if done.any():
-            assert (infos["_final_scores"] == done).all()
+            assert (infos["_final_scores"] == done).all() and (infos["_round_limit"] == done).all()
+            assert not (infos["round_limit"] & ~done).any()
             for i in np.flatnonzero(done):
                 sc = infos["final_scores"][i]
                 expected = rank_rewards(sc[:, 7].tolist(), (sc[:, 1] // 3).tolist())
                 assert returns[i] == pytest.approx(expected, abs=1e-5)
                 assert infos["episode_length"][i] > 0
-                ended["terminated" if terminated[i] else "truncated"] += 1
+                ended["R-E3" if infos["round_limit"][i] else "R-E1"] += 1
             returns[done] = 0
             # same-step reset: the slot already holds a fresh game
             st = venv.state
@@ -69,9 +72,10 @@ def test_final_observation_and_score_reward():
     while True:
         before = venv.state.copy()
         obs, mask, player, rewards, terminated, truncated, infos = venv.step(engine.sample_actions(mask, rng))
-        if truncated.any():
+        if terminated.any():
             break
-    done = truncated
+    done = terminated
+    assert infos["round_limit"][done].all() and not truncated.any()
     fo = infos["final_observation"]
     assert fo.shape == (4, 2, engine.observation_size()) and (infos["_final_observation"] == done).all()
     i = int(np.flatnonzero(done)[0])
@@ -138,13 +142,31 @@ def test_engine_select_steps_and_masks_only_selected_games():
         engine.step(st, bad, select=np.array([1, 0, 1, 0]))
 
 
-def test_render():
+def test_render(capsys):
     venv = VectorEnv(2, seed=0)
     venv.reset()
     assert "jump gate" in venv.render(1)
     assert venv.render(0, mode="rgb_array").shape[2] == 3
+    assert venv.render(1, mode="human") is None and "jump gate" in capsys.readouterr().out
+    assert VectorEnv.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
     with pytest.raises(ValueError):
         venv.render(5)
+
+
+def test_float32_observations():
+    venv = VectorEnv(3, observation_dtype="float32", final_observation=True, max_rounds=2, seed=0)
+    ref = VectorEnv(3, max_rounds=2, seed=0)
+    obs, mask, *_ = venv.reset()
+    obs_i8, *_ = ref.reset()
+    assert obs.dtype == np.float32 and (obs == obs_i8).all()
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        a = engine.sample_actions(mask, rng)
+        obs, mask, _, _, terminated, _, infos = venv.step(a)
+        obs_i8, *_ = ref.step(a)
+        assert obs.dtype == np.float32 and (obs == obs_i8).all()
+        if terminated.any():
+            assert infos["final_observation"].dtype == np.float32
 
 
 def test_documented_autoreset_mode():

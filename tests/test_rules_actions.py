@@ -35,6 +35,8 @@ def test_R_A1_full_hand_no_discard_is_a_legal_no_op():
     apply(s, top_up())
     after = s.copy()
     after.actions_left = 2
+    assert [a.kind for a in after.players[0].last_turn] == ["top_up"]  # R-I1: the action is on record
+    after.players[0].last_turn = []
     assert after.to_json() == before
 
 

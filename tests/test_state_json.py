@@ -97,6 +97,7 @@ def test_doc_lists_exactly_the_keys_of_state_to_dict():
     assert doc_keys("Ring entries") == list(d["ring"][0])
     assert doc_keys("Players") == list(d["players"][0])
     assert doc_keys("Last visits") == list(d["players"][0]["last_visits"][0])
+    assert doc_keys("Last turn") == list(d["players"][0]["last_turn"][0])
 
 
 # --- malformed input: ValueError naming the problem ---------------------------------------
@@ -147,7 +148,16 @@ BAD = [
     (_set(["phase"], "bidding"), "unknown phase 'bidding'"),
     (_set(["pending"], "scan"), "pending 'scan' does not fit phase 'main'"),
     (_set(["phase"], "tile"), "pending None does not fit phase 'tile'"),
-    (_set(["version"], 3), "unsupported version"),
+    (_set(["version"], 4), "unsupported version"),
+    (_set(["players", 0, "last_turn"], {}), r"players\[0\].last_turn must be a list"),
+    (_set(["players", 0, "last_turn"], [{"action": "bid", "target": 1, "cards": [], "tile": False}]), "action must be one of"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": None, "cards": [], "tile": False}]), "only a top up has none"),
+    (_set(["players", 0, "last_turn"], [{"action": "top_up", "target": 2, "cards": [], "tile": False}]), "only a top up has none"),
+    (_set(["players", 0, "last_turn"], [{"action": "jump", "target": 2, "cards": [], "tile": False}]), "expected 1-1 distinct"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": 2, "cards": [], "tile": True}]), "cannot take a tile"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": 9, "cards": [], "tile": False}]), r"target must be an integer"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": 1, "cards": [], "tile": False}] * 3), "records 3 actions"),
+    (_del(["players", 0, "last_turn"]), r"missing key 'last_turn' in players\[0\]"),
     (_set(["rules"], "classic"), "unknown rules 'classic'"),
     (_set(["num_players"], 6), r"num_players must be an integer in \[2, 5\]"),
     (_set(["current_player"], 3), "current_player"),
@@ -196,8 +206,28 @@ if __name__ == "__main__":
     print(compact_json(state_to_dict(example_state())))
 
 
+def _without_turns(s: GameState) -> GameState:
+    s = s.copy()
+    for pl in s.players:
+        pl.last_turn = []
+    return s
+
+
 def test_version_1_files_load_with_truncated_read_as_round_limit_R_E3():
     d = state_to_dict(example_state())
     d["version"] = 1
     d["truncated"] = d.pop("round_limit")
-    assert GameState.from_json(json.dumps(d)) == example_state()
+    for pl in d["players"]:
+        del pl["last_turn"]
+    assert GameState.from_json(json.dumps(d)) == _without_turns(example_state())
+
+
+def test_version_2_files_load_with_empty_turn_records_R_I1():
+    d = state_to_dict(example_state())
+    d["version"] = 2
+    for pl in d["players"]:
+        del pl["last_turn"]
+    loaded = GameState.from_json(json.dumps(d))
+    assert loaded == _without_turns(example_state()) and all(pl.last_turn == [] for pl in loaded.players)
+    apply(loaded, 72)  # play goes on; the acting seat's record starts with this action
+    assert [a.kind for a in loaded.players[1].last_turn] == ["fly"]

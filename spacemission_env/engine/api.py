@@ -163,8 +163,9 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
         out = np.empty((st.batch_size, d), dtype=np.int8)
     elif out.shape != (st.batch_size, d) or out.dtype != np.int8:
         raise ValueError(f"out must be an int8 array of shape ({st.batch_size}, {d})")
-    O.observe_games(out, _players(st, player), _OFFSETS[observation_type], observation_type == "seer", st.rules_id,
-                    st.max_rounds, *st.arrays()[1:], TABLES[0], TABLES[1], TABLES[3])
+    mode = E.OBSERVATION_TYPES.index(observation_type)  # observe.MODE_INFO / MODE_RECALL / MODE_SEER
+    O.observe_games(out, _players(st, player), _OFFSETS[observation_type], mode, st.rules_id, st.max_rounds,
+                    *st.arrays()[1:], TABLES[0], TABLES[1], TABLES[3])
     return out
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..components import RING_SIZE
-from ..rules.state import GameState, PlayerState
+from ..rules.state import TURN_KINDS, GameState, PlayerState, TurnAction
 from .state import PENDING_NONE, PHASE_TILE, BatchState
 
 _PENDING = (None, "scan", "develop", "discover")
@@ -30,6 +30,9 @@ def to_reference(st: BatchState, i: int) -> GameState:
             scanned=[bool(x) for x in st.scanned[i, q]],
             last_seen=[[int(x) for x in row] for row in st.last_seen[i, q]],
             last_seen_round=[int(x) for x in st.last_seen_round[i, q]],
+            last_turn=[TurnAction(TURN_KINDS[st.turn_kind[i, q, k]], int(st.turn_target[i, q, k]),
+                                  [int(c) for c in st.turn_cards[i, q, k, :st.turn_ncards[i, q, k]]],
+                                  bool(st.turn_tile[i, q, k])) for k in range(st.turn_len[i, q])],
         ))
     return GameState(
         num_players=n,
@@ -81,6 +84,7 @@ def write_slot(st: BatchState, i: int, s: GameState) -> None:
         st.scanned[i, q] = pl.scanned
         st.last_seen[i, q] = pl.last_seen
         st.last_seen_round[i, q] = pl.last_seen_round
+        _write_turn(st, i, q, pl.last_turn)
     for p in range(RING_SIZE):
         for q in range(s.num_players):
             st.reservations[i, p, q] = s.reservations[p][q]
@@ -94,6 +98,18 @@ def write_slot(st: BatchState, i: int, s: GameState) -> None:
     st.end_triggered[i] = s.end_triggered
     st.terminated[i] = s.is_over
     st.round_limit[i] = s.round_limit
+
+
+def _write_turn(st: BatchState, i: int, q: int, turn: list[TurnAction]) -> None:
+    for name in ("turn_kind", "turn_target", "turn_ncards", "turn_cards", "turn_tile"):
+        getattr(st, name)[i, q] = 0
+    st.turn_len[i, q] = len(turn)
+    for k, a in enumerate(turn):
+        st.turn_kind[i, q, k] = TURN_KINDS.index(a.kind)
+        st.turn_target[i, q, k] = a.target
+        st.turn_ncards[i, q, k] = len(a.cards)
+        st.turn_cards[i, q, k, :len(a.cards)] = a.cards
+        st.turn_tile[i, q, k] = a.tile
 
 
 def from_reference(states: Sequence[GameState]) -> BatchState:

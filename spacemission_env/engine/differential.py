@@ -1,8 +1,9 @@
 """Differential check of the fast engine against the reference engine (issue 3 item 4).
 
 Random legal play with the same seeds in both engines; after every action the full
-state (``to_reference`` == reference GameState), the legal mask, every seat's
-observation of both types, rewards and terminal flags are compared. Used by
+state (``to_reference`` == reference GameState, turn records included), the legal
+mask, every seat's observation of every type (encoding.OBSERVATION_TYPES: info,
+recall, seer), rewards and terminal flags are compared. Used by
 tests/test_engine_differential.py and benchmarks/differential.py.
 """
 from __future__ import annotations
@@ -47,7 +48,7 @@ def _ref_scores(s) -> np.ndarray:
 def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed: int = 0, observations: str = "all",
         max_divergences: int = 5, by_kind: bool = False) -> Report:
     """Play len(seeds) games in lock-step in both engines. ``observations``: "all" (every
-    seat, both types, every step), "acting" (acting seat, both types) or "none".
+    seat, every type, every step), "acting" (acting seat, every type) or "none".
     ``by_kind``: kind-uniform random play (engine.sample_actions), which reaches R-E1 endings."""
     seeds = np.asarray(seeds, dtype=np.uint64)
     B = len(seeds)

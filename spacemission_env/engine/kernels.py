@@ -76,7 +76,8 @@ def sort_small(a, n):
 def init_games(select, seeds, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
                supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
-               round_limit, card_table, planet_coords, tile_counts, end_table, rules_id, chips):
+               round_limit, turn_len, turn_kind, turn_target, turn_ncards, turn_cards, turn_tile,
+               card_table, planet_coords, tile_counts, end_table, rules_id, chips):
     """(Re)initialise the games b with select[b]; identical to rules.new_game(seed=seeds[b])."""
     B = rng.shape[0]
     P = hand.shape[1]
@@ -139,6 +140,7 @@ def init_games(select, seeds, rng, ring, piles, revealed, draw, draw_len, discar
         end_triggered[b] = False
         terminated[b] = False
         round_limit[b] = False
+        clear_turns(b, turn_len, turn_kind, turn_target, turn_ncards, turn_cards, turn_tile)
 
 
 # --- legality (R-A1..R-A6, R-T2) -----------------------------------------------------------
@@ -308,10 +310,62 @@ def finish_action(b, P, start_player, current_player, round_, actions_left, end_
 
 
 @njit(cache=True)
+def clear_turns(b, turn_len, turn_kind, turn_target, turn_ncards, turn_cards, turn_tile):
+    turn_len[b] = 0
+    turn_kind[b] = 0
+    turn_target[b] = 0
+    turn_ncards[b] = 0
+    turn_cards[b] = 0
+    turn_tile[b] = False
+
+
+@njit(cache=True)
+def record_turn(b, q, a, pos, hand, actions_left, turn_len, turn_kind, turn_target, turn_ncards, turn_cards,
+                turn_tile):
+    """R-I1 (rules/game.py record_turn): called before the action runs, its cards still in hand."""
+    if a >= TILE:  # the tile decision: its action took a tile
+        k = turn_len[b, q] - 1
+        if k >= 0:
+            turn_tile[b, q, k] = True
+        return
+    if actions_left[b] == 2:  # R-T2: the turn's first action starts a new record
+        turn_len[b, q] = 0
+        turn_kind[b, q] = 0
+        turn_target[b, q] = 0
+        turn_ncards[b, q] = 0
+        turn_cards[b, q] = 0
+        turn_tile[b, q] = False
+    k = turn_len[b, q]
+    turn_len[b, q] = k + 1
+    mask = 0
+    if a < JUMP:  # top up: the discarded slots
+        kind, target, mask = 0, -1, a - TOPUP
+    elif a < FLY:
+        kind, target, mask = 1, (a - JUMP) % R, 1 << ((a - JUMP) // R)
+    elif a < SCAN:
+        kind, target = 2, (pos + (1 if a == FLY else -1)) % R
+    elif a < DEVELOP:
+        kind, target, mask = 3, pos, 1 << (a - SCAN)
+    elif a < DISCOVER:
+        kind, target, mask = 4, pos, (1 << DEV_A[a - DEVELOP]) | (1 << DEV_B[a - DEVELOP])
+    else:
+        kind, target = 5, pos
+    turn_kind[b, q, k] = kind
+    turn_target[b, q, k] = target
+    n = 0
+    for s in range(H):
+        if (mask >> s) & 1:
+            turn_cards[b, q, k, n] = hand[b, q, s]
+            n += 1
+    turn_ncards[b, q, k] = n
+
+
+@njit(cache=True)
 def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
                supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
-               round_limit, card_table, planet_coords, tile_counts, end_table, max_rounds):
+               round_limit, turn_len, turn_kind, turn_target, turn_ncards, turn_cards, turn_tile,
+               card_table, planet_coords, tile_counts, end_table, max_rounds):
     B = rng.shape[0]
     P = hand.shape[1]
     for b in range(B):
@@ -320,6 +374,8 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
         q = current_player[b]
         a = actions[b]
         pos = ship[b, q]
+        record_turn(b, q, a, pos, hand, actions_left, turn_len, turn_kind, turn_target, turn_ncards, turn_cards,
+                    turn_tile)
         done = True  # whether the action is complete (no tile decision follows)
         if a < JUMP:  # R-A1 top up
             play_cards(b, q, a - TOPUP, hand, hand_len, discard, discard_len)

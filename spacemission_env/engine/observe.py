@@ -16,22 +16,25 @@ _NAMES = (
     "round_limit", "revealed_count", "revealed_to_end", "draw_pile_size", "discard_pile_size", "seat_present",
     "acting_seat", "start_seat", "ring_planet", "ring_jump", "ring_scan", "ring_landing", "pile_size", "revealed",
     "revealed_space", "station", "probes", "ship", "supply", "gate_probes", "hand_size", "collected", "scanned",
-    "discard_cards", "own_hand", "own_collection", "own_reservations", "pile_seen", "last_visit_seen",
-    "last_visit_age", "last_visit_pile",
-    "seer_piles", "seer_draw_cards", "seer_hands", "seer_collections", "seer_reservations", "seer_last_visit_seen",
-    "seer_last_visit_age", "seer_last_visit_pile",
+    "visited", "visit_age", "last_turn_kind", "last_turn_target", "last_turn_tile", "last_turn_cards",
+    "discard_cards", "own_hand", "own_collection", "own_reservations", "pile_seen", "last_visit_pile",
+    "seer_piles", "seer_draw_cards", "seer_hands", "seer_collections", "seer_reservations", "seer_last_visit_pile",
 )
 (O_TILE, O_PENDING, O_ACTIONS, O_ROUND, O_TRUNC, O_END, O_OVER, O_ROUNDLIMIT, O_REVC, O_REVEND, O_DRAWN, O_DISCN,
  O_PRESENT, O_ACTING, O_START, O_PLANET, O_RJUMP, O_RSCAN, O_RLAND, O_PSIZE, O_REVEALED, O_RSPACE, O_STATION,
- O_PROBES, O_SHIP, O_SUPPLY, O_GATE, O_HSIZE, O_COLLECTED, O_SCANNED, O_DISCARD, O_HAND, O_OWNCOL, O_OWNRES,
- O_SEEN, O_LVSEEN, O_LVAGE, O_LVPILE,
- O_SPILES, O_SDRAW, O_SHANDS, O_SCOLS, O_SRES, O_SLVSEEN, O_SLVAGE, O_SLVPILE) = range(len(_NAMES))
+ O_PROBES, O_SHIP, O_SUPPLY, O_GATE, O_HSIZE, O_COLLECTED, O_SCANNED,
+ O_VISITED, O_VAGE, O_TKIND, O_TTARGET, O_TTILE, O_TCARDS,
+ O_DISCARD, O_HAND, O_OWNCOL, O_OWNRES, O_SEEN, O_LVPILE,
+ O_SPILES, O_SDRAW, O_SHANDS, O_SCOLS, O_SRES, O_SLVPILE) = range(len(_NAMES))
+MODE_INFO, MODE_RECALL, MODE_SEER = (E.OBSERVATION_TYPES.index(t) for t in ("info", "recall", "seer"))
 S = E.S  # seats padded to MAX_PLAYERS
 R = RING_SIZE
 NPT = NUM_POINT_TYPES
 NTT = NUM_TILE_TYPES
 CF = E.CARD_FEATURES
 CLIP = E.CLIP
+NK = E.NK
+NC = E.NUM_CARDS
 
 
 def offsets(observation_type: str) -> np.ndarray:
@@ -48,24 +51,23 @@ def _card(row, k, card, card_table):
 
 
 @njit(cache=True)
-def _last_visits(row, k_seen, k_age, k_pile, b, q, round_, last_seen, last_seen_round):
+def _last_visit_piles(row, k_pile, b, q, last_seen, last_seen_round):
     for p in range(R):
-        lr = last_seen_round[b, q, p]
-        if lr > 0:
-            row[k_seen + p] = 1
-            row[k_age + p] = min(round_[b] - lr, CLIP)
+        if last_seen_round[b, q, p] > 0:
             for t in range(NTT):
                 row[k_pile + p * NTT + t] = last_seen[b, q, p, t]
 
 
 @njit(cache=True)
-def observe_games(out, players, off, seer, rules_id, max_rounds, ring, piles, revealed, draw, draw_len, discard,
+def observe_games(out, players, off, mode, rules_id, max_rounds, ring, piles, revealed, draw, draw_len, discard,
                   discard_len, hand, hand_len, supply, gate_probes, ship, collection, scanned, last_seen,
                   last_seen_round, reservations, stations, start_player, current_player, round_, actions_left,
-                  phase, pending, end_triggered, terminated, round_limit, card_table, planet_coords, end_table):
+                  phase, pending, end_triggered, terminated, round_limit, turn_len, turn_kind, turn_target,
+                  turn_ncards, turn_cards, turn_tile, card_table, planet_coords, end_table):
     B = out.shape[0]
     P = hand.shape[1]
-    yucata = seer or rules_id == 0
+    seer = mode == MODE_SEER
+    full = mode != MODE_INFO or rules_id == 0  # yucata table view, or perfect recall (R-A4c, R-I3, R-I5)
     for b in range(B):
         row = out[b]
         row[:] = 0
@@ -128,22 +130,32 @@ def observe_games(out, players, off, seer, rules_id, max_rounds, ring, piles, re
             row[off[O_COLLECTED] + r] = n
             for p in range(R):
                 row[off[O_SCANNED] + r * R + p] = scanned[b, q, p]
+                lr = last_seen_round[b, q, p]
+                if lr > 0:  # R-I1: who looked through which pile, and when
+                    row[off[O_VISITED] + r * R + p] = 1
+                    row[off[O_VAGE] + r * R + p] = min(rd - lr, CLIP)
+            for k in range(turn_len[b, q]):  # R-I1: every action is taken openly
+                row[off[O_TKIND] + (r * 2 + k) * NK + turn_kind[b, q, k]] = 1
+                if turn_target[b, q, k] >= 0:
+                    row[off[O_TTARGET] + (r * 2 + k) * R + turn_target[b, q, k]] = 1
+                row[off[O_TTILE] + r * 2 + k] = turn_tile[b, q, k]
+                for i in range(turn_ncards[b, q, k]):
+                    row[off[O_TCARDS] + (r * 2 + k) * NC + turn_cards[b, q, k, i]] = 1
         for i in range(discard_len[b]):
             row[off[O_DISCARD] + discard[b, i]] = 1
         for s in range(hand_len[b, me]):
             _card(row, off[O_HAND] + s * CF, hand[b, me, s], card_table)
         for t in range(NPT):
             row[off[O_OWNCOL] + t] = collection[b, me, t]
-        if yucata:  # R-A4c
-            for p in range(R):
-                for t in range(NPT):
-                    row[off[O_OWNRES] + p * NPT + t] = reservations[b, p, me, t]
         if phase[b] == 1 and cp == me:  # R-I3: the pile looked through now
             pos = ship[b, me]
             for t in range(NTT):
                 row[off[O_SEEN] + t] = piles[b, pos, t]
-        if yucata:  # R-I3 [variant] last-visit table
-            _last_visits(row, off[O_LVSEEN], off[O_LVAGE], off[O_LVPILE], b, me, round_, last_seen, last_seen_round)
+        if full:  # own reservation types (R-A4c) and the last-visit table (R-I3, R-I5)
+            for p in range(R):
+                for t in range(NPT):
+                    row[off[O_OWNRES] + p * NPT + t] = reservations[b, p, me, t]
+            _last_visit_piles(row, off[O_LVPILE], b, me, last_seen, last_seen_round)
         if seer:
             for p in range(R):
                 for t in range(NTT):
@@ -159,5 +171,4 @@ def observe_games(out, players, off, seer, rules_id, max_rounds, ring, piles, re
                 for p in range(R):
                     for t in range(NPT):
                         row[off[O_SRES] + (p * S + r) * NPT + t] = reservations[b, p, q, t]
-                _last_visits(row, off[O_SLVSEEN] + r * R, off[O_SLVAGE] + r * R, off[O_SLVPILE] + r * R * NTT,
-                             b, q, round_, last_seen, last_seen_round)
+                _last_visit_piles(row, off[O_SLVPILE] + r * R * NTT, b, q, last_seen, last_seen_round)

@@ -65,6 +65,13 @@ FIELDS = (
     ("end_triggered", (), np.bool_),  # R-E1
     ("terminated", (), np.bool_),  # game over (R-E1, or R-E3 at the round limit)
     ("round_limit", (), np.bool_),  # the game ended at the round limit (R-E3)
+    # R-I1: each seat's most recent turn (reference PlayerState.last_turn); entries past turn_len are 0
+    ("turn_len", ("P",), np.int8),  # actions recorded, 0-2
+    ("turn_kind", ("P", 2), np.int8),  # actions.ACTION_KINDS index (top up .. discover)
+    ("turn_target", ("P", 2), np.int8),  # ring position jumped / flown to or acted on; -1 for top up
+    ("turn_ncards", ("P", 2), np.int8),  # cards played or discarded
+    ("turn_cards", ("P", 2, HAND_SIZE), np.int8),  # their ids, in hand-slot order
+    ("turn_tile", ("P", 2), np.bool_),  # a tile left the pile
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
 

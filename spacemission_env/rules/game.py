@@ -32,7 +32,7 @@ from ..components import (
 from ..config import check_game_config
 from ..scoring import jump_gate_points, score_breakdown, winners_of
 from . import rng
-from .state import GATE, NO_STATION, GameState, PlayerState
+from .state import GATE, NO_STATION, GameState, PlayerState, TurnAction
 
 
 # --- setup (R-S1..R-S5) ----------------------------------------------------------
@@ -381,6 +381,7 @@ def apply(state: GameState, action: int) -> None:
     if not is_legal(state, action):
         raise ValueError(f"action {int(action)} ({action_label(action, state)}) is not legal now")
     player = state.current_player
+    record_turn(state, player, kind, args)
     {
         "top_up": top_up,
         "jump": jump,
@@ -390,6 +391,28 @@ def apply(state: GameState, action: int) -> None:
         "discover": discover,
         "tile": take_tile,
     }[kind](state, player, *args)
+
+
+def record_turn(state: GameState, player: int, kind: str, args: tuple) -> None:
+    """R-I1: every action is taken openly. Called before the action runs (its cards are
+    still in hand): a turn's first action starts a new record; the tile decision marks
+    that its action took a tile (the pile shrank); its type stays private."""
+    pl = state.players[player]
+    if kind == "tile":
+        if pl.last_turn:  # a state loaded from schema 1/2 may have no record of the pending action
+            pl.last_turn[-1].tile = True
+        return
+    if state.actions_left == 2:  # R-T2: the turn's first action
+        pl.last_turn = []
+    if kind == "top_up":
+        target, slots = -1, A.slots_of_mask(args[0])
+    elif kind == "jump":
+        target, slots = args[1], [args[0]]
+    elif kind == "fly":
+        target, slots = (pl.ship + args[0]) % RING_SIZE, []
+    else:  # scan (one slot), develop (two), discover (none) act on the ship's planet
+        target, slots = pl.ship, list(args)
+    pl.last_turn.append(TurnAction(kind, target, [pl.hand[i] for i in slots]))
 
 
 # --- scoring (R-P1..R-P8, R-E2) --------------------------------------------------------

@@ -11,6 +11,7 @@ import copy
 import json
 from dataclasses import dataclass, field
 
+from ..actions import ACTION_KINDS
 from ..components import (
     CARD_INDEX,
     CARD_LABELS,
@@ -37,7 +38,18 @@ GATE = -1  # ship position of a ship on the jump gate (R-S3)
 NO_STATION = -1
 PHASES = ("main", "tile")
 PENDING = ("scan", "develop", "discover")
-SCHEMA_VERSION = 2  # 2: "truncated" renamed "round_limit" (R-E3 is a real end)
+SCHEMA_VERSION = 3  # 2: "truncated" renamed "round_limit" (R-E3 is a real end); 3: players' "last_turn" (R-I1)
+TURN_KINDS = ACTION_KINDS[:6]  # the main actions; a tile decision belongs to the action that took the tile (R-T2)
+TURN_CARDS = {"top_up": (0, HAND_SIZE), "jump": (1, 1), "fly": (0, 0), "scan": (1, 1), "develop": (2, 2), "discover": (0, 0)}
+
+
+@dataclass
+class TurnAction:
+    """One action of a seat's last turn, as every player saw it (R-I1: actions are taken openly)."""
+    kind: str  # one of TURN_KINDS
+    target: int = -1  # ring position jumped or flown to, or acted on (scan, develop, discover); -1 for top up
+    cards: list[int] = field(default_factory=list)  # card ids played or discarded, in hand-slot order
+    tile: bool = False  # a tile left the pile (scan, develop, discover): public, the pile shrank
 
 
 @dataclass
@@ -51,6 +63,8 @@ class PlayerState:
     # R-I3 (yucata): the pile as seen after this player's last visit, and the round of it (0 = never)
     last_seen: list[list[int]] = field(default_factory=lambda: [[0] * NUM_TILE_TYPES for _ in range(RING_SIZE)])
     last_seen_round: list[int] = field(default_factory=lambda: [0] * RING_SIZE)
+    # R-I1: the actions of this seat's most recent turn (the turn in progress for the acting seat)
+    last_turn: list[TurnAction] = field(default_factory=list)
 
 
 @dataclass
@@ -151,6 +165,11 @@ def state_to_dict(s: GameState) -> dict:
                     for p in range(RING_SIZE)
                     if pl.last_seen_round[p]
                 ],
+                "last_turn": [
+                    {"action": a.kind, "target": None if a.target < 0 else a.target,
+                     "cards": [CARD_LABELS[c] for c in a.cards], "tile": a.tile}
+                    for a in pl.last_turn
+                ],
             }
             for pl in s.players
         ],
@@ -214,7 +233,7 @@ def state_from_dict(data) -> GameState:
     version = g(data, "version", "state")
     if version == 1 and isinstance(data, dict) and "truncated" in data:  # schema 1 called R-E3's flag "truncated"
         data = {k: v for k, v in data.items() if k != "truncated"} | {"round_limit": data["truncated"]}
-    elif version != SCHEMA_VERSION or isinstance(version, bool):
+    elif version not in (2, SCHEMA_VERSION) or isinstance(version, bool):
         raise ValueError(f"game state JSON: unsupported version {version!r} (expected {SCHEMA_VERSION})")
     rules = g(data, "rules", "state")
     if rules not in RULE_SETS:
@@ -277,6 +296,8 @@ def state_from_dict(data) -> GameState:
             p = r.int_(g(v, "position", f"{where}.last_visits"), f"{where}.last_visits.position", 0, RING_SIZE - 1)
             pl.last_seen_round[p] = r.int_(g(v, "round", f"{where}.last_visits"), f"{where}.last_visits.round", 1, 10**9)
             pl.last_seen[p] = r.tiles(g(v, "pile", f"{where}.last_visits"), f"{where}.last_visits.pile", point_only=False)
+        if version == SCHEMA_VERSION:  # versions 1 and 2 have no turn records: empty
+            pl.last_turn = _read_turn(r, g(pd, "last_turn", where), f"{where}.last_turn")
         players.append(pl)
 
     phase = g(data, "phase", "state")
@@ -314,6 +335,42 @@ def state_from_dict(data) -> GameState:
     return state
 
 
+def _read_turn(r: _Reader, value, where: str) -> list[TurnAction]:
+    if not isinstance(value, list):
+        raise ValueError(f"game state JSON: {where} must be a list")
+    out = []
+    for i, a in enumerate(value):
+        w = f"{where}[{i}]"
+        kind = r.get(a, "action", w)
+        if kind not in TURN_KINDS:
+            raise ValueError(f"game state JSON: {w}.action must be one of {TURN_KINDS}, got {kind!r}")
+        target = r.get(a, "target", w)
+        out.append(TurnAction(
+            kind=kind,
+            target=-1 if target is None else r.int_(target, f"{w}.target", 0, RING_SIZE - 1),
+            cards=r.cards(r.get(a, "cards", w), f"{w}.cards"),
+            tile=r.bool_(r.get(a, "tile", w), f"{w}.tile"),
+        ))
+    return out
+
+
+def check_turn(turn: list[TurnAction], where: str) -> None:
+    """A seat's last-turn record is well formed (R-T2: two actions; R-I1)."""
+    if len(turn) > 2:
+        raise ValueError(f"game state: {where} records {len(turn)} actions (a turn has 2, R-T2)")
+    for i, a in enumerate(turn):
+        w = f"{where}[{i}]"
+        if a.kind not in TURN_KINDS:
+            raise ValueError(f"game state: {w} has unknown action kind {a.kind!r}")
+        if (a.target == -1) != (a.kind == "top_up") or not -1 <= a.target < RING_SIZE:
+            raise ValueError(f"game state: {w} ({a.kind}) has target {a.target}; only a top up has none")
+        lo, hi = TURN_CARDS[a.kind]
+        if not lo <= len(a.cards) <= hi or len(set(a.cards)) != len(a.cards) or not all(0 <= c < NUM_CARDS for c in a.cards):
+            raise ValueError(f"game state: {w} ({a.kind}) lists cards {a.cards}; expected {lo}-{hi} distinct card ids")
+        if a.tile and a.kind not in PENDING:
+            raise ValueError(f"game state: {w} ({a.kind}) cannot take a tile")
+
+
 def check_invariants(s: GameState) -> None:
     """Conservation laws of the components; ValueError naming the first broken one."""
     cards = list(s.draw_pile) + list(s.discard_pile) + [c for pl in s.players for c in pl.hand]
@@ -332,6 +389,7 @@ def check_invariants(s: GameState) -> None:
         if sum(s.piles[p]) > PILE_SIZE:
             raise ValueError(f"game state: pile at ring position {p} holds more than {PILE_SIZE} tiles")
     for q, pl in enumerate(s.players):
+        check_turn(pl.last_turn, f"players[{q}].last_turn")
         stations = sum(1 for owner in s.stations if owner == q)
         probes = sum(s.probes_on(p, q) for p in range(RING_SIZE))
         chips = pl.supply + pl.gate_probes + probes + stations

@@ -1,0 +1,449 @@
+"""The arena: duplicate-format round robins between agents (docs/arena.md).
+
+    from spacemission_agents.arena import run_arena
+    result = run_arena(["random", "kind-random"], num_players=2, games=200, out="results/")
+    print(result.pair("kind-random", "random").win_rate)
+
+Schedule: every lineup (see :func:`lineups`) plays the same deals (game seeds
+``seed * 2**32 + d``), each deal once per seating of the lineup (its P cyclic rotations,
+or all distinct permutations), so seat and deal luck cancel. Games are cut into fixed
+chunks in that canonical order; each chunk is played batched on the fast engine
+(arena_play.py) with every agent reseeded from (arena seed, chunk id, agent index),
+so the results do not depend on the number of worker processes.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import multiprocessing as mp
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import spacemission_env.config as env_config
+from spacemission_env import encoding
+from spacemission_env.components import MAX_PLAYERS, MIN_PLAYERS
+from spacemission_env.config import MAX_ROUNDS_LIMIT, RULE_SETS
+from spacemission_env.scoring import SCORE_KEYS
+
+from .arena_play import play_chunk
+from .arena_result import ArenaResult
+from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
+from .registry import SPEC_SYNTAX, agent_display_name, make_agent
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "auto_chunk_size", "lineups", "run_arena",
+           "seatings"]
+
+DEFAULT_CHUNK_SIZE = 128  # the largest automatic chunk: batches well; more games only delay progress
+SEATINGS = ("rotations", "permutations")
+SEED_LIMIT = 2**31  # deal seeds are seed * 2**32 + deal: distinct for every arena seed
+DEAL_STRIDE = 2**32
+
+
+@dataclass(frozen=True)
+class _Config:
+    """What ``bind(config)`` receives when spacemission_env.config has no GameConfig."""
+
+    num_players: int
+    rules: str
+    max_rounds: int
+
+
+def _game_config(num_players: int, rules: str, max_rounds: int):
+    cls = getattr(env_config, "GameConfig", None)
+    if cls is not None:
+        try:
+            return cls(num_players=num_players, rules=rules, max_rounds=max_rounds)
+        except TypeError:
+            pass
+    return _Config(num_players, rules, max_rounds)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def lineups(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
+    """The agent lineups (sorted agent indices, one per seat before seating) of a round
+    robin: every set of ``num_players`` distinct agents when there are at least that many
+    agents; otherwise every multiset of that size holding each agent at least once
+    (2 agents, 3 players: AAB and ABB), so every agent meets every other in every lineup."""
+    if num_agents >= num_players:
+        return list(itertools.combinations(range(num_agents), num_players))
+    return [c for c in itertools.combinations_with_replacement(range(num_agents), num_players)
+            if len(set(c)) == num_agents]
+
+
+def seatings(lineup: tuple[int, ...], mode: str = "rotations") -> list[tuple[int, ...]]:
+    """The seat orders a deal is played with: ``rotations`` shifts the lineup by 0..P-1
+    seats (every agent plays every seat once per deal); ``permutations`` every distinct
+    order (P! at most)."""
+    P = len(lineup)
+    if mode == "rotations":
+        return [tuple(lineup[(s + r) % P] for s in range(P)) for r in range(P)]
+    if mode == "permutations":
+        return list(dict.fromkeys(tuple(lineup[i] for i in perm) for perm in itertools.permutations(range(P))))
+    raise ValueError(f"unknown seatings {mode!r}; expected one of {SEATINGS}")
+
+
+def _schedule(num_agents: int, num_players: int, games: int, seed: int, mode: str) -> tuple[dict, int, list]:
+    """Canonical game list: lineup-major, then deal, then seating."""
+    ups = lineups(num_agents, num_players)
+    per_deal = [seatings(u, mode) for u in ups]
+    sizes = {len(s) for s in per_deal}
+    if len(sizes) != 1:  # permutations of lineups with repeats differ in count: pad by cycling
+        n = max(sizes)
+        per_deal = [(s * n)[:n] for s in per_deal]
+    R = len(per_deal[0])
+    deals = math.ceil(games / R)
+    L = len(ups)
+    lineup = np.repeat(np.arange(L), deals * R)
+    deal = np.tile(np.repeat(np.arange(deals), R), L)
+    seating = np.tile(np.arange(R), L * deals)
+    seats = np.array([per_deal[u][r] for u, r in zip(lineup, seating)], dtype=np.int64).reshape(-1, num_players)
+    seeds = (np.uint64(seed) * np.uint64(DEAL_STRIDE) + deal.astype(np.uint64)).astype(np.uint64)
+    return dict(lineup=lineup, deal=deal, seating=seating, seats=seats, seeds=seeds), deals, ups
+
+
+def _agent_seed(seed: int, chunk: int, k: int) -> int:
+    return int(np.random.SeedSequence([seed, chunk, k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+class ArenaArgumentError(ValueError):
+    """A bad argument of :func:`run_arena`, found before any game; ``argument`` names it."""
+
+    def __init__(self, argument: str, message: str):
+        super().__init__(message)
+        self.argument = argument
+
+
+def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode):
+    def bad(argument: str, message: str):
+        raise ArenaArgumentError(argument, message)
+
+    if isinstance(agents, str):
+        agents = agents.split(",")
+    if not isinstance(agents, (list, tuple)) or len(agents) < 2:
+        bad("agents", f"agents must list at least 2 agents (specs such as random, kind-random, greedy, heuristic, "
+                      f"search, ppo:PATH, module:Class; or agent objects), got {agents!r}")
+    if not _is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        bad("num_players", f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
+    if rules not in RULE_SETS:
+        bad("rules", f"unknown rules {rules!r}; expected one of {', '.join(RULE_SETS)}")
+    if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
+        bad("max_rounds", f"max_rounds must be an integer in 1..{MAX_ROUNDS_LIMIT}, got {max_rounds!r}")
+    if not _is_int(games) or games < 1:
+        bad("games", f"games must be a positive integer (games per pair or lineup), got {games!r}")
+    if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
+        bad("seed", f"seed must be an integer in 0..{SEED_LIMIT - 1}, got {seed!r}")
+    if not _is_int(workers) or workers < 1:
+        bad("workers", f"workers must be a positive integer, got {workers!r}")
+    if chunk_size is not None and (not _is_int(chunk_size) or chunk_size < 1):
+        bad("chunk_size", f"chunk_size must be None or a positive integer, got {chunk_size!r}")
+    if seatings_mode not in SEATINGS:
+        bad("seatings", f"unknown seatings {seatings_mode!r}; expected one of {', '.join(SEATINGS)}")
+    if out is not None:
+        if not isinstance(out, (str, os.PathLike)):
+            bad("out", f"out must be a directory path, got {out!r}")
+        p = Path(out)
+        if p.exists() and not p.is_dir():
+            bad("out", f"out must be a directory; {str(p)!r} exists and is a file")
+    return list(agents)
+
+
+def _build_agents(agents: list, config, workers: int, start_method: str) -> tuple[list, list[str], list[str], list]:
+    """(agent objects, names, specs, payloads for the workers); ArenaArgumentError before any game."""
+    objs, names, specs, payloads = [], [], [], []
+    for i, a in enumerate(agents):
+        if isinstance(a, str):
+            spec = a.strip()
+            try:
+                obj = make_agent(spec)
+            except ValueError as exc:
+                raise ArenaArgumentError("agents", str(exc)) from exc
+            payload, name = ("spec", spec), spec
+        else:
+            obj, spec = a, f"<{type(a).__module__}.{type(a).__qualname__}>"
+            if not (callable(getattr(obj, "act", None)) and callable(getattr(obj, "act_batch", None))):
+                raise ArenaArgumentError("agents", f"agent {i} ({obj!r}) does not implement the agent protocol (act and "
+                                                   f"act_batch); pass an agent object or a spec ({SPEC_SYNTAX})")
+            name, payload = agent_display_name(obj), None
+        bind = getattr(obj, "bind", None)
+        if callable(bind):  # before observation_type is read: bind may set it (policies.py)
+            try:
+                bind(config)
+            except (ValueError, TypeError) as exc:
+                raise ArenaArgumentError("agents", f"agent {name!r} rejects the configuration {config}: {exc}") from exc
+        otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
+        if otype not in encoding.OBSERVATION_TYPES:
+            raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}; "
+                                               f"expected one of {', '.join(encoding.OBSERVATION_TYPES)}")
+        if workers > 1 and start_method == "fork":
+            payload = ("object", obj)  # inherited by the workers: built and bound once, here
+        elif payload is None and workers > 1:
+            try:
+                payload = ("pickle", pickle.dumps(obj))
+            except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
+                raise ArenaArgumentError("agents", f"agent {name!r} cannot be sent to worker processes "
+                                                   f"({type(exc).__name__}: {exc}); pass it by spec (module:Class) "
+                                                   f"or use workers=1") from exc
+        objs.append(obj)
+        specs.append(spec)
+        payloads.append(payload)
+        base, k = name, 2
+        while name in names:
+            name, k = f"{base}#{k}", k + 1
+        names.append(name)
+    return objs, names, specs, payloads
+
+
+# --- worker side -------------------------------------------------------------------
+_WORKER: dict = {}
+
+
+def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None:
+    # an exception here would make the pool respawn workers forever: keep it for the first task
+    try:
+        agents = []
+        game_config = _game_config(*config)
+        for kind, value in payloads:
+            if kind == "spec":
+                agent = make_agent(value)
+                if callable(getattr(agent, "bind", None)):
+                    agent.bind(game_config)
+            elif kind == "pickle":
+                agent = pickle.loads(value)  # bound in the parent already
+            else:
+                agent = value  # inherited through fork, bound in the parent already
+            agents.append(agent)
+        _WORKER.update(agents=agents, names=names, config=config, queue=queue, error=None)
+    except Exception as exc:  # noqa: BLE001
+        _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {exc}")
+
+
+def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_finished=None) -> dict:
+    for k, agent in enumerate(agents):
+        fn = getattr(agent, "seed", None)
+        if callable(fn):
+            fn(_agent_seed(task["seed"], task["chunk"], k))
+    t0 = time.perf_counter()
+    out = play_chunk(agents, names, *config, task["games"], task["seeds"], task["seats"], task["record"], on_finished)
+    out["chunk"], out["elapsed"] = task["chunk"], time.perf_counter() - t0
+    if task["record"]:  # encoded here, in parallel, so the parent only writes
+        out["lines"] = _record_lines(task, out, names, config)
+    out["records"] = None
+    return out
+
+
+class _Reporter:
+    """Sends (chunk, games ended) to the parent's progress bar, at most every half second."""
+
+    def __init__(self, queue, chunk: int):
+        self.queue, self.chunk, self.pending, self.last = queue, chunk, 0, time.perf_counter()
+
+    def __call__(self, n: int) -> None:
+        self.pending += n
+        if time.perf_counter() - self.last > 0.5:
+            self.queue.put((self.chunk, self.pending))
+            self.pending, self.last = 0, time.perf_counter()
+
+
+def _worker_chunk(task: tuple) -> dict:
+    if _WORKER.get("error"):
+        raise RuntimeError(_WORKER["error"])
+    return _run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task, _Reporter(_WORKER["queue"], task["chunk"]))
+
+
+def auto_chunk_size(num_games: int) -> int:
+    """The default chunk size: about 16 chunks (to spread over workers and show progress),
+    16..128 games each (to batch well). It depends on the number of games only."""
+    return int(min(DEFAULT_CHUNK_SIZE, max(16, math.ceil(num_games / 16))))
+
+
+def _collect(results, queue, report):
+    """The chunk results in order, relaying the workers' progress while waiting."""
+    while True:
+        try:
+            part = results.next(timeout=0.25)
+        except mp.TimeoutError:
+            part = None
+        except StopIteration:
+            return
+        while True:
+            try:
+                chunk, n = queue.get_nowait()
+            except Exception:  # noqa: BLE001 - queue.Empty, or a closed queue
+                break
+            report(chunk, n)
+        if part is not None:
+            yield part
+
+
+def _start_method(method: str | None) -> str:
+    methods = mp.get_all_start_methods()
+    if method is None:
+        return "fork" if "fork" in methods else "spawn"
+    if method not in methods:
+        raise ArenaArgumentError("start_method", f"unknown start_method {method!r}; expected one of {methods}")
+    return method
+
+
+def _warm_numba(num_players: int, rules: str, max_rounds: int) -> None:
+    """Compile (or load from the cache) every kernel once in this process, so that forked
+    workers inherit them and spawned ones find the numba cache on disk instead of each compiling."""
+    from spacemission_env import engine
+
+    st = engine.init(2, num_players, seeds=0, rules=rules, max_rounds=max_rounds)
+    mask = engine.legal_action_mask(st)
+    for t in encoding.OBSERVATION_TYPES:
+        engine.observe(st, observation_type=t)
+    engine.step(st, engine.sample_actions(mask, np.random.default_rng(0)), check=False)
+    engine.sample_actions(mask, np.random.default_rng(0), by_kind=True)
+
+
+def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
+          progress: bool, log, jsonl_path) -> list[dict]:
+    """Every chunk's result, in chunk order (played here, or by a pool of workers)."""
+    from .arena_output import progress_bar
+
+    parts: list = []
+    pool = queue = None
+    if workers > 1 and len(tasks) > 1:  # started before the progress bar's thread: fork copies no running thread
+        _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
+        ctx = mp.get_context(start_method)
+        queue = ctx.Queue()
+        pool = ctx.Pool(min(workers, len(tasks)), initializer=_init_worker, initargs=(payloads, names, config, queue))
+    jsonl = open(jsonl_path, "w", encoding="utf-8") if jsonl_path is not None else None
+    ended = np.zeros(len(tasks), dtype=np.int64)  # games ended per chunk, for the progress bar
+    total = sum(len(t["games"]) for t in tasks)
+    try:
+        with progress_bar(total, enabled=progress) as show:
+            def report(chunk: int, n: int) -> None:
+                ended[chunk] = min(ended[chunk] + n, len(tasks[chunk]["games"]))
+                show(int(ended.sum()))
+
+            if pool is None:
+                results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
+            else:
+                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report)
+            for task, part in zip(tasks, results):
+                for f in part["forfeits"]:
+                    log(f["message"])
+                lines = part.pop("lines", None)
+                if jsonl is not None:
+                    jsonl.writelines(lines)
+                parts.append(part)
+                ended[task["chunk"]] = len(task["games"])
+                show(int(ended.sum()))
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if jsonl is not None:
+            jsonl.close()
+    return parts
+
+
+def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple, ups: list, deals: int,
+               settings: dict) -> ArenaResult:
+    cat = {k: np.concatenate([p[k] for p in parts]) for k in
+           ("start_player", "scores", "stations", "round_limit", "rounds", "num_actions", "forfeit_seat")}
+    table = Games(seeds=sched["seeds"], lineup=sched["lineup"], deal=sched["deal"], seating=sched["seating"],
+                  seats=sched["seats"], **cat)
+    stats = agent_stats(table, names, specs)
+    for st, (mu, sigma, ordinal) in zip(stats, fit_ratings(table, len(names))):
+        st.mu, st.sigma, st.ordinal = mu, sigma, ordinal
+    decisions = np.sum([p["decisions"] for p in parts], axis=0)
+    seconds = np.sum([p["seconds"] for p in parts], axis=0)
+    speed = {n: {"decisions": int(d), "seconds": float(s), "decisions_per_s": float(d / s) if s > 0 else float("nan")}
+             for n, d, s in zip(names, decisions, seconds)}
+    G = len(table)
+    config_out = {"agents": names, "specs": specs, "num_players": config[0], "rules": config[1], "max_rounds": config[2],
+                  "seed": settings["seed"], "games_requested": settings["games_requested"], "seatings": settings["seatings"],
+                  "seatings_per_deal": G // (len(ups) * deals), "deals_per_lineup": deals, "games_per_lineup": G // len(ups),
+                  "lineups": [[names[k] for k in u] for u in ups], "games": G, "chunk_size": settings["chunk_size"]}
+    return ArenaResult(config=config_out, agents=stats, pairs=pair_stats(table, names), games=table,
+                       forfeits=[f for p in parts for f in p["forfeits"]], timing={"agents": speed})
+
+
+def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yucata", max_rounds: int = 100,
+              seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
+              seatings: str = "rotations", chunk_size: int | None = None, log=None,
+              start_method: str | None = None) -> ArenaResult:
+    """Play a duplicate-format round robin and return its :class:`ArenaResult`.
+
+    ``agents``: specs (``"random"``, ``"search:budget=0.1"``, ``"mypkg:MyBot"``; see
+    registry.py) and/or agent objects, at least 2. ``games``: games per lineup (a pair
+    for two players), rounded up to whole deals (a multiple of the seatings per deal).
+    ``workers``: processes (results identical for any count). ``out``: a directory for
+    results.json, pairs.csv, agents.csv, arena.png and (``record``) games.jsonl.
+    ``progress``: a progress bar on a terminal. ``log``: called with each forfeit message
+    (default: printed to stderr). ``start_method``: how workers start ("fork" where the
+    platform has it, else "spawn"; spawn re-imports a script's ``__main__``, so guard it).
+    ``seatings``: "rotations" (P per deal) or "permutations" (all distinct seat orders).
+    ``chunk_size``: games per chunk, part of what a seed reproduces (default
+    :func:`auto_chunk_size` of the number of games). Every argument is
+    checked, and every agent built and bound, before the first game: ArenaArgumentError
+    (a ValueError; ``.argument`` names the parameter) on the first bad one.
+    """
+    agents = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings)
+    config = (int(num_players), rules, int(max_rounds))
+    start_method = _start_method(start_method)
+    objs, names, specs, payloads = _build_agents(agents, _game_config(*config), int(workers), start_method)
+    sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
+    G = len(sched["seeds"])
+    chunk_size = auto_chunk_size(G) if chunk_size is None else int(chunk_size)
+    bounds = list(range(0, G, chunk_size)) + [G]
+    tasks = [dict(chunk=c, seed=int(seed), games=np.arange(lo, hi), record=bool(record and out is not None),
+                  **{k: sched[k][lo:hi] for k in ("seeds", "seats", "lineup", "deal", "seating")})
+             for c, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
+    out_dir = Path(out) if out is not None else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
+
+    t0 = time.perf_counter()
+    parts = _play(tasks, objs, names, config, payloads, int(workers), start_method, progress, log,
+                  out_dir / "games.jsonl" if (out_dir is not None and record) else None)
+    elapsed = time.perf_counter() - t0
+    result = _summarise(parts, sched, names, specs, config, ups, deals,
+                        dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size)))
+    result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
+                         workers=int(workers), cpu_count=os.cpu_count())
+    if out_dir is not None:
+        result.save(out_dir)
+    return result
+
+
+def _record_lines(task: dict, part: dict, names: list[str], config: tuple) -> list[str]:
+    """One JSON line per game (format: docs/arena.md, "Recorded games")."""
+    P = config[0]
+    lines = []
+    forfeits = {f["game"]: f for f in part["forfeits"]}
+    for j, g in enumerate(task["games"].tolist()):
+        sc = part["scores"][j].tolist()
+        fs = int(part["forfeit_seat"][j])
+        key = [sc[s][-1] * 64 + int(part["stations"][j, s]) for s in range(P)]
+        if fs >= 0:
+            key[fs] = -1
+        ranks = [1 + sum(k > key[s] for k in key) for s in range(P)]
+        f = forfeits.get(g)
+        rec = {
+            "format": "spacemission-arena-game", "version": 1, "game": g, "seed": int(task["seeds"][j]),
+            "config": {"num_players": P, "rules": config[1], "max_rounds": config[2]},
+            "lineup": int(task["lineup"][j]), "deal": int(task["deal"][j]), "seating": int(task["seating"][j]),
+            "agents": [names[k] for k in task["seats"][j].tolist()], "start_player": int(part["start_player"][j]),
+            "actions": part["records"][j],
+            "scores": [dict(zip(SCORE_KEYS, sc[s])) for s in range(P)],
+            "ranks": ranks, "winners": [s for s in range(P) if ranks[s] == 1],
+            "rounds": int(part["rounds"][j]), "round_limit": bool(part["round_limit"][j]),
+            "forfeit": None if f is None else {k: f[k] for k in ("seat", "agent", "round", "action", "reason")},
+        }
+        lines.append(json.dumps(rec, separators=(",", ":")) + "\n")
+    return lines

@@ -1,0 +1,114 @@
+"""Terminal and picture output of the arena: the progress bar, the rich tables and the
+PNG (win-rate matrix heat map and rating bars)."""
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+
+import numpy as np
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, enabled: bool = True, description: str = "arena"):
+    """Yields ``show(done)`` (games finished so far). A rich bar on stderr with games/s
+    and time left, shown only when ``enabled`` and stderr is a terminal (never in tests or pipes)."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield lambda n: None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("elapsed,"), TimeRemainingColumn(),
+               TextColumn("left"))
+    start = time.perf_counter()
+    with Progress(*columns, console=console) as prog:
+        task = prog.add_task(description, total=total, rate="")
+
+        def show(done: int) -> None:
+            rate = done / max(time.perf_counter() - start, 1e-9)
+            prog.update(task, completed=done, rate=f"{rate:,.1f} games/s" if rate < 10 else f"{rate:,.0f} games/s")
+
+        yield show
+
+
+def _fmt(x: float, digits: int = 3) -> str:
+    return "-" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{x:.{digits}f}"
+
+
+def _pct(x: float) -> str:
+    return _fmt(100 * x if x is not None else x, 1)
+
+
+def tables(result) -> list:
+    """[agents table, pairs table] (rich.table.Table)."""
+    from rich.table import Table
+
+    cfg = result.config
+    title = (f"{cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
+             f"({cfg['deals_per_lineup']} deals x {cfg['seatings_per_deal']} seatings x {len(cfg['lineups'])} lineups), seed {cfg['seed']}")
+    at = Table(title=title)
+    for col in ("agent", "games", "win % [95% CI]", "mean rank [95% CI]", "score", "rating mu+-sigma", "ordinal",
+                "R-E3", "forfeits"):
+        at.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col == "agent")
+    for a in sorted(result.agents, key=lambda a: -a.ordinal):
+        at.add_row(a.name, str(a.games), f"{_pct(a.win_rate)} [{_pct(a.win_ci_low)}, {_pct(a.win_ci_high)}]",
+                   f"{_fmt(a.mean_rank, 2)} [{_fmt(a.rank_ci_low, 2)}, {_fmt(a.rank_ci_high, 2)}]",
+                   _fmt(a.mean_score["total"], 1), f"{_fmt(a.mu, 1)} +- {_fmt(a.sigma, 1)}", _fmt(a.ordinal, 1),
+                   f"{_pct(a.round_limit_share)}%", str(a.forfeits))
+    pt = Table(title="pairs: win % of the first (ties half); score: mean, first : second; R-E3: share at the round limit")
+    for col in ("pair", "games", "win % [95% CI]", "W-T-L", "score", "R-E3", "forfeits"):
+        pt.add_column(col, justify="left" if col == "pair" else "right", no_wrap=col == "pair")
+    names = [a.name for a in result.agents]
+    for (x, y), p in result.pairs.items():
+        if names.index(x) > names.index(y):
+            continue
+        pt.add_row(f"{x} vs {y}", str(p.games), f"{_pct(p.win_rate)} [{_pct(p.ci_low)}, {_pct(p.ci_high)}]",
+                   f"{p.wins}-{p.ties}-{p.losses}", f"{_fmt(p.mean_score['total'], 1)} : {_fmt(p.opponent_mean_score['total'], 1)}",
+                   f"{_pct(p.round_limit_share)}%", f"{p.forfeits} : {p.opponent_forfeits}")
+    return [at, pt]
+
+
+def plot_png(result, path) -> None:
+    """Win-rate matrix (row agent against column agent, 95% CI under each rate) and the
+    OpenSkill ratings (mu with +-2 sigma whiskers, the ordinal mu - 3 sigma as a dot)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [a.name for a in result.agents]
+    k = len(names)
+    mat = np.full((k, k), np.nan)
+    for (x, y), p in result.pairs.items():
+        mat[names.index(x), names.index(y)] = p.win_rate
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(5 + 1.4 * k, 1.5 + 0.9 * k), gridspec_kw={"width_ratios": [1.2, 1]})
+    im = ax1.imshow(mat, vmin=0, vmax=1, cmap="RdYlGn")
+    ax1.set_xticks(range(k), names, rotation=30, ha="right")
+    ax1.set_yticks(range(k), names)
+    ax1.set_xlabel("opponent")
+    ax1.set_title("win rate of row vs column")
+    for (x, y), p in result.pairs.items():
+        i, j = names.index(x), names.index(y)
+        ax1.text(j, i, f"{p.win_rate:.2f}\n[{p.ci_low:.2f}, {p.ci_high:.2f}]", ha="center", va="center", fontsize=8)
+    fig.colorbar(im, ax=ax1, fraction=0.046, pad=0.04)
+    mu = np.array([a.mu for a in result.agents])
+    sigma = np.array([a.sigma for a in result.agents])
+    ordinal = np.array([a.ordinal for a in result.agents])
+    y = np.arange(k)
+    ax2.barh(y, mu, xerr=2 * sigma, color="tab:blue", alpha=0.7, capsize=4, label="mu +- 2 sigma")
+    ax2.plot(ordinal, y, "ko", label="ordinal (mu - 3 sigma)")
+    ax2.set_yticks(y, names)
+    ax2.invert_yaxis()
+    ax2.set_xlabel("OpenSkill rating (Plackett-Luce)")
+    ax2.set_title("ratings")
+    ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7, frameon=False)
+    cfg = result.config
+    fig.suptitle(f"Space Mission arena: {cfg['num_players']} players, {cfg['rules']}, {result.num_games} games, seed {cfg['seed']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,222 @@
+"""Batched play of one chunk of arena games on the fast engine (runs in the workers).
+
+All games of a chunk advance together: each step, every agent's ``act_batch`` is
+called once on the rows where it is the acting seat, with that seat's own
+observation (of the type the agent asks for) and legal-action mask. A row whose
+agent raises or returns an illegal action is frozen there: a forfeit (docs/arena.md).
+"""
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+import numpy as np
+
+from spacemission_env import actions as A
+from spacemission_env import engine
+from spacemission_env.components import HAND_SIZE, NUM_CARDS, RING_SIZE
+from spacemission_env.engine.state import FIELD_NAMES, BatchState
+from spacemission_env.rules import action_label
+
+SCORE_FIELDS = 8  # engine.scores: jump_gate, stations, minerals, aliens, matter, water, medals, total
+_COMPACT_MIN = 16  # below this batch size compaction saves nothing
+
+
+def _take(st: BatchState, rows: np.ndarray) -> BatchState:
+    """A new batch holding only ``rows`` of ``st`` (in order): finished games stop
+    costing kernel time, and every game evolves exactly as it would have in place."""
+    new = BatchState.__new__(BatchState)
+    new.__dict__.update(st.__dict__)
+    for name in FIELD_NAMES:
+        setattr(new, name, np.ascontiguousarray(getattr(st, name)[rows]))
+    new.batch_size = len(rows)
+    new.all_games = np.ones(len(rows), dtype=np.bool_)
+    new.all_games.flags.writeable = False
+    return new
+
+
+class _Labels:
+    """rules.action_label from the fast state (the acting hand and the ring), cached on
+    exactly what the label reads: the action and the cards / planet it names. A top-up
+    of several cards is joined from its one-card labels (checked against action_label
+    here, with a plain fallback), which keeps the cache small."""
+
+    _MAX_CACHE = 100_000
+
+    def __init__(self):
+        self._cache: dict = {}
+        self._static: list = []  # the label, for actions that name no card or planet
+        self._needs: list = []
+        for a in range(A.NUM_ACTIONS):
+            kind, args = A.decode(a)
+            slots, pos = (), -1
+            if kind == "top_up":
+                slots = tuple(A.slots_of_mask(args[0]))
+            elif kind in ("jump", "scan"):
+                slots = (args[0],)
+                pos = args[1] if kind == "jump" else -1
+            elif kind == "develop":
+                slots = (args[0], args[1])
+            self._needs.append((slots, pos))
+            self._static.append(action_label(a) if not slots and pos < 0 else None)
+        one = action_label(A.TOPUP + 1)  # "top up, discarding card 0"
+        self._prefix = one[:one.index("card 0")] if "card 0" in one else None
+        if self._prefix is not None:  # [slot][card] -> "card 2 (J?/L4)", the one-card top-up label's tail
+            self._parts = [[action_label(A.TOPUP + (1 << s), self._view([c] * HAND_SIZE, [0] * RING_SIZE))[len(self._prefix):]
+                            for c in range(NUM_CARDS)] for s in range(HAND_SIZE)]
+        hand, ring = [3, 17, 25, 40, 58], list(range(8))
+        if self._prefix is None or self._join(A.TOPUP + 0b10110, hand, ring) != action_label(A.TOPUP + 0b10110, self._view(hand, ring)):
+            self._prefix = None
+
+    @staticmethod
+    def _view(hand: list, ring: list):
+        return SimpleNamespace(current_player=0, players=[SimpleNamespace(hand=hand)], ring=ring)
+
+    def _join(self, action: int, hand: list, ring: list) -> str:
+        parts = self._parts
+        return self._prefix + ", ".join([parts[s][hand[s]] for s in self._needs[action][0]])
+
+    def __call__(self, action: int, hand: list, ring: list) -> str:
+        label = self._static[action]
+        if label is not None:
+            return label
+        slots, pos = self._needs[action]
+        if len(slots) == 1:
+            key = (action, hand[slots[0]] if slots[0] < len(hand) else -1, ring[pos] if pos >= 0 else -1)
+        elif action < A.JUMP and self._prefix is not None:
+            return self._join(action, hand, ring)
+        else:
+            key = (action, *[hand[s] if s < len(hand) else -1 for s in slots])
+        label = self._cache.get(key)
+        if label is None:
+            if len(self._cache) >= self._MAX_CACHE:
+                self._cache.clear()
+            label = self._cache[key] = action_label(action, self._view(hand, ring))
+        return label
+
+
+_LABELS = _Labels()
+
+
+def _as_actions(value, n: int) -> np.ndarray:
+    """An agent's answer as int64 [n]; TypeError/ValueError when it is not one."""
+    a = np.asarray(value)
+    if a.shape != (n,):
+        raise ValueError(f"act_batch returned shape {a.shape}, expected ({n},)")
+    if a.dtype.kind in "iu":
+        return a.astype(np.int64)
+    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+        return a.astype(np.int64)
+    raise TypeError(f"act_batch returned dtype {a.dtype}, expected integers")
+
+
+def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict]:
+    """(actions [m], problems {row: (action or None, reason)}). An exception in a batched
+    call is isolated by asking again row by row, so one bad row does not sink the rest."""
+    m = len(masks)
+    problems: dict = {}
+    try:
+        a = _as_actions(agent.act_batch(obs, masks), m)
+    except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
+        a = np.zeros(m, dtype=np.int64)
+        if m == 1:
+            problems[0] = (None, f"raised {type(exc).__name__}: {exc}")
+        else:
+            for j in range(m):
+                try:
+                    a[j] = _as_actions(agent.act_batch(obs[j:j + 1], masks[j:j + 1]), 1)[0]
+                except Exception as e:  # noqa: BLE001
+                    problems[j] = (None, f"raised {type(e).__name__}: {e}")
+    inside = (a >= 0) & (a < A.NUM_ACTIONS)
+    legal = inside & masks[np.arange(m), np.where(inside, a, 0)]
+    for j in np.flatnonzero(~legal):
+        if j not in problems:
+            problems[int(j)] = (int(a[j]), f"returned illegal action {int(a[j])}")
+    return a, problems
+
+
+def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max_rounds: int,
+               game_ids: np.ndarray, seeds: np.ndarray, seats: np.ndarray, record: bool, on_finished=None) -> dict:
+    """Play the games ``game_ids`` (deal seeds ``seeds``; ``seats[g, s]`` = index of the
+    agent at seat s) to their end. Agents are already seeded for this chunk.
+    ``on_finished(n)`` is called whenever n more games have ended (for progress)."""
+    n, P = len(seeds), num_players
+    uses_obs = [getattr(ag, "uses_observation", True) is not False for ag in agents]
+    obs_types = [getattr(ag, "observation_type", None) or "info" for ag in agents]
+    out = {
+        "scores": np.zeros((n, P, SCORE_FIELDS), dtype=np.int16),
+        "stations": np.zeros((n, P), dtype=np.int8),
+        "round_limit": np.zeros(n, dtype=np.bool_),
+        "rounds": np.zeros(n, dtype=np.int32),
+        "num_actions": np.zeros(n, dtype=np.int32),
+        "forfeit_seat": np.full(n, -1, dtype=np.int8),
+        "forfeits": [],
+        "records": [[] for _ in range(n)] if record else None,
+        "decisions": np.zeros(len(agents), dtype=np.int64),
+        "seconds": np.zeros(len(agents), dtype=np.float64),
+    }
+    st = engine.init(n, P, seeds=np.asarray(seeds, dtype=np.uint64), rules=rules, max_rounds=max_rounds)
+    out["start_player"] = st.start_player.copy()
+    idx = np.arange(n)  # game (row of ``out``) of each row of st
+    alive = ~st.terminated
+
+    def harvest(rows: np.ndarray) -> None:
+        if rows.size == 0:
+            return
+        games = idx[rows]
+        out["scores"][games] = engine.scores(st)[rows]
+        out["stations"][games] = (st.stations[rows][:, :, None] == np.arange(P)[None, None, :]).sum(axis=1)
+        out["round_limit"][games] = st.round_limit[rows]
+        out["rounds"][games] = st.round[rows]
+
+    while alive.any():
+        if st.batch_size >= _COMPACT_MIN and alive.sum() * 2 <= st.batch_size:
+            harvest(np.flatnonzero(~alive))
+            live = np.flatnonzero(alive)
+            st, idx, alive = _take(st, live), idx[live], np.ones(live.size, dtype=np.bool_)
+        mask = engine.legal_action_mask(st, select=alive)
+        cp = st.current_player.astype(np.int64)
+        who = seats[idx, cp]
+        actions = np.zeros(st.batch_size, dtype=np.int64)
+        ok = alive.copy()
+        observed: dict = {}
+        for k in np.unique(who[alive]):
+            rows = np.flatnonzero(alive & (who == k))
+            if uses_obs[k]:
+                if obs_types[k] not in observed:  # each seat sees its own view: the acting player's
+                    observed[obs_types[k]] = engine.observe(st, observation_type=obs_types[k])
+                obs = observed[obs_types[k]][rows]
+            else:
+                obs = np.empty((rows.size, 0), dtype=np.int8)
+            t0 = time.perf_counter()
+            chosen, problems = _decide(agents[k], obs, mask[rows])
+            out["seconds"][k] += time.perf_counter() - t0
+            out["decisions"][k] += rows.size
+            actions[rows] = chosen
+            for j, (action, reason) in problems.items():
+                r = rows[j]
+                g, seat = int(idx[r]), int(cp[r])
+                ok[r] = False
+                out["forfeit_seat"][g] = seat
+                legal = np.flatnonzero(mask[r]).tolist()
+                out["forfeits"].append({
+                    "game": int(game_ids[g]), "seed": int(seeds[g]), "seat": seat, "agent": names[k],
+                    "round": int(st.round[r]), "action": action, "reason": reason,
+                    "message": (f"agent {names[k]!r} forfeits game {int(game_ids[g])} (seed {int(seeds[g])}, seat {seat}, "
+                                f"round {int(st.round[r])}): {reason}" + (f"; legal: {legal}" if action is not None else "")),
+                })
+        steps = np.flatnonzero(ok)
+        if record:  # gathered as arrays, labelled from plain lists (numpy scalars are slow here)
+            seat = cp[steps]
+            hands, lens = st.hand[steps, seat].tolist(), st.hand_len[steps, seat].tolist()
+            rings, acts = st.ring[steps].tolist(), actions[steps].tolist()
+            for g, p, a, hand, k, ring in zip(idx[steps].tolist(), seat.tolist(), acts, hands, lens, rings):
+                out["records"][g].append([p, a, _LABELS(a, hand[:k], ring)])
+        out["num_actions"][idx[steps]] += 1
+        engine.step(st, actions, check=False, select=ok)
+        ended = int(alive.sum())
+        alive = ok & ~st.terminated
+        if on_finished is not None and ended > alive.sum():
+            on_finished(ended - int(alive.sum()))
+    harvest(np.arange(st.batch_size))
+    return out

@@ -1,0 +1,275 @@
+"""Statistics of an arena run: ranks, pairwise win rates with confidence intervals,
+mean scores, mean ranks and OpenSkill ratings (docs/arena.md, "Statistics").
+
+Everything is computed from the per-game table (:class:`Games`) in canonical game
+order, so it does not depend on how the games were spread over workers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from spacemission_env.scoring import SCORE_KEYS
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+@dataclass
+class Games:
+    """One row per game, in canonical order (lineup, deal, seating). ``seats[g, s]`` is
+    the index of the agent at seat s; ``scores[g, s]`` the engine.scores breakdown
+    (SCORE_KEYS order; provisional at a forfeit); ``forfeit_seat[g]`` -1 or the seat that forfeited."""
+
+    seeds: np.ndarray
+    lineup: np.ndarray
+    deal: np.ndarray
+    seating: np.ndarray
+    seats: np.ndarray
+    start_player: np.ndarray
+    scores: np.ndarray
+    stations: np.ndarray
+    round_limit: np.ndarray
+    rounds: np.ndarray
+    num_actions: np.ndarray
+    forfeit_seat: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    @property
+    def cluster(self) -> np.ndarray:
+        """Deal id across lineups: the games of one deal and lineup share it (the duplicate set)."""
+        return self.lineup.astype(np.int64) * (int(self.deal.max()) + 1) + self.deal
+
+    def keys(self) -> np.ndarray:
+        """int64 [G, P] final order key: points, then stations (R-P8); -1 for a forfeiting seat."""
+        key = self.scores[..., -1].astype(np.int64) * 64 + self.stations.astype(np.int64)
+        g = np.flatnonzero(self.forfeit_seat >= 0)
+        key[g, self.forfeit_seat[g]] = -1
+        return key
+
+    def ranks(self) -> tuple[np.ndarray, np.ndarray]:
+        """(average ranks float [G, P]: 1 = best, tied seats share the mean of their places;
+        competition ranks int [G, P]: 1 + seats strictly better)."""
+        key = self.keys()
+        better = (key[:, None, :] > key[:, :, None]).sum(axis=2)
+        tied = (key[:, None, :] == key[:, :, None]).sum(axis=2)
+        return 1.0 + better + (tied - 1) / 2.0, 1 + better
+
+
+def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion p over n trials (n may be fractional)."""
+    if n <= 0:
+        return 0.0, 1.0
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def cluster_variance(values: np.ndarray, clusters: np.ndarray) -> float:
+    """Variance of the mean of ``values`` when observations sharing a cluster (a deal
+    played with every seating) are correlated: the ratio estimator's cluster-robust
+    variance, C/(C-1) * sum_c (y_c - mean * m_c)^2 / n^2. NaN with fewer than 2 clusters."""
+    n = len(values)
+    _, inv = np.unique(clusters, return_inverse=True)
+    c = inv.max() + 1 if n else 0
+    if c < 2:
+        return float("nan")
+    y = np.bincount(inv, weights=values, minlength=c)
+    m = np.bincount(inv, minlength=c)
+    mean = values.mean()
+    return float(c / (c - 1) * ((y - mean * m) ** 2).sum() / n ** 2)
+
+
+def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray) -> tuple[float, float, float]:
+    """(estimate, low, high): a Wilson 95% interval on per-game outcomes (1 win, 0.5 tie,
+    0 loss) with the number of games shrunk by the design effect of the duplicate
+    clusters, deff = max(1, cluster variance / binomial variance). The interval is never
+    narrower than plain Wilson: with few deals the cluster variance is too noisy to trust
+    the variance reduction that seat rotation brings, and it widens when the games of a
+    deal are positively correlated."""
+    n = len(outcomes)
+    if n == 0:
+        return float("nan"), 0.0, 1.0
+    p = float(outcomes.mean())
+    deff = 1.0
+    vb = p * (1 - p) / n
+    vc = cluster_variance(outcomes, clusters)
+    if vb > 0 and np.isfinite(vc):
+        deff = max(1.0, vc / vb)
+    low, high = wilson(p, n / deff)
+    return p, min(low, p), max(high, p)
+
+
+def mean_ci(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float, float]:
+    """(mean, low, high): normal 95% interval with the cluster-robust standard error
+    (clusters = duplicate deals); the plain standard error when there is one cluster."""
+    if len(values) == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(values.mean())
+    var = cluster_variance(values, clusters)
+    if not np.isfinite(var):
+        var = float(values.var(ddof=1) / len(values)) if len(values) > 1 else 0.0
+    half = Z95 * np.sqrt(var)
+    return mean, mean - half, mean + half
+
+
+def _breakdown(rows: np.ndarray) -> dict[str, float]:
+    """Mean score breakdown of score rows [n, 8] (NaN when there are none)."""
+    if len(rows) == 0:
+        return {k: float("nan") for k in SCORE_KEYS}
+    m = rows.astype(np.float64).mean(axis=0)
+    return {k: round(float(v), 4) for k, v in zip(SCORE_KEYS, m)}
+
+
+@dataclass
+class PairStats:
+    """Agent ``agent`` against ``opponent``. Outcomes are per pair of seats in a game:
+    1 if agent finished ahead (R-P8 order, a forfeit last), 0.5 tied, 0 behind; with two
+    players that is one outcome per game."""
+
+    agent: str
+    opponent: str
+    games: int  # games with both in them
+    outcomes: int  # seat pairs compared (= games for two players)
+    wins: int
+    ties: int
+    losses: int
+    win_rate: float  # ties count half
+    ci_low: float
+    ci_high: float
+    mean_score: dict  # the agent's mean breakdown over those games (forfeited games left out)
+    opponent_mean_score: dict
+    round_limit_share: float  # of those games (forfeited ones left out) that ended at the round limit (R-E3)
+    forfeits: int  # games the agent forfeited
+    opponent_forfeits: int
+
+
+@dataclass
+class AgentStats:
+    name: str
+    spec: str
+    games: int
+    seats: int  # seats played (more than games when it sits twice in a lineup)
+    win_rate: float  # against every other agent, per seat pair; ties half
+    win_ci_low: float
+    win_ci_high: float
+    mean_rank: float  # 1 = first; ties share the mean of their places
+    rank_ci_low: float
+    rank_ci_high: float
+    mean_score: dict
+    round_limit_share: float
+    forfeits: int
+    mu: float = float("nan")
+    sigma: float = float("nan")
+    ordinal: float = float("nan")  # mu - 3 sigma: a conservative rating
+
+
+def _pair_outcomes(games: Games, key: np.ndarray, a: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(outcomes, game index, seat of a) over every seat pair (seat of a, seat of b)."""
+    P = games.seats.shape[1]
+    outs, gidx, aseat = [], [], []
+    for i in range(P):
+        for j in range(P):
+            if i == j:
+                continue
+            g = np.flatnonzero((games.seats[:, i] == a) & (games.seats[:, j] == b))
+            outs.append(np.where(key[g, i] > key[g, j], 1.0, np.where(key[g, i] == key[g, j], 0.5, 0.0)))
+            gidx.append(g)
+            aseat.append(np.full(g.size, i))
+    return np.concatenate(outs), np.concatenate(gidx), np.concatenate(aseat)
+
+
+def _agent_seat_scores(games: Games, g: np.ndarray, agent: int) -> np.ndarray:
+    """Score rows [n, 8] of ``agent``'s seats in games ``g`` (each seat once)."""
+    sel = games.seats[g] == agent
+    return games.scores[g][sel]
+
+
+def pair_stats(games: Games, names: list[str]) -> dict[tuple[str, str], PairStats]:
+    """Every ordered pair of distinct agents that met."""
+    key = games.keys()
+    cluster = games.cluster
+    done = games.forfeit_seat < 0
+    out = {}
+    for a in range(len(names)):
+        for b in range(len(names)):
+            if a == b:
+                continue
+            outcomes, gidx, _ = _pair_outcomes(games, key, a, b)
+            if outcomes.size == 0:
+                continue
+            both = np.flatnonzero((games.seats == a).any(axis=1) & (games.seats == b).any(axis=1))
+            p, low, high = proportion_ci(outcomes, cluster[gidx])
+            fin = both[done[both]]
+            fa = both[~done[both]]
+            forf_agent = games.seats[fa, games.forfeit_seat[fa]]
+            out[(names[a], names[b])] = PairStats(
+                agent=names[a], opponent=names[b], games=int(both.size), outcomes=int(outcomes.size),
+                wins=int((outcomes == 1).sum()), ties=int((outcomes == 0.5).sum()), losses=int((outcomes == 0).sum()),
+                win_rate=p, ci_low=low, ci_high=high,
+                mean_score=_breakdown(_agent_seat_scores(games, fin, a)),
+                opponent_mean_score=_breakdown(_agent_seat_scores(games, fin, b)),
+                round_limit_share=float(games.round_limit[fin].mean()) if fin.size else float("nan"),
+                forfeits=int((forf_agent == a).sum()), opponent_forfeits=int((forf_agent == b).sum()),
+            )
+    return out
+
+
+def agent_stats(games: Games, names: list[str], specs: list[str]) -> list[AgentStats]:
+    key = games.keys()
+    avg_rank, _ = games.ranks()
+    cluster = games.cluster
+    done = games.forfeit_seat < 0
+    out = []
+    for a, name in enumerate(names):
+        sel = games.seats == a
+        g_in = np.flatnonzero(sel.any(axis=1))
+        gs, ss = np.nonzero(sel)
+        outcomes, clusters = [], []
+        for b in range(len(names)):
+            if b != a:
+                o, gidx, _ = _pair_outcomes(games, key, a, b)
+                outcomes.append(o)
+                clusters.append(cluster[gidx])
+        o = np.concatenate(outcomes) if outcomes else np.zeros(0)
+        p, low, high = proportion_ci(o, np.concatenate(clusters) if clusters else np.zeros(0, np.int64))
+        r, rlow, rhigh = mean_ci(avg_rank[gs, ss], cluster[gs])
+        fin = g_in[done[g_in]]
+        forf = np.flatnonzero(~done)
+        out.append(AgentStats(
+            name=name, spec=specs[a], games=int(g_in.size), seats=int(gs.size), win_rate=p, win_ci_low=low,
+            win_ci_high=high, mean_rank=r, rank_ci_low=rlow, rank_ci_high=rhigh,
+            mean_score=_breakdown(_agent_seat_scores(games, fin, a)),
+            round_limit_share=float(games.round_limit[fin].mean()) if fin.size else float("nan"),
+            forfeits=int((games.seats[forf, games.forfeit_seat[forf]] == a).sum()),
+        ))
+    return out
+
+
+def fit_ratings(games: Games, num_agents: int) -> list[tuple[float, float, float]]:
+    """(mu, sigma, ordinal) per agent: OpenSkill's Plackett-Luce model updated game by
+    game in deal-major order (every lineup advances together, so no lineup comes "late"),
+    ranks from the final order (R-P8; ties share a rank; a forfeit is last). An agent that
+    sits in several seats of one game gets the mean of its seats' updated ratings."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in range(num_agents)]
+    _, comp = games.ranks()
+    order = np.lexsort((games.seating, games.lineup, games.deal))
+    seats = games.seats.tolist()
+    comp_l = comp.tolist()
+    for g in order.tolist():
+        lineup = seats[g]
+        new = model.rate([[ratings[k]] for k in lineup], ranks=comp_l[g])
+        if len(set(lineup)) == len(lineup):
+            for k, team in zip(lineup, new):
+                ratings[k] = team[0]
+        else:
+            for k in set(lineup):
+                mine = [team[0] for kk, team in zip(lineup, new) if kk == k]
+                ratings[k] = model.rating(mu=float(np.mean([r.mu for r in mine])), sigma=float(np.mean([r.sigma for r in mine])))
+    return [(float(r.mu), float(r.sigma), float(r.ordinal())) for r in ratings]

@@ -1,0 +1,175 @@
+"""Agents by name: ``make_agent("search:budget=0.1")`` (docs/arena.md, "Agent specs").
+
+Spec syntax (one agent; the command line separates agents with commas, so a spec
+never contains one)::
+
+    NAME[:KEY=VALUE]...              a registered name, e.g. heuristic:aggression=2
+    ppo[:PATH][:KEY=VALUE]...        the shipped PPO model, or the one saved at PATH
+    MODULE:ATTR[:KEY=VALUE]...       any importable class or factory, e.g. mypkg.bots:MyBot
+
+Values are Python literals where they parse as one (``0.1``, ``2``, ``True``,
+``None``, ``'text'``), else plain strings (``rollout=greedy``). The keyword
+arguments go to the class (or factory); a ``seed`` given to :func:`make_agent`
+goes to the constructor's ``seed`` parameter when it has one, else to the agent's
+``seed()`` method. Every failure (unknown name, module not importable, unknown or
+bad parameter, a constructor that rejects its arguments) is a ValueError that
+names the spec and lists what is allowed, raised before any game is played.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import inspect
+from dataclasses import dataclass
+
+__all__ = ["AGENTS", "SPEC_SYNTAX", "agent_display_name", "available_agents", "make_agent", "parse_spec"]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    module: str
+    attr: str
+    doc: str
+
+
+# name -> where the class lives; imported on demand so a missing bot only fails when asked for
+AGENTS: dict[str, _Entry] = {
+    "random": _Entry("spacemission_agents.random_agents", "RandomAgent", "uniform over legal action ids"),
+    "kind-random": _Entry("spacemission_agents.random_agents", "KindRandomAgent", "uniform over legal action kinds, then ids"),
+    "greedy": _Entry("spacemission_agents.greedy", "GreedyAgent", "one ply: best immediate gain in own score"),
+    "heuristic": _Entry("spacemission_agents.heuristic", "HeuristicAgent", "planning heuristic with parameters"),
+    "search": _Entry("spacemission_agents.search", "SearchAgent", "determinized Monte Carlo search (budget per decision)"),
+    "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
+}
+SPEC_SYNTAX = "NAME[:KEY=VALUE]..., ppo[:PATH][:KEY=VALUE]... or MODULE:CLASS[:KEY=VALUE]..."
+
+
+def _allowed() -> str:
+    return ", ".join(AGENTS) + ", ppo:PATH, or an import path MODULE:CLASS"
+
+
+def _parse_value(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return text
+
+
+def parse_spec(spec: str) -> tuple[str, str | None, dict]:
+    """(target, path, kwargs) of a spec: target is a registered name or "MODULE:ATTR";
+    path is the PPO model path (``ppo:PATH``) or None. ValueError on a malformed spec."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec must be a non-empty string ({SPEC_SYNTAX}); got {spec!r}")
+    parts = spec.strip().split(":")
+    head, rest = parts[0].strip(), [p.strip() for p in parts[1:]]
+    path = None
+    if head in AGENTS:
+        target = head
+        if head == "ppo" and rest and "=" not in rest[0]:
+            path, rest = rest[0], rest[1:]
+    else:
+        if not rest or "=" in rest[0] or not rest[0]:
+            raise ValueError(f"unknown agent {head!r} in spec {spec!r}; expected one of {_allowed()}")
+        target, rest = f"{head}:{rest[0]}", rest[1:]
+    kwargs = {}
+    for item in rest:
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key.isidentifier():
+            raise ValueError(f"agent spec {spec!r}: parameter {item!r} is not KEY=VALUE (syntax: {SPEC_SYNTAX})")
+        if key in kwargs:
+            raise ValueError(f"agent spec {spec!r}: parameter {key!r} given twice")
+        kwargs[key] = _parse_value(value.strip())
+    return target, path, kwargs
+
+
+def _resolve(target: str, spec: str):
+    """The class or factory a target names (imported now)."""
+    if target in AGENTS:
+        module_name, attr = AGENTS[target].module, AGENTS[target].attr
+    else:
+        module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"agent {spec!r} is not available: cannot import module {module_name!r} ({exc}); "
+                         f"available: {', '.join(available_agents())}") from exc
+    obj = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"agent {spec!r}: module {module_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def _accepts(fn, name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _check_kwargs(fn, kwargs: dict, spec: str) -> None:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return  # builtins without a signature: let the call decide
+    try:
+        sig.bind_partial(**kwargs)
+    except TypeError as exc:
+        names = [p.name for p in sig.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        raise ValueError(f"agent spec {spec!r}: {exc}; accepted parameters: {', '.join(names) or 'none'}") from exc
+
+
+def make_agent(spec: str, seed: int | None = None):
+    """A new agent from its spec (see the module docstring). ValueError naming the
+    spec on any failure; the agent implements ``act`` and ``act_batch``."""
+    target, path, kwargs = parse_spec(spec)
+    obj = _resolve(target, spec)
+    if target == "ppo":
+        factory = obj.load if path is not None else obj.load_shipped
+        args = (path,) if path is not None else ()
+    elif inspect.isclass(obj) or callable(obj):
+        factory, args = obj, ()
+    else:  # an agent instance named by import path
+        if kwargs:
+            raise ValueError(f"agent spec {spec!r}: {target} is an object, not a class; it takes no parameters")
+        factory = None
+    if factory is not None:
+        call_kwargs = dict(kwargs)
+        if seed is not None and "seed" not in call_kwargs and _accepts(factory, "seed"):
+            call_kwargs["seed"] = seed
+        _check_kwargs(factory, call_kwargs, spec)
+        try:
+            agent = factory(*args, **call_kwargs)
+        except (ValueError, TypeError, OSError, KeyError) as exc:
+            raise ValueError(f"agent spec {spec!r}: {type(exc).__name__}: {exc}") from exc
+        seeded = "seed" in call_kwargs
+    else:
+        agent, seeded = obj, False
+    if not (callable(getattr(agent, "act", None)) and callable(getattr(agent, "act_batch", None))):
+        raise ValueError(f"agent spec {spec!r}: {agent!r} does not implement the agent protocol (act and act_batch)")
+    if seed is not None and not seeded and callable(getattr(agent, "seed", None)):
+        agent.seed(seed)
+    return agent
+
+
+def available_agents() -> list[str]:
+    """The registered names whose module is installed (greedy, search, ... appear once they exist)."""
+    out = []
+    for name, entry in AGENTS.items():
+        try:
+            found = importlib.util.find_spec(entry.module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            out.append(name)
+    return out
+
+
+def agent_display_name(agent) -> str:
+    """A short name for an agent object: its ``name`` attribute, else its class name."""
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) and name else type(agent).__name__

@@ -1,0 +1,68 @@
+"""Speed of the determinizer (spacemission_env/determinize.py; issue 9 item 3, target >= 10,000
+worlds/s for 2 players).
+
+Mid-game states from kind-uniform random play (reference engine); for each, worlds
+per second of ``sample_worlds_from_observation`` at several K (one observation, K
+worlds, a BatchState) and of ``sample_world`` (GameState in, GameState out). Single process.
+
+    .venv/bin/python benchmarks/determinize_speed.py [--players 2,3,4,5] [--seconds 1]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from spacemission_env import encoding as E  # noqa: E402
+from spacemission_env.demo import kind_uniform_action  # noqa: E402
+from spacemission_env.determinize import sample_world, sample_worlds_from_observation  # noqa: E402
+from spacemission_env.rules import game as G  # noqa: E402
+
+
+def mid_game(n: int, seed: int, actions: int = 150):
+    s, r = G.new_game(n, seed=seed), random.Random(seed)
+    for _ in range(actions):
+        if s.is_over:
+            break
+        G.apply(s, kind_uniform_action(s, r))
+    return s
+
+
+def rate(fn, seconds: float) -> float:
+    fn()
+    t0, calls = time.perf_counter(), 0
+    while time.perf_counter() - t0 < seconds:
+        fn()
+        calls += 1
+    return calls / (time.perf_counter() - t0)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", default="2,3,4,5")
+    ap.add_argument("--batch-sizes", default="1,64,1024,16384")
+    ap.add_argument("--seconds", type=float, default=1.0)
+    args = ap.parse_args(argv)
+    rng = np.random.default_rng(0)
+    sizes = [int(x) for x in args.batch_sizes.split(",")]
+    print("players  " + "  ".join(f"K={k:>6}" for k in sizes) + "   sample_world  (worlds/s)")
+    for n in (int(x) for x in args.players.split(",")):
+        s = mid_game(n, seed=3)
+        obs = E.observe(s, s.current_player, "recall")
+        row = []
+        for k in sizes:
+            calls = rate(lambda: sample_worlds_from_observation(obs, n, s.rules, s.max_rounds, k, rng,
+                                                                player=s.current_player), args.seconds)
+            row.append(calls * k)
+        single = rate(lambda: sample_world(s, s.current_player, rng), args.seconds)
+        print(f"{n:>7}  " + "  ".join(f"{x:>8,.0f}" for x in row) + f"   {single:>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()

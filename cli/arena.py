@@ -1,0 +1,96 @@
+"""``spacemission arena``: a duplicate-format round robin between agents (docs/arena.md)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXAMPLE = """example:
+  spacemission arena --agents random,greedy,heuristic,search --players 2 --games 1000 \\
+      --rules yucata --workers 2 --out results/
+
+agent specs (comma-separated in --agents):
+  random, kind-random, greedy, heuristic, search, ppo   registered agents
+  NAME:KEY=VALUE[:KEY=VALUE]                            with parameters, e.g. search:budget=0.1
+  ppo:PATH                                              a saved PPO model
+  MODULE:CLASS[:KEY=VALUE]                              any importable agent class
+
+Every deal (game seed) is played once per seat rotation of each lineup, so seat and
+deal luck cancel; --games is rounded up to whole deals. Results are identical for any
+--workers at a given --seed (except for agents with a time budget per decision)."""
+
+# run_arena parameter -> the option that sets it (errors name the option)
+OPTIONS = {"agents": "--agents", "num_players": "--players", "games": "--games", "rules": "--rules",
+           "max_rounds": "--max-rounds", "seed": "--seed", "workers": "--workers", "out": "--out",
+           "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method"}
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from spacemission_agents.arena import DEFAULT_CHUNK_SIZE, SEATINGS
+    from spacemission_env.config import RULE_SETS
+
+    ap = argparse.ArgumentParser(prog="spacemission arena", description=__doc__.split(":", 1)[1].strip(),
+                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--agents", required=True, metavar="SPEC,SPEC[,...]",
+                    help="at least 2 agent specs, comma-separated (see below)")
+    ap.add_argument("--players", type=_int, default=2, metavar="N", help="players per game, 2-5 (default 2)")
+    ap.add_argument("--games", type=_int, default=1000, metavar="N",
+                    help="games per pair (2 players) or per lineup (3-5), rounded up to whole deals (default 1000)")
+    ap.add_argument("--rules", default="yucata", choices=RULE_SETS, help="rule set (default yucata)")
+    ap.add_argument("--max-rounds", type=_int, default=100, metavar="N", help="round limit, R-E3 (default 100)")
+    ap.add_argument("--seed", type=_int, default=0, metavar="S", help="arena seed: deals and agent seeds (default 0)")
+    ap.add_argument("--workers", type=_int, default=1, metavar="N", help="worker processes (default 1)")
+    ap.add_argument("--out", metavar="DIR", help="write results.json, pairs.csv, agents.csv, arena.png, games.jsonl here")
+    ap.add_argument("--no-record", action="store_true", help="do not write games.jsonl")
+    ap.add_argument("--seatings", default="rotations", choices=SEATINGS,
+                    help="seat orders per deal: the P rotations (default) or all distinct permutations")
+    ap.add_argument("--chunk-size", type=_int, default=None, metavar="N",
+                    help=f"games played together in one batch (default: about 1/16 of the games, 16 to {DEFAULT_CHUNK_SIZE}); "
+                         "part of what --seed reproduces")
+    ap.add_argument("--start-method", choices=("fork", "spawn", "forkserver"), default=None,
+                    help="how worker processes start (default: fork where available)")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    from rich.console import Console
+
+    from spacemission_agents.arena import ArenaArgumentError, run_arena
+
+    err = Console(stderr=True)
+    try:
+        result = run_arena(
+            [a for a in args.agents.split(",")], num_players=args.players, games=args.games, rules=args.rules,
+            max_rounds=args.max_rounds, seed=args.seed, workers=args.workers, out=args.out,
+            record=not args.no_record, progress=not args.no_progress, seatings=args.seatings,
+            chunk_size=args.chunk_size, start_method=args.start_method,
+            log=lambda msg: err.print(f"[yellow]forfeit:[/yellow] {msg}", highlight=False, markup=True))
+    except ArenaArgumentError as exc:
+        ap.error(f"argument {OPTIONS.get(exc.argument, exc.argument)}: {exc}")
+    console = Console()
+    if not console.is_terminal:  # a file or pipe: wide enough that the tables do not wrap
+        console = Console(width=160)
+    for table in result.table():
+        console.print(table)
+    t = result.timing
+    console.print(f"{result.num_games} games in {t['elapsed_s']:.1f} s ({t['games_per_s']:.0f} games/s, "
+                  f"{t['workers']} worker{'s' if t['workers'] > 1 else ''})", highlight=False, soft_wrap=True)
+    if result.forfeits:
+        console.print(f"[yellow]{len(result.forfeits)} forfeited games[/yellow] (listed in results.json)")
+    if args.out:
+        files = "results.json, pairs.csv, agents.csv, arena.png" + ("" if args.no_record else ", games.jsonl")
+        console.print(f"written to {args.out}: {files}", highlight=False, soft_wrap=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+"""What the interfaces share: argument checks, spaces, action validation, score dicts,
+rendering. It sits below every interface module (pettingzoo_env, vector, gym_env, sb3),
+which import from here and never from each other (tests/test_env_layering.py).
+
+Error convention for bad input: ``TypeError`` for a value of the wrong type (a float,
+str, bool or None where an integer is expected), ``ValueError`` for a value of the
+right type outside what is allowed; every message names the value. Validation happens
+before anything changes, so a rejected call leaves the environment as it was.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+from gymnasium import spaces
+
+from . import engine
+from .actions import NUM_ACTIONS
+from .config import GameConfig
+from .encoding import OBSERVATION_TYPES
+from .scoring import SCORE_KEYS
+
+OBS_LOW, OBS_HIGH = 0, 127  # every observation feature is a count, flag or clipped number (encoding.py)
+SCORE_NAMES = SCORE_KEYS  # keys of the score dicts in infos
+SEED_HIGH = 2**63  # game seeds are drawn in [0, 2**63)
+OBSERVATION_DTYPES = ("int8", "float32")  # float32: the same values, for nn.Linear without a cast
+RENDER_MODES = ("ansi", "human", "rgb_array")  # human: prints the ansi text
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def check_observation_type(observation_type, what: str = "observation_type") -> str:
+    if observation_type not in OBSERVATION_TYPES:
+        raise ValueError(f"unknown {what} {observation_type!r}; expected one of {OBSERVATION_TYPES}")
+    return observation_type
+
+
+def check_observation_dtype(observation_dtype) -> np.dtype:
+    """``"int8"`` (default) or ``"float32"`` (also the numpy dtypes) as a numpy dtype."""
+    try:
+        dt = np.dtype(observation_dtype) if observation_dtype is not None else None
+    except TypeError:
+        dt = None
+    if dt is None or dt.name not in OBSERVATION_DTYPES:
+        raise ValueError(f"observation_dtype must be one of {OBSERVATION_DTYPES}, got {observation_dtype!r}")
+    return dt
+
+
+def check_config(num_players, rules, max_rounds, observation_type, observation_dtype="int8") -> GameConfig:
+    """The game configuration (ValueError naming the first bad argument)."""
+    config = GameConfig(num_players, rules, max_rounds)
+    check_observation_type(observation_type)
+    check_observation_dtype(observation_dtype)
+    return config
+
+
+def observation_box(observation_type: str = "info", observation_dtype="int8") -> spaces.Box:
+    """The observation space: ``Box(0, 127, (D,), int8 | float32)``."""
+    dt = check_observation_dtype(observation_dtype)
+    return spaces.Box(OBS_LOW, OBS_HIGH, shape=(engine.observation_size(observation_type),), dtype=dt)
+
+
+def as_observation(obs: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The engine's int8 observation in the interface's dtype (a new array either way)."""
+    return obs.copy() if dtype == np.int8 else obs.astype(dtype)
+
+
+def check_num_envs(num_envs) -> int:
+    if not _is_int(num_envs):
+        raise TypeError(f"num_envs must be a positive integer, got {num_envs!r}")
+    if num_envs < 1:
+        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    return int(num_envs)
+
+
+def check_seed(seed):
+    """None or a non-negative int (what ``np.random.default_rng`` takes)."""
+    if seed is None:
+        return None
+    if not _is_int(seed):
+        raise TypeError(f"seed must be a non-negative integer or None, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return int(seed)
+
+
+def check_seat(seat, num_players: int):
+    if isinstance(seat, str):
+        if seat != "random":
+            raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
+        return seat
+    if not _is_int(seat):
+        raise TypeError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
+    if not 0 <= seat < num_players:
+        raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
+    return int(seat)
+
+
+def check_render_mode(render_mode, modes=RENDER_MODES):
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"unknown render_mode {render_mode!r}; expected None or one of {list(modes)}")
+    return render_mode
+
+
+def check_reward_value(value, what: str) -> float:
+    """A finite real number (TypeError for None, str, bool; ValueError for nan/inf)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a finite number, got {value!r}")
+    if not math.isfinite(float(value)):
+        raise ValueError(f"{what} must be a finite number, got {value!r}")
+    return float(value)
+
+
+# --- actions ---------------------------------------------------------------------------
+def action_id(action, who: str = "action") -> int:
+    """One action as an int in [0, 100). Accepts Python and numpy integers and integer
+    arrays of one element; TypeError for anything else (bool, float, str, None, float
+    arrays), ValueError for an id out of range. ``who`` starts the message."""
+    if type(action) is int and 0 <= action < NUM_ACTIONS:  # the common case, first
+        return action
+    value = action
+    if isinstance(action, np.ndarray):
+        if action.dtype.kind not in "iu" or action.size != 1:
+            raise TypeError(f"{who}: {action!r} (array of dtype {action.dtype}, shape {action.shape}) is not "
+                            f"an integer action id (0..{NUM_ACTIONS - 1})")
+        value = action.reshape(()).item()
+    elif isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"{who}: {action!r} (a bool) is not an integer action id (0..{NUM_ACTIONS - 1})")
+    try:
+        a = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{who}: {action!r} ({type(action).__name__}) is not an integer action id "
+                        f"(0..{NUM_ACTIONS - 1})") from None
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"{who}: {a} is out of range (action ids are 0..{NUM_ACTIONS - 1})")
+    return a
+
+
+def action_batch(actions, num_envs: int, who: str = "actions") -> np.ndarray:
+    """One action per game as int64 ``[num_envs]``; TypeError unless the values are
+    integers (bool and float arrays included), ValueError naming the first game whose id
+    is out of range or for a wrong shape."""
+    a = np.asarray(actions)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{who} must be integer action ids in 0..{NUM_ACTIONS - 1}, "
+                        f"got an array of dtype {a.dtype}: {np.array2string(a.ravel()[:8], threshold=8)}")
+    if a.shape != (num_envs,):
+        raise ValueError(f"{who} must have shape ({num_envs},), got {a.shape}")
+    bad = (a < 0) | (a >= NUM_ACTIONS)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"game {i}: {who[:-1] if who.endswith('s') else who} {int(a[i])} is out of range "
+                         f"(action ids are 0..{NUM_ACTIONS - 1})")
+    return a.astype(np.int64, copy=False)
+
+
+def legal_list(mask_row: np.ndarray) -> list[int]:
+    return np.flatnonzero(mask_row).tolist()
+
+
+def no_decision_mask(dtype=np.bool_) -> np.ndarray:
+    """The mask handed out where no decision is pending (the game is over, or another
+    seat acts): every id set, so that a masked sampler never meets an empty row. The
+    action it produces is never played (an ended episode needs reset, or is reset by
+    the vector wrapper, which ignores it)."""
+    return np.ones(NUM_ACTIONS, dtype=dtype)
+
+
+# --- results ---------------------------------------------------------------------------
+def score_dict(row) -> dict[str, int]:
+    """One seat's score breakdown (a row of ``engine.scores``) as {name: int}."""
+    return dict(zip(SCORE_NAMES, map(int, row)))
+
+
+def strictly_best(rank_rewards: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """bool per game: the seat's rank reward beats every other seat's (a tie for first
+    place is not a success). ``rank_rewards`` [G, P] from ``engine.rewards``."""
+    rank_rewards = np.asarray(rank_rewards)
+    rows = np.arange(rank_rewards.shape[0])
+    own = rank_rewards[rows, seats]
+    others = rank_rewards.copy()
+    others[rows, seats] = -np.inf
+    return own > others.max(axis=1)
+
+
+def render_state(state, mode: str):
+    """``"ansi"``: the text table; ``"human"``: prints it (returns None);
+    ``"rgb_array"``: the picture (uint8 [800, 1200, 3])."""
+    from .render import render_ansi, render_human, render_rgb
+
+    if mode == "ansi":
+        return render_ansi(state)
+    if mode == "human":
+        render_human(state)
+        return None
+    if mode == "rgb_array":
+        return render_rgb(state)
+    raise ValueError(f"unknown render mode {mode!r}; expected one of {list(RENDER_MODES)}")

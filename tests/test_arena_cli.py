@@ -1,0 +1,89 @@
+"""`spacemission arena` and the command's dispatch (`spacemission demo` still works)."""
+import json
+
+import pytest
+
+from spacemission_cli.main import COMMANDS, main
+
+
+def test_arena_command_writes_results(tmp_path, capsys):
+    out = tmp_path / "results"
+    code = main(["arena", "--agents", "random,kind-random", "--players", "3", "--games", "3", "--max-rounds", "8",
+                 "--seed", "2", "--out", str(out), "--no-progress"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "random vs kind-random" in text and "6 games" in text and f"written to {out}" in text
+    for f in ("results.json", "pairs.csv", "agents.csv", "arena.png", "games.jsonl"):
+        assert (out / f).is_file()
+    data = json.loads((out / "results.json").read_text())
+    assert data["config"]["num_players"] == 3 and data["config"]["seed"] == 2 and data["config"]["max_rounds"] == 8
+    assert len((out / "games.jsonl").read_text().splitlines()) == 6
+
+
+def test_no_record(tmp_path):
+    assert main(["arena", "--agents", "random,kind-random", "--games", "2", "--max-rounds", "3", "--out", str(tmp_path),
+                 "--no-record", "--no-progress"]) == 0
+    assert (tmp_path / "results.json").is_file() and not (tmp_path / "games.jsonl").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agents", "random,nope"], "argument --agents: unknown agent 'nope'"),
+    (["--agents", "random"], "argument --agents: agents must list at least 2 agents"),
+    (["--agents", "random,kind-random", "--players", "7"], r"argument --players: num_players must be an integer in 2..5"),
+    (["--agents", "random,kind-random", "--games", "0"], "argument --games: games must be a positive integer"),
+    (["--agents", "random,kind-random", "--games", "many"], "argument --games: expected an integer, got 'many'"),
+    (["--agents", "random,kind-random", "--workers", "0"], "argument --workers: workers must be a positive integer"),
+    (["--agents", "random,kind-random", "--rules", "classic"], "argument --rules: invalid choice: 'classic'"),
+    (["--agents", "random,search:budget=-1"], "argument --agents: "),
+    (["--players", "2"], "the following arguments are required: --agents"),
+])
+def test_bad_arguments_name_the_option(args, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["arena", *args])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: spacemission arena" in err
+    import re
+    assert re.search(message, err), err
+
+
+def test_out_that_is_a_file(tmp_path, capsys):
+    f = tmp_path / "x"
+    f.write_text("")
+    with pytest.raises(SystemExit):
+        main(["arena", "--agents", "random,kind-random", "--out", str(f)])
+    assert "argument --out: out must be a directory" in capsys.readouterr().err
+
+
+def test_help_shows_an_example_and_the_commands(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["arena", "--help"])
+    assert info.value.code == 0
+    text = capsys.readouterr().out
+    assert "spacemission arena --agents random,greedy,heuristic,search --players 2 --games 1000" in text
+    assert "search:budget=0.1" in text
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert all(name in text for name in COMMANDS)
+    with pytest.raises(SystemExit) as info:
+        main(["fly"])
+    assert info.value.code == 2 and "unknown command 'fly'; expected one of arena, demo" in capsys.readouterr().err
+
+
+def test_demo_still_forwards(capsys):
+    assert main(["demo", "--players", "2", "--seed", "3", "--max-rounds", "5"]) == 0
+    assert "Space Mission, 2 players" in capsys.readouterr().out
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
+    from spacemission_agents.arena import run_arena
+
+    run_arena(["random", "kind-random"], games=4, max_rounds=5)  # captured stderr: not a terminal, no bar
+    assert "games/s" not in capsys.readouterr().err
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich treats the stream as a terminal
+    run_arena(["random", "kind-random"], games=16, max_rounds=5, chunk_size=4)
+    err = capsys.readouterr().err
+    assert "16/16" in err and "games/s" in err and "left" in err
+    run_arena(["random", "kind-random"], games=4, max_rounds=5, progress=False)
+    assert "games/s" not in capsys.readouterr().err

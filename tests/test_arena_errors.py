@@ -1,0 +1,208 @@
+"""Bad input to the registry and the arena (a clear error before any game), and agents
+that break the protocol during a run (a forfeit, and the run goes on)."""
+import json
+
+import numpy as np
+import pytest
+
+from spacemission_agents.arena import ArenaArgumentError, run_arena
+from spacemission_agents.random_agents import KindRandomAgent
+from spacemission_agents.registry import AGENTS, make_agent, parse_spec
+from spacemission_env import actions as A
+from spacemission_env import rules
+
+
+# --- registry ---------------------------------------------------------------------------
+def test_spec_syntax():
+    assert parse_spec("search:budget=0.1:rollout=greedy") == ("search", None, {"budget": 0.1, "rollout": "greedy"})
+    assert parse_spec("ppo") == ("ppo", None, {})
+    assert parse_spec("ppo:runs/a.zip:device='cpu'") == ("ppo", "runs/a.zip", {"device": "cpu"})
+    assert parse_spec("mypkg.bots:MyBot:depth=2:fast=True") == ("mypkg.bots:MyBot", None, {"depth": 2, "fast": True})
+    assert set(AGENTS) == {"random", "kind-random", "greedy", "heuristic", "search", "ppo"}
+
+
+@pytest.mark.parametrize("spec, match", [
+    ("foo", r"unknown agent 'foo'.*random, kind-random, greedy, heuristic, search, ppo"),
+    ("", "non-empty"),
+    ("random:depth", "not KEY=VALUE"),
+    ("random:seed=1:seed=2", "given twice"),
+    ("random:depth=3", r"unexpected keyword argument 'depth'.*accepted parameters: seed"),
+    ("kind-random:seed=-1", "seed must be a non-negative integer"),
+    ("spacemission_agents.no_such_module:Bot", r"cannot import module 'spacemission_agents.no_such_module'.*available: random, kind-random"),
+    ("spacemission_agents.random_agents:NoSuchBot", "has no attribute 'NoSuchBot'"),
+    ("numpy:pi", "is an object, not a class|does not implement the agent protocol"),
+    ("numpy.random:default_rng", "does not implement the agent protocol"),
+])
+def test_registry_errors_name_the_spec(spec, match):
+    with pytest.raises(ValueError, match=match):
+        make_agent(spec)
+
+
+def test_import_path_agents_and_seeding():
+    a = make_agent("spacemission_agents.random_agents:KindRandomAgent", seed=4)
+    masks = np.ones((20, A.NUM_ACTIONS), bool)
+    assert (a.act_batch(None, masks) == KindRandomAgent(4).act_batch(None, masks)).all()
+
+
+# --- arena arguments ----------------------------------------------------------------
+class Counting(KindRandomAgent):
+    """Counts its decisions: an error found "before anything runs" leaves it at 0."""
+
+    calls = 0
+
+    def act_batch(self, observations, action_masks):
+        Counting.calls += len(action_masks)
+        return super().act_batch(observations, action_masks)
+
+
+@pytest.mark.parametrize("kwargs, argument, match", [
+    (dict(agents=["random"]), "agents", "at least 2 agents"),
+    (dict(agents=["random", "nope"]), "agents", "unknown agent 'nope'"),
+    (dict(agents=["random", "random:budget=0.1"]), "agents", "unexpected keyword argument 'budget'"),
+    (dict(agents=["random", object()]), "agents", "does not implement the agent protocol"),
+    (dict(num_players=1), "num_players", r"2\.\.5"),
+    (dict(num_players=6), "num_players", r"2\.\.5"),
+    (dict(games=0), "games", "positive integer"),
+    (dict(games=2.5), "games", "positive integer"),
+    (dict(workers=0), "workers", "positive integer"),
+    (dict(rules="classic"), "rules", "yucata, schmidt"),
+    (dict(max_rounds=0), "max_rounds", "max_rounds"),
+    (dict(seed=-1), "seed", "seed"),
+    (dict(seatings="all"), "seatings", "rotations, permutations"),
+    (dict(chunk_size=0), "chunk_size", "chunk_size"),
+    (dict(start_method="teleport"), "start_method", "start_method"),
+])
+def test_bad_arguments_fail_before_any_game(kwargs, argument, match, tmp_path):
+    args = dict(agents=[Counting(), "random"], num_players=2, games=4, out=tmp_path / "out", progress=False)
+    args.update(kwargs)
+    Counting.calls = 0
+    with pytest.raises(ArenaArgumentError, match=match) as info:
+        run_arena(**args)
+    assert info.value.argument == argument and isinstance(info.value, ValueError)
+    assert Counting.calls == 0 and not (tmp_path / "out").exists()
+
+
+class Budgeted(KindRandomAgent):
+    """Stands in for a search bot: rejects a budget that is not positive."""
+
+    def __init__(self, budget: float = 0.1, seed=None):
+        if not budget > 0:
+            raise ValueError(f"budget must be > 0 seconds, got {budget!r}")
+        super().__init__(seed)
+
+
+def test_bad_budget_is_an_agents_error():
+    spec = f"{__name__}:Budgeted:budget=-1"
+    with pytest.raises(ArenaArgumentError, match=r"budget must be > 0 seconds, got -1") as info:
+        run_arena(["random", spec], games=2, progress=False)
+    assert info.value.argument == "agents" and spec in str(info.value)
+    assert run_arena(["random", f"{__name__}:Budgeted:budget=0.5"], games=2, max_rounds=3, progress=False).num_games == 2
+
+
+def test_out_must_not_be_a_file(tmp_path):
+    f = tmp_path / "results.txt"
+    f.write_text("keep me")
+    with pytest.raises(ArenaArgumentError, match="is a file") as info:
+        run_arena(["random", "kind-random"], games=2, out=f, progress=False)
+    assert info.value.argument == "out" and f.read_text() == "keep me"
+
+
+def test_unknown_observation_type_and_rejected_configuration():
+    class Seer(KindRandomAgent):
+        observation_type = "oracle"
+
+    with pytest.raises(ArenaArgumentError, match="observation_type 'oracle'"):
+        run_arena([Seer(), "random"], games=2, progress=False)
+
+    class TwoPlayersOnly(KindRandomAgent):
+        def bind(self, config):
+            if config.num_players != 2:
+                raise ValueError("plays 2-player games only")
+
+    with pytest.raises(ArenaArgumentError, match="plays 2-player games only"):
+        run_arena([TwoPlayersOnly(), "random"], num_players=3, games=3, progress=False)
+
+
+# --- forfeits -------------------------------------------------------------------------------
+class Cheater(KindRandomAgent):
+    """Plays an illegal id whenever discover is legal."""
+
+    name = "cheater"
+
+    def act_batch(self, observations, action_masks):
+        a = super().act_batch(observations, action_masks)
+        m = np.asarray(action_masks, bool)
+        cheat = m[:, A.DISCOVER]
+        a[cheat] = np.argmin(m[cheat], axis=1)  # the lowest illegal id
+        return a
+
+
+class Crasher(KindRandomAgent):
+    """Raises whenever one of its rows may discover (the arena then asks row by row)."""
+
+    name = "crasher"
+
+    def act_batch(self, observations, action_masks):
+        if np.asarray(action_masks, bool)[:, A.DISCOVER].any():
+            raise RuntimeError("boom")
+        return super().act_batch(observations, action_masks)
+
+
+class Seen(KindRandomAgent):
+    """Checks that it is given its own seat's observation of the type it asks for."""
+
+    name = "seen"
+    uses_observation = True
+    observation_type = "info"
+    shapes: set = set()
+
+    def act_batch(self, observations, action_masks):
+        Seen.shapes.add(np.asarray(observations).shape[1:])
+        return super().act_batch(observations, action_masks)
+
+
+def test_forfeits_are_losses_and_the_run_goes_on(tmp_path):
+    messages = []
+    result = run_arena([Cheater(), Crasher(), "kind-random", Seen()], num_players=2, games=6, seed=1, out=tmp_path,
+                       chunk_size=64, progress=False, log=messages.append)
+    g = result.games
+    assert len(result.forfeits) == len(messages) == (g.forfeit_seat >= 0).sum() > 0
+    names = result.config["agents"]
+    forfeiters = {names[g.seats[i, g.forfeit_seat[i]]] for i in np.flatnonzero(g.forfeit_seat >= 0)}
+    assert forfeiters <= {"cheater", "crasher"} and "cheater" in forfeiters
+    for f, msg in zip(result.forfeits, messages):
+        assert f["message"] == msg
+        assert f"agent {f['agent']!r} forfeits game {f['game']} (seed {f['seed']}, seat {f['seat']}" in msg
+        if f["agent"] == "cheater":
+            assert f"returned illegal action {f['action']}" in msg and "legal: [" in msg
+        else:
+            assert "raised RuntimeError: boom" in msg and f["action"] is None
+    # a forfeit is a loss to every other seat, and every other game is played to its end
+    ranks, _ = g.ranks()
+    for i in range(len(g)):
+        if g.forfeit_seat[i] >= 0:
+            assert ranks[i, g.forfeit_seat[i]] == 2
+    clean = g.forfeit_seat < 0
+    kr, seen = names.index("kind-random"), names.index("seen")
+    both = clean & (g.seats == kr).any(axis=1) & (g.seats == seen).any(axis=1)
+    assert both.sum() == result.pair("kind-random", "seen").games == 6
+    assert result.agent("cheater").forfeits + result.agent("crasher").forfeits == len(result.forfeits)
+    assert result.pair("kind-random", "cheater").opponent_forfeits == result.agent("cheater").forfeits - \
+        result.pair("crasher", "cheater").opponent_forfeits - result.pair("seen", "cheater").opponent_forfeits
+    from spacemission_env import engine
+    assert Seen.shapes == {(engine.observation_size("info"),)}
+    # the recorded forfeited games replay to their provisional scores, unfinished
+    for line in open(tmp_path / "games.jsonl"):
+        rec = json.loads(line)
+        if rec["forfeit"] is None:
+            continue
+        s = rules.new_game(2, seed=rec["seed"], rules="yucata")
+        for seat, action, _ in rec["actions"]:
+            rules.apply(s, action)
+        assert not s.is_over and s.current_player == rec["forfeit"]["seat"]
+        assert rules.scores(s) == rec["scores"]
+        assert rec["ranks"][rec["forfeit"]["seat"]] == 2 and rec["forfeit"]["seat"] not in rec["winners"]
+        if rec["forfeit"]["action"] is not None:
+            assert not rules.is_legal(s, rec["forfeit"]["action"])
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["totals"]["forfeits"] == len(result.forfeits)

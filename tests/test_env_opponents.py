@@ -1,0 +1,146 @@
+"""The opponent protocol's optional hooks in the single-learner envs (Gymnasium and SB3):
+``observation_type`` (each opponent gets the int8 observation of its own type) and
+``bind(GameConfig)`` (called once per distinct policy at construction)."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+import spacemission_env
+from spacemission_env import engine
+from spacemission_env.config import GameConfig
+from spacemission_env.encoding import OBSERVATION_TYPES
+from spacemission_env.gym_env import SpaceMissionEnv
+from spacemission_env.policies import BasePolicy
+
+sb3 = pytest.importorskip("stable_baselines3")
+from spacemission_env.sb3 import SpaceMissionVecEnv  # noqa: E402
+
+
+class Watcher(BasePolicy):
+    """Plays the first legal action; checks every observation it receives against the
+    engine's view of the acting seat, of its observation type, at that moment."""
+
+    def __init__(self, observation_type=None):
+        self.observation_type = observation_type
+        self.env = None  # set after construction
+        self.checked = 0
+        self.bound = []
+
+    def bind(self, config):
+        self.bound.append(config)
+
+    def _expected(self, kind):
+        st = self.env._st
+        if isinstance(self.env, SpaceMissionEnv):
+            return engine.observe(st, observation_type=kind)
+        cp = st.current_player.astype(np.int64)
+        need = (cp != self.env.seats) & ~st.terminated
+        k = [id(p) for p in self.env._policies].index(id(self))  # the games where this policy acts
+        mine = self.env._opp_table[(cp - self.env.seats - 1) % self.env.num_players] == k
+        return engine.observe(st, observation_type=kind)[need & mine]
+
+    def act_batch(self, observations, action_masks):
+        kind = self.observation_type or self.env.observation_type
+        assert observations.dtype == np.int8, "opponents always get int8"
+        assert observations.shape[1] == engine.observation_size(kind)
+        assert (observations == self._expected(kind)).all()
+        self.checked += len(observations)
+        return np.argmax(np.asarray(action_masks), axis=1)
+
+
+def _make(kind, **kwargs):
+    return SpaceMissionEnv(**kwargs) if kind == "gym" else SpaceMissionVecEnv(3, seed=0, **kwargs)
+
+
+def _play(env, steps=40):
+    if isinstance(env, SpaceMissionEnv):
+        _, info = env.reset(seed=0)
+        for _ in range(steps):
+            _, _, term, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            if term:
+                _, info = env.reset()
+    else:
+        env.reset()
+        for _ in range(steps):
+            env.step(np.argmax(env.action_masks(), axis=1))
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+@pytest.mark.parametrize("opponent_type", [None, *OBSERVATION_TYPES])
+def test_each_opponent_gets_its_observation_type(kind, opponent_type):
+    env_type = OBSERVATION_TYPES[0]
+    w = Watcher(opponent_type)
+    env = _make(kind, num_players=2, opponents=w, observation_type=env_type, observation_dtype="float32",
+                max_rounds=6)
+    w.env = env
+    _play(env)
+    assert w.checked > 0
+    assert env.opponent_observation_types == [opponent_type or env_type]
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+def test_mixed_observation_types_in_one_game(kind):
+    kinds = list(OBSERVATION_TYPES)
+    a, b = Watcher(kinds[-1]), Watcher(None)
+    env = _make(kind, num_players=3, opponents=[a, b], seat=0, max_rounds=6)
+    a.env = b.env = env
+    _play(env)
+    assert a.checked > 0 and b.checked > 0
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+def test_bad_observation_type_is_rejected_at_construction(kind):
+    w = Watcher("x-ray")
+    with pytest.raises(ValueError, match=r"opponent .*Watcher.* asks for observation_type 'x-ray'"):
+        _make(kind, num_players=2, opponents=w)
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+def test_bind_is_called_once_per_distinct_policy_with_the_game(kind):
+    shared, other = Watcher(), Watcher()
+    _make(kind, num_players=4, rules="schmidt", max_rounds=30, opponents=[shared, other, shared])
+    assert shared.bound == [GameConfig(4, "schmidt", 30)] and other.bound == [GameConfig(4, "schmidt", 30)]
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+def test_bind_can_refuse_the_game_and_its_error_propagates(kind):
+    class TwoPlayerModel(BasePolicy):
+        def bind(self, config):
+            if config.num_players != 2:
+                raise ValueError(f"this model was trained for 2 players, not {config.num_players}")
+
+        def act(self, observation, action_mask):
+            return int(np.flatnonzero(action_mask)[0])
+
+    _make(kind, num_players=2, opponents=TwoPlayerModel())
+    with pytest.raises(ValueError, match="trained for 2 players, not 3"):
+        _make(kind, num_players=3, opponents=TwoPlayerModel())
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+def test_bind_may_choose_the_observation_type(kind):
+    class Teacher(Watcher):
+        def bind(self, config):
+            self.observation_type = OBSERVATION_TYPES[-1]
+
+    t = Teacher()
+    env = _make(kind, num_players=2, opponents=t, max_rounds=4)
+    t.env = env
+    assert env.opponent_observation_types == [OBSERVATION_TYPES[-1]]
+    _play(env, steps=10)
+    assert t.checked > 0
+
+
+def test_game_config():
+    c = GameConfig(3, "schmidt", 50)
+    assert spacemission_env.GameConfig is GameConfig
+    assert (c.num_players, c.rules, c.max_rounds) == (3, "schmidt", 50)
+    assert GameConfig() == GameConfig(2, "yucata", 100)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.num_players = 4
+    for bad in ({"num_players": 6}, {"rules": "x"}, {"max_rounds": 0}):
+        with pytest.raises(ValueError):
+            GameConfig(**bad)
+    assert SpaceMissionEnv(num_players=3).config == GameConfig(3)
+    assert SpaceMissionVecEnv(1, num_players=3, rules="schmidt").config == GameConfig(3, "schmidt")
