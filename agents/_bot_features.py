@@ -1,12 +1,10 @@
 """Shared machinery of the scripted bots (GreedyAgent, HeuristicAgent); private.
 
-- :func:`decode`: named, batched views ``[N, *block_shape]`` of observation blocks
-  (``spacemission_env.decode`` when the package has it, else a local shim over
-  ``encoding.observation_layout``); bots never index raw offsets.
-- :func:`extract`: one numba kernel turning the decoded blocks into compact
-  per-row arrays (:class:`Features`): the ship, the hand as coordinates, the ring,
-  per-seat and per-planet facts, and an estimate of every pile's point tiles
-  from the observer's own last visits (R-I3, R-I5) and the unseen tiles.
+- :func:`extract`: reads the observation blocks by name through ``spacemission_env.decode``
+  (views ``[N, *block_shape]``, never raw offsets) and turns them, in one numba kernel,
+  into compact per-row arrays (:class:`Features`): the ship, the hand as coordinates, the
+  ring, per-seat and per-planet facts, and an estimate of every pile's point tiles from
+  the observer's own last visits (R-I3, R-I5) and the tiles it cannot place.
 - :class:`BotBase`: the opponent protocol (``act``, ``act_batch``, ``seed``,
   ``name``, ``observation_type``, ``bind``) around a subclass's batch kernel.
 """
@@ -18,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-import spacemission_env
+from spacemission_env import decode
 from spacemission_env import encoding as E
 from spacemission_env.actions import DEVELOP_PAIRS, NUM_ACTIONS
 from spacemission_env.components import (
@@ -47,30 +45,9 @@ assert E.CARD_FEATURES == 15
 OBSERVATION_TYPE = "recall" if "recall" in E.OBSERVATION_TYPES else "info"
 
 
-# --- decoder ----------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
-def _layout(observation_type: str) -> tuple:
-    shapes = E.observation_shapes(observation_type)
-    return tuple((name, a, b, shapes[name]) for name, a, b, _ in E.observation_layout(observation_type))
-
-
 @functools.lru_cache(maxsize=None)
 def observation_size(observation_type: str) -> int:
     return E.observation_size(observation_type)
-
-
-def _shim_decode(obs: np.ndarray, observation_type: str = "info") -> dict[str, np.ndarray]:
-    """Named views [N, *shape] of a batch [N, D] (or [*shape] of one vector [D])."""
-    obs = np.asarray(obs)
-    lead = obs.shape[:-1]
-    return {name: obs[..., a:b].reshape(lead + shape) for name, a, b, shape in _layout(observation_type)}
-
-
-def decode(obs: np.ndarray, observation_type: str = "info") -> dict[str, np.ndarray]:
-    real = getattr(spacemission_env, "decode", None)
-    if real is not None:
-        return real(obs, observation_type)
-    return _shim_decode(obs, observation_type)
 
 
 # --- constants passed into the kernels (not numba globals: a replaced data file must not
@@ -113,7 +90,7 @@ BLOCKS = (
     "revealed_count", "revealed_to_end", "draw_pile_size", "discard_pile_size", "seat_present", "acting_seat",
     "start_seat", "ring_jump", "ring_scan", "ring_landing", "pile_size", "revealed", "revealed_space", "station",
     "probes", "ship", "supply", "gate_probes", "hand_size", "collected", "scanned", "own_hand", "own_collection",
-    "own_reservations", "pile_seen", "last_visit_seen", "last_visit_pile",
+    "own_reservations", "pile_seen", "visited", "last_visit_pile",
 )
 
 
@@ -147,7 +124,7 @@ def _onehot_value(row, start, width):
 def _extract(tile_decision, pending, actions_left, round_, rounds_left, end_triggered, game_over, revealed_count,
              revealed_to_end, draw_pile_size, discard_pile_size, seat_present, acting_seat, start_seat, ring_jump,
              ring_scan, ring_landing, pile_size, revealed, revealed_space, station, probes, ship, supply, gate_probes,
-             hand_size, collected, scanned, own_hand, own_collection, own_reservations, pile_seen, last_visit_seen,
+             hand_size, collected, scanned, own_hand, own_collection, own_reservations, pile_seen, visited,
              last_visit_pile, consts, scal, hand, ring, seat, scn, planet, prb, col, res, pres, est, seen, avail):
     n = scal.shape[0]
     for i in range(n):
@@ -229,8 +206,16 @@ def _extract(tile_decision, pending, actions_left, round_, rounds_left, end_trig
             for t in range(10):
                 res[i, p, t] = own_reservations[i, p, t]
                 avail[i, t] -= own_reservations[i, p, t]
-            planet[i, p, P_SEEN] = last_visit_seen[i, p]
-            if last_visit_seen[i, p] != 0 and revealed[i, p] == 0:
+            # the pile after its own last visit, if the view shows it (recall; a table view
+            # under schmidt shows the visit but not the pile: all zero while tiles remain)
+            known = 0
+            if visited[i, 0, p] != 0:
+                for t in range(11):
+                    known += last_visit_pile[i, p, t]
+                if pile_size[i, p] == 0:
+                    known = 1
+            planet[i, p, P_SEEN] = 1 if known > 0 else 0
+            if planet[i, p, P_SEEN] != 0 and revealed[i, p] == 0:
                 unk_space -= last_visit_pile[i, p, 10]
                 for t in range(10):
                     avail[i, t] -= last_visit_pile[i, p, t]
@@ -241,7 +226,7 @@ def _extract(tile_decision, pending, actions_left, round_, rounds_left, end_trig
             tot += avail[i, t]
         unseen_tiles = 0.0
         for p in range(8):
-            if last_visit_seen[i, p] == 0 and revealed[i, p] == 0:
+            if planet[i, p, P_SEEN] == 0 and revealed[i, p] == 0:
                 unseen_tiles += pile_size[i, p]
         if unk_space < 0:
             unk_space = 0.0
@@ -257,7 +242,7 @@ def _extract(tile_decision, pending, actions_left, round_, rounds_left, end_trig
                 planet[i, p, P_POINTS] = 0
                 planet[i, p, P_EXACT] = 1
                 continue
-            if last_visit_seen[i, p] != 0:
+            if planet[i, p, P_SEEN] != 0:
                 last_pts = 0
                 for t in range(10):
                     last_pts += last_visit_pile[i, p, t]

@@ -13,8 +13,8 @@ step), each agent deciding for its rows with one act_batch call per step.
 Prints A's win rate (a shared first place counts as a share: half for a 2-way tie) with
 its 95% Wilson interval, A's mean rank (1 = best, ties share the average rank), both
 mean scores, how games ended, and each agent's decisions per second inside act_batch.
-Agents: random (uniform over legal ids), kind-random, greedy, heuristic, or
-module:Class. ``--json`` prints the numbers as JSON. ``--speed`` instead times each agent
+Agents are registry specs (spacemission_agents.registry): random (uniform over legal ids),
+kind-random, greedy, heuristic, heuristic:KEY=VALUE (parameters), module:Class. ``--json`` prints the numbers as JSON. ``--speed`` instead times each agent
 on the same 1,024 game states (taken along kind-random games, up to 60 actions in):
 decisions/s of one ``act_batch`` call on all of them (batched) and of ``act`` row by row
 (single), best of 3 repeats. The arena (spacemission arena) gives
@@ -23,7 +23,6 @@ the official figures; this script is the bots' development loop.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import time
@@ -31,24 +30,14 @@ import time
 import numpy as np
 
 from spacemission_env import engine
-from spacemission_env.policies import RandomPolicy
 
 
-def make_agent(name: str, seed: int):
-    if name == "random":
-        return RandomPolicy(seed)
-    if name == "kind-random":
-        return RandomPolicy(seed, by_kind=True)
-    if name == "greedy":
-        from spacemission_agents.greedy import GreedyAgent
-        return GreedyAgent(seed=seed)
-    if name == "heuristic":
-        from spacemission_agents.heuristic import HeuristicAgent
-        return HeuristicAgent(seed=seed)
-    if ":" in name:
-        module, cls = name.split(":", 1)
-        return getattr(importlib.import_module(module), cls)(seed=seed)
-    raise ValueError(f"unknown agent {name!r}; expected random, kind-random, greedy, heuristic or module:Class")
+def make_agent(spec: str, seed: int):
+    """An agent by registry spec (spacemission_agents.registry: random, kind-random, greedy,
+    heuristic, heuristic:chip_value=0.5, module:Class, ...)."""
+    from spacemission_agents.registry import make_agent as registry_make
+
+    return registry_make(spec, seed=seed)
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -78,7 +67,7 @@ def play(agent_a, agent_b, players: int, deals: int, rules: str, seed: int, max_
             for key, agent, rows in (("a", agent_a, is_a), ("b", agent_b, live & ~is_a)):
                 if not rows.any():
                     continue
-                obs_type = getattr(agent, "observation_type", "info")
+                obs_type = getattr(agent, "observation_type", None) or "info"
                 obs = engine.observe(st, observation_type=obs_type)[rows] if getattr(
                     agent, "uses_observation", True) else np.zeros((int(rows.sum()), 0), np.int8)
                 t0 = time.perf_counter()
@@ -126,7 +115,7 @@ def sample_states(players: int, rules: str, n: int, seed: int, observation_type:
 
 
 def speed(agent, players: int, rules: str, seed: int, n: int = 1024, repeats: int = 3) -> dict:
-    obs, masks = sample_states(players, rules, n, seed, getattr(agent, "observation_type", "info"))
+    obs, masks = sample_states(players, rules, n, seed, getattr(agent, "observation_type", None) or "info")
     agent.act_batch(obs[:8], masks[:8])  # compile / load the kernels outside the timing
     batched = single = 0.0
     for _ in range(repeats):

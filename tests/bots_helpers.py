@@ -47,8 +47,11 @@ def duel(agent_a, agent_b, players: int = 2, deals: int = 50, rules: str = "yuca
         is_a = (st.current_player == seat_a) & live
         for agent, rows in ((agent_a, is_a), (agent_b, live & ~is_a)):
             if rows.any():
-                obs = engine.observe(st, observation_type=getattr(agent, "observation_type", "info"))
-                actions[rows] = agent.act_batch(obs[rows], mask[rows])
+                if getattr(agent, "uses_observation", True):
+                    obs = engine.observe(st, observation_type=getattr(agent, "observation_type", None) or "info")[rows]
+                else:
+                    obs = np.zeros((int(rows.sum()), 0), np.int8)
+                actions[rows] = agent.act_batch(obs, mask[rows])
         engine.step(st, actions)
     sc = engine.scores(st)[:, :, 7].astype(np.int64)
     stations = (st.stations[:, :, None] == np.arange(players)[None, None, :]).sum(axis=1)

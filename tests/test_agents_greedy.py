@@ -6,9 +6,9 @@ from bots_helpers import check_random_states, decide, duel
 from positions import position, take
 
 from spacemission_agents.greedy import GreedyAgent
+from spacemission_agents.random_agents import RandomAgent
 from spacemission_env import actions as A
 from spacemission_env import engine, rules
-from spacemission_env.policies import RandomPolicy
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 
@@ -77,14 +77,14 @@ def test_first_action_is_a_jump_for_the_gate():
 
 
 def test_beats_random():
-    out = duel(GreedyAgent(seed=1), RandomPolicy(2), players=2, deals=50, seed=100)
+    out = duel(GreedyAgent(seed=1), RandomAgent(seed=2), players=2, deals=50, seed=100)
     assert out["win"] > 0.85
 
 
 @pytest.mark.slow
 def test_strength_target_vs_random():
     """Issue 9 target: >= 95% against uniformly random legal play (2,000 games, duplicate)."""
-    out = duel(GreedyAgent(seed=1), RandomPolicy(2), players=2, deals=1000, seed=10_000)
+    out = duel(GreedyAgent(seed=1), RandomAgent(seed=2), players=2, deals=1000, seed=10_000)
     assert out["win"] >= 0.95
 
 

@@ -7,9 +7,9 @@ from positions import position, slot
 
 from spacemission_agents.greedy import GreedyAgent
 from spacemission_agents.heuristic import DEFAULTS, HeuristicAgent
+from spacemission_agents.random_agents import RandomAgent
 from spacemission_env import actions as A
 from spacemission_env import engine
-from spacemission_env.policies import RandomPolicy
 
 # ring positions 0..7: Freezer J1 S2 L1,3 | Hazard J1 S4 L2,4 | Caldera J1 S3 L3,4 | Green Heggar J2 S1 L1,2 |
 # Ruby Red J2 S3 L1,4 | Aurora J2 S4 L2,3 | Basalt J3 S1 L3,4 | Cinder J3 S2 L1,2 (R-C1)
@@ -97,14 +97,14 @@ def test_ends_the_game_when_ahead_and_not_when_behind():
 
 
 def test_beats_random_and_greedy():
-    assert duel(HeuristicAgent(seed=1), RandomPolicy(2), deals=50, seed=200)["win"] > 0.85
+    assert duel(HeuristicAgent(seed=1), RandomAgent(seed=2), deals=50, seed=200)["win"] > 0.85
     assert duel(HeuristicAgent(seed=1), GreedyAgent(seed=2), deals=100, seed=300)["win"] > 0.65
 
 
 @pytest.mark.slow
 def test_strength_targets_two_players():
     """Issue 9 targets (2,000 games each, duplicate): >= 97% vs random, >= 70% vs greedy."""
-    assert duel(HeuristicAgent(seed=1), RandomPolicy(2), deals=1000, seed=20_000)["win"] >= 0.97
+    assert duel(HeuristicAgent(seed=1), RandomAgent(seed=2), deals=1000, seed=20_000)["win"] >= 0.97
     assert duel(HeuristicAgent(seed=1), GreedyAgent(seed=2), deals=1000, seed=30_000)["win"] >= 0.70
 
 
