@@ -15,8 +15,9 @@ with its own generator, so a seeded run is reproducible). A group without entrie
 Prioritized self-play (``priority > 0``; AlphaStar's PFSP): entry e's probability is
 multiplied by ``(1 - w_e) ** priority``, ``w_e`` the learner's recent score against it
 (win 1, tie 0.5, loss 0; an exponential average over its last ~``window`` games,
-starting at 0.5), so opponents the learner still loses to are met more often. A floor
-(``min_share`` of the entry's plain probability) keeps every opponent in the mix.
+starting at 0.5), so opponents the learner still loses to are met more often; a share
+``min_share`` of the mass stays on the plain weights, so every opponent keeps at least
+``min_share`` times its plain probability.
 
 Snapshots are :class:`~spacemission_agents.ppo.PPOAgent` copies (numpy, cheap); at most
 ``max_snapshots`` are kept: a new one then replaces the oldest in its slot (games in
@@ -150,10 +151,10 @@ class OpponentPool:
         total = sum(present.values())
         base = np.array([present.get(e.group, 0.0) / total / groups.count(e.group) for e in self.entries])
         if self.priority > 0:
-            f = np.array([(1.0 - e.score) ** self.priority for e in self.entries])
-            f = f / max(float((base * f).sum()), 1e-12)
-            base = base * np.maximum(f, self.min_share)
-        return base / base.sum()
+            f = base * np.array([(1.0 - e.score) ** self.priority for e in self.entries])
+            if f.sum() > 0:
+                return (1 - self.min_share) * f / f.sum() + self.min_share * base
+        return base
 
     @property
     def probabilities(self) -> np.ndarray:
