@@ -5,7 +5,12 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow install bench differential clean
+.PHONY: run train test test-slow install bench differential clean
+
+# make run: train a PPO agent on a short budget, then an arena table (docs/training.md).
+# Scale it: make run STEPS=3000000 GAMES=1000
+STEPS ?= 400000
+GAMES ?= 200
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +23,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m spacemission_env.demo
+	$(PY) -m spacemission_training.quickstart --steps $(STEPS) --games $(GAMES)
+
+# make train ARGS="--steps 3000000 --seed 1": spacemission train with any options
+train: $(STAMP)
+	$(PY) -m spacemission_training.train_ppo $(ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -17,7 +17,9 @@ critic, which pushes the cloned policy around before the critic has caught up.
 """
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -27,7 +29,7 @@ from spacemission_env.sb3 import SpaceMissionVecEnv
 
 from .pool import OpponentPool
 
-__all__ = ["collect", "pretrain"]
+__all__ = ["collect", "load_cache", "pretrain", "save_cache"]
 
 
 def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_players: int, rules: str,
@@ -72,6 +74,24 @@ def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_pla
     return {"obs": all_obs.reshape(-1, D)[idx], "mask": all_mask.reshape(-1, 100)[idx],
             "action": all_act.reshape(-1)[idx], "ret": ret.reshape(-1)[idx], "games": games,
             "seconds": time.perf_counter() - t0}
+
+
+def save_cache(path, settings: dict, data: dict) -> None:
+    """Keep the teacher data (``--bc-cache``) with the settings that produced it."""
+    arrays = {k: v for k, v in data.items() if isinstance(v, np.ndarray)}
+    np.savez(path, settings=np.array(json.dumps(settings, sort_keys=True)), games=np.array(data["games"]),
+             seconds=np.array(data["seconds"]), **arrays)
+
+
+def load_cache(path, settings: dict) -> dict | None:
+    """The cached teacher data if ``path`` holds data made with ``settings``, else None."""
+    if not Path(path).is_file():
+        return None
+    with np.load(path, allow_pickle=False) as z:
+        if str(z["settings"]) != json.dumps(settings, sort_keys=True):
+            return None
+        return {"obs": z["obs"], "mask": z["mask"], "action": z["action"], "ret": z["ret"],
+                "games": int(z["games"]), "seconds": 0.0}
 
 
 def pretrain(policy, data: dict, *, epochs: int, lr: float, batch_size: int, vf_coef: float, seed: int,

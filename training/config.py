@@ -61,6 +61,8 @@ class TrainConfig:
     bc_epochs: int = _h("passes over the teacher data", default=6)
     bc_lr: float = _h("learning rate of the cloning phase", default=1e-3)
     bc_batch: int = _h("minibatch of the cloning phase", default=1024)
+    bc_cache: str = _h("an .npz file for the teacher data: loaded when it holds data collected with the same "
+                       "settings, else collected and saved there ('' : not kept)", default="")
     # opponents
     opponents: str = _h("opponent groups and weights: agent specs and 'self' (snapshots of the learner)",
                         default="heuristic=0.35,greedy=0.15,self=0.4,kind-random=0.05,random=0.05")

@@ -129,10 +129,16 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
         weights = parse_weights(cfg.opponents)  # the PPO pool's bots; "self" becomes the teacher itself
         self_w = weights.pop(SELF, 0.0)
         weights[cfg.bc_teacher] = weights.get(cfg.bc_teacher, 0.0) + self_w
-        data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1)
-        data = bc.collect(teacher, data_pool, num_envs=cfg.num_envs, samples=cfg.bc_samples, num_players=cfg.players,
-                          rules=cfg.rules, max_rounds=cfg.max_rounds, observation_type=cfg.observation_type,
-                          reward=cfg.reward, shaping=cfg.shaping, gamma=cfg.env_gamma, seed=cfg.seed + 1)
+        settings = dict(teacher=cfg.bc_teacher, opponents=weights, num_envs=cfg.num_envs, samples=cfg.bc_samples,
+                        num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
+                        observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
+                        gamma=cfg.env_gamma, seed=cfg.seed + 1)
+        data = bc.load_cache(cfg.bc_cache, settings) if cfg.bc_cache else None
+        if data is None:
+            data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1)
+            data = bc.collect(teacher, data_pool, **{k: v for k, v in settings.items() if k not in ("teacher", "opponents")})
+            if cfg.bc_cache:
+                bc.save_cache(cfg.bc_cache, settings, data)
         stats = {"bc/samples": len(data["action"]), "bc/games": data["games"], "bc/collect_s": data["seconds"]}
         log(stats)
     active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,

@@ -1,0 +1,70 @@
+"""``make run``: train a PPO agent on a short budget, then rate it in the arena against the
+shipped pretrained agent and the bots.
+
+    python -m spacemission_training.quickstart                   # what make run does (a few minutes)
+    python -m spacemission_training.quickstart --steps 3000000   # longer: stronger (make run STEPS=3000000)
+
+Writes ``OUT/train`` (the training run: learning_curve.png, final.npz, metrics.csv,
+TensorBoard files) and ``OUT/arena`` (arena.png, results.json, CSV), prints the arena
+tables and says where the pictures are. The training uses the defaults of
+``spacemission train`` (train_ppo.py) except the budget: fewer steps, less teacher
+data, fewer and shorter evaluations.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m spacemission_training.quickstart", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--steps", type=int, default=400_000, help="PPO steps (learner decisions)")
+    ap.add_argument("--bc-samples", type=int, default=60_000, help="teacher decisions cloned before PPO")
+    ap.add_argument("--games", type=int, default=200, help="arena games per pair")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default="runs/quickstart", help="output directory")
+    ap.add_argument("--opponents", default="random,greedy,heuristic", help="bots in the arena table")
+    args = ap.parse_args(argv)
+
+    from rich.console import Console
+
+    from spacemission_agents.arena import run_arena
+    from spacemission_agents.arena_output import tables
+    from spacemission_agents.ppo import PPOAgent
+
+    from .config import TrainConfig
+    from .train_ppo import train
+
+    console = Console() if sys.stdout.isatty() else Console(width=160)
+    out = Path(args.out)
+    console.rule(f"1/2 training a PPO agent: {args.steps:,} steps after cloning {args.bc_samples:,} heuristic decisions")
+    t0 = time.perf_counter()
+    cfg = TrainConfig(steps=args.steps, bc_samples=args.bc_samples, bc_epochs=4, seed=args.seed,
+                      run_dir=str(out / "train"), eval_every=max(args.steps // 4, 1), eval_games=100,
+                      eval_opponents="random,greedy", final_eval_games=0, checkpoint_every=max(args.steps // 2, 1),
+                      snapshot_every=max(args.steps // 8, 1))
+    summary = train(cfg, argv=["--steps", str(args.steps), "--seed", str(args.seed)])
+    train_s = time.perf_counter() - t0
+    console.print(f"trained in {train_s:.0f} s ({summary['process_cpu_s']:.0f} s CPU): {summary['model']}")
+
+    console.rule("2/2 arena: the new agent, the shipped pretrained agent and the bots")
+    mine = PPOAgent.load(summary["model"], name="ppo-quickstart")
+    agents = [mine, "ppo", *[s.strip() for s in args.opponents.split(",") if s.strip()]]
+    result = run_arena(agents, num_players=2, games=args.games, seed=args.seed, out=out / "arena", record=False,
+                       progress=True)
+    for table in tables(result):
+        console.print(table)
+    console.print(f"learning curve: {summary['learning_curve']}")
+    console.print(f"arena picture:  {out / 'arena' / 'arena.png'}")
+    console.print(f"total {time.perf_counter() - t0:.0f} s. A longer run: make run STEPS=3000000 "
+                  f"(or spacemission train --help for every option)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
