@@ -36,7 +36,7 @@ from spacemission_env import engine
 st = engine.init(1024, {players}, seeds=0, rules={rules!r})
 m = engine.legal_action_mask(st)
 o = engine.observe(st)
-engine.step(st, engine.sample_actions(m), check=True)
+engine.step(st, engine.sample_actions(m))
 o = engine.observe(st, observation_type="seer")
 engine.reset_finished(st, seeds=st.rng.astype("int64") & 0xFFFF)
 engine.rewards(st)
@@ -58,7 +58,7 @@ def bench_engine(B: int, players: int, rules: str, seconds: float, seed: int = 0
         engine.legal_action_mask(st, out=mask)
         engine.observe(st, out=obs)
         engine.sample_actions(mask, rng, out=actions)
-        engine.step(st, actions, check=False)
+        engine.step(st, actions)
     t0 = time.perf_counter()
     iters = 0
     while True:
@@ -67,7 +67,7 @@ def bench_engine(B: int, players: int, rules: str, seconds: float, seed: int = 0
             engine.observe(st, out=obs)
             engine.sample_actions(mask, rng, out=actions)
             running = ~st.terminated
-            engine.step(st, actions, check=False)
+            engine.step(st, actions)
             steps += int(running.sum())
             done = st.terminated
             n_done = int(done.sum())

@@ -80,7 +80,7 @@ class SpaceMissionEnv(gymnasium.Env):
         actor = np.array([st.current_player[0]], dtype=np.intp)
         phi = self.reward_fn.before(st)
         self._action[0] = action
-        engine.step(st, self._action, check=True)
+        engine.step(st, self._action)
         if not (self.reward_fn.shaping or self._over()):
             return 0.0
         return float(self.reward_fn.after(st, self._running, actor, phi)[0, self.seat])

@@ -129,7 +129,7 @@ class SpaceMissionVecEnv(VecEnv):
                     bad = rows[0] if chosen.shape != rows.shape else rows[np.flatnonzero(~mask[rows, chosen])[0]]
                     raise ValueError(f"opponent {policy!r} returned an illegal action in game {int(bad)}")
                 actions[rows] = chosen
-            engine.step(st, actions, check=False, select=need)  # checked against the mask above
+            engine.step(st, actions, select=need)  # checked against the mask above
             r = rf.after(st, need, cp, phi)
             rewards += r[rows_all, self.seats]
 
@@ -154,7 +154,7 @@ class SpaceMissionVecEnv(VecEnv):
             bad = int(np.flatnonzero(~legal)[0])
             raise ValueError(f"game {bad}: learner action {int(actions[bad])} is not legal now "
                              f"(legal: {np.flatnonzero(self._mask[bad]).tolist()})")
-        engine.step(st, actions, check=False)  # checked against the learners' masks above
+        engine.step(st, actions)  # checked against the learners' masks above
         rewards = rf.after(st, running, self.seats, phi)[rows_all, self.seats]
         self._run_opponents(rewards)
         dones = st.terminated.copy()

@@ -116,7 +116,7 @@ class VectorEnv:
         running = ~st.terminated  # all True between calls (same-step reset)
         actor = st.current_player.astype(np.intp)
         phi = rf.before(st)
-        engine.step(st, actions, check=self.check_actions)
+        engine.step(st, actions)
         self._lengths += 1
         rewards = rf.after(st, running, actor, phi)
         truncated = st.round_limit.copy()
