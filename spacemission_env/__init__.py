@@ -1,6 +1,6 @@
 """Space Mission RL environment.
 
-- ``spacemission_env.rules``: readable reference rules engine (RULES.md ids cited)
+- ``spacemission_env.rules``: readable reference rules engine (rule ids of docs/rules.md cited)
 - ``spacemission_env.engine``: fast batched numba engine, bit-identical to the reference
 - ``env()`` / ``raw_env``: PettingZoo AEC env; ``gymnasium.make("SpaceMission-v0")``;
   ``spacemission_env.vector.VectorEnv``; ``spacemission_env.sb3.SpaceMissionVecEnv``

@@ -1,6 +1,6 @@
 """# Space Mission (PettingZoo AEC)
 
-Turn-based board game for 2-5 players (RULES.md), as a PettingZoo AEC environment in
+Turn-based board game for 2-5 players (docs/rules.md), as a PettingZoo AEC environment in
 the style of the classic environments, over the fast batched engine (a batch of one).
 
     from spacemission_env.pettingzoo_env import env
@@ -284,7 +284,7 @@ class raw_env(AECEnv, EzPickle):
         rf = self._reward_fn
         phi = rf.before(st)
         self._action[0] = a
-        engine.step(st, self._action, check=False)  # legality checked above against the same mask
+        engine.step(st, self._action)  # legality checked above against the same mask
         self._cumulative_rewards[agent] = 0.0
         over = bool(st.terminated[0])
         if over or rf.shaping:
