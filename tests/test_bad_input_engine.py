@@ -87,17 +87,23 @@ def test_step_ignores_any_id_of_finished_and_unselected_games():
     assert unchanged(st, before)
 
 
-def test_per_action_predicate_agrees_with_the_legal_mask():
-    """step validates with kernels.action_ok, one id at a time; it must say exactly what
-    mask_row says, for every id (out-of-range ones included) in many positions."""
+def test_step_validation_agrees_with_the_legal_mask():
+    """step validates with kernels.first_illegal, one id per game; it must reject exactly
+    what mask_row leaves out, for every id (out-of-range ones included) in many positions."""
     for n, rules, steps in [(2, "yucata", 30), (3, "schmidt", 90), (5, "yucata", 160), (4, "schmidt", 400)]:
         st = random_batch(n, B=24, steps=steps, seed=steps, rules=rules)
         mask = engine.legal_action_mask(st)
         args = (st.ring, st.piles, st.hand, st.hand_len, st.supply, st.ship, st.scanned, st.stations,
-                st.current_player, st.phase, TABLES[0], TABLES[1])
-        for b in np.flatnonzero(~st.terminated):
-            got = [K.action_ok(b, a, *args) for a in range(-3, NUM_ACTIONS + 3)]
-            assert got == [False] * 3 + mask[b].tolist() + [False] * 3
+                st.current_player, st.phase, st.terminated, TABLES[0], TABLES[1])
+        for a in range(-3, NUM_ACTIONS + 3):
+            actions = np.full(st.batch_size, a, np.int64)
+            select = np.ones(st.batch_size, bool)
+            rejected = []
+            while (b := K.first_illegal(actions, select, *args)) >= 0:
+                rejected.append(b)
+                select[b] = False
+            legal = mask[:, a] if 0 <= a < NUM_ACTIONS else np.zeros(st.batch_size, bool)
+            assert rejected == np.flatnonzero(~legal & ~st.terminated).tolist(), a
 
 
 # --- engine.observe / observation_size ------------------------------------------------------
