@@ -26,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from spacemission_env import encoding, engine  # noqa: E402
+from spacemission_env.engine.compile_notice import MESSAGE  # noqa: E402
 from spacemission_env.rules import game as G  # noqa: E402
 
 FIRST_STEP = """
@@ -114,13 +115,15 @@ def memory(players: int, rules: str, B: int = 65536) -> dict:
             "state_bytes_per_game_5p": engine.init(1, 5, 0).nbytes}
 
 
-def first_step(players: int, rules: str, cache_dir: str | None) -> float:
+def first_step(players: int, rules: str, cache_dir: str | None) -> tuple[float, bool]:
+    """Seconds from start to the end of the first step in a fresh process, and whether the
+    first-compile notice (engine/compile_notice.py) appeared on stderr."""
     env = dict(os.environ)
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     code = FIRST_STEP.format(root=ROOT, players=players, rules=rules)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return float(out.stdout.strip().splitlines()[-1]), MESSAGE in out.stderr
 
 
 def main(argv=None) -> dict:
@@ -139,9 +142,9 @@ def main(argv=None) -> dict:
     res["numba_threads"] = numba.get_num_threads()
     if not args.no_subprocess:
         with tempfile.TemporaryDirectory() as tmp:
-            res["cold_cache_first_step_s"] = first_step(args.players, args.rules, tmp)  # compiles every kernel
+            res["cold_cache_first_step_s"], res["cold_cache_notice"] = first_step(args.players, args.rules, tmp)
         first_step(args.players, args.rules, None)  # make sure the default cache is warm
-        res["warm_cache_first_step_s"] = first_step(args.players, args.rules, None)
+        res["warm_cache_first_step_s"], res["warm_cache_notice"] = first_step(args.players, args.rules, None)
     bench_engine(8, args.players, args.rules, 0.0)  # compile in this process
     for B in [int(x) for x in args.batch_sizes.split(",")]:
         res["engine"].append(bench_engine(B, args.players, args.rules, args.seconds))
@@ -166,7 +169,8 @@ def main(argv=None) -> dict:
           f"{m['state_bytes_per_game_5p']} with 5); 65,536 games incl. obs+mask+action buffers: {m['total_MiB']:.1f} MiB")
     if "warm_cache_first_step_s" in res:
         print(f"first step in a fresh process: warm cache {res['warm_cache_first_step_s']:.2f} s, "
-              f"cold cache (compile) {res['cold_cache_first_step_s']:.2f} s")
+              f"cold cache (compile) {res['cold_cache_first_step_s']:.2f} s; compile notice on stderr: "
+              f"cold {'yes' if res['cold_cache_notice'] else 'no'}, warm {'yes' if res['warm_cache_notice'] else 'no'}")
     return res
 
 

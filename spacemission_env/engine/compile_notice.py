@@ -11,7 +11,7 @@ import sys
 
 from numba.core import event
 
-MESSAGE = ("spacemission_env: compiling the engine's numba kernels (first use only, about 30 s; "
+MESSAGE = ("spacemission_env: compiling the engine's numba kernels (first use only, typically 10-30 s; "
            "later runs load them from the numba cache)...")
 
 
