@@ -26,6 +26,9 @@ HELP = """Commands (a move is chosen by its number or by its label):
   help          this list"""
 
 
+KIND_ORDER = ("tile", "discover", "develop", "scan", "jump", "fly")
+
+
 @dataclass
 class Move:
     action: int
@@ -84,7 +87,9 @@ class Session:
                 top_ups.append(Move(a, label, tuple(names)))
             else:
                 out.append(Move(a, label, tuple(names)))
-        top_ups.sort(key=lambda m: (bin(m.action).count("1"), m.action))  # fewest discards first
+        # the moves that take tiles and build first, then movement; top ups last, fewest discards first
+        out.sort(key=lambda m: (KIND_ORDER.index(A.decode(m.action)[0]), m.action))
+        top_ups.sort(key=lambda m: (bin(m.action).count("1"), m.action))
         return out + top_ups
 
     def show_moves(self, moves: list[Move]) -> None:

@@ -179,7 +179,7 @@ def view_from_observation(obs, observation_type: str, observer: int, num_players
         planets.append(pv)
     pending = np.flatnonzero(v["pending"])
     acting = seat(int(np.argmax(v["acting_seat"][:n])))
-    own_decision = bool(v["tile_decision"][0]) and acting == observer
+    own_decision = bool(v["tile_decision"][0]) and acting == observer and not seer  # seer: every pile is listed
     return View(
         num_players=n, rules=rules, observer=None if seer else observer, round=f"{round_text}/{max_rounds}",
         acting=acting, actions_left=int(v["actions_left"][0]),
