@@ -17,8 +17,8 @@ from ._games import append_record, final_ranks, game_record, own_label, public_l
 
 HELP = """Commands (a move is chosen by its number or by its label):
   NUMBER        the move with that number in the list, e.g. 3
-  LABEL         a move's label, case-insensitive; a unique start is enough, e.g. "fly c", "disc",
-                "jump with card 2"; a top up also as "top up J2/S4 S?/L3" or "top up nothing"
+  LABEL         a move's label, case-insensitive; a unique start is enough, e.g. "fly cl", "disc",
+                "develop"; a top up also as "top up J2/S4 S?/L3" or "top up nothing"
   board         show the board again
   moves         list the legal moves again
   save FILE     save the game (JSON); continue later with: spacemission play --load FILE
@@ -240,8 +240,8 @@ class Session:
         s = self.state
         self.show_board()
         how = ("at the round limit (R-E3)" if s.round_limit
-               else f"by R-E1: {s.revealed_count} space tiles revealed")
-        table = Table(title=f"Final scores (the game ended in round {s.round} {how})")
+               else f"by R-E1, {s.revealed_count} space tiles revealed")
+        table = Table(title=f"Final scores: the game ended in round {s.round} {how}")
         for col in ("player", "jump gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total", "rank"):
             table.add_column(col, justify="left" if col == "player" else "right")
         ranks = final_ranks(s)

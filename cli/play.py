@@ -14,7 +14,7 @@ EXAMPLE = """examples:
   spacemission play --load saved.json
 
 During the game, type a move's number or its label (case-insensitive; a unique start is
-enough, e.g. "fly c" or "disc"), or a command: board, moves, save FILE, quit, help.
+enough, e.g. "fly cl" or "disc"), or a command: board, moves, save FILE, quit, help.
 Piped input works too (one answer per line; the end of the input leaves the game).
 Opponents are agent specs as for 'spacemission arena' (random, kind-random, greedy,
 heuristic, search, ppo, ppo:PATH, MODULE:CLASS); one spec for all, or one per opponent."""

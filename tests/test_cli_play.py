@@ -232,3 +232,18 @@ def test_console_script_smoke(tmp_path):
     listing = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
     for name in ("play", "replay", "bench", "arena", "demo"):
         assert name in listing.stdout
+
+
+def test_every_subcommand_help_shows_an_example(capsys):
+    import importlib
+    import importlib.util
+
+    from spacemission_cli.main import COMMANDS
+
+    for name, (module, _) in COMMANDS.items():
+        if importlib.util.find_spec(module) is None:
+            continue  # a subcommand whose module has not landed yet (train)
+        with pytest.raises(SystemExit) as exc:
+            importlib.import_module(module).main(["--help"])
+        assert exc.value.code == 0
+        assert "example" in capsys.readouterr().out.lower(), f"spacemission {name} --help shows no example"
