@@ -15,7 +15,11 @@ class Prompt:
             self.interactive = False
 
     def ask(self, console, text: str) -> str | None:
-        """The next answer without its line ending, or None at the end of the input."""
+        """The next answer without its line ending, or None at the end of the input.
+        ``text`` is plain (no rich markup: "[y/N]" stays as it is)."""
+        from rich.markup import escape
+
+        text = escape(text)
         if self.interactive:
             try:
                 return console.input(text)

@@ -227,7 +227,7 @@ class Session:
         self.console.print(f"saved to {path}; continue with: spacemission play --load {path}", markup=False)
 
     def confirm_quit(self) -> bool:
-        answer = self.prompt.ask(self.console, "Leave the game? It is not saved (use 'save FILE' first). Leave? [y/N] ")
+        answer = self.prompt.ask(self.console, "Leave the game? It is not saved ('save FILE' keeps it). [y/N] ")
         if answer is None or answer.strip().lower() in ("y", "yes"):
             self.console.print(f"left the game in round {self.state.round}")
             return True

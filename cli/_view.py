@@ -204,9 +204,10 @@ def styled(seat: int, text: str) -> str:
 
 
 def _seats_text(counts: dict[int, int] | list[int], show_count: bool = True) -> str:
-    if isinstance(counts, dict):
-        return " ".join(styled(q, f"{COLOUR_NAMES[q]} {k}" if show_count else COLOUR_NAMES[q]) for q, k in counts.items()) or "-"
-    return " ".join(styled(q, COLOUR_NAMES[q]) for q in counts) or "-"
+    if isinstance(counts, dict):  # in seat order, whoever observes
+        return " ".join(styled(q, f"{COLOUR_NAMES[q]} {counts[q]}" if show_count else COLOUR_NAMES[q])
+                        for q in sorted(counts)) or "-"
+    return " ".join(styled(q, COLOUR_NAMES[q]) for q in sorted(counts)) or "-"
 
 
 def status_line(view: View, names: list[str] | None = None) -> str:

@@ -127,7 +127,7 @@ def test_quit_asks_first_and_end_of_input_leaves(tmp_path, monkeypatch, capsys):
     code, out, _ = run(["--opponents", "random", "--seed", "2", "--record", str(rec)], "quit\nn\n1\nquit\nyes\n",
                        monkeypatch, capsys)
     assert code == 0
-    assert out.count("Leave the game?") == 2 and "going on" in out and "left the game in round" in out
+    assert out.count("Leave the game?") == 2 and "[y/N]" in out and "going on" in out and "left the game in round" in out
     assert not rec.exists(), "an unfinished game is not recorded"
     code, out, err = run(["--opponents", "random", "--seed", "2"], "1\n", monkeypatch, capsys)
     assert code == 0 and "end of input: leaving the game" in out and "Traceback" not in err
