@@ -214,10 +214,11 @@ def status_line(view: View, names: list[str] | None = None) -> str:
     if view.game_over:
         state = "game over" + (" (round limit, R-E3)" if view.round_limit else "")
     else:
-        state = (f"{styled(view.acting, seat_name(view.acting, names))} to act, "
-                 f"{view.actions_left} action{'s' if view.actions_left != 1 else ''} left")
-        if view.pending:
-            state += f", choosing the tile of a {view.pending}"
+        who = styled(view.acting, seat_name(view.acting, names))
+        if view.pending:  # the tile decision belongs to its action (R-T2): that action is not over yet
+            state = f"{who} to act: choosing the tile of a {view.pending}" + (", then 1 more action" if view.actions_left == 2 else "")
+        else:
+            state = f"{who} to act, {view.actions_left} action{'s' if view.actions_left != 1 else ''} left"
     end = " - last round (R-E1)" if view.end_triggered and not view.game_over else ""
     return (f"round {view.round} | {state}\nrevealed space tiles {view.revealed_count}/{view.threshold}{end} | "
             f"draw pile {view.draw_pile}, discard pile {view.discard_pile}")

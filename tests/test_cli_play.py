@@ -35,7 +35,7 @@ def bad_args(argv, capsys, monkeypatch, text=""):
 
 
 @pytest.mark.parametrize("players,rules,opponents", [(2, "yucata", "kind-random"), (3, "schmidt", "random,kind-random"),
-                                                     (2, "schmidt", "kind-random"), (3, "yucata", "kind-random")])
+                                                     (2, "schmidt", "greedy"), (3, "yucata", "heuristic,greedy")])
 def test_whole_game_from_piped_input(players, rules, opponents, tmp_path, monkeypatch, capsys):
     rec = tmp_path / "games.jsonl"
     argv = ["--players", str(players), "--rules", rules, "--opponents", opponents, "--seed", "7",

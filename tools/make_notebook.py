@@ -54,12 +54,9 @@ print("totals", [s["total"] for s in scores(state)], "winners", winners(state))"
     ("markdown", "## A short arena\n\nA duplicate-format round robin: every deal is played once per seat rotation, so "
                  "card and seat luck cancel. A few dozen games take seconds."),
     ("code", """import rich
-from spacemission_agents import available_agents, run_arena
+from spacemission_agents import run_arena
 
-bots = [a for a in ("random", "greedy", "heuristic") if a in available_agents()]
-if len(bots) < 3:  # until the greedy and heuristic bots are installed
-    bots.append("kind-random")
-result = run_arena(bots, num_players=2, games=16, seed=0, workers=1, progress=False)
+result = run_arena(["random", "greedy", "heuristic"], num_players=2, games=16, seed=0, workers=1, progress=False)
 for table in result.table():
     rich.print(table)"""),
     ("code", """names = [a.name for a in result.agents]
@@ -74,11 +71,11 @@ ax.set_title(f"{result.num_games} games, 2 players")
 plt.show()"""),
     ("markdown", "## Watch an agent play\n\nThe shipped PPO agent once it is installed, else the heuristic bot. An agent "
                  "sees only its own observation and the legal-move mask."),
-    ("code", """from spacemission_agents import make_agent
+    ("code", """from spacemission_agents import available_agents, make_agent
 from spacemission_env import GameConfig, encoding
 from spacemission_env.rules import legal_action_mask
 
-spec = next(a for a in ("ppo", "heuristic", "greedy", "kind-random") if a in available_agents())
+spec = "ppo" if "ppo" in available_agents() else "heuristic"  # the shipped PPO agent once it is installed
 players = {0: make_agent(spec, seed=0), 1: make_agent("random", seed=1)}
 for p in players.values():
     if hasattr(p, "bind"):
