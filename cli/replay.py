@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             check.step()
         matched = check.finish()
     except ReplayError as exc:
-        err.print(f"error: {exc}", markup=False)
+        err.print(f"error: {exc}", markup=False, soft_wrap=True)
         return 1
     out_dir = None
     if args.to_png:
@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     totals = " | ".join(f"{V.COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(rec["scores"]))
     won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners", []))
     console.print(f"Final scores: {totals}" + (f"; winner: {won}" if won else ""))
-    console.print(f"The rebuilt game matches the record ({', '.join(matched)}; every action's seat and label).")
+    console.print(f"The rebuilt game matches the record ({', '.join(matched)}; every action's seat and label).",
+                  soft_wrap=True)
     if pictures:
         console.print(f"wrote {len(pictures)} pictures to {out_dir}/ (turn_0000.png ... {pictures[-1].name})", markup=False)
     return 0

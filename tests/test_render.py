@@ -175,3 +175,13 @@ def test_viewer_picture_hides_other_hands_and_tiles():
     assert not np.array_equal(render_rgb(s, viewer=1), render_rgb(other, viewer=1))
     with pytest.raises(ValueError, match="viewer"):
         render_rgb(s, viewer=3)
+
+
+def test_docs_board_picture_is_there_and_linked():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with __import__("PIL.Image").Image.open(root / "docs" / "images" / "board.png") as im:
+        assert im.size == (1200, 800)
+    assert "docs/images/board.png" in (root / "README.md").read_text()
+    assert "images/board.png" in (root / "docs" / "play.md").read_text()
