@@ -86,7 +86,10 @@ class Opponent:
             self.agent.seed(_seed_for(self.seed, self.seat, ply))
         obs = encoding.observe(state, self.seat, self.observation_type)
         mask = legal_action_mask(state)
-        action = self.agent.act(obs, mask)
+        try:
+            action = self.agent.act(obs, mask)
+        except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
+            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
                 or not 0 <= action < len(mask) or not mask[action]:
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) returned {action!r}, "
@@ -160,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from spacemission_env.config import GameConfig
 
+    if args.record:
+        from pathlib import Path
+
+        record = Path(args.record)
+        if record.is_dir() or not record.parent.is_dir():
+            ap.error(f"argument --record: {args.record} is a directory or its folder does not exist")
     game = _load_game(args, ap) if args.load else _new_game(args, ap)
     state = game["state"]
     config = GameConfig(state.num_players, state.rules, state.max_rounds)

@@ -143,6 +143,7 @@ def test_quit_asks_first_and_end_of_input_leaves(tmp_path, monkeypatch, capsys):
     (["--seed", "-4"], ["argument --seed", ">= 0"]),
     (["--max-rounds", "0"], ["argument --max-rounds"]),
     (["--seed", "x"], ["argument --seed", "expected an integer"]),
+    (["--record", "/nonexistent/folder/g.jsonl"], ["argument --record", "folder does not exist"]),
 ])
 def test_bad_arguments_name_the_argument_and_the_allowed_values(argv, expected, capsys, monkeypatch):
     err = bad_args(argv, capsys, monkeypatch)
@@ -247,3 +248,14 @@ def test_every_subcommand_help_shows_an_example(capsys):
             importlib.import_module(module).main(["--help"])
         assert exc.value.code == 0
         assert "example" in capsys.readouterr().out.lower(), f"spacemission {name} --help shows no example"
+
+
+class BrokenAgent(SpyAgent):
+    def act(self, obs, mask):
+        raise ZeroDivisionError("oops")
+
+
+def test_a_failing_bot_ends_the_game_with_a_message(monkeypatch, capsys):
+    code, out, err = run(["--opponents", "test_cli_play:BrokenAgent", "--seed", "1", "--seat", "1"], ONES, monkeypatch, capsys)
+    assert code == 1 and "opponent 'test_cli_play:BrokenAgent' (seat 0) failed: ZeroDivisionError: oops" in out
+    assert "Traceback" not in out + err

@@ -143,3 +143,22 @@ def test_help_shows_an_example(capsys):
     with pytest.raises(SystemExit):
         replay.main(["--help"])
     assert "spacemission replay results/games.jsonl --game 3" in capsys.readouterr().out
+
+
+def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, capsys):
+    from spacemission_cli._games import Replayer
+    from spacemission_env.rules import scores
+
+    game = read_records(play_file)[0][1]
+    cut = dict(game, actions=game["actions"][:9])
+    rebuilt = Replayer(cut, "cut")
+    while not rebuilt.done:
+        rebuilt.step()
+    seat = rebuilt.state.current_player
+    cut.update(scores=scores(rebuilt.state), rounds=rebuilt.state.round, round_limit=False, ranks=None, winners=[],
+               forfeit={"seat": seat, "agent": "cheater", "round": rebuilt.state.round, "action": 0,
+                        "reason": "returned illegal action 0"})
+    del cut["ranks"]
+    code, out, err = run([_write(tmp_path / "f.jsonl", [cut])], capsys)
+    assert code == 0, err
+    assert f"seat {seat} (cheater) forfeited: returned illegal action 0" in out
