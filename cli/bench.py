@@ -82,7 +82,7 @@ def engine_speed(batch: int, players: int, rules: str, seconds: float, seed: int
         engine.observe(st, out=obs)
         engine.sample_actions(mask, rng, out=actions)
         running = int((~st.terminated).sum())
-        engine.step(st, actions, check=False)
+        engine.step(st, actions)
         done = int(st.terminated.sum())
         if done:
             engine.reset_finished(st, np.arange(next_seed, next_seed + batch, dtype=np.uint64))
