@@ -303,7 +303,7 @@ def _warm_numba(num_players: int, rules: str, max_rounds: int) -> None:
     mask = engine.legal_action_mask(st)
     for t in encoding.OBSERVATION_TYPES:
         engine.observe(st, observation_type=t)
-    engine.step(st, engine.sample_actions(mask, np.random.default_rng(0)), check=False)
+    engine.step(st, engine.sample_actions(mask, np.random.default_rng(0)))
     engine.sample_actions(mask, np.random.default_rng(0), by_kind=True)
 
 

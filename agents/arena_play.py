@@ -213,7 +213,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
             for g, p, a, hand, k, ring in zip(idx[steps].tolist(), seat.tolist(), acts, hands, lens, rings):
                 out["records"][g].append([p, a, _LABELS(a, hand[:k], ring)])
         out["num_actions"][idx[steps]] += 1
-        engine.step(st, actions, check=False, select=ok)
+        engine.step(st, actions, select=ok)
         ended = int(alive.sum())
         alive = ok & ~st.terminated
         if on_finished is not None and ended > alive.sum():

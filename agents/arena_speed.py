@@ -35,7 +35,7 @@ def positions(n: int = 1024, num_players: int = 2, rules: str = "yucata", observ
         mask = engine.legal_action_mask(st, select=sel)
         acts = np.zeros(n, dtype=np.int64)
         acts[sel] = engine.sample_actions(mask[sel], rng, by_kind=True)
-        engine.step(st, acts, check=False, select=sel)
+        engine.step(st, acts, select=sel)
     live = ~st.terminated
     return engine.observe(st, observation_type=observation_type)[live], engine.legal_action_mask(st)[live]
 

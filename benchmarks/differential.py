@@ -37,7 +37,8 @@ def main(argv=None) -> int:
     rep = D.run_many(args.games, tuple(int(x) for x in args.max_rounds.split(",")), args.observations, args.chunk,
                      progress=progress, by_kind=args.player == "kind")
     print(f"done: {rep.games} games ({rep.ended} ended by R-E1), {rep.steps} agent steps, {len(rep.divergences)} divergences, "
-          f"{time.perf_counter() - t0:.0f} s")
+          f"{time.perf_counter() - t0:.0f} s; exercised: {rep.empty_scans} scans without a tile (R-A4b), "
+          f"{rep.reshuffles} reshuffles (R-A1a)")
     for d in rep.divergences[:20]:
         print("divergence:", d)
     return 1 if rep.divergences else 0

@@ -26,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from spacemission_env import encoding, engine  # noqa: E402
+from spacemission_env.engine.compile_notice import MESSAGE  # noqa: E402
 from spacemission_env.rules import game as G  # noqa: E402
 
 FIRST_STEP = """
@@ -36,7 +37,7 @@ from spacemission_env import engine
 st = engine.init(1024, {players}, seeds=0, rules={rules!r})
 m = engine.legal_action_mask(st)
 o = engine.observe(st)
-engine.step(st, engine.sample_actions(m), check=True)
+engine.step(st, engine.sample_actions(m))
 o = engine.observe(st, observation_type="seer")
 engine.reset_finished(st, seeds=st.rng.astype("int64") & 0xFFFF)
 engine.rewards(st)
@@ -58,7 +59,7 @@ def bench_engine(B: int, players: int, rules: str, seconds: float, seed: int = 0
         engine.legal_action_mask(st, out=mask)
         engine.observe(st, out=obs)
         engine.sample_actions(mask, rng, out=actions)
-        engine.step(st, actions, check=False)
+        engine.step(st, actions)
     t0 = time.perf_counter()
     iters = 0
     while True:
@@ -67,7 +68,7 @@ def bench_engine(B: int, players: int, rules: str, seconds: float, seed: int = 0
             engine.observe(st, out=obs)
             engine.sample_actions(mask, rng, out=actions)
             running = ~st.terminated
-            engine.step(st, actions, check=False)
+            engine.step(st, actions)
             steps += int(running.sum())
             done = st.terminated
             n_done = int(done.sum())
@@ -102,6 +103,36 @@ def bench_reference(players: int, rules: str, seconds: float, seed: int = 0) -> 
     return {"agent_steps_per_s": steps / el, "games_per_s": games / el, "steps": steps, "games": games}
 
 
+def validation_cost(players: int, rules: str, B: int = 1024, reps: int = 300) -> dict:
+    """ns per game of the legality check that engine.step always runs (kernels.first_illegal)
+    and of a whole step_games call, best of 5 (robust on a busy machine). Read-only for
+    the check, so it runs repeatedly on one mid-game batch; the step runs on copies."""
+    from spacemission_env.engine import kernels as K
+    from spacemission_env.engine.state import TABLES
+
+    st = engine.init(B, players, seeds=0, rules=rules)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng, by_kind=True))
+    actions = engine.sample_actions(engine.legal_action_mask(st), rng)
+    sel = np.ones(B, dtype=np.bool_)
+    args = (actions, sel, st.ring, st.piles, st.hand, st.hand_len, st.supply, st.ship, st.scanned, st.stations,
+            st.current_player, st.phase, st.terminated, TABLES[0], TABLES[1])
+    assert K.first_illegal(*args) == -1
+    check = step = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            K.first_illegal(*args)
+        check = min(check, (time.perf_counter() - t0) / reps / B * 1e9)
+        copies = [st.copy() for _ in range(reps // 10)]
+        t0 = time.perf_counter()
+        for c in copies:
+            K.step_games(actions, sel, *c.arrays(), *TABLES, c.max_rounds)
+        step = min(step, (time.perf_counter() - t0) / len(copies) / B * 1e9)
+    return {"check_ns_per_game": check, "step_ns_per_game": step}
+
+
 def memory(players: int, rules: str, B: int = 65536) -> dict:
     st = engine.init(B, players, seeds=0, rules=rules)
     D = engine.observation_size()
@@ -114,13 +145,15 @@ def memory(players: int, rules: str, B: int = 65536) -> dict:
             "state_bytes_per_game_5p": engine.init(1, 5, 0).nbytes}
 
 
-def first_step(players: int, rules: str, cache_dir: str | None) -> float:
+def first_step(players: int, rules: str, cache_dir: str | None) -> tuple[float, bool]:
+    """Seconds from start to the end of the first step in a fresh process, and whether the
+    first-compile notice (engine/compile_notice.py) appeared on stderr."""
     env = dict(os.environ)
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     code = FIRST_STEP.format(root=ROOT, players=players, rules=rules)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return float(out.stdout.strip().splitlines()[-1]), MESSAGE in out.stderr
 
 
 def main(argv=None) -> dict:
@@ -139,9 +172,9 @@ def main(argv=None) -> dict:
     res["numba_threads"] = numba.get_num_threads()
     if not args.no_subprocess:
         with tempfile.TemporaryDirectory() as tmp:
-            res["cold_cache_first_step_s"] = first_step(args.players, args.rules, tmp)  # compiles every kernel
+            res["cold_cache_first_step_s"], res["cold_cache_notice"] = first_step(args.players, args.rules, tmp)
         first_step(args.players, args.rules, None)  # make sure the default cache is warm
-        res["warm_cache_first_step_s"] = first_step(args.players, args.rules, None)
+        res["warm_cache_first_step_s"], res["warm_cache_notice"] = first_step(args.players, args.rules, None)
     bench_engine(8, args.players, args.rules, 0.0)  # compile in this process
     for B in [int(x) for x in args.batch_sizes.split(",")]:
         res["engine"].append(bench_engine(B, args.players, args.rules, args.seconds))
@@ -150,6 +183,7 @@ def main(argv=None) -> dict:
     for row in res["engine"]:
         row["ratio_to_reference"] = row["agent_steps_per_s"] / ref
     res["memory"] = memory(args.players, args.rules)
+    res["validation"] = validation_cost(args.players, args.rules)
     if args.json:
         print(json.dumps(res, indent=1))
         return res
@@ -164,9 +198,13 @@ def main(argv=None) -> dict:
     m = res["memory"]
     print(f"state bytes per game: {m['state_bytes_per_game']:.0f} ({args.players} players; "
           f"{m['state_bytes_per_game_5p']} with 5); 65,536 games incl. obs+mask+action buffers: {m['total_MiB']:.1f} MiB")
+    v = res["validation"]
+    print(f"step validation (kernels.first_illegal, always on): {v['check_ns_per_game']:.1f} ns a game; "
+          f"a whole step_games call (validation included): {v['step_ns_per_game']:.0f} ns a game (B = 1024)")
     if "warm_cache_first_step_s" in res:
         print(f"first step in a fresh process: warm cache {res['warm_cache_first_step_s']:.2f} s, "
-              f"cold cache (compile) {res['cold_cache_first_step_s']:.2f} s")
+              f"cold cache (compile) {res['cold_cache_first_step_s']:.2f} s; compile notice on stderr: "
+              f"cold {'yes' if res['cold_cache_notice'] else 'no'}, warm {'yes' if res['warm_cache_notice'] else 'no'}")
     return res
 
 

@@ -1,4 +1,4 @@
-"""Game length and truncation of random play with the reference engine (issue 2, item 8).
+"""Game length and how games end under random play with the reference engine (issue 2 item 8, issue 7 item 8).
 
     python benchmarks/random_play_stats.py [--games N] [--max-rounds R] [--json]
 
@@ -6,11 +6,10 @@ For 2..5 players x both rule sets x two random players (``uniform``: uniform ove
 legal ids; ``kind``: a legal action kind uniformly, then an id of it; see
 spacemission_env/demo.py) it plays N seeded games (game seed = policy seed = 0..N-1)
 and reports the mean and 95th percentile of the game length in actions (every applied
-id, tile decisions included) and in rounds, the truncation rate (R-E3) and why
-truncated games stall (mean chips a player has left in supply at the end of a
-truncated game: random players spend their 20 chips on jumps, R-A2, and then can
-no longer jump, scan or develop). Prints a markdown table,
-or JSON with --json.
+id, tile decisions included) and in rounds, the share of games that end at the round
+limit (R-E3) rather than by R-E1, and why those games stall (mean chips a player has
+left in supply at their end: random players spend their 20 chips on jumps, R-A2, and
+then can no longer jump, scan or develop). Prints a markdown table, or JSON with --json.
 """
 from __future__ import annotations
 
@@ -33,12 +32,12 @@ def percentile(values: list[int], q: float) -> float:
 
 
 def measure(num_players: int, rules: str, player: str, games: int, max_rounds: int) -> dict:
-    actions, rounds, truncated, supply, revealed, finished_rounds = [], [], 0, [], [], []
+    actions, rounds, at_limit, supply, revealed, finished_rounds = [], [], 0, [], [], []
     for seed in range(games):
         state, n = play(num_players, seed, rules, player, max_rounds)
         actions.append(n)
         rounds.append(state.round)
-        truncated += state.round_limit
+        at_limit += state.round_limit
         if state.round_limit:
             supply.append(sum(pl.supply for pl in state.players) / num_players)
         else:
@@ -53,9 +52,9 @@ def measure(num_players: int, rules: str, player: str, games: int, max_rounds: i
         "actions_p95": percentile(actions, 95),
         "rounds_mean": sum(rounds) / games,
         "rounds_p95": percentile(rounds, 95),
-        "truncation_rate": truncated / games,
+        "round_limit_rate": at_limit / games,
         "finished_rounds_mean": sum(finished_rounds) / len(finished_rounds) if finished_rounds else None,
-        "truncated_supply_mean": sum(supply) / len(supply) if supply else None,
+        "round_limit_supply_mean": sum(supply) / len(supply) if supply else None,
         "revealed_at_end_mean": sum(revealed) / games,
     }
 
@@ -66,14 +65,14 @@ def _num(x: float | None) -> str:
 
 def markdown(rows: list[dict]) -> str:
     lines = [
-        "| player | rules | players | games | actions mean | actions p95 | rounds mean | rounds p95 | truncated | rounds mean (finished games) | chips left per player (truncated games) |",
+        "| player | rules | players | games | actions mean | actions p95 | rounds mean | rounds p95 | ended at the round limit | rounds mean (R-E1 endings) | chips left per player (round-limit games) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['player']} | {r['rules']} | {r['players']} | {r['games']} | {r['actions_mean']:.1f} | {r['actions_p95']:.0f}"
-            f" | {r['rounds_mean']:.1f} | {r['rounds_p95']:.0f} | {100 * r['truncation_rate']:.1f}% | {_num(r['finished_rounds_mean'])}"
-            f" | {_num(r['truncated_supply_mean'])} |"
+            f" | {r['rounds_mean']:.1f} | {r['rounds_p95']:.0f} | {100 * r['round_limit_rate']:.1f}% | {_num(r['finished_rounds_mean'])}"
+            f" | {_num(r['round_limit_supply_mean'])} |"
         )
     return "\n".join(lines)
 
@@ -81,7 +80,7 @@ def markdown(rows: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per configuration")
-    ap.add_argument("--max-rounds", type=int, default=100, help="truncation limit (R-E3)")
+    ap.add_argument("--max-rounds", type=int, default=100, help="round limit (R-E3)")
     ap.add_argument("--players", default="2,3,4,5", help="comma-separated player counts")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a markdown table")
     args = ap.parse_args(argv)

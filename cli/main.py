@@ -13,7 +13,10 @@ import sys
 # name -> (module with main(argv), one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("spacemission_cli.arena", "rate agents against each other: duplicate-format round robin"),
+    "bench": ("spacemission_cli.bench", "speed of the engine, an environment and the bots"),
     "demo": ("spacemission_env.demo", "play a seeded game between random players"),
+    "play": ("spacemission_cli.play", "play a game against the bots in the terminal"),
+    "replay": ("spacemission_cli.replay", "step through a recorded game (arena or play), optionally as one seat saw it"),
     "train": ("spacemission_cli.train", "train a PPO agent (behaviour-cloning warm start, opponent pool, resume)"),
 }
 

@@ -1,7 +1,7 @@
 """Space Mission RL environment.
 
-- ``spacemission_env.rules``: readable reference rules engine (docs/rules.md ids cited)
-- ``spacemission_env.engine``: fast batched engine, bit-identical to the reference
+- ``spacemission_env.rules``: readable reference rules engine (rule ids of docs/rules.md cited)
+- ``spacemission_env.engine``: fast batched numba engine, bit-identical to the reference
 - ``env()`` / ``raw_env``: PettingZoo AEC env; ``gymnasium.make("SpaceMission-v0")``;
   ``spacemission_env.vector.VectorEnv``; ``spacemission_env.sb3.SpaceMissionVecEnv``
   (imported on demand: it loads torch)

@@ -62,7 +62,8 @@ def score_table(state: GameState) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="example:\n  spacemission demo --players 4 --seed 3 --rules schmidt")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=2,
                     help="game and player seed (default 2: a 3-player game that ends by R-E1;"

@@ -1,6 +1,6 @@
 """# Space Mission (PettingZoo AEC)
 
-Turn-based board game for 2-5 players (RULES.md), as a PettingZoo AEC environment in
+Turn-based board game for 2-5 players (docs/rules.md), as a PettingZoo AEC environment in
 the style of the classic environments, over the fast batched engine (a batch of one).
 
     from spacemission_env.pettingzoo_env import env

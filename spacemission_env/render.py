@@ -7,12 +7,16 @@ interface. They show the whole table, hands included: they are for people
 watching or debugging, not for agents (agents get ``observe``).
 
 The picture: the eight ring planets sit in a circle around the central jump gate,
-in ring order (position 0 at the top, clockwise), each with its name and its jump
-(blue), scan (green) and landing (orange) coordinates, its pile (tiles left, or how
-many space tiles were revealed), its station and the probes (reservations) of each
-player. Ships are coloured triangles beside their planet or on the gate; gate probes
-are listed per player in the gate. A side panel shows round, acting player, draw and
-discard piles and, per player, score, chips, hand and collection.
+in ring order (position 0 at the top, clockwise), each with its position and pile
+size (or, once revealed, its face-up space tiles on a dark band), its name, its jump
+(blue), scan (green) and landing (orange) coordinates, small dots for the seats that
+have looked through its pile (R-I1 visits), its station and the probes (reservations,
+by count) of each player. Ships are coloured triangles beside their planet or on the
+gate; gate probes are listed per player in the gate. A side panel shows round, acting
+player, revealed space tiles against the end threshold (R-E1), draw and discard piles
+and, per player, score, chips, hand, collection and last turn (R-I1). With ``viewer``
+the panel hides what that seat may not see. ``planet_region`` and friends give the
+boxes the parts are drawn in.
 """
 from __future__ import annotations
 
@@ -47,6 +51,8 @@ PLANET_COLOURS = (
 BACKGROUND = (12, 14, 30)
 TEXT = (235, 235, 245)
 DIM = (150, 150, 170)
+GATE_FILL = (40, 30, 80)
+REVEALED_BAND = (25, 25, 45)
 WIDTH, HEIGHT = 1200, 800
 BOARD = 800  # the board is the left 800 x 800 square
 CENTRE = (BOARD // 2, HEIGHT // 2)
@@ -135,6 +141,46 @@ def _planet_xy(p: int) -> tuple[float, float]:
     return CENTRE[0] + RING_RADIUS * math.cos(angle), CENTRE[1] + RING_RADIUS * math.sin(angle)
 
 
+# Regions of the picture (x0, y0, x1, y1), for tests and for people cropping the picture:
+# everything drawn for a ring position (planet, station, visit marks, probes, ships) lies
+# in planet_region(p); the gate's probes and ships in gate_region(); a seat's panel box in
+# panel_region(q, num_players); the round, acting seat, revealed count and piles in header_region().
+_PLANET_REACH = PLANET_RADIUS + 28  # probes and ships sit just outside the disc
+
+
+def planet_region(p: int) -> tuple[int, int, int, int]:
+    x, y = _planet_xy(p)
+    r = _PLANET_REACH
+    return int(x - r), int(y - r), int(x + r) + 1, int(y + r) + 1
+
+
+def gate_region() -> tuple[int, int, int, int]:
+    r = GATE_RADIUS + 3
+    return CENTRE[0] - r, CENTRE[1] - r, CENTRE[0] + r + 1, CENTRE[1] + r + 1
+
+
+HEADER_TOP, HEADER_BOTTOM = 10, 128
+LEGEND_HEIGHT = 58
+PANEL_LINE = 16
+
+
+def _panel_top(q: int, num_players: int) -> int:
+    return HEADER_BOTTOM + q * _panel_step(num_players)
+
+
+def _panel_step(num_players: int) -> int:
+    return min(140, (HEIGHT - LEGEND_HEIGHT - HEADER_BOTTOM) // num_players)
+
+
+def panel_region(q: int, num_players: int) -> tuple[int, int, int, int]:
+    top = _panel_top(q, num_players)
+    return BOARD + 10, top, WIDTH - 10, top + _panel_step(num_players) - 6
+
+
+def header_region() -> tuple[int, int, int, int]:
+    return BOARD + 10, HEADER_TOP, WIDTH - 10, HEADER_BOTTOM - 4
+
+
 def _text_centered(draw, xy, text, fill, size):
     font = _font(size)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
@@ -151,8 +197,11 @@ def _draw_planet(draw, state: GameState, p: int) -> None:
     r = PLANET_RADIUS
     draw.ellipse([x - r, y - r, x + r, y + r], fill=PLANET_COLOURS[planet], outline=(255, 255, 255), width=2)
     pile = state.piles[p]
-    label = f"#{p} revealed {pile[SPACE]}" if state.revealed[p] else f"#{p} pile {sum(pile)}"
-    _text_centered(draw, (x, y - 30), label, (20, 20, 30), 12)
+    if state.revealed[p]:  # R-V1: face-up space tiles count towards the end (R-E1); a dark band stands out
+        draw.rounded_rectangle([x - 46, y - 40, x + 46, y - 21], radius=5, fill=REVEALED_BAND)
+        _text_centered(draw, (x, y - 30), f"#{p} {pile[SPACE]} space up", TEXT, 12)
+    else:
+        _text_centered(draw, (x, y - 30), f"#{p} pile {sum(pile)}", (20, 20, 30), 12)
     _text_centered(draw, (x, y - 9), PLANET_NAMES[planet], (10, 10, 20), 14)
     # coordinates in their colours on a dark band
     draw.rounded_rectangle([x - 44, y + 6, x + 44, y + 26], radius=5, fill=(20, 22, 40))
@@ -162,6 +211,11 @@ def _draw_planet(draw, state: GameState, p: int) -> None:
     for text, colour in ((j, JUMP_COLOUR), (s, SCAN_COLOUR), (lnd, LANDING_COLOUR)):
         draw.text((cx, y + 8), text, fill=colour, font=font)
         cx += draw.textlength(text, font=font) + 6
+    # R-I1 visits: a small dot per seat that has looked through this pile (scan, develop, discover)
+    visitors = [q for q in range(state.num_players) if state.players[q].last_seen_round[p]]
+    for i, q in enumerate(visitors):
+        vx = x - (len(visitors) - 1) * 6 + i * 12
+        draw.ellipse([vx - 4, y - 50, vx + 4, y - 42], fill=PLAYER_COLOURS[q], outline=(20, 20, 30))
     dx, dy = x - CENTRE[0], y - CENTRE[1]
     norm = math.hypot(dx, dy)
     ux, uy = dx / norm, dy / norm
@@ -171,7 +225,7 @@ def _draw_planet(draw, state: GameState, p: int) -> None:
         sx, sy = x, y + 40
         draw.rectangle([sx - 10, sy - 10, sx + 10, sy + 10], fill=PLAYER_COLOURS[owner], outline=(255, 255, 255), width=2)
         _text_centered(draw, (sx, sy), "S", (0, 0, 0), 12)
-    # probes (reservations): a dot per player with its count, outside the ring
+    # probes (reservations): a dot per player with its count, outside the ring (types never shown)
     probes = [(q, state.probes_on(p, q)) for q in range(state.num_players) if state.probes_on(p, q)]
     for i, (q, k) in enumerate(probes):
         off = (i - (len(probes) - 1) / 2) * 22
@@ -189,7 +243,7 @@ def _draw_planet(draw, state: GameState, p: int) -> None:
 def _draw_gate(draw, state: GameState) -> None:
     x, y = CENTRE
     r = GATE_RADIUS
-    draw.ellipse([x - r, y - r, x + r, y + r], fill=(40, 30, 80), outline=JUMP_COLOUR, width=4)
+    draw.ellipse([x - r, y - r, x + r, y + r], fill=GATE_FILL, outline=JUMP_COLOUR, width=4)
     _text_centered(draw, (x, y - 52), "JUMP GATE", TEXT, 15)
     for q, pl in enumerate(state.players):
         row_y = y - 30 + q * 17
@@ -200,11 +254,57 @@ def _draw_gate(draw, state: GameState) -> None:
         _ship(draw, x - (len(here) - 1) * 10 + i * 20, y + 58, PLAYER_COLOURS[q])
 
 
-def _draw_panel(draw, state: GameState) -> None:
+def _turn_text(state: GameState, q: int) -> str:
+    """R-I1: a seat's last turn as everyone saw it (kinds, targets, cards; a tile's type is private)."""
+    parts = []
+    for a in state.players[q].last_turn:
+        where = PLANET_NAMES[state.ring[a.target]] if a.target >= 0 else ""
+        cards = " ".join(CARD_LABELS[c] for c in a.cards)
+        if a.kind == "top_up":
+            text = f"top up ({cards or 'kept all'})"
+        else:
+            verb = f"{a.kind} to" if a.kind in ("jump", "fly") else a.kind
+            text = f"{verb} {where}" + (f" ({cards})" if cards else "") + (" +tile" if a.tile else "")
+        parts.append(text)
+    return "; ".join(parts) or "-"
+
+
+def _wrap(draw, text: str, font, width: float, sep: str = " ") -> list[str]:
+    """Greedy wrap at ``sep`` to at most ``width`` pixels per line."""
+    lines, line = [], ""
+    for word in text.split(sep):
+        trial = word if not line else line + sep + word
+        if line and draw.textlength(trial, font=font) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + [line]
+
+
+def _player_lines(state: GameState, q: int, viewer: int | None, totals: list[dict]) -> list[str]:
+    pl = state.players[q]
+    stations = sum(1 for o in state.stations if o == q)
+    t = totals[q]
+    hidden = viewer is not None and q != viewer  # R-I4: other hands and collected types are private
+    if hidden:
+        score = f"public points {t['jump_gate'] + t['stations']} (gate {t['jump_gate']}, stations {t['stations']}; tiles hidden)"
+        hand = f"hand: {len(pl.hand)} card{'' if len(pl.hand) == 1 else 's'}"
+        tiles = f"tiles: {sum(pl.collection)} collected"
+    else:
+        score = (f"score {t['total']} (gate {t['jump_gate']}, stations {t['stations']}, "
+                 f"tiles {t['total'] - t['jump_gate'] - t['stations']})")
+        hand = "hand: " + (" ".join(CARD_LABELS[c] for c in pl.hand) or "-")
+        tiles = "tiles: " + (", ".join(f"{n} {TILE_NAMES[i].replace('_', ' ')}" for i, n in enumerate(pl.collection) if n) or "-")
+    return [score, f"chips: supply {pl.supply}, gate {pl.gate_probes}, stations {stations}", hand, tiles,
+            "last turn: " + _turn_text(state, q)]
+
+
+def _draw_panel(draw, state: GameState, viewer: int | None) -> None:
     x0 = BOARD + 10
-    y = 16
+    y = HEADER_TOP + 6
     header = _header(state)
-    title = f"Space Mission [{state.rules}]"
+    title = f"Space Mission [{state.rules}]" + (f" - seat {viewer}'s view" if viewer is not None else "")
     draw.text((x0, y), title, fill=TEXT, font=_font(20))
     y += 30
     status = header[0].split(": ", 1)[1]
@@ -212,41 +312,46 @@ def _draw_panel(draw, state: GameState) -> None:
                  f"draw pile {len(state.draw_pile)} | discard {len(state.discard_pile)}"):
         draw.text((x0, y), line, fill=TEXT, font=_font(13))
         y += 18
-    y += 8
     totals = scores(state)
-    for q, pl in enumerate(state.players):
-        acting = q == state.current_player and not state.is_over
-        draw.rectangle([x0, y, BOARD + 380, y + 108], outline=PLAYER_COLOURS[q], width=3 if acting else 1)
-        draw.text((x0 + 8, y + 4), f"player_{q} ({PLAYER_NAMES[q]})" + ("  <- to act" if acting else ""),
-                  fill=PLAYER_COLOURS[q], font=_font(15))
-        t = totals[q]
-        lines = (
-            f"score {t['total']} (gate {t['jump_gate']}, stations {t['stations']}, tiles "
-            f"{t['total'] - t['jump_gate'] - t['stations']})",
-            f"chips: supply {pl.supply}, gate {pl.gate_probes}",
-            "hand: " + " ".join(CARD_LABELS[c] for c in pl.hand),
-            "tiles: " + (" ".join(f"{TILE_NAMES[i].replace('_', ' ')} x{n}" for i, n in enumerate(pl.collection) if n) or "-"),
-        )
-        for i, line in enumerate(lines):
-            draw.text((x0 + 8, y + 26 + i * 19), line, fill=TEXT, font=_font(12))
-        y += 116
-    # legend
-    y = HEIGHT - 46
+    n = state.num_players
     font = _font(12)
+    width = WIDTH - 10 - x0 - 16
+    for q in range(n):
+        acting = q == state.current_player and not state.is_over
+        bx0, top, bx1, bottom = panel_region(q, n)
+        draw.rectangle([bx0, top, bx1, bottom], outline=PLAYER_COLOURS[q], width=3 if acting else 1)
+        who = f"player_{q} ({PLAYER_NAMES[q]})" + (" - this view" if q == viewer else "")
+        draw.text((x0 + 8, top + 4), who + ("  <- to act" if acting else ""), fill=PLAYER_COLOURS[q], font=_font(15))
+        yy = top + 24
+        for line in _player_lines(state, q, viewer, totals):
+            for part in _wrap(draw, line, font, width):
+                if yy + PANEL_LINE > bottom:  # five players leave less room: the last lines give way
+                    break
+                draw.text((x0 + 8, yy), part, fill=TEXT, font=font)
+                yy += PANEL_LINE
+    # legend
+    y = HEIGHT - LEGEND_HEIGHT + 8
     cx = x0
     for text, colour in (("jump", JUMP_COLOUR), ("scan", SCAN_COLOUR), ("landing", LANDING_COLOUR)):
         draw.text((cx, y), text, fill=colour, font=font)
         cx += draw.textlength(text, font=font) + 12
     draw.text((cx, y), "coordinates", fill=DIM, font=font)
-    draw.text((x0, y + 18), "dots: probes (reservations) | S: station | triangles: ships", fill=DIM, font=font)
+    draw.text((x0, y + 16), "small dots on a planet: seats that looked through its pile", fill=DIM, font=font)
+    draw.text((x0, y + 32), "numbered dots: probes (reservations) | S: station | triangles: ships", fill=DIM, font=font)
 
 
-def render_rgb(state: GameState) -> np.ndarray:
-    """The board as an RGB picture, uint8 [800, 1200, 3]."""
+def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
+    """The board as an RGB picture, uint8 [800, 1200, 3]. With ``viewer`` (a seat), the
+    side panel shows only what that seat may see: its own hand, tiles and score, and for
+    the others hand sizes, tile counts and public points (R-I2, R-I4); the board itself is
+    public (reservations appear as probe counts, never by type)."""
     try:
         from PIL import Image, ImageDraw
     except ImportError as exc:  # pragma: no cover - pillow is a dependency
         raise ImportError("rgb_array rendering needs Pillow: pip install pillow") from exc
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, (int, np.integer))
+                               or not 0 <= viewer < state.num_players):
+        raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {viewer!r}")
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for p in range(RING_SIZE):  # ring lines first, planets over them
@@ -256,15 +361,17 @@ def render_rgb(state: GameState) -> np.ndarray:
     _draw_gate(draw, state)
     for p in range(RING_SIZE):
         _draw_planet(draw, state, p)
-    _draw_panel(draw, state)
+    _draw_panel(draw, state, viewer)
     return np.asarray(image, dtype=np.uint8).copy()
 
 
-def save_png(state: GameState, path: str) -> None:
-    """Write the picture of ``state`` to ``path`` (PNG)."""
+def save_png(state: GameState, path, viewer: int | None = None, compress_level: int = 6) -> None:
+    """Write the picture of ``state`` (as seen by ``viewer``, default everything) to ``path`` (PNG;
+    ``compress_level`` 0-9 trades file size for time, 1 is about twice as fast as the default 6)."""
     from PIL import Image
 
-    Image.fromarray(render_rgb(state)).save(path)
+    Image.fromarray(render_rgb(state, viewer)).save(path, compress_level=compress_level)
 
 
-__all__ = ["render_ansi", "render_rgb", "save_png", "PLAYER_COLOURS"]
+__all__ = ["render_ansi", "render_human", "render_rgb", "save_png", "PLAYER_COLOURS", "PLAYER_NAMES",
+           "planet_region", "gate_region", "panel_region", "header_region"]

@@ -5,6 +5,7 @@ Ring used throughout (position: planet, jump / scan / landing coordinates, R-C1)
 4 Ruby Red 2/3/(1,4), 5 Aurora 2/4/(2,3), 6 Basalt 3/1/(3,4), 7 Cinder 3/2/(1,2).
 """
 import pytest
+from lockstep import lockstep
 from positions import card, develop, jump, labels, position, scan, take, tiles, top_up
 
 from spacemission_env import actions as A
@@ -21,11 +22,11 @@ def kinds(s, kind):
 # --- R-A1 top up ---------------------------------------------------------------------
 def test_R_A1_discard_chosen_slots_then_draw_to_five():
     hand = ["J1/S2", "J1/L1", "J3/L3", "S1/L1", "S2/L2"]  # sorted by card id: slots 0..4
-    s = position(2, hands={0: hand}, draw_pile=["J4/L4", "J2/S2"])  # top of the pile is last
+    s = position(2, hands={0: hand}, draw_pile=["S3/L3", "J4/L4", "J2/S2"])  # top of the pile is last
     apply(s, top_up(0, 2))
     assert labels(s.discard_pile[-2:]) == ["J1/S2", "J3/L3"]  # face up, in slot order
     assert s.players[0].hand == sorted(card(c) for c in ["J1/L1", "S1/L1", "S2/L2", "J2/S2", "J4/L4"])
-    assert s.draw_pile == [] and s.actions_left == 1
+    assert labels(s.draw_pile) == ["S3/L3"] and s.actions_left == 1
 
 
 def test_R_A1_full_hand_no_discard_is_a_legal_no_op():
@@ -46,16 +47,71 @@ def test_R_A1_only_subsets_of_held_slots():
 
 
 # --- R-A1a reshuffle -------------------------------------------------------------------
-def test_R_A1a_empty_draw_pile_reshuffles_the_discard_pile_with_the_game_generator():
-    s = position(2, hands={0: ["J1/S2", "J1/L1", "J3/L3", "S1/L1"]}, draw_pile=[])
-    discard = list(s.discard_pile) + [card("J1/S2")]  # the discard of this top up comes first
-    expected = list(discard)
+def test_R_A1a_drawing_the_last_card_reshuffles_at_once_and_later_plays_start_a_new_discard_pile():
+    s = position(2, ring=RING, hands={0: ["J1/S2", "J1/L1", "J3/L3", "S1/L1"]}, draw_pile=["J4/L4", "J2/S2"])
+    expected = list(s.discard_pile) + [card("J1/S2")]  # the card discarded in this top up is included
     g = rng.shuffle(s.rng, expected)
-    apply(s, top_up(0))
-    assert s.discard_pile == [] and s.rng == g
-    drawn = expected[-2:]  # two cards drawn from the top (the end) of the new pile
-    assert s.draw_pile == expected[:-2]
-    assert s.players[0].hand == sorted([card("J1/L1"), card("J3/L3"), card("S1/L1"), *drawn])
+    ref, _ = lockstep(s, [top_up(0)])  # discard 1, draw the 2 left: the pile is used up
+    assert ref.draw_pile == expected and ref.discard_pile == [] and ref.rng == g
+    assert labels(ref.players[0].hand) == ["J2/S2", "J1/L1", "J3/L3", "J4/L4", "S1/L1"]  # by card id
+    ref, _ = lockstep(ref, [jump(ref, "J1/L1", 1)])  # played after the shuffle
+    assert labels(ref.discard_pile) == ["J1/L1"] and ref.draw_pile == expected  # onto the NEW discard pile
+
+
+def test_R_A1a_top_up_goes_on_drawing_from_the_new_pile():
+    s = position(2, hands={0: ["J1/S2", "J1/L1", "J3/L3", "S1/L1"]}, draw_pile=["J2/S2"])
+    expected = list(s.discard_pile) + [card("J1/L1"), card("J3/L3")]
+    g = rng.shuffle(s.rng, expected)
+    ref, _ = lockstep(s, [top_up(1, 2)])  # draw the last card, reshuffle, draw 2 more
+    assert ref.players[0].hand == sorted([card("J1/S2"), card("S1/L1"), card("J2/S2"), *expected[-2:]])
+    assert ref.draw_pile == expected[:-2] and ref.discard_pile == [] and ref.rng == g
+
+
+def test_R_A1a_loaded_empty_draw_pile_reshuffles_at_the_next_draw():
+    """A state whose draw pile is empty and discard pile is not (as saved under the former
+    timing): the next draw finds the draw pile empty and shuffles then."""
+    s = position(2, hands={0: ["J1/S2", "J1/L1", "J3/L3", "S1/L1"]}, draw_pile=[])
+    expected = list(s.discard_pile) + [card("J1/S2")]
+    g = rng.shuffle(s.rng, expected)
+    ref, _ = lockstep(s, [top_up(0)])
+    assert ref.discard_pile == [] and ref.rng == g and ref.draw_pile == expected[:-2]
+    assert ref.players[0].hand == sorted([card("J1/L1"), card("J3/L3"), card("S1/L1"), *expected[-2:]])
+
+
+def synthetic_piles(hand, draw_pile, seed=4):
+    """Seat 0 holds ``hand``, the draw pile is ``draw_pile``, the discard pile is empty and
+    seat 1 holds 5 other cards; the remaining cards are left out of the game. Both card
+    piles empty at once is unreachable with 60 cards (hands hold at most 25), so the
+    R-A1a ruling is tested on such a state (not component-conserving)."""
+    s = position(2, ring=RING, seed=seed)
+    s.players[0].hand = sorted(card(c) for c in hand)
+    s.draw_pile = [card(c) for c in draw_pile]
+    s.discard_pile = []
+    used = set(s.players[0].hand) | set(s.draw_pile)
+    s.players[1].hand = [c for c in range(60) if c not in used][:5]
+    return s
+
+
+def test_R_A1a_empty_discard_pile_defers_the_shuffle_to_the_next_draw():
+    s = synthetic_piles(["J1/S2", "J1/L1", "J3/L3"], ["J4/L4", "J2/S2"])
+    g0 = s.rng
+    ref, _ = lockstep(s, [top_up()], conserved=False)  # the last card goes, nothing to shuffle
+    assert ref.draw_pile == [] and ref.discard_pile == [] and ref.rng == g0 and len(ref.players[0].hand) == 5
+    ref, _ = lockstep(ref, [jump(ref, "J1/L1", 0)], conserved=False)  # onto the (still) discard pile
+    assert labels(ref.discard_pile) == ["J1/L1"] and ref.draw_pile == []
+    ref.current_player, ref.actions_left = 0, 2  # seat 0 again, to top up
+    expected = [card("J1/L1"), card("J1/S2")]
+    g = rng.shuffle(ref.rng, expected)
+    ref, _ = lockstep(ref, [top_up(0)], conserved=False)  # finds the draw pile empty: shuffles now
+    assert ref.rng == g and ref.draw_pile == [] and ref.discard_pile == []
+    assert len(ref.players[0].hand) == 5 and card("J1/L1") in ref.players[0].hand
+
+
+def test_R_A1a_both_piles_empty_drawing_stops_short():
+    s = synthetic_piles(["J1/S2", "J1/L1", "J3/L3"], [])
+    ref, _ = lockstep(s, [top_up()], conserved=False)
+    assert labels(ref.players[0].hand) == ["J1/S2", "J1/L1", "J3/L3"] and ref.rng == s.rng
+    assert ref.draw_pile == [] and ref.discard_pile == [] and ref.actions_left == 1
 
 
 # --- R-A2 jump --------------------------------------------------------------------------
@@ -142,9 +198,58 @@ def test_R_A4b_pile_of_only_space_tiles_spends_card_keeps_chip_reveals():
     assert pl.scanned[0] and develop(s, "J1/L1", "J3/L3") in legal_actions(s)  # counts for develop
 
 
-def test_R_A4b_revealed_or_empty_pile_cannot_be_scanned():
-    assert kinds(scan_position(piles={0: {"space": 3}}, revealed=[0]), "scan") == []
-    assert kinds(scan_position(piles={0: {}}), "scan") == []
+def test_R_A4b_revealed_pile_can_be_scanned_nothing_taken():
+    s = scan_position(piles={0: {"space": 3}}, revealed=[0], hands={0: ["J1/S2", "J1/L1", "J3/L3"]}, round=4)
+    assert kinds(s, "scan") == [scan(s, "J1/S2")]
+    ref, _ = lockstep(s, [scan(s, "J1/S2")])
+    pl = ref.players[0]
+    assert ref.phase == "main" and ref.actions_left == 1 and pl.supply == 20  # no tile decision, chip kept
+    assert ref.reservations[0][0] == [0] * 10 and labels(ref.discard_pile[-1:]) == ["J1/S2"]  # card spent
+    assert ref.revealed_count == 3 and not ref.end_triggered and ref.piles[0] == tiles({"space": 3})
+    assert pl.scanned[0] and pl.last_seen[0] == tiles({"space": 3}) and pl.last_seen_round[0] == 4  # looked
+
+
+@pytest.mark.parametrize("revealed", [[0], []])
+def test_R_A4b_empty_pile_can_be_scanned(revealed):
+    """An emptied pile is revealed in play; a loaded one may not be: scanning reveals it (0 space tiles)."""
+    s = scan_position(piles={0: {}}, revealed=revealed)
+    assert kinds(s, "scan") == sorted([scan(s, "J1/S2"), scan(s, "J2/S?")])
+    ref, _ = lockstep(s, [scan(s, "J2/S?")])
+    assert ref.phase == "main" and ref.players[0].supply == 20 and ref.players[0].scanned[0]
+    assert ref.revealed[0] and ref.revealed_count == 0 and ref.players[0].last_seen_round[0] == 1
+
+
+def test_R_A4b_face_down_space_tiles_are_revealed_and_can_trigger_R_E1():
+    """A pile dealt without point tiles (8 space tiles): revealing it reaches the 3-player
+    threshold of 8; the round is finished and the game ends (R-E1)."""
+    s = position(3, ring=RING, ships={0: 0}, hands={0: ["J1/S2", "J1/L1"]}, piles={0: {"space": 8}})
+    assert not s.revealed[0] and s.revealed_count == 0
+    ref, _ = lockstep(s, [scan(s, "J1/S2")])
+    assert ref.revealed[0] and ref.revealed_count == 8 and ref.end_triggered and not ref.is_over
+    assert ref.players[0].supply == 20 and ref.players[0].scanned[0]
+    ref, _ = lockstep(ref, [top_up(), top_up(), top_up()])  # seat 0 ends its turn, seat 1 plays
+    assert not ref.is_over and ref.current_player == 2
+    ref, st = lockstep(ref, [top_up(), top_up()])  # seat 2 ends the round
+    assert ref.is_over and not ref.round_limit and st.terminated[0] and not st.round_limit[0]
+
+
+def test_R_A4b_pile_with_point_tiles_gives_a_tile_decision():
+    s = scan_position()  # medal, 2 water, 1 space
+    ref, _ = lockstep(s, [scan(s, "J1/S2")])
+    assert ref.phase == "tile" and ref.pending == "scan" and ref.players[0].supply == 20
+    assert legal_actions(ref) == [take("water"), take("medal")]
+    ref, _ = lockstep(ref, [take("medal")])
+    assert ref.players[0].supply == 19 and ref.reservations[0][0] == tiles({"medal": 1}, 10)
+    assert not ref.revealed[0]  # water is left
+
+
+def test_R_A4b_no_tile_scan_counts_as_scanned_for_R_A5():
+    s = scan_position(piles={0: {"space": 2}}, revealed=[0], hands={0: ["J1/S2", "J1/L1", "J3/L3"]})
+    assert kinds(s, "develop") == []  # not scanned yet
+    ref, _ = lockstep(s, [scan(s, "J1/S2")])
+    assert ref.players[0].scanned[0] and kinds(ref, "develop") == [develop(ref, "J1/L1", "J3/L3")]
+    ref, _ = lockstep(ref, [develop(ref, "J1/L1", "J3/L3")])
+    assert ref.stations[0] == 0 and ref.players[0].supply == 19 and ref.phase == "main"  # no tile to take
 
 
 @pytest.mark.parametrize("rules", ["yucata", "schmidt"])

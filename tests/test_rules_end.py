@@ -1,10 +1,13 @@
-"""Reveal (R-V1), end (R-E1..R-E3) and information (R-I1..R-I4, as far as the state shows it)."""
+"""Reveal (R-V1), end (R-E1..R-E3) and information (R-I1..R-I5, as far as the state shows it)."""
+import json
+
 import pytest
 from positions import develop, jump, labels, position, scan, take, tiles, top_up
 
 from spacemission_env import actions as A
 from spacemission_env.components import END_THRESHOLD, TILE_INDEX
-from spacemission_env.rules import apply, legal_actions, scores
+from spacemission_env.rules import GameState, apply, legal_actions, scores
+from spacemission_env.rules.state import state_to_dict
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 
@@ -109,7 +112,7 @@ def test_R_E3_truncation_after_max_rounds_is_flagged_and_scored():
         apply(s, top_up())
 
 
-# --- R-I1..R-I4 (the observation encoder has its own tests) ----------------------------------
+# --- R-I1..R-I5 (the observation encoder has its own tests) ----------------------------------
 def test_R_I1_discard_pile_lists_every_card_played_since_the_last_reshuffle():
     s = position(2, ring=RING, hands={0: ["J1/S2", "J1/L1", "S1/L1"]}, discard_pile=[],
                  piles={0: {"water": 1, "space": 1}})
@@ -172,3 +175,31 @@ def test_R_I4_legal_actions_do_not_depend_on_hidden_information():
                  draw_pile=["J4/L4", "J2/S2", "S3/L3"])
     assert legal_actions(a) == legal_actions(b)
     assert a.players[1].hand != b.players[1].hand and a.draw_pile != b.draw_pile
+
+
+def test_R_I5_the_state_keeps_a_players_memory_under_both_rule_sets():
+    """Perfect recall (R-I5) is the same under both rule sets, so the state must record,
+    under schmidt as under yucata, the type of every tile a player reserved and each pile
+    as it was after the player's own last visit. The same play under the two rule sets
+    leaves the same records; a schmidt state reloaded as yucata keeps them. (The
+    observation tests cover the "recall" view built from these records.)"""
+    def play(rules):
+        s = position(2, rules=rules, ring=RING, ships={0: 0, 1: 0}, round=3,
+                     hands={0: ["J1/S2", "J1/L1"], 1: ["S2/L1"]}, piles={0: {"medal": 1, "water": 2, "space": 1}})
+        apply(s, scan(s, "J1/S2"))
+        apply(s, take("medal"))
+        apply(s, top_up())
+        apply(s, scan(s, "S2/L1"))
+        apply(s, take("water"))
+        return s
+
+    schmidt, yucata = play("schmidt"), play("yucata")
+    for s in (schmidt, yucata):
+        assert s.reservations[0][0] == tiles({"medal": 1}, 10) and s.reservations[0][1] == tiles({"water": 1}, 10)
+        assert s.players[0].last_seen[0] == tiles({"water": 2, "space": 1}) and s.players[0].last_seen_round[0] == 3
+        assert s.players[1].last_seen[0] == tiles({"water": 1, "space": 1})
+    a, b = state_to_dict(schmidt), state_to_dict(yucata)
+    assert {k: v for k, v in a.items() if k not in ("rules", "rng")} == {k: v for k, v in b.items() if k not in ("rules", "rng")}
+    reloaded = GameState.from_json(json.dumps(a | {"rules": "yucata"}))
+    assert reloaded.rules == "yucata" and reloaded.reservations == schmidt.reservations
+    assert [pl.last_seen for pl in reloaded.players] == [pl.last_seen for pl in schmidt.players]

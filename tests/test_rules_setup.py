@@ -21,7 +21,7 @@ from spacemission_env.rules import GATE, apply, legal_actions, new_game
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 
-# R-C1: the table of RULES.md, copied here so a change of the data file is noticed
+# R-C1: the table of docs/components.md (docs/rules.md R-C1), copied here so a change of the data file is noticed
 PLANET_TABLE = [
     ("Freezer", 1, 2, (1, 3)), ("Hazard", 1, 4, (2, 4)), ("Caldera", 1, 3, (3, 4)),
     ("Green Heggar", 2, 1, (1, 2)), ("Ruby Red", 2, 3, (1, 4)), ("Aurora", 2, 4, (2, 3)),

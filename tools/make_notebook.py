@@ -1,49 +1,103 @@
-"""Writes notebooks/quickstart.ipynb from the cells below (keeps the notebook diff-able).
+"""Writes notebooks/quickstart.ipynb from the cells below (keeps the notebook diff-able; the
+notebook is committed without outputs).
 
-Run: python tools/make_notebook.py ; tests/test_notebook.py executes every code cell.
+Run: .venv/bin/python tools/make_notebook.py ; tests/test_notebook.py executes it with nbclient.
 """
 import json
 from pathlib import Path
 
 CELLS = [
-    ("markdown", "# Space Mission quickstart\n\nThe reference rules engine, the JSON state, and the RL interfaces."),
-    ("code", """import random
-from spacemission_env.rules import new_game, legal_actions, apply, scores, winners, action_label
+    ("markdown", """# Space Mission quickstart
 
-state = new_game(3, seed=7, rules="yucata")
-rng = random.Random(0)
-for _ in range(6):
-    a = rng.choice(legal_actions(state))
-    print(state.current_player, action_label(a, state))
-    apply(state, a)"""),
-    ("markdown", "A state is plain data: save it, load it, and the game continues exactly as it would have."),
-    ("code", """from spacemission_env.rules import GameState
-
-saved = state.to_json()
-copy = GameState.from_json(saved)
-assert copy == state
-while not state.is_over:
-    a = rng.choice(legal_actions(state))
-    apply(state, a)
-for seat, s in enumerate(scores(state)):
-    print(seat, s)
-print("winners:", winners(state), "round limit:", state.round_limit)"""),
-    ("markdown", "## PettingZoo\n\nThe AEC env runs on the fast batched engine; the acting agent keeps the turn for both of its actions."),
+The environment, a random game, the board picture, a short arena between the bots, a
+trained agent at work and what an agent observes. Run the cells top to bottom (about a
+minute; the first import compiles the engine's kernels once)."""),
+    ("markdown", "## The environment\n\nA PettingZoo AEC env on the fast engine: 3 players, uniformly random legal moves."),
     ("code", """import numpy as np
 import spacemission_env
 
-env = spacemission_env.env(num_players=2, render_mode="rgb_array")
-env.reset(seed=1)
-rng = np.random.default_rng(1)
-for agent in env.agent_iter(max_iter=60):
+env = spacemission_env.env(num_players=3, rules="yucata", render_mode="rgb_array")
+env.reset(seed=7)
+rng = np.random.default_rng(7)
+steps, picture = 0, None
+for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
     action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
     env.step(action)
-picture = env.render()   # H x W x 3 uint8: planets around the jump gate, ships, probes, stations
-print(picture.shape)"""),
-    ("code", """# In Jupyter: show the board
-from PIL import Image
-Image.fromarray(picture)"""),
+    steps += 1
+    if steps == 90:
+        picture = env.render()  # H x W x 3 uint8: the board as it is now
+print(f"{steps} steps; scores {info['scores']['total']}; ended at the round limit: {info['round_limit']}")"""),
+    ("markdown", "## The board picture\n\nPlanets in a ring around the jump gate with their coordinates, piles, probes, "
+                 "stations and ships; the panel shows each player's chips, hand, tiles, score and last turn."),
+    ("code", """import matplotlib.pyplot as plt
+
+fig, ax = plt.subplots(figsize=(12, 8))
+ax.imshow(picture)
+ax.axis("off")
+plt.show()"""),
+    ("markdown", "## The rules engine and its JSON state\n\nThe readable reference engine: legal moves by label, "
+                 "and a state that saves and loads exactly."),
+    ("code", """import random
+from spacemission_env.rules import GameState, action_label, apply, legal_actions, new_game, scores, winners
+
+state = new_game(3, seed=7, rules="schmidt")
+choose = random.Random(0)
+for _ in range(6):
+    a = choose.choice(legal_actions(state))
+    print(f"seat {state.current_player}: {action_label(a, state)}")
+    apply(state, a)
+assert GameState.from_json(state.to_json()) == state
+while not state.is_over:
+    apply(state, choose.choice(legal_actions(state)))
+print("totals", [s["total"] for s in scores(state)], "winners", winners(state))"""),
+    ("markdown", "## A short arena\n\nA duplicate-format round robin: every deal is played once per seat rotation, so "
+                 "card and seat luck cancel. A few dozen games take seconds."),
+    ("code", """import rich
+from spacemission_agents import run_arena
+
+result = run_arena(["random", "greedy", "heuristic"], num_players=2, games=16, seed=0, workers=1, progress=False)
+for table in result.table():
+    rich.print(table)"""),
+    ("code", """names = [a.name for a in result.agents]
+rates = np.array([a.win_rate for a in result.agents])
+low = rates - np.array([a.win_ci_low for a in result.agents])
+high = np.array([a.win_ci_high for a in result.agents]) - rates
+fig, ax = plt.subplots(figsize=(6, 3))
+ax.bar(names, 100 * rates, yerr=100 * np.vstack([low, high]), capsize=6, color="#5b8def")
+ax.set_ylabel("win rate % (95% CI)")
+ax.set_ylim(0, 100)
+ax.set_title(f"{result.num_games} games, 2 players")
+plt.show()"""),
+    ("markdown", "## Watch an agent play\n\nThe shipped PPO agent once it is installed, else the heuristic bot. An agent "
+                 "sees only its own observation and the legal-move mask."),
+    ("code", """from spacemission_agents import available_agents, make_agent
+from spacemission_env import GameConfig, encoding
+from spacemission_env.rules import legal_action_mask
+
+spec = "ppo" if "ppo" in available_agents() else "heuristic"  # the shipped PPO agent once it is installed
+players = {0: make_agent(spec, seed=0), 1: make_agent("random", seed=1)}
+for p in players.values():
+    if hasattr(p, "bind"):
+        p.bind(GameConfig(num_players=2, rules="yucata"))
+state = new_game(2, seed=3)
+for _ in range(12):
+    seat = state.current_player
+    player = players[seat]
+    obs = encoding.observe(state, seat, getattr(player, "observation_type", None) or "info")
+    action = player.act(obs, legal_action_mask(state))
+    print(f"seat {seat} ({spec if seat == 0 else 'random'}): {action_label(action, state)}")
+    apply(state, action)"""),
+    ("markdown", "## What an agent observes\n\nAn int8 vector; `decode` names its blocks (docs/observation.md)."),
+    ("code", """from spacemission_env import decode
+from spacemission_env.components import CARD_LABELS
+
+obs = encoding.observe(state, 0, "info")
+view = decode(obs, "info")
+print(obs.shape, obs.dtype, len(view), "blocks, e.g.", list(view)[:6])
+print("pile sizes by ring position:", view["pile_size"].tolist())
+print("probes [position, relative seat]:", view["probes"][:, :2].tolist())
+print("own hand as card features:", view["own_hand"].shape, "- the cards:", [CARD_LABELS[c] for c in state.players[0].hand])"""),
 ]
 
 
@@ -59,6 +113,8 @@ def main() -> None:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+    for i, cell in enumerate(nb["cells"]):
+        cell["id"] = f"cell-{i}"  # nbformat 4.5 cell ids, fixed so the file is stable
     path = Path(__file__).resolve().parent.parent / "notebooks" / "quickstart.ipynb"
     path.write_text(json.dumps(nb, indent=1) + "\n")
     print("wrote", path)

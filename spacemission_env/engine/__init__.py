@@ -7,6 +7,7 @@ numba kernels, bit-identical to the reference engine (rules/game.py). See docs/e
     obs = engine.observe(st)                        # int8 [B, D], acting player's view
     engine.step(st, actions)                        # in place
 """
+from . import compile_notice  # noqa: F401  (registers the first-compile notice before any kernel runs)
 from .api import (
     init,
     legal_action_mask,

@@ -37,19 +37,21 @@ def _quiet():
 
 
 def _seed_array(seeds, batch_size: int) -> np.ndarray:
-    if isinstance(seeds, bool):
-        raise ValueError(f"seeds must be an int or an int array, got {seeds!r}")
-    if isinstance(seeds, (int, np.integer)):
+    """uint64 [B] from an int s (seeds s, s+1, ...) or an integer array [B]; every seed in [0, 2**64)."""
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
         s = int(seeds)
         if s < 0 or s + batch_size - 1 >= 2**64:
-            raise ValueError(f"seeds must be in [0, 2**64 - batch_size], got {s}")
+            raise ValueError(f"seeds must be an int in [0, 2**64 - batch_size] = [0, {2**64 - batch_size}], got {s}")
         return (np.arange(batch_size, dtype=np.uint64) + np.uint64(s)) if s < 2**63 else np.array(
             [s + i for i in range(batch_size)], dtype=np.uint64)
+    if not isinstance(seeds, (np.ndarray, list, tuple)):
+        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
     arr = np.asarray(seeds)
     if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
-        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} dtype {arr.dtype}")
+        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
+                         f"dtype {arr.dtype}: {arr!r}")
     if arr.dtype.kind == "i" and (arr < 0).any():
-        raise ValueError("seeds must be >= 0")
+        raise ValueError(f"seeds must be >= 0, got {int(arr[arr < 0][0])} at index {int(np.flatnonzero(arr < 0)[0])}")
     return arr.astype(np.uint64)
 
 
@@ -81,9 +83,9 @@ def reset_finished(st: BatchState, seeds) -> np.ndarray:
 def _actions(st: BatchState, actions) -> np.ndarray:
     a = np.asarray(actions)
     if a.shape != (st.batch_size,):
-        raise ValueError(f"actions must have shape ({st.batch_size},), got {a.shape}")
+        raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {a!r}")
     if a.dtype.kind not in "iu":
-        raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+        raise ValueError(f"actions must be integer ids, got dtype {a.dtype}: {a!r}")
     if a.dtype != np.int64:
         a = a.astype(np.int64)
     return a
@@ -95,29 +97,28 @@ def _select(st: BatchState, select) -> np.ndarray:
         return st.all_games
     sel = np.asarray(select)
     if sel.shape != (st.batch_size,) or sel.dtype != np.bool_:
-        raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} dtype {sel.dtype}")
+        raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} "
+                         f"dtype {sel.dtype}: {select!r}")
     return sel
 
 
 def _legal_args(st: BatchState) -> tuple:
-    return (st.ring, st.piles, st.revealed, st.hand, st.hand_len, st.supply, st.ship, st.scanned, st.stations,
+    return (st.ring, st.piles, st.hand, st.hand_len, st.supply, st.ship, st.scanned, st.stations,
             st.current_player, st.phase, st.terminated, TABLES[0], TABLES[1])
 
 
-def step(st: BatchState, actions, check: bool = True, select=None) -> None:
+def step(st: BatchState, actions, select=None) -> None:
     """Play one action per game for its current player, in place. Finished games and
     games outside ``select`` (bool [B], None = all) are left unchanged, whatever their action.
-    With check=True (default) raises ValueError naming the first stepped game whose
-    action is illegal, before any game is changed; check=False skips validation."""
+    Every stepped game's action is validated inside the kernel before any game changes:
+    an illegal or out-of-range id raises ValueError naming the first such game."""
     a = _actions(st, actions)
     sel = _select(st, select)
     with _quiet():
-        if check:
-            bad = K.first_illegal(a, sel, *_legal_args(st))
-            if bad >= 0:
-                raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now "
-                                 f"(legal: {np.flatnonzero(legal_action_mask(st)[bad]).tolist()})")
-        K.step_games(a, sel, *st.arrays(), *TABLES, st.max_rounds)
+        bad = K.step_games(a, sel, *st.arrays(), *TABLES, st.max_rounds)
+    if bad >= 0:
+        legal = np.flatnonzero(legal_action_mask(st)[bad]).tolist()
+        raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now (legal: {legal})")
 
 
 def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None) -> np.ndarray:
@@ -135,7 +136,7 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
 
 def observation_size(observation_type: str = "info") -> int:
     """D, the same for every player count and rule set."""
-    if observation_type not in _SIZES:
+    if not isinstance(observation_type, str) or observation_type not in _SIZES:
         raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {E.OBSERVATION_TYPES}")
     return _SIZES[observation_type]
 
@@ -148,10 +149,11 @@ def _players(st: BatchState, player) -> np.ndarray:
     else:
         p = np.asarray(player)
         if p.shape != (st.batch_size,) or p.dtype.kind not in "iu":
-            raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},)")
+            raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},), got {player!r}")
         p = p.astype(np.int64)
-    if (p < 0).any() or (p >= st.num_players).any():
-        raise ValueError(f"player must be a seat in 0..{st.num_players - 1}")
+    bad = (p < 0) | (p >= st.num_players)
+    if bad.any():
+        raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {int(p[bad][0])}")
     return p
 
 
@@ -229,6 +231,10 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
     m = m.view(np.bool_) if m.dtype in (np.int8, np.uint8) else m.astype(np.bool_, copy=False)
     if rng is None:
         rng = np.random.default_rng()
+    elif not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
+    if not isinstance(by_kind, (bool, np.bool_)):
+        raise TypeError(f"by_kind must be a bool, got {by_kind!r}")
     if out is None:
         out = np.empty(m.shape[0], dtype=np.int64)
     if by_kind:

@@ -15,9 +15,11 @@ _PENDING = (None, "scan", "develop", "discover")
 def to_reference(st: BatchState, i: int) -> GameState:
     """The reference GameState of batch slot ``i`` (equal with ``==`` to the one the
     reference engine reaches with the same seed and actions)."""
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"batch index must be an int, got {i!r}")
     i = int(i)
     if not 0 <= i < st.batch_size:
-        raise IndexError(f"batch index {i} out of range [0, {st.batch_size})")
+        raise ValueError(f"batch index {i} out of range [0, {st.batch_size})")
     n = st.num_players
     players = []
     for q in range(n):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import actions as A
 from .. import encoding as E
 from ..rules import game as G
 from ..scoring import SCORE_KEYS, rank_rewards
@@ -25,11 +26,15 @@ class Report:
     steps: int = 0
     divergences: list = field(default_factory=list)  # (config, seed, step, what)
     ended: int = 0  # games that ended by R-E1 (the rest ended at the round limit, R-E3)
+    empty_scans: int = 0  # scans of a pile without a point tile (R-A4b): no tile decision
+    reshuffles: int = 0  # discard pile shuffled into the draw pile (R-A1a)
 
     def merge(self, other: "Report") -> None:
         self.games += other.games
         self.steps += other.steps
         self.ended += other.ended
+        self.empty_scans += other.empty_scans
+        self.reshuffles += other.reshuffles
         self.divergences += other.divergences
 
 
@@ -110,8 +115,14 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
         api.step(st, actions)
         step_no += 1
         for i in np.flatnonzero(running & alive):
-            G.apply(refs[i], int(actions[i]))
+            ref, a = refs[i], int(actions[i])
+            discards = len(ref.discard_pile)
+            G.apply(ref, a)
             rep.steps += 1
+            if A.SCAN <= a < A.DEVELOP and ref.phase == "main":
+                rep.empty_scans += 1  # how often the rules' edge cases are exercised
+            elif a < A.JUMP and len(ref.discard_pile) < discards + bin(a).count("1"):  # top-up a discards mask a
+                rep.reshuffles += 1
     return rep
 
 

@@ -5,8 +5,8 @@ state arrays and a batch index ``b``. Component tables come in as arguments
 (engine/state.py TABLES); structural sizes (hand 5, ring 8, 10 point types, the
 action-id ranges of actions.py) are constants, as the action space depends on them.
 Generator calls happen in exactly the reference order: setup shuffles planets,
-tiles, cards, then (yucata) the start player; top-up draws reshuffle the discard
-pile when the draw pile runs out (R-A1a).
+tiles, cards, then (yucata) the start player; the top-up draw that takes the last
+card reshuffles the discard pile at once (R-A1a; deferred while the discard pile is empty).
 """
 from __future__ import annotations
 
@@ -158,21 +158,13 @@ def has_point_tile(piles, b, p):
 
 
 @njit(cache=True)
-def pile_total(piles, b, p):
-    s = 0
-    for t in range(NTT):
-        s += piles[b, p, t]
-    return s
-
-
-@njit(cache=True)
 def provides_landing(la, lb, l1, l2):
     """R-A5: the two cards provide the two landing coordinates, one each."""
     return (matches(la, l1) and matches(lb, l2)) or (matches(la, l2) and matches(lb, l1))
 
 
 @njit(cache=True)
-def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
+def mask_row(b, out, ring, piles, hand, hand_len, supply, ship, scanned, stations, current_player,
              phase, over, card_table, planet_coords):
     """Legal actions of game b into out[:NUM_ACTIONS] (all True once the game is over)."""
     if over:
@@ -202,7 +194,7 @@ def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanne
     out[FLY + 1] = True
     planet = ring[b, pos]
     if stations[b, pos] < 0:
-        if chip and not revealed[b, pos] and pile_total(piles, b, pos) > 0:  # R-A4, R-A4b
+        if chip:  # R-A4; R-A4b: whatever the pile holds
             for s in range(hl):
                 if matches(card_table[hand[b, q, s], 1], planet_coords[planet, 1]):
                     out[SCAN + s] = True
@@ -218,30 +210,60 @@ def mask_row(b, out, ring, piles, revealed, hand, hand_len, supply, ship, scanne
 
 
 @njit(cache=True)
-def legal_mask(out, select, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
+def legal_mask(out, select, ring, piles, hand, hand_len, supply, ship, scanned, stations, current_player,
                phase, terminated, card_table, planet_coords):
     """Rows of games not in ``select`` are left as they are in ``out``."""
     for b in range(out.shape[0]):
         if not select[b]:
             continue
-        mask_row(b, out[b], ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations,
+        mask_row(b, out[b], ring, piles, hand, hand_len, supply, ship, scanned, stations,
                  current_player, phase, terminated[b], card_table, planet_coords)
 
 
 @njit(cache=True)
-def first_illegal(actions, select, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations,
-                  current_player, phase, terminated, card_table, planet_coords):
-    """Index of the first selected running game whose action is not legal, or -1."""
-    row = np.empty(NUM_ACTIONS, np.bool_)
+def first_illegal(actions, select, ring, piles, hand, hand_len, supply, ship, scanned, stations, current_player,
+                  phase, terminated, card_table, planet_coords):
+    """Index of the first selected running game whose action is not legal (any int64,
+    out-of-range ids included), or -1. The conditions of mask_row for one id per game,
+    written inline: a helper call per game taking these arrays costs ~20x the check."""
     for b in range(actions.shape[0]):
         if not select[b] or terminated[b]:
             continue
         a = actions[b]
-        if a < 0 or a >= NUM_ACTIONS:
-            return b
-        mask_row(b, row, ring, piles, revealed, hand, hand_len, supply, ship, scanned, stations, current_player,
-                 phase, False, card_table, planet_coords)
-        if not row[a]:
+        ok = False
+        if 0 <= a < NUM_ACTIONS:
+            q = current_player[b]
+            pos = ship[b, q]
+            hl = hand_len[b, q]
+            if phase[b] == 1:  # tile decision: a point tile of that type in the pile
+                ok = a >= TILE and piles[b, pos, a - TILE] > 0
+            elif a >= TILE:
+                ok = False
+            elif a < JUMP:  # R-A1: a subset of the held slots
+                ok = a - TOPUP < (1 << hl)
+            elif a < FLY:  # R-A2: jump coordinate of another planet, a chip
+                s = (a - JUMP) // R
+                p = (a - JUMP) % R
+                ok = (s < hl and p != pos and supply[b, q] > 0
+                      and matches(card_table[hand[b, q, s], 0], planet_coords[ring[b, p], 0]))
+            elif pos < 0:  # fly, scan, develop and discover need a planet
+                ok = False
+            elif a < SCAN:  # R-A3
+                ok = True
+            elif a < DEVELOP:  # R-A4; R-A4b: whatever the pile holds
+                s = a - SCAN
+                ok = (s < hl and stations[b, pos] < 0 and supply[b, q] > 0
+                      and matches(card_table[hand[b, q, s], 1], planet_coords[ring[b, pos], 1]))
+            elif a < DISCOVER:  # R-A5
+                i = a - DEVELOP
+                sb = DEV_B[i]
+                planet = ring[b, pos]
+                ok = (sb < hl and stations[b, pos] < 0 and scanned[b, q, pos] and supply[b, q] > 0
+                      and provides_landing(card_table[hand[b, q, DEV_A[i]], 2], card_table[hand[b, q, sb], 2],
+                                           planet_coords[planet, 2], planet_coords[planet, 3]))
+            else:  # R-A6
+                ok = stations[b, pos] >= 0 and has_point_tile(piles, b, pos)
+        if not ok:
             return b
     return -1
 
@@ -263,6 +285,17 @@ def play_cards(b, q, slot_mask, hand, hand_len, discard, discard_len):
             k += 1
     discard_len[b] = d
     hand_len[b, q] = k
+
+
+@njit(cache=True)
+def reshuffle(b, rng, draw, draw_len, discard, discard_len):
+    """R-A1a: the discard pile, shuffled, becomes the draw pile (rules/game.py reshuffle)."""
+    n = discard_len[b]
+    for i in range(n):
+        draw[b, i] = discard[b, i]
+    discard_len[b] = 0
+    draw_len[b] = n
+    shuffle(rng, b, draw[b], n)
 
 
 @njit(cache=True)
@@ -366,8 +399,14 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
                round_limit, turn_len, turn_kind, turn_target, turn_ncards, turn_cards, turn_tile,
                card_table, planet_coords, tile_counts, end_table, max_rounds):
+    """Step every selected running game; returns -1, or, changing nothing, the index of
+    the first such game whose action is not legal (out-of-range ids included)."""
     B = rng.shape[0]
     P = hand.shape[1]
+    bad = first_illegal(actions, select, ring, piles, hand, hand_len, supply, ship, scanned, stations,
+                        current_player, phase, terminated, card_table, planet_coords)
+    if bad >= 0:  # first pass: validate, so a bad id can never touch the state
+        return bad
     for b in range(B):
         if not select[b] or terminated[b]:
             continue  # unselected and finished games: no-op
@@ -382,18 +421,15 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
             hl = hand_len[b, q]
             while hl < H:
                 if draw_len[b] == 0:
-                    n = discard_len[b]
-                    if n == 0:
+                    if discard_len[b] == 0:
                         break  # R-A1a ruling: both piles empty, drawing stops short
-                    for i in range(n):  # R-A1a: the discard pile becomes the draw pile, shuffled
-                        draw[b, i] = discard[b, i]
-                    discard_len[b] = 0
-                    draw_len[b] = n
-                    shuffle(rng, b, draw[b], n)
+                    reshuffle(b, rng, draw, draw_len, discard, discard_len)  # deferred (R-A1a ruling)
                 n = draw_len[b] - 1
                 draw_len[b] = n
                 hand[b, q, hl] = draw[b, n]
                 hl += 1
+                if n == 0 and discard_len[b] > 0:
+                    reshuffle(b, rng, draw, draw_len, discard, discard_len)  # R-A1a: used up, replaced at once
             hand_len[b, q] = hl
             sort_small(hand[b, q], hl)
         elif a < FLY:  # R-A2 jump
@@ -411,8 +447,9 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
                 phase[b] = 1
                 pending[b] = 1
                 done = False
-            else:  # R-A4b: nothing taken, chip stays, reveal
-                reveal(b, pos, piles, revealed, end_triggered, end_table, P)
+            else:  # R-A4b: nothing taken, chip stays; face-down space tiles revealed (R-V1)
+                if not revealed[b, pos]:
+                    reveal(b, pos, piles, revealed, end_triggered, end_table, P)
                 remember_visit(b, q, pos, piles, last_seen, last_seen_round, round_)
         elif a < DISCOVER:  # R-A5 develop
             i = a - DEVELOP
@@ -454,6 +491,7 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
         if done:
             finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated,
                           round_limit, max_rounds)
+    return -1
 
 
 @njit(cache=True)

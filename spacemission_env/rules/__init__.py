@@ -1,4 +1,4 @@
-"""Reference rules engine (readable; see RULES.md)."""
+"""Reference rules engine (readable; see docs/rules.md)."""
 from .game import (
     action_label,
     apply,

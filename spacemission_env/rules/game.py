@@ -1,4 +1,4 @@
-"""Reference rules engine: plain Python, to be read beside RULES.md.
+"""Reference rules engine: plain Python, to be read beside docs/rules.md.
 
 Public API: new_game, legal_actions, legal_action_mask, apply, scores, winners,
 action_label. One function per rule action; each cites its rule id.
@@ -123,15 +123,14 @@ def can_fly(state: GameState, player: int) -> bool:
 
 
 def can_scan(state: GameState, player: int, slot: int) -> bool:
-    """R-A4: no station, pile neither revealed nor empty (R-A4b), scan coordinate, a chip."""
+    """R-A4: no station, scan coordinate, a chip. R-A4b: whatever the pile holds
+    (revealed, empty, face-down space tiles only, or point tiles)."""
     pl = state.players[player]
     p = pl.ship
     return (
         p != GATE
         and slot < len(pl.hand)
         and state.stations[p] == NO_STATION
-        and not state.revealed[p]
-        and sum(state.piles[p]) > 0
         and pl.supply > 0
         and matches(CARD_SCAN[pl.hand[slot]], PLANET_SCAN[planet_at(state, p)])
     )
@@ -223,14 +222,24 @@ def play_cards(state: GameState, player: int, slots: list[int]) -> None:
         del hand[slot]
 
 
+def reshuffle(state: GameState) -> None:
+    """R-A1a: the discard pile, shuffled by the game's generator, becomes the draw pile."""
+    state.draw_pile, state.discard_pile = state.discard_pile, []
+    state.rng = rng.shuffle(state.rng, state.draw_pile)
+
+
 def draw_card(state: GameState) -> int | None:
-    """Top card of the draw pile; R-A1a reshuffles the discard pile when it is empty."""
+    """Top card of the draw pile. R-A1a: the draw that takes the last card replaces the
+    pile at once by the shuffled discard pile; if that was empty then, the next draw
+    that finds the draw pile empty does it; with both piles empty drawing stops short."""
     if not state.draw_pile:
         if not state.discard_pile:
             return None  # R-A1a ruling: both empty, drawing stops short
-        state.draw_pile, state.discard_pile = state.discard_pile, []
-        state.rng = rng.shuffle(state.rng, state.draw_pile)
-    return state.draw_pile.pop()
+        reshuffle(state)  # deferred: the discard pile was empty when the last card went
+    card = state.draw_pile.pop()
+    if not state.draw_pile and state.discard_pile:
+        reshuffle(state)  # used up: replaced at once, so later plays start a new discard pile
+    return card
 
 
 def top_up(state: GameState, player: int, discard_mask: int) -> None:
@@ -264,15 +273,16 @@ def fly(state: GameState, player: int, direction: int) -> None:
 
 
 def scan(state: GameState, player: int, slot: int) -> None:
-    """R-A4: play the card; choose a point tile next (R-A4b: none there, reveal)."""
+    """R-A4: play the card; choose a point tile next. R-A4b: with no point tile in the
+    pile nothing is taken, the chip stays, face-down space tiles are revealed."""
     play_cards(state, player, [slot])
     p = state.players[player].ship
     state.players[player].scanned[p] = True  # R-A4b scans count for R-A5 too
     if has_point_tile(state.piles[p]):
         begin_tile_decision(state, "scan")
     else:
-        reveal(state, p)  # R-A4b: nothing taken, the chip stays in supply
-        remember_visit(state, player, p)
+        reveal_check(state, p)  # R-V1 (an already revealed pile stays as it is)
+        remember_visit(state, player, p)  # the player looked through the pile (R-I3)
         finish_action(state)
 
 

@@ -14,6 +14,8 @@ reproduces every shuffle bit for bit.
 """
 from __future__ import annotations
 
+import numbers
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
@@ -49,8 +51,9 @@ def seed_state(seed: int | None) -> int:
         import secrets
 
         return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):  # numpy integers included
         raise ValueError(f"seed must be an int or None, got {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    return seed & MASK64
+    seed = int(seed)
+    if not 0 <= seed <= MASK64:
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")  # as engine.init: no silent wrap-around
+    return seed

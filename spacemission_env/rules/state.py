@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import reprlib
 from dataclasses import dataclass, field
 
 from ..actions import ACTION_KINDS
@@ -110,11 +111,26 @@ class GameState:
 
     @classmethod
     def from_json(cls, text: str) -> "GameState":
+        """The state written by ``to_json``; ValueError naming the problem for anything
+        else (docs/state_json.md, Validation)."""
+        if not isinstance(text, str):
+            raise ValueError(f"game state JSON must be a str, got {type(text).__name__} {_show(text)}")
         try:
             data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
+        except RecursionError:
+            raise ValueError("game state is not valid JSON: nested too deeply") from None
+        except ValueError as exc:  # JSONDecodeError, and numbers too long to convert
             raise ValueError(f"game state is not valid JSON: {exc}") from None
         return state_from_dict(data)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
+
+
+def _show(value) -> str:
+    """A short repr for error messages, safe for deeply nested values."""
+    return _REPR.repr(value)
 
 
 def _tiles_to_dict(counts: list[int], names=TILE_NAMES) -> dict[str, int]:
@@ -177,6 +193,9 @@ def state_to_dict(s: GameState) -> dict:
 
 
 # --- loading with validation ---------------------------------------------------
+_POINT_INDEX = {name: TILE_INDEX[name] for name in TILE_NAMES[:NUM_POINT_TYPES]}  # no space tile
+
+
 class _Reader:
     """Small helpers that turn a malformed field into a ValueError naming it."""
 
@@ -194,50 +213,52 @@ class _Reader:
     @staticmethod
     def int_(value, where: str, lo: int, hi: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"game state JSON: {where} must be an integer in [{lo}, {hi}], got {value!r}")
+            raise ValueError(f"game state JSON: {where} must be an integer in [{lo}, {hi}], got {_show(value)}")
         return value
 
     @staticmethod
     def bool_(value, where: str) -> bool:
         if not isinstance(value, bool):
-            raise ValueError(f"game state JSON: {where} must be true or false, got {value!r}")
+            raise ValueError(f"game state JSON: {where} must be true or false, got {_show(value)}")
         return value
+
+    @staticmethod
+    def name(value, names: dict, what: str, where: str) -> int:
+        """Index of a planet / tile / card name; names come as strings only."""
+        if not isinstance(value, str) or value not in names:
+            raise ValueError(f"game state JSON: unknown {what} {_show(value)} in {where}")
+        return names[value]
 
     @staticmethod
     def tiles(value, where: str, point_only: bool) -> list[int]:
         if not isinstance(value, dict):
-            raise ValueError(f"game state JSON: {where} must be an object of tile counts")
-        names = TILE_NAMES[:NUM_POINT_TYPES] if point_only else TILE_NAMES
-        out = [0] * len(names)
+            raise ValueError(f"game state JSON: {where} must be an object of tile counts, got {_show(value)}")
+        out = [0] * (NUM_POINT_TYPES if point_only else NUM_TILE_TYPES)
         for name, n in value.items():
-            if name not in names:
-                raise ValueError(f"game state JSON: unknown tile name '{name}' in {where}")
-            out[TILE_INDEX[name]] = _Reader.int_(n, f"{where}.{name}", 0, 64)
+            t = _Reader.name(name, _POINT_INDEX if point_only else TILE_INDEX, "tile name", where)
+            out[t] = _Reader.int_(n, f"{where}.{name}", 0, TILE_COUNTS[t])
         return out
 
     @staticmethod
     def cards(value, where: str) -> list[int]:
         if not isinstance(value, list):
-            raise ValueError(f"game state JSON: {where} must be a list of card labels")
-        out = []
-        for label in value:
-            if label not in CARD_INDEX:
-                raise ValueError(f"game state JSON: unknown card '{label}' in {where}")
-            out.append(CARD_INDEX[label])
-        return out
+            raise ValueError(f"game state JSON: {where} must be a list of card labels, got {_show(value)}")
+        return [_Reader.name(label, CARD_INDEX, "card", where) for label in value]
 
 
 def state_from_dict(data) -> GameState:
     r = _Reader(data)
     g = r.get
     version = g(data, "version", "state")
-    if version == 1 and isinstance(data, dict) and "truncated" in data:  # schema 1 called R-E3's flag "truncated"
+    if not isinstance(version, int) or isinstance(version, bool) or version not in (1, 2, SCHEMA_VERSION):
+        raise ValueError(f"game state JSON: unsupported version {_show(version)} (expected {SCHEMA_VERSION})")
+    if version == 1 and "truncated" in data:  # schema 1 called R-E3's flag "truncated"
         data = {k: v for k, v in data.items() if k != "truncated"} | {"round_limit": data["truncated"]}
-    elif version not in (2, SCHEMA_VERSION) or isinstance(version, bool):
-        raise ValueError(f"game state JSON: unsupported version {version!r} (expected {SCHEMA_VERSION})")
+    elif version == 1:
+        raise ValueError("game state JSON: version 1 needs the key 'truncated'")
     rules = g(data, "rules", "state")
-    if rules not in RULE_SETS:
-        raise ValueError(f"game state JSON: unknown rules {rules!r}; expected one of {RULE_SETS}")
+    if not isinstance(rules, str) or rules not in RULE_SETS:
+        raise ValueError(f"game state JSON: unknown rules {_show(rules)}; expected one of {RULE_SETS}")
     n = r.int_(g(data, "num_players", "state"), "num_players", MIN_PLAYERS, MAX_PLAYERS)
     max_rounds = r.int_(g(data, "max_rounds", "state"), "max_rounds", 1, 10**9)
     rng = r.int_(g(data, "rng", "state"), "rng", 0, MASK64)
@@ -247,10 +268,7 @@ def state_from_dict(data) -> GameState:
     ring, piles, revealed, stations, reservations = [], [], [], [], []
     for p, entry in enumerate(ring_data):
         where = f"ring[{p}]"
-        name = g(entry, "planet", where)
-        if name not in PLANET_INDEX:
-            raise ValueError(f"game state JSON: unknown planet '{name}' in {where}")
-        ring.append(PLANET_INDEX[name])
+        ring.append(r.name(g(entry, "planet", where), PLANET_INDEX, "planet", where))
         piles.append(r.tiles(g(entry, "pile", where), f"{where}.pile", point_only=False))
         revealed.append(r.bool_(g(entry, "revealed", where), f"{where}.revealed"))
         station = g(entry, "station", where)
@@ -260,8 +278,8 @@ def state_from_dict(data) -> GameState:
             raise ValueError(f"game state JSON: {where}.reservations must be an object by seat")
         per_player = [[0] * NUM_POINT_TYPES for _ in range(n)]
         for seat, tiles in res.items():
-            if not (isinstance(seat, str) and seat.isdigit() and int(seat) < n):
-                raise ValueError(f"game state JSON: {where}.reservations has unknown seat {seat!r}")
+            if seat not in [str(q) for q in range(n)]:
+                raise ValueError(f"game state JSON: {where}.reservations has unknown seat {_show(seat)}")
             per_player[int(seat)] = r.tiles(tiles, f"{where}.reservations.{seat}", point_only=True)
         reservations.append(per_player)
     if len(set(ring)) != RING_SIZE:
@@ -296,16 +314,18 @@ def state_from_dict(data) -> GameState:
             p = r.int_(g(v, "position", f"{where}.last_visits"), f"{where}.last_visits.position", 0, RING_SIZE - 1)
             pl.last_seen_round[p] = r.int_(g(v, "round", f"{where}.last_visits"), f"{where}.last_visits.round", 1, 10**9)
             pl.last_seen[p] = r.tiles(g(v, "pile", f"{where}.last_visits"), f"{where}.last_visits.pile", point_only=False)
+            if sum(pl.last_seen[p]) > PILE_SIZE:
+                raise ValueError(f"game state JSON: {where}.last_visits: the pile at position {p} holds more than {PILE_SIZE} tiles")
         if version == SCHEMA_VERSION:  # versions 1 and 2 have no turn records: empty
             pl.last_turn = _read_turn(r, g(pd, "last_turn", where), f"{where}.last_turn")
         players.append(pl)
 
     phase = g(data, "phase", "state")
-    if phase not in PHASES:
-        raise ValueError(f"game state JSON: unknown phase {phase!r}; expected one of {PHASES}")
+    if not isinstance(phase, str) or phase not in PHASES:
+        raise ValueError(f"game state JSON: unknown phase {_show(phase)}; expected one of {PHASES}")
     pending = g(data, "pending", "state")
-    if (phase == "tile") != (pending in PENDING) or (phase == "main" and pending is not None):
-        raise ValueError(f"game state JSON: pending {pending!r} does not fit phase {phase!r}")
+    if not (pending in PENDING if phase == "tile" else pending is None):
+        raise ValueError(f"game state JSON: pending {_show(pending)} does not fit phase {phase!r}")
     start = r.int_(g(data, "start_player", "state"), "start_player", 0, n - 1)
     is_over = r.bool_(g(data, "is_over", "state"), "is_over")
     state = GameState(
@@ -332,6 +352,7 @@ def state_from_dict(data) -> GameState:
         round_limit=r.bool_(g(data, "round_limit", "state"), "round_limit"),
     )
     check_invariants(state)
+    check_turn(state)
     return state
 
 
@@ -354,7 +375,7 @@ def _read_turn(r: _Reader, value, where: str) -> list[TurnAction]:
     return out
 
 
-def check_turn(turn: list[TurnAction], where: str) -> None:
+def check_turn_record(turn: list[TurnAction], where: str) -> None:
     """A seat's last-turn record is well formed (R-T2: two actions; R-I1)."""
     if len(turn) > 2:
         raise ValueError(f"game state: {where} records {len(turn)} actions (a turn has 2, R-T2)")
@@ -369,6 +390,40 @@ def check_turn(turn: list[TurnAction], where: str) -> None:
             raise ValueError(f"game state: {w} ({a.kind}) lists cards {a.cards}; expected {lo}-{hi} distinct card ids")
         if a.tile and a.kind not in PENDING:
             raise ValueError(f"game state: {w} ({a.kind}) cannot take a tile")
+
+
+def check_turn(s: GameState) -> None:
+    """The turn and end flags as play leaves them (R-T1, R-T2, R-E1, R-E3); ValueError
+    naming the first contradiction, so that both engines continue a loaded game alike."""
+    last_seat = (s.start_player - 1) % s.num_players
+    if s.is_over:
+        if s.actions_left != 0 or s.phase != "main":
+            raise ValueError(f"game state: a finished game has actions_left 0 and phase 'main', "
+                             f"got {s.actions_left} and {s.phase!r}")
+        if s.current_player != last_seat:
+            raise ValueError(f"game state: a game ends with the round's last seat {last_seat} to act, "
+                             f"got current_player {s.current_player}")
+        if s.end_triggered == s.round_limit:
+            raise ValueError(f"game state: a finished game ended either by R-E1 (end_triggered) or at the round "
+                             f"limit (round_limit), got end_triggered {s.end_triggered} and round_limit {s.round_limit}")
+    elif s.round_limit:
+        raise ValueError("game state: round_limit is true but is_over is false")
+    if s.round_limit and s.round != s.max_rounds:
+        raise ValueError(f"game state: round_limit needs round == max_rounds ({s.max_rounds}), got round {s.round}")
+    for q, pl in enumerate(s.players):
+        for p, r in enumerate(pl.last_seen_round):
+            if r > s.round:
+                raise ValueError(f"game state: player {q}'s last visit of position {p} is in round {r}, after the "
+                                 f"current round {s.round}")
+    if s.phase == "tile":
+        pl = s.players[s.current_player]
+        owner = s.stations[pl.ship]
+        if s.pending == "scan" and (owner != NO_STATION or pl.supply == 0):
+            raise ValueError("game state: a scan's tile decision needs a planet without a station and a chip in supply")
+        if s.pending == "develop" and owner != s.current_player:
+            raise ValueError("game state: a develop's tile decision needs the acting player's station on the planet")
+        if s.pending == "discover" and owner == NO_STATION:
+            raise ValueError("game state: a discover's tile decision needs a station on the planet")
 
 
 def check_invariants(s: GameState) -> None:
@@ -389,7 +444,7 @@ def check_invariants(s: GameState) -> None:
         if sum(s.piles[p]) > PILE_SIZE:
             raise ValueError(f"game state: pile at ring position {p} holds more than {PILE_SIZE} tiles")
     for q, pl in enumerate(s.players):
-        check_turn(pl.last_turn, f"players[{q}].last_turn")
+        check_turn_record(pl.last_turn, f"players[{q}].last_turn")
         stations = sum(1 for owner in s.stations if owner == q)
         probes = sum(s.probes_on(p, q) for p in range(RING_SIZE))
         chips = pl.supply + pl.gate_probes + probes + stations
@@ -402,5 +457,26 @@ def check_invariants(s: GameState) -> None:
         ship = s.players[s.current_player].ship
         if ship == GATE or not any(s.piles[ship][:NUM_POINT_TYPES]):
             raise ValueError("game state: a tile decision needs the acting ship on a planet whose pile holds a point tile")
+    check_acting_record(s)
+
+
+def check_acting_record(s: GameState) -> None:
+    """The acting seat's record holds the actions of its turn so far (R-T2, R-I1): after its
+    first action one, in a tile decision also the pending action itself. Empty is allowed
+    (states of schema 1 and 2 carry no records); before the first action it still shows
+    the seat's previous turn."""
+    if s.is_over:
+        return
+    record = s.players[s.current_player].last_turn
+    tile = s.phase == "tile"
+    if not record or (s.actions_left == 2 and not tile):
+        return
+    expected = 2 - s.actions_left + tile
+    if len(record) != expected:
+        raise ValueError(f"game state: players[{s.current_player}].last_turn records {len(record)} actions, but the seat "
+                         f"has played {expected} of this turn (actions_left {s.actions_left}, phase {s.phase!r})")
+    if tile and (record[-1].kind != s.pending or record[-1].tile):
+        raise ValueError(f"game state: the pending {s.pending} is not the last action of players[{s.current_player}]"
+                         f".last_turn, or it already took its tile")
 
 

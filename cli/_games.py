@@ -1,0 +1,197 @@
+"""Recorded games (the arena's ``games.jsonl`` format, docs/arena.md) and moves in words:
+shared by ``spacemission play`` (which records) and ``spacemission replay`` (which checks
+and shows). A recorded game is rebuilt with the reference engine from its seed, its
+configuration and its actions; every recorded label and the final result must match."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from spacemission_env import actions as A
+from spacemission_env.components import PLANET_NAMES
+from spacemission_env.config import check_game_config
+from spacemission_env.rules import action_label, apply, is_legal, new_game, scores, winners
+from spacemission_env.rules.state import GameState
+
+RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
+_SLOT = re.compile(r"card \d+ \(([^)]*)\)")
+
+
+class ReplayError(ValueError):
+    """A recorded game that is malformed or does not replay; the message names the line and action."""
+
+
+# --- moves in words ------------------------------------------------------------------------
+def _planet_here(state: GameState) -> str:
+    ship = state.players[state.current_player].ship
+    return PLANET_NAMES[state.ring[ship]] if ship >= 0 else "the jump gate"
+
+
+def own_label(action: int, state: GameState) -> str:
+    """The acting seat's own view of its move (``state`` before it): the full label, with the
+    planet for actions on it."""
+    kind, _ = A.decode(action)
+    label = action_label(action, state)
+    if kind in ("scan", "develop", "discover"):
+        label += f" on {_planet_here(state)}"
+    elif kind == "tile":
+        label += " (reserved under a probe)" if state.pending == "scan" else " (into the collection)"
+    return label
+
+
+def public_label(action: int, state: GameState) -> str:
+    """What the other players saw (R-I1: actions are taken openly) with nothing they may not
+    know: no hand slot (slots are sorted by card id, so a slot number hints at the other
+    cards) and no tile type (R-I4: reservations and collections are private)."""
+    kind, _ = A.decode(action)
+    if kind == "tile":
+        return "reserves a tile under a probe" if state.pending == "scan" else "takes a tile into its collection"
+    label = _SLOT.sub(r"\1", action_label(action, state))
+    if kind in ("scan", "develop", "discover"):
+        label += f" on {_planet_here(state)}"
+    return label
+
+
+# --- records -------------------------------------------------------------------------------
+def final_ranks(state: GameState) -> list[int]:
+    """1 + the seats strictly ahead in R-P8 order (points, then stations), as the arena records."""
+    totals = [s["total"] for s in scores(state)]
+    key = [totals[q] * 64 + sum(1 for o in state.stations if o == q) for q in range(state.num_players)]
+    return [1 + sum(k > key[q] for k in key) for q in range(state.num_players)]
+
+
+def game_record(state: GameState, seed: int, agents: list[str], actions: list, game: int = 0) -> dict:
+    """One finished game as a JSON-lines record (docs/arena.md, "games.jsonl"); ``lineup``,
+    ``deal`` and ``seating`` are null outside the arena."""
+    ranks = final_ranks(state)
+    return {
+        "format": RECORD_FORMAT, "version": RECORD_VERSION, "game": game, "seed": seed,
+        "config": {"num_players": state.num_players, "rules": state.rules, "max_rounds": state.max_rounds},
+        "lineup": None, "deal": None, "seating": None, "agents": list(agents),
+        "start_player": state.start_player, "actions": [list(a) for a in actions],
+        "scores": scores(state), "ranks": ranks, "winners": [q for q in range(state.num_players) if ranks[q] == 1],
+        "rounds": state.round, "round_limit": state.round_limit, "forfeit": None,
+    }
+
+
+def append_record(path, record: dict) -> int:
+    """Append ``record`` as one line to ``path``; its ``game`` field becomes the line's index."""
+    path = Path(path)
+    existing = 0
+    if path.exists():
+        with path.open(encoding="utf-8") as f:
+            existing = sum(1 for line in f if line.strip())
+    record = dict(record, game=existing)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(record, separators=(",", ":")) + "\n")
+    return existing
+
+
+def read_records(path) -> list[tuple[int, dict]]:
+    """(line number, record) for every non-empty line; ReplayError naming the line otherwise."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"cannot read {path}: {exc}") from None
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{path} line {n}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        _check_shape(rec, f"{path} line {n}")
+        out.append((n, rec))
+    if not out:
+        raise ReplayError(f"{path} holds no recorded game")
+    return out
+
+
+def _check_shape(rec, where: str) -> None:
+    if not isinstance(rec, dict):
+        raise ReplayError(f"{where}: a recorded game is a JSON object")
+    if rec.get("format") != RECORD_FORMAT or rec.get("version") != RECORD_VERSION:
+        raise ReplayError(f"{where}: not a recorded game (format {rec.get('format')!r} version {rec.get('version')!r}; "
+                          f"expected {RECORD_FORMAT!r} version {RECORD_VERSION})")
+    for key in ("seed", "config", "actions", "scores"):
+        if key not in rec:
+            raise ReplayError(f"{where}: missing field {key!r}")
+    cfg = rec["config"]
+    if not isinstance(cfg, dict) or not {"num_players", "rules", "max_rounds"} <= set(cfg):
+        raise ReplayError(f"{where}: config must hold num_players, rules and max_rounds")
+    try:
+        check_game_config(cfg["num_players"], cfg["rules"], cfg["max_rounds"])
+    except ValueError as exc:
+        raise ReplayError(f"{where}: config: {exc}") from None
+    seed = rec["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ReplayError(f"{where}: seed must be a non-negative integer, got {seed!r}")
+    acts = rec["actions"]
+    if not isinstance(acts, list) or not all(
+            isinstance(a, list) and len(a) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in a[:2])
+            and isinstance(a[2], str) for a in acts):
+        raise ReplayError(f"{where}: actions must be a list of [seat, action id, label]")
+
+
+class Replayer:
+    """Rebuilds a recorded game action by action with the reference engine, checking each
+    recorded seat and label against the engine (``peek`` then ``step``) and, at the end,
+    the recorded scores, ranks, winners and rounds (``finish``)."""
+
+    def __init__(self, rec: dict, where: str):
+        self.rec, self.where = rec, where
+        cfg = rec["config"]
+        self.state = new_game(cfg["num_players"], seed=rec["seed"], rules=cfg["rules"], max_rounds=cfg["max_rounds"])
+        self.index = 0
+        if "start_player" in rec and rec["start_player"] != self.state.start_player:
+            raise ReplayError(f"{where}: recorded start player {rec['start_player']} but seed {rec['seed']} deals "
+                              f"start player {self.state.start_player} (other components or engine version?)")
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.rec["actions"])
+
+    def peek(self) -> tuple[int, int, str]:
+        """(seat, action, label) of the next recorded action, checked against the state."""
+        seat, action, label = self.rec["actions"][self.index]
+        s = self.state
+        what = f"{self.where}: action {self.index + 1} of {len(self.rec['actions'])} (round {s.round})"
+        if s.is_over:
+            raise ReplayError(f"{what}: the game is already over, yet more actions are recorded")
+        if seat != s.current_player:
+            raise ReplayError(f"{what}: recorded for seat {seat}, but seat {s.current_player} is to act")
+        if not 0 <= action < A.NUM_ACTIONS or not is_legal(s, action):
+            raise ReplayError(f"{what}: action {action} ({label!r}) is not legal in the rebuilt game")
+        expected = action_label(action, s)
+        if expected != label:
+            raise ReplayError(f"{what}: recorded label {label!r}, but the rebuilt game says {expected!r}")
+        return seat, action, label
+
+    def step(self) -> tuple[int, int, str]:
+        seat, action, label = self.peek()
+        apply(self.state, action)
+        self.index += 1
+        return seat, action, label
+
+    def finish(self) -> list[str]:
+        """Check the recorded result against the rebuilt end; returns what matched."""
+        s, rec = self.state, self.rec
+        if rec.get("forfeit") is None and not s.is_over:
+            raise ReplayError(f"{self.where}: the recorded actions end in round {s.round}, before the game is over")
+        checked = []
+        if scores(s) != rec["scores"]:
+            raise ReplayError(f"{self.where}: recorded scores {[x.get('total') for x in rec['scores']]} but the rebuilt "
+                              f"game scores {[x['total'] for x in scores(s)]}")
+        checked.append("scores")
+        expect = {"rounds": s.round, "round_limit": s.round_limit}
+        if rec.get("forfeit") is None:
+            expect.update(ranks=final_ranks(s), winners=winners(s))
+        for key, value in expect.items():
+            if key in rec:
+                if rec[key] != value:
+                    raise ReplayError(f"{self.where}: recorded {key} {rec[key]!r} but the rebuilt game gives {value!r}")
+                checked.append(key)
+        return checked

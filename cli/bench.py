@@ -1,0 +1,208 @@
+"""``spacemission bench``: how fast this machine runs the batched engine, an environment and
+the bots (the installed package only; the benchmarks/ scripts of the repository go further)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+EXAMPLE = """examples:
+  spacemission bench                                   all three, about 2 s each
+  spacemission bench --only engine --batch 4096 --players 4
+  spacemission bench --only agents --agents random,greedy,heuristic --seconds 1 --json
+
+engine: random legal play on the batched engine (mask, acting player's observation,
+  step, finished games restarted), in agent-steps (decisions) per second;
+env: random play through the PettingZoo AEC env (spacemission_env.env(), wrappers on),
+  one game at a time, in agent-steps per second;
+agents: each bot's decisions per second on positions from real games, one act() at a
+  time and act_batch() on --agent-batch positions (spacemission_agents.arena_speed)."""
+
+PARTS = ("engine", "env", "agents")
+DEFAULT_AGENTS = ("random", "kind-random", "greedy", "heuristic")  # those installed; search and ppo on request
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+        return value
+    return parse
+
+
+def _parts(text: str) -> list[str]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    bad = [p for p in parts if p not in PARTS]
+    if bad or not parts:
+        raise argparse.ArgumentTypeError(f"unknown part {bad[0] if bad else text!r}; choose from {', '.join(PARTS)} "
+                                         "(comma-separated)")
+    return parts
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from spacemission_env.config import RULE_SETS
+
+    ap = argparse.ArgumentParser(prog="spacemission bench", description=__doc__.split(": ", 1)[1].split(" (")[0] + ".",
+                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", type=_parts, default=list(PARTS), metavar="PART[,PART]",
+                    help=f"what to measure: {', '.join(PARTS)} (default all)")
+    ap.add_argument("--players", type=_positive(int), choices=range(2, 6), default=2, metavar="N",
+                    help="players per game, 2-5 (default 2)")
+    ap.add_argument("--rules", choices=RULE_SETS, default="yucata", help="rule set (default yucata)")
+    ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
+    ap.add_argument("--agents", metavar="SPEC[,SPEC]",
+                    help=f"bots to time (default: those of {', '.join(DEFAULT_AGENTS)} that are installed)")
+    ap.add_argument("--agent-batch", type=_positive(int), default=256, metavar="B", help="rows per act_batch call (default 256)")
+    ap.add_argument("--seconds", type=_positive(float), default=2.0, metavar="T", help="time per measurement (default 2)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    return ap
+
+
+def engine_speed(batch: int, players: int, rules: str, seconds: float, seed: int = 0) -> dict:
+    """Agent-steps per second of random play on the batched engine (benchmarks/engine_speed.py's loop)."""
+    import numpy as np
+
+    from spacemission_env import engine
+
+    st = engine.init(batch, players, seeds=seed, rules=rules)
+    mask = np.empty((batch, 100), dtype=bool)
+    obs = np.empty((batch, engine.observation_size()), dtype=np.int8)
+    actions = np.empty(batch, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    next_seed = seed + batch
+
+    def one_step() -> tuple[int, int]:
+        nonlocal next_seed
+        engine.legal_action_mask(st, out=mask)
+        engine.observe(st, out=obs)
+        engine.sample_actions(mask, rng, out=actions)
+        running = int((~st.terminated).sum())
+        engine.step(st, actions)
+        done = int(st.terminated.sum())
+        if done:
+            engine.reset_finished(st, np.arange(next_seed, next_seed + batch, dtype=np.uint64))
+            next_seed += batch
+        return running, done
+
+    for _ in range(3):  # warm-up: compiled kernels, caches
+        one_step()
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        s, g = one_step()
+        steps, games = steps + s, games + g
+    elapsed = time.perf_counter() - t0
+    return {"batch": batch, "players": players, "rules": rules, "agent_steps_per_s": steps / elapsed,
+            "games_per_s": games / elapsed, "seconds": elapsed}
+
+
+def env_speed(players: int, rules: str, seconds: float, seed: int = 0) -> dict:
+    """Agent-steps per second of random play through the PettingZoo AEC env, one game at a time."""
+    import numpy as np
+
+    from spacemission_env import env
+
+    e = env(num_players=players, rules=rules)
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    for _ in range(200):  # warm-up: the first steps compile the engine's kernels for this game size
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+        if not e.agents:
+            e.reset()
+    e.reset(seed=seed + 1)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                e.step(int(legal[int(rng.random() * legal.size)]))
+            steps += 1
+            if steps % 256 == 0 and time.perf_counter() - t0 >= seconds:
+                break
+        else:
+            games += 1
+            e.reset()
+    elapsed = time.perf_counter() - t0
+    return {"env": "pettingzoo AEC env()", "players": players, "rules": rules, "agent_steps_per_s": steps / elapsed,
+            "games_per_s": games / elapsed, "seconds": elapsed}
+
+
+def _agent_specs(text: str | None) -> list[str]:
+    if text:
+        return [s.strip() for s in text.split(",") if s.strip()]
+    from spacemission_agents.registry import available_agents
+
+    installed = set(available_agents())
+    return [a for a in DEFAULT_AGENTS if a in installed]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    from rich.console import Console
+    from rich.table import Table
+
+    agents = []
+    if "agents" in args.only:
+        from spacemission_agents.registry import make_agent
+
+        specs = _agent_specs(args.agents)
+        if not specs:
+            ap.error("argument --agents: no agent to time")
+        for spec in specs:  # every spec checked before any timing
+            try:
+                agents.append((spec, make_agent(spec, seed=0)))
+            except ValueError as exc:
+                ap.error(f"argument --agents: {exc}")
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=110)
+    out: dict = {}
+    if "engine" in args.only:
+        out["engine"] = engine_speed(args.batch, args.players, args.rules, args.seconds)
+    if "env" in args.only:
+        out["env"] = env_speed(args.players, args.rules, args.seconds)
+    if agents:
+        from spacemission_agents.arena_speed import decision_speed
+
+        out["agents"] = [dict(decision_speed(agent, num_players=args.players, rules=args.rules, batch=args.agent_batch,
+                                             seconds=args.seconds / 2), spec=spec) for spec, agent in agents]
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    title = f"{args.players} players, rules {args.rules}, about {args.seconds:g} s per figure"
+    if "engine" in out or "env" in out:
+        t = Table(title=f"Random play: {title}")
+        for col in ("what", "agent-steps/s", "games/s"):
+            t.add_column(col, justify="left" if col == "what" else "right")
+        if "engine" in out:
+            e = out["engine"]
+            t.add_row(f"batched engine, {e['batch']} games", f"{e['agent_steps_per_s']:,.0f}", f"{e['games_per_s']:,.1f}")
+        if "env" in out:
+            e = out["env"]
+            t.add_row(f"{e['env']}, 1 game", f"{e['agent_steps_per_s']:,.0f}", f"{e['games_per_s']:,.1f}")
+        console.print(t)
+    if agents:
+        t = Table(title=f"Bot decisions per second: {title}, positions from kind-random games")
+        for col in ("agent", "act() /s", f"act_batch({args.agent_batch}) /s", "act() /CPU s", "act_batch /CPU s"):
+            t.add_column(col, justify="left" if col == "agent" else "right")
+        for r in out["agents"]:
+            t.add_row(r["spec"], f"{r['single_per_s']:,.0f}", f"{r['batched_per_s']:,.0f}",
+                      f"{r['single_per_cpu_s']:,.0f}", f"{r['batched_per_cpu_s']:,.0f}")
+        console.print(t)
+    console.print("Wall-clock figures depend on what else the machine runs; per-CPU-second figures are steadier.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

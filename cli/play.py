@@ -1,0 +1,195 @@
+"""``spacemission play``: play Space Mission against the bots in the terminal (docs/play.md)."""
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+
+from ._prompt import Prompt
+
+EXAMPLE = """examples:
+  spacemission play --players 3 --opponents heuristic,ppo --rules yucata --seed 7
+  spacemission play --opponents greedy --seat 1 --record my_games.jsonl
+  spacemission play --load saved.json
+
+During the game, type a move's number or its label (case-insensitive; a unique start is
+enough, e.g. "fly cl" or "disc"), or a command: board, moves, save FILE, quit, help.
+Piped input works too (one answer per line; the end of the input leaves the game).
+Opponents are agent specs as for 'spacemission arena' (random, kind-random, greedy,
+heuristic, search, ppo, ppo:PATH, MODULE:CLASS); one spec for all, or one per opponent."""
+
+SAVE_FORMAT, SAVE_VERSION = "spacemission-play-save", 1
+FIXED_BY_LOAD = ("players", "opponents", "rules", "seed", "seat", "max_rounds")  # the saved game fixes these
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from spacemission_env.config import RULE_SETS
+
+    ap = argparse.ArgumentParser(prog="spacemission play", description=__doc__.split(": ", 1)[1].split(" (")[0] + ".",
+                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=_int, choices=range(2, 6), metavar="N", help="players, 2-5 (default 2)")
+    ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
+                    help="the other seats' agents, one spec for all or one per opponent (default heuristic)")
+    ap.add_argument("--rules", choices=RULE_SETS, help="rule set (default yucata)")
+    ap.add_argument("--seed", type=_int, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
+    ap.add_argument("--seat", type=_int, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
+    ap.add_argument("--max-rounds", type=_int, metavar="N", help="round limit, R-E3 (default 100)")
+    ap.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
+    ap.add_argument("--record", metavar="FILE", help="append the finished game to FILE (JSON lines, as the arena's games.jsonl)")
+    return ap
+
+
+def _seed_for(seed: int, *parts: int) -> int:
+    """A per-seat, per-decision agent seed: a loaded game asks its bots the same questions
+    with the same randomness as the uninterrupted game."""
+    import numpy as np
+
+    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0] >> 1)
+
+
+class Opponent:
+    """An agent in one seat: it sees only its own observation (engine.observe's twin,
+    encoding.observe on the reference state) of the type it asks for."""
+
+    def __init__(self, spec: str, seat: int, seed: int, config):
+        from spacemission_agents.registry import make_agent
+        from spacemission_env.encoding import OBSERVATION_TYPES
+
+        self.spec, self.seat, self.seed = spec, seat, seed
+        self.agent = make_agent(spec, seed=_seed_for(seed, seat))
+        if callable(getattr(self.agent, "bind", None)):
+            try:
+                self.agent.bind(config)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"agent {spec!r} refuses this game: {exc}") from exc
+        self.observation_type = getattr(self.agent, "observation_type", None) or "info"
+        if self.observation_type not in OBSERVATION_TYPES:
+            raise ValueError(f"agent {spec!r} asks for observation_type {self.observation_type!r}; "
+                             f"expected one of {OBSERVATION_TYPES}")
+        self.reseed = callable(getattr(self.agent, "seed", None))
+
+    def act(self, state, ply: int) -> int:
+        import numpy as np
+
+        from spacemission_env import encoding
+        from spacemission_env.rules import legal_action_mask
+
+        if self.reseed:
+            self.agent.seed(_seed_for(self.seed, self.seat, ply))
+        obs = encoding.observe(state, self.seat, self.observation_type)
+        mask = legal_action_mask(state)
+        try:
+            action = self.agent.act(obs, mask)
+        except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
+            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < len(mask) or not mask[action]:
+            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) returned {action!r}, "
+                               f"not a legal action (legal: {np.flatnonzero(mask).tolist()})")
+        return int(action)
+
+
+def _new_game(args, ap) -> dict:
+    from spacemission_env.config import GameConfig
+    from spacemission_env.rules import new_game
+
+    players = 2 if args.players is None else args.players
+    seat = 0 if args.seat is None else args.seat
+    if not 0 <= seat < players:
+        ap.error(f"argument --seat: must be a seat in 0..{players - 1} for {players} players, got {seat}")
+    seed = secrets.randbits(31) if args.seed is None else args.seed
+    if seed < 0:
+        ap.error(f"argument --seed: must be >= 0, got {seed}")
+    specs = [s.strip() for s in (args.opponents or "heuristic").split(",")]
+    if len(specs) == 1:
+        specs = specs * (players - 1)
+    if len(specs) != players - 1 or not all(specs):
+        ap.error(f"argument --opponents: give 1 spec or {players - 1} (one per opponent), got {args.opponents!r}")
+    try:
+        config = GameConfig(players, args.rules or "yucata", 100 if args.max_rounds is None else args.max_rounds)
+    except ValueError as exc:
+        ap.error(f"argument --max-rounds: {exc}")
+    state = new_game(players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)
+    by_seat = specs[:seat] + [None] + specs[seat:]
+    return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
+
+
+def _load_game(args, ap) -> dict:
+    from spacemission_env.rules import apply, new_game
+    from spacemission_env.rules.state import state_from_dict, state_to_dict
+
+    given = [name for name in FIXED_BY_LOAD if getattr(args, name) is not None]
+    if given:
+        ap.error(f"argument --{given[0].replace('_', '-')}: not allowed with --load (the saved game fixes "
+                 f"{', '.join('--' + n.replace('_', '-') for n in FIXED_BY_LOAD)})")
+    bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
+    try:
+        with open(args.load, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError) as exc:
+        bad(f"cannot read it ({exc})")
+    except json.JSONDecodeError as exc:
+        bad(f"not valid JSON ({exc.msg} at line {exc.lineno})")
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+        bad(f"not a saved game (expected format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
+    try:
+        state = state_from_dict(data["state"])
+        seat, seed, specs, actions = data["seat"], data["seed"], data["specs"], data["actions"]
+        if not (isinstance(seat, int) and 0 <= seat < state.num_players and isinstance(specs, list)
+                and len(specs) == state.num_players and specs[seat] is None
+                and all(isinstance(s, str) for i, s in enumerate(specs) if i != seat)):
+            raise ValueError("seat and specs do not fit the game")
+        # the saved actions must lead to the saved state: then the game can be recorded and replayed
+        check = new_game(state.num_players, seed=seed, rules=state.rules, max_rounds=state.max_rounds)
+        for _, action, _ in actions:
+            apply(check, action)
+        if state_to_dict(check) != state_to_dict(state):
+            raise ValueError("its actions do not lead to its state (edited?)")
+    except (KeyError, TypeError, ValueError) as exc:
+        bad(f"{type(exc).__name__}: {exc}" if not isinstance(exc, ValueError) else str(exc))
+    return {"state": state, "seat": seat, "seed": seed, "specs": specs, "actions": [list(a) for a in actions]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    from spacemission_env.config import GameConfig
+
+    if args.record:
+        from pathlib import Path
+
+        record = Path(args.record)
+        if record.is_dir() or not record.parent.is_dir():
+            ap.error(f"argument --record: {args.record} is a directory or its folder does not exist")
+    game = _load_game(args, ap) if args.load else _new_game(args, ap)
+    state = game["state"]
+    config = GameConfig(state.num_players, state.rules, state.max_rounds)
+    opponents = {}
+    for q, spec in enumerate(game["specs"]):
+        if spec is None:
+            continue
+        try:
+            opponents[q] = Opponent(spec, q, game["seed"], config)
+        except ValueError as exc:
+            ap.error(f"argument --opponents: {exc}")
+    from ._session import Session
+
+    session = Session(state, game["seat"], game["seed"], game["specs"], opponents, game["actions"],
+                      Prompt(sys.stdin), record=args.record, loaded=args.load)
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        session.console.print("\ninterrupted: the game is left unsaved")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""``spacemission replay``: step through a recorded game (docs/play.md): every move in words
+and the board, as everyone or as one seat saw it."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXAMPLE = """examples:
+  spacemission replay results/games.jsonl --game 3              every move and the board after each turn
+  spacemission replay my_games.jsonl --seat 0 --step            as seat 0 saw it, Enter between turns
+  spacemission replay results/games.jsonl --to-png frames/      plus a picture of the board per turn
+
+FILE holds recorded games as JSON lines: the games.jsonl of 'spacemission arena --out DIR' or
+the file of 'spacemission play --record FILE'. Each game is rebuilt with the reference engine
+from its seed, configuration and actions; every recorded label and the final result are
+checked, and a game that does not replay is reported with the action where it parts."""
+
+BOARDS = ("turn", "round", "action", "end")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="spacemission replay", description=__doc__.split(": ", 1)[1].split(" (docs")[0] + ".",
+                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("file", metavar="FILE", help="recorded games, JSON lines")
+    ap.add_argument("--game", type=_int, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
+    ap.add_argument("--seat", type=_int, metavar="S",
+                    help="show only what seat S could see: its own observation (the rule set's table view)")
+    ap.add_argument("--boards", choices=BOARDS, default="turn",
+                    help="when to show the board: after every turn (default), round, action, or only at the start and end")
+    ap.add_argument("--step", action="store_true", help="wait for Enter after each board (needs a terminal on stdin)")
+    ap.add_argument("--to-png", metavar="DIR", help="write the board picture of the start and of every turn to DIR")
+    return ap
+
+
+def _select(records: list, game: int | None, ap, path: str) -> tuple[int, dict]:
+    if game is None:
+        return records[0]
+    for line, rec in records:
+        if rec.get("game") == game:
+            return line, rec
+    numbers = [rec.get("game") for _, rec in records]
+    shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
+    ap.error(f"argument --game: no game {game} in {path}; it holds games {shown}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from spacemission_env import encoding
+    from spacemission_env.render import save_png
+
+    from . import _view as V
+    from ._games import Replayer, ReplayError, own_label, public_label, read_records
+
+    try:
+        records = read_records(args.file)
+    except ReplayError as exc:
+        ap.error(f"argument FILE: {exc}")
+    line, rec = _select(records, args.game, ap, args.file)
+    cfg = rec["config"]
+    n = cfg["num_players"]
+    if args.seat is not None and not 0 <= args.seat < n:
+        ap.error(f"argument --seat: must be a seat in 0..{n - 1} for this {n}-player game, got {args.seat}")
+    where = f"{args.file} line {line} (game {rec.get('game')})"
+    err = Console(stderr=True, highlight=False)
+    try:  # check the whole game before showing any of it
+        check = Replayer(rec, where)
+        while not check.done:
+            check.step()
+        matched = check.finish()
+    except ReplayError as exc:
+        err.print(f"error: {exc}", markup=False, soft_wrap=True)
+        return 1
+    out_dir = None
+    if args.to_png:
+        out_dir = Path(args.to_png)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            ap.error(f"argument --to-png: cannot create {out_dir}: {exc}")
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=110)
+    interactive = args.step and sys.stdin.isatty()
+    if args.step and not interactive:
+        err.print("--step needs a terminal on stdin: showing every move without waiting")
+    agents = rec.get("agents") or [f"seat {q}" for q in range(n)]
+    names = [str(a) for a in agents]
+    seat = args.seat
+    replay = Replayer(rec, where)
+    s = replay.state
+    console.print(f"Game {rec.get('game')} of {args.file} (line {line}): {n} players, rules {cfg['rules']}, "
+                  f"round limit {cfg['max_rounds']}, seed {rec['seed']}", markup=False)
+    console.print("Seats: " + ", ".join(V.styled(q, f"{V.COLOUR_NAMES[q]} = {names[q]}") for q in range(n))
+                  + f"; {V.COLOUR_NAMES[s.start_player]} starts.")
+    if seat is not None:
+        console.print(f"Shown as {V.COLOUR_NAMES[seat]} (seat {seat}) saw it: its own observation, other players' "
+                      "hands and tile types hidden.")
+    pictures = []
+
+    def show(label: str) -> bool:
+        if seat is None:
+            view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
+        else:
+            view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
+        console.print()
+        console.print(V.board(view, names, title=f"Board {label}"))
+        if interactive and not s.is_over:
+            try:
+                answer = input("Enter: next, q: stop> ")
+            except EOFError:
+                return False
+            return answer.strip().lower() not in ("q", "quit")
+        return True
+
+    def picture() -> None:
+        if out_dir is not None:
+            path = out_dir / f"turn_{len(pictures):04d}.png"
+            save_png(s, path, viewer=seat, compress_level=1)
+            pictures.append(path)
+
+    show("at the start")
+    picture()
+    round_shown = None
+    while not replay.done:
+        if s.round != round_shown:
+            round_shown = s.round
+            console.rule(f"round {s.round}", style="dim")
+        q, action, _ = replay.peek()
+        text = own_label(action, s) if seat is None or q == seat else public_label(action, s)
+        before_round = s.round
+        replay.step()
+        console.print(f"  {V.styled(q, V.seat_name(q, names))}: {text}")
+        turn_over = s.is_over or s.current_player != q or replay.done
+        if turn_over:
+            picture()
+        round_over = s.round != before_round or s.is_over
+        due = {"action": True, "turn": turn_over, "round": round_over, "end": False}[args.boards]
+        title = (f"after round {before_round}" if args.boards == "round"
+                 else f"after {V.COLOUR_NAMES[q]}'s {'turn' if turn_over else 'action'} (round {before_round})")
+        if due and not replay.done and not show(title):
+            console.print("stopped")
+            return 0
+    show("at the end")
+    forfeit = rec.get("forfeit")
+    if forfeit:
+        console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
+                      f"{forfeit.get('reason')}", markup=False)
+    totals = " | ".join(f"{V.COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(rec["scores"]))
+    won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners", []))
+    console.print(f"Final scores: {totals}" + (f"; winner: {won}" if won else ""))
+    console.print(f"The rebuilt game matches the record ({', '.join(matched)}; every action's seat and label).",
+                  soft_wrap=True)
+    if pictures:
+        console.print(f"wrote {len(pictures)} pictures to {out_dir}/ (turn_0000.png ... {pictures[-1].name})", markup=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""``spacemission bench``: the figures it prints, from the installed package (issue 11, item 6)."""
+import json
+
+import pytest
+
+from spacemission_cli import bench
+
+
+def test_json_has_every_part(capsys):
+    assert bench.main(["--seconds", "0.2", "--batch", "64", "--agents", "random,kind-random", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"]["batch"] == 64 and out["engine"]["agent_steps_per_s"] > 0
+    assert out["env"]["agent_steps_per_s"] > 0
+    assert [r["spec"] for r in out["agents"]] == ["random", "kind-random"]
+    assert all(r["single_per_s"] > 0 and r["batched_per_s"] > 0 for r in out["agents"])
+
+
+def test_tables(capsys):
+    assert bench.main(["--only", "engine,agents", "--agents", "random", "--seconds", "0.2", "--batch", "32",
+                       "--players", "3", "--rules", "schmidt"]) == 0
+    out = capsys.readouterr().out
+    assert "batched engine, 32 games" in out and "3 players, rules schmidt" in out
+    assert "pettingzoo" not in out and "random" in out
+
+
+def test_default_agents_are_the_installed_ones():
+    from spacemission_agents.registry import available_agents
+
+    specs = bench._agent_specs(None)
+    assert specs and set(specs) <= set(available_agents()) and "random" in specs
+
+
+def test_does_not_need_the_benchmarks_folder():
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(bench))  # the benchmarks/ folder is not installed
+    modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    modules += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert modules and not any(m.split(".")[0] == "benchmarks" for m in modules)
+
+
+@pytest.mark.parametrize("argv,text", [
+    (["--only", "gpu"], "argument --only: unknown part 'gpu'; choose from engine, env, agents"),
+    (["--players", "9"], "argument --players"),
+    (["--seconds", "0"], "argument --seconds: must be > 0"),
+    (["--rules", "x"], "argument --rules: invalid choice"),
+    (["--only", "agents", "--agents", "nosuch"], "argument --agents: unknown agent 'nosuch'"),
+])
+def test_bad_arguments(argv, text, capsys):
+    with pytest.raises(SystemExit) as exc:
+        bench.main(argv)
+    assert exc.value.code == 2 and text in capsys.readouterr().err
+
+
+def test_help_shows_an_example(capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["--help"])
+    assert "spacemission bench --only engine --batch 4096" in capsys.readouterr().out

@@ -1,0 +1,164 @@
+"""``spacemission replay`` of games recorded by the arena and by ``play`` (issue 11, item 3)."""
+import io
+import json
+import sys
+
+import pytest
+from PIL import Image
+
+from spacemission_agents.arena import run_arena
+from spacemission_cli import play, replay
+from spacemission_cli._games import read_records
+from spacemission_env.components import CARD_LABELS
+from spacemission_env.rules import new_game
+
+
+@pytest.fixture(scope="module")
+def arena_file(tmp_path_factory):
+    out = tmp_path_factory.mktemp("arena")
+    run_arena(["random", "kind-random"], num_players=3, games=3, max_rounds=8, seed=1, out=str(out), progress=False)
+    return out / "games.jsonl"
+
+
+@pytest.fixture(scope="module")
+def play_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("play") / "games.jsonl"
+    old = sys.stdin
+    sys.stdin = io.StringIO("1\n" * 2000)
+    try:
+        assert play.main(["--opponents", "kind-random", "--seed", "9", "--max-rounds", "6", "--record", str(path)]) == 0
+    finally:
+        sys.stdin = old
+    return path
+
+
+def run(argv, capsys):
+    code = replay.main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_arena_game_replays_with_every_move_and_board(arena_file, capsys):
+    records = read_records(arena_file)
+    assert len(records) >= 3  # rounded up to whole deals of each lineup
+    code, out, err = run([arena_file, "--game", 2], capsys)
+    assert code == 0, err
+    game = records[2][1]
+    assert "The rebuilt game matches the record (scores" in out
+    for _, _, label in game["actions"][:20]:
+        assert label.split(" (")[0] in out
+    assert out.count("Board after") >= 3 and "Board at the end" in out
+    hand0 = new_game(3, seed=game["seed"], rules="yucata", max_rounds=8).players[1].hand
+    assert "blue hand: " + "  ".join(CARD_LABELS[c] for c in hand0) in out  # everything shown without --seat
+
+
+def test_seat_view_hides_what_the_seat_could_not_see(arena_file, capsys):
+    game = read_records(arena_file)[0][1]
+    code, out, err = run([arena_file, "--seat", 1], capsys)
+    assert code == 0, err
+    assert "Shown as blue (seat 1) saw it" in out
+    assert "Your hand:" in out and "red hand:" not in out and "yellow hand:" not in out
+    others = [ln for ln in out.splitlines() if ln.startswith(("  red (", "  yellow ("))]
+    assert others and not any("take tile" in ln or "card " in ln for ln in others)
+    if any(seat != 1 and label.startswith("take tile") for seat, _, label in game["actions"]):
+        assert any("reserves a tile" in ln or "takes a tile" in ln for ln in others)
+    own = [ln for ln in out.splitlines() if ln.startswith("  blue (")]
+    assert own and any("card " in ln for ln in own), "the seat's own moves in full"
+    assert " pile: " not in out, "no pile contents in a seat's view"
+
+
+def test_play_game_replays_with_seat_and_pictures(play_file, tmp_path, capsys):
+    frames = tmp_path / "frames"
+    code, out, err = run([play_file, "--seat", 0, "--to-png", frames, "--boards", "end"], capsys)
+    assert code == 0, err
+    pngs = sorted(frames.glob("turn_*.png"))
+    game = read_records(play_file)[0][1]
+    turns = 1 + sum(1 for i, a in enumerate(game["actions"])
+                    if i + 1 == len(game["actions"]) or game["actions"][i + 1][0] != a[0])
+    assert len(pngs) == turns and f"wrote {turns} pictures" in out
+    with Image.open(pngs[-1]) as im:
+        assert im.size == (1200, 800)
+    assert "= human" in out and out.count("Board ") == 2  # --boards end: the start and the end only
+
+
+@pytest.mark.parametrize("boards", ["action", "round"])
+def test_board_frequency(play_file, boards, capsys):
+    code, out, _ = run([play_file, "--boards", boards], capsys)
+    assert code == 0
+    n_actions = len(read_records(play_file)[0][1]["actions"])
+    count = out.count("Board after")
+    assert count == n_actions - 1 if boards == "action" else 1 <= count <= 6
+
+
+def _write(path, games):
+    path.write_text("".join(json.dumps(g) + "\n" for g in games))
+    return path
+
+
+def test_a_game_that_does_not_replay_is_reported(play_file, tmp_path, capsys):
+    game = read_records(play_file)[0][1]
+    bad = dict(game, actions=[list(a) for a in game["actions"]])
+    bad["actions"][3][2] = "fly sideways"
+    code, _, err = run([_write(tmp_path / "a.jsonl", [bad]), ], capsys)
+    assert code == 1 and "action 4 of" in err and "recorded label 'fly sideways'" in err
+    short = dict(game, actions=game["actions"][:-3])
+    code, _, err = run([_write(tmp_path / "b.jsonl", [short])], capsys)
+    assert code == 1 and "before the game is over" in err
+    wrong = dict(game, scores=[dict(s, total=s["total"] + 1) for s in game["scores"]])
+    code, _, err = run([_write(tmp_path / "c.jsonl", [wrong])], capsys)
+    assert code == 1 and "recorded scores" in err
+    seat = dict(game, actions=[[1 - a[0], a[1], a[2]] if i == 0 else a for i, a in enumerate(game["actions"])])
+    code, _, err = run([_write(tmp_path / "d.jsonl", [seat])], capsys)
+    assert code == 1 and "but seat" in err
+
+
+@pytest.mark.parametrize("content,message", [
+    ("{not json\n", "line 1: not valid JSON"),
+    ('{"format": "spacemission-arena-results"}\n', "not a recorded game"),
+    ("\n\n", "holds no recorded game"),
+    ('{"format": "spacemission-arena-game", "version": 1, "seed": 1, "config": {"num_players": 9, "rules": "yucata",'
+     ' "max_rounds": 5}, "actions": [], "scores": []}\n', "num_players"),
+])
+def test_malformed_files_are_argument_errors(content, message, tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    path.write_text(content)
+    with pytest.raises(SystemExit) as exc:
+        replay.main([str(path)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument FILE" in err and message in err
+
+
+def test_bad_arguments(play_file, tmp_path, capsys):
+    for argv, text in (([play_file, "--game", "7"], "argument --game: no game 7"),
+                       ([play_file, "--seat", "2"], "argument --seat: must be a seat in 0..1"),
+                       ([play_file, "--boards", "often"], "argument --boards: invalid choice"),
+                       ([tmp_path / "missing.jsonl"], "argument FILE: cannot read")):
+        with pytest.raises(SystemExit):
+            replay.main([str(a) for a in argv])
+        assert text in capsys.readouterr().err
+
+
+def test_help_shows_an_example(capsys):
+    with pytest.raises(SystemExit):
+        replay.main(["--help"])
+    assert "spacemission replay results/games.jsonl --game 3" in capsys.readouterr().out
+
+
+def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, capsys):
+    from spacemission_cli._games import Replayer
+    from spacemission_env.rules import scores
+
+    game = read_records(play_file)[0][1]
+    cut = dict(game, actions=game["actions"][:9])
+    rebuilt = Replayer(cut, "cut")
+    while not rebuilt.done:
+        rebuilt.step()
+    seat = rebuilt.state.current_player
+    cut.update(scores=scores(rebuilt.state), rounds=rebuilt.state.round, round_limit=False, ranks=None, winners=[],
+               forfeit={"seat": seat, "agent": "cheater", "round": rebuilt.state.round, "action": 0,
+                        "reason": "returned illegal action 0"})
+    del cut["ranks"]
+    code, out, err = run([_write(tmp_path / "f.jsonl", [cut])], capsys)
+    assert code == 0, err
+    assert f"seat {seat} (cheater) forfeited: returned illegal action 0" in out
