@@ -147,10 +147,18 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
 
 
+EXAMPLES = """examples:
+  spacemission train --steps 400000 --run-dir runs/quick          # a few minutes on 2 cores
+  spacemission train --players 3 --steps 3000000 --seed 1         # a 3-player agent
+  spacemission train --config my_run.toml                         # options from a file
+  spacemission train --resume runs/quick --steps 1000000          # continue a killed run, or extend it
+docs/training.md has the command that trained the shipped agent."""
+
+
 def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=prog, description="Train a PPO agent (MaskablePPO on the batched engine) with "
                                  "behaviour-cloning warm start, an opponent pool, arena evaluations and checkpoints.",
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help="TOML or JSON file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help="continue the run in RUN_DIR from its last checkpoint (its saved configuration; "
