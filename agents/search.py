@@ -1,0 +1,312 @@
+"""SearchAgent: determinized Monte Carlo search over its own candidate actions.
+
+Each decision (docs/agents_search.md has the measurements):
+
+1. **Forced moves.** One legal action (a tile decision with one option, a lone top up):
+   played at once, no search.
+2. **Candidates.** HeuristicAgent (``prior="heuristic"``) plans the decision and scores
+   the actions it considers (``HeuristicAgent.last_values``): one jump card per
+   destination, the scan card that hurts least, two top-ups (draw only; also discard the
+   cards its plan does not need), every develop pair, discover, both flies, every tile.
+   The best ``candidates`` of them by that plan value are searched; the dozens of
+   equivalent top-up masks and jump cards never are. With ``prior=None`` every legal
+   action is a candidate except the top-ups, which are cut to three masks (draw only,
+   discard everything, discard the highest slot).
+3. **Worlds.** ``spacemission_env.determinize.sample_worlds_from_observation`` draws K
+   full game states consistent with the bot's own ``"recall"`` observation (R-I1..R-I5):
+   other hands, the draw order, unseen piles and rivals' reservations resampled. The bot
+   reads nothing but its observation and mask.
+4. **Selection.** Each batch copies K worlds once per candidate (rows of one BatchState,
+   numpy fancy indexing), applies each candidate in its copies and plays all rows to the
+   end of the game in one batched simulation (``_search_rollout.simulate``): every
+   candidate meets the *same* worlds (common random numbers, even the future reshuffles),
+   so differences come from the action. ``select="paired"`` (default): every candidate
+   gets every world; the prior's choice (the heuristic's best) is kept unless another
+   candidate beats it by more than ``z`` standard errors of the paired difference of
+   values. ``select="halving"``: sequential halving, ceil(log2 C) rounds, the worse half of
+   the candidates dropped after each, the rollouts split evenly over the rounds, the best
+   mean wins. Only candidates whose plan value is within ``gap`` of the best are searched.
+5. **Rollouts.** The first ``heuristic_steps`` steps of every rollout are played by
+   HeuristicAgent at every seat (on each seat's own observation), the rest by the rollout
+   policy: ``rollout="greedy"`` (default): GreedyAgent's compiled kernel plays every seat,
+   fed from the world state directly (exact piles; no observation built);
+   ``"kind-random"``: engine.sample_actions(by_kind=True); or any agent object, which
+   plays on each acting seat's own observation. ``depth`` caps a rollout at that many of
+   the bot's turns (then the leaf is valued by the provisional score margin, reservations
+   counted at ``reservation_weight``).
+6. **Value** of a rollout for the bot: its R-P8 rank reward (1 win, -1 loss, shared ties;
+   ``tanh(margin / 10)`` for a leaf cut by ``depth``) plus ``margin_weight`` x its final
+   score margin over the best rival.
+
+Budget: ``budget`` seconds per decision (``clock="cpu"``: the thread's CPU time, so the
+budget means one core's time whatever the machine's load; ``"wall"``: elapsed time), or
+``iterations`` rollouts per decision (then play is a deterministic function of the seed
+and the observation). A time budget splits its time over the rounds with a running
+estimate of the cost of one rollout; a hard deadline inside the simulation guards it.
+``act_batch`` decides row by row, each row with the full budget.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+
+import numpy as np
+
+from spacemission_env import decode, engine
+from spacemission_env.actions import NUM_ACTIONS
+from spacemission_env.config import check_game_config
+from spacemission_env.determinize import sample_worlds_from_observation
+from spacemission_env.encoding import observation_size
+from spacemission_env.policies import check_masks
+
+from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate, take_rows
+
+__all__ = ["SearchAgent"]
+
+ROLLOUTS = ("greedy", "kind-random")
+PRIORS = ("heuristic", None)
+CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
+LEAF_SCALE = 10.0  # points of margin at which a cut leaf counts as about a win (tanh)
+_FIRST_ROW_COST = 4e-4  # seconds per rollout before any was measured (2 players, greedy)
+
+
+def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
+    if value is None and allow_none:
+        return None
+    ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.integer, np.floating))
+    if isinstance(value, bool) or not ok or not math.isfinite(value) or value < low:
+        kind = "an integer" if integer else "a finite number"
+        raise ValueError(f"SearchAgent: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, got {value!r}")
+    return int(value) if integer else float(value)
+
+
+class SearchAgent:
+    """Determinized Monte Carlo search (module docstring). ``SearchAgent(budget=0.1,
+    iterations=None, rollout="greedy", seed=0, *, candidates=6, prior="heuristic",
+    depth=None, margin_weight=0.02, clock="cpu", select="paired", z=1.0, gap=3.0,
+    reservation_weight=0.5, heuristic_steps=8)``; bad values raise ValueError naming the
+    parameter. The defaults select, z and gap are the best of the settings measured
+    (docs/agents_search.md)."""
+
+    name = "search"
+    observation_type = "recall"
+    uses_observation = True
+
+    def __init__(self, budget: float = 0.1, iterations: int | None = None, rollout="greedy", seed: int | None = 0, *,
+                 candidates: int = 6, prior: str | None = "heuristic", depth: int | None = None,
+                 margin_weight: float = 0.02, clock: str = "cpu", select: str = "paired", z: float = 1.0,
+                 gap: float = 3.0, reservation_weight: float = 0.5, heuristic_steps: int = 8):
+        self.budget = _number("budget", budget, 1e-6)
+        if self.budget <= 0:
+            raise ValueError(f"SearchAgent: budget must be > 0 seconds, got {budget!r}")
+        self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
+        self.candidates = _number("candidates", candidates, 1, integer=True)
+        self.depth = _number("depth", depth, 1, integer=True, allow_none=True)
+        self.margin_weight = _number("margin_weight", margin_weight, 0.0)
+        self.z = _number("z", z, 0.0)
+        self.reservation_weight = _number("reservation_weight", reservation_weight, 0.0)
+        self.heuristic_steps = _number("heuristic_steps", heuristic_steps, 0, integer=True)
+        self.gap = float(_number("gap", gap, 0.0)) if gap != math.inf else math.inf
+        if select not in ("halving", "paired"):
+            raise ValueError(f"SearchAgent: select must be 'halving' or 'paired', got {select!r}")
+        self.select = select
+        if prior not in PRIORS:
+            raise ValueError(f"SearchAgent: prior must be one of {PRIORS}, got {prior!r}")
+        if clock not in CLOCKS:
+            raise ValueError(f"SearchAgent: clock must be one of {tuple(CLOCKS)}, got {clock!r}")
+        if isinstance(rollout, str):
+            if rollout not in ROLLOUTS:
+                raise ValueError(f"SearchAgent: rollout must be one of {ROLLOUTS} or an agent object, got {rollout!r}")
+        elif not callable(getattr(rollout, "act_batch", None)):
+            raise ValueError(f"SearchAgent: rollout {rollout!r} is neither one of {ROLLOUTS} nor an agent (act_batch)")
+        self.rollout, self.prior, self.clock = rollout, prior, clock
+        self._clock = CLOCKS[clock]
+        self._prior_agent = None
+        if prior == "heuristic":
+            from .heuristic import HeuristicAgent
+            self._prior_agent = HeuristicAgent(seed=0)
+        self._head = None
+        if self.heuristic_steps:
+            from .heuristic import HeuristicAgent
+            self._head = AgentRollout(HeuristicAgent(seed=1))
+        self.config = None
+        self._row_cost: dict[int, float] = {}  # players -> running estimate of seconds per rollout
+        self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "worlds": 0, "seconds": 0.0}
+        self.last_search: dict | None = None
+        self.seed(seed)
+
+    # --- protocol ----------------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> None:
+        """Play is a deterministic function of the seed and the observation (with an
+        ``iterations`` budget); None means 0."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"SearchAgent: seed must be a non-negative integer or None, got {seed!r}")
+        self._seed = int(seed or 0)
+
+    def bind(self, config) -> None:
+        """Keep the game configuration (num_players, rules, max_rounds): the determinizer
+        needs it. Without ``bind`` the player count is read from the observation and the
+        rules default to yucata with 100 rounds."""
+        self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        obs, mask = np.asarray(observation), np.asarray(action_mask)
+        if obs.ndim != 1 or mask.shape != (NUM_ACTIONS,):
+            raise ValueError(f"SearchAgent.act takes one observation [D] and one mask [{NUM_ACTIONS}], "
+                             f"got shapes {obs.shape} and {mask.shape}")
+        return int(self.act_batch(obs[None], mask[None])[0])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """One search per row, each with the full budget (rows are independent)."""
+        masks = check_masks(action_masks)
+        obs = np.asarray(observations)
+        d = observation_size(self.observation_type)
+        if obs.ndim != 2 or obs.shape != (masks.shape[0], d) or obs.dtype != np.int8:
+            raise ValueError(f"SearchAgent: observations must be int8 of shape [{masks.shape[0]}, {d}] "
+                             f"(observation_type 'recall'), got {obs.dtype} {obs.shape}")
+        if masks.shape[0] and not masks.any(axis=1).all():
+            raise ValueError(f"SearchAgent: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
+        out = np.zeros(masks.shape[0], dtype=np.int64)
+        for i in range(masks.shape[0]):
+            out[i] = self._decide(obs[i], masks[i])
+        return out
+
+    # --- one decision ----------------------------------------------------------------------
+    def _game(self, obs: np.ndarray) -> tuple[int, str, int]:
+        n = int(decode(obs, "recall")["seat_present"].sum())
+        if self.config is None:
+            return n, "yucata", 100
+        if n != self.config[0]:
+            raise ValueError(f"SearchAgent: the observation has {n} seats but the bot is bound to {self.config[0]} players")
+        return self.config
+
+    def _candidates(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        legal = np.flatnonzero(mask)
+        if self._prior_agent is not None:
+            self._prior_agent.act_batch(obs[None], mask[None])
+            values = self._prior_agent.last_values[0]
+            scored = legal[np.isfinite(values[legal])]
+            order = scored[np.argsort(-values[scored], kind="stable")]
+            order = order[values[order] >= values[order[0]] - self.gap]
+            return order[:self.candidates]
+        hand = int(decode(obs, "recall")["hand_size"][0])
+        keep = {0, (1 << hand) - 1, 1 << (hand - 1)} if hand else {0}
+        return np.array([a for a in legal if a >= 32 or a in keep], dtype=np.int64)
+
+    def _rng(self, obs: np.ndarray) -> np.random.Generator:
+        h = int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
+        return np.random.default_rng([self._seed, h])
+
+    def _policy(self, rng: np.random.Generator):
+        if self.rollout == "greedy":
+            return GreedyRollout(salt=self._seed)
+        if self.rollout == "kind-random":
+            return KindRandomRollout(rng)
+        return AgentRollout(self.rollout)
+
+    def _batch(self, obs, cands, per_world, game, rng, policy, deadline) -> np.ndarray:
+        """Values [len(cands), per_world]: each candidate played in the same per_world worlds."""
+        n, rules, max_rounds = game
+        k = cands.size
+        t0 = self._clock()
+        w = sample_worlds_from_observation(obs, n, rules, max_rounds, per_world, rng, player=0)
+        st = take_rows(w, np.tile(np.arange(per_world), k))
+        engine.step(st, np.repeat(cands, per_world))
+        outcome, margin, done, _ = simulate(st, policy, self.depth, deadline, self._clock, self.reservation_weight,
+                                            self._head, self.heuristic_steps)
+        outcome = np.where(done, outcome, np.tanh(margin / LEAF_SCALE))
+        spent = self._clock() - t0
+        old = self._row_cost.get(n, spent / (k * per_world))
+        self._row_cost[n] = 0.7 * old + 0.3 * spent / (k * per_world)
+        self._rollouts += k * per_world
+        self._worlds += per_world
+        return (outcome + self.margin_weight * margin).reshape(k, per_world)
+
+    def _per_world(self, k, rounds_left, deadline, n, spent_rollouts, planned_rollouts):
+        if self.iterations is not None:
+            return max(1, planned_rollouts // k)
+        left = deadline - self._clock()
+        return int(left / rounds_left / (self._row_cost.get(n, _FIRST_ROW_COST) * k))
+
+    def _decide(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        start = self._clock()
+        self.stats["decisions"] += 1
+        legal = np.flatnonzero(mask)
+        self.last_search = None
+        if legal.size == 1:
+            return int(legal[0])
+        cands = self._candidates(obs, mask)
+        if cands.size == 1:
+            return int(cands[0])
+        game = self._game(obs)
+        rng = self._rng(obs)
+        policy = self._policy(rng)
+        deadline = None if self.iterations is not None else start + self.budget
+        self._rollouts = self._worlds = 0
+        if self.select == "halving":
+            best, info = self._halving(obs, cands, game, rng, policy, deadline)
+        else:
+            best, info = self._paired(obs, cands, game, rng, policy, deadline)
+        elapsed = self._clock() - start
+        self.stats["searched"] += 1
+        self.stats["rollouts"] += self._rollouts
+        self.stats["worlds"] += self._worlds
+        self.stats["seconds"] += elapsed
+        self.last_search = {"candidates": cands.tolist(), **info, "rollouts": self._rollouts, "worlds": self._worlds,
+                            "seconds": elapsed, "action": best}
+        return best
+
+    def _halving(self, obs, cands, game, rng, policy, deadline):
+        """Sequential halving: ceil(log2 C) rounds, the worse half dropped after each."""
+        c = cands.size
+        rounds = max(1, math.ceil(math.log2(c)))
+        total, count = np.zeros(c), np.zeros(c, np.int64)
+        alive = np.arange(c)
+        for r in range(rounds):
+            k = alive.size
+            per_world = self._per_world(k, rounds - r, deadline, game[0], 0, (self.iterations or 0) // rounds)
+            if per_world < 1:
+                if r > 0:
+                    break
+                per_world = 1
+            value = self._batch(obs, cands[alive], per_world, game, rng, policy, deadline)
+            total[alive] += value.sum(axis=1)
+            count[alive] += per_world
+            if r < rounds - 1:
+                mean = total[alive] / count[alive]
+                alive = alive[np.argsort(-mean, kind="stable")[:max(1, math.ceil(k / 2))]]
+                if alive.size == 1:
+                    break
+        mean = total[alive] / np.maximum(count[alive], 1)
+        best = int(cands[alive[int(np.argmax(mean))]])
+        return best, {"mean": (total / np.maximum(count, 1)).tolist(), "count": count.tolist()}
+
+    def _paired(self, obs, cands, game, rng, policy, deadline):
+        """Every candidate in the same worlds; the prior's choice (cands[0]) is kept unless
+        another beats it by more than ``z`` standard errors of the paired difference."""
+        c = cands.size
+        chunks = []
+        if self.iterations is not None:
+            chunks.append(self._batch(obs, cands, max(1, self.iterations // c), game, rng, policy, None))
+        else:
+            for r in range(8):  # batches of a quarter of the remaining time
+                per_world = self._per_world(c, max(1, 4 - r), deadline, game[0], 0, 0)
+                if per_world < 1:
+                    if r > 0:
+                        break
+                    per_world = 1
+                chunks.append(self._batch(obs, cands, per_world, game, rng, policy, deadline))
+        v = np.concatenate(chunks, axis=1)
+        d = v - v[0]
+        m = v.shape[1]
+        mean_d = d.mean(axis=1)
+        se = d.std(axis=1, ddof=1) / math.sqrt(m) if m > 1 else np.full(c, np.inf)
+        score = np.where(np.arange(c) == 0, 0.0, mean_d - self.z * se)
+        j = int(np.argmax(score)) if score.max() > 0 else 0
+        return int(cands[j]), {"mean": v.mean(axis=1).tolist(), "count": [m] * c, "lcb": score.tolist()}
+
+    def __repr__(self) -> str:
+        b = f"iterations={self.iterations}" if self.iterations is not None else f"budget={self.budget}"
+        r = self.rollout if isinstance(self.rollout, str) else getattr(self.rollout, "name", type(self.rollout).__name__)
+        return f"SearchAgent({b}, rollout={r!r})"
