@@ -1,0 +1,42 @@
+"""Ship a trained model: copy a run's ``final.npz`` into the package (agents/data/) as the
+pretrained model for its player count, with a card beside it (``ppo_<P>p.json``: the
+model's metadata, including the training command, its size and sha256).
+
+    python tools/ship_model.py runs/ship2p/final.npz
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from spacemission_agents.ppo import SHIPPED, PPOAgent
+
+DATA = Path(__file__).resolve().parent.parent / "agents" / "data"
+MAX_BYTES = 5 * 1024 * 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("model", help="a saved PPOAgent (.npz), e.g. RUN_DIR/final.npz")
+    args = ap.parse_args()
+    agent = PPOAgent.load(args.model)  # refuses files that do not fit the installed package
+    players = agent.metadata["num_players"]
+    if players not in SHIPPED:
+        raise SystemExit(f"no shipped slot for {players}-player models; slots: {sorted(SHIPPED)}")
+    src = Path(args.model)
+    if src.stat().st_size > MAX_BYTES:
+        raise SystemExit(f"{src} is {src.stat().st_size:,} bytes; the package ships at most {MAX_BYTES:,}")
+    dest = DATA / SHIPPED[players]
+    shutil.copyfile(src, dest)
+    card = {"file": dest.name, "bytes": dest.stat().st_size,
+            "sha256": hashlib.sha256(dest.read_bytes()).hexdigest(), "metadata": agent.metadata,
+            "strength": "docs/training.md (arena tables with the commands that produced them)"}
+    dest.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    print(f"shipped {dest} ({card['bytes']:,} bytes) and {dest.with_suffix('.json').name}")
+
+
+if __name__ == "__main__":
+    main()
