@@ -11,7 +11,10 @@ arrays and a JSON string of metadata under ``"metadata"``:
 * ``active`` (int64 [A]) and ``scale`` (float32 [A]): the network's input is
   ``obs[active] * scale`` (the observation's active features scaled into [0, 1]);
 * ``w0, b0, ..., wL, bL``: dense layers (weight [out, in], bias [out]); ReLU after every
-  layer but the last, whose 100 outputs are the action logits (docs/actions.md ids).
+  layer but the last, whose 100 outputs are the action logits (docs/actions.md ids);
+* with a heuristic prior (metadata ``"prior"``, agents/ppo_prior.py): ``prior_beta``
+  (float32 [1]); the input is ``obs[active] * scale`` followed by ``1 + codes / 80`` (the
+  heuristic's per-action codes) and the logits get ``prior_beta * codes / 10`` added.
 
 The metadata (``make_metadata``) names the package version, the observation type, the
 observation size and a hash of its layout (``layout_hash``), the dtype the network reads
@@ -40,10 +43,12 @@ from spacemission_env import encoding
 from spacemission_env.actions import NUM_ACTIONS
 from spacemission_env.env_common import check_seed
 
+from .ppo_prior import FLOOR_CODE, STEP_POINTS
+
 __all__ = ["FORMAT", "PPOAgent", "SHIPPED", "layout_hash", "make_metadata", "package_version"]
 
 FORMAT = "spacemission-ppo-policy"
-VERSION = 1
+VERSION = 2  # 2: optional heuristic prior (version-1 files load unchanged)
 SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz"}  # player count -> file in spacemission_agents/data
 
 
@@ -82,15 +87,16 @@ def layout_hash(observation_type: str) -> str:
 
 
 def make_metadata(*, observation_type: str, num_players: int, rules: str, max_rounds: int, architecture: dict,
-                  training: dict) -> dict:
-    """The metadata a saved model carries (module doc)."""
+                  training: dict, prior: dict | None = None) -> dict:
+    """The metadata a saved model carries (module doc); ``prior``: a
+    ``HeuristicPrior.describe()`` or None."""
     return {
         "format": FORMAT, "version": VERSION, "package_version": package_version(),
         "observation_type": observation_type, "observation_size": encoding.observation_size(observation_type),
         "observation_layout_hash": layout_hash(observation_type),
         "observation_dtype": "int8 observations, read as float32: x = obs[active] * scale",
         "num_actions": NUM_ACTIONS, "num_players": int(num_players), "rules": rules, "max_rounds": int(max_rounds),
-        "architecture": architecture, "training": training,
+        "architecture": architecture, "training": training, "prior": prior,
     }
 
 
@@ -121,9 +127,22 @@ class PPOAgent:
         except KeyError as exc:
             raise ValueError(f"model parameters lack {exc.args[0]!r} (expected active, scale, w0, b0, ...)") from None
         size = self.metadata["observation_size"]
+        self._prior = None
+        if self.metadata.get("prior") is not None:
+            from .ppo_prior import HeuristicPrior
+
+            self._prior = HeuristicPrior.from_description(self.metadata["prior"])
+            if self._prior.observation_type != self.metadata["observation_type"]:
+                raise ValueError(f"model prior reads {self._prior.observation_type!r} observations; the model's "
+                                 f"observation_type is {self.metadata['observation_type']!r}")
+            beta = np.asarray(self.params.get("prior_beta", np.zeros(0)))
+            if beta.shape != (1,) or not np.isfinite(beta).all():
+                raise ValueError(f"model with a prior needs a finite prior_beta of shape [1], got shape {beta.shape}")
+        elif "prior_beta" in self.params:
+            raise ValueError("model parameters hold prior_beta but its metadata names no prior")
         if n < 1 or active.ndim != 1 or scale.shape != active.shape or (active.size and (active.min() < 0 or active.max() >= size)):
             raise ValueError(f"model parameters are inconsistent: {n} layers, active {active.shape}, scale {scale.shape}")
-        fan_in = active.size
+        fan_in = active.size + (NUM_ACTIONS if self._prior is not None else 0)
         for i, (w, b) in enumerate(layers):
             if w.ndim != 2 or w.shape[1] != fan_in or b.shape != (w.shape[0],):
                 raise ValueError(f"model layer {i}: weight {w.shape} and bias {b.shape} do not follow {fan_in} inputs")
@@ -138,16 +157,25 @@ class PPOAgent:
 
     def _prepare(self) -> None:
         """The arrays the forward pass uses: transposed weights, the first one with the
-        input scaling folded in (derived from ``params``; rebuilt after unpickling)."""
+        input scaling folded in (and, with a prior, the prior input's ``1 + codes / 80``
+        folded into its columns and its bias), derived from ``params``; rebuilt after
+        unpickling."""
         n = sum(1 for k in self.params if k.startswith("w"))
         scale = self.params["scale"].astype(np.float32)
         self._active = self.params["active"].astype(np.int64)
-        self._w_t = [np.ascontiguousarray((self.params[f"w{i}"].astype(np.float32) * (scale if i == 0 else 1)).T)
-                     for i in range(n)]
+        w = [self.params[f"w{i}"].astype(np.float32) for i in range(n)]
         self._b = [self.params[f"b{i}"].astype(np.float32) for i in range(n)]
+        has_prior = "prior_beta" in self.params
+        if has_prior:
+            a = scale.size
+            self._b[0] = self._b[0] + w[0][:, a:].sum(axis=1)
+            scale = np.concatenate([scale, np.full(NUM_ACTIONS, 1.0 / -FLOOR_CODE, np.float32)])
+        w[0] = w[0] * scale
+        self._w_t = [np.ascontiguousarray(m.T) for m in w]
+        self._beta = float(self.params["prior_beta"][0]) if has_prior else 0.0
 
     def __getstate__(self) -> dict:  # snapshots are pickled into checkpoints: keep only the source arrays
-        return {k: v for k, v in self.__dict__.items() if k not in ("_w_t", "_b", "_active")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_w_t", "_b", "_active", "_beta")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -240,13 +268,25 @@ class PPOAgent:
     def seed(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(check_seed(seed))
 
-    def logits(self, observations: np.ndarray) -> np.ndarray:
-        """float32 [N, 100] action logits for int8 (or float) observations [N, D]."""
+    @property
+    def prior(self):
+        """The model's :class:`~spacemission_agents.ppo_prior.HeuristicPrior`, or None."""
+        return self._prior
+
+    def logits(self, observations: np.ndarray, action_masks: np.ndarray | None = None) -> np.ndarray:
+        """float32 [N, 100] action logits for int8 (or float) observations [N, D]. A model
+        with a prior needs the masks too (the heuristic plans over the legal actions)."""
         obs = np.asarray(observations)
         if obs.ndim != 2 or obs.shape[1] != self.metadata["observation_size"]:
             raise ValueError(f"observations must have shape [N, {self.metadata['observation_size']}] "
                              f"({self.observation_type!r}), got {list(obs.shape)}")
         x = obs[:, self._active].astype(np.float32)
+        codes = None
+        if self._prior is not None:
+            if action_masks is None:
+                raise ValueError("this model has a heuristic prior: logits(observations, action_masks) needs the masks")
+            codes = self._prior(obs.astype(np.int8, copy=False), action_masks).astype(np.float32)
+            x = np.concatenate([x, codes], axis=1)  # scaled to 1 + codes / 80 by the first layer (_prepare)
         last = len(self._w_t) - 1
         with one_blas_thread():
             for i, (wt, b) in enumerate(zip(self._w_t, self._b)):
@@ -254,6 +294,8 @@ class PPOAgent:
                 x += b
                 if i < last:
                     np.maximum(x, 0.0, out=x)
+        if codes is not None:
+            x += (self._beta * STEP_POINTS) * codes
         return x
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
@@ -263,7 +305,7 @@ class PPOAgent:
         legal = masks.astype(np.bool_, copy=False)
         if not legal.any(axis=1).all():
             raise ValueError(f"an action mask has no legal action (rows {np.flatnonzero(~legal.any(axis=1))[:8].tolist()})")
-        z = np.where(legal, self.logits(observations), -np.inf)
+        z = np.where(legal, self.logits(observations, legal), -np.inf)
         if self.temperature == 0.0:
             return np.argmax(z, axis=1).astype(np.int64)
         z = (z - z.max(axis=1, keepdims=True)) / self.temperature
@@ -283,4 +325,5 @@ class PPOAgent:
     def __repr__(self) -> str:
         m = self.metadata
         t = f", temperature={self.temperature}" if self.temperature else ""
-        return f"PPOAgent({self.name!r}, {m['num_players']} players, {m['rules']}{t})"
+        p = ", heuristic prior" if self._prior is not None else ""
+        return f"PPOAgent({self.name!r}, {m['num_players']} players, {m['rules']}{p}{t})"

@@ -92,6 +92,28 @@ def test_the_saved_model_loads_and_plays_legal_moves(unbroken):
         engine.step(st, a, select=~st.terminated)
 
 
+def test_the_default_run_has_the_heuristic_prior(unbroken):
+    run_dir, _ = unbroken
+    agent = PPOAgent.load(run_dir / "final.npz")
+    assert agent.prior is not None and agent.metadata["prior"]["kind"] == "heuristic"
+    assert agent.params["w0"].shape[1] == agent.params["active"].size + 100  # the codes are inputs too
+
+
+def test_a_run_without_prior_trains_and_resumes(tmp_path):
+    plain = {**TINY, "prior": "", "steps": 1024}
+    train(TrainConfig(**plain, run_dir=str(tmp_path / "a")))
+    agent = PPOAgent.load(tmp_path / "a" / "final.npz")
+    assert agent.prior is None and "prior_beta" not in agent.params
+    assert agent.params["w0"].shape[1] == agent.params["active"].size
+    train(TrainConfig(**{**plain, "stop_after_steps": 512}, run_dir=str(tmp_path / "b")))
+    cfg, resume = parse_args(["--resume", str(tmp_path / "b")])
+    train(cfg, resume=resume)
+    assert _same(_weights(tmp_path / "a"), _weights(tmp_path / "b"))
+    with pytest.raises(ValueError, match="recall"):
+        TrainConfig(**{**TINY, "observation_type": "info"})
+    assert TrainConfig(**{**TINY, "observation_type": "info", "prior": ""}).prior == ""
+
+
 def test_same_seed_same_weights(unbroken, tmp_path):
     run_dir, _ = unbroken
     train(TrainConfig(**TINY, run_dir=str(tmp_path / "again")))

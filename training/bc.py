@@ -33,13 +33,18 @@ __all__ = ["collect", "load_cache", "pretrain", "save_cache"]
 
 
 def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_players: int, rules: str,
-            max_rounds: int, observation_type: str, reward: str, shaping: bool, gamma: float, seed: int) -> dict:
+            max_rounds: int, observation_type: str, reward: str, shaping: bool, gamma: float, seed: int,
+            wrap=None) -> dict:
     """Teacher decisions against ``pool``: {"obs" int8 [M, D], "mask" bool [M, 100],
-    "action" int64 [M], "ret" float32 [M], "games", "seconds"} with M <= ``samples``."""
+    "action" int64 [M], "ret" float32 [M], "games", "seconds"} with M <= ``samples``.
+    ``wrap(venv)``: the wrapper the learner's env has (prior.PriorVecEnv), so the recorded
+    observations are what the learner reads; the teacher still gets its own view."""
     t0 = time.perf_counter()
-    venv = SpaceMissionVecEnv(num_envs, num_players=num_players, rules=rules, max_rounds=max_rounds,
+    base = SpaceMissionVecEnv(num_envs, num_players=num_players, rules=rules, max_rounds=max_rounds,
                               observation_type=observation_type, reward=reward, shaping=shaping, gamma=gamma,
                               seed=seed, opponents=pool.policies, opponent_sampler=pool.sample)
+    venv = wrap(base) if wrap is not None else base
+    base_d = base.observation_space.shape[0]
     teacher_type = getattr(teacher, "observation_type", None) or observation_type
     steps = -(-samples // num_envs) + 200  # extra steps, so that most recorded games get to end
     obs = venv.reset()
@@ -53,7 +58,8 @@ def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_pla
     for t in range(steps):
         mask = venv.action_masks()
         # the teacher sees its own observation type (the env keeps the engine state in _st)
-        teacher_obs = obs if teacher_type == observation_type else engine.observe(venv._st, observation_type=teacher_type)
+        teacher_obs = obs[:, :base_d] if teacher_type == observation_type else engine.observe(
+            base._st, observation_type=teacher_type)
         actions = np.asarray(teacher.act_batch(teacher_obs, mask), dtype=np.int64)
         all_obs[t], all_mask[t], all_act[t] = obs, mask, actions
         obs, rew, done, infos = venv.step(actions)

@@ -55,6 +55,9 @@ class TrainConfig:
     trunk: str = _h("shared layer sizes after the input, comma-separated", default="256")
     pi: str = _h("policy head layer sizes", default="128")
     vf: str = _h("value head layer sizes", default="128")
+    prior: str = _h("policy prior: 'heuristic' (the heuristic bot's plan values as an input and a bias on the "
+                    "logits, agents/ppo_prior.py) or '' (none)", default="heuristic")
+    prior_beta: float = _h("initial weight of the prior's plan values (per point) in the logits", default=3.0)
     # warm start: behaviour cloning
     bc_teacher: str = _h("agent spec to clone before PPO ('' to start from scratch)", default="heuristic")
     bc_samples: int = _h("teacher decisions recorded", default=250_000)
@@ -94,6 +97,9 @@ class TrainConfig:
             (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
             (self.bc_samples >= 0 and self.bc_epochs >= 0, "bc_samples and bc_epochs must be >= 0"),
             (self.stop_after_steps >= 0, "stop_after_steps must be >= 0"),
+            (self.prior in ("", "heuristic"), "prior must be 'heuristic' or '' (none)"),
+            (not self.prior or self.observation_type == "recall", "the heuristic prior reads the 'recall' observation"),
+            (self.prior_beta == self.prior_beta and abs(self.prior_beta) < 1e3, "prior_beta must be a finite number"),
         ]
         for ok, message in checks:
             if not ok:

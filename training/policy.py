@@ -9,6 +9,10 @@ logits and the value in one number. The first layer dominates the cost on a CPU,
 dropping dead inputs and sharing it between actor and critic roughly triples the
 updates per second against SB3's default two separate MLPs on the full input.
 
+With a heuristic prior (``--prior heuristic``, training/prior.py) the input also holds
+the heuristic's per-action codes, the policy head's logits get ``beta * codes / 10``
+added, and the exported agent carries the prior's description and ``prior_beta``.
+
 SB3 pieces: ``ObsTrunk`` is the (shared) features extractor, ``net_arch=dict(pi=...,
 vf=...)`` the heads, ``activation_fn=nn.ReLU``. ``to_agent`` copies the actor (trunk,
 policy head, action layer) into numpy arrays; the value head is not exported (the
@@ -79,8 +83,16 @@ class ObsTrunk(BaseFeaturesExtractor):
         return self.trunk(x)
 
 
-def policy_kwargs(arch: Architecture, active: np.ndarray, scale: np.ndarray) -> dict:
-    """MaskablePPO's ``policy_kwargs`` for ``arch`` with the given input features."""
+def policy_kwargs(arch: Architecture, active: np.ndarray, scale: np.ndarray, prior_beta: float | None = None) -> dict:
+    """MaskablePPO's ``policy_kwargs`` for ``arch`` with the given input features (for
+    ``PriorMaskablePolicy`` when ``prior_beta`` is given)."""
+    if prior_beta is not None:
+        from .prior import PriorTrunk
+
+        return dict(features_extractor_class=PriorTrunk,
+                    features_extractor_kwargs=dict(active=active.tolist(), scale=scale.tolist(), trunk=list(arch.trunk)),
+                    heads=dict(pi=list(arch.pi), vf=list(arch.vf)), prior_beta=float(prior_beta),
+                    share_features_extractor=True)
     return dict(features_extractor_class=ObsTrunk,
                 features_extractor_kwargs=dict(active=active.tolist(), scale=scale.tolist(), trunk=list(arch.trunk)),
                 net_arch=dict(pi=list(arch.pi), vf=list(arch.vf)), activation_fn=nn.ReLU,
@@ -94,20 +106,25 @@ def _linears(module: nn.Module) -> list[nn.Linear]:
 def actor_layers(policy) -> list[tuple[np.ndarray, np.ndarray]]:
     """(weight [out, in], bias [out]) of every actor layer in order, as float32 numpy."""
     fx = policy.pi_features_extractor
-    layers = _linears(fx.trunk) + _linears(policy.mlp_extractor.policy_net) + [policy.action_net]
+    head = getattr(policy.action_net, "linear", policy.action_net)  # PriorHead or a plain Linear
+    layers = _linears(fx.trunk) + _linears(policy.mlp_extractor.policy_net) + [head]
     return [(m.weight.detach().cpu().numpy().astype(np.float32).copy(),
              m.bias.detach().cpu().numpy().astype(np.float32).copy()) for m in layers]
 
 
 def to_agent(policy, *, observation_type: str, num_players: int, rules: str, max_rounds: int,
-             arch: Architecture, training: dict | None = None, temperature: float = 0.0, name: str = "ppo") -> PPOAgent:
+             arch: Architecture, training: dict | None = None, temperature: float = 0.0, name: str = "ppo",
+             prior=None) -> PPOAgent:
     """A numpy :class:`PPOAgent` with the actor of a MaskablePPO ``policy`` (a copy: later
-    updates of the policy do not change it)."""
+    updates of the policy do not change it); ``prior``: the HeuristicPrior the policy was
+    trained with, or None."""
     fx = policy.pi_features_extractor
     meta = make_metadata(observation_type=observation_type, num_players=num_players, rules=rules,
                          max_rounds=max_rounds, architecture={**arch.to_dict(), "activation": "relu"},
-                         training=training or {})
+                         training=training or {}, prior=None if prior is None else prior.describe())
     params = {"active": fx.active.cpu().numpy().copy(), "scale": fx.scale.cpu().numpy().copy()}
+    if prior is not None:
+        params["prior_beta"] = policy.action_net.beta.detach().cpu().numpy().astype(np.float32).copy()
     for i, (w, b) in enumerate(actor_layers(policy)):
         params[f"w{i}"], params[f"b{i}"] = w, b
     return PPOAgent(params, meta, temperature=temperature, name=name)

@@ -49,6 +49,7 @@ from .config import TrainConfig, parse_args, versions
 from .logs import Progress, RunLog, evaluate, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
+from .prior import PriorMaskablePolicy, PriorVecEnv, augmented_box
 
 __all__ = ["main", "train"]
 
@@ -92,14 +93,41 @@ def default_run_dir(cfg: TrainConfig) -> Path:
     return Path("runs") / f"ppo-{cfg.players}p-s{cfg.seed}"
 
 
+def make_prior(cfg: TrainConfig):
+    """The policy prior (agents/ppo_prior.py), or None without ``--prior``."""
+    if not cfg.prior:
+        return None
+    from spacemission_agents.ppo_prior import make_prior as make
+
+    return make(cfg.prior)
+
+
+def make_env(cfg: TrainConfig, pool: OpponentPool) -> SpaceMissionVecEnv | PriorVecEnv:
+    """The learner's env: ``num_envs`` games against the pool, with the prior's codes appended."""
+    venv = SpaceMissionVecEnv(cfg.num_envs, num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
+                              observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
+                              gamma=cfg.env_gamma, seed=cfg.seed, opponents=pool.policies,
+                              opponent_sampler=pool.sample)
+    prior = make_prior(cfg)
+    return venv if prior is None else PriorVecEnv(venv, prior)
+
+
+def policy_class(cfg: TrainConfig):
+    return PriorMaskablePolicy if cfg.prior else MaskableActorCriticPolicy
+
+
+def learner_kwargs(cfg: TrainConfig, active, scale) -> dict:
+    return policy_kwargs(arch_of(cfg), active, scale, prior_beta=cfg.prior_beta if cfg.prior else None)
+
+
 def build_model(cfg: TrainConfig, venv, active, scale) -> MaskablePPO:
     lr = cfg.lr
     model = MaskablePPO(
-        MaskableActorCriticPolicy, venv, learning_rate=lambda p: lr * (cfg.lr_final + (1 - cfg.lr_final) * p),
+        policy_class(cfg), venv, learning_rate=lambda p: lr * (cfg.lr_final + (1 - cfg.lr_final) * p),
         n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.epochs, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, clip_range=cfg.clip, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef,
         max_grad_norm=cfg.max_grad_norm, target_kl=cfg.target_kl or None, seed=cfg.seed, device="cpu",
-        policy_kwargs=policy_kwargs(arch_of(cfg), active, scale))
+        policy_kwargs=learner_kwargs(cfg, active, scale))
     model.set_logger(Logger(folder=None, output_formats=[]))  # train() records here; we read and log it
     model.ep_info_buffer, model.ep_success_buffer = deque(maxlen=1), deque(maxlen=1)  # SB3 fills them; unused
     return model
@@ -113,7 +141,7 @@ def export(model_or_policy, cfg: TrainConfig, training: dict | None = None, temp
     policy = getattr(model_or_policy, "policy", model_or_policy)
     return to_agent(policy, observation_type=cfg.observation_type, num_players=cfg.players, rules=cfg.rules,
                     max_rounds=cfg.max_rounds, arch=arch_of(cfg), training=training, temperature=temperature,
-                    name=name)
+                    name=name, prior=make_prior(cfg))
 
 
 def snapshot_seed(cfg: TrainConfig, step: int) -> int:
@@ -132,19 +160,24 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
         settings = dict(teacher=cfg.bc_teacher, opponents=weights, num_envs=cfg.num_envs, samples=cfg.bc_samples,
                         num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
                         observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
-                        gamma=cfg.env_gamma, seed=cfg.seed + 1)
+                        gamma=cfg.env_gamma, seed=cfg.seed + 1, prior=cfg.prior)
         data = bc.load_cache(cfg.bc_cache, settings) if cfg.bc_cache else None
         if data is None:
             data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1)
-            data = bc.collect(teacher, data_pool, **{k: v for k, v in settings.items() if k not in ("teacher", "opponents")})
+            prior = make_prior(cfg)
+            data = bc.collect(teacher, data_pool, wrap=None if prior is None else (lambda v: PriorVecEnv(v, prior)),
+                              **{k: v for k, v in settings.items() if k not in ("teacher", "opponents", "prior")})
             if cfg.bc_cache:
                 bc.save_cache(cfg.bc_cache, settings, data)
         stats = {"bc/samples": len(data["action"]), "bc/games": data["games"], "bc/collect_s": data["seconds"]}
         log(stats)
+    box = observation_box(cfg.observation_type, np.int8)
     active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,
-                                  extra=None if data is None else data["obs"])
-    policy = MaskableActorCriticPolicy(observation_box(cfg.observation_type, np.int8), spaces.Discrete(NUM_ACTIONS),
-                                       lambda _: cfg.bc_lr, **policy_kwargs(arch_of(cfg), active, scale))
+                                  extra=None if data is None else data["obs"][:, :box.shape[0]])
+    if cfg.prior:
+        box = augmented_box(box)
+    policy = policy_class(cfg)(box, spaces.Discrete(NUM_ACTIONS), lambda _: cfg.bc_lr,
+                               **learner_kwargs(cfg, active, scale))
     if data is not None and cfg.bc_epochs > 0:
         t0 = time.perf_counter()
         stats.update(bc.pretrain(policy, data, epochs=cfg.bc_epochs, lr=cfg.bc_lr, batch_size=cfg.bc_batch,
@@ -188,10 +221,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         if pool.weights.get(SELF, 0) > 0:
             pool.add_snapshot(export(policy, cfg, temperature=cfg.snapshot_temperature, name="self@0"), 0)
             pool.entries[-1].policy.seed(snapshot_seed(cfg, 0))
-        venv = SpaceMissionVecEnv(cfg.num_envs, num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
-                                  observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
-                                  gamma=cfg.env_gamma, seed=cfg.seed, opponents=pool.policies,
-                                  opponent_sampler=pool.sample)
+        venv = make_env(cfg, pool)
         model = build_model(cfg, venv, active, scale)
         model.policy.load_state_dict(policy.state_dict())
         model._last_obs = venv.reset()

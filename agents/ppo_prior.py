@@ -1,0 +1,84 @@
+"""The heuristic prior of a PPO policy: the heuristic bot's plan values as an extra input
+and as a bias on the policy's logits.
+
+A policy trained from scratch, or cloned from the heuristic bot, has to rediscover in its
+weights the plans the heuristic computes every decision (its cloned copy agreed with the
+teacher on only 62-64% of decisions; docs/training.md). With a prior the network does not
+imitate the plan, it is handed it:
+
+* ``HeuristicPrior(obs, masks)`` runs ``HeuristicAgent`` (numba, no torch) on the
+  observations and returns int8 codes ``[N, 100]``: for each legal action the heuristic
+  evaluated, ``round(10 * max(value - best, -8))``, its plan value in tenths of a point
+  below the best action's, saturating 8 points down; ``-80`` for every other action
+  (legal ones the heuristic does not evaluate, such as the equivalent top-up masks, and
+  illegal ones). A row where it evaluated nothing (a forced move) is 0 on its legal actions.
+* The network reads ``obs[active] * scale`` followed by ``1 + codes / 80`` (in [0, 1]:
+  1 for the heuristic's choice), and its logits are ``net(x) + beta * codes / 10``: the
+  heuristic's plan values in points times a learned ``beta``. At initialisation (``net``
+  near 0) the policy is the heuristic's softmax at inverse temperature ``beta``; PPO then
+  learns where to deviate from it.
+
+The codes are int8 so that the augmented observation stays int8 (rollout buffers, cloning
+data and checkpoints keep their size). The same function serves the training wrapper
+(spacemission_training.prior) and the numpy :class:`~spacemission_agents.ppo.PPOAgent`,
+so a saved model sees exactly the codes it was trained on.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from spacemission_env.actions import NUM_ACTIONS
+
+__all__ = ["FLOOR_CODE", "HeuristicPrior", "PRIOR_KINDS", "STEP_POINTS"]
+
+STEP_POINTS = 0.1  # points per code unit
+FLOOR_CODE = -80  # 8 points below the best: "not worth considering"
+PRIOR_KINDS = ("heuristic",)
+
+
+class HeuristicPrior:
+    """Per-action prior codes from ``HeuristicAgent(**params)`` (module doc)."""
+
+    kind = "heuristic"
+
+    def __init__(self, params: dict | None = None):
+        from .heuristic import DEFAULTS, HeuristicAgent
+
+        self.params = {**DEFAULTS, **(params or {})}
+        self._agent = HeuristicAgent(seed=0, **self.params)
+        self.observation_type = self._agent.observation_type
+
+    def describe(self) -> dict:
+        """What a saved model records to rebuild exactly this prior."""
+        return {"kind": self.kind, "params": dict(self.params), "step_points": STEP_POINTS, "floor_code": FLOOR_CODE}
+
+    @classmethod
+    def from_description(cls, desc: dict) -> "HeuristicPrior":
+        if not isinstance(desc, dict) or desc.get("kind") not in PRIOR_KINDS:
+            raise ValueError(f"unknown policy prior {desc!r}; known kinds: {PRIOR_KINDS}")
+        if desc.get("step_points") != STEP_POINTS or desc.get("floor_code") != FLOOR_CODE:
+            raise ValueError(f"policy prior coded with step {desc.get('step_points')} and floor "
+                             f"{desc.get('floor_code')}; this package codes step {STEP_POINTS}, floor {FLOOR_CODE}")
+        return cls(desc.get("params"))
+
+    def __call__(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """int8 codes [N, 100] for int8 observations [N, D] and bool masks [N, 100]."""
+        masks = np.asarray(action_masks, dtype=np.bool_)
+        codes = np.full((len(masks), NUM_ACTIONS), FLOOR_CODE, dtype=np.int8)
+        if not len(masks):
+            return codes
+        self._agent.act_batch(observations, masks)
+        values = np.where(masks, self._agent.last_values, -np.inf)
+        best = values.max(axis=1, keepdims=True)
+        evaluated = np.isfinite(best[:, 0])
+        diff = np.clip(values - np.where(np.isfinite(best), best, 0.0), FLOOR_CODE * STEP_POINTS, 0.0)
+        coded = np.rint(diff / STEP_POINTS)
+        codes[evaluated] = np.where(np.isfinite(values[evaluated]), coded[evaluated], FLOOR_CODE).astype(np.int8)
+        codes[~evaluated] = np.where(masks[~evaluated], 0, FLOOR_CODE).astype(np.int8)  # forced moves
+        return codes
+
+
+def make_prior(kind: str, params: dict | None = None) -> HeuristicPrior:
+    if kind != "heuristic":
+        raise ValueError(f"unknown policy prior {kind!r}; known: {', '.join(PRIOR_KINDS)}")
+    return HeuristicPrior(params)
