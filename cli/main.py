@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("spacemission_env.demo", "play a seeded game between random players"),
     "play": ("spacemission_cli.play", "play a game against the bots in the terminal"),
     "replay": ("spacemission_cli.replay", "step through a recorded game (arena or play), optionally as one seat saw it"),
-    "train": ("spacemission_cli.train", "train a PPO agent (behaviour-cloning warm start, opponent pool, resume)"),
+    "train": ("spacemission_cli.train", "train a PPO agent (heuristic prior, behaviour-cloning warm start, opponent pool, resume)"),
 }
 
 

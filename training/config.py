@@ -163,7 +163,8 @@ docs/training.md has the command that trained the shipped agent."""
 
 def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=prog, description="Train a PPO agent (MaskablePPO on the batched engine) with "
-                                 "behaviour-cloning warm start, an opponent pool, arena evaluations and checkpoints.",
+                                 "the heuristic bot's plan values as a prior, behaviour-cloning warm start, an opponent pool, arena "
+                                 "evaluations and checkpoints.",
                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help="TOML or JSON file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",

@@ -1,6 +1,7 @@
 """Train a PPO agent for Space Mission: MaskablePPO (sb3-contrib) on the batched
-SpaceMissionVecEnv, warm-started by behaviour cloning, against an opponent pool of bots
-and snapshots of itself. Also ``spacemission train``; docs/training.md.
+SpaceMissionVecEnv, with the heuristic bot's plan values as a prior (prior.py), warm-started
+by behaviour cloning, against an opponent pool of bots and snapshots of itself. Also
+``spacemission train``; docs/training.md.
 
     python -m spacemission_training.train_ppo --steps 3000000 --seed 0 --run-dir runs/a
     python -m spacemission_training.train_ppo --resume runs/a        # after a kill
@@ -11,10 +12,12 @@ The whole run, top to bottom (``train``):
    with the command line and the package versions;
 2. the opponent pool (pool.py) and, for a warm start, the teacher's decisions (bc.py);
 3. the network (policy.py): input features and scales from a sample of observations,
-   shared trunk, policy and value heads; cloned from the teacher with the value head
-   fitted to Monte-Carlo returns; its first snapshot joins the pool;
+   the prior's codes as extra inputs and a bias on the logits (prior.py), shared trunk,
+   policy and value heads; cloned from the teacher with the value head fitted to
+   Monte-Carlo returns; its first snapshot joins the pool;
 4. the env: ``num_envs`` games, the learner in a random seat, each game's opponents drawn
-   from the pool; shaping uses the learner's own gamma;
+   from the pool, the prior's codes appended to the learner's observations; shaping uses
+   the learner's own gamma;
 5. the PPO loop, written out (SB3's ``collect_rollouts`` and ``train`` called directly):
    after each update, log; every ``snapshot_every`` steps add a snapshot to the pool;
    every ``eval_every`` evaluate in the arena; every ``checkpoint_every`` checkpoint
