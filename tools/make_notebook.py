@@ -1,8 +1,11 @@
-"""Writes notebooks/quickstart.ipynb from the cells below (keeps the notebook diff-able; the
-notebook is committed without outputs).
+"""Writes notebooks/quickstart.ipynb from the cells below, and with ``--execute`` runs it
+(nbclient) and keeps the outputs, so that the committed notebook shows its results where
+notebooks are read without a kernel. The cells' sources stay the diff-able part.
 
-Run: .venv/bin/python tools/make_notebook.py ; tests/test_notebook.py executes it with nbclient.
+Run: .venv/bin/python tools/make_notebook.py --execute ; tests/test_notebook.py checks that
+the sources match these cells and executes the notebook with nbclient.
 """
+import argparse
 import json
 from pathlib import Path
 
@@ -102,6 +105,9 @@ print("own hand as card features:", view["own_hand"].shape, "- the cards:", [CAR
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--execute", action="store_true", help="run the notebook and keep its outputs")
+    args = ap.parse_args()
     nb = {
         "cells": [
             {"cell_type": kind, "metadata": {}, "source": src.splitlines(keepends=True),
@@ -117,7 +123,17 @@ def main() -> None:
         cell["id"] = f"cell-{i}"  # nbformat 4.5 cell ids, fixed so the file is stable
     path = Path(__file__).resolve().parent.parent / "notebooks" / "quickstart.ipynb"
     path.write_text(json.dumps(nb, indent=1) + "\n")
-    print("wrote", path)
+    if args.execute:
+        import nbclient
+        import nbformat
+
+        executed = nbformat.read(path, as_version=4)
+        nbclient.NotebookClient(executed, timeout=300, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent.parent)}}).execute()
+        for cell in executed.cells:
+            cell.metadata.pop("execution", None)  # timestamps: they would change on every run
+        nbformat.write(executed, path)
+    print("wrote", path, "(executed)" if args.execute else "(no outputs)")
 
 
 if __name__ == "__main__":
