@@ -27,7 +27,9 @@ the model was trained for, with a ValueError naming both.
 Acting: greedy by default (the legal action with the highest logit); ``temperature > 0``
 samples from ``softmax(logits / temperature)`` over the legal actions with the agent's
 own generator (``seed``). The forward pass is a few numpy matrix products, checked equal
-to the torch network it was exported from (tests/test_agents_ppo.py).
+to the torch network it was exported from (tests/test_agents_ppo.py, and with a prior
+tests/test_ppo_prior.py); a model with the heuristic prior also runs the heuristic bot's
+numba kernel on the observations (no torch either way), which makes up most of its cost.
 """
 from __future__ import annotations
 

@@ -152,7 +152,8 @@ def test_mismatching_games_and_files_are_refused(torch_policy_and_agent, tmp_pat
 
 
 def test_the_agent_plays_without_torch(torch_policy_and_agent, tmp_path):
-    """A subprocess in which importing torch fails plays arena games with the saved model."""
+    """A subprocess in which importing torch fails plays arena games with the saved model
+    and with the shipped one (which has the heuristic prior)."""
     _, agent = torch_policy_and_agent
     path = agent.save(tmp_path / "m.npz")
     code = textwrap.dedent(f"""
@@ -163,6 +164,9 @@ def test_the_agent_plays_without_torch(torch_policy_and_agent, tmp_path):
         agent = PPOAgent.load({str(path)!r})
         result = run_arena([agent, "random"], games=6, progress=False, record=False)
         assert result.num_games == 6, result.num_games
+        shipped = PPOAgent.load_shipped()  # with the heuristic prior: numba, no torch
+        assert shipped.prior is not None
+        assert run_arena([shipped, "random"], games=4, progress=False, record=False).num_games == 4
         assert not any(m.startswith(("torch", "stable_baselines3", "sb3_contrib")) for m in sys.modules
                        if sys.modules[m] is not None)
         print("ok", result.num_games)
