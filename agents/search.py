@@ -11,7 +11,10 @@ Each decision (docs/agents_search.md has the measurements):
    The best ``candidates`` of them by that plan value are searched; the dozens of
    equivalent top-up masks and jump cards never are. With ``prior=None`` every legal
    action is a candidate except the top-ups, which are cut to three masks (draw only,
-   discard everything, discard the highest slot).
+   discard everything, discard the highest slot). ``prior="auto"`` (default) puts the
+   shipped PPO agent's choice first where a shipped model fits the game (2 and 3 players,
+   yucata, 100 rounds), so it is the choice kept unless beaten; elsewhere the heuristic's
+   best leads. ``prior="ppo"`` insists on the network (ValueError where none fits).
 3. **Worlds.** ``spacemission_env.determinize.sample_worlds_from_observation`` draws K
    full game states consistent with the bot's own ``"recall"`` observation (R-I1..R-I5):
    other hands, the draw order, unseen piles and rivals' reservations resampled. The bot
@@ -20,14 +23,18 @@ Each decision (docs/agents_search.md has the measurements):
    numpy fancy indexing), applies each candidate in its copies and plays all rows to the
    end of the game in one batched simulation (``_search_rollout.simulate``): every
    candidate meets the *same* worlds (common random numbers, even the future reshuffles),
-   so differences come from the action. ``select="paired"`` (default): every candidate
-   gets every world; the prior's choice (the heuristic's best) is kept unless another
-   candidate beats it by more than ``z`` standard errors of the paired difference of
-   values. ``select="halving"``: sequential halving, ceil(log2 C) rounds, the worse half of
+   so differences come from the action. ``select="paired"`` (default): batches of worlds
+   (the first a quarter of the budget); the prior's choice (the first candidate) is in
+   every batch and is kept unless another candidate beats it by more than ``z`` standard
+   errors of the paired difference of values; after each batch a candidate worse than it
+   by more than ``drop_z`` standard errors leaves the race, so the later batches go to the
+   close candidates (and the search stops once only the prior's choice is left).
+   ``select="halving"``: sequential halving, ceil(log2 C) rounds, the worse half of
    the candidates dropped after each, the rollouts split evenly over the rounds, the best
    mean wins. Only candidates whose plan value is within ``gap`` of the best are searched.
-5. **Rollouts.** The first ``heuristic_steps`` steps of every rollout are played by
-   HeuristicAgent at every seat (on each seat's own observation), the rest by the rollout
+5. **Rollouts.** The first ``heuristic_steps`` steps of every rollout (default: 4 per
+   player, about two rounds' actions with their tile decisions at any player count) are
+   played by HeuristicAgent at every seat (on each seat's own observation), the rest by the rollout
    policy: ``rollout="greedy"`` (default): GreedyAgent's compiled kernel plays every seat,
    fed from the world state directly (exact piles; no observation built);
    ``"kind-random"``: engine.sample_actions(by_kind=True); or any agent object, which
@@ -65,10 +72,11 @@ from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, sim
 __all__ = ["SearchAgent"]
 
 ROLLOUTS = ("greedy", "kind-random")
-PRIORS = ("heuristic", None)
+PRIORS = ("auto", "ppo", "heuristic", None)
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 LEAF_SCALE = 10.0  # points of margin at which a cut leaf counts as about a win (tanh)
-_FIRST_ROW_COST = 4e-4  # seconds per rollout before any was measured (2 players, greedy)
+HEAD_PER_PLAYER = 4  # default heuristic steps at the head of a rollout, per player
+_FIRST_ROW_COST = 1.5e-4  # x players^2: seconds per rollout before any was measured (default head)
 
 
 def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
@@ -83,20 +91,20 @@ def _number(name: str, value, low: float, integer: bool = False, allow_none: boo
 
 class SearchAgent:
     """Determinized Monte Carlo search (module docstring). ``SearchAgent(budget=0.1,
-    iterations=None, rollout="greedy", seed=0, *, candidates=6, prior="heuristic",
-    depth=None, margin_weight=0.02, clock="cpu", select="paired", z=1.0, gap=3.0,
-    reservation_weight=0.5, heuristic_steps=8)``; bad values raise ValueError naming the
-    parameter. The defaults select, z and gap are the best of the settings measured
-    (docs/agents_search.md)."""
+    iterations=None, rollout="greedy", seed=0, *, candidates=6, prior="auto",
+    depth=None, margin_weight=0.1, clock="cpu", select="paired", z=1.0, gap=3.0,
+    reservation_weight=0.5, heuristic_steps=None, drop_z=1.0)``; bad values raise ValueError
+    naming the parameter. docs/agents_search.md has the evidence behind the defaults."""
 
     name = "search"
     observation_type = "recall"
     uses_observation = True
 
     def __init__(self, budget: float = 0.1, iterations: int | None = None, rollout="greedy", seed: int | None = 0, *,
-                 candidates: int = 6, prior: str | None = "heuristic", depth: int | None = None,
-                 margin_weight: float = 0.02, clock: str = "cpu", select: str = "paired", z: float = 1.0,
-                 gap: float = 3.0, reservation_weight: float = 0.5, heuristic_steps: int = 8):
+                 candidates: int = 6, prior: str | None = "auto", depth: int | None = None,
+                 margin_weight: float = 0.1, clock: str = "cpu", select: str = "paired", z: float = 1.0,
+                 gap: float = 3.0, reservation_weight: float = 0.5, heuristic_steps: int | None = None,
+                 drop_z: float | None = 1.0):
         self.budget = _number("budget", budget, 1e-6)
         if self.budget <= 0:
             raise ValueError(f"SearchAgent: budget must be > 0 seconds, got {budget!r}")
@@ -105,8 +113,9 @@ class SearchAgent:
         self.depth = _number("depth", depth, 1, integer=True, allow_none=True)
         self.margin_weight = _number("margin_weight", margin_weight, 0.0)
         self.z = _number("z", z, 0.0)
+        self.drop_z = _number("drop_z", drop_z, 0.0, allow_none=True)
         self.reservation_weight = _number("reservation_weight", reservation_weight, 0.0)
-        self.heuristic_steps = _number("heuristic_steps", heuristic_steps, 0, integer=True)
+        self.heuristic_steps = _number("heuristic_steps", heuristic_steps, 0, integer=True, allow_none=True)
         self.gap = float(_number("gap", gap, 0.0)) if gap != math.inf else math.inf
         if select not in ("halving", "paired"):
             raise ValueError(f"SearchAgent: select must be 'halving' or 'paired', got {select!r}")
@@ -123,11 +132,12 @@ class SearchAgent:
         self.rollout, self.prior, self.clock = rollout, prior, clock
         self._clock = CLOCKS[clock]
         self._prior_agent = None
-        if prior == "heuristic":
+        if prior is not None:
             from .heuristic import HeuristicAgent
             self._prior_agent = HeuristicAgent(seed=0)
+        self._ppo: dict[tuple, object] = {}  # game -> the shipped PPO agent, or None (none fits)
         self._head = None
-        if self.heuristic_steps:
+        if self.heuristic_steps != 0:
             from .heuristic import HeuristicAgent
             self._head = AgentRollout(HeuristicAgent(seed=1))
         self.config = None
@@ -189,10 +199,31 @@ class SearchAgent:
             scored = legal[np.isfinite(values[legal])]
             order = scored[np.argsort(-values[scored], kind="stable")]
             order = order[values[order] >= values[order[0]] - self.gap]
+            first = self._ppo_choice(obs, mask) if self.prior in ("auto", "ppo") else None
+            if first is not None:  # the network's choice first (the one kept unless beaten)
+                order = np.concatenate([[first], order[order != first]]).astype(np.int64)
             return order[:self.candidates]
         hand = int(decode(obs, "recall")["hand_size"][0])
         keep = {0, (1 << hand) - 1, 1 << (hand - 1)} if hand else {0}
         return np.array([a for a in legal if a >= 32 or a in keep], dtype=np.int64)
+
+    def _ppo_choice(self, obs: np.ndarray, mask: np.ndarray) -> int | None:
+        """The shipped PPO agent's choice for this game (loaded at first use); None where no
+        shipped model fits the game and the prior is "auto" (the heuristic's choice leads)."""
+        game = self._game(obs)
+        if game not in self._ppo:
+            from spacemission_env.config import GameConfig
+            from .ppo import PPOAgent
+            try:
+                agent = PPOAgent.load_shipped(game[0])
+                agent.bind(GameConfig(*game))
+            except ValueError as e:
+                if self.prior == "ppo":
+                    raise ValueError(f"SearchAgent: prior='ppo' needs a shipped PPO model for this game: {e}") from None
+                agent = None
+            self._ppo[game] = agent
+        agent = self._ppo[game]
+        return None if agent is None else int(agent.act(obs, mask))
 
     def _rng(self, obs: np.ndarray) -> np.random.Generator:
         h = int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
@@ -214,7 +245,7 @@ class SearchAgent:
         st = take_rows(w, np.tile(np.arange(per_world), k))
         engine.step(st, np.repeat(cands, per_world))
         outcome, margin, done, _ = simulate(st, policy, self.depth, deadline, self._clock, self.reservation_weight,
-                                            self._head, self.heuristic_steps)
+                                            self._head, self._head_steps(n))
         outcome = np.where(done, outcome, np.tanh(margin / LEAF_SCALE))
         spent = self._clock() - t0
         old = self._row_cost.get(n, spent / (k * per_world))
@@ -223,11 +254,16 @@ class SearchAgent:
         self._worlds += per_world
         return (outcome + self.margin_weight * margin).reshape(k, per_world)
 
+    def _head_steps(self, n: int) -> int:
+        """Heuristic steps at the head of a rollout: the parameter, or 4 per player (at 4
+        players 16 steps were worth more than 8 or 24 at 0.1 s; docs/agents_search.md)."""
+        return HEAD_PER_PLAYER * n if self.heuristic_steps is None else self.heuristic_steps
+
     def _per_world(self, k, rounds_left, deadline, n, spent_rollouts, planned_rollouts):
         if self.iterations is not None:
             return max(1, planned_rollouts // k)
         left = deadline - self._clock()
-        return int(left / rounds_left / (self._row_cost.get(n, _FIRST_ROW_COST) * k))
+        return int(left / rounds_left / (self._row_cost.get(n, _FIRST_ROW_COST * n * n) * k))
 
     def _decide(self, obs: np.ndarray, mask: np.ndarray) -> int:
         start = self._clock()
@@ -283,28 +319,54 @@ class SearchAgent:
         return best, {"mean": (total / np.maximum(count, 1)).tolist(), "count": count.tolist()}
 
     def _paired(self, obs, cands, game, rng, policy, deadline):
-        """Every candidate in the same worlds; the prior's choice (cands[0]) is kept unless
-        another beats it by more than ``z`` standard errors of the paired difference."""
+        """Every candidate still in the race meets the same worlds in each batch; the prior's
+        choice (cands[0]) is kept unless another beats it by more than ``z`` standard errors
+        of the paired difference. After each batch, a candidate that is worse than the
+        prior's choice by more than ``drop_z`` standard errors leaves the race, so the
+        remaining batches are spent on the close ones (each batch holds the prior's choice)."""
         c = cands.size
-        chunks = []
-        if self.iterations is not None:
-            chunks.append(self._batch(obs, cands, max(1, self.iterations // c), game, rng, policy, None))
-        else:
-            for r in range(8):  # batches of a quarter of the remaining time
-                per_world = self._per_world(c, max(1, 4 - r), deadline, game[0], 0, 0)
+        alive = np.arange(c)
+        total = np.zeros(c)
+        s1, s2, count = np.zeros(c), np.zeros(c), np.zeros(c, np.int64)  # paired differences vs cands[0]
+        rounds = 4 if self.iterations is not None else 8
+        left = self.iterations
+        for r in range(rounds):
+            k = alive.size
+            if self.iterations is not None:
+                per_world = max(1, left // (k * (rounds - r)))
+                left -= per_world * k
+            else:  # batches of a quarter of the remaining time
+                per_world = self._per_world(k, max(1, 4 - r), deadline, game[0], 0, 0)
                 if per_world < 1:
                     if r > 0:
                         break
                     per_world = 1
-                chunks.append(self._batch(obs, cands, per_world, game, rng, policy, deadline))
-        v = np.concatenate(chunks, axis=1)
-        d = v - v[0]
-        m = v.shape[1]
-        mean_d = d.mean(axis=1)
-        se = d.std(axis=1, ddof=1) / math.sqrt(m) if m > 1 else np.full(c, np.inf)
-        score = np.where(np.arange(c) == 0, 0.0, mean_d - self.z * se)
+            v = self._batch(obs, cands[alive], per_world, game, rng, policy, deadline)
+            d = v - v[0]
+            total[alive] += v.sum(axis=1)
+            s1[alive] += d.sum(axis=1)
+            s2[alive] += (d * d).sum(axis=1)
+            count[alive] += per_world
+            if self.drop_z is not None and k > 1 and count[0] >= 4:  # a few worlds before judging
+                mean_d, se = self._paired_stats(s1[alive], s2[alive], count[alive])
+                keep = (mean_d + self.drop_z * se >= 0) | (alive == 0)
+                alive = alive[keep]
+            if alive.size == 1 or (self.iterations is not None and left < alive.size):
+                break  # decided (only the prior's choice is left), or the iterations are spent
+        mean_d, se = self._paired_stats(s1, s2, count)
+        score = np.where((np.arange(c) == 0) | (count < 2), 0.0, mean_d - self.z * se)
+        score[np.setdiff1d(np.arange(c), alive)] = -np.inf
         j = int(np.argmax(score)) if score.max() > 0 else 0
-        return int(cands[j]), {"mean": v.mean(axis=1).tolist(), "count": [m] * c, "lcb": score.tolist()}
+        mean = total / np.maximum(count, 1)
+        return int(cands[j]), {"mean": mean.tolist(), "count": count.tolist(), "lcb": score.tolist()}
+
+    @staticmethod
+    def _paired_stats(s1, s2, m):
+        """Mean and standard error of the paired differences from their sums (m rollouts each)."""
+        m = np.maximum(m, 1)
+        mean = s1 / m
+        var = np.maximum(s2 - m * mean * mean, 0.0) / np.maximum(m - 1, 1)
+        return mean, np.where(m > 1, np.sqrt(var / m), np.inf)
 
     def __repr__(self) -> str:
         b = f"iterations={self.iterations}" if self.iterations is not None else f"budget={self.budget}"

@@ -148,6 +148,131 @@ def _plot(table: list[dict], png: Path) -> None:
     fig.savefig(png)
     print(f"plot -> {png}")
 
+# --- development: decision regret on dev positions (never the evaluation deals) -------------
+# Positions: decisions of a stand-in seat (the heuristic) in arena-like lineups (0 random,
+# 1 greedy, 2 heuristic, 3 the stand-in), dev deal seeds. Each candidate the heuristic
+# considers is valued by continuing the TRUE state with every seat's own agent, the draw order
+# reshuffled per replica (nobody knows it) and the same replicas for every candidate. A
+# setting's score is the mean oracle value of its choice minus that of the heuristic's choice.
+LINEUPS = {2: [[2, 3]], 3: [[0, 1, 3], [0, 2, 3], [1, 2, 3]], 4: [[0, 1, 2, 3]],
+           5: [[0, 0, 1, 2, 3], [0, 1, 1, 2, 3], [0, 1, 2, 2, 3], [0, 1, 2, 3, 3]]}
+
+
+def _roles_agents():
+    from spacemission_agents.greedy import GreedyAgent
+    from spacemission_agents.heuristic import HeuristicAgent
+    from spacemission_agents.random_agents import RandomAgent
+    return [RandomAgent(seed=3), GreedyAgent(seed=0), HeuristicAgent(seed=0), HeuristicAgent(seed=5)]
+
+
+def _play(st, roles, agents) -> np.ndarray:
+    """Each live game's action by the agent of its acting seat's role."""
+    from spacemission_env import engine
+    mask = engine.legal_action_mask(st)
+    obs = engine.observe(st, observation_type="recall")
+    out = np.zeros(st.batch_size, np.int64)
+    role = roles[np.arange(st.batch_size), st.current_player]
+    for k, agent in enumerate(agents):
+        rows = ~st.terminated & (role == k)
+        if rows.any():
+            o = obs[rows] if agent.uses_observation else np.zeros((int(rows.sum()), 0), np.int8)
+            out[rows] = agent.act_batch(o, mask[rows])
+    return out
+
+
+def _positions(n, games, seed, p, rng, keep=8, gap=8.0):
+    """Stand-in decisions the default search would search (two heuristic candidates within
+    3 plan points), each with probability p, and the heuristic's best ``keep`` candidates."""
+    from spacemission_agents._search_rollout import take_rows
+    from spacemission_env import engine
+    ups = LINEUPS[n]
+    roles = np.array([np.roll(ups[g % len(ups)], (g // len(ups)) % n) for g in range(games)])
+    st = engine.init(games, n, seeds=(seed + np.arange(games)).astype(np.uint64))
+    agents = _roles_agents()
+    rows_out, cands = [], []
+    while not st.terminated.all():
+        actions = _play(st, roles, agents)
+        mine = np.flatnonzero(~st.terminated & (roles[np.arange(games), st.current_player] == 3))
+        if mine.size:
+            mask = engine.legal_action_mask(st)
+            agents[3].act_batch(engine.observe(st, observation_type="recall")[mine], mask[mine])
+            for r, i in enumerate(mine):
+                v = agents[3].last_values[r]
+                legal = np.flatnonzero(mask[i])
+                scored = legal[np.isfinite(v[legal])]
+                order = scored[np.argsort(-v[scored], kind="stable")]
+                if rng.random() < p and order.size > 1 and v[order[1]] >= v[order[0]] - 3.0:
+                    c = np.full(keep, -1)
+                    order = order[v[order] >= v[order[0]] - gap][:keep]
+                    c[:order.size] = order
+                    rows_out.append((take_rows(st, np.array([i])), roles[i]))
+                    cands.append(c)
+        engine.step(st, actions)
+    return rows_out, np.array(cands)
+
+
+def _oracle_values(one, roles, cands, replicas, rng, agents) -> np.ndarray:
+    """[C, replicas] rank rewards of the acting seat after each candidate (see above)."""
+    from spacemission_agents._search_rollout import take_rows
+    from spacemission_env import engine
+    c = cands[cands >= 0]
+    seat = int(one.current_player[0])
+    base = take_rows(one, np.zeros(replicas, np.int64))
+    for r in range(replicas):
+        size = int(base.draw_len[r])
+        base.draw[r, :size] = base.draw[r, :size][rng.permutation(size)]
+    base.rng[:] = rng.integers(0, 2**63, size=replicas, dtype=np.uint64)
+    st = take_rows(base, np.tile(np.arange(replicas), c.size))
+    engine.step(st, np.repeat(c, replicas))
+    roles = np.tile(roles, (st.batch_size, 1))
+    while not st.terminated.all():
+        engine.step(st, _play(st, roles, agents), select=~st.terminated)
+    return engine.rewards(st)[:, seat].astype(np.float64).reshape(c.size, replicas)
+
+
+def oracle(args) -> None:
+    from spacemission_agents._search_rollout import take_rows
+    from spacemission_env.engine.state import FIELD_NAMES
+    rng = np.random.default_rng(args.seed)
+    cpu0 = time.process_time()
+    rows, cands = _positions(args.players, args.games, args.seed, args.p, rng)
+    agents = _roles_agents()
+    value = np.full(cands.shape + (args.replicas,), np.nan)
+    for i, (one, roles) in enumerate(rows):
+        v = _oracle_values(one, roles, cands[i], args.replicas, np.random.default_rng([args.seed, i]), agents)
+        value[i, :v.shape[0]] = v
+    out = args.dir / f"oracle_p{args.players}_s{args.seed}.npz"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fields = {f: np.concatenate([getattr(one, f) for one, _ in rows]) for f in FIELD_NAMES}
+    np.savez_compressed(out, cands=cands, value=value, players=args.players, **fields)
+    print(f"{len(rows)} positions, {args.replicas} replicas, CPU {time.process_time() - cpu0:.0f} s -> {out}")
+
+
+def regret(args) -> None:
+    from spacemission_agents.registry import make_agent
+    from spacemission_env import engine
+    from spacemission_env.config import GameConfig
+    from spacemission_env.engine.state import FIELD_NAMES, BatchState
+    d = np.load(args.oracle)
+    n, cands, value = int(d["players"]), d["cands"], d["value"]
+    st = BatchState(len(cands), n)
+    for f in FIELD_NAMES:
+        setattr(st, f, np.ascontiguousarray(d[f]))
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    mean = np.nanmean(value, axis=2)
+    bot = make_agent(args.agent, seed=args.agent_seed)
+    bot.bind(GameConfig(n))
+    cpu0 = time.process_time()
+    gain = np.zeros(len(cands))
+    for i in range(len(cands)):
+        j = np.flatnonzero(cands[i] == bot.act(obs[i], mask[i]))
+        gain[i] = mean[i, j[0]] - mean[i, 0] if j.size else np.nan
+    ok = ~np.isnan(gain)
+    print(f"{args.agent} on {args.oracle.name}: gain per decision {gain[ok].mean():+.4f} "
+          f"(SE {gain[ok].std(ddof=1) / np.sqrt(ok.sum()):.4f}) over {ok.sum()} positions, changed "
+          f"{np.mean(gain[ok] != 0):.0%}, outside the oracle's candidates {int((~ok).sum())}, "
+          f"CPU {time.process_time() - cpu0:.0f} s")
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -164,8 +289,18 @@ def main() -> None:
     r.add_argument("--seed", type=int, default=9)
     p = sub.add_parser("report", help="pool the saved runs, print the table, draw the plot")
     p.add_argument("--png", default=None)
+    o = sub.add_parser("oracle", help="development: dev positions and their true-state candidate values")
+    o.add_argument("--players", type=int, required=True)
+    o.add_argument("--games", type=int, default=500)
+    o.add_argument("--seed", type=int, default=5_000_000, help="first deal seed (dev deals, not the arena's)")
+    o.add_argument("--p", type=float, default=0.05, help="share of the eligible decisions kept")
+    o.add_argument("--replicas", type=int, default=32)
+    g = sub.add_parser("regret", help="development: a search setting's mean gain over the heuristic's choice")
+    g.add_argument("oracle", type=Path)
+    g.add_argument("--agent", default="search:budget=0.1", help="agent spec (default %(default)s)")
+    g.add_argument("--agent-seed", type=int, default=0)
     args = ap.parse_args()
-    {"duel": duel, "ranks": ranks, "report": report}[args.cmd](args)
+    {"duel": duel, "ranks": ranks, "report": report, "oracle": oracle, "regret": regret}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -132,6 +132,9 @@ def test_reads_only_its_own_observation():
     ({"clock": "sundial"}, "clock"),
     ({"select": "best"}, "select"),
     ({"heuristic_steps": -1}, "heuristic_steps"),
+    ({"heuristic_steps": 2.5}, "heuristic_steps"),
+    ({"drop_z": -0.5}, "drop_z"),
+    ({"drop_z": float("nan")}, "drop_z"),
     ({"margin_weight": float("inf")}, "margin_weight"),
     ({"z": -1.0}, "z"),
     ({"gap": "wide"}, "gap"),
@@ -156,13 +159,51 @@ def test_bad_input_and_registry():
         bot.act_batch(obs, mask)
     default = make_agent("search")
     assert (default.budget, default.select, default.z, default.gap, default.clock) == (0.1, "paired", 1.0, 3.0, "cpu")
+    assert (default.margin_weight, default.drop_z, default.heuristic_steps, default.prior) == (0.1, 1.0, None, "auto")
+    assert [default._head_steps(n) for n in (2, 3, 4, 5)] == [8, 12, 16, 20]  # 4 per player
+    assert make_agent("search:heuristic_steps=3")._head_steps(5) == 3
     agent = make_agent("search:budget=0.05:rollout=kind-random", seed=3)
     assert isinstance(agent, SearchAgent) and agent.budget == 0.05 and agent.rollout == "kind-random"
     with pytest.raises(ValueError, match="budget"):
         make_agent("search:budget=-1")
 
 
-def test_values_the_last_turn_exactly():
+def _leads(players: int, rule_set: str, prior: str, rows: int = 12):
+    """(first candidate, observation, mask) of every searched decision over a few positions."""
+    bot = _fast(prior=prior, gap=float("inf"))
+    bot.bind(GameConfig(players, rule_set))
+    st = _states(players, rule_set, rows, 9, seed=players)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    out = []
+    for i in np.flatnonzero(~st.terminated):
+        bot.act_batch(obs[i:i + 1], mask[i:i + 1])
+        if bot.last_search is not None:
+            out.append((bot.last_search["candidates"][0], obs[i], mask[i]))
+    assert len(out) >= 4
+    return out
+
+
+def test_prior_auto_leads_with_the_shipped_network_where_one_fits():
+    """prior="auto": the shipped 2-player PPO agent's choice is the first candidate (the one
+    kept unless beaten); in a 4-player game (no shipped model) and under schmidt (the model
+    was trained on yucata) the heuristic's best leads, as with prior="heuristic"."""
+    from spacemission_agents.ppo import PPOAgent
+    net = PPOAgent.load_shipped(2)
+    leads = _leads(2, "yucata", "auto")
+    assert all(first == net.act(o, m) for first, o, m in leads)
+    heuristic_leads = [first for first, _, _ in _leads(2, "yucata", "heuristic")]
+    assert heuristic_leads != [first for first, _, _ in leads]  # the network does differ somewhere
+    for players, rule_set in ((4, "yucata"), (2, "schmidt")):
+        assert ([f for f, _, _ in _leads(players, rule_set, "auto")]
+                == [f for f, _, _ in _leads(players, rule_set, "heuristic")])
+    bot = _fast(prior="ppo")
+    bot.bind(GameConfig(4))
+    st = _states(4, "yucata", 4, 9)
+    with pytest.raises(ValueError, match="prior='ppo'.*4 players"):
+        bot.act_batch(engine.observe(st, observation_type="recall"), engine.legal_action_mask(st))
+
+
+def _last_turn():
     """The last turn of the game (R-E1 triggered, seat 1 ends the round): after discovering on
     Freezer, the alien_blue wins 21-18, the medal ties 18-18 and loses on stations (R-P8).
     Every point of the rival is public (no collected tile, R-I1; its reserved tiles lie on an
@@ -177,7 +218,11 @@ def test_values_the_last_turn_exactly():
     s.end_triggered = True
     st = engine.from_reference([s])
     engine.step(st, np.array([A.DISCOVER]))
-    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    return engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+
+
+def test_values_the_last_turn_exactly():
+    obs, mask = _last_turn()
     assert np.flatnonzero(mask[0]).tolist() == [95, 99]
     for prior in ("heuristic", None):
         bot = SearchAgent(iterations=16, prior=prior, gap=float("inf"), seed=0)  # both searched
@@ -186,6 +231,29 @@ def test_values_the_last_turn_exactly():
         mean = dict(zip(bot.last_search["candidates"], bot.last_search["mean"]))
         assert mean[95] == pytest.approx(1 + bot.margin_weight * 3)  # win by 3
         assert mean[99] == pytest.approx(-1 + bot.margin_weight * 0)  # tie on points, lost on stations
+
+
+def test_a_clearly_worse_candidate_leaves_the_race():
+    """The last-turn position above: every world values the two candidates the same way, so
+    after the first batch (5 worlds each) the losing one is out and the search stops there;
+    with drop_z=None both get all 40 rollouts."""
+    obs, mask = _last_turn()
+    counts = {}
+    for drop_z in (1.0, None):
+        bot = SearchAgent(iterations=40, gap=float("inf"), drop_z=drop_z, seed=0)
+        bot.bind(GameConfig(2))
+        assert bot.act_batch(obs, mask)[0] == 95
+        counts[drop_z] = bot.last_search["count"], bot.last_search["rollouts"]
+    assert counts[None] == ([20, 20], 40)
+    assert counts[1.0][0][0] == counts[1.0][0][1] and counts[1.0][1] < 20
+
+
+def test_paired_stats_match_numpy():
+    rng = np.random.default_rng(3)
+    d = rng.normal(size=(3, 17)) + np.array([[0.0], [1.0], [-2.0]])
+    mean, se = SearchAgent._paired_stats(d.sum(axis=1), (d * d).sum(axis=1), np.full(3, 17))
+    assert np.allclose(mean, d.mean(axis=1)) and np.allclose(se, d.std(axis=1, ddof=1) / np.sqrt(17))
+    assert np.isinf(SearchAgent._paired_stats(np.ones(1), np.ones(1), np.ones(1, np.int64))[1]).all()
 
 
 def test_beats_random():
