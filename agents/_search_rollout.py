@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from spacemission_env import engine
-from spacemission_env.engine.state import FIELD_NAMES, TABLES, BatchState
+from spacemission_env.engine.state import TABLES, BatchState
 
 from ._bot_features import (
     C_MEDAL,
@@ -49,18 +49,6 @@ from ._bot_features import (
 from .greedy import greedy_kernel
 
 CARD_TABLE, PLANET_COORDS = TABLES[0], TABLES[1]
-
-
-def take_rows(st: BatchState, rows: np.ndarray) -> BatchState:
-    """A new batch of the games ``st[rows]`` (rows may repeat: copies of a world)."""
-    new = BatchState.__new__(BatchState)
-    new.__dict__.update(st.__dict__)
-    for name in FIELD_NAMES:
-        setattr(new, name, np.ascontiguousarray(getattr(st, name)[rows]))
-    new.batch_size = len(rows)
-    new.all_games = np.ones(len(rows), dtype=np.bool_)
-    new.all_games.flags.writeable = False
-    return new
 
 
 # --- the greedy policy on the world's state ------------------------------------------------
@@ -248,9 +236,9 @@ def simulate(st: BatchState, policy, turns: int | None = None, deadline: float |
             break
         if st.batch_size >= 8 and 2 * n_alive <= st.batch_size:  # drop the finished games
             dead = np.flatnonzero(~alive)
-            _final_values(take_rows(st, dead), idx[dead], outcome, margin, done, reservation_weight)
+            _final_values(st.take(dead), idx[dead], outcome, margin, done, reservation_weight)
             live = np.flatnonzero(alive)
-            st, idx, round0 = take_rows(st, live), idx[live], round0[live]
+            st, idx, round0 = st.take(live), idx[live], round0[live]
             alive = np.ones(live.size, np.bool_)
             mask = np.empty((st.batch_size, 100), np.bool_)
         engine.legal_action_mask(st, out=mask)

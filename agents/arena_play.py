@@ -15,24 +15,10 @@ import numpy as np
 from spacemission_env import actions as A
 from spacemission_env import engine
 from spacemission_env.components import HAND_SIZE, NUM_CARDS, RING_SIZE
-from spacemission_env.engine.state import FIELD_NAMES, BatchState
 from spacemission_env.rules import action_label
 
 SCORE_FIELDS = 8  # engine.scores: jump_gate, stations, minerals, aliens, matter, water, medals, total
 _COMPACT_MIN = 16  # below this batch size compaction saves nothing
-
-
-def _take(st: BatchState, rows: np.ndarray) -> BatchState:
-    """A new batch holding only ``rows`` of ``st`` (in order): finished games stop
-    costing kernel time, and every game evolves exactly as it would have in place."""
-    new = BatchState.__new__(BatchState)
-    new.__dict__.update(st.__dict__)
-    for name in FIELD_NAMES:
-        setattr(new, name, np.ascontiguousarray(getattr(st, name)[rows]))
-    new.batch_size = len(rows)
-    new.all_games = np.ones(len(rows), dtype=np.bool_)
-    new.all_games.flags.writeable = False
-    return new
 
 
 class _Labels:
@@ -173,7 +159,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
         if st.batch_size >= _COMPACT_MIN and alive.sum() * 2 <= st.batch_size:
             harvest(np.flatnonzero(~alive))
             live = np.flatnonzero(alive)
-            st, idx, alive = _take(st, live), idx[live], np.ones(live.size, dtype=np.bool_)
+            st, idx, alive = st.take(live), idx[live], np.ones(live.size, dtype=np.bool_)
         mask = engine.legal_action_mask(st, select=alive)
         cp = st.current_player.astype(np.int64)
         who = seats[idx, cp]

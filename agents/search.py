@@ -67,7 +67,7 @@ from spacemission_env.determinize import sample_worlds_from_observation
 from spacemission_env.encoding import observation_size
 from spacemission_env.policies import check_masks
 
-from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate, take_rows
+from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate
 
 __all__ = ["SearchAgent"]
 
@@ -191,7 +191,7 @@ class SearchAgent:
             raise ValueError(f"SearchAgent: the observation has {n} seats but the bot is bound to {self.config[0]} players")
         return self.config
 
-    def _candidates(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def _candidates(self, obs: np.ndarray, mask: np.ndarray, game: tuple[int, str, int]) -> np.ndarray:
         legal = np.flatnonzero(mask)
         if self._prior_agent is not None:
             self._prior_agent.act_batch(obs[None], mask[None])
@@ -199,7 +199,7 @@ class SearchAgent:
             scored = legal[np.isfinite(values[legal])]
             order = scored[np.argsort(-values[scored], kind="stable")]
             order = order[values[order] >= values[order[0]] - self.gap]
-            first = self._ppo_choice(obs, mask) if self.prior in ("auto", "ppo") else None
+            first = self._ppo_choice(obs, mask, game) if self.prior in ("auto", "ppo") else None
             if first is not None:  # the network's choice first (the one kept unless beaten)
                 order = np.concatenate([[first], order[order != first]]).astype(np.int64)
             return order[:self.candidates]
@@ -207,10 +207,9 @@ class SearchAgent:
         keep = {0, (1 << hand) - 1, 1 << (hand - 1)} if hand else {0}
         return np.array([a for a in legal if a >= 32 or a in keep], dtype=np.int64)
 
-    def _ppo_choice(self, obs: np.ndarray, mask: np.ndarray) -> int | None:
+    def _ppo_choice(self, obs: np.ndarray, mask: np.ndarray, game: tuple[int, str, int]) -> int | None:
         """The shipped PPO agent's choice for this game (loaded at first use); None where no
         shipped model fits the game and the prior is "auto" (the heuristic's choice leads)."""
-        game = self._game(obs)
         if game not in self._ppo:
             from spacemission_env.config import GameConfig
             from .ppo import PPOAgent
@@ -242,7 +241,7 @@ class SearchAgent:
         k = cands.size
         t0 = self._clock()
         w = sample_worlds_from_observation(obs, n, rules, max_rounds, per_world, rng, player=0)
-        st = take_rows(w, np.tile(np.arange(per_world), k))
+        st = w.take(np.tile(np.arange(per_world), k))
         engine.step(st, np.repeat(cands, per_world))
         outcome, margin, done, _ = simulate(st, policy, self.depth, deadline, self._clock, self.reservation_weight,
                                             self._head, self._head_steps(n))
@@ -259,7 +258,7 @@ class SearchAgent:
         players 16 steps were worth more than 8 or 24 at 0.1 s; docs/agents_search.md)."""
         return HEAD_PER_PLAYER * n if self.heuristic_steps is None else self.heuristic_steps
 
-    def _per_world(self, k, rounds_left, deadline, n, spent_rollouts, planned_rollouts):
+    def _per_world(self, k, rounds_left, deadline, n, planned_rollouts):
         if self.iterations is not None:
             return max(1, planned_rollouts // k)
         left = deadline - self._clock()
@@ -272,10 +271,10 @@ class SearchAgent:
         self.last_search = None
         if legal.size == 1:
             return int(legal[0])
-        cands = self._candidates(obs, mask)
+        game = self._game(obs)
+        cands = self._candidates(obs, mask, game)
         if cands.size == 1:
             return int(cands[0])
-        game = self._game(obs)
         rng = self._rng(obs)
         policy = self._policy(rng)
         deadline = None if self.iterations is not None else start + self.budget
@@ -301,7 +300,7 @@ class SearchAgent:
         alive = np.arange(c)
         for r in range(rounds):
             k = alive.size
-            per_world = self._per_world(k, rounds - r, deadline, game[0], 0, (self.iterations or 0) // rounds)
+            per_world = self._per_world(k, rounds - r, deadline, game[0], (self.iterations or 0) // rounds)
             if per_world < 1:
                 if r > 0:
                     break
@@ -336,7 +335,7 @@ class SearchAgent:
                 per_world = max(1, left // (k * (rounds - r)))
                 left -= per_world * k
             else:  # batches of a quarter of the remaining time
-                per_world = self._per_world(k, max(1, 4 - r), deadline, game[0], 0, 0)
+                per_world = self._per_world(k, max(1, 4 - r), deadline, game[0], 0)
                 if per_world < 1:
                     if r > 0:
                         break

@@ -183,7 +183,6 @@ def _play(st, roles, agents) -> np.ndarray:
 def _positions(n, games, seed, p, rng, keep=8, gap=8.0):
     """Stand-in decisions the default search would search (two heuristic candidates within
     3 plan points), each with probability p, and the heuristic's best ``keep`` candidates."""
-    from spacemission_agents._search_rollout import take_rows
     from spacemission_env import engine
     ups = LINEUPS[n]
     roles = np.array([np.roll(ups[g % len(ups)], (g // len(ups)) % n) for g in range(games)])
@@ -205,7 +204,7 @@ def _positions(n, games, seed, p, rng, keep=8, gap=8.0):
                     c = np.full(keep, -1)
                     order = order[v[order] >= v[order[0]] - gap][:keep]
                     c[:order.size] = order
-                    rows_out.append((take_rows(st, np.array([i])), roles[i]))
+                    rows_out.append((st.take([i]), roles[i]))
                     cands.append(c)
         engine.step(st, actions)
     return rows_out, np.array(cands)
@@ -213,16 +212,15 @@ def _positions(n, games, seed, p, rng, keep=8, gap=8.0):
 
 def _oracle_values(one, roles, cands, replicas, rng, agents) -> np.ndarray:
     """[C, replicas] rank rewards of the acting seat after each candidate (see above)."""
-    from spacemission_agents._search_rollout import take_rows
     from spacemission_env import engine
     c = cands[cands >= 0]
     seat = int(one.current_player[0])
-    base = take_rows(one, np.zeros(replicas, np.int64))
+    base = one.take(np.zeros(replicas, np.int64))
     for r in range(replicas):
         size = int(base.draw_len[r])
         base.draw[r, :size] = base.draw[r, :size][rng.permutation(size)]
     base.rng[:] = rng.integers(0, 2**63, size=replicas, dtype=np.uint64)
-    st = take_rows(base, np.tile(np.arange(replicas), c.size))
+    st = base.take(np.tile(np.arange(replicas), c.size))
     engine.step(st, np.repeat(c, replicas))
     roles = np.tile(roles, (st.batch_size, 1))
     while not st.terminated.all():
@@ -231,7 +229,6 @@ def _oracle_values(one, roles, cands, replicas, rng, agents) -> np.ndarray:
 
 
 def oracle(args) -> None:
-    from spacemission_agents._search_rollout import take_rows
     from spacemission_env.engine.state import FIELD_NAMES
     rng = np.random.default_rng(args.seed)
     cpu0 = time.process_time()

@@ -270,3 +270,23 @@ def test_sample_actions_uniform_over_legal():
     assert set(seen[:, 0]) == {3, 50, 99} and set(seen[:, 1]) == {7}
     counts = np.bincount(seen[:, 0], minlength=100)[[3, 50, 99]]
     assert counts.min() > 850
+
+
+def test_take_copies_rows_that_then_evolve_as_in_place():
+    """BatchState.take: the chosen games (repeats allowed) as a new batch, independent of the
+    original; a taken game steps exactly as the same game stepped in place."""
+    from spacemission_env.engine.state import FIELD_NAMES
+    st = engine.init(4, 3, seeds=11)
+    rng = np.random.default_rng(0)
+    for _ in range(15):
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))
+    sub = st.take([2, 0, 2])
+    assert sub.batch_size == 3 and sub.all_games.shape == (3,) and not sub.all_games.flags.writeable
+    for name in FIELD_NAMES:
+        assert np.array_equal(getattr(sub, name), getattr(st, name)[[2, 0, 2]]), name
+    actions = engine.sample_actions(engine.legal_action_mask(st), rng)
+    engine.step(sub, actions[[2, 0, 2]])
+    engine.step(st, actions)
+    for name in FIELD_NAMES:
+        assert np.array_equal(getattr(sub, name)[:2], getattr(st, name)[[2, 0]]), name
+        assert np.array_equal(getattr(sub, name)[2], getattr(sub, name)[0]), name  # the copies agree

@@ -123,6 +123,20 @@ class BatchState:
             setattr(out, n, getattr(self, n).copy())
         return out
 
+    def take(self, rows) -> "BatchState":
+        """A new batch of the games ``self[rows]``, in that order; rows may repeat (copies
+        of one game). Finished games dropped this way stop costing kernel time, and every
+        game evolves exactly as it would have in place."""
+        rows = np.asarray(rows)
+        out = BatchState.__new__(BatchState)
+        out.__dict__.update(self.__dict__)
+        for n in FIELD_NAMES:
+            setattr(out, n, np.ascontiguousarray(getattr(self, n)[rows]))
+        out.batch_size = len(rows)
+        out.all_games = np.ones(len(rows), dtype=np.bool_)
+        out.all_games.flags.writeable = False
+        return out
+
     def __repr__(self) -> str:
         return (f"BatchState(batch_size={self.batch_size}, num_players={self.num_players}, rules={self.rules!r}, "
                 f"max_rounds={self.max_rounds}, running={int((~self.is_over).sum())})")
