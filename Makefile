@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	$(PIP) install --upgrade pip
 	# torch first, pinned to the local CPU build, so stable-baselines3 does not pull CUDA wheels
 	$(PIP) install torch==2.13.0
-	$(PIP) install -e '.[dev,train]'
+	$(PIP) install -e '.[all,dev]'
 	touch $(STAMP)
 
 install: $(STAMP)

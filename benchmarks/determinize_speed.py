@@ -17,12 +17,11 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from spacemission_env import encoding as E  # noqa: E402
-from spacemission_env.demo import kind_uniform_action  # noqa: E402
-from spacemission_env.determinize import sample_world, sample_worlds_from_observation  # noqa: E402
-from spacemission_env.rules import game as G  # noqa: E402
+from spacemission_env import encoding as E
+from spacemission_env.demo import kind_uniform_action
+from spacemission_env.determinize import sample_world, sample_worlds_from_observation
+from spacemission_env.rules import game as G
 
 
 def mid_game(n: int, seed: int, actions: int = 150):

@@ -14,9 +14,8 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from spacemission_env.engine import differential as D  # noqa: E402
+from spacemission_env.engine import differential as D
 
 
 def main(argv=None) -> int:

@@ -22,17 +22,14 @@ import time
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
 
-from spacemission_env import encoding, engine  # noqa: E402
-from spacemission_env.engine.compile_notice import MESSAGE  # noqa: E402
-from spacemission_env.rules import game as G  # noqa: E402
+from spacemission_env import encoding, engine
+from spacemission_env.engine.compile_notice import MESSAGE
+from spacemission_env.rules import game as G
 
 FIRST_STEP = """
 import time, sys
 t0 = time.perf_counter()
-sys.path.insert(0, {root!r})
 from spacemission_env import engine
 st = engine.init(1024, {players}, seeds=0, rules={rules!r})
 m = engine.legal_action_mask(st)
@@ -151,7 +148,7 @@ def first_step(players: int, rules: str, cache_dir: str | None) -> tuple[float, 
     env = dict(os.environ)
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
-    code = FIRST_STEP.format(root=ROOT, players=players, rules=rules)
+    code = FIRST_STEP.format(players=players, rules=rules)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1]), MESSAGE in out.stderr
 

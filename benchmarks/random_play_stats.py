@@ -20,9 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from spacemission_env.demo import play  # noqa: E402
+from spacemission_env.demo import play
 
 
 def percentile(values: list[int], q: float) -> float:

@@ -1,6 +1,6 @@
 """What the interfaces share: argument checks, spaces, action validation, score dicts,
 rendering. It sits below every interface module (pettingzoo_env, vector, gym_env, sb3),
-which import from here and never from each other (tests/test_env_layering.py).
+which import from here and never from each other (tests/env/test_env_layering.py).
 
 Error convention for bad input: ``TypeError`` for a value of the wrong type (a float,
 str, bool or None where an integer is expected), ``ValueError`` for a value of the

@@ -4,8 +4,8 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "quickstart.ipynb"
 
 

@@ -7,8 +7,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from tests.helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
 IMPORT_NAMES = ("spacemission_env", "spacemission_agents", "spacemission_training", "spacemission_cli")

@@ -1,4 +1,4 @@
-"""Ship a trained model: copy a run's ``final.npz`` into the package (agents/data/) as the
+"""Ship a trained model: copy a run's ``final.npz`` into the package (agents/spacemission_agents/data/) as the
 pretrained model for its player count, with a card beside it (``ppo_<P>p.json``: the
 model's metadata, including the training command, its size and sha256).
 

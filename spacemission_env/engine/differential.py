@@ -4,7 +4,7 @@ Random legal play with the same seeds in both engines; after every action the fu
 state (``to_reference`` == reference GameState, turn records included), the legal
 mask, every seat's observation of every type (encoding.OBSERVATION_TYPES: info,
 recall, seer), rewards and terminal flags are compared. Used by
-tests/test_engine_differential.py and benchmarks/differential.py.
+tests/env/engine/test_engine_differential.py and benchmarks/differential.py.
 """
 from __future__ import annotations
 

@@ -1,0 +1,807 @@
+"""HeuristicAgent's compiled part (private): its model of its own turn (a state vector and
+the actions on it), the evaluation V, and the batch kernel that plans each row's turn.
+agents/spacemission_agents/heuristic.py describes the strategy in words.
+
+The state is one float64 vector (offsets O_*) so a plan level is copied with one slice;
+what the bot cannot change in its own turn (the ring, the rivals) lives in context arrays
+built once per row. All of the bot's numba code is in this one file on purpose: numba's
+cache only watches the file that defines a cached function, so a kernel calling compiled
+code of another file would keep running the old code after that file changed.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._bot_features import (
+    C_GATE,
+    C_MEDAL,
+    C_PAIR,
+    C_SINGLE,
+    C_STATION,
+    C_WATER,
+    F_END,
+    F_LEFT,
+    F_NHAND,
+    F_NPLAYERS,
+    F_OVER,
+    F_PENDING,
+    F_REVEALED,
+    F_ROUNDS_LEFT,
+    F_SHIP,
+    F_START,
+    F_TILE,
+    F_TO_END,
+    P_EXACT,
+    P_OWNER,
+    P_POINTS,
+    P_REVEALED,
+    P_SIZE,
+    S_COLLECTED,
+    S_GATE,
+    S_PRESENT,
+    S_STATIONS,
+    S_SUPPLY,
+)
+
+# --- helpers (copies: the cached kernel must not call numba code of another file) -----------
+@njit(cache=True)
+def provides(card_value, wanted):
+    """R-C2: a coordinate provides the wanted value if equal or a joker of its colour."""
+    return card_value == wanted or card_value == 5
+
+
+@njit(cache=True)
+def lands(la, lb, l1, l2):
+    """R-A5: two landing values provide the planet's two landing coordinates, one each."""
+    return (provides(la, l1) and provides(lb, l2)) or (provides(la, l2) and provides(lb, l1))
+
+
+@njit(cache=True)
+def mix_hash(h, x):
+    """SplitMix64-style mixing, for deterministic per-position tie-breaks."""
+    z = h + np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def row_salt(salt, scal, hand, planet, col, i):
+    """A hash of the row's salient facts and the bot's seed: tie-break noise that depends
+    only on the seed and the observation, so act and act_batch agree row by row."""
+    h = np.uint64(salt)
+    for k in range(scal.shape[1]):
+        h = mix_hash(h, scal[i, k] + 256)
+    for s in range(5):
+        for c in range(3):
+            h = mix_hash(h, hand[i, s, c])
+    for p in range(8):
+        h = mix_hash(h, planet[i, p, 0])
+    for t in range(10):
+        h = mix_hash(h, col[i, t])
+    return h
+
+
+@njit(cache=True)
+def noise(h, k):
+    """A number in [0, 1) from the row hash and a candidate index."""
+    return np.float64(mix_hash(h, k) >> np.uint64(11)) / 9007199254740992.0
+
+
+# --- state vector ----------------------------------------------------------------------------
+O_SHIP, O_SUPPLY, O_GATE, O_USED, O_UNK, O_REV, O_STAT, O_EXTRA, O_GIFT = range(9)
+O_COL = 16  # [10] own collection
+O_RES = 26  # [8, 10] own reservations
+O_PTS = 106  # [8] point tiles in the pile (estimated where unseen)
+O_SIZE = 114  # [8] tiles in the pile
+O_EST = 122  # [8, 10] expected count per type
+O_PRES = 202  # [8, 10] probability that the type is there
+O_STATION = 282  # [8] owner (relative seat) or -1
+O_SCANNED = 290  # [8] the bot has scanned there
+O_REVEALED = 298  # [8]
+O_EXACT = 306  # [8] the pile's contents are known
+NSTATE = 314
+
+# scratch vector ``work``: [0:10] expected_top, W_COL collection + reservations, W_RES joint
+# reservation value per planet (set by evaluate, read by plan_at), W_VALS tile values after them
+W_COL, W_RES, W_VALS, NWORK = 10, 20, 32, 48
+
+# --- context (per row, fixed during the bot's turn) ------------------------------------------
+X_NP, X_THRESH, X_REV0, X_LAST, X_NHAND, X_AFTER, X_K, X_LEAD0, X_MYPTS0, X_RIVALMAX = range(10)
+NCTX = 16
+
+# --- parameters (HeuristicAgent keyword arguments, in this order) --------------------------
+PARAM_NAMES = (
+    "set_potential", "future_tiles", "reservation_weight", "reservation_rival_scanned",
+    "potential_discount", "rival_tile_points", "gift_weight", "rival_weight", "unknown_card_value",
+    "card_flex_value", "chip_value", "end_bonus", "end_scale", "reveal_weight", "rival_turn_points",
+    "topup_first_bonus", "second_tile_factor", "chip_reserve",
+)
+(Q_BETA, Q_FUTURE, Q_RES, Q_RES_RIVAL, Q_GAMMA, Q_RIVAL_TILE, Q_GIFT, Q_RIVAL_W, Q_UNK, Q_FLEX,
+ Q_CHIP, Q_END_BONUS, Q_END_SCALE, Q_REVEAL_W, Q_RIVAL_TURN, Q_TOPUP_FIRST, Q_SECOND, Q_CHIP_RESERVE) = range(
+    len(PARAM_NAMES))
+
+
+# --- scoring in O(1) per type (R-P3..R-P7) ----------------------------------------------------
+@njit(cache=True)
+def marg(c, u, consts):
+    """Points one more tile of type u adds to collection c (float counts)."""
+    if u < 4:
+        n = c[0] + c[1] + c[2] + c[3]
+        m = max(max(c[0], c[1]), max(c[2], c[3]))
+        return n + m + 1.0 if c[u] >= m else m
+    if u < 6:
+        n = c[4] + c[5]
+        m = max(c[4], c[5])
+        return n + m + 1.0 if c[u] >= m else m
+    if u == 6 or u == 7:
+        other = c[13 - u]
+        return consts[C_PAIR] - consts[C_SINGLE] if c[u] < other else consts[C_SINGLE]
+    if u == 8:
+        w = int(c[8]) % 4
+        return consts[C_WATER + w + 1] - consts[C_WATER + w]
+    return consts[C_MEDAL]
+
+
+@njit(cache=True)
+def points(c, consts):
+    mn = c[0] + c[1] + c[2] + c[3]
+    mm = max(max(c[0], c[1]), max(c[2], c[3]))
+    pairs = min(c[6], c[7])
+    w = int(c[8])
+    return (mn * mm + (c[4] + c[5]) * max(c[4], c[5]) + pairs * consts[C_PAIR]
+            + (c[6] + c[7] - 2 * pairs) * consts[C_SINGLE] + (w // 4) * consts[C_WATER + 4] + consts[C_WATER + w % 4]
+            + c[9] * consts[C_MEDAL])
+
+
+@njit(cache=True)
+def fvalue(c, share, kb, consts):
+    """Points plus the set potential: kb x the expected marginal of a future tile."""
+    v = points(c, consts)
+    if kb > 0:
+        e = 0.0
+        for u in range(10):
+            if share[u] > 0:
+                e += share[u] * marg(c, u, consts)
+        v += kb * e
+    return v
+
+
+@njit(cache=True)
+def tile_values(c, share, kb, consts, out):
+    base = fvalue(c, share, kb, consts)
+    for t in range(10):
+        c[t] += 1.0
+        out[t] = fvalue(c, share, kb, consts) - base
+        c[t] -= 1.0
+
+
+@njit(cache=True)
+def gate_pts(gate, present, q, consts):
+    if gate[q] <= 0:
+        return 0.0
+    rank = 0
+    for r in range(5):
+        if present[r] != 0 and gate[r] > gate[q]:
+            rank += 1
+    return consts[C_GATE + rank] if rank < 4 else 0.0
+
+
+@njit(cache=True)
+def gate_balance(S, gate, present, n, consts, rw):
+    """Own gate points minus rw x the rivals' mean, with the bot's planned probes."""
+    gate[0] = S[O_GATE]
+    v = gate_pts(gate, present, 0, consts)
+    riv = 0.0
+    for r in range(1, n):
+        riv += gate_pts(gate, present, r, consts)
+    return v - rw * riv / max(n - 1, 1)
+
+
+# --- cards -------------------------------------------------------------------------------------
+@njit(cache=True)
+def held(S, s, nh):
+    return s < nh and (int(S[O_USED]) >> s) & 1 == 0
+
+
+@njit(cache=True)
+def flex(hand, s, params):
+    j = 0
+    for c in range(3):
+        j += hand[s, c] == 5
+    return params[Q_FLEX] * (1.0 + 0.5 * j)
+
+
+@njit(cache=True)
+def find_pair(S, hand, nh, ring, q, excl1, excl2):
+    """A held landing pair for planet q (fewest jokers), as a bitmask; 0 if none."""
+    best = 0
+    bj = 99
+    for a in range(nh):
+        if not held(S, a, nh) or a == excl1 or a == excl2:
+            continue
+        for b in range(a + 1, nh):
+            if not held(S, b, nh) or b == excl1 or b == excl2:
+                continue
+            if lands(hand[a, 2], hand[b, 2], ring[q, 2], ring[q, 3]):
+                j = (hand[a, 2] == 5) + (hand[b, 2] == 5)
+                if j < bj:
+                    bj = j
+                    best = (1 << a) | (1 << b)
+    return best
+
+
+@njit(cache=True)
+def card_cost(S, hand, nh, ring, s, q, colour):
+    """How much playing slot s for ``colour`` hurts plans at planet q: its other coordinates."""
+    c = 0.0
+    if hand[s, colour] == 5:
+        c += 1.0
+    if S[O_STATION + q] < 0:
+        if colour != 1 and provides(hand[s, 1], ring[q, 1]):
+            c += 2.0
+        if colour != 2:
+            for b in range(nh):
+                if b != s and held(S, b, nh) and lands(hand[s, 2], hand[b, 2], ring[q, 2], ring[q, 3]):
+                    c += 3.0
+                    break
+    return c
+
+
+@njit(cache=True)
+def best_card(S, hand, nh, ring, q, colour, want, excl):
+    """The held slot (not excl) providing ``want`` in ``colour`` that hurts least; -1 if none."""
+    best = -1
+    bc = 1e9
+    for s in range(nh):
+        if s == excl or not held(S, s, nh) or not provides(hand[s, colour], want):
+            continue
+        c = card_cost(S, hand, nh, ring, s, q, colour)
+        if c < bc:
+            bc = c
+            best = s
+    return best
+
+
+# --- actions on the state ----------------------------------------------------------------------
+@njit(cache=True)
+def take_tile(S, p, t, reserve, vals, extra_value):
+    """Take type t from pile p (reserve it under a probe, R-A4, or collect it, R-A5/R-A6), then
+    R-V1's reveal check. ``extra_value`` corrects to the expected value of an uncertain pile."""
+    S[O_EXTRA] += extra_value
+    if reserve:
+        S[O_RES + p * 10 + t] += 1.0
+        S[O_SUPPLY] -= 1.0
+    else:
+        S[O_COL + t] += 1.0
+    S[O_EST + p * 10 + t] = max(S[O_EST + p * 10 + t] - 1.0, 0.0)
+    if S[O_EXACT + p] > 0 and S[O_EST + p * 10 + t] < 0.5:
+        S[O_PRES + p * 10 + t] = 0.0
+    S[O_PTS + p] = max(S[O_PTS + p] - 1.0, 0.0)
+    S[O_SIZE + p] = max(S[O_SIZE + p] - 1.0, 0.0)
+    reveal_check(S, p)
+
+
+@njit(cache=True)
+def reveal_check(S, p):
+    if S[O_REVEALED + p] == 0 and S[O_PTS + p] < 0.5:
+        S[O_REVEALED + p] = 1.0
+        S[O_REV] += S[O_SIZE + p]  # what is left is space tiles (R-V1)
+
+
+@njit(cache=True)
+def pick_tile(S, p, vals):
+    """The type the bot would take from pile p and the expected-value correction."""
+    best = -1
+    bv = -1e18
+    for t in range(10):
+        if S[O_PRES + p * 10 + t] <= 0:
+            continue
+        v = vals[t] * (1.0 if S[O_EXACT + p] > 0 else S[O_PRES + p * 10 + t])
+        if v > bv:
+            bv = v
+            best = t
+    return best
+
+
+@njit(cache=True)
+def expected_top(S, p, vals, second, work):
+    """Values of the best and the second-best tile of pile p: exact where the pile is known,
+    else the expected best over the types' presence and ``second`` x that."""
+    if S[O_PTS + p] < 0.5:
+        return 0.0, 0.0
+    if S[O_EXACT + p] > 0:
+        v1 = -1e18
+        v2 = -1e18
+        for t in range(10):
+            cnt = S[O_EST + p * 10 + t]
+            if cnt < 0.5:
+                continue
+            for _ in range(2 if cnt >= 1.5 else 1):
+                if vals[t] > v1:
+                    v2 = v1
+                    v1 = vals[t]
+                elif vals[t] > v2:
+                    v2 = vals[t]
+        return max(v1, 0.0), max(v2, 0.0)
+    for t in range(10):
+        work[t] = vals[t]
+    e = 0.0
+    none_better = 1.0
+    for _ in range(10):  # expected max over the present types, best first
+        bt = -1
+        for t in range(10):
+            if work[t] > -1e17 and (bt < 0 or work[t] > work[bt]):
+                bt = t
+        if bt < 0 or work[bt] <= 0:
+            break
+        pr = S[O_PRES + p * 10 + bt]
+        e += work[bt] * pr * none_better
+        none_better *= 1.0 - pr
+        work[bt] = -1e18
+    return e, (e * second if S[O_PTS + p] >= 1.5 else 0.0)
+
+
+@njit(cache=True)
+def collect_best(S, p, vals, params, work):
+    t = pick_tile(S, p, vals)
+    if t < 0:
+        reveal_check(S, p)
+        return
+    extra = 0.0
+    if S[O_EXACT + p] == 0:
+        e, _ = expected_top(S, p, vals, params[Q_SECOND], work)
+        extra = e - vals[t]
+    take_tile(S, p, t, False, vals, extra)
+
+
+@njit(cache=True)
+def res_weight(q, rscan, params):
+    """Chance-like weight that a reservation on planet q is collected (R-A5 by anyone, R-E2):
+    higher where a rival has scanned, as it may develop there."""
+    return min(params[Q_RES] + params[Q_RES_RIVAL] * rscan[q], 0.95)
+
+
+@njit(cache=True)
+def gift(q, probes, n, params):
+    """What developing q hands the rivals (R-A5 step 2), in the bot's relative points."""
+    g = 0.0
+    for r in range(1, n):
+        g += probes[q, r]
+    return g * params[Q_RIVAL_TILE] * params[Q_GIFT] * params[Q_RIVAL_W] / max(n - 1, 1)
+
+
+@njit(cache=True)
+def do_jump(S, s, q):
+    S[O_USED] = int(S[O_USED]) | (1 << s)
+    S[O_SHIP] = q
+    S[O_SUPPLY] -= 1.0
+    S[O_GATE] += 1.0
+
+
+@njit(cache=True)
+def do_fly(S, d):
+    S[O_SHIP] = (int(S[O_SHIP]) + d) % 8
+
+
+@njit(cache=True)
+def do_scan(S, s, vals):
+    S[O_USED] = int(S[O_USED]) | (1 << s)
+    p = int(S[O_SHIP])
+    S[O_SCANNED + p] = 1.0
+    if S[O_PTS + p] >= 0.5:
+        t = pick_tile(S, p, vals)
+        if t >= 0:
+            take_tile(S, p, t, True, vals, 0.0)
+            return
+    reveal_check(S, p)  # R-A4b: a pile without point tiles shows its space tiles
+
+
+@njit(cache=True)
+def do_develop(S, pair, probes, n, vals, share, kb, params, consts, work):
+    S[O_USED] = int(S[O_USED]) | pair
+    p = int(S[O_SHIP])
+    S[O_SUPPLY] -= 1.0
+    S[O_STATION + p] = 0.0
+    S[O_STAT] += 1.0
+    for t in range(10):  # R-A5 step 2: reservations to the collection, probes home
+        r = S[O_RES + p * 10 + t]
+        S[O_COL + t] += r
+        S[O_SUPPLY] += r
+        S[O_RES + p * 10 + t] = 0.0
+    S[O_GIFT] += gift(p, probes, n, params)
+    tile_values(S[O_COL:O_COL + 10], share, kb, consts, vals)
+    collect_best(S, p, vals, params, work)
+
+
+@njit(cache=True)
+def do_topup(S, mask, nh):
+    S[O_USED] = int(S[O_USED]) | mask
+    have = S[O_UNK]
+    for s in range(nh):
+        if held(S, s, nh):
+            have += 1.0
+    S[O_UNK] += max(5.0 - have, 0.0)
+
+
+# --- evaluation -------------------------------------------------------------------------------
+@njit(cache=True)
+def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb, consts):
+    """Value of a turn with ``a`` actions on planet q (the cards used as a bitmask)."""
+    v1, v2 = expected_top(S, q, vals, params[Q_SECOND], work)
+    if a < 2:
+        v2 = 0.0
+    if S[O_STATION + q] >= 0:
+        return v1 + v2, 0  # discover (R-A6)
+    best = 0.0
+    bmask = 0
+    rw = res_weight(q, rscan, params)
+    resgain = work[W_RES + q] * (1.0 - rw)  # the part of the reservations V does not count yet
+    if work[W_RES + q] != 0:  # a develop's tiles join the reservations (not additive)
+        for t in range(10):
+            work[W_COL + t] = S[O_COL + t] + S[O_RES + q * 10 + t]
+        tile_values(work[W_COL:W_COL + 10], share, kb, consts, work[W_VALS:W_VALS + 10])
+        d1, d2 = expected_top(S, q, work[W_VALS:W_VALS + 10], params[Q_SECOND], work)
+    else:
+        d1, d2 = v1, v2
+    if a < 2:
+        d2 = 0.0
+    # undiscounted: the potential is weighted by potential_discount, what the develop hands the
+    # rivals is not (else waiting always looks cheaper than developing)
+    g = gift(q, probes, n, params) / max(params[Q_GAMMA], 0.05)
+    if S[O_SCANNED + q] > 0 and sup >= 1:
+        pair = find_pair(S, hand, nh, ring, q, excl, -1)
+        if pair != 0:
+            best = 3.0 + resgain - g + d1 + d2
+            bmask = pair
+    if sup >= 1 and S[O_PTS + q] >= 0.5:
+        sc = best_card(S, hand, nh, ring, q, 1, ring[q, 1], excl)
+        if sc >= 0:
+            v = rw * v1
+            m = 1 << sc
+            if a >= 2 and sup >= 2:
+                pair = find_pair(S, hand, nh, ring, q, excl, sc)
+                if pair != 0:
+                    v = 3.0 + resgain - g + d1 + d2
+                    m |= pair
+            if v > best:
+                best = v
+                bmask = m
+    return best, bmask
+
+
+@njit(cache=True)
+def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work, share, kb):
+    """The best next turn from here: stay, fly to a neighbour or jump, then act (plan_at)."""
+    ship = int(S[O_SHIP])
+    sup = S[O_SUPPLY]
+    rw = params[Q_RIVAL_W]
+    g0 = gate_balance(S, gate, present, n, consts, rw)
+    S[O_GATE] += 1.0
+    jump_gain = gate_balance(S, gate, present, n, consts, rw) - g0 - params[Q_CHIP]
+    S[O_GATE] -= 1.0
+    best = 0.0
+    bmask = 0
+    for q in range(8):
+        if q == ship:
+            v, m = plan_at(S, q, 2, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb,
+                           consts)
+            if v > best:
+                best, bmask = v, m
+            continue
+        if ship >= 0 and (q == (ship + 1) % 8 or q == (ship + 7) % 8):
+            v, m = plan_at(S, q, 1, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb,
+                           consts)
+            if v > best:
+                best, bmask = v, m
+        if sup >= 1:
+            cj = best_card(S, hand, nh, ring, q, 0, ring[q, 0], -1)
+            if cj >= 0:
+                v, m = plan_at(S, q, 1, cj, sup - 1, hand, nh, ring, probes, n, rscan, params, vals, work,
+                               share, kb, consts)
+                v += jump_gain
+                if v > best:
+                    best, bmask = v, m | (1 << cj)
+    return best, bmask
+
+
+@njit(cache=True)
+def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work):
+    """V of a state at the end of the bot's turn (relative points); also the cards the
+    best next-turn plan uses (bitmask of hand slots)."""
+    n = int(ctx[X_NP])
+    nh = int(ctx[X_NHAND])
+    col = S[O_COL:O_COL + 10]
+    pts = points(col, consts) + S[O_EXTRA] + consts[C_STATION] * S[O_STAT]
+    gate[0] = S[O_GATE]
+    mine = pts + gate_pts(gate, present, 0, consts)
+    base = pts + gate_balance(S, gate, present, n, consts, params[Q_RIVAL_W]) - S[O_GIFT]
+    if ctx[X_LAST] > 0:  # the bot's last turn: only points count (R-E1, R-E2, R-E3)
+        return base, 0
+    lead = mine - ctx[X_RIVALMAX]
+    if S[O_REV] >= ctx[X_THRESH]:  # this turn ends the game with the round (R-E1)
+        final = lead - ctx[X_AFTER] * params[Q_RIVAL_TURN]
+        return base + params[Q_END_BONUS] * np.tanh(final / params[Q_END_SCALE]), 0
+    kb = params[Q_BETA] * ctx[X_K]
+    tile_values(col, share, kb, consts, vals)
+    v = base + fvalue(col, share, kb, consts) - points(col, consts)
+    f0 = fvalue(col, share, kb, consts)
+    for p in range(8):  # reservations valued jointly per planet (set points are not additive)
+        work[W_RES + p] = 0.0
+        r = 0.0
+        for t in range(10):
+            work[W_COL + t] = col[t] + S[O_RES + p * 10 + t]
+            r += S[O_RES + p * 10 + t]
+        if r > 0:
+            work[W_RES + p] = fvalue(work[W_COL:W_COL + 10], share, kb, consts) - f0
+            v += work[W_RES + p] * res_weight(p, rscan, params)
+    v += params[Q_CHIP] * min(S[O_SUPPLY], 12.0) + params[Q_CHIP_RESERVE] * min(S[O_SUPPLY], 2.0)
+    pot, mask = potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work, share, kb)
+    v += params[Q_GAMMA] * pot
+    for s in range(nh):
+        if held(S, s, nh) and (mask >> s) & 1 == 0:
+            v += flex(hand, s, params)
+    v += S[O_UNK] * params[Q_UNK]
+    v += params[Q_REVEAL_W] * (S[O_REV] - ctx[X_REV0]) * np.tanh(lead / params[Q_END_SCALE])
+    return v, mask
+
+
+# --- the batch kernel ------------------------------------------------------------------------
+# An action of a plan: (kind, a, b). One apply function and few call sites of evaluate keep the
+# compiled code (and numba's compile time) small.
+K_TOPUP, K_JUMP, K_FLY, K_SCAN, K_DEVELOP, K_DISCOVER, K_TAKE = range(7)
+
+
+@njit(cache=True)
+def apply(S, kind, a, b, nh, probes, n, vals, share, kb, params, consts, work):
+    """Play one action on the model: top up (a = discard mask), jump (slot a to b), fly
+    (direction a), scan (slot a), develop (slot mask a), discover, take tile a (b: reserve)."""
+    if kind == K_TOPUP:
+        do_topup(S, a, nh)
+    elif kind == K_JUMP:
+        do_jump(S, a, b)
+    elif kind == K_FLY:
+        do_fly(S, a)
+    elif kind == K_DEVELOP:
+        do_develop(S, a, probes, n, vals, share, kb, params, consts, work)
+    else:
+        tile_values(S[O_COL:O_COL + 10], share, kb, consts, vals)
+        if kind == K_SCAN:
+            do_scan(S, a, vals)
+        elif kind == K_DISCOVER:
+            collect_best(S, int(S[O_SHIP]), vals, params, work)
+        else:
+            take_tile(S, int(S[O_SHIP]), a, b != 0, vals, 0.0)
+
+
+@njit(cache=True)
+def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work, cand):
+    """The best V over the second actions the model allows after S1."""
+    n = int(ctx[X_NP])
+    nh = int(ctx[X_NHAND])
+    kb = params[Q_BETA] * ctx[X_K]
+    ship = int(S1[O_SHIP])
+    sup = S1[O_SUPPLY]
+    S2[:] = S1  # a top up that only draws; its next-turn plan names the cards worth keeping
+    do_topup(S2, 0, nh)
+    best, plan = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+    k = 0
+    d = 0
+    for s in range(nh):
+        if held(S1, s, nh) and (plan >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
+            d |= 1 << s
+    if d != 0:
+        cand[k, 0], cand[k, 1], cand[k, 2] = K_TOPUP, d, 0
+        k += 1
+    if ship >= 0:
+        cand[k, 0], cand[k, 1], cand[k, 2] = K_FLY, 1, 0
+        cand[k + 1, 0], cand[k + 1, 1], cand[k + 1, 2] = K_FLY, -1, 0
+        k += 2
+        if S1[O_STATION + ship] >= 0:
+            if S1[O_PTS + ship] >= 0.5:
+                cand[k, 0], cand[k, 1], cand[k, 2] = K_DISCOVER, 0, 0
+                k += 1
+        elif sup >= 1:
+            if S1[O_SCANNED + ship] > 0:
+                pair = find_pair(S1, hand, nh, ring, ship, -1, -1)
+                if pair != 0:
+                    cand[k, 0], cand[k, 1], cand[k, 2] = K_DEVELOP, pair, 0
+                    k += 1
+            if S1[O_PTS + ship] >= 0.5:
+                sc = best_card(S1, hand, nh, ring, ship, 1, ring[ship, 1], -1)
+                if sc >= 0:
+                    cand[k, 0], cand[k, 1], cand[k, 2] = K_SCAN, sc, 0
+                    k += 1
+    if sup >= 1:
+        for q in range(8):
+            if q != ship:
+                cj = best_card(S1, hand, nh, ring, q, 0, ring[q, 0], -1)
+                if cj >= 0:
+                    cand[k, 0], cand[k, 1], cand[k, 2] = K_JUMP, cj, q
+                    k += 1
+    for j in range(k):
+        S2[:] = S1
+        apply(S2, cand[j, 0], cand[j, 1], cand[j, 2], nh, probes, n, vals, share, kb, params, consts, work)
+        v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+        best = max(best, v)
+    return best
+
+
+@njit(cache=True)
+def _setup_row(i, scal, hand, ring, seat, scanned, planet, col, res, pres, est, seen, avail, params, consts, S0, ctx,
+               gate, present, share, rscan):
+    n = scal[i, F_NPLAYERS]
+    S0[:] = 0.0
+    S0[O_SHIP] = scal[i, F_SHIP]
+    S0[O_SUPPLY] = seat[i, 0, S_SUPPLY]
+    S0[O_GATE] = seat[i, 0, S_GATE]
+    S0[O_REV] = scal[i, F_REVEALED]
+    S0[O_STAT] = seat[i, 0, S_STATIONS]
+    for t in range(10):
+        S0[O_COL + t] = col[i, t]
+    for p in range(8):
+        S0[O_PTS + p] = planet[i, p, P_POINTS]
+        S0[O_SIZE + p] = planet[i, p, P_SIZE]
+        S0[O_STATION + p] = planet[i, p, P_OWNER]
+        S0[O_SCANNED + p] = scanned[i, 0, p]
+        S0[O_REVEALED + p] = planet[i, p, P_REVEALED]
+        S0[O_EXACT + p] = planet[i, p, P_EXACT]
+        rscan[p] = 0.0
+        for r in range(1, n):
+            if scanned[i, r, p] != 0:
+                rscan[p] = 1.0
+        for t in range(10):
+            S0[O_RES + p * 10 + t] = res[i, p, t]
+            S0[O_EST + p * 10 + t] = est[i, p, t]
+            S0[O_PRES + p * 10 + t] = pres[i, p, t]
+    ship = scal[i, F_SHIP]
+    if scal[i, F_TILE] != 0 and ship >= 0:  # R-I3: the pile in view is known exactly
+        tot = 0.0
+        for t in range(10):
+            S0[O_EST + ship * 10 + t] = seen[i, t]
+            S0[O_PRES + ship * 10 + t] = 1.0 if seen[i, t] > 0 else 0.0
+            tot += seen[i, t]
+        S0[O_PTS + ship] = tot
+        S0[O_SIZE + ship] = tot + seen[i, 10]
+        S0[O_EXACT + ship] = 1.0
+    tot = 0.0
+    for t in range(10):
+        tot += avail[i, t]
+    for t in range(10):
+        share[t] = avail[i, t] / tot if tot > 0 else 0.0
+    for q in range(5):
+        gate[q] = seat[i, q, S_GATE]
+        present[q] = seat[i, q, S_PRESENT]
+    to_end = scal[i, F_TO_END]
+    rev = scal[i, F_REVEALED]
+    ctx[:] = 0.0
+    ctx[X_NP] = n
+    ctx[X_THRESH] = rev + to_end if to_end > 0 else 1e9
+    ctx[X_REV0] = rev
+    ctx[X_LAST] = 1.0 if (scal[i, F_END] != 0 or scal[i, F_ROUNDS_LEFT] <= 0) else 0.0
+    ctx[X_NHAND] = scal[i, F_NHAND]
+    start = scal[i, F_START]
+    me_k = (n - start) % n
+    after = 0
+    for r in range(1, n):
+        if (r - start + n) % n > me_k:
+            after += 1
+    ctx[X_AFTER] = after
+    ctx[X_K] = params[Q_FUTURE] * to_end / max(rev + to_end, 1)
+    rmax = -1e9
+    for r in range(1, n):
+        est_r = gate_pts(gate, present, r, consts) + consts[0] * seat[i, r, S_STATIONS] \
+            + params[Q_RIVAL_TILE] * seat[i, r, S_COLLECTED]
+        rmax = max(rmax, est_r)
+    ctx[X_RIVALMAX] = rmax
+
+
+@njit(cache=True)
+def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, pres, est, seen, avail, probes_all,
+                     masks, dev_pairs, params, consts, salt, out, values):
+    S0 = np.zeros(NSTATE)
+    S1 = np.zeros(NSTATE)
+    S2 = np.zeros(NSTATE)
+    ctx = np.zeros(NCTX)
+    gate = np.zeros(5)
+    present = np.zeros(5)
+    share = np.zeros(10)
+    rscan = np.zeros(8)
+    vals = np.zeros(10)
+    work = np.zeros(NWORK)
+    cand = np.zeros((32, 4), np.int64)  # first actions: kind, a, b, action id
+    cand2 = np.zeros((32, 3), np.int64)
+    for i in range(masks.shape[0]):
+        first = -1
+        for a in range(100):
+            if masks[i, a]:
+                first = a
+                break
+        out[i] = first
+        if scal[i, F_OVER] != 0 or first < 0:
+            continue
+        hand = hand_all[i]
+        ring = ring_all[i]
+        probes = probes_all[i]
+        _setup_row(i, scal, hand_all, ring_all, seat, scanned, planet, col, res, pres, est, seen, avail, params,
+                   consts, S0, ctx, gate, present, share, rscan)
+        h = row_salt(salt, scal, hand_all, planet, col, i)
+        nh = scal[i, F_NHAND]
+        n = scal[i, F_NPLAYERS]
+        kb = params[Q_BETA] * ctx[X_K]
+        ship = scal[i, F_SHIP]
+        more = scal[i, F_LEFT] >= 2
+        k = 0
+        if scal[i, F_TILE] != 0:
+            for t in range(10):
+                if masks[i, 90 + t]:
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_TAKE, t, scal[i, F_PENDING] == 1, 90 + t
+                    k += 1
+        else:
+            # top ups: one that only draws, one that also discards what the next-turn plan does not use
+            _, plan = evaluate(S0, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+            disc = 0
+            for s in range(nh):
+                if (plan >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
+                    disc |= 1 << s
+            for m in (0, disc):
+                if masks[i, m] and (k == 0 or m != 0):
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_TOPUP, m, 0, m
+                    k += 1
+            for q in range(8):  # jumps: per destination the legal card that hurts least
+                bs = -1
+                bc = 1e9
+                for s in range(nh):
+                    if masks[i, 32 + 8 * s + q]:
+                        c = card_cost(S0, hand, nh, ring, s, q, 0)
+                        if c < bc:
+                            bc = c
+                            bs = s
+                if bs >= 0:
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_JUMP, bs, q, 32 + 8 * bs + q
+                    k += 1
+            for a in (72, 73):
+                if masks[i, a]:
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_FLY, 1 if a == 72 else -1, 0, a
+                    k += 1
+            bs = -1
+            bc = 1e9
+            for s in range(nh):
+                if masks[i, 74 + s]:
+                    c = card_cost(S0, hand, nh, ring, s, ship, 1)
+                    if c < bc:
+                        bc = c
+                        bs = s
+            if bs >= 0:
+                cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_SCAN, bs, 0, 74 + bs
+                k += 1
+            for d in range(10):
+                if masks[i, 79 + d]:
+                    pair = (1 << dev_pairs[d, 0]) | (1 << dev_pairs[d, 1])
+                    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_DEVELOP, pair, 0, 79 + d
+                    k += 1
+            if masks[i, 89]:
+                cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3] = K_DISCOVER, 0, 0, 89
+                k += 1
+        best = -1e18
+        for j in range(k):
+            S1[:] = S0
+            kind = cand[j, 0]
+            apply(S1, kind, cand[j, 1], cand[j, 2], nh, probes, n, vals, share, kb, params, consts, work)
+            if more and kind != K_TOPUP:
+                v = _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work,
+                              cand2)
+            else:
+                v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+                if more:  # the top up leaves an action for the cards it draws
+                    v += params[Q_TOPUP_FIRST]
+            if kind == K_DEVELOP:  # keep jokers for later
+                for s in range(nh):
+                    if (cand[j, 1] >> s) & 1 and hand[s, 2] == 5:
+                        v -= 0.05
+            v += 1e-6 * noise(h, cand[j, 3])
+            values[i, cand[j, 3]] = v
+            if v > best:
+                best = v
+                out[i] = cand[j, 3]

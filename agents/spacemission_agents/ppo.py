@@ -1,0 +1,331 @@
+"""PPOAgent: a trained PPO policy that plays with numpy only (no torch needed).
+
+    from spacemission_agents.ppo import PPOAgent
+    agent = PPOAgent.load_shipped()              # the pretrained 2-player agent (agents/spacemission_agents/data/)
+    agent = PPOAgent.load("runs/x/final.npz")    # any saved one; make_agent("ppo:PATH") does this
+    action = agent.act(observation, mask)        # or act_batch(observations [N, D], masks [N, 100])
+
+A model file is one ``.npz`` (``numpy.load(allow_pickle=False)`` reads it): the actor's
+arrays and a JSON string of metadata under ``"metadata"``:
+
+* ``active`` (int64 [A]) and ``scale`` (float32 [A]): the network's input is
+  ``obs[active] * scale`` (the observation's active features scaled into [0, 1]);
+* ``w0, b0, ..., wL, bL``: dense layers (weight [out, in], bias [out]); ReLU after every
+  layer but the last, whose 100 outputs are the action logits (docs/actions.md ids);
+* with a heuristic prior (metadata ``"prior"``, agents/spacemission_agents/ppo_prior.py): ``prior_beta``
+  (float32 [1]); the input is ``obs[active] * scale`` followed by ``1 + codes / 80`` (the
+  heuristic's per-action codes) and the logits get ``prior_beta * codes / 10`` added.
+
+The metadata (``make_metadata``) names the package version, the observation type, the
+observation size and a hash of its layout (``layout_hash``), the dtype the network reads
+(int8 observations as float32), the action count, the game (players, rules, round
+limit), the architecture and how it was trained (command, steps, seed). ``load`` refuses
+a file whose observation layout or action count differs from the installed package's;
+``bind`` (called by every environment and the arena) refuses a game other than the one
+the model was trained for, with a ValueError naming both.
+
+Acting: greedy by default (the legal action with the highest logit); ``temperature > 0``
+samples from ``softmax(logits / temperature)`` over the legal actions with the agent's
+own generator (``seed``). The forward pass is a few numpy matrix products, checked equal
+to the torch network it was exported from (tests/agents/test_agents_ppo.py, and with a prior
+tests/agents/test_ppo_prior.py); a model with the heuristic prior also runs the heuristic bot's
+numba kernel on the observations (no torch either way), which makes up most of its cost.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from spacemission_env import encoding
+from spacemission_env.actions import NUM_ACTIONS
+from spacemission_env.env_common import check_seed
+
+from .ppo_prior import FLOOR_CODE, STEP_POINTS
+
+__all__ = ["FORMAT", "PPOAgent", "SHIPPED", "layout_hash", "make_metadata", "package_version"]
+
+FORMAT = "spacemission-ppo-policy"
+VERSION = 2  # 2: optional heuristic prior (version-1 files load unchanged)
+SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz"}  # player count -> file in spacemission_agents/data
+
+
+_BLAS = []  # the threadpoolctl controller, made on first use
+
+
+def one_blas_thread():
+    """A context in which numpy's BLAS uses one thread. These products are small: with
+    OpenBLAS's default threads on a busy 2-core machine a 256-row forward pass took 62 ms
+    instead of 2.5 ms (its threads spin against each other). Process-wide settings are
+    left alone outside the call; without threadpoolctl this does nothing."""
+    if not _BLAS:
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS.append(ThreadpoolController())
+        except Exception:  # noqa: BLE001 - optional: only speed depends on it
+            _BLAS.append(None)
+    return contextlib.nullcontext() if _BLAS[0] is None else _BLAS[0].limit(limits=1, user_api="blas")
+
+
+def package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("spacemission_env")
+    except Exception:  # noqa: BLE001 - not installed as a distribution (a plain checkout)
+        return "unknown"
+
+
+def layout_hash(observation_type: str) -> str:
+    """sha256 (first 16 hex digits) of the block names and offsets of the observation
+    layout: it changes whenever a block is added, removed, resized or moved."""
+    blocks = [[name, start, stop] for name, start, stop, _ in encoding.observation_layout(observation_type)]
+    return hashlib.sha256(json.dumps(blocks).encode()).hexdigest()[:16]
+
+
+def make_metadata(*, observation_type: str, num_players: int, rules: str, max_rounds: int, architecture: dict,
+                  training: dict, prior: dict | None = None) -> dict:
+    """The metadata a saved model carries (module doc); ``prior``: a
+    ``HeuristicPrior.describe()`` or None."""
+    return {
+        "format": FORMAT, "version": VERSION, "package_version": package_version(),
+        "observation_type": observation_type, "observation_size": encoding.observation_size(observation_type),
+        "observation_layout_hash": layout_hash(observation_type),
+        "observation_dtype": "int8 observations, read as float32: x = obs[active] * scale",
+        "num_actions": NUM_ACTIONS, "num_players": int(num_players), "rules": rules, "max_rounds": int(max_rounds),
+        "architecture": architecture, "training": training, "prior": prior,
+    }
+
+
+def _check_temperature(t) -> float:
+    if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) or not np.isfinite(t) or t < 0:
+        raise ValueError(f"temperature must be a finite number >= 0 (0: greedy), got {t!r}")
+    return float(t)
+
+
+class PPOAgent:
+    """A numpy policy network that implements the opponent protocol (module doc).
+
+    ``PPOAgent(params, metadata, temperature=0.0, seed=None, name="ppo")``; usually built
+    by :meth:`load`, :meth:`load_shipped` or the training code."""
+
+    uses_observation = True
+
+    def __init__(self, params: dict, metadata: dict, *, temperature: float = 0.0, seed: int | None = None,
+                 name: str = "ppo"):
+        self.metadata = dict(metadata)
+        self._check_metadata(self.metadata, "model")
+        self.params = {k: np.asarray(v) for k, v in params.items()}
+        n = sum(1 for k in self.params if k.startswith("w"))
+        try:
+            layers = [(self.params[f"w{i}"], self.params[f"b{i}"]) for i in range(n)]
+            active = self.params["active"].astype(np.int64)
+            scale = self.params["scale"].astype(np.float32)
+        except KeyError as exc:
+            raise ValueError(f"model parameters lack {exc.args[0]!r} (expected active, scale, w0, b0, ...)") from None
+        size = self.metadata["observation_size"]
+        self._prior = None
+        if self.metadata.get("prior") is not None:
+            from .ppo_prior import HeuristicPrior
+
+            self._prior = HeuristicPrior.from_description(self.metadata["prior"])
+            if self._prior.observation_type != self.metadata["observation_type"]:
+                raise ValueError(f"model prior reads {self._prior.observation_type!r} observations; the model's "
+                                 f"observation_type is {self.metadata['observation_type']!r}")
+            beta = np.asarray(self.params.get("prior_beta", np.zeros(0)))
+            if beta.shape != (1,) or not np.isfinite(beta).all():
+                raise ValueError(f"model with a prior needs a finite prior_beta of shape [1], got shape {beta.shape}")
+        elif "prior_beta" in self.params:
+            raise ValueError("model parameters hold prior_beta but its metadata names no prior")
+        if n < 1 or active.ndim != 1 or scale.shape != active.shape or (active.size and (active.min() < 0 or active.max() >= size)):
+            raise ValueError(f"model parameters are inconsistent: {n} layers, active {active.shape}, scale {scale.shape}")
+        fan_in = active.size + (NUM_ACTIONS if self._prior is not None else 0)
+        for i, (w, b) in enumerate(layers):
+            if w.ndim != 2 or w.shape[1] != fan_in or b.shape != (w.shape[0],):
+                raise ValueError(f"model layer {i}: weight {w.shape} and bias {b.shape} do not follow {fan_in} inputs")
+            fan_in = w.shape[0]
+        if fan_in != NUM_ACTIONS:
+            raise ValueError(f"model has {fan_in} outputs; the action space has {NUM_ACTIONS}")
+        self._prepare()
+        self.temperature = _check_temperature(temperature)
+        self.name = name
+        self._shipped_players = None  # set by load_shipped(num_players=None): bind picks the model
+        self.seed(seed)
+
+    def _prepare(self) -> None:
+        """The arrays the forward pass uses: transposed weights, the first one with the
+        input scaling folded in (and, with a prior, the prior input's ``1 + codes / 80``
+        folded into its columns and its bias), derived from ``params``; rebuilt after
+        unpickling."""
+        n = sum(1 for k in self.params if k.startswith("w"))
+        scale = self.params["scale"].astype(np.float32)
+        self._active = self.params["active"].astype(np.int64)
+        w = [self.params[f"w{i}"].astype(np.float32) for i in range(n)]
+        self._b = [self.params[f"b{i}"].astype(np.float32) for i in range(n)]
+        has_prior = "prior_beta" in self.params
+        if has_prior:
+            a = scale.size
+            self._b[0] = self._b[0] + w[0][:, a:].sum(axis=1)
+            scale = np.concatenate([scale, np.full(NUM_ACTIONS, 1.0 / -FLOOR_CODE, np.float32)])
+        w[0] = w[0] * scale
+        self._w_t = [np.ascontiguousarray(m.T) for m in w]
+        self._beta = float(self.params["prior_beta"][0]) if has_prior else 0.0
+
+    def __getstate__(self) -> dict:  # snapshots are pickled into checkpoints: keep only the source arrays
+        return {k: v for k, v in self.__dict__.items() if k not in ("_w_t", "_b", "_active", "_beta")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._prepare()
+
+    # --- metadata and loading ----------------------------------------------------------
+    @staticmethod
+    def _check_metadata(meta: dict, where: str) -> None:
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"{where} is not a Space Mission PPO policy (format {meta.get('format')!r}, "
+                             f"expected {FORMAT!r})")
+        otype = meta.get("observation_type")
+        if otype not in encoding.OBSERVATION_TYPES:
+            raise ValueError(f"{where} uses observation_type {otype!r}, unknown to this package "
+                             f"({', '.join(encoding.OBSERVATION_TYPES)})")
+        want = (encoding.observation_size(otype), layout_hash(otype))
+        have = (meta.get("observation_size"), meta.get("observation_layout_hash"))
+        if have != want:
+            raise ValueError(f"{where} was trained on a different {otype!r} observation layout (size {have[0]}, layout "
+                             f"hash {have[1]}) than this package's (size {want[0]}, hash {want[1]}; package "
+                             f"{package_version()}, model made with {meta.get('package_version')}); retrain it")
+        if meta.get("num_actions") != NUM_ACTIONS:
+            raise ValueError(f"{where} has {meta.get('num_actions')} actions; this package has {NUM_ACTIONS}")
+
+    @classmethod
+    def load(cls, path, *, temperature: float = 0.0, seed: int | None = None, name: str | None = None) -> "PPOAgent":
+        """The model saved at ``path`` (.npz). ValueError for a missing file, a file that is
+        not a model, or one made for another observation layout or action space."""
+        p = Path(path)
+        if not p.is_file():
+            raise ValueError(f"no PPO model file at {str(p)!r}")
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except Exception as exc:  # noqa: BLE001 - any unreadable file means the same thing
+            raise ValueError(f"{str(p)!r} is not a readable .npz model file ({type(exc).__name__}: {exc})") from exc
+        if "metadata" not in arrays:
+            raise ValueError(f"{str(p)!r} has no metadata; not a Space Mission PPO policy")
+        meta = json.loads(str(arrays.pop("metadata")))
+        cls._check_metadata(meta, f"model {str(p)!r}")
+        return cls(arrays, meta, temperature=temperature, seed=seed, name=name or f"ppo:{p.name}")
+
+    @classmethod
+    def shipped_path(cls, num_players: int = 2) -> Path:
+        if num_players not in SHIPPED:
+            raise ValueError(f"no shipped PPO model for {num_players} players; shipped: {sorted(SHIPPED)} players")
+        path = Path(str(resources.files("spacemission_agents") / "data" / SHIPPED[num_players]))
+        if not path.is_file():
+            raise ValueError(f"the shipped {num_players}-player PPO model is missing ({path}); reinstall the package")
+        return path
+
+    @classmethod
+    def load_shipped(cls, num_players: int | None = None, *, temperature: float = 0.0,
+                     seed: int | None = None) -> "PPOAgent":
+        """The pretrained model shipped in the package (agents/spacemission_agents/data/, card beside it).
+        ``num_players=None``: the 2-player one, replaced at ``bind`` by the shipped model for
+        the game's player count when there is one."""
+        agent = cls.load(cls.shipped_path(2 if num_players is None else num_players), temperature=temperature,
+                         seed=seed, name="ppo")
+        agent._shipped_players = "auto" if num_players is None else num_players
+        return agent
+
+    def save(self, path) -> Path:
+        """Write the model (params + metadata) to ``path`` (.npz, compressed)."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(p, metadata=np.array(json.dumps(self.metadata)), **self.params)
+        return p
+
+    # --- the opponent protocol ---------------------------------------------------------
+    @property
+    def observation_type(self) -> str:
+        return self.metadata["observation_type"]
+
+    def bind(self, config) -> None:
+        """Refuse a game the model was not trained for (ValueError naming both)."""
+        m = self.metadata
+        if self._shipped_players == "auto" and config.num_players != m["num_players"] and config.num_players in SHIPPED:
+            other = type(self).load_shipped(config.num_players, temperature=self.temperature)
+            self.__dict__.update({k: v for k, v in other.__dict__.items() if k not in ("_rng", "name")})
+            self._shipped_players = "auto"
+            m = self.metadata
+        want = (m["num_players"], m["rules"], m["max_rounds"])
+        have = (config.num_players, config.rules, config.max_rounds)
+        if have != want:
+            raise ValueError(f"PPO model {self.name!r} was trained for {want[0]} players, rules {want[1]!r}, "
+                             f"max_rounds {want[2]}; this game has {have[0]} players, rules {have[1]!r}, "
+                             f"max_rounds {have[2]}")
+
+    def seed(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(check_seed(seed))
+
+    @property
+    def prior(self):
+        """The model's :class:`~spacemission_agents.ppo_prior.HeuristicPrior`, or None."""
+        return self._prior
+
+    def logits(self, observations: np.ndarray, action_masks: np.ndarray | None = None) -> np.ndarray:
+        """float32 [N, 100] action logits for int8 (or float) observations [N, D]. A model
+        with a prior needs the masks too (the heuristic plans over the legal actions)."""
+        obs = np.asarray(observations)
+        if obs.ndim != 2 or obs.shape[1] != self.metadata["observation_size"]:
+            raise ValueError(f"observations must have shape [N, {self.metadata['observation_size']}] "
+                             f"({self.observation_type!r}), got {list(obs.shape)}")
+        x = obs[:, self._active].astype(np.float32)
+        codes = None
+        if self._prior is not None:
+            if action_masks is None:
+                raise ValueError("this model has a heuristic prior: logits(observations, action_masks) needs the masks")
+            codes = self._prior(obs.astype(np.int8, copy=False), action_masks).astype(np.float32)
+            x = np.concatenate([x, codes], axis=1)  # scaled to 1 + codes / 80 by the first layer (_prepare)
+        last = len(self._w_t) - 1
+        with one_blas_thread():
+            for i, (wt, b) in enumerate(zip(self._w_t, self._b)):
+                x = x @ wt
+                x += b
+                if i < last:
+                    np.maximum(x, 0.0, out=x)
+        if codes is not None:
+            x += (self._beta * STEP_POINTS) * codes
+        return x
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        masks = np.asarray(action_masks)
+        if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS or len(masks) != len(observations):
+            raise ValueError(f"action masks must have shape [{len(observations)}, {NUM_ACTIONS}], got {list(masks.shape)}")
+        legal = masks.astype(np.bool_, copy=False)
+        if not legal.any(axis=1).all():
+            raise ValueError(f"an action mask has no legal action (rows {np.flatnonzero(~legal.any(axis=1))[:8].tolist()})")
+        z = np.where(legal, self.logits(observations, legal), -np.inf)
+        if self.temperature == 0.0:
+            return np.argmax(z, axis=1).astype(np.int64)
+        z = (z - z.max(axis=1, keepdims=True)) / self.temperature
+        p = np.exp(z)
+        cdf = np.cumsum(p, axis=1)
+        u = (1.0 - self._rng.random(len(z)))[:, None] * cdf[:, -1:]  # in (0, total]: never an illegal id
+        a = (cdf < u).sum(axis=1)
+        return np.minimum(a, NUM_ACTIONS - 1).astype(np.int64)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        obs, mask = np.asarray(observation), np.asarray(action_mask)
+        if obs.ndim != 1 or mask.shape != (NUM_ACTIONS,):
+            raise ValueError(f"act takes one observation [D] and one mask [{NUM_ACTIONS}], got {list(obs.shape)} and "
+                             f"{list(mask.shape)}")
+        return int(self.act_batch(obs[None], mask[None])[0])
+
+    def __repr__(self) -> str:
+        m = self.metadata
+        t = f", temperature={self.temperature}" if self.temperature else ""
+        p = ", heuristic prior" if self._prior is not None else ""
+        return f"PPOAgent({self.name!r}, {m['num_players']} players, {m['rules']}{p}{t})"

@@ -1,0 +1,216 @@
+"""agents/spacemission_agents/arena.py: a short duplicate-format arena of random vs kind-random (2 and 3
+players): the schedule, the statistics, the files, replays of the recorded games in the
+reference engine, and results identical for any worker count."""
+import csv
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from spacemission_agents.arena import lineups, run_arena, seatings
+from spacemission_env import rules
+
+AGENTS = ["random", "kind-random"]
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory):
+    out = tmp_path_factory.mktemp("arena2")
+    return run_arena(AGENTS, num_players=2, games=23, seed=3, out=out, chunk_size=8, progress=False), out
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory):
+    out = tmp_path_factory.mktemp("arena3")
+    return run_arena(AGENTS, num_players=3, games=10, seed=1, max_rounds=30, out=out, chunk_size=16, progress=False), out
+
+
+def test_lineups_and_seatings():
+    assert lineups(2, 2) == [(0, 1)]
+    assert lineups(3, 2) == [(0, 1), (0, 2), (1, 2)]
+    assert lineups(4, 3) == [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    assert lineups(2, 3) == [(0, 0, 1), (0, 1, 1)]  # fewer agents than seats: every agent in every lineup
+    assert lineups(2, 5) == [(0, 0, 0, 0, 1), (0, 0, 0, 1, 1), (0, 0, 1, 1, 1), (0, 1, 1, 1, 1)]
+    assert seatings((0, 1, 2)) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert seatings((0, 0, 1)) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    assert len(seatings((0, 1, 2, 3), "permutations")) == 24
+    assert sorted(seatings((0, 0, 1), "permutations")) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+
+
+def test_duplicate_schedule_two_players(two):
+    result, _ = two
+    g = result.games
+    # 23 games per pair round up to 12 deals x 2 seatings
+    assert result.config["deals_per_lineup"] == 12 and result.num_games == 24 == result.config["games_per_lineup"]
+    by_seed = {}
+    for s, seats in zip(g.seeds.tolist(), g.seats.tolist()):
+        by_seed.setdefault(s, []).append(tuple(seats))
+    assert len(by_seed) == 12
+    assert all(sorted(v) == [(0, 1), (1, 0)] for v in by_seed.values())
+    assert sorted(by_seed) == [3 * 2**32 + d for d in range(12)]  # deal seeds: seed * 2**32 + deal
+
+
+def test_duplicate_schedule_three_players(three):
+    result, _ = three
+    g = result.games
+    assert result.config["lineups"] == [["random", "random", "kind-random"], ["random", "kind-random", "kind-random"]]
+    assert result.config["deals_per_lineup"] == 4 and result.num_games == 2 * 4 * 3
+    for lineup in (0, 1):
+        rows = g.lineup == lineup
+        per_seed = Counter(g.seeds[rows].tolist())
+        assert set(per_seed.values()) == {3}  # each deal once per rotation
+        seats = g.seats[rows]
+        for agent in (0, 1):  # every agent sits every seat equally often
+            counts = (seats == agent).sum(axis=0)
+            assert len(set(counts.tolist())) == 1
+
+
+@pytest.mark.parametrize("fixture", ["two", "three"])
+def test_statistics_are_consistent(fixture, request):
+    result, _ = request.getfixturevalue(fixture)
+    ab, ba = result.pair("random", "kind-random"), result.pair("kind-random", "random")
+    assert ab.win_rate + ba.win_rate == pytest.approx(1.0)
+    assert ab.wins == ba.losses and ab.ties == ba.ties and ab.games == ba.games == result.num_games
+    for p in (ab, ba):
+        assert 0 <= p.ci_low <= p.win_rate <= p.ci_high <= 1 and p.ci_high - p.ci_low > 0
+        assert p.mean_score["total"] == pytest.approx(sum(v for k, v in p.mean_score.items() if k != "total"), abs=1e-3)
+    for a in result.agents:
+        assert a.rank_ci_low <= a.mean_rank <= a.rank_ci_high
+        assert a.win_ci_low <= a.win_rate <= a.win_ci_high
+        assert a.ordinal == pytest.approx(a.mu - 3 * a.sigma)
+        assert a.forfeits == 0
+    assert ba.win_rate > 0.5 and result.agent("kind-random").mu > result.agent("random").mu
+    P = result.config["num_players"]
+    # the mean ranks of all seats average to the middle place
+    ranks, _ = result.games.ranks()
+    assert ranks.mean() == pytest.approx((P + 1) / 2)
+
+
+def test_win_counts_match_the_recorded_games(two):
+    result, out = two
+    games = [json.loads(line) for line in open(out / "games.jsonl")]
+    wins = ties = 0
+    for g in games:
+        seat = g["agents"].index("kind-random")
+        if g["winners"] == [seat]:
+            wins += 1
+        elif len(g["winners"]) == 2:
+            ties += 1
+    p = result.pair("kind-random", "random")
+    assert (p.wins, p.ties) == (wins, ties)
+    rl = [g["round_limit"] for g in games]
+    assert p.round_limit_share == pytest.approx(np.mean(rl))
+
+
+@pytest.mark.parametrize("fixture", ["two", "three"])
+def test_recorded_games_replay_in_the_reference_engine(fixture, request):
+    result, out = request.getfixturevalue(fixture)
+    lines = open(out / "games.jsonl").read().splitlines()
+    assert len(lines) == result.num_games
+    for k, line in enumerate(lines):
+        g = json.loads(line)
+        assert g["format"] == "spacemission-arena-game" and g["game"] == k
+        c = g["config"]
+        s = rules.new_game(c["num_players"], seed=g["seed"], rules=c["rules"], max_rounds=c["max_rounds"])
+        assert s.start_player == g["start_player"]
+        assert g["agents"] == [result.config["agents"][i] for i in result.games.seats[k]]
+        for seat, action, label in g["actions"]:
+            assert s.current_player == seat
+            assert rules.action_label(action, s) == label
+            rules.apply(s, action)
+        assert s.is_over and g["forfeit"] is None
+        assert rules.scores(s) == g["scores"]
+        assert rules.winners(s) == g["winners"]
+        assert (s.round, s.round_limit) == (g["rounds"], g["round_limit"])
+
+
+def test_files_written(two):
+    result, out = two
+    data = json.loads((out / "results.json").read_text())
+    assert data["format"] == "spacemission-arena-results" and data["totals"]["games"] == 24
+    assert data["config"]["agents"] == AGENTS
+    assert {(p["agent"], p["opponent"]) for p in data["pairs"]} == {("random", "kind-random"), ("kind-random", "random")}
+    assert [a["name"] for a in data["agents"]] == AGENTS and "timing" in data
+    with open(out / "pairs.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 2 and float(rows[0]["win_rate"]) == pytest.approx(result.pair(rows[0]["agent"], rows[0]["opponent"]).win_rate)
+    assert "score_total" in rows[0] and "opponent_score_medals" in rows[0]
+    with open(out / "agents.csv") as fh:
+        agents = list(csv.DictReader(fh))
+    assert [a["name"] for a in agents] == AGENTS and float(agents[1]["mu"]) == pytest.approx(result.agents[1].mu)
+    assert (out / "arena.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_results_identical_for_any_worker_count(tmp_path):
+    kw = dict(num_players=3, games=15, seed=7, max_rounds=25, chunk_size=5, progress=False)
+    one = run_arena(AGENTS + ["random"], workers=1, out=tmp_path / "w1", **kw)
+    two = run_arena(AGENTS + ["random"], workers=2, out=tmp_path / "w2", **kw)
+    assert len(range(0, one.num_games, 5)) > 2  # several chunks, spread over both workers
+    assert one.to_dict(timing=False) == two.to_dict(timing=False)
+    assert (tmp_path / "w1" / "games.jsonl").read_bytes() == (tmp_path / "w2" / "games.jsonl").read_bytes()
+    assert two.timing["workers"] == 2
+
+
+@pytest.mark.slow
+def test_results_identical_with_spawned_workers(tmp_path):
+    kw = dict(num_players=2, games=40, seed=2, chunk_size=8, progress=False, out=None)
+    one = run_arena(AGENTS, workers=1, **kw)
+    spawned = run_arena(AGENTS, workers=2, start_method="spawn", **kw)
+    assert one.to_dict(timing=False) == spawned.to_dict(timing=False)
+
+
+def test_agent_objects_and_seed_changes_the_deals():
+    from spacemission_agents.random_agents import KindRandomAgent, RandomAgent
+
+    kw = dict(num_players=2, games=4, max_rounds=10, progress=False)
+    by_obj = run_arena([RandomAgent(), KindRandomAgent()], seed=4, **kw)
+    by_spec = run_arena(AGENTS, seed=4, **kw)
+    assert by_obj.config["agents"] == AGENTS  # the agents' own names
+    assert by_obj.to_dict(timing=False)["agents"][0]["win_rate"] == by_spec.to_dict(timing=False)["agents"][0]["win_rate"]
+    assert (by_obj.games.scores == by_spec.games.scores).all()
+    other = run_arena(AGENTS, seed=5, **kw)
+    assert not np.array_equal(other.games.seeds, by_spec.games.seeds)
+
+
+class _Recorder:
+    """Kind-random play that keeps every observation and mask it is shown."""
+
+    uses_observation = True
+
+    def __init__(self, name, observation_type):
+        from spacemission_agents.random_agents import KindRandomAgent
+
+        self.name, self.observation_type, self.seen = name, observation_type, []
+        self._play = KindRandomAgent(0)
+
+    def seed(self, s):
+        self._play.seed(s)
+
+    def act(self, observation, mask):
+        return int(self.act_batch(observation[None], mask[None])[0])
+
+    def act_batch(self, observations, masks):
+        self.seen.extend(zip(np.array(observations), np.array(masks)))
+        return self._play.act_batch(None, masks)
+
+
+def test_each_agent_sees_its_own_seat_only(tmp_path):
+    from spacemission_env import encoding
+
+    a, b = _Recorder("info-bot", "info"), _Recorder("seer-bot", "seer")
+    run_arena([a, b], num_players=2, games=2, max_rounds=6, chunk_size=1, out=tmp_path, progress=False)
+    queues = {"info-bot": iter(a.seen), "seer-bot": iter(b.seen)}
+    types = {"info-bot": "info", "seer-bot": "seer"}
+    decisions = 0
+    for line in open(tmp_path / "games.jsonl"):
+        g = json.loads(line)
+        s = rules.new_game(2, seed=g["seed"], max_rounds=6)
+        for seat, action, _ in g["actions"]:
+            name = g["agents"][seat]
+            obs, mask = next(queues[name])
+            assert (obs == encoding.observe(s, player=seat, observation_type=types[name])).all()
+            assert (mask == rules.legal_action_mask(s).astype(bool)).all()
+            rules.apply(s, action)
+            decisions += 1
+    assert decisions == len(a.seen) + len(b.seen) > 0

@@ -1,0 +1,43 @@
+"""Fixtures shared by the whole suite.
+
+The test folders mirror the packages: ``tests/env`` (``spacemission_env``, with ``rules/``
+and ``engine/``), ``tests/agents``, ``tests/training``, ``tests/cli``; builders of explicit
+positions and other helpers live in ``tests/helpers`` (imported as ``tests.helpers.…``).
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.helpers.paths import ROOT, SPEC
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _writes_stay_under_pytest_tmp(tmp_path_factory):
+    """Stable-Baselines3 makes an ``SB3-<date>`` log folder in the system temp directory
+    whenever a model is built without a log folder; point it (and anything else honouring
+    ``SB3_LOGDIR``, subprocesses included) into pytest's own temporary tree."""
+    previous = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+    yield
+    if previous is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = previous
+
+
+@pytest.fixture(scope="session")
+def repo_root():
+    """The repository root (docs/, README.md, notebooks/ ...)."""
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def rules_spec():
+    """The Space Mission rule spec beside the checkout (as in the workspace and CI); the
+    test is skipped, with the reason, where it is absent."""
+    path = SPEC / "RULES.md"
+    if not path.exists():
+        pytest.skip(f"the rule spec {path} is not beside this checkout")
+    return path.read_text()

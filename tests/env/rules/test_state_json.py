@@ -1,0 +1,234 @@
+"""GameState.to_json / from_json: round trip, the documented example, malformed input.
+
+``python tests/env/rules/test_state_json.py`` prints the example of docs/state_json.md.
+"""
+import copy
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from spacemission_env.rules import GameState, apply, new_game
+from spacemission_env.rules.state import state_to_dict
+from tests.helpers.paths import ROOT
+
+DOC = ROOT / "docs" / "state_json.md"
+
+
+def example_state() -> GameState:
+    """The documented example: 2 players, seed 2, 58 kind-uniform random actions."""
+    from spacemission_env.demo import kind_uniform_action
+
+    s, r = new_game(2, seed=2), random.Random(2)
+    for _ in range(58):
+        apply(s, kind_uniform_action(s, r))
+    return s
+
+
+def compact_json(obj, indent: int = 0) -> str:
+    """JSON with objects one key a line and lists of scalars on one line (the doc's style)."""
+    pad = "  " * (indent + 1)
+    if isinstance(obj, dict) and obj and any(isinstance(v, (dict, list)) for v in obj.values()):
+        items = [f"{pad}{json.dumps(k)}: {compact_json(v, indent + 1)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
+    if isinstance(obj, list) and any(isinstance(v, (dict, list)) for v in obj):
+        return "[\n" + ",\n".join(pad + compact_json(v, indent + 1) for v in obj) + "\n" + "  " * indent + "]"
+    return json.dumps(obj)
+
+
+def doc_example() -> str:
+    text = DOC.read_text()
+    return re.search(r"```json\n(.*?)```", text, re.S).group(1)
+
+
+def doc_keys(section: str) -> list[str]:
+    """Backticked keys in the first column of the table under ``## section``."""
+    text = DOC.read_text()
+    body = text[text.index(f"## {section}\n"):]
+    body = body[:body.index("\n## ", 1)] if "\n## " in body[1:] else body
+    return re.findall(r"^\| `([a-z_]+)` \|", body, re.M)
+
+
+# --- round trip ---------------------------------------------------------------------
+@pytest.mark.parametrize("rules", ["yucata", "schmidt"])
+def test_round_trip_new_game_and_played_state(rules):
+    for s in (new_game(4, seed=8, rules=rules), example_state()):
+        loaded = GameState.from_json(s.to_json())
+        assert loaded == s and loaded.to_json() == s.to_json()
+
+
+def test_round_trip_in_a_tile_decision():
+    s, r = new_game(3, seed=1), random.Random(1)
+    from spacemission_env.demo import kind_uniform_action
+    while s.phase != "tile":
+        apply(s, kind_uniform_action(s, r))
+    loaded = GameState.from_json(s.to_json(indent=2))
+    assert loaded == s and loaded.pending in ("scan", "develop", "discover")
+
+
+@pytest.mark.parametrize("max_rounds", [1, 100])
+def test_round_trip_of_a_finished_game(max_rounds):
+    """A finished game has no actions left in its turn; its JSON must still load
+    (truncated with max_rounds=1, R-E3; ended by R-E1 otherwise)."""
+    from spacemission_env.demo import play
+    s, _ = play(2, seed=3, max_rounds=max_rounds)
+    assert s.is_over and s.actions_left == 0 and s.round_limit == (max_rounds == 1)
+    loaded = GameState.from_json(s.to_json())
+    assert loaded == s and loaded.is_over
+
+
+def test_actions_left_zero_is_rejected_while_the_game_runs():
+    with pytest.raises(ValueError, match="actions_left"):
+        GameState.from_json(new_game(2, seed=1).to_json().replace('"actions_left": 2', '"actions_left": 0'))
+
+
+# --- the documented example ----------------------------------------------------------
+def test_doc_example_loads_and_is_what_the_code_produces():
+    text = doc_example()
+    loaded = GameState.from_json(text)
+    assert state_to_dict(loaded) == json.loads(text)
+    assert loaded == example_state(), "regenerate the example: python tests/env/rules/test_state_json.py"
+
+
+def test_doc_lists_exactly_the_keys_of_state_to_dict():
+    d = state_to_dict(example_state())
+    assert doc_keys("Top level") == list(d)
+    assert doc_keys("Ring entries") == list(d["ring"][0])
+    assert doc_keys("Players") == list(d["players"][0])
+    assert doc_keys("Last visits") == list(d["players"][0]["last_visits"][0])
+    assert doc_keys("Last turn") == list(d["players"][0]["last_turn"][0])
+
+
+# --- malformed input: ValueError naming the problem ---------------------------------------
+def mutated(change) -> str:
+    d = copy.deepcopy(BASE)
+    change(d)
+    return json.dumps(d)
+
+
+BASE = state_to_dict(new_game(3, seed=5))
+
+
+def _set(path, value):
+    def change(d):
+        *head, last = path
+        for k in head:
+            d = d[k]
+        d[last] = value
+    return change
+
+
+def _del(path):
+    def change(d):
+        *head, last = path
+        for k in head:
+            d = d[k]
+        del d[last]
+    return change
+
+
+BAD = [
+    (_del(["rng"]), "missing key 'rng'"),
+    (_del(["players"]), "missing key 'players'"),
+    (_del(["ring", 3, "pile"]), r"missing key 'pile' in ring\[3\]"),
+    (_del(["players", 1, "supply"]), r"missing key 'supply' in players\[1\]"),
+    (lambda d: d["draw_pile"].append(d["draw_pile"][0]), "61 cards"),
+    (lambda d: d["draw_pile"].pop(), "59 cards"),
+    (lambda d: (d["draw_pile"].pop(), d["draw_pile"].append(d["players"][0]["hand"][0])), "appears twice"),
+    (lambda d: d["players"][0].update(gate_probes=1), "player 0 has 21 chips"),
+    (_set(["players", 2, "supply"], 21), r"players\[2\].supply must be an integer in \[0, 20\]"),
+    (lambda d: d["ring"][0]["pile"].update(gold=1), "unknown tile name 'gold'"),
+    (lambda d: d["players"][0]["collection"].update(space=1), "unknown tile name 'space'"),
+    (lambda d: d["players"][0]["collection"].update(water=1), "9 'water' tiles"),
+    (_set(["ring", 2, "planet"], "Pluto"), "unknown planet 'Pluto'"),
+    (_set(["ring", 2, "planet"], None), "unknown planet"),
+    (lambda d: d["ring"][1].update(planet=d["ring"][0]["planet"]), "planet appears twice"),
+    (lambda d: d["draw_pile"].__setitem__(0, "J9/S9"), "unknown card 'J9/S9'"),
+    (_set(["phase"], "bidding"), "unknown phase 'bidding'"),
+    (_set(["pending"], "scan"), "pending 'scan' does not fit phase 'main'"),
+    (_set(["phase"], "tile"), "pending None does not fit phase 'tile'"),
+    (_set(["version"], 4), "unsupported version"),
+    (_set(["players", 0, "last_turn"], {}), r"players\[0\].last_turn must be a list"),
+    (_set(["players", 0, "last_turn"], [{"action": "bid", "target": 1, "cards": [], "tile": False}]), "action must be one of"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": None, "cards": [], "tile": False}]), "only a top up has none"),
+    (_set(["players", 0, "last_turn"], [{"action": "top_up", "target": 2, "cards": [], "tile": False}]), "only a top up has none"),
+    (_set(["players", 0, "last_turn"], [{"action": "jump", "target": 2, "cards": [], "tile": False}]), "expected 1-1 distinct"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": 2, "cards": [], "tile": True}]), "cannot take a tile"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": 9, "cards": [], "tile": False}]), r"target must be an integer"),
+    (_set(["players", 0, "last_turn"], [{"action": "fly", "target": 1, "cards": [], "tile": False}] * 3), "records 3 actions"),
+    (_del(["players", 0, "last_turn"]), r"missing key 'last_turn' in players\[0\]"),
+    (_set(["rules"], "classic"), "unknown rules 'classic'"),
+    (_set(["num_players"], 6), r"num_players must be an integer in \[2, 5\]"),
+    (_set(["current_player"], 3), "current_player"),
+    (_set(["round"], 101), "round"),
+    (_set(["is_over"], "no"), "is_over must be true or false"),
+    (_set(["ring", 0, "station"], 7), r"ring\[0\].station"),
+    (_set(["ring", 0, "reservations"], {"5": {"water": 1}}), "unknown seat '5'"),
+    (_set(["players", 0, "ship"], 8), r"players\[0\].ship"),
+    (lambda d: d["players"].pop(), "players must list 3 players"),
+    (lambda d: d["ring"].pop(), "ring must list 8 planets"),
+    (lambda d: d["players"][0]["hand"].append(d["draw_pile"].pop()), "holds 6 cards"),
+]
+
+
+@pytest.mark.parametrize("change, message", BAD, ids=[m for _, m in BAD])
+def test_malformed_state_raises_value_error_naming_the_problem(change, message):
+    with pytest.raises(ValueError, match=message):
+        GameState.from_json(mutated(change))
+
+
+def test_pile_of_more_than_eight_tiles_is_rejected():
+    d = copy.deepcopy(BASE)  # move one tile from pile 1 to pile 0: totals stay right
+    name = next(iter(d["ring"][1]["pile"]))
+    d["ring"][1]["pile"][name] -= 1
+    d["ring"][0]["pile"][name] = d["ring"][0]["pile"].get(name, 0) + 1
+    with pytest.raises(ValueError, match="ring position 0 holds more than 8 tiles"):
+        GameState.from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "42", None])
+def test_not_a_json_object(text):
+    with pytest.raises(ValueError, match="JSON"):
+        GameState.from_json(text)
+
+
+def test_a_rejected_load_leaves_the_caller_untouched():
+    s = new_game(2, seed=3)
+    text = s.to_json()
+    before = copy.deepcopy(s)
+    with pytest.raises(ValueError):
+        GameState.from_json(text.replace('"phase": "main"', '"phase": "end"'))
+    assert s == before and s.to_json() == text
+
+
+if __name__ == "__main__":
+    print(compact_json(state_to_dict(example_state())))
+
+
+def _without_turns(s: GameState) -> GameState:
+    s = s.copy()
+    for pl in s.players:
+        pl.last_turn = []
+    return s
+
+
+def test_version_1_files_load_with_truncated_read_as_round_limit_R_E3():
+    d = state_to_dict(example_state())
+    d["version"] = 1
+    d["truncated"] = d.pop("round_limit")
+    for pl in d["players"]:
+        del pl["last_turn"]
+    assert GameState.from_json(json.dumps(d)) == _without_turns(example_state())
+
+
+def test_version_2_files_load_with_empty_turn_records_R_I1():
+    d = state_to_dict(example_state())
+    d["version"] = 2
+    for pl in d["players"]:
+        del pl["last_turn"]
+    loaded = GameState.from_json(json.dumps(d))
+    assert loaded == _without_turns(example_state()) and all(pl.last_turn == [] for pl in loaded.players)
+    apply(loaded, 72)  # play goes on; the acting seat's record starts with this action
+    assert [a.kind for a in loaded.players[1].last_turn] == ["fly"]

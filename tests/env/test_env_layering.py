@@ -1,0 +1,55 @@
+"""One home for what the interfaces share (env_common.py): no interface module imports
+another, and the env package imports nothing from the agents / training / CLI packages."""
+import ast
+from pathlib import Path
+
+import pytest
+from tests.helpers.paths import ROOT
+
+PACKAGE = ROOT / "spacemission_env"
+INTERFACES = ("pettingzoo_env", "vector", "gym_env", "sb3")
+ABOVE = ("spacemission_agents", "spacemission_training", "spacemission_cli", "agents", "training", "cli")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Absolute names of the modules a file of spacemission_env imports (anywhere in it)."""
+    package = ["spacemission_env", *path.relative_to(PACKAGE).parent.parts]  # the file's package
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: level 1 = the file's package, 2 = its parent, ...
+                base = ".".join(package[: len(package) - node.level + 1])
+                mod = f"{base}.{node.module}" if node.module else base
+                names.add(mod)
+                names.update(f"{mod}.{a.name}" for a in node.names)  # from . import gym_env
+            else:
+                names.add(node.module)
+                names.update(f"{node.module}.{a.name}" for a in node.names)
+    return names
+
+
+@pytest.mark.parametrize("module", INTERFACES)
+def test_no_interface_imports_another(module):
+    imports = imported_modules(PACKAGE / f"{module}.py")
+    others = {f"spacemission_env.{m}" for m in INTERFACES if m != module}
+    assert not imports & others, f"{module}.py imports {sorted(imports & others)}; move shared code to env_common.py"
+
+
+def test_env_common_sits_below_every_interface():
+    imports = imported_modules(PACKAGE / "env_common.py") | imported_modules(PACKAGE / "policies.py")
+    assert not imports & {f"spacemission_env.{m}" for m in INTERFACES}
+
+
+def test_the_parser_sees_relative_imports():
+    # guard against a parser that would find nothing and pass everything
+    assert "spacemission_env.env_common" in imported_modules(PACKAGE / "gym_env.py")
+    assert "spacemission_env.engine" in imported_modules(PACKAGE / "sb3.py")
+    assert "spacemission_env.config" in imported_modules(PACKAGE / "engine" / "state.py")  # from ..config
+
+
+def test_env_package_imports_nothing_from_above():
+    for path in PACKAGE.rglob("*.py"):
+        for name in imported_modules(path):
+            assert name.split(".")[0] not in ABOVE, f"{path.relative_to(PACKAGE)} imports {name}"

@@ -1,0 +1,120 @@
+"""Rewards (rewards.py): formulas, and every reward reaching the right agent, checked
+against scores computed independently by the reference engine in 3-5 player games."""
+import numpy as np
+import pytest
+from tests.helpers.env_play import progress_action
+
+from spacemission_env import engine
+from spacemission_env.pettingzoo_env import raw_env
+from spacemission_env.rewards import RewardFunction, check_reward_args, potential, score_margin, score_view
+from spacemission_env.rules import scores as reference_scores
+from spacemission_env.scoring import rank_rewards
+
+
+def test_score_margin_and_potential():
+    assert score_margin(np.array([10, 20, 30])) == pytest.approx([-0.3, 0.0, 0.3])
+    assert np.allclose(score_margin(np.array([[7, 7]])), [[0.0, 0.0]])
+    sc = np.zeros((1, 2, 8), dtype=np.int16)
+    sc[0, :, 7] = [25, 50]
+    assert np.allclose(potential(sc), [[0.5, 1.0]])
+
+
+def test_reward_arguments_are_checked():
+    for args in (("wins", False, 1.0), ("win", 1, 1.0), ("win", False, 0.0), ("win", False, 1.5), ("score", True, "1")):
+        with pytest.raises(ValueError):
+            check_reward_args(*args)
+    check_reward_args("score", True, 0.99)
+
+
+def test_score_view_matches_full_batch():
+    st = engine.init(64, 4, seeds=3, max_rounds=8)
+    rng = np.random.default_rng(0)
+    while not st.terminated.all():
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))
+    rows = np.array([0, 5, 63])
+    assert (engine.scores(score_view(st, rows)) == engine.scores(st)[rows]).all()
+    assert np.allclose(engine.rewards(score_view(st, rows)), engine.rewards(st)[rows])
+    assert np.allclose(RewardFunction("score").terminal(st, rows), RewardFunction("score").terminal(st)[rows])
+
+
+def _play(num_players, seed, reward="win", shaping=False, gamma=1.0, max_rounds=60):
+    """Play one game through the raw AEC env with the progress player; record for each
+    agent the reward handed to it at each of its decisions (via _cumulative_rewards,
+    what last() returns) together with the reference state of that decision."""
+    e = raw_env(num_players=num_players, reward=reward, shaping=shaping, gamma=gamma, max_rounds=max_rounds)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    log = {a: [] for a in e.possible_agents}  # (reward received, reference state)
+    while e.agents:
+        agent = e.agent_selection
+        received = e._cumulative_rewards[agent]
+        log[agent].append((received, engine.to_reference(e._st, 0)))
+        if e.terminations[agent] or e.truncations[agent]:
+            e.step(None)
+        else:
+            e.step(progress_action(e.observe(agent)["action_mask"], rng))
+    final = engine.to_reference(e._st, 0)
+    return log, final
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_win_rewards_go_to_the_right_agents(num_players):
+    for seed in range(3):
+        log, final = _play(num_players, seed)
+        ref = reference_scores(final)
+        expected = rank_rewards([s["total"] for s in ref], [s["stations"] // 3 for s in ref])
+        for q in range(num_players):
+            rewards = [r for r, _ in log[f"player_{q}"]]
+            assert rewards[-1] == pytest.approx(expected[q]), f"seat {q} got another seat's reward"
+            assert all(r == 0 for r in rewards[:-1]), "win rewards are terminal only"
+        assert final.is_over and max(expected) > min(expected)
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_score_rewards_go_to_the_right_agents(num_players):
+    log, final = _play(num_players, seed=7, reward="score")
+    totals = [s["total"] for s in reference_scores(final)]
+    for q in range(num_players):
+        others = (sum(totals) - totals[q]) / (num_players - 1)
+        assert log[f"player_{q}"][-1][0] == pytest.approx((totals[q] - others) / 50, abs=1e-6)
+
+
+@pytest.mark.parametrize("gamma", [1.0, 0.9])
+def test_shaping_follows_the_documented_formula_per_agent(gamma):
+    """At each decision k >= 1 an agent receives gamma * Phi(s_k) - Phi(s_{k-1}) for the
+    transition from its previous decision; the last delivery adds the terminal reward
+    with Phi(terminal) = 0. Phi = own provisional total / 50, scored by the reference."""
+    for num_players in (3, 4):
+        log, final = _play(num_players, seed=num_players, shaping=True, gamma=gamma)
+        ref = reference_scores(final)
+        terminal = rank_rewards([s["total"] for s in ref], [s["stations"] // 3 for s in ref])
+        nonzero = 0
+        for q in range(num_players):
+            entries = log[f"player_{q}"]
+            phis = [reference_scores(state)[q]["total"] / 50 for _, state in entries[:-1]]
+            assert entries[0][0] == 0 and phis[0] == 0  # Phi(s_0) = 0: nothing before the first decision
+            for k in range(1, len(entries) - 1):
+                assert entries[k][0] == pytest.approx(gamma * phis[k] - phis[k - 1], abs=1e-6)
+                nonzero += entries[k][0] != 0
+            assert entries[-1][0] == pytest.approx(terminal[q] - phis[-1], abs=1e-6)
+            if gamma == 1.0:  # the shaping telescopes away: the return equals the unshaped one
+                assert sum(r for r, _ in entries) == pytest.approx(terminal[q], abs=1e-5)
+        assert nonzero > 0, "shaping should pay something during the game"
+
+
+def test_reward_function_two_part_shaping_on_a_batch():
+    rf = RewardFunction("win", shaping=True, gamma=0.5)
+    st = engine.init(8, 3, seeds=0)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        running = ~st.terminated
+        actor = st.current_player.astype(np.intp)
+        phi = rf.before(st)
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))
+        r = rf.after(st, running, actor, phi)
+        after = potential(engine.scores(st))
+        expected = np.zeros_like(r)
+        for b in range(8):
+            expected[b, actor[b]] -= phi[b, actor[b]]
+            expected[b, st.current_player[b]] += 0.5 * after[b, st.current_player[b]]
+        assert np.allclose(r, expected)

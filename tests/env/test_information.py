@@ -1,0 +1,311 @@
+"""Information sets (issue 7 item 6, issue 9 item 3): what each observation type hides and shows.
+
+Over thousands of states (kind-random and "progress" play, both rule sets, 2-5 players,
+tile decisions included): resampling what the observer cannot know (the determinizer,
+spacemission_env/determinize.py) leaves its "recall" and "info" observations unchanged
+(R-I1..R-I5); under schmidt "info" also hides its own reservation types and last-visit
+piles (R-A4c, R-I3); "seer" hides nothing; perturbing what the observer knows changes
+its observation. Determinized worlds pass check_invariants and the engines' conversion,
+respect the visit constraints, and differ where the observer is uncertain.
+"""
+import json
+
+import numpy as np
+import pytest
+from tests.helpers.env_play import pick, progress_masks
+
+from spacemission_env import decode, engine
+from spacemission_env import encoding as E
+from spacemission_env.components import NUM_POINT_TYPES, RING_SIZE, SPACE, TILE_INDEX
+from spacemission_env.determinize import sample_world, sample_worlds_from_observation
+from spacemission_env.rules import GameState, check_invariants
+from spacemission_env.rules import game as G
+
+CONFIGS = [(n, r) for n in (2, 3, 4, 5) for r in ("yucata", "schmidt")]
+
+
+def snapshots(n, rules, games, checkpoints, seed, player="kind", max_rounds=100):
+    """BatchState copies taken after ``checkpoints`` steps of batched play ("kind": kind-uniform
+    random, "progress": the progress player of tests/helpers/env_play.py, which ends games by R-E1)."""
+    st = engine.init(games, n, seeds=seed, rules=rules, max_rounds=max_rounds)
+    rng = np.random.default_rng(seed)
+    out, step = [], 0
+    for cp in checkpoints:
+        while step < cp:
+            mask = engine.legal_action_mask(st)
+            if player == "kind":
+                a = engine.sample_actions(mask, rng, by_kind=True)
+            else:
+                a = pick(progress_masks(mask, rng), rng)
+            engine.step(st, a)
+            step += 1
+        out.append(st.copy())
+    return out
+
+
+def check_world_constraints(obs, world_obs_seer, n):
+    """Constraints 4c/4d of determinize.py read off the observation and the world's seer view."""
+    v, w = decode(obs, "recall"), decode(world_obs_seer, "seer")
+    for p in range(RING_SIZE):
+        if not v["visited"][0, p]:
+            continue
+        seen, now = v["last_visit_pile"][p], w["seer_piles"][p]
+        assert now[SPACE] == seen[SPACE] and (now <= seen).all()  # 4c
+        gone = seen[:NUM_POINT_TYPES] - now[:NUM_POINT_TYPES]
+        later = [r for r in range(1, n) if v["visited"][r, p] and (
+            v["visit_age"][r, p] < v["visit_age"][0, p] or v["visit_age"][r, p] == v["visit_age"][0, p])]
+        held = sum((w["seer_reservations"][p, r] + w["seer_collections"][r] for r in later),
+                   np.zeros(NUM_POINT_TYPES, np.int64))
+        assert (gone <= held).all()  # 4d, per type (later visitors by age; same round: either order)
+
+
+def run_determinizer(configs, games, checkpoints, worlds, player, seed=0):
+    """For each snapshot state and one observer: K worlds from its recall observation;
+    every world's recall and info observations equal the true state's. Returns counts."""
+    stats = {"states": 0, "tile": 0, "worlds": 0, "uncertain_hands": 0, "hands_vary": 0, "piles_vary": 0}
+    rng = np.random.default_rng(seed)
+    for n, rules in configs:
+        for st in snapshots(n, rules, games, checkpoints, seed + 7 * n, player):
+            seats = rng.integers(0, n, st.batch_size)
+            recall = engine.observe(st, seats, "recall")
+            info = engine.observe(st, seats, "info")
+            for i in range(st.batch_size):
+                q = int(seats[i])
+                wb = sample_worlds_from_observation(recall[i], n, rules, st.max_rounds, worlds, rng, player=q)
+                assert np.array_equal(engine.observe(wb, q, "recall"), np.broadcast_to(recall[i], (worlds, recall.shape[1])))
+                assert (engine.observe(wb, q, "info") == info[i]).all()
+                check_world_constraints(recall[i], engine.observe(wb, q, "seer")[0], n)
+                stats["states"] += 1
+                stats["tile"] += int(st.phase[i] == 1)
+                stats["worlds"] += worlds
+                others = [r for r in range(n) if r != q]
+                held = st.hand_len[i, others]
+                if held.sum() and (st.draw_len[i] or (held > 0).sum() > 1):  # more than one way to deal them
+                    stats["uncertain_hands"] += 1
+                    stats["hands_vary"] += len({wb.hand[j, others].tobytes() for j in range(worlds)}) > 1
+                stats["piles_vary"] += len({wb.piles[j].tobytes() for j in range(worlds)}) > 1
+    return stats
+
+
+@pytest.mark.parametrize("player", ["kind", "progress"])
+def test_worlds_give_the_observer_the_same_recall_and_info_observation(player):
+    stats = run_determinizer(CONFIGS, games=24, checkpoints=(3, 40, 120, 260), worlds=4, player=player)
+    assert stats["states"] == 8 * 24 * 4 and stats["tile"] > 20
+    assert stats["hands_vary"] > 0.95 * stats["uncertain_hands"] > 0.5 * stats["states"]  # R-I4: other hands resampled
+    assert stats["piles_vary"] > 0.8 * stats["states"], stats
+
+
+@pytest.mark.slow
+def test_worlds_many_states():
+    for player in ("kind", "progress"):
+        stats = run_determinizer(CONFIGS, games=200, checkpoints=(1, 2, 20, 60, 120, 200, 300, 450), worlds=8,
+                                 player=player, seed=11)
+        assert stats["states"] == 8 * 200 * 8
+
+
+def reference_states(count_per_config, seed=1, player="progress"):
+    out = []
+    for n, rules in CONFIGS:
+        for st in snapshots(n, rules, count_per_config, (2, 30, 90, 200), seed + n, player):
+            out += [engine.to_reference(st, i) for i in range(st.batch_size)]
+    return out
+
+
+@pytest.fixture(scope="module")
+def REF():
+    return reference_states(8)  # 8 configurations x 8 games x 4 checkpoints = 256 reference states
+
+
+def test_sample_world_is_a_valid_state_equal_in_view_and_fresh_in_rng(REF):
+    rng = np.random.default_rng(5)
+    for s in REF:
+        for q in range(s.num_players):
+            before = s.to_json()
+            w = sample_world(s, q, rng)
+            assert s.to_json() == before  # the true state is not touched
+            check_invariants(w)
+            assert GameState.from_json(w.to_json()) == w
+            assert engine.to_reference(engine.from_reference([w]), 0) == w
+            for kind in ("recall", "info"):
+                assert np.array_equal(E.observe(w, q, kind), E.observe(s, q, kind))
+            assert w.rng != s.rng  # R-I4: future shuffles are unknown
+            assert w.players[q].hand == s.players[q].hand and w.players[q].collection == s.players[q].collection
+            assert all(w.players[r].last_turn == s.players[r].last_turn for r in range(s.num_players))
+
+
+def test_worlds_differ_where_the_observer_is_uncertain(REF):
+    rng = np.random.default_rng(6)
+    s = next(s for s in REF if s.num_players == 3 and s.round > 8 and not s.is_over)
+    ws = [sample_world(s, 0, rng) for _ in range(20)]
+    assert len({tuple(w.players[1].hand) for w in ws}) > 5
+    assert len({tuple(w.draw_pile) for w in ws}) == 20
+    assert len({json.dumps(w.piles) for w in ws}) > 5
+    assert len({w.rng for w in ws}) == 20
+    assert all(w.players[0].hand == s.players[0].hand for w in ws)
+
+
+def _swap_tiles(s, a, b):
+    """Swap one tile between two locations (getter -> counts list), keeping conservation."""
+    (la, ta), (lb, tb) = a, b
+    la[ta] -= 1
+    la[tb] += 1
+    lb[tb] -= 1
+    lb[ta] += 1
+
+
+def _hidden_point_location(s, q, avoid_type, avoid_pile=-1):
+    """A point tile the observer q cannot identify: another seat's collection or an unvisited pile."""
+    for r in range(s.num_players):
+        if r != q:
+            for t in range(NUM_POINT_TYPES):
+                if s.players[r].collection[t] and t != avoid_type:
+                    return s.players[r].collection, t
+    for p in range(RING_SIZE):
+        if not s.players[q].last_seen_round[p] and not s.revealed[p] and p != avoid_pile:
+            for t in range(NUM_POINT_TYPES):
+                if s.piles[p][t] and t != avoid_type:
+                    return s.piles[p], t
+    return None
+
+
+def test_schmidt_info_hides_own_reservation_types_and_last_visits_recall_shows_them(REF):
+    """R-A4c, R-I3, R-I5: under schmidt the table view hides them; recall and seer show them."""
+    checked = 0
+    for s in REF:
+        for q in range(s.num_players):
+            t = s.copy()
+            mine = [(p, k) for p in range(RING_SIZE) for k in range(NUM_POINT_TYPES) if t.reservations[p][q][k]]
+            if mine:
+                p, k = mine[0]
+                loc = _hidden_point_location(t, q, k)
+                if loc is None:
+                    continue
+                _swap_tiles(t, (t.reservations[p][q], k), loc)
+            visits = [p for p in range(RING_SIZE) if t.players[q].last_seen_round[p]]
+            if not mine and not visits:
+                continue
+            for p in visits:
+                t.players[q].last_seen[p][SPACE] += 1  # memory only
+            check_invariants(t)
+            same_info = np.array_equal(E.observe(t, q, "info"), E.observe(s, q, "info"))
+            assert same_info == (s.rules == "schmidt")
+            assert not np.array_equal(E.observe(t, q, "recall"), E.observe(s, q, "recall"))
+            assert not np.array_equal(E.observe(t, q, "seer"), E.observe(s, q, "seer"))
+            checked += 1
+    assert checked > 200
+
+
+def test_what_the_observer_knows_changes_its_observation(REF):
+    """Own hand (R-I2), own collection (R-I2), the pile looked through now (R-I3), and
+    public facts (R-I1: pile sizes, last turns) show in every observation type."""
+    kinds = E.OBSERVATION_TYPES
+    counts = {"hand": 0, "collection": 0, "pile_seen": 0, "last_turn": 0}
+
+    def changes(s, t, q):
+        return all(not np.array_equal(E.observe(t, q, k), E.observe(s, q, k)) for k in kinds)
+
+    for s in REF:
+        q = s.current_player
+        if s.draw_pile and s.players[q].hand:  # swap a hand card with a draw-pile card
+            t = s.copy()
+            t.players[q].hand[0], t.draw_pile[0] = t.draw_pile[0], t.players[q].hand[0]
+            t.players[q].hand.sort()
+            assert changes(s, t, q)
+            counts["hand"] += 1
+        own = [k for k in range(NUM_POINT_TYPES) if s.players[q].collection[k]]
+        loc = _hidden_point_location(s, q, own[0]) if own else None
+        if loc is not None:
+            t = s.copy()
+            _swap_tiles(t, (t.players[q].collection, own[0]), _hidden_point_location(t, q, own[0]))
+            assert changes(s, t, q)
+            counts["collection"] += 1
+        if s.phase == "tile":
+            p = s.players[q].ship
+            k = next(k for k in range(NUM_POINT_TYPES) if s.piles[p][k])
+            loc = _hidden_point_location(s, q, k, p)
+            if loc is not None:
+                t = s.copy()
+                _swap_tiles(t, (t.piles[p], k), _hidden_point_location(t, q, k, p))
+                assert changes(s, t, q)
+                counts["pile_seen"] += 1
+        other = (q + 1) % s.num_players
+        if s.players[other].last_turn:
+            t = s.copy()
+            t.players[other].last_turn[0].tile = not t.players[other].last_turn[0].tile
+            for r in range(s.num_players):
+                assert all(not np.array_equal(E.observe(t, r, k), E.observe(s, r, k)) for k in kinds)
+            counts["last_turn"] += 1
+    assert min(counts.values()) > 10, counts
+
+
+def test_seer_hides_nothing_but_the_draw_order(REF):
+    rng = np.random.default_rng(8)
+    for s in REF[::4]:
+        q = s.current_player
+        w = sample_world(s, q, rng)
+        hidden_same = (w.piles == s.piles and w.reservations == s.reservations
+                       and [p.hand for p in w.players] == [p.hand for p in s.players]
+                       and [p.collection for p in w.players] == [p.collection for p in s.players])
+        assert np.array_equal(E.observe(w, q, "seer"), E.observe(s, q, "seer")) == (
+            hidden_same and all(pw.last_seen == ps.last_seen for pw, ps in zip(w.players, s.players)))
+
+
+def test_later_visitors_hold_the_tiles_that_left_a_visited_pile():
+    """4d: seat 0 saw piles 0 and 1 in round 2; since then both were emptied of point tiles
+    (revealed, R-V1); seat 1 looked through pile 0 and seat 2 through piles 0 and 1 in
+    round 3. Pile 1's mineral_red can only be seat 2's one collected tile, so pile 0's
+    water and medal are seat 1's two (an augmenting path moves them when a random first
+    choice puts one with seat 2)."""
+    from tests.helpers import positions as P
+    s = P.position(3, round=5, piles={0: {"space": 2}, 1: {"space": 2}}, revealed=[0, 1],
+                   collections={0: {"alien_brown": 5, "alien_blue": 4}, 1: {"water": 1, "medal": 1},
+                                2: {"mineral_red": 1}})
+    s.players[0].last_seen[0] = P.tiles({"water": 1, "medal": 1, "space": 2})
+    s.players[0].last_seen[1] = P.tiles({"mineral_red": 1, "space": 2})
+    s.players[0].last_seen_round[:2] = [2, 2]
+    s.players[1].last_seen_round[0] = 3
+    s.players[2].last_seen_round[:2] = [3, 3]
+    for p in (0, 1):
+        s.players[1].last_seen[p] = s.players[2].last_seen[p] = list(s.piles[p])
+    check_invariants(s)
+    st = sample_worlds_from_observation(E.observe(s, 0, "recall"), 3, "yucata", 100, 400, np.random.default_rng(0))
+    assert (st.collection[:, 2, TILE_INDEX["mineral_red"]] == 1).all()
+    assert (st.collection[:, 1, TILE_INDEX["water"]] == 1).all() and (st.collection[:, 1, TILE_INDEX["medal"]] == 1).all()
+    assert (st.piles[:, :2] == np.array(s.piles[:2])).all()
+    # without seat 2's visit to pile 1 the observation is impossible: nobody could hold the mineral_red
+    s.players[2].last_seen_round[1] = 0
+    with pytest.raises(ValueError, match="nobody visited it"):
+        sample_worlds_from_observation(E.observe(s, 0, "recall"), 3, "yucata", 100, 1)
+    s.players[2].last_seen_round[1] = 1  # before the observer's visit: same
+    with pytest.raises(ValueError, match="nobody visited it"):
+        sample_worlds_from_observation(E.observe(s, 0, "recall"), 3, "yucata", 100, 1)
+    s.players[2].last_seen_round[1] = 3  # seat 2 visited it, but holds no tile: seat 1 cannot hold its tile
+    s.players[2].collection[TILE_INDEX["mineral_red"]] = 0
+    s.players[1].collection[TILE_INDEX["mineral_red"]] = 1
+    with pytest.raises(ValueError, match="do not fit the later visitors"):
+        sample_worlds_from_observation(E.observe(s, 0, "recall"), 3, "yucata", 100, 1)
+
+
+def test_bad_observations_are_rejected(REF):
+    s = next(s for s in REF if s.rules == "schmidt" and s.num_players == 2
+             and any(s.reservations[p][s.current_player][k] for p in range(8) for k in range(10)))
+    q = s.current_player
+    obs = E.observe(s, q, "recall")
+    with pytest.raises(ValueError, match="an 'info' observation under schmidt"):
+        sample_worlds_from_observation(E.observe(s, q, "info"), 2, "schmidt", s.max_rounds, 1)
+    with pytest.raises(ValueError, match="seats do not fit num_players=3"):
+        sample_worlds_from_observation(obs, 3, "schmidt", s.max_rounds, 1)
+    with pytest.raises(ValueError, match="do not fit max_rounds"):
+        sample_worlds_from_observation(obs, 2, "schmidt", s.round + 1000, 1)
+    with pytest.raises(ValueError, match="one observation of shape"):
+        sample_worlds_from_observation(obs[None], 2, "schmidt", s.max_rounds, 1)
+    with pytest.raises(ValueError, match="observation has shape"):
+        sample_worlds_from_observation(obs[:-1], 2, "schmidt", s.max_rounds, 1)
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        sample_worlds_from_observation(obs, 2, "schmidt", s.max_rounds, 0)
+    with pytest.raises(ValueError, match="player must be a seat"):
+        sample_world(s, 2, np.random.default_rng())
+    bad = obs.copy()
+    bad[{name: a for name, a, _, _ in E.observation_layout()}["pile_size"]] += 1
+    with pytest.raises(ValueError, match="not a consistent recall observation"):
+        sample_worlds_from_observation(bad, 2, "schmidt", s.max_rounds, 1)

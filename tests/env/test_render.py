@@ -1,0 +1,188 @@
+"""render.py: the text table and the board picture show what the state holds."""
+import numpy as np
+import pytest
+from tests.helpers.env_play import progress_action
+
+from spacemission_env.components import PLANET_LANDING, PLANET_NAMES
+from spacemission_env.render import PLAYER_COLOURS, render_ansi, render_rgb, save_png
+from spacemission_env.rules import apply, legal_action_mask, new_game
+
+
+def _midgame(num_players=4, seed=3, actions=120):
+    s = new_game(num_players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(actions):
+        if s.is_over:
+            break
+        apply(s, progress_action(legal_action_mask(s), rng))
+    return s
+
+
+def test_ansi_lists_every_planet_with_coordinates_and_players():
+    s = _midgame()
+    text = render_ansi(s)
+    for p, planet in enumerate(s.ring):
+        assert PLANET_NAMES[planet] in text
+        l1, l2 = PLANET_LANDING[planet]
+        assert f"L{l1},{l2}" in text
+    for q in range(s.num_players):
+        assert f"player_{q}: score" in text
+    assert f"round {s.round}/{s.max_rounds}" in text
+    assert "jump gate: ships" in text
+
+
+def test_ansi_shows_stations_probes_and_revealed_piles():
+    s = _midgame(actions=200)
+    text = render_ansi(s)
+    station_planets = [p for p in range(8) if s.stations[p] >= 0]
+    assert station_planets, "the progress player builds stations"
+    for p in station_planets:
+        row = next(line for line in text.splitlines() if line.startswith(f"{p} "))
+        assert f"P{s.stations[p]}" in row
+    if any(s.revealed):
+        assert "revealed:" in text
+
+
+def test_rgb_picture_is_a_real_image_that_changes_with_the_state():
+    start = new_game(3, seed=1)
+    img = render_rgb(start)
+    assert img.shape == (800, 1200, 3) and img.dtype == np.uint8
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 50, "planets, text and colours, not a blank canvas"
+    later = render_rgb(_midgame(3, seed=1, actions=60))
+    assert (img != later).any()
+    # every player's colour appears (ships on the gate at the start, panel boxes)
+    flat = img.reshape(-1, 3)
+    for q in range(3):
+        assert (flat == np.array(PLAYER_COLOURS[q], dtype=np.uint8)).all(axis=1).any()
+    # the jump gate sits in the middle of the board: its fill colour is at the centre
+    assert tuple(img[400, 335]) == (40, 30, 80)
+
+
+def test_save_png(tmp_path):
+    PIL = pytest.importorskip("PIL.Image")
+    path = tmp_path / "board.png"
+    save_png(_midgame(5, seed=2), str(path))
+    with PIL.open(path) as im:
+        assert im.size == (1200, 800)
+
+
+def test_game_over_is_rendered():
+    s = _midgame(2, seed=4, actions=5000)
+    assert s.is_over
+    assert "game over" in render_ansi(s)
+    assert render_rgb(s).shape == (800, 1200, 3)
+
+
+# --- the picture follows the state: each change shows where it should (issue 11, item 4) ----------
+from tests.helpers.positions import develop, jump, position, scan, take  # noqa: E402
+
+from spacemission_env import actions as A  # noqa: E402
+from spacemission_env.render import gate_region, header_region, panel_region, planet_region  # noqa: E402
+from tests.helpers.paths import ROOT
+
+RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]  # 2: Caldera J1 S3 L3,4
+
+
+def _base(**kw):
+    args = dict(ring=RING, ships={0: 2, 1: 5, 2: None}, current=0,
+                hands={0: ["J1/S3", "S3/L4", "J2/L3", "J4/L4", "J1/L1"]},
+                piles={2: {"water": 2, "medal": 1, "space": 2}}, scanned={0: [2]})
+    args.update(kw)
+    return position(3, **args)
+
+
+def _changed(before, after) -> np.ndarray:
+    return (render_rgb(before) != render_rgb(after)).any(axis=2)
+
+
+def _box(mask: np.ndarray, region) -> np.ndarray:
+    x0, y0, x1, y1 = region
+    return mask[y0:y1, x0:x1]
+
+
+def _check_regions(diff: np.ndarray, expected: list, allowed: list) -> None:
+    """Every changed pixel lies in an allowed region; each expected region has changed pixels."""
+    inside = np.zeros_like(diff)
+    for x0, y0, x1, y1 in expected + allowed:
+        inside[y0:y1, x0:x1] = True
+    ys, xs = np.nonzero(diff & ~inside)
+    assert ys.size == 0, f"{ys.size} pixels changed outside the expected regions, e.g. at x={xs[0]}, y={ys[0]}"
+    for region in expected:
+        assert _box(diff, region).any(), f"nothing changed in {region}"
+
+
+def _apply(s, *actions):
+    t = s.copy()
+    for a in actions:
+        apply(t, a)
+    return t
+
+
+SIDE = [header_region(), panel_region(0, 3)]  # the acting seat's box and the status lines may change too
+
+
+def test_picture_ship_move_changes_both_planets_only():
+    s = _base()
+    after = _apply(s, A.FLY_CW)  # R-A3: from ring position 2 to 3
+    diff = _changed(s, after)
+    _check_regions(diff, [planet_region(2), planet_region(3)], SIDE)
+    assert not _box(diff, gate_region()).any() and not _box(diff, planet_region(6)).any()
+
+
+def test_picture_probe_shows_on_the_planet():
+    s = _base()
+    after = _apply(s, scan(s, "J1/S3"), take("water"))  # R-A4: a reservation under a probe
+    assert after.probes_on(2, 0) == 1
+    _check_regions(_changed(s, after), [planet_region(2)], SIDE)
+
+
+def test_picture_station_shows_on_the_planet():
+    s = _base()
+    mid = _apply(s, develop(s, "J2/L3", "J4/L4"))  # R-A5 needs a tile decision next: take it
+    after = _apply(mid, take("water"))
+    assert after.stations[2] == 0
+    diff = _changed(s, after)
+    _check_regions(diff, [planet_region(2)], SIDE)
+    x, y = (planet_region(2)[0] + planet_region(2)[2]) // 2, (planet_region(2)[1] + planet_region(2)[3]) // 2
+    assert tuple(render_rgb(after)[y + 40, x - 7]) == PLAYER_COLOURS[0], "the station square is the owner's colour"
+
+
+def test_picture_revealed_pile_shows_on_the_planet():
+    s = _base(piles={2: {"water": 1, "space": 3}}, stations={2: 1})
+    after = _apply(s, A.DISCOVER, take("water"))  # R-A6 then R-V1: no point tile left, the space tiles turn up
+    assert after.revealed[2] and not s.revealed[2]
+    _check_regions(_changed(s, after), [planet_region(2), header_region()], [panel_region(0, 3)])
+
+
+def test_picture_jump_moves_the_ship_and_adds_a_gate_probe():
+    s = _base(ships={0: None, 1: 5, 2: 6})
+    after = _apply(s, jump(s, "J1/S3", 0))  # R-A2: a probe on the jump gate, the ship to position 0
+    _check_regions(_changed(s, after), [planet_region(0), gate_region()], SIDE)
+
+
+def test_picture_is_deterministic():
+    s = _midgame(3, seed=5, actions=80)
+    first = render_rgb(s)
+    assert np.array_equal(first, render_rgb(s))
+    assert np.array_equal(first, render_rgb(s.from_json(s.to_json())))
+
+
+def test_viewer_picture_hides_other_hands_and_tiles():
+    mine = {0: ["J1/S3", "S3/L4"], 2: ["J2/L2"]}
+    s = _base(hands={**mine, 1: ["J2/S2", "J3/S4"]}, collections={1: {"water": 2}})
+    other = _base(hands={**mine, 1: ["J4/S1", "S1/L3"]}, collections={1: {"medal": 2}})
+    assert np.array_equal(render_rgb(s, viewer=0), render_rgb(other, viewer=0)), "seat 0 cannot tell seat 1's cards"
+    assert not np.array_equal(render_rgb(s), render_rgb(other))
+    assert not np.array_equal(render_rgb(s, viewer=1), render_rgb(other, viewer=1))
+    with pytest.raises(ValueError, match="viewer"):
+        render_rgb(s, viewer=3)
+
+
+def test_docs_board_picture_is_there_and_linked():
+    from pathlib import Path
+
+    root = ROOT
+    with __import__("PIL.Image").Image.open(root / "docs" / "images" / "board.png") as im:
+        assert im.size == (1200, 800)
+    assert "docs/images/board.png" in (root / "README.md").read_text()
+    assert "images/board.png" in (root / "docs" / "play.md").read_text()

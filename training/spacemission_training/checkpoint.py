@@ -1,0 +1,88 @@
+"""Checkpoints that resume a run exactly (``run_dir/checkpoints/last.pt``).
+
+A checkpoint is written between two PPO iterations (after an update and whatever
+evaluation or snapshot fell due) and holds everything the rest of the run depends on:
+
+* the network and Adam's state (``policy.state_dict()``, ``optimizer.state_dict()``);
+* SB3's loop state: ``num_timesteps``, ``_n_updates``, ``_last_obs`` (the learners'
+  current observations), ``_last_episode_starts``, ``_current_progress_remaining``;
+* the *world*, pickled as one object graph so that shared references survive: the
+  SpaceMissionVecEnv (the engine's BatchState arrays of the games in progress, the
+  learners' seats, the per-game opponent assignment, its numpy generator) and the
+  opponent pool (every bot and snapshot with its generator, the per-opponent results
+  that drive the prioritized weights), plus the trainer's own counters;
+* every global random state: torch, numpy's legacy global generator (SB3 shuffles the
+  rollout minibatches with it) and Python's ``random``.
+
+Restoring rebuilds the model from the saved configuration, loads the two state dicts,
+puts back SB3's fields and the world, and sets the random states last, so that the run
+continues as if never stopped (tests/training/test_training.py compares final weights with an
+unbroken run). The file is written to a temporary name and renamed, so a run killed
+while saving keeps its previous checkpoint.
+"""
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import random
+from pathlib import Path
+
+import numpy as np
+import torch
+
+__all__ = ["load", "restore_model", "save"]
+
+SB3_FIELDS = ("num_timesteps", "_n_updates", "_last_obs", "_last_episode_starts", "_current_progress_remaining",
+              "_num_timesteps_at_start")
+
+
+def save(path, model, world: dict, loop: dict) -> Path:
+    """Write a checkpoint of ``model`` (MaskablePPO), ``world`` (picklable objects: env,
+    pool, trackers) and ``loop`` (plain counters)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    blob = {
+        "policy": model.policy.state_dict(),
+        "optimizer": model.policy.optimizer.state_dict(),
+        "sb3": {k: getattr(model, k) for k in SB3_FIELDS},
+        "world": pickle.dumps(world, protocol=pickle.HIGHEST_PROTOCOL),
+        "loop": loop,
+        "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(), "python": random.getstate()},
+    }
+    buf = io.BytesIO()
+    torch.save(blob, buf)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        f.write(buf.getvalue())
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def load(path) -> dict:
+    """The checkpoint's contents, with the world unpickled (``blob["world"]``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no checkpoint at {str(path)!r}: nothing to resume (a run writes one every "
+                         f"--checkpoint-every steps)")
+    blob = torch.load(path, map_location="cpu", weights_only=False)  # our own file: it holds pickled objects
+    blob["world"] = pickle.loads(blob["world"])
+    return blob
+
+
+def restore_model(model, blob: dict) -> None:
+    """Network, optimizer and SB3 fields into a freshly built ``model``; then the random
+    states (last: building the model consumed some)."""
+    model.policy.load_state_dict(blob["policy"])
+    model.policy.optimizer.load_state_dict(blob["optimizer"])
+    for k, v in blob["sb3"].items():
+        setattr(model, k, v)
+    restore_rng(blob["rng"])
+
+
+def restore_rng(rng: dict) -> None:
+    torch.set_rng_state(rng["torch"])
+    np.random.set_state(rng["numpy"])
+    random.setstate(rng["python"])

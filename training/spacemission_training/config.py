@@ -1,0 +1,215 @@
+"""Every hyperparameter of a training run in one dataclass, read from defaults, then an
+optional config file (TOML or JSON, the same keys), then command-line flags (each field
+is a flag: ``num_envs`` -> ``--num-envs``). The resolved values, the command line and
+the package versions are saved with the run (``run_dir/config.json``)."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import sys
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+__all__ = ["TrainConfig", "parse_args", "versions"]
+
+
+def _h(text: str, **kw):
+    return field(metadata={"help": text}, **kw)
+
+
+@dataclass
+class TrainConfig:
+    # the game
+    players: int = _h("players per game (2-5); the learner takes one seat, opponents the others", default=2)
+    rules: str = _h("rule set: yucata or schmidt", default="yucata")
+    max_rounds: int = _h("round limit (R-E3)", default=100)
+    observation_type: str = _h("the learner's observation: info, recall or seer", default="recall")
+    # budget and machine
+    steps: int = _h("learner decisions to train for (env steps over all games)", default=3_000_000)
+    seed: int = _h("seed of everything (env, pool, torch, numpy): same seed, same machine -> same weights", default=0)
+    threads: int = _h("torch threads (1 is fastest for these small networks on a busy 2-core machine)", default=1)
+    run_dir: str = _h("output directory (default runs/ppo-<P>p-s<seed>)", default="")
+    # environment and reward
+    num_envs: int = _h("games played in parallel (one engine batch)", default=256)
+    reward: str = _h("win (rank reward) or score (score margin / 50)", default="win")
+    shaping: bool = _h("potential-based shaping with the provisional score (docs/interfaces.md)", default=True)
+    shaping_gamma: float = _h("shaping's discount; 0 means the learner's gamma (the only value that leaves "
+                              "optimal policies unchanged)", default=0.0)
+    # PPO (sb3-contrib MaskablePPO)
+    n_steps: int = _h("steps per game between updates (rollout = num_envs * n_steps)", default=128)
+    batch_size: int = _h("minibatch size", default=4096)
+    epochs: int = _h("passes over each rollout", default=4)
+    lr: float = _h("Adam learning rate (linearly annealed to lr * lr_final)", default=2e-4)
+    lr_final: float = _h("final learning rate as a fraction of lr", default=0.25)
+    gamma: float = _h("discount per learner decision", default=0.995)
+    gae_lambda: float = _h("GAE lambda", default=0.95)
+    clip: float = _h("PPO clip range", default=0.2)
+    ent_coef: float = _h("entropy bonus", default=0.003)
+    vf_coef: float = _h("value loss weight", default=0.5)
+    max_grad_norm: float = _h("gradient norm clip", default=0.5)
+    target_kl: float = _h("stop an update's epochs when the KL exceeds 1.5x this (0: off)", default=0.03)
+    # network
+    trunk: str = _h("shared layer sizes after the input, comma-separated", default="256")
+    pi: str = _h("policy head layer sizes", default="128")
+    vf: str = _h("value head layer sizes", default="128")
+    prior: str = _h("policy prior: 'heuristic' (the heuristic bot's plan values as an input and a bias on the "
+                    "logits, agents/spacemission_agents/ppo_prior.py) or '' (none)", default="heuristic")
+    prior_beta: float = _h("initial weight of the prior's plan values (per point) in the logits", default=3.0)
+    # warm start: behaviour cloning
+    bc_teacher: str = _h("agent spec to clone before PPO ('' to start from scratch)", default="heuristic")
+    bc_samples: int = _h("teacher decisions recorded", default=250_000)
+    bc_epochs: int = _h("passes over the teacher data", default=6)
+    bc_lr: float = _h("learning rate of the cloning phase", default=1e-3)
+    bc_batch: int = _h("minibatch of the cloning phase", default=1024)
+    bc_cache: str = _h("an .npz file for the teacher data: loaded when it holds data collected with the same "
+                       "settings, else collected and saved there ('' : not kept)", default="")
+    # opponents
+    opponents: str = _h("opponent groups and weights: agent specs and 'self' (snapshots of the learner)",
+                        default="heuristic=0.35,greedy=0.15,self=0.4,kind-random=0.05,random=0.05")
+    snapshot_every: int = _h("steps between snapshots added to the pool", default=250_000)
+    max_snapshots: int = _h("snapshots kept (the oldest is replaced)", default=10)
+    snapshot_temperature: float = _h("snapshots sample their moves at this temperature (0: greedy)", default=1.0)
+    priority: float = _h("prioritized opponents: weight x (1 - learner's score) ** priority (0: off)", default=1.0)
+    # evaluation, logs, checkpoints
+    eval_every: int = _h("steps between arena evaluations (0: only at the end)", default=500_000)
+    eval_games: int = _h("arena games per opponent in each evaluation", default=200)
+    eval_opponents: str = _h("opponents of the evaluations, comma-separated specs", default="random,greedy,heuristic")
+    eval_seed: int = _h("arena seed of the evaluations (the same deals every time)", default=2024)
+    final_eval_games: int = _h("arena games per opponent in the evaluation at the end", default=400)
+    checkpoint_every: int = _h("steps between checkpoints (run_dir/checkpoints/last.pt)", default=500_000)
+    tensorboard: bool = _h("write TensorBoard event files (run_dir/tb)", default=True)
+    progress: str = _h("progress display: auto (a bar on a terminal), bar, lines", default="auto")
+    stop_after_steps: int = _h("stop (as if killed) once this many steps are done, after checkpointing (tests)",
+                               default=0)
+
+    def __post_init__(self):
+        checks = [
+            (2 <= self.players <= 5, "players must be in 2..5"),
+            (self.steps > 0 and self.num_envs > 0 and self.n_steps > 0 and self.batch_size > 0, "sizes must be > 0"),
+            (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1, "gamma in (0, 1], gae_lambda in [0, 1]"),
+            (0 <= self.shaping_gamma <= 1, "shaping_gamma in [0, 1] (0: the learner's gamma)"),
+            (self.lr > 0 and 0 < self.lr_final <= 1, "lr > 0 and lr_final in (0, 1]"),
+            (self.snapshot_every > 0 and self.checkpoint_every > 0 and self.eval_every >= 0, "intervals must be > 0"),
+            (self.threads >= 1, "threads must be >= 1"),
+            (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
+            (self.bc_samples >= 0 and self.bc_epochs >= 0, "bc_samples and bc_epochs must be >= 0"),
+            (self.stop_after_steps >= 0, "stop_after_steps must be >= 0"),
+            (self.prior in ("", "heuristic"), "prior must be 'heuristic' or '' (none)"),
+            (not self.prior or self.observation_type == "recall", "the heuristic prior reads the 'recall' observation"),
+            (self.prior_beta == self.prior_beta and abs(self.prior_beta) < 1e3, "prior_beta must be a finite number"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"bad training configuration: {message} ({self.as_dict()})")
+        for name in ("trunk", "pi", "vf"):
+            self.layers(name)
+
+    def layers(self, name: str) -> list[int]:
+        text = str(getattr(self, name)).strip()
+        try:
+            sizes = [int(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            raise ValueError(f"{name} must be comma-separated layer sizes such as 256,128, got {text!r}") from None
+        if any(s < 1 for s in sizes) or (name != "trunk" and not sizes and not self.layers("trunk")):
+            raise ValueError(f"{name}: layer sizes must be positive, got {text!r}")
+        return sizes
+
+    @property
+    def env_gamma(self) -> float:
+        return self.shaping_gamma or self.gamma
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _read_file(path: str) -> dict:
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"config file {path!r} does not exist")
+    if p.suffix == ".toml":
+        import tomllib
+
+        data = tomllib.loads(p.read_text())
+    elif p.suffix == ".json":
+        data = json.loads(p.read_text())
+    else:
+        raise ValueError(f"config file {path!r}: expected .toml or .json")
+    data = data.get("config", data)  # a run's config.json nests the values under "config"
+    names = {f.name for f in fields(TrainConfig)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(f"config file {path!r}: unknown keys {unknown}; known: {sorted(names)}")
+    return data
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+EXAMPLES = """examples:
+  spacemission train --steps 400000 --run-dir runs/quick          # a few minutes on 2 cores
+  spacemission train --players 3 --steps 3000000 --seed 1         # a 3-player agent
+  spacemission train --config my_run.toml                         # options from a file
+  spacemission train --resume runs/quick --steps 1000000          # continue a killed run, or extend it
+docs/training.md has the command that trained the shipped agent."""
+
+
+def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=prog, description="Train a PPO agent (MaskablePPO on the batched engine) with "
+                                 "the heuristic bot's plan values as a prior, behaviour-cloning warm start, an opponent pool, arena "
+                                 "evaluations and checkpoints.",
+                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--config", default=None, help="TOML or JSON file with any of the options below")
+    ap.add_argument("--resume", default=None, metavar="RUN_DIR",
+                    help="continue the run in RUN_DIR from its last checkpoint (its saved configuration; "
+                         "--steps, --stop-after-steps and --progress may be changed)")
+    for f in fields(TrainConfig):
+        kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
+        ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
+                        help=f"{f.metadata['help']} (default: {f.default})")
+    return ap
+
+
+RESUME_OVERRIDES = ("steps", "stop_after_steps", "progress")
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
+    """(config, resume run dir or None). Precedence: defaults < --config file < flags."""
+    ap = build_parser()
+    ns = ap.parse_args(argv)
+    flags = {f.name: getattr(ns, f.name) for f in fields(TrainConfig) if getattr(ns, f.name) is not None}
+    try:
+        if ns.resume:
+            saved = {**_read_file(str(Path(ns.resume) / "config.json")), "stop_after_steps": 0}
+            bad = sorted(set(flags) - set(RESUME_OVERRIDES))
+            if bad or ns.config:
+                ap.error(f"--resume continues the saved configuration; only {', '.join(RESUME_OVERRIDES)} may be "
+                         f"changed (got {', '.join(bad) or '--config'})")
+            return TrainConfig(**{**saved, **flags}), ns.resume
+        values = _read_file(ns.config) if ns.config else {}
+        return TrainConfig(**{**values, **flags}), None
+    except (ValueError, TypeError) as exc:
+        ap.error(str(exc))
+
+
+def versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": sys.version.split()[0], "platform": platform.platform(), "cpu_count": os.cpu_count()}
+    for name in ("spacemission_env", "numpy", "numba", "torch", "stable_baselines3", "sb3_contrib", "gymnasium"):
+        try:
+            out[name] = version(name.replace("_", "-") if name.startswith(("stable", "sb3")) else name)
+        except PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def config_from_dict(d: dict) -> TrainConfig:
+    return dataclasses.replace(TrainConfig(), **d)

@@ -1,0 +1,352 @@
+"""Train a PPO agent for Space Mission: MaskablePPO (sb3-contrib) on the batched
+SpaceMissionVecEnv, with the heuristic bot's plan values as a prior (prior.py), warm-started
+by behaviour cloning, against an opponent pool of bots and snapshots of itself. Also
+``spacemission train``; docs/training.md.
+
+    python -m spacemission_training.train_ppo --steps 3000000 --seed 0 --run-dir runs/a
+    python -m spacemission_training.train_ppo --resume runs/a        # after a kill
+
+The whole run, top to bottom (``train``):
+
+1. configuration: defaults < ``--config`` file < flags; saved as ``run_dir/config.json``
+   with the command line and the package versions;
+2. the opponent pool (pool.py) and, for a warm start, the teacher's decisions (bc.py);
+3. the network (policy.py): input features and scales from a sample of observations,
+   the prior's codes as extra inputs and a bias on the logits (prior.py), shared trunk,
+   policy and value heads; cloned from the teacher with the value head fitted to
+   Monte-Carlo returns; its first snapshot joins the pool;
+4. the env: ``num_envs`` games, the learner in a random seat, each game's opponents drawn
+   from the pool, the prior's codes appended to the learner's observations; shaping uses
+   the learner's own gamma;
+5. the PPO loop, written out (SB3's ``collect_rollouts`` and ``train`` called directly):
+   after each update, log; every ``snapshot_every`` steps add a snapshot to the pool;
+   every ``eval_every`` evaluate in the arena; every ``checkpoint_every`` checkpoint
+   (checkpoint.py: resuming continues exactly);
+6. at the end: the final arena evaluation, ``final.npz`` (a numpy PPOAgent),
+   ``learning_curve.png`` and ``summary.json``.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import deque
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
+from stable_baselines3.common.utils import set_random_seed
+
+from spacemission_agents.registry import make_agent
+from spacemission_env.actions import NUM_ACTIONS
+from spacemission_env.env_common import observation_box
+from spacemission_env.sb3 import SpaceMissionVecEnv
+from gymnasium import spaces
+
+from . import bc, checkpoint
+from .config import TrainConfig, parse_args, versions
+from .logs import Progress, RunLog, evaluate, plot_curves
+from .policy import Architecture, feature_stats, policy_kwargs, to_agent
+from .pool import SELF, OpponentPool, parse_weights
+from .prior import PriorMaskablePolicy, PriorVecEnv, augmented_box
+
+__all__ = ["main", "train"]
+
+
+class GameTracker(BaseCallback):
+    """Reads the games that end during a rollout: per-opponent results into the pool (the
+    prioritized weights), and per-group scores, round-limit share and game length for the
+    logs of this iteration."""
+
+    def __init__(self, pool: OpponentPool, lengths: np.ndarray):
+        super().__init__()
+        self.pool, self.lengths = pool, lengths
+        self.clear()
+
+    def clear(self) -> None:
+        self.results: dict[str, list[float]] = {}
+        self.ended, self.round_limit, self.length_sum, self.success = 0, 0, 0, 0
+
+    def _on_step(self) -> bool:
+        infos, dones = self.locals["infos"], self.locals["dones"]
+        self.lengths += 1
+        for k, r in self.pool.record(infos, dones):
+            self.results.setdefault(self.pool.entries[k].group, []).append(r)
+        for i in np.flatnonzero(dones):
+            self.ended += 1
+            self.round_limit += int(infos[i]["round_limit"])
+            self.success += int(infos[i]["is_success"])
+            self.length_sum += int(self.lengths[i])
+            self.lengths[i] = 0
+        return True
+
+    def values(self) -> dict:
+        out = {f"games/{g}/score": float(np.mean(r)) for g, r in self.results.items()}
+        if self.ended:
+            out.update({"games/ended": self.ended, "games/round_limit_share": self.round_limit / self.ended,
+                        "games/success": self.success / self.ended, "games/length": self.length_sum / self.ended})
+        return out
+
+
+def default_run_dir(cfg: TrainConfig) -> Path:
+    return Path("runs") / f"ppo-{cfg.players}p-s{cfg.seed}"
+
+
+def make_prior(cfg: TrainConfig):
+    """The policy prior (agents/spacemission_agents/ppo_prior.py), or None without ``--prior``."""
+    if not cfg.prior:
+        return None
+    from spacemission_agents.ppo_prior import make_prior as make
+
+    return make(cfg.prior)
+
+
+def make_env(cfg: TrainConfig, pool: OpponentPool) -> SpaceMissionVecEnv | PriorVecEnv:
+    """The learner's env: ``num_envs`` games against the pool, with the prior's codes appended."""
+    venv = SpaceMissionVecEnv(cfg.num_envs, num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
+                              observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
+                              gamma=cfg.env_gamma, seed=cfg.seed, opponents=pool.policies,
+                              opponent_sampler=pool.sample)
+    prior = make_prior(cfg)
+    return venv if prior is None else PriorVecEnv(venv, prior)
+
+
+def policy_class(cfg: TrainConfig):
+    return PriorMaskablePolicy if cfg.prior else MaskableActorCriticPolicy
+
+
+def learner_kwargs(cfg: TrainConfig, active, scale) -> dict:
+    return policy_kwargs(arch_of(cfg), active, scale, prior_beta=cfg.prior_beta if cfg.prior else None)
+
+
+def build_model(cfg: TrainConfig, venv, active, scale) -> MaskablePPO:
+    lr = cfg.lr
+    model = MaskablePPO(
+        policy_class(cfg), venv, learning_rate=lambda p: lr * (cfg.lr_final + (1 - cfg.lr_final) * p),
+        n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.epochs, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm, target_kl=cfg.target_kl or None, seed=cfg.seed, device="cpu",
+        policy_kwargs=learner_kwargs(cfg, active, scale))
+    model.set_logger(Logger(folder=None, output_formats=[]))  # train() records here; we read and log it
+    model.ep_info_buffer, model.ep_success_buffer = deque(maxlen=1), deque(maxlen=1)  # SB3 fills them; unused
+    return model
+
+
+def arch_of(cfg: TrainConfig) -> Architecture:
+    return Architecture(trunk=cfg.layers("trunk"), pi=cfg.layers("pi"), vf=cfg.layers("vf"))
+
+
+def export(model_or_policy, cfg: TrainConfig, training: dict | None = None, temperature: float = 0.0, name="ppo"):
+    policy = getattr(model_or_policy, "policy", model_or_policy)
+    return to_agent(policy, observation_type=cfg.observation_type, num_players=cfg.players, rules=cfg.rules,
+                    max_rounds=cfg.max_rounds, arch=arch_of(cfg), training=training, temperature=temperature,
+                    name=name, prior=make_prior(cfg))
+
+
+def snapshot_seed(cfg: TrainConfig, step: int) -> int:
+    return int(np.random.SeedSequence([cfg.seed, 11, step]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.ndarray, np.ndarray, dict]:
+    """The network before PPO: features from a sample of observations; cloned from the
+    teacher (and its value head fitted) when ``bc_teacher`` is set."""
+    data, stats = None, {}
+    if cfg.bc_teacher and cfg.bc_samples > 0:
+        teacher = make_agent(cfg.bc_teacher, seed=cfg.seed)
+        weights = parse_weights(cfg.opponents)  # the PPO pool's bots; "self" becomes the teacher itself
+        self_w = weights.pop(SELF, 0.0)
+        weights[cfg.bc_teacher] = weights.get(cfg.bc_teacher, 0.0) + self_w
+        settings = dict(teacher=cfg.bc_teacher, opponents=weights, num_envs=cfg.num_envs, samples=cfg.bc_samples,
+                        num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
+                        observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
+                        gamma=cfg.env_gamma, seed=cfg.seed + 1, prior=cfg.prior)
+        data = bc.load_cache(cfg.bc_cache, settings) if cfg.bc_cache else None
+        if data is None:
+            data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1)
+            prior = make_prior(cfg)
+            data = bc.collect(teacher, data_pool, wrap=None if prior is None else (lambda v: PriorVecEnv(v, prior)),
+                              **{k: v for k, v in settings.items() if k not in ("teacher", "opponents", "prior")})
+            if cfg.bc_cache:
+                bc.save_cache(cfg.bc_cache, settings, data)
+        stats = {"bc/samples": len(data["action"]), "bc/games": data["games"], "bc/collect_s": data["seconds"]}
+        log(stats)
+    box = observation_box(cfg.observation_type, np.int8)
+    active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,
+                                  extra=None if data is None else data["obs"][:, :box.shape[0]])
+    if cfg.prior:
+        box = augmented_box(box)
+    policy = policy_class(cfg)(box, spaces.Discrete(NUM_ACTIONS), lambda _: cfg.bc_lr,
+                               **learner_kwargs(cfg, active, scale))
+    if data is not None and cfg.bc_epochs > 0:
+        t0 = time.perf_counter()
+        stats.update(bc.pretrain(policy, data, epochs=cfg.bc_epochs, lr=cfg.bc_lr, batch_size=cfg.bc_batch,
+                                 vf_coef=cfg.vf_coef, seed=cfg.seed, log=log))
+        stats["bc/train_s"] = time.perf_counter() - t0
+    return policy, active, scale, stats
+
+
+def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = None) -> dict:
+    """Run (or resume) a training run; returns the summary (also ``run_dir/summary.json``)."""
+    torch.set_num_threads(cfg.threads)
+    run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
+    ckpt_path = run_dir / "checkpoints" / "last.pt"
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    command = ["spacemission", "train", *(sys.argv[1:] if argv is None else argv)]
+    eval_opponents = [s.strip() for s in cfg.eval_opponents.split(",") if s.strip()]
+    iteration_steps = cfg.num_envs * cfg.n_steps
+
+    # --- 1-4: a fresh run, or the state of a killed one ------------------------------------
+    if resume:
+        blob = checkpoint.load(ckpt_path)
+        world, loop = blob["world"], blob["loop"]
+        venv, pool = world["venv"], world["pool"]
+        model = build_model(cfg, venv, np.array(loop["active"]), np.array(loop["scale"], dtype=np.float32))
+        checkpoint.restore_model(model, blob)
+        saved = json.loads((run_dir / "config.json").read_text())
+        saved["config"] = cfg.as_dict()
+        saved.setdefault("resumed", []).append({"command": command, "step": int(model.num_timesteps)})
+        (run_dir / "config.json").write_text(json.dumps(saved, indent=2))
+        runlog = RunLog(run_dir, resume_step=int(model.num_timesteps), tensorboard=cfg.tensorboard)
+    else:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.json").write_text(json.dumps(
+            {"config": cfg.as_dict(), "command": command, "versions": versions(),
+             "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
+        runlog = RunLog(run_dir, tensorboard=cfg.tensorboard)
+        set_random_seed(cfg.seed)
+        pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,
+                            priority=cfg.priority, seed=cfg.seed)
+        policy, active, scale, bc_stats = warm_start(cfg, lambda v: runlog.log(0, v, time.perf_counter() - wall0))
+        if pool.weights.get(SELF, 0) > 0:
+            pool.add_snapshot(export(policy, cfg, temperature=cfg.snapshot_temperature, name="self@0"), 0)
+            pool.entries[-1].policy.seed(snapshot_seed(cfg, 0))
+        venv = make_env(cfg, pool)
+        model = build_model(cfg, venv, active, scale)
+        model.policy.load_state_dict(policy.state_dict())
+        model._last_obs = venv.reset()
+        model._last_episode_starts = np.ones(cfg.num_envs, dtype=np.bool_)
+        world = {"venv": venv, "pool": pool, "lengths": np.zeros(cfg.num_envs, dtype=np.int64)}
+        loop = {"active": active.tolist(), "scale": scale.tolist(), "next_snapshot": cfg.snapshot_every,
+                "next_eval": cfg.eval_every if cfg.eval_every else None, "next_checkpoint": cfg.checkpoint_every,
+                "wall_s": 0.0, "cpu_s": 0.0, "evals": []}
+        if cfg.eval_every:  # the warm-started policy's strength: the curves' first point
+            e = evaluate(export(model, cfg), eval_opponents, num_players=cfg.players, rules=cfg.rules,
+                         max_rounds=cfg.max_rounds, games=cfg.eval_games, seed=cfg.eval_seed)
+            loop["evals"].append({"step": 0, **e})
+            runlog.log(0, e, time.perf_counter() - wall0)
+    wall_before, cpu_before = loop["wall_s"], loop["cpu_s"]
+
+    def elapsed() -> tuple[float, float]:
+        return wall_before + time.perf_counter() - wall0, cpu_before + time.process_time() - cpu0
+
+    tracker = GameTracker(pool, world["lengths"])
+    tracker.init_callback(model)
+    progress = Progress(cfg.steps, int(model.num_timesteps),
+                        enabled={"auto": None, "bar": True, "lines": False}[cfg.progress])
+
+    # --- 5: the PPO loop ---------------------------------------------------------------------
+    stopped = False
+    try:
+        while model.num_timesteps < cfg.steps:
+            t0 = time.perf_counter()
+            tracker.clear()
+            model.collect_rollouts(venv, tracker, model.rollout_buffer, cfg.n_steps, use_masking=True)
+            t1 = time.perf_counter()
+            model._update_current_progress_remaining(model.num_timesteps, cfg.steps)
+            model.train()
+            t2 = time.perf_counter()
+            step = int(model.num_timesteps)
+            values = {k: v for k, v in model.logger.name_to_value.items()}
+            model.logger.dump(step)  # clears the recorded values (no output formats)
+            values.update(tracker.values())
+            values.update({"time/steps_per_s": iteration_steps / (t2 - t0), "time/rollout_s": t1 - t0,
+                           "time/update_s": t2 - t1, "train/lr": model.policy.optimizer.param_groups[0]["lr"]})
+            values.update({f"pool/{e['name']}/p": e["probability"] for e in pool.summary()})
+            runlog.log(step, values, elapsed()[0])
+
+            if step >= loop["next_snapshot"]:
+                snap = export(model, cfg, temperature=cfg.snapshot_temperature, name=f"self@{step}")
+                snap.seed(snapshot_seed(cfg, step))
+                pool.add_snapshot(snap, step)
+                venv.set_opponent_pool(pool.policies)
+                loop["next_snapshot"] += cfg.snapshot_every * (1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
+            if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
+                e = evaluate(export(model, cfg), eval_opponents, num_players=cfg.players, rules=cfg.rules,
+                             max_rounds=cfg.max_rounds, games=cfg.eval_games, seed=cfg.eval_seed)
+                loop["evals"].append({"step": step, **e})
+                runlog.log(step, e, elapsed()[0])
+                loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
+            stop_now = bool(cfg.stop_after_steps) and step >= cfg.stop_after_steps and step < cfg.steps
+            if step >= loop["next_checkpoint"] or stop_now:
+                loop["wall_s"], loop["cpu_s"] = elapsed()
+                checkpoint.save(ckpt_path, model, world, loop)
+                if step >= loop["next_checkpoint"]:
+                    loop["next_checkpoint"] += cfg.checkpoint_every * (
+                        1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)
+            runlog.flush()
+            progress.update(step, _progress_text(runlog.latest))
+            if stop_now:
+                stopped = True
+                break
+    finally:
+        progress.close()
+
+    if stopped:
+        runlog.close()
+        return {"run_dir": str(run_dir), "stopped_at": int(model.num_timesteps)}
+
+    # --- 6: the end --------------------------------------------------------------------------
+    step = int(model.num_timesteps)
+    loop["wall_s"], loop["cpu_s"] = elapsed()
+    checkpoint.save(ckpt_path, model, world, loop)
+    wall_s, cpu_s = elapsed()
+    training = {"command": " ".join(command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
+                "process_cpu_s": round(cpu_s, 1), "config": cfg.as_dict()}
+    agent = export(model, cfg, training=training)
+    final_path = agent.save(run_dir / "final.npz")
+    final_eval = {}
+    if cfg.final_eval_games > 0 and eval_opponents:
+        final_eval = evaluate(agent, eval_opponents, num_players=cfg.players, rules=cfg.rules,
+                              max_rounds=cfg.max_rounds, games=cfg.final_eval_games, seed=cfg.eval_seed + 1)
+        runlog.log(step, {k.replace("eval/", "final/"): v for k, v in final_eval.items()}, wall_s)
+    runlog.close()
+    curve = plot_curves(run_dir)
+    summary = {"run_dir": str(run_dir), "steps": step, "model": str(final_path), "learning_curve": str(curve),
+               "wall_s": round(wall_s, 1), "process_cpu_s": round(cpu_s, 1), "final_eval": final_eval,
+               "final_eval_games": cfg.final_eval_games, "evals": loop["evals"], "pool": pool.summary()}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _progress_text(latest: dict) -> str:
+    parts = [f"{k.split('/')[1]} {latest[k]:.0%}" for k in sorted(latest) if k.startswith("eval/")
+             and k.endswith("/win_rate")]
+    games = [f"{k.split('/')[1]} {latest[k]:.2f}" for k in sorted(latest) if k.startswith("games/")
+             and k.endswith("/score")]
+    return ("eval " + " ".join(parts) if parts else "") + (" | games " + " ".join(games) if games else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg, resume = parse_args(argv)
+    summary = train(cfg, resume=resume, argv=argv)
+    if "stopped_at" in summary:
+        print(f"stopped at step {summary['stopped_at']:,} (checkpoint: {summary['run_dir']}/checkpoints/last.pt); "
+              f"continue with: spacemission train --resume {summary['run_dir']}")
+        return 0
+    print(f"done: {summary['steps']:,} steps in {summary['wall_s']:.0f} s wall ({summary['process_cpu_s']:.0f} s CPU); "
+          f"model {summary['model']}; curve {summary['learning_curve']}")
+    for k in sorted(summary["final_eval"]):
+        if k.endswith("/win_rate"):
+            opp = k.split("/")[1]
+            lo, hi = summary["final_eval"][f"eval/{opp}/ci_low"], summary["final_eval"][f"eval/{opp}/ci_high"]
+            print(f"  vs {opp:12s} win rate {summary['final_eval'][k]:.1%}  (95% CI {lo:.1%}-{hi:.1%}, "
+                  f"{summary['final_eval_games']} games)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
