@@ -10,7 +10,7 @@ from spacemission_env import actions as A
 from spacemission_env import encoding
 from spacemission_env.components import CARD_LABELS
 from spacemission_env.rules import action_label, apply, legal_actions, scores, winners
-from spacemission_env.rules.state import state_to_dict
+from spacemission_env.rules.state_json import state_to_dict
 
 from . import _view as V
 from ._games import append_record, final_ranks, game_record, own_label, public_label

@@ -124,7 +124,7 @@ def _new_game(args, ap) -> dict:
 
 def _load_game(args, ap) -> dict:
     from spacemission_env.rules import apply, new_game
-    from spacemission_env.rules.state import state_from_dict, state_to_dict
+    from spacemission_env.rules.state_json import state_from_dict, state_to_dict
 
     given = [name for name in FIXED_BY_LOAD if getattr(args, name) is not None]
     if given:

@@ -1,45 +1,34 @@
-"""The complete game state of the reference engine, and its JSON form.
+"""The complete game state of the reference engine and the invariants it keeps.
 
 Plain lists and ints, so it reads like the rulebook and compares with ``==``.
 Tiles are counted per type (a face-down pile's order never matters: players
 choose tiles by type); cards keep their order where it matters (draw pile, whose
 top is the *last* element, and discard pile, in the order cards were put on it).
+Its JSON form, the schema and the validation of loaded states, are in state_json.py.
 """
 from __future__ import annotations
 
 import copy
-import json
-import reprlib
 from dataclasses import dataclass, field
 
 from ..actions import ACTION_KINDS
 from ..components import (
-    CARD_INDEX,
-    CARD_LABELS,
     CHIPS_PER_PLAYER,
     HAND_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NUM_CARDS,
     NUM_POINT_TYPES,
     NUM_TILE_TYPES,
     PILE_SIZE,
-    PLANET_INDEX,
-    PLANET_NAMES,
     RING_SIZE,
     SPACE,
     TILE_COUNTS,
-    TILE_INDEX,
     TILE_NAMES,
 )
-from ..config import RULE_SETS
-from .rng import MASK64
 
 GATE = -1  # ship position of a ship on the jump gate (R-S3)
 NO_STATION = -1
 PHASES = ("main", "tile")
 PENDING = ("scan", "develop", "discover")
-SCHEMA_VERSION = 3  # 2: "truncated" renamed "round_limit" (R-E3 is a real end); 3: players' "last_turn" (R-I1)
 TURN_KINDS = ACTION_KINDS[:6]  # the main actions; a tile decision belongs to the action that took the tile (R-T2)
 TURN_CARDS = {"top_up": (0, HAND_SIZE), "jump": (1, 1), "fly": (0, 0), "scan": (1, 1), "develop": (2, 2), "discover": (0, 0)}
 
@@ -105,274 +94,17 @@ class GameState:
     def copy(self) -> "GameState":
         return copy.deepcopy(self)
 
-    # --- JSON ----------------------------------------------------------------
+    # --- JSON (state_json.py) -------------------------------------------------
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(state_to_dict(self), indent=indent)
+        from .state_json import state_to_json
+        return state_to_json(self, indent)
 
     @classmethod
     def from_json(cls, text: str) -> "GameState":
         """The state written by ``to_json``; ValueError naming the problem for anything
         else (docs/state_json.md, Validation)."""
-        if not isinstance(text, str):
-            raise ValueError(f"game state JSON must be a str, got {type(text).__name__} {_show(text)}")
-        try:
-            data = json.loads(text)
-        except RecursionError:
-            raise ValueError("game state is not valid JSON: nested too deeply") from None
-        except ValueError as exc:  # JSONDecodeError, and numbers too long to convert
-            raise ValueError(f"game state is not valid JSON: {exc}") from None
-        return state_from_dict(data)
-
-
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
-
-
-def _show(value) -> str:
-    """A short repr for error messages, safe for deeply nested values."""
-    return _REPR.repr(value)
-
-
-def _tiles_to_dict(counts: list[int], names=TILE_NAMES) -> dict[str, int]:
-    return {names[t]: n for t, n in enumerate(counts) if n}
-
-
-def state_to_dict(s: GameState) -> dict:
-    """The documented JSON schema (docs/state_json.md)."""
-    return {
-        "version": SCHEMA_VERSION,
-        "rules": s.rules,
-        "num_players": s.num_players,
-        "max_rounds": s.max_rounds,
-        "rng": s.rng,
-        "round": s.round,
-        "start_player": s.start_player,
-        "current_player": s.current_player,
-        "actions_left": s.actions_left,
-        "phase": s.phase,
-        "pending": s.pending,
-        "end_triggered": s.end_triggered,
-        "is_over": s.is_over,
-        "round_limit": s.round_limit,
-        "ring": [
-            {
-                "planet": PLANET_NAMES[s.ring[p]],
-                "pile": _tiles_to_dict(s.piles[p]),
-                "revealed": s.revealed[p],
-                "station": None if s.stations[p] == NO_STATION else s.stations[p],
-                "reservations": {
-                    str(q): _tiles_to_dict(s.reservations[p][q]) for q in range(s.num_players) if any(s.reservations[p][q])
-                },
-            }
-            for p in range(RING_SIZE)
-        ],
-        "draw_pile": [CARD_LABELS[c] for c in s.draw_pile],
-        "discard_pile": [CARD_LABELS[c] for c in s.discard_pile],
-        "players": [
-            {
-                "hand": [CARD_LABELS[c] for c in pl.hand],
-                "supply": pl.supply,
-                "gate_probes": pl.gate_probes,
-                "ship": None if pl.ship == GATE else pl.ship,
-                "collection": _tiles_to_dict(pl.collection),
-                "scanned": [p for p in range(RING_SIZE) if pl.scanned[p]],
-                "last_visits": [
-                    {"position": p, "round": pl.last_seen_round[p], "pile": _tiles_to_dict(pl.last_seen[p])}
-                    for p in range(RING_SIZE)
-                    if pl.last_seen_round[p]
-                ],
-                "last_turn": [
-                    {"action": a.kind, "target": None if a.target < 0 else a.target,
-                     "cards": [CARD_LABELS[c] for c in a.cards], "tile": a.tile}
-                    for a in pl.last_turn
-                ],
-            }
-            for pl in s.players
-        ],
-    }
-
-
-# --- loading with validation ---------------------------------------------------
-_POINT_INDEX = {name: TILE_INDEX[name] for name in TILE_NAMES[:NUM_POINT_TYPES]}  # no space tile
-
-
-class _Reader:
-    """Small helpers that turn a malformed field into a ValueError naming it."""
-
-    def __init__(self, data):
-        if not isinstance(data, dict):
-            raise ValueError("game state JSON must be an object")
-        self.data = data
-
-    @staticmethod
-    def get(obj: dict, key: str, where: str):
-        if not isinstance(obj, dict) or key not in obj:
-            raise ValueError(f"game state JSON: missing key '{key}' in {where}")
-        return obj[key]
-
-    @staticmethod
-    def int_(value, where: str, lo: int, hi: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"game state JSON: {where} must be an integer in [{lo}, {hi}], got {_show(value)}")
-        return value
-
-    @staticmethod
-    def bool_(value, where: str) -> bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"game state JSON: {where} must be true or false, got {_show(value)}")
-        return value
-
-    @staticmethod
-    def name(value, names: dict, what: str, where: str) -> int:
-        """Index of a planet / tile / card name; names come as strings only."""
-        if not isinstance(value, str) or value not in names:
-            raise ValueError(f"game state JSON: unknown {what} {_show(value)} in {where}")
-        return names[value]
-
-    @staticmethod
-    def tiles(value, where: str, point_only: bool) -> list[int]:
-        if not isinstance(value, dict):
-            raise ValueError(f"game state JSON: {where} must be an object of tile counts, got {_show(value)}")
-        out = [0] * (NUM_POINT_TYPES if point_only else NUM_TILE_TYPES)
-        for name, n in value.items():
-            t = _Reader.name(name, _POINT_INDEX if point_only else TILE_INDEX, "tile name", where)
-            out[t] = _Reader.int_(n, f"{where}.{name}", 0, TILE_COUNTS[t])
-        return out
-
-    @staticmethod
-    def cards(value, where: str) -> list[int]:
-        if not isinstance(value, list):
-            raise ValueError(f"game state JSON: {where} must be a list of card labels, got {_show(value)}")
-        return [_Reader.name(label, CARD_INDEX, "card", where) for label in value]
-
-
-def state_from_dict(data) -> GameState:
-    r = _Reader(data)
-    g = r.get
-    version = g(data, "version", "state")
-    if not isinstance(version, int) or isinstance(version, bool) or version not in (1, 2, SCHEMA_VERSION):
-        raise ValueError(f"game state JSON: unsupported version {_show(version)} (expected {SCHEMA_VERSION})")
-    if version == 1 and "truncated" in data:  # schema 1 called R-E3's flag "truncated"
-        data = {k: v for k, v in data.items() if k != "truncated"} | {"round_limit": data["truncated"]}
-    elif version == 1:
-        raise ValueError("game state JSON: version 1 needs the key 'truncated'")
-    rules = g(data, "rules", "state")
-    if not isinstance(rules, str) or rules not in RULE_SETS:
-        raise ValueError(f"game state JSON: unknown rules {_show(rules)}; expected one of {RULE_SETS}")
-    n = r.int_(g(data, "num_players", "state"), "num_players", MIN_PLAYERS, MAX_PLAYERS)
-    max_rounds = r.int_(g(data, "max_rounds", "state"), "max_rounds", 1, 10**9)
-    rng = r.int_(g(data, "rng", "state"), "rng", 0, MASK64)
-    ring_data = g(data, "ring", "state")
-    if not isinstance(ring_data, list) or len(ring_data) != RING_SIZE:
-        raise ValueError(f"game state JSON: ring must list {RING_SIZE} planets")
-    ring, piles, revealed, stations, reservations = [], [], [], [], []
-    for p, entry in enumerate(ring_data):
-        where = f"ring[{p}]"
-        ring.append(r.name(g(entry, "planet", where), PLANET_INDEX, "planet", where))
-        piles.append(r.tiles(g(entry, "pile", where), f"{where}.pile", point_only=False))
-        revealed.append(r.bool_(g(entry, "revealed", where), f"{where}.revealed"))
-        station = g(entry, "station", where)
-        stations.append(NO_STATION if station is None else r.int_(station, f"{where}.station", 0, n - 1))
-        res = g(entry, "reservations", where)
-        if not isinstance(res, dict):
-            raise ValueError(f"game state JSON: {where}.reservations must be an object by seat")
-        per_player = [[0] * NUM_POINT_TYPES for _ in range(n)]
-        for seat, tiles in res.items():
-            if seat not in [str(q) for q in range(n)]:
-                raise ValueError(f"game state JSON: {where}.reservations has unknown seat {_show(seat)}")
-            per_player[int(seat)] = r.tiles(tiles, f"{where}.reservations.{seat}", point_only=True)
-        reservations.append(per_player)
-    if len(set(ring)) != RING_SIZE:
-        raise ValueError("game state JSON: a planet appears twice on the ring")
-
-    players_data = g(data, "players", "state")
-    if not isinstance(players_data, list) or len(players_data) != n:
-        raise ValueError(f"game state JSON: players must list {n} players")
-    players = []
-    for q, pd in enumerate(players_data):
-        where = f"players[{q}]"
-        hand = sorted(r.cards(g(pd, "hand", where), f"{where}.hand"))
-        if len(hand) > HAND_SIZE:
-            raise ValueError(f"game state JSON: {where}.hand holds {len(hand)} cards (at most {HAND_SIZE})")
-        ship = g(pd, "ship", where)
-        pl = PlayerState(
-            hand=hand,
-            supply=r.int_(g(pd, "supply", where), f"{where}.supply", 0, CHIPS_PER_PLAYER),
-            gate_probes=r.int_(g(pd, "gate_probes", where), f"{where}.gate_probes", 0, CHIPS_PER_PLAYER),
-            ship=GATE if ship is None else r.int_(ship, f"{where}.ship", 0, RING_SIZE - 1),
-            collection=r.tiles(g(pd, "collection", where), f"{where}.collection", point_only=True),
-        )
-        scanned = g(pd, "scanned", where)
-        if not isinstance(scanned, list):
-            raise ValueError(f"game state JSON: {where}.scanned must be a list of ring positions")
-        for p in scanned:
-            pl.scanned[r.int_(p, f"{where}.scanned", 0, RING_SIZE - 1)] = True
-        visits = g(pd, "last_visits", where)
-        if not isinstance(visits, list):
-            raise ValueError(f"game state JSON: {where}.last_visits must be a list")
-        for v in visits:
-            p = r.int_(g(v, "position", f"{where}.last_visits"), f"{where}.last_visits.position", 0, RING_SIZE - 1)
-            pl.last_seen_round[p] = r.int_(g(v, "round", f"{where}.last_visits"), f"{where}.last_visits.round", 1, 10**9)
-            pl.last_seen[p] = r.tiles(g(v, "pile", f"{where}.last_visits"), f"{where}.last_visits.pile", point_only=False)
-            if sum(pl.last_seen[p]) > PILE_SIZE:
-                raise ValueError(f"game state JSON: {where}.last_visits: the pile at position {p} holds more than {PILE_SIZE} tiles")
-        if version == SCHEMA_VERSION:  # versions 1 and 2 have no turn records: empty
-            pl.last_turn = _read_turn(r, g(pd, "last_turn", where), f"{where}.last_turn")
-        players.append(pl)
-
-    phase = g(data, "phase", "state")
-    if not isinstance(phase, str) or phase not in PHASES:
-        raise ValueError(f"game state JSON: unknown phase {_show(phase)}; expected one of {PHASES}")
-    pending = g(data, "pending", "state")
-    if not (pending in PENDING if phase == "tile" else pending is None):
-        raise ValueError(f"game state JSON: pending {_show(pending)} does not fit phase {phase!r}")
-    start = r.int_(g(data, "start_player", "state"), "start_player", 0, n - 1)
-    is_over = r.bool_(g(data, "is_over", "state"), "is_over")
-    state = GameState(
-        num_players=n,
-        rules=rules,
-        max_rounds=max_rounds,
-        rng=rng,
-        ring=ring,
-        piles=piles,
-        revealed=revealed,
-        draw_pile=r.cards(g(data, "draw_pile", "state"), "draw_pile"),
-        discard_pile=r.cards(g(data, "discard_pile", "state"), "discard_pile"),
-        players=players,
-        reservations=reservations,
-        stations=stations,
-        start_player=start,
-        current_player=r.int_(g(data, "current_player", "state"), "current_player", 0, n - 1),
-        round=r.int_(g(data, "round", "state"), "round", 1, max_rounds),
-        actions_left=r.int_(g(data, "actions_left", "state"), "actions_left", 0 if is_over else 1, 2),  # 0 once over
-        phase=phase,
-        pending=pending,
-        end_triggered=r.bool_(g(data, "end_triggered", "state"), "end_triggered"),
-        is_over=is_over,
-        round_limit=r.bool_(g(data, "round_limit", "state"), "round_limit"),
-    )
-    check_invariants(state)
-    check_turn(state)
-    return state
-
-
-def _read_turn(r: _Reader, value, where: str) -> list[TurnAction]:
-    if not isinstance(value, list):
-        raise ValueError(f"game state JSON: {where} must be a list")
-    out = []
-    for i, a in enumerate(value):
-        w = f"{where}[{i}]"
-        kind = r.get(a, "action", w)
-        if kind not in TURN_KINDS:
-            raise ValueError(f"game state JSON: {w}.action must be one of {TURN_KINDS}, got {kind!r}")
-        target = r.get(a, "target", w)
-        out.append(TurnAction(
-            kind=kind,
-            target=-1 if target is None else r.int_(target, f"{w}.target", 0, RING_SIZE - 1),
-            cards=r.cards(r.get(a, "cards", w), f"{w}.cards"),
-            tile=r.bool_(r.get(a, "tile", w), f"{w}.tile"),
-        ))
-    return out
+        from .state_json import state_from_json
+        return state_from_json(text)
 
 
 def check_turn_record(turn: list[TurnAction], where: str) -> None:

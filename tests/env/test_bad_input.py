@@ -29,7 +29,7 @@ from spacemission_env.gym_env import SpaceMissionEnv
 from spacemission_env.pettingzoo_env import env, raw_env
 from spacemission_env.policies import BasePolicy, RandomPolicy
 from spacemission_env.rules import GameState, game as G, new_game
-from spacemission_env.rules.state import state_to_dict
+from spacemission_env.rules.state_json import state_to_dict
 from spacemission_env.vector import VectorEnv
 
 

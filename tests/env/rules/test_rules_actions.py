@@ -10,7 +10,7 @@ from tests.helpers.positions import card, develop, jump, labels, position, scan,
 
 from spacemission_env import actions as A
 from spacemission_env.rules import apply, legal_actions, rng
-from spacemission_env.rules.state import state_to_dict
+from spacemission_env.rules.state_json import state_to_dict
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 

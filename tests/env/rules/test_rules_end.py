@@ -7,7 +7,7 @@ from tests.helpers.positions import develop, jump, labels, position, scan, take,
 from spacemission_env import actions as A
 from spacemission_env.components import END_THRESHOLD, TILE_INDEX
 from spacemission_env.rules import GameState, apply, legal_actions, scores
-from spacemission_env.rules.state import state_to_dict
+from spacemission_env.rules.state_json import state_to_dict
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 

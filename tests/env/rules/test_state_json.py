@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from spacemission_env.rules import GameState, apply, new_game
-from spacemission_env.rules.state import state_to_dict
+from spacemission_env.rules.state_json import state_to_dict
 from tests.helpers.paths import ROOT
 
 DOC = ROOT / "docs" / "state_json.md"
