@@ -19,7 +19,7 @@ import numpy as np
 
 
 from spacemission_env import encoding as E
-from spacemission_env.demo import kind_uniform_action
+from spacemission_env.random_play import kind_uniform_action
 from spacemission_env.determinize import sample_world, sample_worlds_from_observation
 from spacemission_env.rules import game as G
 

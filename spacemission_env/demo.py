@@ -1,54 +1,18 @@
-"""Play one seeded game between random players with the reference engine.
+"""The ``spacemission demo`` command: one seeded game between random players of the
+reference engine (random_play.py).
 
-    python -m spacemission_env.demo [--players N] [--seed S] [--rules yucata|schmidt]
-                                    [--player kind|uniform] [--max-rounds R]
+    spacemission demo [--players N] [--seed S] [--rules yucata|schmidt]
+                      [--player kind|uniform] [--max-rounds R]
 
 Prints each player's score breakdown (R-P1..R-P7) as a table and the winners (R-P8).
-This is what ``make run`` calls.
-
-Two random players are defined here (also used by benchmarks/random_play_stats.py):
-``uniform_action`` picks uniformly among the legal ids; ``kind_uniform_action`` first
-picks an action kind uniformly among the legal kinds (top up, jump, fly, ...), then an
-id of that kind. Uniform play over the flat space mostly tops up (up to 32 top-up ids
-against a few others) and nearly always runs into the round limit; kind-uniform play
-finishes games.
 """
 from __future__ import annotations
 
 import argparse
-import random
 
-from . import actions as A
+from .random_play import PLAYERS, play
+from .rules import GameState, scores, winners
 from .scoring import CATEGORIES
-from .rules import GameState, apply, legal_actions, new_game, scores, winners
-
-
-def uniform_action(state: GameState, rng: random.Random) -> int:
-    """A legal id chosen uniformly."""
-    return rng.choice(legal_actions(state))
-
-
-def kind_uniform_action(state: GameState, rng: random.Random) -> int:
-    """A legal kind chosen uniformly, then a legal id of that kind uniformly."""
-    by_kind: dict[str, list[int]] = {}
-    for a in legal_actions(state):
-        by_kind.setdefault(A.decode(a)[0], []).append(a)
-    return rng.choice(by_kind[rng.choice(sorted(by_kind))])
-
-
-PLAYERS = {"uniform": uniform_action, "kind": kind_uniform_action}
-
-
-def play(num_players: int, seed: int, rules: str = "yucata", player: str = "kind",
-         max_rounds: int = 100) -> tuple[GameState, int]:
-    """Play one game; returns the final state and the number of actions applied.
-    The random player's generator is seeded with ``seed`` too."""
-    state = new_game(num_players, seed=seed, rules=rules, max_rounds=max_rounds)
-    choose, rng, n = PLAYERS[player], random.Random(seed), 0
-    while not state.is_over:
-        apply(state, choose(state, rng))
-        n += 1
-    return state, n
 
 
 def score_table(state: GameState) -> str:
@@ -62,7 +26,7 @@ def score_table(state: GameState) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+    ap = argparse.ArgumentParser(description="play a seeded game between random players of the reference engine", formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="example:\n  spacemission demo --players 4 --seed 3 --rules schmidt")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=2,

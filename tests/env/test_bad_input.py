@@ -21,7 +21,7 @@ from tests.helpers.positions import position
 from tests.helpers.positions import scan as pos_scan
 from spacemission_env import engine
 from spacemission_env.actions import DISCOVER, NUM_ACTIONS, TOPUP
-from spacemission_env.demo import play
+from spacemission_env.random_play import play
 from spacemission_env.engine import kernels as K
 from spacemission_env.engine.compile_notice import MESSAGE, CompileNotice
 from spacemission_env.engine.state import FIELD_NAMES, TABLES
@@ -567,7 +567,7 @@ def test_from_reference_rejects_mixed_configurations():
 
 # --- GameState.from_json: explicit cases --------------------------------------------------------
 def played(n=3, seed=4, actions=40):
-    from spacemission_env.demo import kind_uniform_action
+    from spacemission_env.random_play import kind_uniform_action
     s, r = new_game(n, seed=seed), random.Random(seed)
     for _ in range(actions):
         G.apply(s, kind_uniform_action(s, r))

@@ -1,14 +1,16 @@
-"""`python -m spacemission_env.demo` (what `make run` calls)."""
+"""The ``spacemission demo`` command (spacemission_env/demo.py): a seeded game between random
+players, its score table (R-P1..R-P7) and winners (R-P8)."""
 import pytest
 
 from spacemission_env import demo
+from spacemission_env.random_play import play
 from spacemission_env.rules import scores, winners
 
 
 def test_demo_prints_score_table_and_winners(capsys):
     demo.main(["--players", "3", "--seed", "2"])
     out = capsys.readouterr().out
-    state, n = demo.play(3, 2)
+    state, n = play(3, 2)
     assert f"{n} actions" in out and "ended by R-E1" in out
     assert "| seat | jump_gate | stations | minerals | aliens | matter | water | medals | total |" in out
     for q, row in enumerate(scores(state)):
@@ -16,13 +18,8 @@ def test_demo_prints_score_table_and_winners(capsys):
     assert out.strip().endswith(", ".join(f"seat {q}" for q in winners(state)))
 
 
-def test_demo_rejects_bad_player_count():
-    with pytest.raises(SystemExit):
-        demo.main(["--players", "6"])
-
-
-def test_kind_uniform_player_only_picks_legal_actions():
-    state, n = demo.play(2, 5, rules="schmidt", player="kind")
-    assert state.is_over and n > 0
-    state, _ = demo.play(2, 5, player="uniform", max_rounds=3)
-    assert state.is_over and state.round_limit and state.round == 3
+@pytest.mark.parametrize("argv", [["--players", "6"], ["--player", "smart"], ["--rules", "house"]])
+def test_demo_rejects_bad_arguments(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        demo.main(argv)
+    assert exc.value.code == 2 and "error" in capsys.readouterr().err

@@ -11,7 +11,7 @@ import pytest
 
 from spacemission_env import actions as A
 from spacemission_env.components import END_THRESHOLD, TILE_COUNTS
-from spacemission_env.demo import kind_uniform_action, uniform_action
+from spacemission_env.random_play import kind_uniform_action, uniform_action
 from spacemission_env.rules import (
     GameState,
     apply,
