@@ -4,17 +4,13 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import ROOT, load_tool
 
 NOTEBOOK = ROOT / "notebooks" / "quickstart.ipynb"
 
 
 def test_notebook_is_generated_by_the_tool():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("make_notebook", ROOT / "tools" / "make_notebook.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool("make_notebook")
     nb = json.loads(NOTEBOOK.read_text())
     assert ["".join(c["source"]) for c in nb["cells"]] == [src for _, src in tool.CELLS], \
         "run tools/make_notebook.py after editing its cells"

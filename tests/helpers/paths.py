@@ -3,3 +3,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository root
 SPEC = ROOT.parent / "shared" / "spec"  # the rule specs, beside the repository (as in CI)
+
+
+def load_tool(name: str):
+    """The module of a script in tools/ (scripts, not an installed package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
