@@ -37,6 +37,7 @@ from .components import (
     TILE_NAMES,
 )
 from .rules.game import scores
+from .extras import require
 from .rules.state import GATE, NO_STATION, GameState
 
 PLAYER_COLOURS = ((220, 60, 60), (70, 130, 230), (240, 200, 40), (80, 190, 90), (190, 90, 210))
@@ -128,7 +129,7 @@ def render_human(state: GameState, file=None) -> None:
 # --- the picture ---------------------------------------------------------------------
 @lru_cache(maxsize=8)
 def _font(size: int):
-    from PIL import ImageFont
+    ImageFont = require("PIL.ImageFont", "render", "drawing the board")
 
     try:
         return ImageFont.load_default(size=size)
@@ -345,10 +346,8 @@ def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
     side panel shows only what that seat may see: its own hand, tiles and score, and for
     the others hand sizes, tile counts and public points (R-I2, R-I4); the board itself is
     public (reservations appear as probe counts, never by type)."""
-    try:
-        from PIL import Image, ImageDraw
-    except ImportError as exc:  # pragma: no cover - pillow is a dependency
-        raise ImportError("rgb_array rendering needs Pillow: pip install pillow") from exc
+    Image = require("PIL.Image", "render", "rgb_array rendering")
+    ImageDraw = require("PIL.ImageDraw", "render", "rgb_array rendering")
     if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, (int, np.integer))
                                or not 0 <= viewer < state.num_players):
         raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {viewer!r}")
@@ -368,8 +367,7 @@ def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
 def save_png(state: GameState, path, viewer: int | None = None, compress_level: int = 6) -> None:
     """Write the picture of ``state`` (as seen by ``viewer``, default everything) to ``path`` (PNG;
     ``compress_level`` 0-9 trades file size for time, 1 is about twice as fast as the default 6)."""
-    from PIL import Image
-
+    Image = require("PIL.Image", "render", "saving a PNG")
     Image.fromarray(render_rgb(state, viewer)).save(path, compress_level=compress_level)
 
 

@@ -8,12 +8,14 @@ import time
 
 import numpy as np
 
+from spacemission_env.extras import require
+
 
 @contextlib.contextmanager
 def progress_bar(total: int, enabled: bool = True, description: str = "arena"):
     """Yields ``show(done)`` (games finished so far). A rich bar on stderr with games/s
     and time left, shown only when ``enabled`` and stderr is a terminal (never in tests or pipes)."""
-    from rich.console import Console
+    Console = require("rich.console", "agents", "the arena's progress bar").Console
 
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:
@@ -46,7 +48,7 @@ def _pct(x: float) -> str:
 
 def tables(result) -> list:
     """[agents table, pairs table] (rich.table.Table)."""
-    from rich.table import Table
+    Table = require("rich.table", "agents", "the arena's tables").Table
 
     cfg = result.config
     title = (f"{cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
@@ -76,8 +78,7 @@ def tables(result) -> list:
 def plot_png(result, path) -> None:
     """Win-rate matrix (row agent against column agent, 95% CI under each rate) and the
     OpenSkill ratings (mu with +-2 sigma whiskers, the ordinal mu - 3 sigma as a dot)."""
-    import matplotlib
-
+    matplotlib = require("matplotlib", "agents", "the arena's plot")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

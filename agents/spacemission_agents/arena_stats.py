@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spacemission_env.extras import require
 from spacemission_env.scoring import SCORE_KEYS
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -254,7 +255,7 @@ def fit_ratings(games: Games, num_agents: int) -> list[tuple[float, float, float
     game in deal-major order (every lineup advances together, so no lineup comes "late"),
     ranks from the final order (R-P8; ties share a rank; a forfeit is last). An agent that
     sits in several seats of one game gets the mean of its seats' updated ratings."""
-    from openskill.models import PlackettLuce
+    PlackettLuce = require("openskill.models", "agents", "the arena's ratings").PlackettLuce
 
     model = PlackettLuce()
     ratings = [model.rating() for _ in range(num_agents)]

@@ -1,0 +1,115 @@
+"""What a user installs: each import package in a folder of its own name, nothing generic
+(``agents``, ``training``, ``cli``) importable, a light core whose README examples run in a
+fresh virtualenv without any extra, and a missing extra named by the error."""
+import re
+import subprocess
+import sys
+import venv
+import zipfile
+
+import pytest
+
+from tests.helpers.paths import ROOT
+
+IMPORT_NAMES = ("spacemission_env", "spacemission_agents", "spacemission_training", "spacemission_cli")
+FOLDERS = {"spacemission_env": "spacemission_env", "spacemission_agents": "agents/spacemission_agents",
+           "spacemission_training": "training/spacemission_training", "spacemission_cli": "spacemission_cli"}
+CORE = {"numpy", "gymnasium", "pettingzoo", "numba"}
+README_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+
+
+def run(code: str, cwd, python=sys.executable, timeout=300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(python), "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("name", ["agents", "training", "cli"])
+def test_generic_names_are_not_importable(name, tmp_path):
+    """Outside the repository (as a user's script runs) the folder names import nothing."""
+    out = run(f"import {name}", cwd=tmp_path)
+    assert out.returncode != 0 and f"No module named '{name}'" in out.stderr
+
+
+def test_each_import_name_is_the_folder_of_its_name(tmp_path):
+    code = "; ".join(f"import {n}" for n in IMPORT_NAMES) + "; print(" + ", ".join(f"{n}.__file__" for n in IMPORT_NAMES) + ")"
+    out = run(code, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    for name, path in zip(IMPORT_NAMES, out.stdout.split()):
+        assert path == str(ROOT / FOLDERS[name] / "__init__.py")
+
+
+def test_no_source_edits_sys_path():
+    edit = re.compile(r"sys\.path\.(insert|append)\(")
+    offenders = [str(p.relative_to(ROOT)) for folder in ("spacemission_env", "agents", "training", "spacemission_cli",
+                                                        "benchmarks", "tools", "tests")
+                 for p in (ROOT / folder).rglob("*.py") if p.name != "test_packaging.py" and edit.search(p.read_text())]
+    assert not offenders
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    pytest.importorskip("setuptools")
+    out_dir = tmp_path_factory.mktemp("wheel")
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                             "-w", str(out_dir), str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    (path,) = out_dir.glob("spacemission_env-*.whl")
+    return path
+
+
+def test_wheel_installs_only_prefixed_top_level_modules(wheel):
+    """No generic top-level ``agents`` / ``training`` / ``cli`` in site-packages (they
+    collide with other distributions): the wheel holds exactly the prefixed packages."""
+    with zipfile.ZipFile(wheel) as z:
+        top = {name.split("/")[0] for name in z.namelist()}
+        metadata = next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+    assert {t for t in top if not t.endswith(".dist-info")} == set(IMPORT_NAMES)
+    core = {re.split(r"[<>=!~\[; ]", line.split(":", 1)[1].strip())[0].lower()
+            for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line}
+    assert core == CORE
+
+
+def env_examples() -> list[str]:
+    """The README's examples that need only the core (no agents, training, SB3 or CLI)."""
+    heavy = ("spacemission_agents", "spacemission_training", "spacemission_cli", "sb3", "torch")
+    return [b for b in README_BLOCKS if not any(h in b for h in heavy)]
+
+
+def test_the_readme_has_core_only_examples():
+    assert len(env_examples()) >= 4  # rules engine, AEC, vector env, Gymnasium, fast engine
+
+
+def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
+    """A fresh virtualenv with the wheel and its core dependencies only (from the package
+    index, as a user installs it): the README's env examples run, no extra is present, and
+    using an extra's feature says which extra to install."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    pip = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
+                         capture_output=True, text=True, timeout=600)
+    assert pip.returncode == 0, pip.stderr
+    listed = run("import importlib.metadata as m; print(sorted(d.metadata['Name'].lower() for d in m.distributions()))",
+                 cwd=tmp_path, python=python)
+    for extra_package in ("pillow", "rich", "matplotlib", "openskill", "torch", "stable-baselines3"):
+        assert f"'{extra_package}'" not in listed.stdout
+    script = tmp_path / "examples.py"
+    script.write_text("\n\n".join(env_examples()))
+    ran = subprocess.run([str(python), str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    missing = run("from spacemission_env.rules import new_game\nfrom spacemission_env.render import render_rgb\n"
+                  "render_rgb(new_game(2, seed=0))", cwd=tmp_path, python=python)
+    assert "pip install 'spacemission_env[render]'" in missing.stderr
+
+
+@pytest.mark.parametrize("code, extra", [
+    ("import spacemission_training", "train"),
+    ("import spacemission_cli", "cli"),
+    ("from spacemission_env.rules import new_game\nfrom spacemission_env.render import save_png\n"
+     "save_png(new_game(2, seed=0), 'x.png')", "render"),
+    ("from spacemission_agents.arena_stats import fit_ratings\nfit_ratings(None, 0)", "agents"),
+])
+def test_a_missing_extra_is_named(code, extra, tmp_path):
+    """With the extra's packages hidden (``sys.modules[name] = None`` makes their import fail)."""
+    hide = "import sys\nfor m in ('torch', 'rich', 'PIL', 'openskill', 'matplotlib'):\n    sys.modules[m] = None\n"
+    out = run(hide + code, cwd=tmp_path)
+    assert out.returncode != 0 and f"pip install 'spacemission_env[{extra}]'" in out.stderr, out.stderr[-2000:]
