@@ -1,7 +1,7 @@
 """Random-play property tests: both rule sets, 2..5 players, checked after every action.
 
 Conservation (R-C2..R-C4, counted here independently of ``check_invariants``), a legal
-action always exists (R-A1 ruling), every game ends (R-E1) or truncates (R-E3), JSON
+action always exists (R-A1 ruling), every game ends, by R-E1 or at the round limit (R-E3, a real end), JSON
 round trips at random points and a loaded game continues exactly like the original
 (the generator is in the state, R-A1a), and seeding is deterministic (R-S1..R-S5).
 """
@@ -87,7 +87,7 @@ def play_checked(s: GameState, choose, rng: random.Random, limit: int = 5000) ->
 def test_random_play_keeps_invariants_and_ends(n, rules):
     for seed in range(2):
         play_checked(new_game(n, seed=seed, rules=rules), kind_uniform_action, random.Random(seed))
-    # uniform play nearly always truncates: a small round limit keeps it quick
+    # uniform play nearly always reaches the round limit (R-E3): a small limit keeps it quick
     s = new_game(n, seed=7, rules=rules, max_rounds=8)
     play_checked(s, uniform_action, random.Random(7))
     assert s.is_over and s.round <= 8
