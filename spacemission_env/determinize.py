@@ -63,11 +63,11 @@ samples):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
+from .engine.jit import njit
 from .engine import kernels as K
 from .engine.convert import to_reference
 from .engine.state import PENDING_NONE, PHASE_TILE, BatchState
@@ -253,7 +253,7 @@ def _sample(kn: _Knowledge, k: int, seeds: np.ndarray) -> dict:
     return out
 
 
-@njit(cache=True)
+@njit
 def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis_me, exact, exact_cur, after, res,
                    coll, unknown, size, cap, pool_pts, pool_space, piles, res_out, coll_out, hands, draw, status):
     """One world per rng entry (SplitMix64 streams); the steps of the module docstring."""

@@ -62,9 +62,16 @@ class BasePolicy:
     observation_type: str | None = None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """``act_batch`` on a batch of one; ValueError unless the observation is one vector
+        ``[D]`` (or None) and the mask has shape ``[100]``."""
         if type(self).act_batch is BasePolicy.act_batch:
             raise NotImplementedError("override act() or act_batch()")
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+        obs = None if observation is None else np.asarray(observation)
+        mask = np.asarray(action_mask)
+        if (obs is not None and obs.ndim != 1) or mask.shape != (NUM_ACTIONS,):
+            raise ValueError(f"{type(self).__name__}.act takes one observation [D] and one mask [{NUM_ACTIONS}], "
+                             f"got shapes {None if obs is None else obs.shape} and {mask.shape}")
+        return int(self.act_batch(None if obs is None else obs[None], mask[None])[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         if type(self).act is BasePolicy.act:

@@ -14,9 +14,8 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from spacemission_env import decode
+from spacemission_env.encoding import decode
 from spacemission_env import encoding as E
 from spacemission_env.actions import DEVELOP_PAIRS, NUM_ACTIONS
 from spacemission_env.components import (
@@ -34,7 +33,8 @@ from spacemission_env.components import (
     TILE_COUNTS,
     WATER_TABLE,
 )
-from spacemission_env.policies import check_masks
+from spacemission_env.engine.jit import njit
+from spacemission_env.policies import BasePolicy, check_masks
 from spacemission_env.scoring import ALIENS, MATTER_BLUE, MATTER_GREEN, MEDAL, MINERALS, WATER
 
 # The kernels hard-code the R-C3 tile order and the card feature layout (docs/observation.md).
@@ -70,9 +70,7 @@ CONSTS = _constants()
 DEV_PAIRS = np.array(DEVELOP_PAIRS, dtype=np.int64)  # [10, 2] slot pairs of the develop ids
 C_STATION, C_PAIR, C_SINGLE, C_MEDAL, C_WATER, C_GATE, C_COUNTS, C_SPACE, C_END = 0, 1, 2, 3, 4, 9, 14, 24, 25
 # The C_*, F_*, S_*, P_* indices below are structural: numba bakes them into the bots' cached
-# kernels (greedy.py, _heuristic_kernel.py), whose cache only watches their own file. Each bot's
-# kernel module is otherwise self-contained (no numba function calls across files) so that its
-# cache never goes stale; after changing an index here, delete agents/__pycache__/*.nb[ic].
+# kernels as constants; spacemission_env/engine/jit.py keys those caches on this file's source too.
 
 # scalar features per row (Features.scal columns)
 F_TILE, F_PENDING, F_LEFT, F_ROUND, F_ROUNDS_LEFT, F_END, F_REVEALED, F_TO_END, F_DRAW, F_DISCARD = range(10)
@@ -112,7 +110,7 @@ class Features(NamedTuple):
     avail: np.ndarray  # float64 [N, 10] tiles of each type the observer cannot place (unseen pool)
 
 
-@njit(cache=True)
+@njit
 def _onehot_value(row, start, width):
     for v in range(width):
         if row[start + v] != 0:
@@ -120,7 +118,7 @@ def _onehot_value(row, start, width):
     return 0
 
 
-@njit(cache=True)
+@njit
 def _extract(tile_decision, pending, actions_left, round_, rounds_left, end_triggered, game_over, revealed_count,
              revealed_to_end, draw_pile_size, discard_pile_size, seat_present, acting_seat, start_seat, ring_jump,
              ring_scan, ring_landing, pile_size, revealed, revealed_space, station, probes, ship, supply, gate_probes,
@@ -294,7 +292,7 @@ def extract(obs: np.ndarray, observation_type: str) -> Features:
 
 
 # --- the protocol ----------------------------------------------------------------------------
-class BotBase:
+class BotBase(BasePolicy):
     """act / act_batch / seed / name / observation_type / bind around ``_decide(features, masks)``."""
 
     name = "bot"
@@ -315,13 +313,6 @@ class BotBase:
         """Receive the game configuration (num_players, rules, max_rounds) before play; the
         bots read everything they need from the observation, so it is only kept."""
         self.config = config
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        obs = np.asarray(observation)
-        mask = np.asarray(action_mask)
-        if obs.ndim != 1 or mask.shape != (NUM_ACTIONS,):
-            raise ValueError(f"act takes one observation [D] and one mask [{NUM_ACTIONS}], got shapes {obs.shape} and {mask.shape}")
-        return int(self.act_batch(obs[None], mask[None])[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         masks = check_masks(action_masks)
@@ -344,3 +335,36 @@ class BotBase:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+# --- tie-break hashing, shared by the bots' kernels ----------------------------------------------
+@njit
+def mix_hash(h, x):
+    """SplitMix64-style mixing, for deterministic per-position tie-breaks."""
+    z = h + np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit
+def row_salt(salt, scal, hand, planet, col, i):
+    """A hash of the row's salient facts and the bot's seed: tie-break noise that depends
+    only on the seed and the observation, so act and act_batch agree row by row."""
+    h = np.uint64(salt)
+    for k in range(scal.shape[1]):
+        h = mix_hash(h, scal[i, k] + 256)
+    for s in range(5):
+        for c in range(3):
+            h = mix_hash(h, hand[i, s, c])
+    for p in range(8):
+        h = mix_hash(h, planet[i, p, 0])
+    for t in range(10):
+        h = mix_hash(h, col[i, t])
+    return h
+
+
+@njit
+def noise(h, k):
+    """A number in [0, 1) from the row hash and a candidate index."""
+    return np.float64(mix_hash(h, k) >> np.uint64(11)) / 9007199254740992.0

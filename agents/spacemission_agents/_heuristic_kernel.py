@@ -4,14 +4,15 @@ agents/spacemission_agents/heuristic.py describes the strategy in words.
 
 The state is one float64 vector (offsets O_*) so a plan level is copied with one slice;
 what the bot cannot change in its own turn (the ring, the rivals) lives in context arrays
-built once per row. All of the bot's numba code is in this one file on purpose: numba's
-cache only watches the file that defines a cached function, so a kernel calling compiled
-code of another file would keep running the old code after that file changed.
+built once per row. The card rules (R-C2, R-A5) are the engine's own kernels, the tie-break
+hash is _bot_features'; spacemission_env/engine/jit.py says why the disk cache stays correct
+when they change.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from spacemission_env.engine.jit import njit
+from spacemission_env.engine.kernels import matches, provides_landing
 
 from ._bot_features import (
     C_GATE,
@@ -42,52 +43,9 @@ from ._bot_features import (
     S_PRESENT,
     S_STATIONS,
     S_SUPPLY,
+    noise,
+    row_salt,
 )
-
-# --- helpers (copies: the cached kernel must not call numba code of another file) -----------
-@njit(cache=True)
-def provides(card_value, wanted):
-    """R-C2: a coordinate provides the wanted value if equal or a joker of its colour."""
-    return card_value == wanted or card_value == 5
-
-
-@njit(cache=True)
-def lands(la, lb, l1, l2):
-    """R-A5: two landing values provide the planet's two landing coordinates, one each."""
-    return (provides(la, l1) and provides(lb, l2)) or (provides(la, l2) and provides(lb, l1))
-
-
-@njit(cache=True)
-def mix_hash(h, x):
-    """SplitMix64-style mixing, for deterministic per-position tie-breaks."""
-    z = h + np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def row_salt(salt, scal, hand, planet, col, i):
-    """A hash of the row's salient facts and the bot's seed: tie-break noise that depends
-    only on the seed and the observation, so act and act_batch agree row by row."""
-    h = np.uint64(salt)
-    for k in range(scal.shape[1]):
-        h = mix_hash(h, scal[i, k] + 256)
-    for s in range(5):
-        for c in range(3):
-            h = mix_hash(h, hand[i, s, c])
-    for p in range(8):
-        h = mix_hash(h, planet[i, p, 0])
-    for t in range(10):
-        h = mix_hash(h, col[i, t])
-    return h
-
-
-@njit(cache=True)
-def noise(h, k):
-    """A number in [0, 1) from the row hash and a candidate index."""
-    return np.float64(mix_hash(h, k) >> np.uint64(11)) / 9007199254740992.0
-
 
 # --- state vector ----------------------------------------------------------------------------
 O_SHIP, O_SUPPLY, O_GATE, O_USED, O_UNK, O_REV, O_STAT, O_EXTRA, O_GIFT = range(9)
@@ -124,7 +82,7 @@ PARAM_NAMES = (
 
 
 # --- scoring in O(1) per type (R-P3..R-P7) ----------------------------------------------------
-@njit(cache=True)
+@njit
 def marg(c, u, consts):
     """Points one more tile of type u adds to collection c (float counts)."""
     if u < 4:
@@ -144,7 +102,7 @@ def marg(c, u, consts):
     return consts[C_MEDAL]
 
 
-@njit(cache=True)
+@njit
 def points(c, consts):
     mn = c[0] + c[1] + c[2] + c[3]
     mm = max(max(c[0], c[1]), max(c[2], c[3]))
@@ -155,7 +113,7 @@ def points(c, consts):
             + c[9] * consts[C_MEDAL])
 
 
-@njit(cache=True)
+@njit
 def fvalue(c, share, kb, consts):
     """Points plus the set potential: kb x the expected marginal of a future tile."""
     v = points(c, consts)
@@ -168,7 +126,7 @@ def fvalue(c, share, kb, consts):
     return v
 
 
-@njit(cache=True)
+@njit
 def tile_values(c, share, kb, consts, out):
     base = fvalue(c, share, kb, consts)
     for t in range(10):
@@ -177,7 +135,7 @@ def tile_values(c, share, kb, consts, out):
         c[t] -= 1.0
 
 
-@njit(cache=True)
+@njit
 def gate_pts(gate, present, q, consts):
     if gate[q] <= 0:
         return 0.0
@@ -188,7 +146,7 @@ def gate_pts(gate, present, q, consts):
     return consts[C_GATE + rank] if rank < 4 else 0.0
 
 
-@njit(cache=True)
+@njit
 def gate_balance(S, gate, present, n, consts, rw):
     """Own gate points minus rw x the rivals' mean, with the bot's planned probes."""
     gate[0] = S[O_GATE]
@@ -200,12 +158,12 @@ def gate_balance(S, gate, present, n, consts, rw):
 
 
 # --- cards -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def held(S, s, nh):
     return s < nh and (int(S[O_USED]) >> s) & 1 == 0
 
 
-@njit(cache=True)
+@njit
 def flex(hand, s, params):
     j = 0
     for c in range(3):
@@ -213,7 +171,7 @@ def flex(hand, s, params):
     return params[Q_FLEX] * (1.0 + 0.5 * j)
 
 
-@njit(cache=True)
+@njit
 def find_pair(S, hand, nh, ring, q, excl1, excl2):
     """A held landing pair for planet q (fewest jokers), as a bitmask; 0 if none."""
     best = 0
@@ -224,7 +182,7 @@ def find_pair(S, hand, nh, ring, q, excl1, excl2):
         for b in range(a + 1, nh):
             if not held(S, b, nh) or b == excl1 or b == excl2:
                 continue
-            if lands(hand[a, 2], hand[b, 2], ring[q, 2], ring[q, 3]):
+            if provides_landing(hand[a, 2], hand[b, 2], ring[q, 2], ring[q, 3]):
                 j = (hand[a, 2] == 5) + (hand[b, 2] == 5)
                 if j < bj:
                     bj = j
@@ -232,30 +190,30 @@ def find_pair(S, hand, nh, ring, q, excl1, excl2):
     return best
 
 
-@njit(cache=True)
+@njit
 def card_cost(S, hand, nh, ring, s, q, colour):
     """How much playing slot s for ``colour`` hurts plans at planet q: its other coordinates."""
     c = 0.0
     if hand[s, colour] == 5:
         c += 1.0
     if S[O_STATION + q] < 0:
-        if colour != 1 and provides(hand[s, 1], ring[q, 1]):
+        if colour != 1 and matches(hand[s, 1], ring[q, 1]):
             c += 2.0
         if colour != 2:
             for b in range(nh):
-                if b != s and held(S, b, nh) and lands(hand[s, 2], hand[b, 2], ring[q, 2], ring[q, 3]):
+                if b != s and held(S, b, nh) and provides_landing(hand[s, 2], hand[b, 2], ring[q, 2], ring[q, 3]):
                     c += 3.0
                     break
     return c
 
 
-@njit(cache=True)
+@njit
 def best_card(S, hand, nh, ring, q, colour, want, excl):
     """The held slot (not excl) providing ``want`` in ``colour`` that hurts least; -1 if none."""
     best = -1
     bc = 1e9
     for s in range(nh):
-        if s == excl or not held(S, s, nh) or not provides(hand[s, colour], want):
+        if s == excl or not held(S, s, nh) or not matches(hand[s, colour], want):
             continue
         c = card_cost(S, hand, nh, ring, s, q, colour)
         if c < bc:
@@ -265,7 +223,7 @@ def best_card(S, hand, nh, ring, q, colour, want, excl):
 
 
 # --- actions on the state ----------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def take_tile(S, p, t, reserve, vals, extra_value):
     """Take type t from pile p (reserve it under a probe, R-A4, or collect it, R-A5/R-A6), then
     R-V1's reveal check. ``extra_value`` corrects to the expected value of an uncertain pile."""
@@ -283,14 +241,14 @@ def take_tile(S, p, t, reserve, vals, extra_value):
     reveal_check(S, p)
 
 
-@njit(cache=True)
+@njit
 def reveal_check(S, p):
     if S[O_REVEALED + p] == 0 and S[O_PTS + p] < 0.5:
         S[O_REVEALED + p] = 1.0
         S[O_REV] += S[O_SIZE + p]  # what is left is space tiles (R-V1)
 
 
-@njit(cache=True)
+@njit
 def pick_tile(S, p, vals):
     """The type the bot would take from pile p and the expected-value correction."""
     best = -1
@@ -305,7 +263,7 @@ def pick_tile(S, p, vals):
     return best
 
 
-@njit(cache=True)
+@njit
 def expected_top(S, p, vals, second, work):
     """Values of the best and the second-best tile of pile p: exact where the pile is known,
     else the expected best over the types' presence and ``second`` x that."""
@@ -343,7 +301,7 @@ def expected_top(S, p, vals, second, work):
     return e, (e * second if S[O_PTS + p] >= 1.5 else 0.0)
 
 
-@njit(cache=True)
+@njit
 def collect_best(S, p, vals, params, work):
     t = pick_tile(S, p, vals)
     if t < 0:
@@ -356,14 +314,14 @@ def collect_best(S, p, vals, params, work):
     take_tile(S, p, t, False, vals, extra)
 
 
-@njit(cache=True)
+@njit
 def res_weight(q, rscan, params):
     """Chance-like weight that a reservation on planet q is collected (R-A5 by anyone, R-E2):
     higher where a rival has scanned, as it may develop there."""
     return min(params[Q_RES] + params[Q_RES_RIVAL] * rscan[q], 0.95)
 
 
-@njit(cache=True)
+@njit
 def gift(q, probes, n, params):
     """What developing q hands the rivals (R-A5 step 2), in the bot's relative points."""
     g = 0.0
@@ -372,7 +330,7 @@ def gift(q, probes, n, params):
     return g * params[Q_RIVAL_TILE] * params[Q_GIFT] * params[Q_RIVAL_W] / max(n - 1, 1)
 
 
-@njit(cache=True)
+@njit
 def do_jump(S, s, q):
     S[O_USED] = int(S[O_USED]) | (1 << s)
     S[O_SHIP] = q
@@ -380,12 +338,12 @@ def do_jump(S, s, q):
     S[O_GATE] += 1.0
 
 
-@njit(cache=True)
+@njit
 def do_fly(S, d):
     S[O_SHIP] = (int(S[O_SHIP]) + d) % 8
 
 
-@njit(cache=True)
+@njit
 def do_scan(S, s, vals):
     S[O_USED] = int(S[O_USED]) | (1 << s)
     p = int(S[O_SHIP])
@@ -398,7 +356,7 @@ def do_scan(S, s, vals):
     reveal_check(S, p)  # R-A4b: a pile without point tiles shows its space tiles
 
 
-@njit(cache=True)
+@njit
 def do_develop(S, pair, probes, n, vals, share, kb, params, consts, work):
     S[O_USED] = int(S[O_USED]) | pair
     p = int(S[O_SHIP])
@@ -415,7 +373,7 @@ def do_develop(S, pair, probes, n, vals, share, kb, params, consts, work):
     collect_best(S, p, vals, params, work)
 
 
-@njit(cache=True)
+@njit
 def do_topup(S, mask, nh):
     S[O_USED] = int(S[O_USED]) | mask
     have = S[O_UNK]
@@ -426,7 +384,7 @@ def do_topup(S, mask, nh):
 
 
 # --- evaluation -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb, consts):
     """Value of a turn with ``a`` actions on planet q (the cards used as a bitmask)."""
     v1, v2 = expected_top(S, q, vals, params[Q_SECOND], work)
@@ -471,7 +429,7 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
     return best, bmask
 
 
-@njit(cache=True)
+@njit
 def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work, share, kb):
     """The best next turn from here: stay, fly to a neighbour or jump, then act (plan_at)."""
     ship = int(S[O_SHIP])
@@ -506,7 +464,7 @@ def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts
     return best, bmask
 
 
-@njit(cache=True)
+@njit
 def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work):
     """V of a state at the end of the bot's turn (relative points); also the cards the
     best next-turn plan uses (bitmask of hand slots)."""
@@ -553,7 +511,7 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
 K_TOPUP, K_JUMP, K_FLY, K_SCAN, K_DEVELOP, K_DISCOVER, K_TAKE = range(7)
 
 
-@njit(cache=True)
+@njit
 def apply(S, kind, a, b, nh, probes, n, vals, share, kb, params, consts, work):
     """Play one action on the model: top up (a = discard mask), jump (slot a to b), fly
     (direction a), scan (slot a), develop (slot mask a), discover, take tile a (b: reserve)."""
@@ -575,7 +533,7 @@ def apply(S, kind, a, b, nh, probes, n, vals, share, kb, params, consts, work):
             take_tile(S, int(S[O_SHIP]), a, b != 0, vals, 0.0)
 
 
-@njit(cache=True)
+@njit
 def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work, cand):
     """The best V over the second actions the model allows after S1."""
     n = int(ctx[X_NP])
@@ -628,7 +586,7 @@ def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, para
     return best
 
 
-@njit(cache=True)
+@njit
 def _setup_row(i, scal, hand, ring, seat, scanned, planet, col, res, pres, est, seen, avail, params, consts, S0, ctx,
                gate, present, share, rscan):
     n = scal[i, F_NPLAYERS]
@@ -697,7 +655,7 @@ def _setup_row(i, scal, hand, ring, seat, scanned, planet, col, res, pres, est, 
     ctx[X_RIVALMAX] = rmax
 
 
-@njit(cache=True)
+@njit
 def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, pres, est, seen, avail, probes_all,
                      masks, dev_pairs, params, consts, salt, out, values):
     S0 = np.zeros(NSTATE)

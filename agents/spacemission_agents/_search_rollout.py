@@ -13,16 +13,13 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from spacemission_env.engine.jit import njit
 
 from spacemission_env import engine
+from spacemission_env.engine.api import collection_points
 from spacemission_env.engine.state import TABLES, BatchState
 
 from ._bot_features import (
-    C_MEDAL,
-    C_PAIR,
-    C_SINGLE,
-    C_WATER,
     CONSTS,
     DEV_PAIRS,
     F_LEFT,
@@ -55,7 +52,7 @@ CARD_TABLE, PLANET_COORDS = TABLES[0], TABLES[1]
 # Fills the same Features arrays as _bot_features._extract does from an observation, for the
 # acting seat (seats relative to it), but from the full state: the piles are known exactly
 # (a determinized world has no hidden information left for its rollouts).
-@njit(cache=True)
+@njit
 def _state_features(ring, piles, revealed, hand, hand_len, supply, gate_probes, ship, collection, scanned,
                     reservations, stations, current_player, phase, pending, terminated, round_, actions_left,
                     card_table, planet_coords, scal, hand_f, ring_f, seat_f, scanned_f, planet_f, col_f, res_f,
@@ -175,17 +172,6 @@ class AgentRollout:
         elif live.any():
             out[live] = self.agent.act_batch(obs[live], mask[live])
         return out
-
-
-def collection_points(col: np.ndarray) -> np.ndarray:
-    """R-P3..R-P7 points of collections [..., 10] (int arrays), as engine.scores counts them."""
-    col = col.astype(np.int64)
-    mins, alis = col[..., 0:4], col[..., 4:6]
-    g, bl, w = col[..., 6], col[..., 7], col[..., 8]
-    pairs = np.minimum(g, bl)
-    return (mins.sum(-1) * mins.max(-1) + alis.sum(-1) * alis.max(-1) + pairs * CONSTS[C_PAIR]
-            + (g + bl - 2 * pairs) * CONSTS[C_SINGLE] + (w // 4) * CONSTS[C_WATER + 4] + CONSTS[C_WATER:C_WATER + 4][w % 4]
-            + col[..., 9] * CONSTS[C_MEDAL])
 
 
 def static_values(st: BatchState, reservation_weight: float) -> np.ndarray:

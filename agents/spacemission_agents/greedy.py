@@ -22,7 +22,8 @@ bot is deterministic given its seed and ``act`` equals ``act_batch`` row by row.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from spacemission_env.engine.jit import njit
+from spacemission_env.engine.kernels import matches, provides_landing
 
 from ._bot_features import (
     C_GATE,
@@ -44,22 +45,23 @@ from ._bot_features import (
     S_SUPPLY,
     BotBase,
     Features,
+    noise,
+    row_salt,
 )
 
-# --- scoring and card helpers (R-P1..R-P7, R-C2); kept in this file so the cached kernel never
-# calls numba code of another file (numba's cache would not notice it change) -------------
-@njit(cache=True)
+# --- scoring helpers (R-P1..R-P7) ------------------------------------------------------------
+@njit
 def set_points(a, b, c, d):
     """R-P3/R-P4: tiles x count of the most numerous colour (unused colours pass 0)."""
     return (a + b + c + d) * max(max(a, b), max(c, d))
 
 
-@njit(cache=True)
+@njit
 def water_points(w, consts):
     return (w // 4) * consts[C_WATER + 4] + consts[C_WATER + w % 4]
 
 
-@njit(cache=True)
+@njit
 def collection_points(col, consts):
     """R-P3..R-P7 of a collection [10]."""
     g = col[6]
@@ -70,7 +72,7 @@ def collection_points(col, consts):
             + water_points(col[8], consts) + col[9] * consts[C_MEDAL])
 
 
-@njit(cache=True)
+@njit
 def marginal(col, t, consts):
     """Points one more tile of type t adds to the collection (R-P3..R-P7)."""
     before = collection_points(col, consts)
@@ -80,7 +82,7 @@ def marginal(col, t, consts):
     return after - before
 
 
-@njit(cache=True)
+@njit
 def gate_points(gate, present, q, consts):
     """R-P1 points of seat q for probe counts gate[5] (competition ranks; none = 0)."""
     if gate[q] <= 0:
@@ -94,19 +96,7 @@ def gate_points(gate, present, q, consts):
     return consts[C_GATE + rank]
 
 
-@njit(cache=True)
-def provides(card_value, wanted):
-    """R-C2: a coordinate provides the wanted value if equal or a joker of its colour."""
-    return card_value == wanted or card_value == 5
-
-
-@njit(cache=True)
-def lands(la, lb, l1, l2):
-    """R-A5: two landing values provide the planet's two landing coordinates, one each."""
-    return (provides(la, l1) and provides(lb, l2)) or (provides(la, l2) and provides(lb, l1))
-
-
-@njit(cache=True)
+@njit
 def expected_best(values, probs, n):
     """E[max value over the types present], types independent with probability probs[t]
     (0 when none is present)."""
@@ -122,53 +112,20 @@ def expected_best(values, probs, n):
     return e
 
 
-@njit(cache=True)
-def mix_hash(h, x):
-    """SplitMix64-style mixing, for deterministic per-position tie-breaks."""
-    z = h + np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def row_salt(salt, scal, hand, planet, col, i):
-    """A hash of the row's salient facts and the bot's seed: tie-break noise that depends
-    only on the seed and the observation, so act and act_batch agree row by row."""
-    h = np.uint64(salt)
-    for k in range(scal.shape[1]):
-        h = mix_hash(h, scal[i, k] + 256)
-    for s in range(5):
-        for c in range(3):
-            h = mix_hash(h, hand[i, s, c])
-    for p in range(8):
-        h = mix_hash(h, planet[i, p, 0])
-    for t in range(10):
-        h = mix_hash(h, col[i, t])
-    return h
-
-
-@njit(cache=True)
-def noise(h, k):
-    """A number in [0, 1) from the row hash and a candidate index."""
-    return np.float64(mix_hash(h, k) >> np.uint64(11)) / 9007199254740992.0
-
-
-
 # tie-break classes, best first (module docstring)
 TAKE, DEVELOP, DISCOVER, SCAN, MOVE, DRAW, IDLE_FLY, IDLE = 7, 6, 5, 4, 3, 2, 1, 0
 JUMP_COST = 0.5  # usefulness a jump gives up for its card and chip against a fly
 SCAN_USE = 1.0  # usefulness of a planet where the bot can only scan
 
 
-@njit(cache=True)
+@njit
 def _tile_values(col, probs, consts, out):
     for t in range(10):
         out[t] = marginal(col, t, consts)
     return expected_best(out, probs, 10)
 
 
-@njit(cache=True)
+@njit
 def _planet_use(i, q, skip, supply, hand, nh, ring, planet, scanned, col, res, pres, consts, work, vals):
     """How useful standing on planet q would be with the hand minus slot ``skip``:
     the gain of discovering or developing there, SCAN_USE if only a scan is possible."""
@@ -181,7 +138,7 @@ def _planet_use(i, q, skip, supply, hand, nh, ring, planet, scanned, col, res, p
     if supply > 0 and scanned[i, 0, q] != 0:
         for a in range(nh):
             for b in range(a + 1, nh):
-                if a != skip and b != skip and lands(hand[i, a, 2], hand[i, b, 2], ring[i, q, 2], ring[i, q, 3]):
+                if a != skip and b != skip and provides_landing(hand[i, a, 2], hand[i, b, 2], ring[i, q, 2], ring[i, q, 3]):
                     for t in range(10):
                         work[t] = col[t] + res[i, q, t]
                     best = 3.0 + collection_points(work, consts) - collection_points(col, consts)
@@ -189,12 +146,12 @@ def _planet_use(i, q, skip, supply, hand, nh, ring, planet, scanned, col, res, p
                     return best
     if supply > 0 and planet[i, q, P_POINTS] > 0 and scanned[i, 0, q] == 0:
         for a in range(nh):
-            if a != skip and provides(hand[i, a, 1], ring[i, q, 1]):
+            if a != skip and matches(hand[i, a, 1], ring[i, q, 1]):
                 return SCAN_USE
     return best
 
 
-@njit(cache=True)
+@njit
 def _better(g, c, t, bg, bc, bt):
     if g > bg + 1e-9:
         return True
@@ -205,7 +162,7 @@ def _better(g, c, t, bg, bc, bt):
     return t > bt
 
 
-@njit(cache=True)
+@njit
 def greedy_kernel(scal, hand, ring, seat, scanned, planet, col_all, res, pres, masks, dev_pairs, consts, salt, out):
     n = masks.shape[0]
     col = np.zeros(10, np.int64)
@@ -256,19 +213,19 @@ def greedy_kernel(scal, hand, ring, seat, scanned, planet, col_all, res, pres, m
         for s in range(nh):
             used = False
             for q in range(8):
-                if q != ship and use[q] > 0 and provides(hand[i, s, 0], ring[i, q, 0]):
+                if q != ship and use[q] > 0 and matches(hand[i, s, 0], ring[i, q, 0]):
                     used = True
                 if planet[i, q, P_OWNER] >= 0:
                     continue
                 can_scan = False
                 for s2 in range(nh):
-                    if provides(hand[i, s2, 1], ring[i, q, 1]):
+                    if matches(hand[i, s2, 1], ring[i, q, 1]):
                         can_scan = True
-                if scanned[i, 0, q] == 0 and planet[i, q, P_POINTS] > 0 and provides(hand[i, s, 1], ring[i, q, 1]):
+                if scanned[i, 0, q] == 0 and planet[i, q, P_POINTS] > 0 and matches(hand[i, s, 1], ring[i, q, 1]):
                     used = True
                 if scanned[i, 0, q] != 0 or (planet[i, q, P_POINTS] > 0 and can_scan):
                     for s2 in range(nh):
-                        if s2 != s and lands(hand[i, s, 2], hand[i, s2, 2], ring[i, q, 2], ring[i, q, 3]):
+                        if s2 != s and provides_landing(hand[i, s, 2], hand[i, s2, 2], ring[i, q, 2], ring[i, q, 3]):
                             used = True
             if ship < 0 and hand[i, s, 0] == 0:
                 used = False  # on the jump gate only a jump leads anywhere (R-A3)
@@ -316,7 +273,7 @@ def greedy_kernel(scal, hand, ring, seat, scanned, planet, col_all, res, pres, m
                     else:
                         for b in range(nh):
                             for b2 in range(b + 1, nh):
-                                if b != s and b2 != s and lands(hand[i, b, 2], hand[i, b2, 2],
+                                if b != s and b2 != s and provides_landing(hand[i, b, 2], hand[i, b2, 2],
                                                                 ring[i, ship, 2], ring[i, ship, 3]):
                                     c = SCAN
                     t = -0.1 * (hand[i, s, 1] == 5)

@@ -44,6 +44,7 @@ import numpy as np
 from spacemission_env import encoding
 from spacemission_env.actions import NUM_ACTIONS
 from spacemission_env.env_common import check_seed
+from spacemission_env.policies import BasePolicy
 
 from .ppo_prior import FLOOR_CODE, STEP_POINTS
 
@@ -108,7 +109,7 @@ def _check_temperature(t) -> float:
     return float(t)
 
 
-class PPOAgent:
+class PPOAgent(BasePolicy):
     """A numpy policy network that implements the opponent protocol (module doc).
 
     ``PPOAgent(params, metadata, temperature=0.0, seed=None, name="ppo")``; usually built
@@ -316,13 +317,6 @@ class PPOAgent:
         u = (1.0 - self._rng.random(len(z)))[:, None] * cdf[:, -1:]  # in (0, total]: never an illegal id
         a = (cdf < u).sum(axis=1)
         return np.minimum(a, NUM_ACTIONS - 1).astype(np.int64)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        obs, mask = np.asarray(observation), np.asarray(action_mask)
-        if obs.ndim != 1 or mask.shape != (NUM_ACTIONS,):
-            raise ValueError(f"act takes one observation [D] and one mask [{NUM_ACTIONS}], got {list(obs.shape)} and "
-                             f"{list(mask.shape)}")
-        return int(self.act_batch(obs[None], mask[None])[0])
 
     def __repr__(self) -> str:
         m = self.metadata

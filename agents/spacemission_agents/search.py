@@ -65,7 +65,7 @@ from spacemission_env.actions import NUM_ACTIONS
 from spacemission_env.config import check_game_config
 from spacemission_env.determinize import sample_worlds_from_observation
 from spacemission_env.encoding import observation_size
-from spacemission_env.policies import check_masks
+from spacemission_env.policies import BasePolicy, check_masks
 
 from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate
 
@@ -89,7 +89,7 @@ def _number(name: str, value, low: float, integer: bool = False, allow_none: boo
     return int(value) if integer else float(value)
 
 
-class SearchAgent:
+class SearchAgent(BasePolicy):
     """Determinized Monte Carlo search (module docstring). ``SearchAgent(budget=0.1,
     iterations=None, rollout="greedy", seed=0, *, candidates=6, prior="auto",
     depth=None, margin_weight=0.1, clock="cpu", select="paired", z=1.0, gap=3.0,
@@ -159,13 +159,6 @@ class SearchAgent:
         needs it. Without ``bind`` the player count is read from the observation and the
         rules default to yucata with 100 rounds."""
         self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        obs, mask = np.asarray(observation), np.asarray(action_mask)
-        if obs.ndim != 1 or mask.shape != (NUM_ACTIONS,):
-            raise ValueError(f"SearchAgent.act takes one observation [D] and one mask [{NUM_ACTIONS}], "
-                             f"got shapes {obs.shape} and {mask.shape}")
-        return int(self.act_batch(obs[None], mask[None])[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One search per row, each with the full budget (rows are independent)."""

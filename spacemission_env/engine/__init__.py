@@ -9,6 +9,7 @@ numba kernels, bit-identical to the reference engine (rules/game.py). See docs/e
 """
 from . import compile_notice  # noqa: F401  (registers the first-compile notice before any kernel runs)
 from .api import (
+    collection_points,
     init,
     legal_action_mask,
     observation_size,
@@ -23,6 +24,6 @@ from .convert import from_reference, to_reference
 from .state import BatchState
 
 __all__ = [
-    "BatchState", "from_reference", "init", "legal_action_mask", "observation_size", "observe", "reset_finished",
+    "BatchState", "collection_points", "from_reference", "init", "legal_action_mask", "observation_size", "observe", "reset_finished",
     "rewards", "sample_actions", "scores", "step", "to_reference",
 ]

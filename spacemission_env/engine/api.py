@@ -171,29 +171,41 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     return out
 
 
+def _collection_terms(col: np.ndarray) -> tuple:
+    """int64 points of collections [..., 10]: minerals, aliens, matter, water, medals (R-P3..R-P7)."""
+    col = np.asarray(col).astype(np.int64)
+    mins = col[..., list(MINERALS)]
+    alis = col[..., list(ALIENS)]
+    g, bl = col[..., MATTER_GREEN], col[..., MATTER_BLUE]
+    pairs = np.minimum(g, bl)
+    w = col[..., WATER]
+    return (mins.sum(axis=-1) * mins.max(axis=-1),  # R-P3
+            alis.sum(axis=-1) * alis.max(axis=-1),  # R-P4
+            pairs * MATTER_PAIR_POINTS + (g + bl - 2 * pairs) * MATTER_SINGLE_POINTS,  # R-P5
+            (w // 4) * int(WATER_TABLE[4]) + WATER_TABLE[w % 4],  # R-P6
+            col[..., MEDAL] * MEDAL_POINTS)  # R-P7
+
+
+def collection_points(col: np.ndarray) -> np.ndarray:
+    """int64 [...]: R-P3..R-P7 points of collections [..., 10] (any integer dtype), as
+    :func:`scores` counts them."""
+    return sum(_collection_terms(col))
+
+
 def scores(st: BatchState) -> np.ndarray:
     """int16 [B, P, 8]: jump_gate, stations, minerals, aliens, matter, water, medals, total
     (R-P1..R-P7; provisional while a game runs; reservations never count, R-E2)."""
-    col = st.collection.astype(np.int32)
     gate = st.gate_probes.astype(np.int32)
     rank = (gate[:, None, :] > gate[:, :, None]).sum(axis=2)  # R-P1 competition rank
     table = np.zeros(st.num_players + 1, dtype=np.int32)
     table[:len(GATE_RANK_POINTS)] = GATE_RANK_POINTS[:st.num_players + 1]
     gate_pts = np.where(gate > 0, table[np.minimum(rank, st.num_players)], 0)
     stations = (st.stations[:, :, None] == np.arange(st.num_players)[None, None, :]).sum(axis=1)
-    mins = col[:, :, list(MINERALS)]
-    alis = col[:, :, list(ALIENS)]
-    g, bl = col[:, :, MATTER_GREEN], col[:, :, MATTER_BLUE]
-    pairs = np.minimum(g, bl)
-    w = col[:, :, WATER]
     out = np.zeros(st.collection.shape[:2] + (8,), dtype=np.int16)
     out[..., 0] = gate_pts
     out[..., 1] = stations * STATION_POINTS
-    out[..., 2] = mins.sum(axis=2) * mins.max(axis=2)  # R-P3
-    out[..., 3] = alis.sum(axis=2) * alis.max(axis=2)  # R-P4
-    out[..., 4] = pairs * MATTER_PAIR_POINTS + (g + bl - 2 * pairs) * MATTER_SINGLE_POINTS  # R-P5
-    out[..., 5] = (w // 4) * int(WATER_TABLE[4]) + WATER_TABLE[w % 4]  # R-P6
-    out[..., 6] = col[:, :, MEDAL] * MEDAL_POINTS  # R-P7
+    for k, term in enumerate(_collection_terms(st.collection)):
+        out[..., 2 + k] = term
     out[..., 7] = out[..., :7].sum(axis=2)
     return out
 

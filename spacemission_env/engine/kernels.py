@@ -11,7 +11,7 @@ card reshuffles the discard pile at once (R-A1a; deferred while the discard pile
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .. import actions as A
 from ..components import HAND_SIZE, JOKER, NUM_CARDS, NUM_PLANETS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE
@@ -35,7 +35,7 @@ DEV_B = np.array([p[1] for p in A.DEVELOP_PAIRS], dtype=np.int64)
 NDEV = len(A.DEVELOP_PAIRS)
 
 
-@njit(cache=True)
+@njit
 def next_u64(rng, b):
     s = rng[b] + GOLDEN
     rng[b] = s
@@ -45,12 +45,12 @@ def next_u64(rng, b):
     return z ^ (z >> S31)
 
 
-@njit(cache=True)
+@njit
 def below(rng, b, n):
     return np.int64(next_u64(rng, b) % np.uint64(n))
 
 
-@njit(cache=True)
+@njit
 def shuffle(rng, b, items, n):
     """Fisher-Yates on items[:n], i = n-1 .. 1 (rules/rng.py shuffle)."""
     for i in range(n - 1, 0, -1):
@@ -60,7 +60,7 @@ def shuffle(rng, b, items, n):
         items[j] = t
 
 
-@njit(cache=True)
+@njit
 def sort_small(a, n):
     for i in range(1, n):
         v = a[i]
@@ -72,7 +72,7 @@ def sort_small(a, n):
 
 
 # --- setup (R-S1..R-S5) -------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def init_games(select, seeds, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
                supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
@@ -144,12 +144,12 @@ def init_games(select, seeds, rng, ring, piles, revealed, draw, draw_len, discar
 
 
 # --- legality (R-A1..R-A6, R-T2) -----------------------------------------------------------
-@njit(cache=True)
+@njit
 def matches(card_value, wanted):
     return card_value == wanted or card_value == JK
 
 
-@njit(cache=True)
+@njit
 def has_point_tile(piles, b, p):
     for t in range(NPT):
         if piles[b, p, t] > 0:
@@ -157,13 +157,13 @@ def has_point_tile(piles, b, p):
     return False
 
 
-@njit(cache=True)
+@njit
 def provides_landing(la, lb, l1, l2):
     """R-A5: the two cards provide the two landing coordinates, one each."""
     return (matches(la, l1) and matches(lb, l2)) or (matches(la, l2) and matches(lb, l1))
 
 
-@njit(cache=True)
+@njit
 def mask_row(b, out, ring, piles, hand, hand_len, supply, ship, scanned, stations, current_player,
              phase, over, card_table, planet_coords):
     """Legal actions of game b into out[:NUM_ACTIONS] (all True once the game is over)."""
@@ -209,7 +209,7 @@ def mask_row(b, out, ring, piles, hand, hand_len, supply, ship, scanned, station
         out[DISCOVER] = True
 
 
-@njit(cache=True)
+@njit
 def legal_mask(out, select, ring, piles, hand, hand_len, supply, ship, scanned, stations, current_player,
                phase, terminated, card_table, planet_coords):
     """Rows of games not in ``select`` are left as they are in ``out``."""
@@ -220,7 +220,7 @@ def legal_mask(out, select, ring, piles, hand, hand_len, supply, ship, scanned, 
                  current_player, phase, terminated[b], card_table, planet_coords)
 
 
-@njit(cache=True)
+@njit
 def first_illegal(actions, select, ring, piles, hand, hand_len, supply, ship, scanned, stations, current_player,
                   phase, terminated, card_table, planet_coords):
     """Index of the first selected running game whose action is not legal (any int64,
@@ -269,7 +269,7 @@ def first_illegal(actions, select, ring, piles, hand, hand_len, supply, ship, sc
 
 
 # --- step (R-A1..R-A6, R-V1, R-T1, R-T2, R-E1, R-E3) ---------------------------------------
-@njit(cache=True)
+@njit
 def play_cards(b, q, slot_mask, hand, hand_len, discard, discard_len):
     """Played/discarded cards go onto the discard pile in slot order; the hand stays sorted."""
     hl = hand_len[b, q]
@@ -287,7 +287,7 @@ def play_cards(b, q, slot_mask, hand, hand_len, discard, discard_len):
     hand_len[b, q] = k
 
 
-@njit(cache=True)
+@njit
 def reshuffle(b, rng, draw, draw_len, discard, discard_len):
     """R-A1a: the discard pile, shuffled, becomes the draw pile (rules/game.py reshuffle)."""
     n = discard_len[b]
@@ -298,7 +298,7 @@ def reshuffle(b, rng, draw, draw_len, discard, discard_len):
     shuffle(rng, b, draw[b], n)
 
 
-@njit(cache=True)
+@njit
 def reveal(b, p, piles, revealed, end_triggered, end_table, P):
     """R-V1: turn the pile's space tiles face up; R-E1 watches the revealed count."""
     revealed[b, p] = True
@@ -310,7 +310,7 @@ def reveal(b, p, piles, revealed, end_triggered, end_table, P):
         end_triggered[b] = True
 
 
-@njit(cache=True)
+@njit
 def remember_visit(b, q, p, piles, last_seen, last_seen_round, round_):
     """R-I3: the pile as the player saw it after this visit, and the round."""
     for t in range(NTT):
@@ -318,7 +318,7 @@ def remember_visit(b, q, p, piles, last_seen, last_seen_round, round_):
     last_seen_round[b, q, p] = round_[b]
 
 
-@njit(cache=True)
+@njit
 def finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated, round_limit,
                   max_rounds):
     """R-T2: two actions make a turn; R-T1 round end; R-E1 end; R-E3 end at the round limit."""
@@ -342,7 +342,7 @@ def finish_action(b, P, start_player, current_player, round_, actions_left, end_
         actions_left[b] = 2
 
 
-@njit(cache=True)
+@njit
 def clear_turns(b, turn_len, turn_kind, turn_target, turn_ncards, turn_cards, turn_tile):
     turn_len[b] = 0
     turn_kind[b] = 0
@@ -352,7 +352,7 @@ def clear_turns(b, turn_len, turn_kind, turn_target, turn_ncards, turn_cards, tu
     turn_tile[b] = False
 
 
-@njit(cache=True)
+@njit
 def record_turn(b, q, a, pos, hand, actions_left, turn_len, turn_kind, turn_target, turn_ncards, turn_cards,
                 turn_tile):
     """R-I1 (rules/game.py record_turn): called before the action runs, its cards still in hand."""
@@ -393,7 +393,7 @@ def record_turn(b, q, a, pos, hand, actions_left, turn_len, turn_kind, turn_targ
     turn_ncards[b, q, k] = n
 
 
-@njit(cache=True)
+@njit
 def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len,
                supply, gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,
                start_player, current_player, round_, actions_left, phase, pending, end_triggered, terminated,
@@ -494,7 +494,7 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
     return -1
 
 
-@njit(cache=True)
+@njit
 def sample_legal(mask, u, out):
     """out[b] = the k-th legal action of row b, k = floor(u[b] * #legal): uniform over
     legal actions; -1 for a row with no legal action."""
@@ -518,7 +518,7 @@ def sample_legal(mask, u, out):
 KIND_STARTS = np.array([TOPUP, JUMP, FLY, SCAN, DEVELOP, DISCOVER, TILE, NUM_ACTIONS], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit
 def sample_legal_by_kind(mask, u_kind, u_action, out):
     """out[b]: a legal action kind chosen uniformly among the kinds with a legal id,
     then an id uniformly within it (random play that does not favour top-up's 32 ids);

@@ -6,7 +6,7 @@ Block offsets come from encoding.observation_layout at run time (argument
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .. import encoding as E
 from ..components import HAND_SIZE, NUM_POINT_TYPES, NUM_TILE_TYPES, RING_SIZE, SPACE
@@ -42,7 +42,7 @@ def offsets(observation_type: str) -> np.ndarray:
     return np.array([starts.get(n, -1) for n in _NAMES], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit
 def _card(row, k, card, card_table):
     for c in range(3):
         v = card_table[card, c]
@@ -50,7 +50,7 @@ def _card(row, k, card, card_table):
             row[k + c * 5 + v - 1] = 1
 
 
-@njit(cache=True)
+@njit
 def _last_visit_piles(row, k_pile, b, q, last_seen, last_seen_round):
     for p in range(R):
         if last_seen_round[b, q, p] > 0:
@@ -58,7 +58,7 @@ def _last_visit_piles(row, k_pile, b, q, last_seen, last_seen_round):
                 row[k_pile + p * NTT + t] = last_seen[b, q, p, t]
 
 
-@njit(cache=True)
+@njit
 def observe_games(out, players, off, mode, rules_id, max_rounds, ring, piles, revealed, draw, draw_len, discard,
                   discard_len, hand, hand_len, supply, gate_probes, ship, collection, scanned, last_seen,
                   last_seen_round, reservations, stations, start_player, current_player, round_, actions_left,

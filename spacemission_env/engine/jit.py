@@ -1,0 +1,142 @@
+"""The one numba decorator of the project, and its on-disk cache policy.
+
+Every compiled function of the project (the engine's kernels, the bots' kernels) is
+declared with :func:`njit` from this module, never with ``numba.njit(cache=True)``.
+
+Why: numba's disk cache keys a compiled function on its own bytecode and on the
+modification stamp of the *file that defines it*, nothing else. Two things a kernel takes
+from other modules are frozen into the cached machine code without being watched:
+
+* numba functions of another module that it calls (they are compiled inline), and
+* module globals it reads (``from ._bot_features import F_SHIP``, ``JOKER``,
+  ``DEV_PAIRS`` arrays ...), which become compile-time constants.
+
+So after an edit of ``components.py`` or ``_bot_features.py`` a cached kernel in another
+file would keep running the old code or the old offsets, silently. That is the reason
+earlier code copied helpers into every file that called them.
+
+The policy: :func:`njit` compiles with the disk cache on, and the cache entry's source
+stamp is numba's own stamp of the defining file **plus a SHA-256 of the source of every
+project module that file imports, transitively** (found from its ``import`` statements),
+and of the component data file (``data/components.json``) that ``components.py`` reads.
+Any change to any of them makes every dependent cache entry stale, and numba compiles
+afresh on the next call (and overwrites the entry). A kernel may therefore call numba
+helpers of any project module and read any project constant, as long as it imports them
+with a plain ``import`` / ``from ... import`` statement at module level.
+
+Cost: hashing the dependency sources once per defining file per process (well under a
+millisecond a file); the compile itself is unchanged (docs/engine.md, "First call").
+``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib.util
+import inspect
+import os
+
+import numba
+from numba.core.caching import FunctionCache, IndexDataCacheFile
+
+_PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_training")
+_DATA_FILES = {"spacemission_env.components": ("data", "components.json")}
+
+
+def _module_name(path: str) -> str | None:
+    """The project module a source file is, from the installed packages' locations."""
+    path = os.path.realpath(path)
+    for pkg in _PROJECT_PACKAGES:
+        spec = importlib.util.find_spec(pkg)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        root = os.path.realpath(list(spec.submodule_search_locations)[0])
+        if path.startswith(root + os.sep):
+            rel = os.path.relpath(path, root)[:-3].replace(os.sep, ".")
+            name = pkg if rel == "__init__" else f"{pkg}.{rel}"
+            return name[:-len(".__init__")] if name.endswith(".__init__") else name
+    return None
+
+
+def _imports(name: str, path: str) -> set[str]:
+    """Project modules named by the module's top-level import statements (resolved)."""
+    with open(path, "rb") as f:
+        tree = ast.parse(f.read(), path)
+    is_pkg = os.path.basename(path) == "__init__.py"
+    package = name if is_pkg else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) if node.level \
+                else node.module
+            # `from pkg import module` depends on that module; `from module import name` on the module
+            names = [f"{base}.{a.name}" if _source(f"{base}.{a.name}") else base for a in node.names]
+        else:
+            continue
+        for n in names:
+            if n.split(".")[0] in _PROJECT_PACKAGES:
+                found.add(n)
+    return found
+
+
+def _source(name: str) -> str | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None and spec.origin and spec.origin.endswith(".py") else None
+
+
+def dependency_files(path: str) -> list[str]:
+    """The source file, every project module it imports transitively, and the data files
+    those modules read (sorted paths): what a cache entry of a kernel in ``path`` depends on."""
+    todo, seen = [(_module_name(path), path)], {}
+    while todo:
+        name, src = todo.pop()
+        if src is None or src in seen:
+            continue
+        seen[src] = name
+        if name is not None:
+            todo.extend((dep, _source(dep)) for dep in _imports(name, src))
+    files = set(seen)
+    for src, name in seen.items():
+        if name in _DATA_FILES:
+            files.add(os.path.join(os.path.dirname(src), *_DATA_FILES[name]))
+    return sorted(files)
+
+
+@functools.lru_cache(maxsize=None)
+def dependency_digest(path: str) -> str:
+    """SHA-256 over the contents of :func:`dependency_files` of ``path``."""
+    h = hashlib.sha256()
+    for f in dependency_files(path):
+        with open(f, "rb") as fh:
+            h.update(f.encode() + b"\0" + fh.read() + b"\0")
+    return h.hexdigest()
+
+
+class _DependencyCache(FunctionCache):
+    """numba's FunctionCache whose index is stale once any dependency's source changes."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        stamp = (self._impl.locator.get_source_stamp(), dependency_digest(inspect.getfile(py_func)))
+        self._cache_file = IndexDataCacheFile(self._cache_path, self._impl.filename_base, stamp)
+
+
+def njit(fn=None, **options):
+    """``numba.njit`` with the project's dependency-aware disk cache (module docstring).
+    Use as ``@njit`` or ``@njit(parallel=True, ...)``; ``cache`` is not an option here."""
+    if "cache" in options:
+        raise TypeError("njit: the cache policy is fixed (spacemission_env.engine.jit); do not pass cache=")
+
+    def wrap(f):
+        disp = numba.njit(**options)(f)
+        if hasattr(disp, "enable_caching"):  # absent under NUMBA_DISABLE_JIT
+            disp._cache = _DependencyCache(disp.py_func)
+        return disp
+
+    return wrap if fn is None else wrap(fn)
