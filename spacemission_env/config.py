@@ -1,4 +1,5 @@
-"""Validation of a game configuration, shared by both engines and every interface."""
+"""The game: its description (what every interface declares, game_description.py) and
+the validation of a configuration, shared by both engines and every interface."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,6 +7,34 @@ from dataclasses import dataclass
 import numpy as np
 
 from .components import MAX_PLAYERS, MIN_PLAYERS
+from .game_description import GameDescription, RewardScheme
+
+# Space Mission as data. Every value is checked against the engine, the spaces and the
+# components by tests/env/test_game_description.py; a change that alters one of them
+# changes what a seed and actions produce, so it bumps ``version`` (docs/versioning.md).
+SPACE_MISSION = GameDescription(
+    name="spacemission",
+    title="Space Mission",
+    registry_name="SpaceMission",
+    version=1,
+    min_players=2,
+    max_players=5,
+    num_actions=100,  # actions.py
+    observation_sizes={"info": 1491, "recall": 1491, "seer": 2904},  # encoding.observation_size
+    observation_low=0,
+    observation_high=127,  # every feature is a count, flag or clipped number
+    observation_dtype="int8",
+    reward_schemes={
+        "win": RewardScheme(-1.0, 1.0, "zero_sum"),  # rank rewards (scoring.rank_rewards)
+        # (own total - mean of the others) / 50; 4.42 = 221 / 50, 221 the most points one
+        # seat can hold (R-P1 rank 1, a station on each of the 8 ring planets, every point tile)
+        "score": RewardScheme(-4.42, 4.42, "zero_sum"),
+    },
+    max_steps_per_turn=4,  # R-T2: two actions, each may be followed by its tile decision
+    dynamics="sequential",
+    chance_mode="sampled_stochastic",  # shuffles drawn from the game's seed inside the engine
+    information="imperfect",  # hands, piles and the draw order are hidden (R-I4)
+)
 
 RULE_SETS = ("yucata", "schmidt")  # default first; index = the fast engine's rules_id
 MAX_ROUNDS_LIMIT = 2**31 - 1  # the fast engine keeps the round in int32

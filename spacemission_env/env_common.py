@@ -15,17 +15,17 @@ import operator
 import numpy as np
 from gymnasium import spaces
 
-from . import engine
 from .actions import NUM_ACTIONS
-from .config import GameConfig
+from .config import SPACE_MISSION, GameConfig
 from .encoding import OBSERVATION_TYPES
 from .scoring import SCORE_KEYS
 
-OBS_LOW, OBS_HIGH = 0, 127  # every observation feature is a count, flag or clipped number (encoding.py)
+OBS_LOW, OBS_HIGH = SPACE_MISSION.observation_low, SPACE_MISSION.observation_high
 SCORE_NAMES = SCORE_KEYS  # keys of the score dicts in infos
 SEED_HIGH = 2**63  # game seeds are drawn in [0, 2**63)
 OBSERVATION_DTYPES = ("int8", "float32")  # float32: the same values, for nn.Linear without a cast
 RENDER_MODES = ("ansi", "human", "rgb_array")  # human: prints the ansi text
+ILLEGAL_ACTIONS = ("raise", "lose")  # what a legal-range id that is not legal now does
 
 
 def _is_int(x) -> bool:
@@ -49,18 +49,34 @@ def check_observation_dtype(observation_dtype) -> np.dtype:
     return dt
 
 
-def check_config(num_players, rules, max_rounds, observation_type, observation_dtype="int8") -> GameConfig:
-    """The game configuration (ValueError naming the first bad argument)."""
+def check_config(num_players, rules, max_rounds, observation_type,
+                 observation_dtype="int8") -> tuple[GameConfig, str, np.dtype]:
+    """What an interface plays and hands out, validated: (the game configuration, the
+    observation type, the observation dtype as a numpy dtype). ValueError naming the
+    first bad argument."""
     config = GameConfig(num_players, rules, max_rounds)
-    check_observation_type(observation_type)
-    check_observation_dtype(observation_dtype)
-    return config
+    return config, check_observation_type(observation_type), check_observation_dtype(observation_dtype)
+
+
+def check_illegal_action(illegal_action) -> str:
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(f"unknown illegal_action {illegal_action!r}; expected one of {ILLEGAL_ACTIONS}")
+    return illegal_action
 
 
 def observation_box(observation_type: str = "info", observation_dtype="int8") -> spaces.Box:
-    """The observation space: ``Box(0, 127, (D,), int8 | float32)``."""
+    """The observation space: ``Box(0, 127, (D,), int8 | float32)``, from the game description."""
     dt = check_observation_dtype(observation_dtype)
-    return spaces.Box(OBS_LOW, OBS_HIGH, shape=(engine.observation_size(observation_type),), dtype=dt)
+    return spaces.Box(OBS_LOW, OBS_HIGH, shape=(SPACE_MISSION.observation_size(observation_type),), dtype=dt)
+
+
+def mask_box() -> spaces.Box:
+    """An int8 0/1 action mask ``Box(0, 1, (num_actions,), int8)`` (the AEC observation dict's)."""
+    return spaces.Box(0, 1, shape=(SPACE_MISSION.num_actions,), dtype=np.int8)
+
+
+def action_discrete() -> spaces.Discrete:
+    return spaces.Discrete(SPACE_MISSION.num_actions)
 
 
 def as_observation(obs: np.ndarray, dtype: np.dtype) -> np.ndarray:

@@ -1,7 +1,7 @@
-"""Gymnasium single-agent environment ``"SpaceMission-v0"``: one learner seat, opponents inside ``step()``.
+"""Gymnasium single-agent environment ``"SpaceMission-v1"``: one learner seat, opponents inside ``step()``.
 
     import gymnasium, spacemission_env
-    env = gymnasium.make("SpaceMission-v0", num_players=3, opponents=None, seat="random")
+    env = gymnasium.make("SpaceMission-v1", num_players=3, opponents=None, seat="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(action)   # info["action_mask"]
     env.unwrapped.action_masks()                                    # bool [100], for MaskablePPO
@@ -48,32 +48,24 @@ from __future__ import annotations
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from . import engine
-from .actions import NUM_ACTIONS
+from .config import SPACE_MISSION
+from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     action_id,
     as_observation,
-    check_config,
-    check_observation_dtype,
     check_render_mode,
-    check_reward_value,
     check_seat,
     check_seed,
     legal_list,
-    observation_box,
-    render_state,
     score_dict,
     strictly_best,
 )
-from .policies import prepare_opponents, seed_policies
-from .rewards import RewardFunction
+from .policies import seed_policies
 
-ENV_ID = "SpaceMission-v0"
-PETTINGZOO_ID = "SpaceMission-v0"
-ILLEGAL_ACTIONS = ("lose", "raise")
+ENV_ID = SPACE_MISSION.env_id  # Gymnasium's id and PettingZoo's: "SpaceMission-v1" (docs/versioning.md)
 
 
 def _label(a: int) -> str:
@@ -82,7 +74,7 @@ def _label(a: int) -> str:
     return action_label(a)
 
 
-class SpaceMissionEnv(gymnasium.Env):
+class SpaceMissionEnv(EnvBase, gymnasium.Env):
     """Space Mission for one learner against fixed opponents (module doc)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
@@ -91,26 +83,16 @@ class SpaceMissionEnv(gymnasium.Env):
                  observation_type: str = "info", observation_dtype: str = "int8", reward: str = "win",
                  shaping: bool = False, gamma: float = 1.0, illegal_action: str = "lose", illegal_reward: float = -1.0,
                  render_mode: str | None = None):
-        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; expected one of {ILLEGAL_ACTIONS}")
-        self.illegal_reward = check_reward_value(illegal_reward, "illegal_reward")
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
+        self._init_illegal_action(illegal_action, illegal_reward)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.num_players = self.config.num_players
-        self.rules = rules
-        self.max_rounds = self.config.max_rounds
-        self.observation_type = observation_type
-        self.observation_dtype = check_observation_dtype(observation_dtype)
         self.seat_option = check_seat(seat, self.num_players)
-        self.reward_fn = RewardFunction(reward, shaping, gamma)
-        self.illegal_action = illegal_action
-        self.opponents, self.opponent_observation_types = prepare_opponents(opponents, self.config, observation_type)
-        self.observation_space = observation_box(observation_type, self.observation_dtype)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self._mask = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
+        self._init_opponents(opponents)
+        self.observation_space = self._observation_box()
+        self.action_space = self._action_discrete()
+        self._mask = np.zeros((1, self.action_space.n), dtype=np.bool_)
         self._action = np.zeros(1, dtype=np.int64)
         self._running = np.ones(1, dtype=np.bool_)
-        self._st = None
         self._episode_over = True
         self.seat = 0
 
@@ -180,7 +162,7 @@ class SpaceMissionEnv(gymnasium.Env):
         seat = check_seat(seat, self.num_players)
         self.seat = int(self.np_random.integers(self.num_players)) if seat == "random" else seat
         game_seed = int(self.np_random.integers(0, 2**63))
-        self._st = engine.init(1, self.num_players, seeds=game_seed, rules=self.rules, max_rounds=self.max_rounds)
+        self._st = self._new_games(1, game_seed)
         self._episode_over = False
         self._run_opponents()  # opponents seated before the learner open the game
         self._episode_over = self._over()
@@ -211,15 +193,15 @@ class SpaceMissionEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        if self._st is None:
-            raise ValueError("call reset() before render()")
-        return render_state(engine.to_reference(self._st, 0), self.render_mode)
+        self._require_reset("render()")
+        return self._render_game(0, self.render_mode)
 
 
 def register_envs() -> None:
-    """Register ``"SpaceMission-v0"`` with Gymnasium (this single-agent env) and with
+    """Register ``"SpaceMission-v1"`` with Gymnasium (this single-agent env) and with
     PettingZoo's registry (the AEC env, PettingZoo >= 1.27). Idempotent; called by
-    ``import spacemission_env``."""
+    ``import spacemission_env``. Only the current version is registered: both registries
+    answer an older id (``"SpaceMission-v0"``) with an error naming the current one."""
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="spacemission_env.gym_env:SpaceMissionEnv")
     try:
@@ -227,5 +209,5 @@ def register_envs() -> None:
     except ImportError:  # pragma: no cover - pettingzoo is a dependency
         return
     register = getattr(pettingzoo, "register", None)
-    if register is not None and PETTINGZOO_ID not in pettingzoo.aec_registry:
-        register("aec", PETTINGZOO_ID, entry_point="spacemission_env.pettingzoo_env:env")
+    if register is not None and ENV_ID not in pettingzoo.aec_registry:
+        register("aec", ENV_ID, entry_point=f"spacemission_env.{SPACE_MISSION.versioned_name}:env")

@@ -3,7 +3,7 @@
 Turn-based board game for 2-5 players (docs/rules.md), as a PettingZoo AEC environment in
 the style of the classic environments, over the fast batched engine (a batch of one).
 
-    from spacemission_env.pettingzoo_env import env
+    from spacemission_env.spacemission_v1 import env
     e = env(num_players=3, rules="yucata", max_rounds=100, reward="win")
     e.reset(seed=0)
     for agent in e.agent_iter():
@@ -13,8 +13,8 @@ the style of the classic environments, over the fast batched engine (a batch of 
 
 | | |
 |---|---|
-| Import | `from spacemission_env.pettingzoo_env import env` |
-| Registry id | `pettingzoo.make("aec", "SpaceMission-v0")` |
+| Import | `from spacemission_env import spacemission_v1` |
+| Registry id | `pettingzoo.make("aec", "SpaceMission-v1")` |
 | Actions | Discrete |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` in 2..5 |
@@ -22,7 +22,7 @@ the style of the classic environments, over the fast batched engine (a batch of 
 | Action Values | Discrete(100): 0-31 top_up, 32-71 jump, 72-73 fly, 74-78 scan, 79-88 develop, 89 discover, 90-99 tile |
 | Observation Shape | `observation`: (1491,), `action_mask`: (100,) |
 | Observation Values | `observation`: int8 [0, 127], `action_mask`: int8 [0, 1] |
-| Rewards | `win`: rank reward in [-1, 1] at the end; `score`: (own - mean others) / 50 at the end; optional shaping |
+| Rewards | `win`: rank reward in [-1, 1] at the end; `score`: (own - mean others) / 50 at the end, in [-4.42, 4.42]; optional shaping |
 
 * A turn is two actions (R-T2); scan, develop and discover are followed by a tile
   decision (actions 90-99). The acting agent keeps ``agent_selection`` for all of
@@ -63,9 +63,10 @@ the style of the classic environments, over the fast batched engine (a batch of 
   so ``reset(seed=s)`` followed by plain ``reset()`` calls replays the same games.
 * ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"``.
 
-Registration: ``import spacemission_env`` registers ``"SpaceMission-v0"`` with
-PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v0")``
-(see ``gym_env.register_envs``).
+Registration: ``import spacemission_env`` registers ``"SpaceMission-v1"`` with
+PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v1")``
+(see ``gym_env.register_envs``); ``spacemission_env.spacemission_v1`` is the versioned
+module in PettingZoo's style (``env``, ``raw_env``). Versions: docs/versioning.md.
 """
 from __future__ import annotations
 
@@ -76,23 +77,18 @@ from pettingzoo.utils import wrappers
 
 from . import engine
 from .actions import NUM_ACTIONS, action_table
+from .config import SPACE_MISSION
+from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     action_id,
-    check_config,
-    check_observation_dtype,
     check_render_mode,
-    check_reward_value,
     check_seed,
     legal_list,
+    mask_box,
     no_decision_mask,
-    observation_box,
-    render_state,
     score_dict,
 )
-from .rewards import RewardFunction
-
-ILLEGAL_ACTIONS = ("raise", "lose")
 
 
 def spaces_table(num_players: int = 2, observation_type: str = "info") -> str:
@@ -102,17 +98,20 @@ def spaces_table(num_players: int = 2, observation_type: str = "info") -> str:
     agent = e.possible_agents[0]
     obs_space = e.observation_space(agent)
     box, mask = obs_space["observation"], obs_space["action_mask"]
+    d = e.description
+    win, score = d.reward_range("win"), d.reward_range("score")
     rows = [
-        ("Import", "`from spacemission_env.pettingzoo_env import env`"),
-        ("Registry id", "`pettingzoo.make(\"aec\", \"SpaceMission-v0\")`"),
+        ("Import", f"`from spacemission_env import {SPACE_MISSION.versioned_name}`"),
+        ("Registry id", f"`pettingzoo.make(\"aec\", \"{SPACE_MISSION.env_id}\")`"),
         ("Actions", "Discrete"),
         ("Parallel API", "No"),
-        ("Agents", "`player_0` .. `player_{n-1}`, n = `num_players` in 2..5"),
+        ("Agents", f"`player_0` .. `player_{{n-1}}`, n = `num_players` in {d.min_players}..{d.max_players}"),
         ("Action Shape", "()"),
         ("Action Values", f"Discrete({e.action_space(agent).n}): " + ", ".join(f"{ids} {kind}" for ids, kind, _ in action_table())),
         ("Observation Shape", f"`observation`: {box.shape}, `action_mask`: {mask.shape}"),
         ("Observation Values", f"`observation`: {box.dtype} [{int(box.low.min())}, {int(box.high.max())}], `action_mask`: {mask.dtype} [0, 1]"),
-        ("Rewards", "`win`: rank reward in [-1, 1] at the end; `score`: (own - mean others) / 50 at the end; optional shaping"),
+        ("Rewards", f"`win`: rank reward in [{win[0]:g}, {win[1]:g}] at the end; `score`: (own - mean others) / 50 "
+                    f"at the end, in [{score[0]:g}, {score[1]:g}]; optional shaping"),
     ]
     lines = ["| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
     return "\n".join(lines)
@@ -122,15 +121,11 @@ def env(**kwargs):
     """The AEC environment as PettingZoo's classic environments ship it: an illegal action
     ends the game with -1 for the offender (``illegal_action="lose"``; pass
     ``illegal_action="raise"`` to keep raw_env's ValueError) and PettingZoo's
-    ``OrderEnforcingWrapper`` checks the call order."""
+    ``OrderEnforcingWrapper`` checks the call order (:class:`FastOrderEnforcingWrapper`)."""
     kwargs.setdefault("illegal_action", "lose")
-    return OrderEnforcingWrapper(raw_env(**kwargs))
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-# BaseWrapper reaches the wrapped env's attributes through __getattr__, which costs a
-# chain of failed lookups per access (half the time of a random-play step). This
-# subclass changes nothing but that: the per-step attributes are properties that read
-# the unwrapped env directly (AttributeError before reset, as PettingZoo's own).
 _HOT = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
 
@@ -142,8 +137,12 @@ def _hot_property(name):
     return property(get)
 
 
-class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    __doc__ = wrappers.OrderEnforcingWrapper.__doc__
+class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, reading the per-step
+    attributes directly. ``BaseWrapper`` reaches the wrapped env's attributes through
+    ``__getattr__``, a chain of failed lookups per access (half the time of a
+    random-play step); here they are properties that read the unwrapped env
+    (AttributeError before reset, as PettingZoo's own)."""
 
     def __init__(self, env):
         self._raw = env.unwrapped
@@ -160,14 +159,14 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
 
 for _name in _HOT:
-    setattr(OrderEnforcingWrapper, _name, _hot_property(_name))
+    setattr(FastOrderEnforcingWrapper, _name, _hot_property(_name))
 
 
-class raw_env(AECEnv):
+class raw_env(EnvBase, AECEnv):
     """Space Mission AEC environment without wrappers (module doc). Illegal actions raise
     ValueError unless ``illegal_action="lose"`` (what ``env()`` passes)."""
 
-    metadata = {"name": "spacemission_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+    metadata = {"name": SPACE_MISSION.versioned_name, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, num_players: int = 2, rules: str = "yucata", max_rounds: int = 100, reward: str = "win",
@@ -175,36 +174,24 @@ class raw_env(AECEnv):
                  observation_dtype: str = "int8", illegal_action: str = "raise", illegal_reward: float = -1.0,
                  render_mode: str | None = None):
         super().__init__()
-        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; expected one of {ILLEGAL_ACTIONS}")
-        self.illegal_reward = check_reward_value(illegal_reward, "illegal_reward")
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
+        self._init_illegal_action(illegal_action, illegal_reward)
         self.render_mode = check_render_mode(render_mode)
-        self.num_players = self.config.num_players
-        self.rules = rules
-        self.max_rounds = self.config.max_rounds
-        self.observation_type = observation_type
-        self.observation_dtype = check_observation_dtype(observation_dtype)
-        self.illegal_action = illegal_action
-        self._reward_fn = RewardFunction(reward, shaping, gamma)
-        self.reward_mode = reward
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_box(observation_type, self.observation_dtype),
-                            "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)})
+            a: spaces.Dict({"observation": self._observation_box(), "action_mask": mask_box()})
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self.state_space = observation_box("seer", self.observation_dtype)
-        d = engine.observation_size(observation_type)
+        self.action_spaces = {a: self._action_discrete() for a in self.possible_agents}
+        self.state_space = self._observation_box("seer")
+        d = self.observation_size
         self._obs_bufs = [np.empty((1, d), dtype=np.int8) for _ in range(self.num_players)]  # one per seat
         self._mask_buf = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
         self._action = np.zeros(1, dtype=np.int64)
         self._seat_arr = np.zeros(1, dtype=np.int64)
         self._running = np.ones(1, dtype=np.bool_)
         self._seed_rng: np.random.Generator | None = None
-        self._st = None
         self._over = True
         self._acting_seat = -1
         self._obs_fresh = [False] * self.num_players  # _obs_bufs[seat] holds the current state's view
@@ -234,7 +221,7 @@ class raw_env(AECEnv):
         elif self._seed_rng is None:
             self._seed_rng = np.random.default_rng()
         game_seed = int(self._seed_rng.integers(0, 2**63))
-        self._st = engine.init(1, self.num_players, seeds=game_seed, rules=self.rules, max_rounds=self.max_rounds)
+        self._st = self._new_games(1, game_seed)
         self.game_seed = game_seed
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -246,10 +233,6 @@ class raw_env(AECEnv):
         self._skip_agent_selection = None
         self._acting_seat = -1
         self._after_change()
-
-    def _require_reset(self, what: str) -> None:
-        if self._st is None:
-            raise ValueError(f"call reset() before {what}")
 
     def _after_change(self) -> None:
         """Refresh the acting agent, its legal mask (also in its info) and the observation cache."""
@@ -325,7 +308,7 @@ class raw_env(AECEnv):
                              f"legal: {legal_list(self._mask_buf[0])}")
         st = self._st
         seat = self._seat[agent]
-        rf = self._reward_fn
+        rf = self.reward_fn
         phi = rf.before(st)
         self._action[0] = a
         engine.step(st, self._action)
@@ -375,14 +358,14 @@ class raw_env(AECEnv):
     # --- render ------------------------------------------------------------------------------
     def reference_state(self):
         """The current game as a reference ``GameState`` (a copy)."""
-        self._require_reset("reading the state")
-        return engine.to_reference(self._st, 0)
+        return engine.to_reference(self.batch_state, 0)
 
     def render(self):
         if self.render_mode is None:
             logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return render_state(self.reference_state(), self.render_mode)
+        self._require_reset("render()")
+        return self._render_game(0, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -34,9 +34,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import engine
+from .config import SPACE_MISSION
 from .scoring import SCORE_KEYS
 
-REWARD_MODES = ("win", "score")
+REWARD_MODES = SPACE_MISSION.reward_names  # ("win", "score"), their ranges in the description
 SCORE_SCALE = 50.0  # "score" mode: (own - mean others) / SCORE_SCALE
 POTENTIAL_SCALE = 50.0  # shaping potential: provisional total / POTENTIAL_SCALE
 TOTAL = SCORE_KEYS.index("total")  # column of the total in engine.scores

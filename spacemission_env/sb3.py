@@ -58,33 +58,29 @@ import warnings
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import tile_images
 
 from . import engine
 from .actions import NUM_ACTIONS
+from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     SEED_HIGH,
     action_batch,
-    check_config,
     check_num_envs,
-    check_observation_dtype,
     check_render_mode,
     check_seat,
     check_seed,
     legal_list,
-    observation_box,
-    render_state,
     score_dict,
     strictly_best,
 )
-from .policies import bind_policies, policy_observation_type, prepare_opponents, seed_policies
-from .rewards import RewardFunction, score_view
+from .policies import bind_policies, policy_observation_type, seed_policies
+from .rewards import score_view
 
 
-class SpaceMissionVecEnv(VecEnv):
+class SpaceMissionVecEnv(EnvBase, VecEnv):
     """N games, one learner seat each, opponents stepped in batch (module doc)."""
 
     def __init__(self, num_envs: int, num_players: int = 2, opponents=None, seat="random", rules: str = "yucata",
@@ -92,16 +88,10 @@ class SpaceMissionVecEnv(VecEnv):
                  reward: str = "win", shaping: bool = False, gamma: float = 1.0, seed: int | None = None,
                  render_mode: str | None = None, opponent_sampler=None):
         num_envs = check_num_envs(num_envs)
-        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
         self.render_mode = check_render_mode(render_mode)
-        self.num_players = self.config.num_players
-        self.rules = rules
-        self.max_rounds = self.config.max_rounds
-        self.observation_type = observation_type
-        self.observation_dtype = check_observation_dtype(observation_dtype)
         self.seat = check_seat(seat, self.num_players)
         seed = check_seed(seed)
-        self.reward_fn = RewardFunction(reward, shaping, gamma)
         if opponent_sampler is not None and not callable(opponent_sampler):
             raise ValueError(f"opponent_sampler must be callable (rng, n) -> int[n, {self.num_players - 1}], "
                              f"got {opponent_sampler!r}")
@@ -112,12 +102,11 @@ class SpaceMissionVecEnv(VecEnv):
             self.opponents = pool
             self.opponent_observation_types = [policy_observation_type(p, observation_type) for p in pool]
         else:
-            self.opponents, self.opponent_observation_types = prepare_opponents(opponents, self.config, observation_type)
-        super().__init__(num_envs, observation_box(observation_type, self.observation_dtype), spaces.Discrete(NUM_ACTIONS))
+            self._init_opponents(opponents)
+        VecEnv.__init__(self, num_envs, self._observation_box(), self._action_discrete())
         self.metadata = {"render_modes": list(RENDER_MODES)}  # what render() renders, whatever render_mode
         self._seeds[0] = seed
         self._rng = np.random.default_rng(self._seeds[0])
-        self._st = None
         self._broken = False  # an opponent failed mid-step: reset() needed
         self._actions = None
         self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)  # the learners' masks
@@ -207,8 +196,7 @@ class SpaceMissionVecEnv(VecEnv):
         return super().seed(check_seed(seed))
 
     def _observe(self) -> np.ndarray:
-        obs = engine.observe(self._st, observation_type=self.observation_type)
-        return obs if self.observation_dtype == np.int8 else obs.astype(self.observation_dtype)
+        return self._typed(engine.observe(self._st, observation_type=self.observation_type))
 
     def reset(self):
         if self._seeds[0] is not None:
@@ -217,7 +205,7 @@ class SpaceMissionVecEnv(VecEnv):
         self._reset_seeds()
         self._reset_options()
         seeds = self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64)
-        self._st = engine.init(self.num_envs, self.num_players, seeds=seeds, rules=self.rules, max_rounds=self.max_rounds)
+        self._st = self._new_games(self.num_envs, seeds)
         self._draw_seats(np.arange(self.num_envs))
         self._draw_opponents(np.arange(self.num_envs))
         self._broken = False
@@ -305,8 +293,7 @@ class SpaceMissionVecEnv(VecEnv):
         self._actions = a
 
     def _require_ready(self) -> None:
-        if self._st is None:
-            raise ValueError("call reset() before step()")
+        self._require_reset("step()")
         if self._broken:
             raise ValueError("an opponent failed in the last step (see that error): call reset()")
 
@@ -328,9 +315,7 @@ class SpaceMissionVecEnv(VecEnv):
         if dones.any():
             rows = np.flatnonzero(dones)
             seats = self.seats[rows]
-            final_obs = engine.observe(st, player=self.seats, observation_type=self.observation_type)[rows]
-            if self.observation_dtype != np.int8:
-                final_obs = final_obs.astype(self.observation_dtype)
+            final_obs = self._typed(engine.observe(st, player=self.seats, observation_type=self.observation_type)[rows])
             view = score_view(st, rows)
             sc = engine.scores(view)
             won = strictly_best(engine.rewards(view), seats)
@@ -363,12 +348,8 @@ class SpaceMissionVecEnv(VecEnv):
 
     def get_images(self):
         """Every game's picture (uint8 [800, 1200, 3])."""
-        self._require_state()
-        return [render_state(engine.to_reference(self._st, i), "rgb_array") for i in range(self.num_envs)]
-
-    def _require_state(self) -> None:
-        if self._st is None:
-            raise ValueError("call reset() before rendering")
+        self._require_reset("rendering")
+        return [self._render_game(i, "rgb_array") for i in range(self.num_envs)]
 
     def render(self, mode: str | None = None):
         """``mode`` (default ``render_mode``): ``"ansi"`` game 0 as text, ``"human"`` prints
@@ -378,10 +359,10 @@ class SpaceMissionVecEnv(VecEnv):
             warnings.warn("You tried to call render() but no `render_mode` was passed to the env constructor.")
             return None
         check_render_mode(mode)
-        self._require_state()
+        self._require_reset("rendering")
         if mode == "rgb_array":
             return tile_images(self.get_images())
-        return render_state(engine.to_reference(self._st, 0), mode)
+        return self._render_game(0, mode)
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         """Attributes are shared by all games, except ``seats`` (per game)."""

@@ -45,21 +45,18 @@ from __future__ import annotations
 import numpy as np
 
 from . import engine
-from .actions import NUM_ACTIONS
+from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     SEED_HIGH,
     action_batch,
-    check_config,
     check_num_envs,
-    check_observation_dtype,
     check_seed,
-    render_state,
 )
-from .rewards import RewardFunction, score_view
+from .rewards import score_view
 
 
-class VectorEnv:
+class VectorEnv(EnvBase):
     """N self-play games of one configuration over the batched engine (see module doc)."""
 
     autoreset_mode = "same_step"
@@ -69,46 +66,37 @@ class VectorEnv:
                  observation_type: str = "info", observation_dtype: str = "int8", reward: str = "win",
                  shaping: bool = False, gamma: float = 1.0, seed: int | None = None, final_observation: bool = False):
         self.num_envs = check_num_envs(num_envs)
-        self.config = check_config(num_players, rules, max_rounds, observation_type, observation_dtype)
-        self.num_players = self.config.num_players
-        self.rules = rules
-        self.max_rounds = self.config.max_rounds
-        self.observation_type = observation_type
-        self.observation_dtype = check_observation_dtype(observation_dtype)
-        self.observation_size = engine.observation_size(observation_type)
-        self.num_actions = NUM_ACTIONS
-        self.reward_fn = RewardFunction(reward, shaping, gamma)
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
+        self.single_observation_space = self._observation_box()  # one game's (Gymnasium's VectorEnv names)
+        self.single_action_space = self._action_discrete()
+        self.num_actions = self.single_action_space.n
         self.final_observation = bool(final_observation)
         self._rng = np.random.default_rng(check_seed(seed))
-        self._st = None
 
     @property
     def state(self):
-        """The engine's BatchState (read it, do not step it behind the env's back)."""
-        if self._st is None:
-            raise ValueError("call reset() first")
-        return self._st
+        """The engine's BatchState: the same as ``batch_state`` (the name every interface has)."""
+        return self.batch_state
 
     def reset(self, seed: int | None = None):
         """New games in every slot; returns ``(obs, action_mask, current_player, infos)``."""
         if seed is not None:
             self._rng = np.random.default_rng(check_seed(seed))
         seeds = self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64)
-        self._st = engine.init(self.num_envs, self.num_players, seeds=seeds, rules=self.rules, max_rounds=self.max_rounds)
+        self._st = self._new_games(self.num_envs, seeds)
         self._lengths = np.zeros(self.num_envs, dtype=np.int64)
         return self._observe() + ({"seeds": seeds},)
 
     def _observe(self):
         st = self._st
-        obs = engine.observe(st, observation_type=self.observation_type)
-        if self.observation_dtype != np.int8:
-            obs = obs.astype(self.observation_dtype)
+        obs = self._typed(engine.observe(st, observation_type=self.observation_type))
         return obs, engine.legal_action_mask(st), st.current_player.astype(np.int64)
 
     def step(self, actions):
         """One action per game for its acting seat; returns ``(obs, action_mask,
         current_player, rewards, terminated, truncated, infos)`` (module doc)."""
-        st = self.state
+        self._require_reset("step()")
+        st = self._st
         actions = action_batch(actions, self.num_envs)
         rf = self.reward_fn
         running = ~st.terminated  # all True between calls (same-step reset)
@@ -152,7 +140,8 @@ class VectorEnv:
             raise TypeError(f"index must be an integer game index in 0..{self.num_envs - 1}, got {index!r}")
         if not 0 <= index < self.num_envs:
             raise ValueError(f"index must be a game index in 0..{self.num_envs - 1}, got {index!r}")
-        return render_state(engine.to_reference(self.state, int(index)), mode)
+        self._require_reset("render()")
+        return self._render_game(int(index), mode)
 
     def close(self) -> None:
         self._st = None

@@ -152,7 +152,7 @@ def test_prior_vec_env_appends_the_codes_and_pickles():
     obs = venv.reset()
     d = base.observation_space.shape[0]
     assert obs.shape == (8, d + 100) and obs.dtype == np.int8 and venv.observation_space.contains(obs[0])
-    assert np.array_equal(obs[:, :d], engine.observe(base._st, observation_type="recall"))
+    assert np.array_equal(obs[:, :d], engine.observe(base.batch_state, observation_type="recall"))
     assert np.array_equal(obs[:, d:], prior(obs[:, :d], venv.action_masks()))
     rng = np.random.default_rng(0)
     for _ in range(60):

@@ -80,10 +80,10 @@ def test_raw_env_before_reset():
 def test_raw_env_step_rejects(value, exc, text):
     e = raw_env(num_players=3)
     e.reset(seed=1)
-    agent, snap, rewards = e.agent_selection, snapshot(e._st), dict(e._cumulative_rewards)
+    agent, snap, rewards = e.agent_selection, snapshot(e.batch_state), dict(e._cumulative_rewards)
     with pytest.raises(exc, match=re.escape(text)):
         e.step(value)
-    assert_unchanged(e._st, snap)
+    assert_unchanged(e.batch_state, snap)
     assert e.agent_selection == agent and e._cumulative_rewards == rewards
     e.step(first_legal(e.last()[0]["action_mask"]))  # still playable
 
@@ -93,10 +93,10 @@ def test_raw_env_illegal_action_names_it_and_the_legal_ones():
     e.reset(seed=3)
     mask = e.last()[0]["action_mask"]
     bad = int(np.flatnonzero(mask == 0)[0])
-    snap = snapshot(e._st)
+    snap = snapshot(e.batch_state)
     with pytest.raises(ValueError, match=rf"action {bad} \(.*\) is not legal for player_\d now; legal: \["):
         e.step(bad)
-    assert_unchanged(e._st, snap)
+    assert_unchanged(e.batch_state, snap)
 
 
 def test_raw_env_dead_agent_must_step_none():
@@ -135,10 +135,10 @@ def test_wrapped_env_gives_raw_env_messages(value, exc, text):
     error on a bool index: the raw env's messages, with the value."""
     e = env(num_players=2)
     e.reset(seed=2)
-    snap = snapshot(e.unwrapped._st)
+    snap = snapshot(e.unwrapped.batch_state)
     with pytest.raises(exc, match=re.escape(text)):
         e.step(value)
-    assert_unchanged(e.unwrapped._st, snap)
+    assert_unchanged(e.unwrapped.batch_state, snap)
     assert not any(e.terminations.values())  # a caller bug, not a lost game
     e.step(first_legal(e.last()[0]["action_mask"]))
 
@@ -169,10 +169,10 @@ def test_gym_step_rejects(value, exc, text, illegal_action):
     """Out-of-range ids are a caller bug (raise), not a lost game, in both modes."""
     e = SpaceMissionEnv(num_players=3, illegal_action=illegal_action)
     _, info = e.reset(seed=1)
-    snap, mask = snapshot(e._st), e.action_masks()
+    snap, mask = snapshot(e.batch_state), e.action_masks()
     with pytest.raises(exc, match=re.escape(text)):
         e.step(value)
-    assert_unchanged(e._st, snap)
+    assert_unchanged(e.batch_state, snap)
     assert (e.action_masks() == mask).all()
     e.step(first_legal(info["action_mask"]))
 
@@ -236,7 +236,7 @@ class Returns(BasePolicy):
 def test_gym_bad_opponent_action_names_the_opponent(value, exc, text):
     e = SpaceMissionEnv(num_players=2, seat=0, rules="schmidt", opponents=Returns(value))  # seat 0 opens
     _, info = e.reset(seed=0)
-    st = e._st
+    st = e.batch_state
     with pytest.raises(exc, match=re.escape(text)):
         for _ in range(3):  # the learner's turn is two actions; then the opponent acts
             e.step(0)
@@ -255,10 +255,10 @@ from spacemission_env.sb3 import SpaceMissionVecEnv  # noqa: E402
 def test_sb3_step_rejects(actions, exc, text):
     venv = SpaceMissionVecEnv(3, seed=0)
     venv.reset()
-    snap, masks = snapshot(venv._st), venv.action_masks()
+    snap, masks = snapshot(venv.batch_state), venv.action_masks()
     with pytest.raises(exc, match=text if "game" in text else re.escape(text)):
         venv.step(actions)
-    assert_unchanged(venv._st, snap)
+    assert_unchanged(venv.batch_state, snap)
     assert (venv.action_masks() == masks).all()
     venv.step(np.argmax(masks, axis=1))
 
@@ -268,10 +268,10 @@ def test_sb3_illegal_learner_action_names_game_and_action():
     venv.reset()
     masks = venv.action_masks()
     actions = np.array([first_legal(masks[0]), int(np.flatnonzero(~masks[1])[0])])
-    snap = snapshot(venv._st)
+    snap = snapshot(venv.batch_state)
     with pytest.raises(ValueError, match=rf"game 1: learner action {actions[1]} \(.*\) is not legal now"):
         venv.step(actions)
-    assert_unchanged(venv._st, snap)
+    assert_unchanged(venv.batch_state, snap)
 
 
 @pytest.mark.parametrize("value, exc, text", [

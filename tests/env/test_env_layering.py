@@ -1,5 +1,6 @@
-"""One home for what the interfaces share (env_common.py): no interface module imports
-another, and the env package imports nothing from the agents / training / CLI packages."""
+"""One home for what the interfaces share (env_base.py, env_common.py, policies.py): no
+interface module imports another, the shared modules sit below them, and the env package
+imports nothing from the agents / training / CLI packages."""
 import ast
 from pathlib import Path
 
@@ -37,9 +38,23 @@ def test_no_interface_imports_another(module):
     assert not imports & others, f"{module}.py imports {sorted(imports & others)}; move shared code to env_common.py"
 
 
-def test_env_common_sits_below_every_interface():
-    imports = imported_modules(PACKAGE / "env_common.py") | imported_modules(PACKAGE / "policies.py")
-    assert not imports & {f"spacemission_env.{m}" for m in INTERFACES}
+SHARED = ("env_base", "env_common", "policies", "rewards", "game_description", "config")
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_shared_code_sits_below_every_interface(module):
+    imports = imported_modules(PACKAGE / f"{module}.py")
+    assert not imports & {f"spacemission_env.{m}" for m in INTERFACES}, f"{module}.py imports an interface"
+
+
+@pytest.mark.parametrize("module", INTERFACES)
+def test_every_interface_derives_from_the_shared_base(module):
+    assert "spacemission_env.env_base.EnvBase" in imported_modules(PACKAGE / f"{module}.py")
+
+
+def test_the_game_description_imports_no_game():
+    """game_description.py is the game-agnostic dataclass: it imports nothing of the package."""
+    assert not {n for n in imported_modules(PACKAGE / "game_description.py") if n.startswith("spacemission_env")}
 
 
 def test_the_parser_sees_relative_imports():

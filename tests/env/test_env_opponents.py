@@ -31,7 +31,7 @@ class Watcher(BasePolicy):
         self.bound.append(config)
 
     def _expected(self, kind):
-        st = self.env._st
+        st = self.env.batch_state
         if isinstance(self.env, SpaceMissionEnv):
             return engine.observe(st, observation_type=kind)
         cp = st.current_player.astype(np.int64)

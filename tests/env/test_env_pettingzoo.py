@@ -78,7 +78,7 @@ def test_state_is_the_seer_view_and_passes_pettingzoo_state_tests(observation_dt
     assert state.dtype == np.dtype(observation_dtype) and raw.state_space.contains(state)
     assert raw.state_space.shape == (engine.observation_size("seer"),)
     # seat 0's seer view, whoever acts
-    assert (state == engine.observe(raw._st, player=0, observation_type="seer")[0]).all()
+    assert (state == engine.observe(raw.batch_state, player=0, observation_type="seer")[0]).all()
 
 
 def _play_episode(e, rng, num_players):
@@ -110,11 +110,11 @@ def _play_episode(e, rng, num_players):
             assert obs["action_mask"].all(), "no decision pending: all ones, never an empty mask"
             assert term == e.terminations[agent] and trunc == e.truncations[agent]
             assert set(info["scores"]) == set(SCORE_NAMES)
-            assert info["round_limit"] == bool(raw._st.round_limit[0]) and info["illegal_action"] is False
+            assert info["round_limit"] == bool(raw.batch_state.round_limit[0]) and info["illegal_action"] is False
             finished.add(agent)
             action = None
         else:
-            st = raw._st
+            st = raw.batch_state
             assert agent == f"player_{int(st.current_player[0])}", "agent_selection must be the acting seat"
             mask = obs["action_mask"].astype(bool)
             assert mask.any(), "the acting agent must have a legal action"
@@ -133,7 +133,7 @@ def _play_episode(e, rng, num_players):
     assert finished == set(e.possible_agents) and not e.agents
     # a turn is two actions (plus tile decisions): the acting agent keeps agent_selection
     assert run_lengths and min(run_lengths) >= 2
-    st = raw._st
+    st = raw.batch_state
     return collected, engine.scores(st)[0], bool(st.round_limit[0]), raw
 
 
@@ -154,7 +154,7 @@ def test_conformance_many_full_episodes():
         episodes += 1
         # rank rewards: zero-sum, in [-1, 1], each agent's matches the engine's reward for its seat
         assert sum(collected.values()) == pytest.approx(0.0, abs=1e-5)
-        ref = reference_scores(engine.to_reference(raw._st, 0))  # scored independently of the engine
+        ref = reference_scores(engine.to_reference(raw.batch_state, 0))  # scored independently of the engine
         expected = rank_rewards([s["total"] for s in ref], [s["stations"] // 3 for s in ref])
         assert [s["total"] for s in ref] == scores[:, 7].tolist()
         for q in range(num_players):
@@ -172,7 +172,7 @@ def test_observation_and_action_spaces_are_fixed_objects():
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     assert e.metadata["is_parallelizable"] is False
     assert e.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
-    assert e.metadata["name"] == "spacemission_v0"
+    assert e.metadata["name"] == "spacemission_v1"
 
 
 def test_raw_env_raises_on_illegal_action():
@@ -246,7 +246,7 @@ def test_observation_matches_engine_for_every_seat():
     for _ in range(30):
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     for q, agent in enumerate(e.possible_agents):
-        expected = engine.observe(e._st, player=q)[0]
+        expected = engine.observe(e.batch_state, player=q)[0]
         assert (e.observe(agent)["observation"] == expected).all()
     # observations are copies: changing one does not change the next
     o = e.observe("player_0")["observation"]
@@ -264,7 +264,7 @@ def test_render_modes_and_pickle():
     img = e.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     clone = pickle.loads(pickle.dumps(raw_env(num_players=4, rules="schmidt", reward="score")))
-    assert clone.num_players == 4 and clone.rules == "schmidt" and clone.reward_mode == "score"
+    assert clone.num_players == 4 and clone.rules == "schmidt" and clone.reward_fn.reward == "score"
 
 
 def _trace(e, rng, steps):
@@ -316,7 +316,7 @@ def test_float32_observations(observation_dtype):
     space = e.observation_space(e.agent_selection)
     assert obs["observation"].dtype == np.float32 and space["observation"].dtype == np.float32
     assert space.contains(obs)
-    ref = engine.observe(e.unwrapped._st, observation_type="seer")[0]
+    ref = engine.observe(e.unwrapped.batch_state, observation_type="seer")[0]
     assert (obs["observation"] == ref.astype(np.float32)).all()
     import torch
 
@@ -329,7 +329,7 @@ def test_pettingzoo_registry_make():
     from spacemission_env.gym_env import register_envs
 
     register_envs()
-    e = pettingzoo.make("aec", "SpaceMission-v0", num_players=3, rules="schmidt")
+    e = pettingzoo.make("aec", "SpaceMission-v1", num_players=3, rules="schmidt")
     assert e.unwrapped.num_players == 3 and e.unwrapped.rules == "schmidt"
     _quiet(api_test, e, num_cycles=10)
 

@@ -48,12 +48,12 @@ def _play(num_players, seed, reward="win", shaping=False, gamma=1.0, max_rounds=
     while e.agents:
         agent = e.agent_selection
         received = e._cumulative_rewards[agent]
-        log[agent].append((received, engine.to_reference(e._st, 0)))
+        log[agent].append((received, engine.to_reference(e.batch_state, 0)))
         if e.terminations[agent] or e.truncations[agent]:
             e.step(None)
         else:
             e.step(progress_action(e.observe(agent)["action_mask"], rng))
-    final = engine.to_reference(e._st, 0)
+    final = engine.to_reference(e.batch_state, 0)
     return log, final
 
 

@@ -29,7 +29,7 @@ def test_vecenv_conventions_and_masks():
     assert (get_action_masks(venv) == masks).all()
     assert (np.stack(venv.env_method("action_masks", indices=[1, 3])) == masks[[1, 3]]).all()
     # every game waits for its learner: the acting seat is the learner seat
-    assert (venv._st.current_player == venv.seats).all()
+    assert (venv.batch_state.current_player == venv.seats).all()
     assert venv.get_attr("seats") == venv.seats.tolist()
     assert venv.get_attr("num_players", indices=[0, 2]) == [3, 3]
     assert venv.env_is_wrapped(object) == [False] * 5
@@ -74,7 +74,7 @@ def test_terminal_observation_and_learner_rewards(shaping):
             assert info["TimeLimit.truncated"] is False
             ended["R-E3" if info["round_limit"] else "R-E1"] += 1
             returns[i] = 0
-        assert (venv._st.current_player == venv.seats).all()
+        assert (venv.batch_state.current_player == venv.seats).all()
         if min(ended.values()) >= 3 and len(seats_seen) == num_players:
             break
     assert min(ended.values()) >= 3 and len(seats_seen) == num_players
@@ -133,7 +133,7 @@ def test_illegal_opponent_action_is_reported():
     venv = SpaceMissionVecEnv(4, num_players=2, opponents=Cheater(), seat=1, rules="schmidt", seed=0)
     with pytest.raises(ValueError, match="opponent"):
         venv.reset()  # schmidt: seat 0, the opponent, opens every game
-    assert not venv._st.terminated.any(), "finished-flags used for subset stepping are restored"
+    assert not venv.batch_state.terminated.any(), "finished-flags used for subset stepping are restored"
 
 
 def test_maskable_ppo_learns_and_evaluates(one_torch_thread):
@@ -160,7 +160,7 @@ def test_maskable_ppo_on_the_gymnasium_env(one_torch_thread):
     from spacemission_env.gym_env import register_envs
 
     register_envs()
-    venv = make_vec_env(lambda: gymnasium.make("SpaceMission-v0", max_rounds=20), n_envs=2, seed=0)
+    venv = make_vec_env(lambda: gymnasium.make("SpaceMission-v1", max_rounds=20), n_envs=2, seed=0)
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, policy_kwargs={"net_arch": [32]})
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256

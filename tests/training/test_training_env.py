@@ -26,7 +26,7 @@ class Tagged(BasePolicy):
 
     def act_batch(self, observations, action_masks):
         env = self.env_ref[0]
-        st = env._st
+        st = env.batch_state
         cp = st.current_player.astype(np.int64)
         need = (cp != env.seats) & ~st.terminated
         k = (cp - env.seats - 1) % env.num_players

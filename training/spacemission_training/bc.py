@@ -35,7 +35,7 @@ __all__ = ["collect", "load_cache", "pretrain", "save_cache"]
 def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_players: int, rules: str,
             max_rounds: int, observation_type: str, reward: str, shaping: bool, gamma: float, seed: int,
             wrap=None) -> dict:
-    """Teacher decisions against ``pool``: {"obs" int8 [M, D], "mask" bool [M, 100],
+    """Teacher decisions against ``pool``: {"obs" int8 [M, D], "mask" bool [M, A],
     "action" int64 [M], "ret" float32 [M], "games", "seconds"} with M <= ``samples``.
     ``wrap(venv)``: the wrapper the learner's env has (prior.PriorVecEnv), so the recorded
     observations are what the learner reads; the teacher still gets its own view."""
@@ -45,21 +45,22 @@ def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_pla
                               seed=seed, opponents=pool.policies, opponent_sampler=pool.sample)
     venv = wrap(base) if wrap is not None else base
     base_d = base.observation_space.shape[0]
+    num_actions = base.action_space.n
     teacher_type = getattr(teacher, "observation_type", None) or observation_type
     steps = -(-samples // num_envs) + 200  # extra steps, so that most recorded games get to end
     obs = venv.reset()
     D = obs.shape[1]
     all_obs = np.zeros((steps, num_envs, D), dtype=np.int8)
-    all_mask = np.zeros((steps, num_envs, 100), dtype=np.bool_)
+    all_mask = np.zeros((steps, num_envs, num_actions), dtype=np.bool_)
     all_act = np.zeros((steps, num_envs), dtype=np.int64)
     all_rew = np.zeros((steps, num_envs), dtype=np.float32)
     all_done = np.zeros((steps, num_envs), dtype=np.bool_)
     games = 0
     for t in range(steps):
         mask = venv.action_masks()
-        # the teacher sees its own observation type (the env keeps the engine state in _st)
+        # the teacher sees its own observation type, computed from the env's engine state
         teacher_obs = obs[:, :base_d] if teacher_type == observation_type else engine.observe(
-            base._st, observation_type=teacher_type)
+            base.batch_state, observation_type=teacher_type)
         actions = np.asarray(teacher.act_batch(teacher_obs, mask), dtype=np.int64)
         all_obs[t], all_mask[t], all_act[t] = obs, mask, actions
         obs, rew, done, infos = venv.step(actions)
@@ -77,7 +78,7 @@ def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_pla
         ret[t], valid[t] = g, ended
     keep = valid.reshape(-1)
     idx = np.flatnonzero(keep)[:samples]
-    return {"obs": all_obs.reshape(-1, D)[idx], "mask": all_mask.reshape(-1, 100)[idx],
+    return {"obs": all_obs.reshape(-1, D)[idx], "mask": all_mask.reshape(-1, num_actions)[idx],
             "action": all_act.reshape(-1)[idx], "ret": ret.reshape(-1)[idx], "games": games,
             "seconds": time.perf_counter() - t0}
 

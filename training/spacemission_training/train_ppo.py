@@ -227,6 +227,9 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         venv = make_env(cfg, pool)
         model = build_model(cfg, venv, active, scale)
         model.policy.load_state_dict(policy.state_dict())
+        # SB3's loop state, set as its learn() would: SB3 has no public API for a loop written
+        # out, so these private members are used within the versions pyproject's sb3 extra
+        # allows (tests/training/test_sb3_version_bound.py checks the bound and the members)
         model._last_obs = venv.reset()
         model._last_episode_starts = np.ones(cfg.num_envs, dtype=np.bool_)
         world = {"venv": venv, "pool": pool, "lengths": np.zeros(cfg.num_envs, dtype=np.int64)}
@@ -256,7 +259,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
             tracker.clear()
             model.collect_rollouts(venv, tracker, model.rollout_buffer, cfg.n_steps, use_masking=True)
             t1 = time.perf_counter()
-            model._update_current_progress_remaining(model.num_timesteps, cfg.steps)
+            model._update_current_progress_remaining(model.num_timesteps, cfg.steps)  # SB3 private, bounded
             model.train()
             t2 = time.perf_counter()
             step = int(model.num_timesteps)
