@@ -1,4 +1,4 @@
-"""Speed of the determinizer (spacemission_env/determinize.py; issue 9 item 3, target >= 10,000
+"""Speed of the determinizer (spacemission_env/determinize.py; target >= 10,000
 worlds/s for 2 players).
 
 Mid-game states from kind-uniform random play (reference engine); for each, worlds

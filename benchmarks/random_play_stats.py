@@ -1,4 +1,4 @@
-"""Game length and how games end under random play with the reference engine (issue 2 item 8, issue 7 item 8).
+"""Game length and how games end under random play with the reference engine.
 
     python benchmarks/random_play_stats.py [--games N] [--max-rounds R] [--json]
 

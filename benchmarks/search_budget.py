@@ -133,7 +133,7 @@ def _plot(table: list[dict], png: Path) -> None:
     for x, y, r in zip(b, w, table):
         ax.annotate(f"{r['games']} games", (x, y), textcoords="offset points", xytext=(6, -14), fontsize=8)
     ax.axhline(50, color="grey", lw=0.8, ls=":")
-    ax.axhline(65, color="tab:red", lw=0.8, ls="--", label="issue 9 target at 0.1 s (65%)")
+    ax.axhline(65, color="tab:red", lw=0.8, ls="--", label="target at 0.1 s (65%)")
     ax.set_xscale("log")
     ax.set_xlim(b.min() / 1.5, b.max() * 1.8)
     ax.set_xticks(b)

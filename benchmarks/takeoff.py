@@ -1,4 +1,4 @@
-"""Take-off of PPO training over seeds (issue 10 item 2): trains one run per seed with the
+"""Take-off of PPO training over seeds: trains one run per seed with the
 defaults of ``spacemission train`` (behaviour-cloning warm start from the heuristic bot,
 the opponent pool, shaping with the learner's gamma) on a short budget, evaluates in the
 arena against random and greedy players along the way, prints each seed's curve and the

@@ -1,4 +1,4 @@
-"""Exact conversion between a batch slot and the reference GameState (issue 3 item 1)."""
+"""Exact conversion between a batch slot and the reference GameState, both ways."""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -1,4 +1,4 @@
-"""Differential check of the fast engine against the reference engine (issue 3 item 4).
+"""Differential check of the fast engine against the reference engine.
 
 Random legal play with the same seeds in both engines; after every action the full
 state (``to_reference`` == reference GameState, turn records included), the legal

@@ -83,7 +83,7 @@ def test_beats_random():
 
 @pytest.mark.slow
 def test_strength_target_vs_random():
-    """Issue 9 target: >= 95% against uniformly random legal play (2,000 games, duplicate)."""
+    """The ladder's floor for this bot: >= 95% against uniformly random legal play (2,000 duplicate games)."""
     out = duel(GreedyAgent(seed=1), RandomAgent(seed=2), players=2, deals=1000, seed=10_000)
     assert out["win"] >= 0.95
 

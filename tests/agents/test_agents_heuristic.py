@@ -103,7 +103,7 @@ def test_beats_random_and_greedy():
 
 @pytest.mark.slow
 def test_strength_targets_two_players():
-    """Issue 9 targets (2,000 games each, duplicate): >= 97% vs random, >= 70% vs greedy."""
+    """The ladder's floor for this bot (2,000 duplicate games each): >= 97% vs random, >= 70% vs greedy."""
     assert duel(HeuristicAgent(seed=1), RandomAgent(seed=2), deals=1000, seed=20_000)["win"] >= 0.97
     assert duel(HeuristicAgent(seed=1), GreedyAgent(seed=2), deals=1000, seed=30_000)["win"] >= 0.70
 

@@ -1,4 +1,4 @@
-"""Observation encoding (issue 3 item 3): information sets R-I1..R-I4, R-A4c, layout docs."""
+"""Observation encoding: information sets R-I1..R-I4, R-A4c, layout docs."""
 import json
 import random
 import re

@@ -1,4 +1,4 @@
-"""Information sets (issue 7 item 6, issue 9 item 3): what each observation type hides and shows.
+"""Information sets: what each observation type hides and shows.
 
 Over thousands of states (kind-random and "progress" play, both rule sets, 2-5 players,
 tile decisions included): resampling what the observer cannot know (the determinizer,

@@ -73,7 +73,7 @@ def test_game_over_is_rendered():
     assert render_rgb(s).shape == (800, 1200, 3)
 
 
-# --- the picture follows the state: each change shows where it should (issue 11, item 4) ----------
+# --- the picture follows the state: each change shows where it should ----------------------------
 from tests.helpers.positions import develop, jump, position, scan, take  # noqa: E402
 
 from spacemission_env import actions as A  # noqa: E402

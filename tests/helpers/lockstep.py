@@ -1,4 +1,4 @@
-"""Both engines side by side from one explicit position (issue 3 item 4): the reference
+"""Both engines side by side from one explicit position: the reference
 engine (rules/game.py) and a batch of one game of the fast engine loaded from it."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Differential tests (issue 3 item 4): the fast engine against the reference engine.
+"""Differential tests: the fast engine against the reference engine.
 
 Random legal play with the same seeds in both engines, every player count and both
 rule sets; after every action the full state (to_reference == reference GameState),

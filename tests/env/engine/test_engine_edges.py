@@ -1,5 +1,5 @@
 """Edge positions built as explicit reference states and loaded with from_reference:
-both engines must agree action by action (issue 3 item 4), plus the batch API contract."""
+both engines must agree action by action, plus the batch API contract."""
 import numpy as np
 import pytest
 from tests.helpers.lockstep import lockstep
