@@ -6,6 +6,7 @@ import json
 import secrets
 import sys
 
+from ._args import int_arg
 from ._prompt import Prompt
 
 EXAMPLE = """examples:
@@ -23,25 +24,18 @@ SAVE_FORMAT, SAVE_VERSION = "spacemission-play-save", 1
 FIXED_BY_LOAD = ("players", "opponents", "rules", "seed", "seat", "max_rounds")  # the saved game fixes these
 
 
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.config import RULE_SETS
 
-    ap = argparse.ArgumentParser(prog="spacemission play", description=__doc__.split(": ", 1)[1].split(" (")[0] + ".",
+    ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission against the bots in the terminal.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--players", type=_int, choices=range(2, 6), metavar="N", help="players, 2-5 (default 2)")
+    ap.add_argument("--players", type=int_arg, choices=range(2, 6), metavar="N", help="players, 2-5 (default 2)")
     ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
                     help="the other seats' agents, one spec for all or one per opponent (default heuristic)")
     ap.add_argument("--rules", choices=RULE_SETS, help="rule set (default yucata)")
-    ap.add_argument("--seed", type=_int, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
-    ap.add_argument("--seat", type=_int, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
-    ap.add_argument("--max-rounds", type=_int, metavar="N", help="round limit, R-E3 (default 100)")
+    ap.add_argument("--seed", type=int_arg, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
+    ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
+    ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100)")
     ap.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     ap.add_argument("--record", metavar="FILE", help="append the finished game to FILE (JSON lines, as the arena's games.jsonl)")
     return ap

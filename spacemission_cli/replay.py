@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._args import int_arg
+
 EXAMPLE = """examples:
   spacemission replay results/games.jsonl --game 3              every move and the board after each turn
   spacemission replay my_games.jsonl --seat 0 --step            as seat 0 saw it, Enter between turns
@@ -18,19 +20,12 @@ checked, and a game that does not replay is reported with the action where it pa
 BOARDS = ("turn", "round", "action", "end")
 
 
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="spacemission replay", description=__doc__.split(": ", 1)[1].split(" (docs")[0] + ".",
+    ap = argparse.ArgumentParser(prog="spacemission replay", description="Step through a recorded game: every move in words and the board, as everyone or as one seat saw it.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", metavar="FILE", help="recorded games, JSON lines")
-    ap.add_argument("--game", type=_int, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
-    ap.add_argument("--seat", type=_int, metavar="S",
+    ap.add_argument("--game", type=int_arg, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
+    ap.add_argument("--seat", type=int_arg, metavar="S",
                     help="show only what seat S could see: its own observation (the rule set's table view)")
     ap.add_argument("--boards", choices=BOARDS, default="turn",
                     help="when to show the board: after every turn (default), round, action, or only at the start and end")
