@@ -104,6 +104,7 @@ class View:
     seats: list[SeatView]
     pile_seen: list[int] | None  # the pile the observer looks at during its own tile decision (R-I3)
     reservation_types_hidden: bool  # schmidt table view: own reservations by count only (R-A4c)
+    discard: list[str] = field(default_factory=list)  # the discard pile's cards (public, R-I1)
 
 
 def _card_label(features: np.ndarray) -> str | None:
@@ -189,7 +190,8 @@ def view_from_observation(obs, observation_type: str, observer: int, num_players
         threshold=int(END_THRESHOLD[n]), draw_pile=int(v["draw_pile_size"][0]),
         discard_pile=int(v["discard_pile_size"][0]), planets=planets, seats=seats,
         pile_seen=[int(x) for x in v["pile_seen"]] if own_decision else None,
-        reservation_types_hidden=not own_res_known)
+        reservation_types_hidden=not own_res_known,
+        discard=[CARD_LABELS[c] for c in np.flatnonzero(v["discard_cards"])])
 
 
 # --- rich rendering ----------------------------------------------------------------------
