@@ -22,7 +22,7 @@ from spacemission_env.components import CARD_LABELS, PLANET_NAMES, RING_SIZE
 from spacemission_env.rules import action_label, apply, legal_actions, scores, winners
 
 from . import _view as V
-from ._games import final_ranks, own_label, public_label
+from ._games import final_ranks, public_label
 
 KIND_ORDER = ("tile", "discover", "develop", "scan", "jump", "fly", "top_up")
 # actions that show the person nothing new: undoing them takes back no knowledge (Board Game
@@ -85,7 +85,8 @@ def legal_moves(state) -> list[Move]:
     for a in legal_actions(state):
         kind, args = A.decode(a)
         label = move_label(a, state)
-        names = {normalise(label), normalise(re.sub(r" \([^)]*\)$", "", label))}
+        # the label, without its parenthesis, and the rules' own label (as recorded)
+        names = {normalise(label), normalise(re.sub(r" \([^)]*\)$", "", label)), normalise(action_label(a, state))}
         cards: tuple[str, ...] = ()
         if kind == "top_up":
             cards = tuple(CARD_LABELS[hand[i]] for i in A.slots_of_mask(args[0]))
@@ -101,13 +102,12 @@ def legal_moves(state) -> list[Move]:
 def top_up_move(text: str, moves: list[Move]) -> Move | None:
     """``top up J2/S1 S1`` (cards in any order, by face) or ``top up nothing``; None when
     ``text`` is not a top up; ValueError naming a card that is not in the hand."""
-    t = normalise(text)
-    if not t.startswith("top up"):
+    if not normalise(text).startswith("top up"):
         return None
-    words = t[len("top up"):].replace(",", " ").split()
-    if words[:1] == ["discarding"]:
+    words = " ".join(text.split())[len("top up"):].replace(",", " ").split()
+    if [w.lower() for w in words[:1]] == ["discarding"]:
         words = words[1:]
-    if words in (["nothing"], ["keeping", "every", "card"]):
+    if [w.lower() for w in words] in (["nothing"], ["keeping", "every", "card"]):
         words = []
     ups = [m for m in moves if m.kind == "top_up"]
     if not ups:
@@ -189,8 +189,6 @@ class Table:
         else:
             self._undo.clear()
         text = move_label(action, s)
-        if kind in ("scan", "develop", "discover"):
-            text = own_label(action, s).replace(action_label(action, s), text)
         self._record(self.seat, action, text)
         return text
 

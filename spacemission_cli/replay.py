@@ -13,7 +13,8 @@ EXAMPLE = """examples:
   spacemission replay results/games.jsonl --to-png frames/      plus a picture of the board per turn
 
 FILE holds recorded games as JSON lines: the games.jsonl of 'spacemission arena --out DIR' or
-the file of 'spacemission play --record FILE'. Each game is rebuilt with the reference engine
+the file of 'spacemission play --record FILE', or a game saved unfinished with play's
+'save FILE'. Each game is rebuilt with the reference engine
 from its seed, configuration and actions; every recorded label and the final result are
 checked, and a game that does not replay is reported with the action where it parts."""
 
@@ -154,8 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
                       f"{forfeit.get('reason')}", markup=False)
     totals = " | ".join(f"{V.COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(rec["scores"]))
-    won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners", []))
-    console.print(f"Final scores: {totals}" + (f"; winner: {won}" if won else ""))
+    if rec.get("unfinished"):
+        console.print(f"The game was saved unfinished here, in round {s.round}. Scores so far: {totals}")
+    else:
+        won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners") or [])
+        console.print(f"Final scores: {totals}" + (f"; winner: {won}" if won else ""))
     console.print(f"The rebuilt game matches the record ({', '.join(matched)}; every action's seat and label).",
                   soft_wrap=True)
     if pictures:
