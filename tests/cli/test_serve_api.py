@@ -267,3 +267,37 @@ def test_replays_upload_and_step_as_a_seat(app, client, tmp_path):
     listing = client.post("/api/replays", content=bad.encode()).json()
     assert listing["games"][0]["error"]  # listed with the reason it does not replay
     refused(client.get(f"/api/replays/{listing['id']}/0"), 422, "does not replay")
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--opponents", "nosuchbot"], "argument --opponents: unknown agent 'nosuchbot'"),
+    (["--players", "7"], "argument --players: must be 2-5"),
+    (["--replay", "/nonexistent/games.jsonl"], "argument --replay: cannot read"),
+    (["--port", "x"], "argument --port: expected an integer"),
+])
+def test_serve_refuses_bad_arguments_before_listening(argv, words, capsys):
+    from spacemission_cli import serve
+
+    with pytest.raises(SystemExit) as exc:
+        serve.main(argv)
+    assert exc.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_the_replay_file_is_on_the_page(tmp_path):
+    from spacemission_cli._games import game_record
+    from spacemission_env.rules import action_label, apply, legal_actions, new_game
+
+    s = new_game(2, seed=9, max_rounds=3)
+    actions = []
+    while not s.is_over:
+        a = legal_actions(s)[0]
+        actions.append([s.current_player, a, action_label(a, s)])
+        apply(s, a)
+    path = tmp_path / "games.jsonl"
+    append_record(path, game_record(s, 9, ["random", "random"], actions))
+    client = TestClient(create_app(["random"], replay_file=path))
+    assert client.get("/api/meta").json()["replay"] == "file"
+    listing = client.get("/api/replays/file").json()
+    assert listing["games"][0]["steps"] == len(actions) and listing["games"][0]["error"] is None
+    assert client.get(f"/api/replays/file/0?step={len(actions)}").json()["result"]["scores"] == game_record(
+        s, 9, ["random", "random"], actions)["scores"]
