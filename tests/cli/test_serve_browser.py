@@ -10,30 +10,35 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (dev extra)")
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (web extra)")
 
+from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import create_app  # noqa: E402
-from spacemission_env.rules import apply, new_game, scores  # noqa: E402
-
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from spacemission_cli.web.headless import CHROMIUM, launch  # noqa: E402
+from spacemission_env.rules import action_label, apply, legal_actions, new_game, scores  # noqa: E402
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM} "
                                                               "(make browser installs it; CI does)")
 
 
 @pytest.fixture
-def server():
-    """The app on a free local port in a thread of this process (its store stays readable)."""
+def server(tmp_path):
+    """The app on a free local port in a thread of this process (its store stays readable),
+    with a recorded game to replay."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(["heuristic", "random"])
+    s = new_game(2, seed=9, max_rounds=4)
+    actions = []
+    while not s.is_over:
+        a = legal_actions(s)[-1]
+        actions.append([s.current_player, a, action_label(a, s)])
+        apply(s, a)
+    append_record(tmp_path / "games.jsonl", game_record(s, 9, ["random", "greedy"], actions))
+    app = create_app(["heuristic", "random"], replay_file=tmp_path / "games.jsonl")
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -49,7 +54,7 @@ def server():
 @pytest.fixture
 def page():
     with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        browser = launch(p)
         pg = browser.new_page(viewport={"width": 1280, "height": 800})
         errors = []
         pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -110,3 +115,25 @@ def test_narrow_window_keeps_the_moves_reachable(server, page):
     pg.keyboard.press("Enter")
     pg.wait_for_function("t => document.getElementById('log').innerText !== t", arg=before)
     assert "red (you)" in pg.inner_text("#log") and not errors
+
+
+def test_replay_steps_forward_and_back(server, page):
+    _, url = server
+    pg, errors = page
+    pg.goto(f"{url}/")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("#tab-replay")
+    pg.click(".replay-game")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 0 of')")
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 1 of')")
+    pg.click("#rp-next")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 2 of')")
+    pg.click("#rp-back")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 1 of')")
+    assert pg.locator("#rp-log li").count() == 1
+    pg.select_option("#rp-seat", "1")  # as blue saw it: red's hand hidden
+    pg.wait_for_function("document.getElementById('rp-players').innerText.includes('public')")
+    pg.click("#rp-last")
+    pg.wait_for_function("document.getElementById('rp-result').innerText.startsWith('Final scores')")
+    assert not errors, errors
