@@ -29,11 +29,20 @@ def _planet_here(state: GameState) -> str:
     return PLANET_NAMES[state.ring[ship]] if ship >= 0 else "the jump gate"
 
 
+def _destination(action: int, state: GameState) -> str:
+    """' to PLANET' for a fly (R-A3: the neighbour in that direction), else ''."""
+    kind, args = A.decode(action)
+    if kind != "fly":
+        return ""
+    ship = state.players[state.current_player].ship
+    return f" to {PLANET_NAMES[state.ring[(ship + args[0]) % len(state.ring)]]}" if ship >= 0 else ""
+
+
 def own_label(action: int, state: GameState) -> str:
     """The acting seat's own view of its move (``state`` before it): the full label, with the
-    planet for actions on it."""
+    planet for actions on it and a fly's destination."""
     kind, _ = A.decode(action)
-    label = action_label(action, state)
+    label = action_label(action, state) + _destination(action, state)
     if kind in ("scan", "develop", "discover"):
         label += f" on {_planet_here(state)}"
     elif kind == "tile":
@@ -48,7 +57,7 @@ def public_label(action: int, state: GameState) -> str:
     kind, _ = A.decode(action)
     if kind == "tile":
         return "reserves a tile under a probe" if state.pending == "scan" else "takes a tile into its collection"
-    label = _SLOT.sub(r"\1", action_label(action, state))
+    label = _SLOT.sub(r"\1", action_label(action, state)) + _destination(action, state)
     if kind in ("scan", "develop", "discover"):
         label += f" on {_planet_here(state)}"
     return label

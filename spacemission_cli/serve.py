@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
-    ap.add_argument("--port", type=int_arg, default=8000, help="port (default 8000; 0: any free port)")
+    ap.add_argument("--port", type=int_arg, default=8000, help="port (default 8000)")
     ap.add_argument("--players", type=int_arg, default=5, metavar="N",
                     help="the most players a visitor may choose, 2-5 (default 5)")
     ap.add_argument("--opponents", default="heuristic,greedy,random", metavar="SPEC[,SPEC...]",
