@@ -129,7 +129,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             since = len(table.log)
             try:
                 table.play(action)
-            except ValueError as exc:
+            except (TypeError, ValueError) as exc:
                 raise ApiError(409 if table.over or not table.person_to_act else 400, str(exc)) from None
             table.bots_until_person()
             return game_json(game_id, table, since)
