@@ -236,11 +236,15 @@ function renderFinal(game) {
   const head = f.failure ? `The game stopped: ${f.failure}` : f.resigned ? "You resigned." :
     `The game ended in round ${f.round}` + (f.round_limit ? " at the round limit (R-E3)." : " (R-E1).");
   const won = f.winners.map(q => seatName(q, names)).join(", ");
+  // the total and the rank first: on a narrow panel the breakdown scrolls, the result does not
+  const parts = ["total", ...f.score_parts.filter(p => p !== "total")];
   const table = node("table", {id: "scores"}, node("thead", {}, node("tr", {}, node("th", {}, "player"),
-    ...f.score_parts.map(p => node("th", {scope: "col"}, p.replace("_", " "))), node("th", {}, "rank"))));
+    ...parts.map(p => node("th", {scope: "col"}, p === "jump_gate" ? "gate" : p)).slice(0, 1), node("th", {}, "rank"),
+    ...parts.slice(1).map(p => node("th", {scope: "col"}, p === "jump_gate" ? "gate" : p)))));
   const body = node("tbody");
   f.scores.forEach((sc, q) => body.append(node("tr", {"data-seat": q}, node("th", {scope: "row"}, swatch(q), seatName(q, names)),
-    ...f.score_parts.map(p => node("td", {class: `score-${p}`}, String(sc[p]))), node("td", {}, String(f.ranks[q])))));
+    node("td", {class: "score-total"}, String(sc.total)), node("td", {class: "rank"}, String(f.ranks[q])),
+    ...parts.slice(1).map(p => node("td", {class: `score-${p}`}, String(sc[p]))))));
   table.append(body);
   const everything = node("ul", {id: "revealed"});
   for (const sv of [...view.seats].sort((a, b) => a.seat - b.seat)) {
@@ -252,7 +256,7 @@ function renderFinal(game) {
   }
   box.replaceChildren(node("h2", {}, "Game over"), node("p", {}, head),
                       won ? node("p", {id: "winners"}, `Winner${f.winners.length > 1 ? "s" : ""}: ${won}`) : "",
-                      table, node("h3", {}, "Everything, face up"), everything,
+                      node("div", {class: "scroll"}, table), node("h3", {}, "Everything, face up"), everything,
                       node("button", {type: "button", id: "again", onclick: () => { $("new-game-box").open = true; $("ng-start").focus(); scrollTo(0, 0); }}, "New game"));
 }
 
