@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run train test test-slow install bench differential clean
+.PHONY: run train test test-slow install bench differential clean browser
 
 # make run: train a PPO agent on a short budget, then an arena table (docs/training.md).
 # Scale it: make run STEPS=3000000 GAMES=1000
@@ -31,6 +31,11 @@ train: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# Debian's chromium for the browser test of `spacemission serve` (Playwright drives it; its own
+# browser download is not used). Without it that test is skipped with the reason.
+browser:
+	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -m slow

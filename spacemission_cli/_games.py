@@ -15,6 +15,7 @@ from spacemission_env.rules import action_label, apply, is_legal, new_game, scor
 from spacemission_env.rules.state import GameState
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
+SAVE_FORMAT, SAVE_VERSION = "spacemission-play-save", 1  # written by play's 'save FILE'
 _SLOT = re.compile(r"card \d+ \(([^)]*)\)")
 
 
@@ -28,11 +29,20 @@ def _planet_here(state: GameState) -> str:
     return PLANET_NAMES[state.ring[ship]] if ship >= 0 else "the jump gate"
 
 
+def _destination(action: int, state: GameState) -> str:
+    """' to PLANET' for a fly (R-A3: the neighbour in that direction), else ''."""
+    kind, args = A.decode(action)
+    if kind != "fly":
+        return ""
+    ship = state.players[state.current_player].ship
+    return f" to {PLANET_NAMES[state.ring[(ship + args[0]) % len(state.ring)]]}" if ship >= 0 else ""
+
+
 def own_label(action: int, state: GameState) -> str:
     """The acting seat's own view of its move (``state`` before it): the full label, with the
-    planet for actions on it."""
+    planet for actions on it and a fly's destination."""
     kind, _ = A.decode(action)
-    label = action_label(action, state)
+    label = action_label(action, state) + _destination(action, state)
     if kind in ("scan", "develop", "discover"):
         label += f" on {_planet_here(state)}"
     elif kind == "tile":
@@ -47,7 +57,7 @@ def public_label(action: int, state: GameState) -> str:
     kind, _ = A.decode(action)
     if kind == "tile":
         return "reserves a tile under a probe" if state.pending == "scan" else "takes a tile into its collection"
-    label = _SLOT.sub(r"\1", action_label(action, state))
+    label = _SLOT.sub(r"\1", action_label(action, state)) + _destination(action, state)
     if kind in ("scan", "develop", "discover"):
         label += f" on {_planet_here(state)}"
     return label
@@ -89,12 +99,24 @@ def append_record(path, record: dict) -> int:
 
 
 def read_records(path) -> list[tuple[int, dict]]:
-    """(line number, record) for every non-empty line; ReplayError naming the line otherwise."""
+    """(line number, record) for every non-empty line, or the one game of a file written by
+    play's ``save FILE`` (unfinished); ReplayError naming the line otherwise."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ReplayError(f"cannot read {path}: {exc}") from None
+    return parse_records(text, str(path))
+
+
+def parse_records(text: str, where: str) -> list[tuple[int, dict]]:
+    """The games of a recorded file's text (see :func:`read_records`)."""
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict) and whole.get("format") == SAVE_FORMAT:
+        return [(1, record_from_save(whole, where))]
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -102,12 +124,35 @@ def read_records(path) -> list[tuple[int, dict]]:
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path} line {n}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-        _check_shape(rec, f"{path} line {n}")
+            raise ReplayError(f"{where} line {n}: not valid JSON: {exc}") from None
+        _check_shape(rec, f"{where} line {n}")
         out.append((n, rec))
     if not out:
-        raise ReplayError(f"{path} holds no recorded game")
+        raise ReplayError(f"{where} holds no recorded game")
     return out
+
+
+def record_from_save(data: dict, where: str) -> dict:
+    """A game saved unfinished by play's ``save FILE`` as a record (``unfinished``: true; the
+    scores are those at the save, ranks and winners null)."""
+    from spacemission_env.rules.state_json import state_from_dict
+
+    if data.get("version") != SAVE_VERSION:
+        raise ReplayError(f"{where}: saved game version {data.get('version')!r}; expected {SAVE_VERSION}")
+    try:
+        state = state_from_dict(data["state"])
+        specs = data["specs"]
+        seat = data["seat"]
+        agents = ["human" if q == seat else str(specs[q]) for q in range(state.num_players)]
+        rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": 0, "seed": data["seed"],
+               "config": {"num_players": state.num_players, "rules": state.rules, "max_rounds": state.max_rounds},
+               "lineup": None, "deal": None, "seating": None, "agents": agents, "actions": data["actions"],
+               "scores": scores(state), "ranks": None, "winners": None, "rounds": state.round,
+               "round_limit": state.round_limit, "forfeit": None, "unfinished": True}
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        raise ReplayError(f"{where}: not a readable saved game ({type(exc).__name__}: {exc})") from None
+    _check_shape(rec, where)
+    return rec
 
 
 def _check_shape(rec, where: str) -> None:
@@ -163,8 +208,11 @@ class Replayer:
             raise ReplayError(f"{what}: the game is already over, yet more actions are recorded")
         if seat != s.current_player:
             raise ReplayError(f"{what}: recorded for seat {seat}, but seat {s.current_player} is to act")
-        if not 0 <= action < A.NUM_ACTIONS or not is_legal(s, action):
-            raise ReplayError(f"{what}: action {action} ({label!r}) is not legal in the rebuilt game")
+        if not 0 <= action < A.NUM_ACTIONS:
+            raise ReplayError(f"{what}: action id {action} is out of range 0..{A.NUM_ACTIONS - 1} (recorded label {label!r})")
+        if not is_legal(s, action):
+            raise ReplayError(f"{what}: action {action} ({action_label(action, s)}) is not legal in the rebuilt game "
+                              f"(recorded label {label!r})")
         expected = action_label(action, s)
         if expected != label:
             raise ReplayError(f"{what}: recorded label {label!r}, but the rebuilt game says {expected!r}")
@@ -179,6 +227,10 @@ class Replayer:
     def finish(self) -> list[str]:
         """Check the recorded result against the rebuilt end; returns what matched."""
         s, rec = self.state, self.rec
+        if rec.get("unfinished"):
+            if scores(s) != rec["scores"]:
+                raise ReplayError(f"{self.where}: the saved game's actions do not lead to its state")
+            return ["scores at the save"]
         if rec.get("forfeit") is None and not s.is_over:
             raise ReplayError(f"{self.where}: the recorded actions end in round {s.round}, before the game is over")
         checked = []

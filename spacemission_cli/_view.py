@@ -104,6 +104,7 @@ class View:
     seats: list[SeatView]
     pile_seen: list[int] | None  # the pile the observer looks at during its own tile decision (R-I3)
     reservation_types_hidden: bool  # schmidt table view: own reservations by count only (R-A4c)
+    discard: list[str] = field(default_factory=list)  # the discard pile's cards (public, R-I1)
 
 
 def _card_label(features: np.ndarray) -> str | None:
@@ -189,7 +190,8 @@ def view_from_observation(obs, observation_type: str, observer: int, num_players
         threshold=int(END_THRESHOLD[n]), draw_pile=int(v["draw_pile_size"][0]),
         discard_pile=int(v["discard_pile_size"][0]), planets=planets, seats=seats,
         pile_seen=[int(x) for x in v["pile_seen"]] if own_decision else None,
-        reservation_types_hidden=not own_res_known)
+        reservation_types_hidden=not own_res_known,
+        discard=[CARD_LABELS[c] for c in np.flatnonzero(v["discard_cards"])])
 
 
 # --- rich rendering ----------------------------------------------------------------------
@@ -249,21 +251,25 @@ def board(view: View, names: list[str] | None = None, title: str | None = None):
     if view.observer is None:  # the seer view: every pile's contents and every reservation's types
         for pv in view.planets:
             res = "; ".join(f"{styled(q, COLOUR_NAMES[q])} {tiles_text(t[:NUM_POINT_TYPES])}" for q, t in pv.reservations.items())
+            reserved = "lost reservations (R-E2)" if view.game_over else "reserved"
             items.append(Text.from_markup(f"  {PLANET_NAMES[pv.planet]} pile: {tiles_text(pv.pile, 'empty')}"
-                                          + (f" | reserved: {res}" if res else "")))
+                                          + (f" | {reserved}: {res}" if res else "")))
     gate_ships = [sv.seat for sv in view.seats if sv.ship is None]
     items.append(Text.from_markup("jump gate: probes " + _seats_text({sv.seat: sv.gate_probes for sv in view.seats})
                                   + " | ships " + _seats_text(gate_ships)))
+    items.append(Text(f"discard pile ({view.discard_pile}): {' '.join(view.discard) or 'empty'}"))
     players = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    for col in ("player", "supply", "gate", "stations", "hand", "tiles", "points", "last turn"):
-        players.add_column(col, justify="right" if col in ("supply", "gate", "stations", "hand", "tiles") else "left",
-                           no_wrap=col == "player")
+    for col in ("player", "supply", "gate", "stations", "hand", "tiles", "points"):
+        players.add_column(col, justify="left" if col in ("player", "points") else "right", no_wrap=True)
     for sv in sorted(view.seats, key=lambda sv: sv.seat):
         marker = "> " if sv.seat == view.acting and not view.game_over else "  "
         points = f"{sv.score['total']}" if sv.score is not None else f"{sv.public_points} public"
         players.add_row(marker + styled(sv.seat, seat_name(sv.seat, names)), str(sv.supply), str(sv.gate_probes),
-                        str(sv.stations), str(sv.hand_size), str(sv.collected), points, sv.last_turn)
+                        str(sv.stations), str(sv.hand_size), str(sv.collected), points)
     items.append(players)
+    # each last turn on its own line: as a table column it wrapped to several lines at 80 columns
+    items.extend(Text.from_markup(f"  {styled(sv.seat, COLOUR_NAMES[sv.seat])}'s last turn: ") + Text(sv.last_turn)
+                 for sv in sorted(view.seats, key=lambda sv: sv.seat))
     items.extend(_private_lines(view))
     return Group(*items)
 
@@ -307,8 +313,10 @@ def compact_lines(view: View) -> list:
     from rich.text import Text
 
     me = next(sv for sv in view.seats if sv.seat == view.observer)
+    where = f"on {PLANET_NAMES[view.planets[me.ship].planet]}" if me.ship is not None else "on the jump gate"
     lines = [Text.from_markup(f"{styled(me.seat, 'Your')} hand: {'  '.join(me.hand) or '-'} | "
-                              f"tiles: {tiles_text(me.collection)} | provisional score {me.score['total']}")]
+                              f"tiles: {tiles_text(me.collection)} | provisional score {me.score['total']} | "
+                              f"your ship is {where}")]
     if view.pile_seen is not None:
         lines.append(_pile_line(view, me))
     return lines

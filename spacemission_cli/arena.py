@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._args import int_arg as _int
+
 EXAMPLE = """example:
   spacemission arena --agents random,greedy,heuristic,search --players 2 --games 1000 \\
       --rules yucata --workers 2 --out results/
@@ -24,18 +26,11 @@ OPTIONS = {"agents": "--agents", "num_players": "--players", "games": "--games",
            "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method"}
 
 
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_agents.arena import DEFAULT_CHUNK_SIZE, SEATINGS
     from spacemission_env.config import RULE_SETS
 
-    ap = argparse.ArgumentParser(prog="spacemission arena", description=__doc__.split(":", 1)[1].strip(),
+    ap = argparse.ArgumentParser(prog="spacemission arena", description="A duplicate-format round robin between agents.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", required=True, metavar="SPEC,SPEC[,...]",
                     help="at least 2 agent specs, comma-separated (see below)")

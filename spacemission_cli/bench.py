@@ -47,7 +47,7 @@ def _parts(text: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.config import RULE_SETS
 
-    ap = argparse.ArgumentParser(prog="spacemission bench", description=__doc__.split(": ", 1)[1].split(" (")[0] + ".",
+    ap = argparse.ArgumentParser(prog="spacemission bench", description="How fast this machine runs the batched engine, an environment and the bots.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", type=_parts, default=list(PARTS), metavar="PART[,PART]",
                     help=f"what to measure: {', '.join(PARTS)} (default all)")

@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("spacemission_cli.bench", "speed of the engine, an environment and the bots"),
     "demo": ("spacemission_env.demo", "play a seeded game between random players"),
     "play": ("spacemission_cli.play", "play a game against the bots in the terminal"),
+    "serve": ("spacemission_cli.serve", "a web page where people play the bots and watch recorded games"),
     "replay": ("spacemission_cli.replay", "step through a recorded game (arena or play), optionally as one seat saw it"),
     "train": ("spacemission_cli.train", "train a PPO agent (heuristic prior, behaviour-cloning warm start, opponent pool, resume)"),
 }

@@ -6,6 +6,7 @@ import json
 import secrets
 import sys
 
+from ._args import int_arg
 from ._prompt import Prompt
 
 EXAMPLE = """examples:
@@ -13,35 +14,28 @@ EXAMPLE = """examples:
   spacemission play --opponents greedy --seat 1 --record my_games.jsonl
   spacemission play --load saved.json
 
-During the game, type a move's number or its label (case-insensitive; a unique start is
-enough, e.g. "fly cl" or "disc"), or a command: board, moves, save FILE, quit, help.
+During the game, type a move's number or its whole label (any case; the start of a label
+asks you to confirm), "top up" with the cards to discard by face (top up J2/S1 S1), or a
+command: undo, board, moves, save FILE, quit, help (which also sums up the rules).
 Piped input works too (one answer per line; the end of the input leaves the game).
 Opponents are agent specs as for 'spacemission arena' (random, kind-random, greedy,
 heuristic, search, ppo, ppo:PATH, MODULE:CLASS); one spec for all, or one per opponent."""
 
-SAVE_FORMAT, SAVE_VERSION = "spacemission-play-save", 1
 FIXED_BY_LOAD = ("players", "opponents", "rules", "seed", "seat", "max_rounds")  # the saved game fixes these
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.config import RULE_SETS
 
-    ap = argparse.ArgumentParser(prog="spacemission play", description=__doc__.split(": ", 1)[1].split(" (")[0] + ".",
+    ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission against the bots in the terminal.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--players", type=_int, choices=range(2, 6), metavar="N", help="players, 2-5 (default 2)")
+    ap.add_argument("--players", type=int_arg, choices=range(2, 6), metavar="N", help="players, 2-5 (default 2)")
     ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
                     help="the other seats' agents, one spec for all or one per opponent (default heuristic)")
     ap.add_argument("--rules", choices=RULE_SETS, help="rule set (default yucata)")
-    ap.add_argument("--seed", type=_int, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
-    ap.add_argument("--seat", type=_int, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
-    ap.add_argument("--max-rounds", type=_int, metavar="N", help="round limit, R-E3 (default 100)")
+    ap.add_argument("--seed", type=int_arg, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
+    ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
+    ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100)")
     ap.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     ap.add_argument("--record", metavar="FILE", help="append the finished game to FILE (JSON lines, as the arena's games.jsonl)")
     return ap
@@ -55,6 +49,24 @@ def _seed_for(seed: int, *parts: int) -> int:
     return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0] >> 1)
 
 
+def _shipped_models(spec: str) -> str:
+    """For a PPO spec: the games the shipped models were trained for (a refusal names them)."""
+    if not spec.strip().startswith("ppo"):
+        return ""
+    try:
+        from spacemission_agents.ppo import PPOAgent, SHIPPED
+    except ImportError:
+        return ""
+    games = []
+    for players in sorted(SHIPPED):
+        try:
+            m = PPOAgent.load_shipped(players).metadata
+        except (ValueError, OSError):
+            continue
+        games.append(f"{m['num_players']} players, rules {m['rules']}, max_rounds {m['max_rounds']}")
+    return ("; the shipped PPO models play " + " and ".join(games) + " (ppo:PATH loads one of yours)") if games else ""
+
+
 class Opponent:
     """An agent in one seat: it sees only its own observation (engine.observe's twin,
     encoding.observe on the reference state) of the type it asks for."""
@@ -64,12 +76,15 @@ class Opponent:
         from spacemission_env.encoding import OBSERVATION_TYPES
 
         self.spec, self.seat, self.seed = spec, seat, seed
-        self.agent = make_agent(spec, seed=_seed_for(seed, seat))
+        try:
+            self.agent = make_agent(spec, seed=_seed_for(seed, seat))
+        except ValueError as exc:
+            raise ValueError(f"{exc}{_shipped_models(spec)}") from exc
         if callable(getattr(self.agent, "bind", None)):
             try:
                 self.agent.bind(config)
             except (ValueError, TypeError) as exc:
-                raise ValueError(f"agent {spec!r} refuses this game: {exc}") from exc
+                raise ValueError(f"agent {spec!r} refuses this game: {exc}{_shipped_models(spec)}") from exc
         self.observation_type = getattr(self.agent, "observation_type", None) or "info"
         if self.observation_type not in OBSERVATION_TYPES:
             raise ValueError(f"agent {spec!r} asks for observation_type {self.observation_type!r}; "
@@ -112,7 +127,9 @@ def _new_game(args, ap) -> dict:
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1 or not all(specs):
-        ap.error(f"argument --opponents: give 1 spec or {players - 1} (one per opponent), got {args.opponents!r}")
+        others = f"{players - 1} opponent{'s' if players > 2 else ''}"
+        ap.error(f"argument --opponents: {players} players have {others}: give one spec for all of them or "
+                 f"{players - 1} (one per opponent, in seat order), got {args.opponents!r}")
     try:
         config = GameConfig(players, args.rules or "yucata", 100 if args.max_rounds is None else args.max_rounds)
     except ValueError as exc:
@@ -124,6 +141,8 @@ def _new_game(args, ap) -> dict:
 
 def _load_game(args, ap) -> dict:
     from spacemission_env.rules import apply, new_game
+
+    from ._games import SAVE_FORMAT, SAVE_VERSION
     from spacemission_env.rules.state_json import state_from_dict, state_to_dict
 
     given = [name for name in FIXED_BY_LOAD if getattr(args, name) is not None]
@@ -137,7 +156,7 @@ def _load_game(args, ap) -> dict:
     except (OSError, UnicodeDecodeError) as exc:
         bad(f"cannot read it ({exc})")
     except json.JSONDecodeError as exc:
-        bad(f"not valid JSON ({exc.msg} at line {exc.lineno})")
+        bad(f"not valid JSON: {exc}")
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
         bad(f"not a saved game (expected format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
     try:
@@ -181,9 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             ap.error(f"argument --opponents: {exc}")
     from ._session import Session
+    from ._table import Table
 
-    session = Session(state, game["seat"], game["seed"], game["specs"], opponents, game["actions"],
-                      Prompt(sys.stdin), record=args.record, loaded=args.load)
+    table = Table(state, game["seat"], game["seed"], game["specs"], opponents, game["actions"])
+    session = Session(table, Prompt(sys.stdin), record=args.record, loaded=args.load)
     try:
         return session.run()
     except KeyboardInterrupt:

@@ -5,32 +5,28 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._args import int_arg
+
 EXAMPLE = """examples:
   spacemission replay results/games.jsonl --game 3              every move and the board after each turn
   spacemission replay my_games.jsonl --seat 0 --step            as seat 0 saw it, Enter between turns
   spacemission replay results/games.jsonl --to-png frames/      plus a picture of the board per turn
 
 FILE holds recorded games as JSON lines: the games.jsonl of 'spacemission arena --out DIR' or
-the file of 'spacemission play --record FILE'. Each game is rebuilt with the reference engine
+the file of 'spacemission play --record FILE', or a game saved unfinished with play's
+'save FILE'. Each game is rebuilt with the reference engine
 from its seed, configuration and actions; every recorded label and the final result are
 checked, and a game that does not replay is reported with the action where it parts."""
 
 BOARDS = ("turn", "round", "action", "end")
 
 
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="spacemission replay", description=__doc__.split(": ", 1)[1].split(" (docs")[0] + ".",
+    ap = argparse.ArgumentParser(prog="spacemission replay", description="Step through a recorded game: every move in words and the board, as everyone or as one seat saw it.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", metavar="FILE", help="recorded games, JSON lines")
-    ap.add_argument("--game", type=_int, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
-    ap.add_argument("--seat", type=_int, metavar="S",
+    ap.add_argument("--game", type=int_arg, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
+    ap.add_argument("--seat", type=int_arg, metavar="S",
                     help="show only what seat S could see: its own observation (the rule set's table view)")
     ap.add_argument("--boards", choices=BOARDS, default="turn",
                     help="when to show the board: after every turn (default), round, action, or only at the start and end")
@@ -159,8 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
                       f"{forfeit.get('reason')}", markup=False)
     totals = " | ".join(f"{V.COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(rec["scores"]))
-    won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners", []))
-    console.print(f"Final scores: {totals}" + (f"; winner: {won}" if won else ""))
+    if rec.get("unfinished"):
+        console.print(f"The game was saved unfinished here, in round {s.round}. Scores so far: {totals}")
+    else:
+        won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners") or [])
+        console.print(f"Final scores: {totals}" + (f"; winner: {won}" if won else ""))
     console.print(f"The rebuilt game matches the record ({', '.join(matched)}; every action's seat and label).",
                   soft_wrap=True)
     if pictures:

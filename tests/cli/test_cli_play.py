@@ -12,6 +12,7 @@ from tests.helpers.positions import position
 
 from spacemission_cli import play
 from spacemission_cli._games import Replayer, read_records
+from spacemission_cli._table import move_label
 from spacemission_cli._view import board, view_from_observation
 from spacemission_env import encoding
 from spacemission_env.rules import GameState
@@ -47,12 +48,15 @@ def test_whole_game_from_piped_input(players, rules, opponents, tmp_path, monkey
     ((line, game),) = read_records(rec)
     assert game["agents"][0] == "human" and game["config"] == {"num_players": players, "rules": rules, "max_rounds": 40}
     replay = Replayer(game, "recorded")  # the record replays in the reference engine, labels and scores included
+    person = []
     while not replay.done:
+        seat, action, _label = replay.peek()
+        if seat == 0:
+            person.append(move_label(action, replay.state))  # cards by face, planets by name
         replay.step()
     replay.finish()
-    person = [a for a in game["actions"] if a[0] == 0]
-    assert person and all(f"red (you): {label}" in out for _, _, label in person[:5])
-    if rules == "schmidt" and any("scan" in label for _, _, label in person):
+    assert person and all(f"red (you): {label}" in out for label in person[:5])
+    if rules == "schmidt" and any(label.startswith("scan") for label in person):
         assert "types not shown under schmidt" in out  # R-A4c: own reservations by count only
 
 
@@ -85,7 +89,18 @@ def test_unique_prefix_and_ambiguous_prefix(monkeypatch, capsys):
                        "jump with card\ntop up nothing\n" + ONES, monkeypatch, capsys)
     assert code == 0
     assert "'jump with card' fits" in out and "type more of the label or the number" in out
-    assert "red (you): top up, discarding nothing" in out
+    assert "red (you): top up, keeping every card" in out
+
+
+def test_a_unique_start_of_a_label_asks_first(tmp_path, monkeypatch, capsys):
+    rec = tmp_path / "g.jsonl"
+    code, out, _ = run(["--opponents", "random", "--seed", "3", "--max-rounds", "2", "--record", str(rec)],
+                       "1\nfly cl\nn\nfly cl\ny\n" + ONES, monkeypatch, capsys)
+    assert code == 0
+    assert "Play 'fly clockwise to Ruby Red'? [y/N] n" in out and "not played" in out
+    assert "red (you): fly clockwise to Ruby Red" in out
+    ((_, game),) = read_records(rec)
+    assert [a[1] for a in game["actions"] if a[0] == 0].count(72) == 1  # played once, after the yes
 
 
 def test_save_and_load_continue_identically(tmp_path, monkeypatch, capsys):
@@ -138,7 +153,8 @@ def test_quit_asks_first_and_end_of_input_leaves(tmp_path, monkeypatch, capsys):
     (["--rules", "house"], ["argument --rules", "yucata", "schmidt"]),
     (["--opponents", "nosuchbot"], ["argument --opponents", "unknown agent 'nosuchbot'", "random"]),
     (["--opponents", "random:speed=3"], ["argument --opponents", "speed"]),
-    (["--players", "3", "--opponents", "random,random,random"], ["argument --opponents", "give 1 spec or 2"]),
+    (["--players", "3", "--opponents", "random,random,random"],
+     ["argument --opponents", "3 players have 2 opponents: give one spec for all of them or 2"]),
     (["--seat", "2"], ["argument --seat", "0..1"]),
     (["--seed", "-4"], ["argument --seed", ">= 0"]),
     (["--max-rounds", "0"], ["argument --max-rounds"]),

@@ -1,0 +1,89 @@
+"""``spacemission serve``: a web page where people play the bots and watch recorded games."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._args import int_arg
+
+EXAMPLE = """examples:
+  spacemission serve                                  http://127.0.0.1:8000/ , bots heuristic, greedy, random
+  spacemission serve --opponents heuristic,ppo,search --players 3
+  spacemission serve --replay results/games.jsonl     the recorded games on the page as well
+  spacemission serve --host 0.0.0.0 --port 8080       reachable from other machines (put a proxy in front)
+
+The page offers a new game (players, opponents, rule set, your seat, seed), the board as your
+seat sees it, your legal moves as buttons, undo, resign and, at the end, every card and tile
+with the score breakdown. The JSON API behind it is in docs/play.md."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="spacemission serve",
+                                 description="Serve a web page where people play the bots and replay recorded games.",
+                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    ap.add_argument("--port", type=int_arg, default=8000, help="port (default 8000)")
+    ap.add_argument("--players", type=int_arg, default=5, metavar="N",
+                    help="the most players a visitor may choose, 2-5 (default 5)")
+    ap.add_argument("--opponents", default="heuristic,greedy,random", metavar="SPEC[,SPEC...]",
+                    help="the agent specs a visitor may choose (default heuristic,greedy,random); the first is the default")
+    ap.add_argument("--max-games", type=int_arg, default=200, metavar="N",
+                    help="live games held at once (default 200); when full, the game idle longest is dropped")
+    ap.add_argument("--idle-minutes", type=float, default=30.0, metavar="M",
+                    help="a game idle this long may be dropped to make room (default 30)")
+    ap.add_argument("--replay", metavar="FILE", help="recorded games (arena games.jsonl, play --record, or a play save) to show")
+    return ap
+
+
+def check_opponents(text: str) -> list[str]:
+    """The offered specs, each built once for a game it could join (ValueError naming the spec)."""
+    from spacemission_agents.registry import make_agent
+
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        raise ValueError(f"an empty spec in {text!r}")
+    for spec in specs:
+        make_agent(spec, seed=0)
+    return specs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not 2 <= args.players <= 5:
+        ap.error(f"argument --players: must be 2-5, got {args.players}")
+    if not 0 <= args.port <= 65535:
+        ap.error(f"argument --port: must be 0-65535, got {args.port}")
+    if args.max_games < 1:
+        ap.error(f"argument --max-games: must be >= 1, got {args.max_games}")
+    if not args.idle_minutes > 0:
+        ap.error(f"argument --idle-minutes: must be > 0, got {args.idle_minutes}")
+    try:
+        import uvicorn
+
+        from .web.app import create_app
+    except ImportError as exc:
+        ap.error(f"serve needs the web extra: pip install 'spacemission_env[web]' ({exc})")
+    try:
+        opponents = check_opponents(args.opponents)
+    except ValueError as exc:
+        ap.error(f"argument --opponents: {exc}")
+    from ._games import ReplayError
+
+    try:
+        app = create_app(opponents, max_players=args.players, max_games=args.max_games,
+                         idle_seconds=args.idle_minutes * 60, replay_file=args.replay)
+    except ReplayError as exc:
+        ap.error(f"argument --replay: {exc}")
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"Listening on {args.host}: reachable from other machines, as you chose (--host). "
+              "docs/play.md shows how to put a reverse proxy with TLS in front.", flush=True)
+    print(f"Space Mission at http://{'127.0.0.1' if args.host == '0.0.0.0' else args.host}:{args.port}/ "
+          f"(opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""The ASGI app of ``spacemission serve`` (Starlette): the page, its static files and the JSON
+API (table in docs/play.md). Every refused request gets a 4xx JSON ``{"error": message}``
+naming the problem and leaves the game as it was. Game work (the person's move, the bots'
+moves, building a view) runs in Starlette's thread pool, so a slow bot does not hold up
+other games; a game's lock keeps its requests in order."""
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .games import ApiError, GameStore, game_options, make_table
+from .payload import game_json, meta
+from .replays import FILE_ID, ReplayLibrary
+
+MAX_BODY = 16 * 1024  # a move or a new game is a few dozen bytes
+MAX_UPLOAD = 8 * 1024 * 1024  # a recorded file: ~2 KB a game
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, f"request body of {declared} bytes is over the limit of {limit} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"request body is over the limit of {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_json(request: Request, limit: int = MAX_BODY):
+    body = await read_body(request, limit)
+    if not body.strip():
+        return {}
+    try:
+        return json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
+
+
+def _query_int(request: Request, key: str, default: int | None) -> int | None:
+    text = request.query_params.get(key)
+    if text is None or text == "":
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise ApiError(400, f"query parameter {key} must be an integer, got {text!r}") from None
+
+
+def _locked(game, work):
+    """Run ``work()`` holding the game's lock; 409 when another request holds it."""
+    if not game.lock.acquire(blocking=False):
+        raise ApiError(409, "this game is busy with another request (the bots are still moving); try again")
+    try:
+        return work()
+    finally:
+        game.lock.release()
+
+
+def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,
+               idle_seconds: float = 1800.0, replay_file=None) -> Starlette:
+    """The app. ``opponents``: the agent specs a visitor may choose (default heuristic, greedy,
+    random); ``replay_file``: recorded games offered on the page (ReplayError when unreadable)."""
+    offered = list(opponents or ["heuristic", "greedy", "random"])
+    store = GameStore(max_games=max_games, idle_seconds=idle_seconds)
+    library = ReplayLibrary()
+    if replay_file is not None:
+        library.load_file(replay_file)
+    static = resources.files("spacemission_cli.web") / "static"
+    info = meta(offered, max_players)
+    info["replay"] = FILE_ID if replay_file is not None else None
+
+    async def page(request):
+        return FileResponse(str(static / "index.html"))
+
+    async def no_icon(request):
+        return Response(status_code=204)
+
+    async def get_meta(request):
+        return JSONResponse(info)
+
+    async def new_game(request):
+        options = game_options(await read_json(request), offered, max_players)
+
+        def start():
+            table = make_table(options)
+            table.bots_until_person()
+            return store.add(table), table
+
+        game_id, table = await run_in_threadpool(start)
+        return JSONResponse(await run_in_threadpool(game_json, game_id, table, 0), status_code=201)
+
+    async def get_game(request):
+        game_id = request.path_params["game_id"]
+        game = store.get(game_id)
+        since = _query_int(request, "since", None)
+        table = game.table
+        if since is not None and not 0 <= since <= len(table.log):
+            raise ApiError(400, f"since must be in 0..{len(table.log)}, got {since}")
+        return JSONResponse(await run_in_threadpool(
+            _locked, game, lambda: game_json(game_id, table, len(table.log) if since is None else since)))
+
+    async def play(request):
+        game_id = request.path_params["game_id"]
+        body = await read_json(request)
+        game = store.get(game_id)
+        if not isinstance(body, dict) or "action" not in body:
+            raise ApiError(400, 'a move is a JSON object {"action": id}, with "seat" optional')
+        if set(body) - {"action", "seat"}:
+            raise ApiError(400, f"unknown field {sorted(set(body) - {'action', 'seat'})[0]!r}; a move takes action and seat")
+        action, seat = body["action"], body.get("seat", game.table.seat)
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ApiError(400, f"action must be an integer action id, got {action!r}")
+        if seat != game.table.seat:
+            raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat!r}")
+
+        def move():
+            table = game.table
+            since = len(table.log)
+            try:
+                table.play(action)
+            except (TypeError, ValueError) as exc:
+                raise ApiError(409 if table.over or not table.person_to_act else 400, str(exc)) from None
+            table.bots_until_person()
+            return game_json(game_id, table, since)
+
+        return JSONResponse(await run_in_threadpool(_locked, game, move))
+
+    def _simple(change):
+        async def endpoint(request):
+            game_id = request.path_params["game_id"]
+            await read_json(request)  # refuses oversized or malformed bodies like every POST
+            game = store.get(game_id)
+
+            def work():
+                table = game.table
+                since = len(table.log)
+                try:
+                    change(table)
+                except ValueError as exc:
+                    raise ApiError(409, str(exc)) from None
+                return game_json(game_id, table, min(since, len(table.log)))
+
+            return JSONResponse(await run_in_threadpool(_locked, game, work))
+        return endpoint
+
+    async def upload_replay(request):
+        body = await read_body(request, MAX_UPLOAD)
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError(400, "a recorded file is UTF-8 text (JSON lines)") from None
+        name = request.query_params.get("name", "upload")[:100]
+        rid = await run_in_threadpool(library.upload, text, name)
+        return JSONResponse(library.listing(rid), status_code=201)
+
+    async def list_replay(request):
+        return JSONResponse(library.listing(request.path_params["rid"]))
+
+    async def replay_frame(request):
+        rid, index = request.path_params["rid"], request.path_params["index"]
+        step = _query_int(request, "step", 0)
+        seat = _query_int(request, "seat", None)
+        return JSONResponse(await run_in_threadpool(library.frame, rid, index, step, seat))
+
+    async def api_error(request, exc: ApiError):
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    async def http_error(request, exc: HTTPException):
+        message = {404: f"no such page or endpoint: {request.url.path}",
+                   405: f"{request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
+        return JSONResponse({"error": message}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    routes = [
+        Route("/", page),
+        Route("/favicon.ico", no_icon),
+        Route("/api/meta", get_meta),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}/move", play, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", _simple(lambda t: t.undo()), methods=["POST"]),
+        Route("/api/games/{game_id}/resign", _simple(lambda t: t.resign()), methods=["POST"]),
+        Route("/api/replays", upload_replay, methods=["POST"]),
+        Route("/api/replays/{rid}", list_replay),
+        Route("/api/replays/{rid}/{index:int}", replay_frame),
+        Mount("/static", StaticFiles(directory=str(static)), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error})
+    app.state.store, app.state.library = store, library
+    return app

@@ -1,0 +1,134 @@
+"""Live games of the server: held in memory under unguessable ids, at most ``max_games``
+at once; when full, the game idle longest is dropped if it is over or has been idle for
+``idle_seconds``, else a new game is refused with a message saying so. Each game has a
+lock: one request changes it at a time, and a request that finds it busy (the bots still
+thinking) is refused rather than queued."""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+
+from spacemission_env.config import RULE_SETS, GameConfig
+from spacemission_env.rules import new_game
+
+from .._table import Table
+
+
+class ApiError(Exception):
+    """A refused request: HTTP ``status`` and a message naming the problem."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass
+class LiveGame:
+    table: Table
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    last_used: float = field(default_factory=time.monotonic)
+
+
+def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
+    value = body.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(400, f"{key} must be an integer, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        raise ApiError(400, f"{key} must be in {lo}..{hi if hi is not None else ''}, got {value}")
+    return value
+
+
+def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
+    """The checked options of a new game from the request's JSON object: players, opponents
+    (one of the server's specs for all, or one per opponent), rules, seat (a number or
+    "random"), seed (null: a random one), max_rounds."""
+    if not isinstance(body, dict):
+        raise ApiError(400, f"a new game is a JSON object, got {type(body).__name__}")
+    known = {"players", "opponents", "rules", "seat", "seed", "max_rounds"}
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r}; a new game takes {', '.join(sorted(known))}")
+    players = _int_field(body, "players", 2, 2, max_players)
+    rules = body.get("rules", "yucata")
+    if rules not in RULE_SETS:
+        raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {rules!r}")
+    specs = body.get("opponents", allowed_opponents[0])
+    if isinstance(specs, str):
+        specs = [specs]
+    if not isinstance(specs, list) or not specs or not all(isinstance(x, str) for x in specs):
+        raise ApiError(400, f"opponents must be a spec or a list of specs, got {specs!r}")
+    if len(specs) == 1:
+        specs = specs * (players - 1)
+    if len(specs) != players - 1:
+        raise ApiError(400, f"{players} players have {players - 1} opponent{'s' if players > 2 else ''}: give one "
+                            f"spec for all or {players - 1}, got {len(specs)}")
+    for spec in specs:
+        if spec not in allowed_opponents:
+            raise ApiError(400, f"opponent {spec!r} is not offered by this server; choose from {', '.join(allowed_opponents)}")
+    seat = body.get("seat", 0)
+    if seat == "random":
+        seat = secrets.randbelow(players)
+    seat = _int_field({"seat": seat}, "seat", 0, 0, players - 1)
+    seed = _int_field(body, "seed", None, 0, 2**63 - 1)
+    seed = secrets.randbits(31) if seed is None else seed
+    max_rounds = _int_field(body, "max_rounds", 100, 1, None)
+    try:
+        config = GameConfig(players, rules, max_rounds)
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    return {"config": config, "specs": specs[:seat] + [None] + specs[seat:], "seat": seat, "seed": seed}
+
+
+def make_table(options: dict) -> Table:
+    """A new game with its bots built and bound (ApiError 400 when a bot refuses the game)."""
+    from ..play import Opponent
+
+    config, specs, seat, seed = options["config"], options["specs"], options["seat"], options["seed"]
+    opponents = {}
+    for q, spec in enumerate(specs):
+        if spec is None:
+            continue
+        try:
+            opponents[q] = Opponent(spec, q, seed, config)
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from None
+    state = new_game(config.num_players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)
+    return Table(state, seat, seed, specs, opponents)
+
+
+class GameStore:
+    def __init__(self, max_games: int = 200, idle_seconds: float = 1800.0, clock=time.monotonic):
+        self.max_games, self.idle_seconds, self.clock = max_games, idle_seconds, clock
+        self._games: dict[str, LiveGame] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def add(self, table: Table) -> str:
+        with self._lock:
+            if len(self._games) >= self.max_games:
+                self._expire_one()
+            game_id = secrets.token_urlsafe(18)
+            self._games[game_id] = LiveGame(table, last_used=self.clock())
+            return game_id
+
+    def _expire_one(self) -> None:
+        now = self.clock()
+        idle = [(g.last_used, gid) for gid, g in self._games.items()
+                if not g.lock.locked() and (g.table.over or now - g.last_used >= self.idle_seconds)]
+        if not idle:
+            raise ApiError(503, f"the server is full: {self.max_games} games are being played and none has been idle "
+                                f"for {self.idle_seconds:g} s; try again in a few minutes")
+        del self._games[min(idle)[1]]
+
+    def get(self, game_id: str) -> LiveGame:
+        game = self._games.get(game_id)
+        if game is None:
+            raise ApiError(404, "no game with this id (it never existed, or it expired after being idle)")
+        game.last_used = self.clock()
+        return game

@@ -1,0 +1,360 @@
+// The page: a new game, the board as your seat sees it, your moves as buttons, the bots' moves
+// as they happen, undo, resign, the end summary; and the replay viewer. Everything shown comes
+// from the JSON API (docs/play.md); the server builds it from your seat's own observation.
+"use strict";
+
+const params = new URLSearchParams(location.search);
+const DELAY = Math.max(0, Number(params.get("delay") ?? 350));  // ms between the bots' moves as shown
+let META = null, GAME = null, LOG = [], BUSY = false;
+const $ = id => document.getElementById(id);
+
+async function api(method, path, body) {
+  const options = {method, headers: {}};
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({error: `${response.status} ${response.statusText}`}));
+  if (!response.ok) throw new Error(data.error || `${response.status}`);
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+function node(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+const seatName = (q, names) => `${META.players.names[q]} (${names[q]})`;
+const swatch = q => node("span", {class: "swatch", style: `background:${META.players.colours[q]}`});
+const sleep = ms => new Promise(done => setTimeout(done, ms));
+
+// --- the new-game form -----------------------------------------------------------------------
+function fillForm() {
+  const players = $("ng-players"), opp = $("ng-opponents"), rules = $("ng-rules");
+  for (let n = META.players.min; n <= META.players.max; n++) players.append(node("option", {value: n}, String(n)));
+  for (const spec of META.opponents) opp.append(node("option", {value: spec}, spec));
+  for (const r of META.rules) rules.append(node("option", {value: r}, r));
+  players.addEventListener("change", fillSeats);
+  fillSeats();
+}
+
+function fillSeats() {
+  const seat = $("ng-seat"), n = Number($("ng-players").value);
+  seat.replaceChildren(node("option", {value: "random"}, "random"));
+  for (let q = 0; q < n; q++) seat.append(node("option", {value: q}, `${q}: ${META.players.names[q]}`));
+  seat.value = "0";
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  showError("");
+  const seed = $("ng-seed").value.trim();
+  const seat = $("ng-seat").value;
+  const body = {players: Number($("ng-players").value), opponents: $("ng-opponents").value,
+                rules: $("ng-rules").value, seat: seat === "random" ? "random" : Number(seat),
+                seed: seed === "" ? null : Number(seed)};
+  try {
+    setBusy(true);
+    const game = await api("POST", "/api/games", body);
+    LOG = [];
+    $("log").replaceChildren();
+    location.hash = `game=${game.id}`;
+    $("new-game-box").open = false;
+    await show(game);
+  } catch (err) { showError(err.message); } finally { setBusy(false); }
+}
+
+// --- the game --------------------------------------------------------------------------------
+function setBusy(busy) {
+  BUSY = busy;
+  document.querySelectorAll("#moves button, #game-buttons button, #ng-start").forEach(b => {
+    b.disabled = busy || (b.id === "undo" && !(GAME && GAME.can_undo));
+  });
+}
+
+async function show(game) {
+  // the new log entries one at a time: the bots' moves as they happen
+  const fresh = game.log.slice(Math.max(0, LOG.length - game.log_from));
+  LOG = LOG.slice(0, game.log_from).concat(game.log.slice(0, game.log.length - fresh.length));
+  renderLog(game);
+  $("game").hidden = false;
+  for (const entry of fresh) {
+    LOG.push(entry);
+    appendLog(entry, game.names);
+    if (DELAY && entry.seat !== game.seat) await sleep(DELAY);
+  }
+  GAME = game;
+  render(game);
+}
+
+function renderLog(game) {
+  const list = $("log");
+  list.replaceChildren();
+  for (const entry of LOG) appendLog(entry, game.names);
+}
+
+function appendLog(entry, names) {
+  const list = $("log");
+  list.append(node("li", {class: "log-entry"}, swatch(entry.seat), `${seatName(entry.seat, names)}: ${entry.text}`));
+  list.scrollTop = list.scrollHeight;
+}
+
+function render(game) {
+  const view = game.view;
+  drawBoard($("board"), game.over ? game.final.view : view, META);
+  $("status").textContent = view.status;
+  renderPlayers($("players"), game.over ? game.final.view : view, game.names, game.seat);
+  renderMine(game);
+  renderMoves(game);
+  renderFinal(game);
+  setBusy(BUSY);
+}
+
+function renderPlayers(box, view, names, me) {
+  const table = node("table", {class: "players"},
+    node("thead", {}, node("tr", {}, ...["player", "supply", "gate", "stations", "hand", "tiles", "points"]
+      .map(h => node("th", {scope: "col"}, h)))));
+  const body = node("tbody");
+  for (const sv of [...view.seats].sort((a, b) => a.seat - b.seat)) {
+    const acting = sv.seat === view.acting && !view.game_over;
+    const points = sv.score ? String(sv.score.total) : `${sv.public_points} public`;
+    body.append(node("tr", {class: acting ? "acting" : "", "data-seat": sv.seat},
+      node("th", {scope: "row"}, swatch(sv.seat), (acting ? "▶ " : "") + seatName(sv.seat, names)),
+      ...[sv.supply, sv.gate_probes, sv.stations, sv.hand_size, sv.collected, points].map(v => node("td", {}, String(v)))));
+    body.append(node("tr", {class: "last-turn"}, node("td", {colspan: 7}, `last turn: ${sv.last_turn}`)));
+  }
+  table.append(body);
+  box.replaceChildren(table);
+}
+
+function renderMine(game) {
+  const view = game.view, box = $("mine");
+  const me = view.seats.find(sv => sv.seat === game.seat);
+  const parts = [];
+  const ups = game.moves.filter(m => m.kind === "top_up");
+  const hand = node("div", {id: "hand", role: "group", "aria-label": "your hand"}, node("strong", {}, "Your hand: "));
+  for (const card of me.hand || []) {
+    if (ups.length) {
+      hand.append(node("label", {class: "card"}, node("input", {type: "checkbox", value: card, class: "discard"}), card));
+    } else {
+      hand.append(node("span", {class: "card"}, card));
+    }
+  }
+  parts.push(hand);
+  parts.push(node("p", {}, `Your tiles: ${me.collection_text} | provisional score ${me.score.total}`));
+  const where = me.ship === null ? "the jump gate" : view.planets[me.ship].name;
+  parts.push(node("p", {id: "ship-at"}, `Your ship is at ${where}.`));
+  if (view.pile_seen_text !== null) parts.push(node("p", {class: "pile-seen"}, `The pile on ${where}: ${view.pile_seen_text}`));
+  const reserved = view.planets.flatMap(pv => pv.reservations.filter(([q]) => q === game.seat).map(([, t]) => `${pv.name} ${t}`));
+  if (reserved.length) parts.push(node("p", {}, `Your reserved tiles: ${reserved.join("; ")}`));
+  if (view.reservation_types_hidden) {
+    const probes = view.planets.flatMap(pv => pv.probes.filter(([q]) => q === game.seat).map(([, k]) => `${pv.name} ${k}`));
+    if (probes.length) parts.push(node("p", {}, `Your probes (types not shown under schmidt, R-A4c): ${probes.join(", ")}`));
+  }
+  const looks = view.planets.filter(pv => pv.last_look);
+  if (looks.length) {
+    parts.push(node("p", {}, "Piles as you left them: " + looks.map(pv =>
+      `${pv.name} (${pv.last_look.rounds_ago} round${pv.last_look.rounds_ago === 1 ? "" : "s"} ago): ${pv.last_look.pile}`).join("; ")));
+  }
+  parts.push(node("p", {id: "discard"}, `Discard pile (${view.discard_pile}): ${view.discard.join(" ") || "empty"}`));
+  box.replaceChildren(...parts);
+}
+
+const KIND_TITLES = {tile: "Take a tile", discover: "Discover", develop: "Develop", scan: "Scan", jump: "Jump", fly: "Fly"};
+
+function renderMoves(game) {
+  const box = $("moves");
+  box.replaceChildren();
+  $("moves-box").hidden = game.over;
+  $("moves-title").textContent = game.your_turn ? (game.view.pending ? "Choose your tile" : "Your moves")
+                                                : "Waiting for the bots";
+  const byKind = {};
+  for (const m of game.moves) if (m.kind !== "top_up") (byKind[m.kind] = byKind[m.kind] || []).push(m);
+  for (const [kind, moves] of Object.entries(byKind)) {
+    const group = node("div", {class: "move-group", role: "group", "aria-label": KIND_TITLES[kind]},
+                       node("h3", {}, KIND_TITLES[kind]));
+    for (const m of moves) {
+      group.append(node("button", {type: "button", class: "move", "data-action": m.action, "data-kind": m.kind,
+                                   onclick: () => play(m.action)}, m.label));
+    }
+    box.append(group);
+  }
+  if (game.moves.some(m => m.kind === "top_up")) {  // one control, not every subset of the hand
+    box.append(node("div", {class: "move-group", role: "group", "aria-label": "Top up"}, node("h3", {}, "Top up"),
+      node("button", {type: "button", id: "top-up", class: "move", "data-kind": "top_up", onclick: topUp},
+           "Top up: discard the ticked cards (none: keep all), draw to 5")));
+  }
+}
+
+async function play(action) {
+  if (BUSY || !GAME) return;
+  showError("");
+  try {
+    setBusy(true);
+    await show(await api("POST", `/api/games/${GAME.id}/move`, {action}));
+  } catch (err) { showError(err.message); } finally { setBusy(false); }
+}
+
+function topUp() {
+  const ticked = [...document.querySelectorAll("#hand input.discard:checked")].map(i => i.value).sort();
+  const move = GAME.moves.find(m => m.kind === "top_up" && [...m.cards].sort().join(" ") === ticked.join(" "));
+  if (!move) { showError("no top up discards exactly those cards"); return; }
+  play(move.action);
+}
+
+async function simple(what) {
+  if (BUSY || !GAME) return;
+  if (what === "resign" && !confirm("Resign this game?")) return;
+  showError("");
+  try {
+    setBusy(true);
+    const game = await api("POST", `/api/games/${GAME.id}/${what}`);
+    LOG = LOG.slice(0, game.log_size);
+    renderLog(game);
+    GAME = game;
+    render(game);
+  } catch (err) { showError(err.message); } finally { setBusy(false); }
+}
+
+function renderFinal(game) {
+  const box = $("final");
+  box.hidden = !game.over;
+  if (!game.over) return box.replaceChildren();
+  const f = game.final, view = f.view, names = game.names;
+  const head = f.failure ? `The game stopped: ${f.failure}` : f.resigned ? "You resigned." :
+    `The game ended in round ${f.round}` + (f.round_limit ? " at the round limit (R-E3)." : " (R-E1).");
+  const won = f.winners.map(q => seatName(q, names)).join(", ");
+  // the total and the rank first: on a narrow panel the breakdown scrolls, the result does not
+  const parts = ["total", ...f.score_parts.filter(p => p !== "total")];
+  const table = node("table", {id: "scores"}, node("thead", {}, node("tr", {}, node("th", {}, "player"),
+    ...parts.map(p => node("th", {scope: "col"}, p === "jump_gate" ? "gate" : p)).slice(0, 1), node("th", {}, "rank"),
+    ...parts.slice(1).map(p => node("th", {scope: "col"}, p === "jump_gate" ? "gate" : p)))));
+  const body = node("tbody");
+  f.scores.forEach((sc, q) => body.append(node("tr", {"data-seat": q}, node("th", {scope: "row"}, swatch(q), seatName(q, names)),
+    node("td", {class: "score-total"}, String(sc.total)), node("td", {class: "rank"}, String(f.ranks[q])),
+    ...parts.slice(1).map(p => node("td", {class: `score-${p}`}, String(sc[p]))))));
+  table.append(body);
+  const everything = node("ul", {id: "revealed"});
+  for (const sv of [...view.seats].sort((a, b) => a.seat - b.seat)) {
+    everything.append(node("li", {}, `${seatName(sv.seat, names)}: hand ${(sv.hand || []).join(" ") || "-"}; tiles ${sv.collection_text}`));
+  }
+  for (const pv of view.planets) {
+    const lost = pv.reservations.map(([q, t]) => `${META.players.names[q]} ${t}`).join("; ");
+    everything.append(node("li", {}, `${pv.name}: pile ${pv.pile_text}` + (lost ? `; reservations lost: ${lost}` : "")));
+  }
+  box.replaceChildren(node("h2", {}, "Game over"), node("p", {}, head),
+                      won ? node("p", {id: "winners"}, `Winner${f.winners.length > 1 ? "s" : ""}: ${won}`) : "",
+                      node("div", {class: "scroll"}, table), node("h3", {}, "Everything, face up"), everything,
+                      node("button", {type: "button", id: "again", onclick: () => { $("new-game-box").open = true; $("ng-start").focus(); scrollTo(0, 0); }}, "New game"));
+}
+
+// --- replays ---------------------------------------------------------------------------------
+let REPLAY = null;  // {rid, index, steps, seat, names}
+
+async function openLibrary(rid) {
+  const listing = await api("GET", `/api/replays/${rid}`);
+  $("replay-source").textContent = `${listing.name}: ${listing.games.length} game${listing.games.length === 1 ? "" : "s"}`;
+  const list = $("replay-list");
+  list.replaceChildren();
+  for (const g of listing.games) {
+    const text = `game ${g.game}: ${g.players} players, ${g.rules}, ${(g.agents || []).join(" vs ")}, ${g.steps} moves` +
+      (g.unfinished ? " (unfinished)" : g.totals ? `, scores ${g.totals.join("-")}` : "");
+    list.append(node("li", {}, g.error ? `${text}: does not replay (${g.error})` :
+      node("button", {type: "button", class: "replay-game", onclick: () => openReplay(rid, g)}, text)));
+  }
+}
+
+async function openReplay(rid, g) {
+  REPLAY = {rid, index: g.index, steps: g.steps, seat: null, names: g.agents};
+  const seat = $("rp-seat");
+  seat.replaceChildren(node("option", {value: ""}, "everyone (all cards)"));
+  for (let q = 0; q < g.players; q++) seat.append(node("option", {value: q}, `${META.players.names[q]} (${(g.agents || [])[q] || q})`));
+  $("rp-step").max = g.steps;
+  $("replay-view").hidden = false;
+  await replayTo(0);
+}
+
+async function replayTo(step) {
+  if (!REPLAY) return;
+  step = Math.max(0, Math.min(REPLAY.steps, step));
+  const seat = REPLAY.seat === null ? "" : `&seat=${REPLAY.seat}`;
+  try {
+    const f = await api("GET", `/api/replays/${REPLAY.rid}/${REPLAY.index}?step=${step}${seat}`);
+    REPLAY.step = step;
+    $("rp-step").value = step;
+    $("rp-where").textContent = `move ${step} of ${f.steps}`;
+    drawBoard($("rp-board"), f.view, META);
+    $("rp-status").textContent = f.view.status;
+    renderPlayers($("rp-players"), f.view, f.names, f.seat);
+    const log = $("rp-log");
+    log.replaceChildren(...f.log.slice(-12).map(e => node("li", {}, swatch(e.seat), `${seatName(e.seat, f.names)}: ${e.text}`)));
+    $("rp-result").textContent = f.result ? (f.unfinished ? "Saved unfinished here." :
+      `Final scores: ${f.result.scores.map((s, q) => `${META.players.names[q]} ${s.total}`).join(", ")}`) : "";
+    showError("");
+  } catch (err) { showError(err.message); }
+}
+
+async function upload() {
+  const file = $("upload-file").files[0];
+  if (!file) return;
+  try {
+    const text = await file.text();
+    const listing = await api("POST", `/api/replays?name=${encodeURIComponent(file.name)}`, text);
+    await openLibrary(listing.id);
+    showError("");
+  } catch (err) { showError(err.message); }
+}
+
+function tab(which) {
+  $("play-section").hidden = which !== "play";
+  $("replay-section").hidden = which !== "replay";
+  $("tab-play").setAttribute("aria-pressed", which === "play");
+  $("tab-replay").setAttribute("aria-pressed", which === "replay");
+}
+
+// --- start -----------------------------------------------------------------------------------
+async function init() {
+  META = await api("GET", "/api/meta");
+  fillForm();
+  $("new-game").addEventListener("submit", startGame);
+  $("undo").addEventListener("click", () => simple("undo"));
+  $("resign").addEventListener("click", () => simple("resign"));
+  $("tab-play").addEventListener("click", () => tab("play"));
+  $("tab-replay").addEventListener("click", () => tab("replay"));
+  $("upload-file").addEventListener("change", upload);
+  $("rp-first").addEventListener("click", () => replayTo(0));
+  $("rp-back").addEventListener("click", () => replayTo(REPLAY.step - 1));
+  $("rp-next").addEventListener("click", () => replayTo(REPLAY.step + 1));
+  $("rp-last").addEventListener("click", () => replayTo(REPLAY.steps));
+  $("rp-step").addEventListener("change", e => replayTo(Number(e.target.value)));
+  $("rp-seat").addEventListener("change", e => { REPLAY.seat = e.target.value === "" ? null : Number(e.target.value); replayTo(REPLAY.step); });
+  document.addEventListener("keydown", e => {
+    if ($("replay-section").hidden || !REPLAY || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (e.key === "ArrowLeft") replayTo(REPLAY.step - 1);
+    if (e.key === "ArrowRight") replayTo(REPLAY.step + 1);
+  });
+  if (META.replay) openLibrary(META.replay).catch(err => showError(err.message));
+  const resume = location.hash.match(/game=([\w-]+)/);
+  if (resume) {
+    try {
+      const game = await api("GET", `/api/games/${resume[1]}?since=0`);
+      LOG = [];
+      await show(game);
+    } catch (err) { showError(`${err.message}; start a new game`); }
+  }
+  document.body.dataset.ready = "1";
+}
+
+init().catch(err => showError(`cannot reach the server: ${err.message}`));

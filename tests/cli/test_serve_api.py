@@ -1,0 +1,303 @@
+"""The JSON API of ``spacemission serve`` through Starlette's test client: whole games, only
+the seat's own view in every response (checked against the seer view and by changing what
+the seat cannot see), and every refused request (a 4xx JSON error naming the problem, the
+game left as it was)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
+from starlette.testclient import TestClient  # noqa: E402
+
+from spacemission_cli._games import append_record, game_record  # noqa: E402
+from spacemission_cli.web.app import MAX_BODY, create_app  # noqa: E402
+from spacemission_env import encoding  # noqa: E402
+from spacemission_env.components import CARD_LABELS  # noqa: E402
+
+
+@pytest.fixture
+def app():
+    return create_app(["random", "kind-random", "heuristic"], max_games=50)
+
+
+@pytest.fixture
+def client(app):
+    return TestClient(app)
+
+
+def new(client, **body):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def table_of(app, game_id):
+    return app.state.store._games[game_id].table
+
+
+def refused(response, status: int, *words: str) -> str:
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    for w in words:
+        assert w in message, message
+    return message
+
+
+def check_own_view_only(g: dict, table) -> None:
+    """Nothing in the response that the seat may not see: other hands, other collections,
+    unseen piles, reservations (others' always, own under schmidt)."""
+    me, view = g["seat"], g["view"]
+    assert view["observer"] == me
+    seer = encoding.decode(encoding.observe(table.state, 0, "seer"), "seer")
+    for sv in view["seats"]:
+        if sv["seat"] != me:
+            assert sv["hand"] is None and sv["collection"] is None and sv["score"] is None
+            assert sv["hand_size"] == len(table.state.players[sv["seat"]].hand)  # the count is public (R-I1)
+    for pv in view["planets"]:
+        assert pv["pile"] is None and pv["pile_text"] is None
+        assert all(q == me for q, _ in pv["reservations"])
+        if g["rules"] == "schmidt":
+            assert pv["reservations"] == [] and pv["last_look"] is None  # R-A4c
+    assert seer["seer_piles"].any()  # the seer sees piles that the response does not hold
+    own = [CARD_LABELS[c] for c in table.state.players[me].hand]
+    assert next(sv for sv in view["seats"] if sv["seat"] == me)["hand"] == own
+
+
+def hide_differently(table, rng) -> None:
+    """Change what the person cannot see: other seats' hands (swapped with draw-pile cards)
+    and the types of their collected tiles."""
+    s = table.state
+    for q, pl in enumerate(s.players):
+        if q == table.seat:
+            continue
+        for i in range(len(pl.hand)):
+            if s.draw_pile:
+                j = int(rng.integers(len(s.draw_pile)))
+                pl.hand[i], s.draw_pile[j] = s.draw_pile[j], pl.hand[i]
+        pl.hand.sort()
+        pl.collection[:] = list(rng.permutation(pl.collection))
+
+
+def comparable(g: dict) -> dict:
+    return {k: v for k, v in g.items() if k not in ("log", "log_from")}
+
+
+@pytest.mark.parametrize("players,rules,opponents,seat", [(2, "yucata", "heuristic", 1), (3, "schmidt", "random", 0)])
+def test_whole_games_show_only_the_seats_own_view(players, rules, opponents, seat, app, client):
+    rng = np.random.default_rng(players)
+    g = new(client, players=players, rules=rules, opponents=opponents, seat=seat, seed=11, max_rounds=30)
+    gid = g["id"]
+    table = table_of(app, gid)
+    moves = 0
+    while not g["over"]:
+        check_own_view_only(g, table)
+        if moves % 5 == 0:  # the response cannot change when only hidden things change
+            before = comparable(client.get(f"/api/games/{gid}").json())
+            hide_differently(table, rng)
+            assert comparable(client.get(f"/api/games/{gid}").json()) == before
+        assert g["your_turn"] and g["moves"]
+        move = g["moves"][int(rng.integers(len(g["moves"])))]
+        r = client.post(f"/api/games/{gid}/move", json={"action": move["action"]})
+        assert r.status_code == 200, r.text
+        g = r.json()
+        assert g["log"][0]["seat"] == seat and all(e["seat"] != seat for e in g["log"][1:])  # the bots' moves since
+        moves += 1
+    assert moves > 10
+    final = g["final"]
+    assert [sc["total"] for sc in final["scores"]] == [sc["total"] for sc in table.result()["scores"]]
+    assert all(sv["hand"] is not None for sv in final["view"]["seats"])  # at the end, everything face up
+    refused(client.post(f"/api/games/{gid}/move", json={"action": g["view"] and 0}), 409, "over")
+
+
+def test_moves_are_named_by_card_face_and_destination(client):
+    g = new(client, opponents="random", seed=3)
+    labels = [m["label"] for m in g["moves"]]
+    hand = next(sv for sv in g["view"]["seats"] if sv["seat"] == 0)["hand"]
+    jumps = [m for m in g["moves"] if m["kind"] == "jump"]
+    assert jumps and all(m["cards"][0] in hand and m["label"].startswith(f"jump with {m['cards'][0]} to ") for m in jumps)
+    assert not any("card " in label for label in labels)  # no hand slots
+    ups = [m for m in g["moves"] if m["kind"] == "top_up"]
+    assert len(ups) == 2 ** len(hand) and "top up, keeping every card" in labels
+
+
+def test_undo_takes_back_a_move_that_showed_nothing(app, client):
+    g = new(client, opponents="random", seed=3)
+    gid = g["id"]
+    before = comparable(client.get(f"/api/games/{gid}").json())
+    refused(client.post(f"/api/games/{gid}/undo"), 409, "nothing to undo")
+    jump = next(m for m in g["moves"] if m["kind"] == "jump")
+    g = client.post(f"/api/games/{gid}/move", json={"action": jump["action"]}).json()
+    assert g["can_undo"] and g["your_turn"]
+    g = client.post(f"/api/games/{gid}/undo").json()
+    assert comparable(client.get(f"/api/games/{gid}").json()) == before
+    assert table_of(app, gid).actions == []
+    up = next(m for m in g["moves"] if m["kind"] == "top_up" and m["cards"])  # draws cards: no undo
+    g = client.post(f"/api/games/{gid}/move", json={"action": up["action"]}).json()
+    assert not g["can_undo"]
+
+
+def test_resign_and_bot_failure_end_the_game(app, client):
+    g = new(client, opponents="random", seed=4)
+    g = client.post(f"/api/games/{g['id']}/resign").json()
+    assert g["over"] and g["final"]["resigned"] and g["moves"] == []
+    g = new(client, opponents="random", seed=4)
+    table = table_of(app, g["id"])
+
+    def broken(obs, mask):
+        raise ZeroDivisionError("oops")
+
+    table.opponents[1].agent.act = broken
+    for _ in range(2):  # the person's turn (two actions), then the bot's
+        move = next(m for m in g["moves"] if m["kind"] == "top_up" and not m["cards"])
+        r = client.post(f"/api/games/{g['id']}/move", json={"action": move["action"]})
+        assert r.status_code == 200
+        g = r.json()
+    assert g["over"]
+    assert "'random' (seat 1) failed: ZeroDivisionError: oops" in g["final"]["failure"]
+
+
+def test_every_refused_request_names_the_problem_and_changes_nothing(app, client):
+    g = new(client, opponents="random", seed=8)
+    gid = g["id"]
+    before = comparable(client.get(f"/api/games/{gid}").json())
+    actions = [list(a) for a in table_of(app, gid).actions]
+    illegal = next(a for a in range(100) if a not in {m["action"] for m in g["moves"]})
+    cases = [
+        (client.post(f"/api/games/{gid}/move", json={"action": illegal}), 400, "not one of your legal moves"),
+        (client.post(f"/api/games/{gid}/move", json={"action": 500}), 400, "out of range"),
+        (client.post(f"/api/games/{gid}/move", json={"action": "3"}), 400, "action must be an integer"),
+        (client.post(f"/api/games/{gid}/move", json={"action": True}), 400, "action must be an integer"),
+        (client.post(f"/api/games/{gid}/move", json={}), 400, '{"action": id}'),
+        (client.post(f"/api/games/{gid}/move", json=[1]), 400, '{"action": id}'),
+        (client.post(f"/api/games/{gid}/move", json={"action": 0, "colour": 1}), 400, "unknown field 'colour'"),
+        (client.post(f"/api/games/{gid}/move", json={"action": g["moves"][0]["action"], "seat": 1}), 403, "seat 0"),
+        (client.post(f"/api/games/{gid}/move", content=b'{"action": '), 400, "not valid JSON"),
+        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), 400, "not valid JSON"),
+        (client.post(f"/api/games/{gid}/move", content=b" " * (MAX_BODY + 1)), 413, "over the limit"),
+        (client.post("/api/games/not-a-game/move", json={"action": 0}), 404, "no game with this id"),
+        (client.get("/api/games/not-a-game"), 404, "no game with this id"),
+        (client.post("/api/games/not-a-game/undo"), 404, "no game with this id"),
+        (client.get(f"/api/games/{gid}?since=x"), 400, "since must be an integer"),
+        (client.get(f"/api/games/{gid}?since=99"), 400, "since must be in"),
+        (client.get("/api/nothing"), 404, "no such page"),
+        (client.delete(f"/api/games/{gid}"), 405, "DELETE is not allowed"),
+    ]
+    for response, status, words in cases:
+        refused(response, status, words)
+    assert comparable(client.get(f"/api/games/{gid}").json()) == before
+    assert table_of(app, gid).actions == actions
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"players": 9}, "players must be in 2..5"),
+    ({"players": "2"}, "players must be an integer"),
+    ({"opponents": "search"}, "not offered by this server; choose from random, kind-random, heuristic"),
+    ({"opponents": "mypkg.bots:Bot"}, "not offered"),
+    ({"opponents": ["random", "random"]}, "2 players have 1 opponent: give one spec for all or 1, got 2"),
+    ({"rules": "house"}, "rules must be one of yucata, schmidt"),
+    ({"seat": 2}, "seat must be in 0..1"),
+    ({"seat": "first"}, "seat must be an integer"),
+    ({"seed": -1}, "seed must be in 0.."),
+    ({"max_rounds": 0}, "max_rounds must be in 1.."),
+    ({"colour": "red"}, "unknown field 'colour'"),
+    ([2], "a new game is a JSON object"),
+])
+def test_bad_new_games_are_refused(body, words, app, client):
+    refused(client.post("/api/games", json=body), 400, words)
+    assert len(app.state.store) == 0
+
+
+def test_a_full_server_says_so_and_drops_finished_games_first():
+    client = TestClient(app := create_app(["random"], max_games=2, idle_seconds=1000))
+    a, b = new(client, seed=1), new(client, seed=2)
+    refused(client.post("/api/games", json={}), 503, "the server is full: 2 games")
+    client.post(f"/api/games/{a['id']}/resign")
+    new(client, seed=3)  # takes the finished game's place
+    refused(client.get(f"/api/games/{a['id']}"), 404, "no game with this id")
+    assert client.get(f"/api/games/{b['id']}").status_code == 200 and len(app.state.store) == 2
+
+
+def test_a_busy_game_refuses_a_second_request(app, client):
+    g = new(client, opponents="random", seed=8)
+    lock = app.state.store._games[g["id"]].lock
+    with lock:  # as while the bots are thinking
+        refused(client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"]}), 409, "busy")
+    assert client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"]}).status_code == 200
+
+
+def test_games_are_apart(app, client):
+    a, b = new(client, seed=5), new(client, seed=5)
+    assert a["id"] != b["id"] and len(a["id"]) >= 20
+    assert table_of(app, a["id"]).actions == table_of(app, b["id"]).actions  # the same deal, the bots' start
+    start = len(table_of(app, b["id"]).actions)
+    client.post(f"/api/games/{a['id']}/move", json={"action": a["moves"][0]["action"]})
+    assert len(table_of(app, a["id"]).actions) > start and len(table_of(app, b["id"]).actions) == start
+
+
+def test_replays_upload_and_step_as_a_seat(app, client, tmp_path):
+    g = new(client, opponents="random", seed=6, max_rounds=5)
+    while not g["over"]:
+        g = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][-1]["action"]}).json()
+    table = table_of(app, g["id"])
+    path = tmp_path / "g.jsonl"
+    append_record(path, game_record(table.state, table.seed, ["human", "random"], table.actions))
+    r = client.post("/api/replays?name=g.jsonl", content=path.read_bytes())
+    assert r.status_code == 201, r.text
+    listing = r.json()
+    (game,) = listing["games"]
+    assert game["error"] is None and game["steps"] == len(table.actions)
+    rid = listing["id"]
+    start = client.get(f"/api/replays/{rid}/0?step=0").json()
+    assert start["view"]["observer"] is None and all(sv["hand"] for sv in start["view"]["seats"])  # everyone's view
+    one = client.get(f"/api/replays/{rid}/0?step=3&seat=1").json()
+    assert len(one["log"]) == 3 and one["view"]["observer"] == 1
+    assert [sv["hand"] is None for sv in sorted(one["view"]["seats"], key=lambda s: s["seat"])] == [True, False]
+    end = client.get(f"/api/replays/{rid}/0?step={game['steps']}").json()
+    assert end["result"]["scores"] == json.loads(path.read_text())["scores"]
+    refused(client.get(f"/api/replays/{rid}/0?step={game['steps'] + 1}"), 400, "step must be in 0..")
+    refused(client.get(f"/api/replays/{rid}/0?seat=2"), 400, "seat must be in 0..1")
+    refused(client.get(f"/api/replays/{rid}/1"), 404, "no game 1")
+    refused(client.get("/api/replays/file"), 404, "started without --replay")
+    refused(client.post("/api/replays", content=b'{"format": "x"'), 400, "not valid JSON")
+    bad = path.read_text().replace('"seed":6', '"seed":7')
+    listing = client.post("/api/replays", content=bad.encode()).json()
+    assert listing["games"][0]["error"]  # listed with the reason it does not replay
+    refused(client.get(f"/api/replays/{listing['id']}/0"), 422, "does not replay")
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--opponents", "nosuchbot"], "argument --opponents: unknown agent 'nosuchbot'"),
+    (["--players", "7"], "argument --players: must be 2-5"),
+    (["--replay", "/nonexistent/games.jsonl"], "argument --replay: cannot read"),
+    (["--port", "x"], "argument --port: expected an integer"),
+])
+def test_serve_refuses_bad_arguments_before_listening(argv, words, capsys):
+    from spacemission_cli import serve
+
+    with pytest.raises(SystemExit) as exc:
+        serve.main(argv)
+    assert exc.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_the_replay_file_is_on_the_page(tmp_path):
+    from spacemission_cli._games import game_record
+    from spacemission_env.rules import action_label, apply, legal_actions, new_game
+
+    s = new_game(2, seed=9, max_rounds=3)
+    actions = []
+    while not s.is_over:
+        a = legal_actions(s)[0]
+        actions.append([s.current_player, a, action_label(a, s)])
+        apply(s, a)
+    path = tmp_path / "games.jsonl"
+    append_record(path, game_record(s, 9, ["random", "random"], actions))
+    client = TestClient(create_app(["random"], replay_file=path))
+    assert client.get("/api/meta").json()["replay"] == "file"
+    listing = client.get("/api/replays/file").json()
+    assert listing["games"][0]["steps"] == len(actions) and listing["games"][0]["error"] is None
+    assert client.get(f"/api/replays/file/0?step={len(actions)}").json()["result"]["scores"] == game_record(
+        s, 9, ["random", "random"], actions)["scores"]

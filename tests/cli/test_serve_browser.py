@@ -1,0 +1,139 @@
+"""``spacemission serve`` in a real headless Chromium: a whole 2-player game against the
+heuristic bot played by clicking, the final scores shown checked against the reference
+engine, and a screenshot (docs/images/serve.png is one of these).
+
+Playwright drives Debian's ``chromium`` (``make browser`` installs it when missing); the
+test is skipped, with the reason, only where that browser or Playwright is absent.
+"""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (dev extra)")
+uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (web extra)")
+
+from spacemission_cli._games import append_record, game_record  # noqa: E402
+from spacemission_cli.web.app import create_app  # noqa: E402
+from spacemission_cli.web.headless import CHROMIUM, launch  # noqa: E402
+from spacemission_env.rules import action_label, apply, legal_actions, new_game, scores  # noqa: E402
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM} "
+                                                              "(make browser installs it; CI does)")
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The app on a free local port in a thread of this process (its store stays readable),
+    with a recorded game to replay."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    s = new_game(2, seed=9, max_rounds=4)
+    actions = []
+    while not s.is_over:
+        a = legal_actions(s)[-1]
+        actions.append([s.current_player, a, action_label(a, s)])
+        apply(s, a)
+    append_record(tmp_path / "games.jsonl", game_record(s, 9, ["random", "greedy"], actions))
+    app = create_app(["heuristic", "random"], replay_file=tmp_path / "games.jsonl")
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield app, f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def page():
+    with playwright_api.sync_playwright() as p:
+        browser = launch(p)
+        pg = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        pg.set_default_timeout(20_000)
+        yield pg, errors
+        browser.close()
+
+
+def test_a_whole_game_by_clicking(server, page, tmp_path):
+    app, url = server
+    pg, errors = page
+    pg.goto(f"{url}/?delay=0")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.select_option("#ng-opponents", "heuristic")
+    pg.fill("#ng-seed", "5")
+    pg.click("#ng-start")
+    pg.wait_for_selector("#moves .move")
+    clicks = 0
+    while not pg.is_visible("#final"):
+        assert clicks < 400, "the game did not end"
+        # the first listed move, or a top up keeping every card when it is all there is
+        pg.locator("#moves .move:enabled").first.click()
+        clicks += 1
+        pg.wait_for_selector("#moves .move:enabled, #final:not([hidden])")
+    assert clicks > 10 and not errors, errors
+    ((game_id, live),) = app.state.store._games.items()
+    table = live.table
+    assert table.state.is_over and table.specs[1] == "heuristic"
+    check = new_game(2, seed=5, rules="yucata", max_rounds=100)  # the engine replays the same moves
+    for _, action, _ in table.actions:
+        apply(check, action)
+    expected = [sc["total"] for sc in scores(check)]
+    shown = [int(pg.inner_text(f"#scores tr[data-seat='{q}'] td.score-total")) for q in range(2)]
+    assert shown == expected
+    assert pg.inner_text("#status")  # the status line is there at the end too
+    revealed = pg.inner_text("#revealed")
+    assert "blue (heuristic): hand" in revealed  # every hand is shown face up at the end
+    shot = tmp_path / "serve.png"
+    pg.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+
+
+def test_narrow_window_keeps_the_moves_reachable(server, page):
+    _, url = server
+    pg, errors = page
+    pg.set_viewport_size({"width": 420, "height": 800})
+    pg.goto(f"{url}/?delay=0")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.fill("#ng-seed", "2")
+    pg.focus("#ng-start")
+    pg.keyboard.press("Enter")  # keyboard only: the form submits, the moves are buttons
+    pg.wait_for_selector("#moves .move")
+    box = pg.locator("#board").bounding_box()
+    assert box["width"] <= 420
+    first = pg.locator("#moves .move:enabled").first
+    first.focus()
+    before = pg.inner_text("#log")
+    pg.keyboard.press("Enter")
+    pg.wait_for_function("t => document.getElementById('log').innerText !== t", arg=before)
+    assert "red (you)" in pg.inner_text("#log") and not errors
+
+
+def test_replay_steps_forward_and_back(server, page):
+    _, url = server
+    pg, errors = page
+    pg.goto(f"{url}/")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("#tab-replay")
+    pg.click(".replay-game")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 0 of')")
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 1 of')")
+    pg.click("#rp-next")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 2 of')")
+    pg.click("#rp-back")
+    pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 1 of')")
+    assert pg.locator("#rp-log li").count() == 1
+    pg.select_option("#rp-seat", "1")  # as blue saw it: red's hand hidden
+    pg.wait_for_function("document.getElementById('rp-players').innerText.includes('public')")
+    pg.click("#rp-last")
+    pg.wait_for_function("document.getElementById('rp-result').innerText.startsWith('Final scores')")
+    assert not errors, errors
