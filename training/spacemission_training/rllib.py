@@ -183,7 +183,7 @@ def _results_callback(mapper_groups: dict[str, str]):
 
     class GameResults(RLlibCallback):
         def on_episode_end(self, *, episode, metrics_logger, **kwargs):
-            infos = episode.get_infos(-1)
+            infos = episode.get_infos(-1, env_steps=False)  # each agent's own last info (the final scores)
             modules = {a: episode.module_for(a) for a in infos}
             mine = [a for a, m in modules.items() if m == LEARNER]
             if not mine or any("scores" not in infos[a] for a in infos):
@@ -205,8 +205,10 @@ def architecture(cfg: RLlibConfig, active, scale) -> dict:
             "pi": cfg.layers("pi"), "vf": cfg.layers("vf")}
 
 
-def build_algorithm(cfg: RLlibConfig, arch: dict):
-    """The PPO Algorithm (new API stack) with the learner, snapshot slots and bot modules."""
+def build_algorithm(cfg: RLlibConfig, arch: dict, log_dir: Path):
+    """The PPO Algorithm (new API stack) with the learner, snapshot slots and bot modules;
+    RLlib's own result logger writes nothing (its default is ~/ray_results); ``log_dir``
+    is the directory it is given."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -243,7 +245,9 @@ def build_algorithm(cfg: RLlibConfig, arch: dict):
         .callbacks(_results_callback(groups))
         .debugging(seed=cfg.seed)
     )
-    return config.build_algo()
+    from ray.tune.logger import NoopLogger
+
+    return config.build_algo(logger_creator=lambda c: NoopLogger(c, str(log_dir)))
 
 
 def learner_module(algo):
@@ -341,7 +345,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         if not loop_path.is_file():
             raise ValueError(f"no RLlib checkpoint in {str(run_dir)!r}: nothing to resume")
         loop = json.loads(loop_path.read_text())
-        algo = build_algorithm(cfg, loop["arch"])
+        algo = build_algorithm(cfg, loop["arch"], run_dir)
         algo.restore_from_path(str(ckpt_dir.resolve()))
         runlog = RunLog(run_dir, resume_step=loop["step"], tensorboard=cfg.tensorboard)
     else:
@@ -351,7 +355,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
         active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed)
         arch = architecture(cfg, active, scale)
-        algo = build_algorithm(cfg, arch)
+        algo = build_algorithm(cfg, arch, run_dir)
         for k in range(cfg.max_snapshots):  # every slot starts as the initial network
             copy_learner_to(algo, f"self_{k}")
         loop = {"arch": arch, "step": 0, "iteration": 0, "snapshots": 0, "next_snapshot": cfg.snapshot_every,
