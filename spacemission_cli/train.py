@@ -10,6 +10,7 @@ extra is named instead of a traceback.
 """
 from __future__ import annotations
 
+import importlib
 import sys
 
 BACKENDS = ("sb3", "rllib")
@@ -40,24 +41,20 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"spacemission train: error: {exc}", file=sys.stderr)
         return 2
-    if backend == "rllib":
-        try:
-            import ray.rllib  # noqa: F401
-
-            from spacemission_training.rllib import main as rllib_main
-        except ImportError as exc:
-            print(f"spacemission train --backend rllib needs the ray extra (ray[rllib], torch): pip install -e '.[ray]' "
-                  f"or make install-ray ({exc})", file=sys.stderr)
-            return 2
-        return rllib_main(rest)
-    if {"-h", "--help"} & set(rest):
+    if {"-h", "--help"} & set(rest) and backend is None:
         print("--backend {sb3,rllib}: the trainer (default sb3, the options below); "
               "spacemission train --backend rllib --help lists RLlib's options\n")
+    module, needs = (("spacemission_training.rllib", "the ray extra (ray[rllib], torch): pip install -e '.[ray]' or "
+                      "make install-ray") if backend == "rllib" else
+                     ("spacemission_training.train_ppo", "the training extras (torch, stable-baselines3, sb3-contrib, "
+                      "tensorboard): pip install -e '.[train]'"))
     try:
-        from spacemission_training.train_ppo import main as train_main
+        if backend == "rllib":
+            import ray.rllib  # noqa: F401 - the extra, before the trainer's own imports
+        train_main = importlib.import_module(module).main
     except ImportError as exc:
-        print(f"spacemission train needs the training extras (torch, stable-baselines3, sb3-contrib, tensorboard): "
-              f"pip install -e '.[train]' ({exc})", file=sys.stderr)
+        print(f"spacemission train{' --backend rllib' if backend == 'rllib' else ''} needs {needs} ({exc})",
+              file=sys.stderr)
         return 2
     return train_main(rest)
 

@@ -46,7 +46,9 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "main", "parse_args", "train"]
+from .config import TrainConfig
+
+__all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "stop_algorithm", "export_agent", "main", "parse_args", "train"]
 
 LEARNER = "learner"
 ENV_NAME = "spacemission_pettingzoo"
@@ -56,15 +58,21 @@ def _h(text: str, **kw):
     return field(metadata={"help": text}, **kw)
 
 
+def _same(name: str, **default):
+    """The SB3 trainer's option ``name`` (its help, and its default unless given)."""
+    f = TrainConfig.__dataclass_fields__[name]
+    return field(default=default.get("default", f.default), metadata={"help": f.metadata["help"]})
+
+
 @dataclass
 class RLlibConfig:
     # the game
-    players: int = _h("players per game (2-5); the learner takes one seat, opponents the others", default=2)
-    rules: str = _h("rule set: yucata or schmidt", default="yucata")
-    max_rounds: int = _h("round limit (R-E3)", default=100)
+    players: int = _same("players")
+    rules: str = _same("rules")
+    max_rounds: int = _same("max_rounds")
     observation_type: str = _h("observation of every seat: the bots read 'recall'", default="recall")
-    reward: str = _h("win (rank reward) or score (score margin / 50)", default="win")
-    shaping: bool = _h("potential-based shaping with the provisional score (docs/interfaces.md)", default=True)
+    reward: str = _same("reward")
+    shaping: bool = _same("shaping")
     # budget and cluster
     steps: int = _h("env steps sampled (all seats' decisions) to train for", default=1_000_000)
     seed: int = _h("seed of RLlib, the feature sample and the seat draws", default=0)
@@ -76,31 +84,32 @@ class RLlibConfig:
     # PPO
     train_batch: int = _h("env steps per update (train_batch_size_per_learner)", default=4000)
     minibatch: int = _h("minibatch size", default=1000)
-    epochs: int = _h("passes over each batch", default=4)
+    epochs: int = _same("epochs")
     lr: float = _h("Adam learning rate", default=3e-4)
-    gamma: float = _h("discount per decision", default=0.995)
-    gae_lambda: float = _h("GAE lambda", default=0.95)
-    clip: float = _h("PPO clip range", default=0.2)
-    ent_coef: float = _h("entropy bonus", default=0.003)
-    vf_coef: float = _h("value loss weight", default=0.5)
-    max_grad_norm: float = _h("gradient norm clip", default=0.5)
+    gamma: float = _same("gamma")
+    gae_lambda: float = _same("gae_lambda")
+    clip: float = _same("clip")
+    ent_coef: float = _same("ent_coef")
+    vf_coef: float = _same("vf_coef")
+    max_grad_norm: float = _same("max_grad_norm")
     # network (the SB3 trainer's default sizes)
-    trunk: str = _h("shared layer sizes after the input, comma-separated", default="256")
-    pi: str = _h("policy head layer sizes", default="128")
-    vf: str = _h("value head layer sizes", default="128")
+    trunk: str = _same("trunk")
+    pi: str = _same("pi")
+    vf: str = _same("vf")
     # opponents
-    opponents: str = _h("opponent groups and weights: agent specs and 'self' (snapshots of the learner)",
-                        default="heuristic=0.35,greedy=0.15,self=0.4,kind-random=0.05,random=0.05")
+    opponents: str = _same("opponents")
     snapshot_every: int = _h("steps between snapshots (the oldest slot is replaced)", default=100_000)
     max_snapshots: int = _h("snapshot slots", default=4)
     # evaluation, logs, checkpoints
     eval_every: int = _h("steps between arena evaluations (0: only at the start and the end)", default=0)
-    eval_games: int = _h("arena games per opponent in each evaluation", default=200)
-    eval_opponents: str = _h("opponents of the evaluations, comma-separated specs", default="random,greedy,heuristic")
-    eval_seed: int = _h("arena seed of the evaluations (the same deals every time)", default=2024)
+    eval_games: int = _same("eval_games")
+    eval_opponents: str = _same("eval_opponents")
+    eval_seed: int = _same("eval_seed")
     checkpoint_every: int = _h("steps between checkpoints", default=200_000)
-    tensorboard: bool = _h("write TensorBoard event files (run_dir/tb)", default=True)
-    progress: str = _h("progress display: auto (a bar on a terminal), bar, lines", default="auto")
+    tensorboard: bool = _same("tensorboard")
+    progress: str = _same("progress")
+
+    layers = TrainConfig.layers  # "256,128" -> [256, 128], ValueError naming the option
 
     def __post_init__(self):
         from .pool import parse_weights
@@ -122,16 +131,6 @@ class RLlibConfig:
         parse_weights(self.opponents)
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
-
-    def layers(self, name: str) -> list[int]:
-        text = str(getattr(self, name)).strip()
-        try:
-            sizes = [int(x) for x in text.split(",") if x.strip()]
-        except ValueError:
-            raise ValueError(f"{name} must be comma-separated layer sizes such as 256,128, got {text!r}") from None
-        if any(s < 1 for s in sizes):
-            raise ValueError(f"{name}: layer sizes must be positive, got {text!r}")
-        return sizes
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -205,10 +204,8 @@ def architecture(cfg: RLlibConfig, active, scale) -> dict:
             "pi": cfg.layers("pi"), "vf": cfg.layers("vf")}
 
 
-def build_algorithm(cfg: RLlibConfig, arch: dict, log_dir: Path):
-    """The PPO Algorithm (new API stack) with the learner, snapshot slots and bot modules;
-    RLlib's own result logger writes nothing (its default is ~/ray_results); ``log_dir``
-    is the directory it is given."""
+def build_algorithm(cfg: RLlibConfig, arch: dict):
+    """The PPO Algorithm (new API stack) with the learner, snapshot slots and bot modules."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -245,9 +242,16 @@ def build_algorithm(cfg: RLlibConfig, arch: dict, log_dir: Path):
         .callbacks(_results_callback(groups))
         .debugging(seed=cfg.seed)
     )
-    from ray.tune.logger import NoopLogger
+    return config.build_algo()
 
-    return config.build_algo(logger_creator=lambda c: NoopLogger(c, str(log_dir)))
+
+def stop_algorithm(algo) -> None:
+    """Stop the Algorithm and remove the empty log folder it made under ~/ray_results
+    (this trainer logs into its run directory)."""
+    algo.stop()
+    logdir = getattr(algo, "logdir", None)
+    if logdir and Path(logdir).is_dir() and not any(Path(logdir).iterdir()):
+        Path(logdir).rmdir()
 
 
 def learner_module(algo):
@@ -345,7 +349,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         if not loop_path.is_file():
             raise ValueError(f"no RLlib checkpoint in {str(run_dir)!r}: nothing to resume")
         loop = json.loads(loop_path.read_text())
-        algo = build_algorithm(cfg, loop["arch"], run_dir)
+        algo = build_algorithm(cfg, loop["arch"])
         algo.restore_from_path(str(ckpt_dir.resolve()))
         runlog = RunLog(run_dir, resume_step=loop["step"], tensorboard=cfg.tensorboard)
     else:
@@ -355,7 +359,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
         active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed)
         arch = architecture(cfg, active, scale)
-        algo = build_algorithm(cfg, arch, run_dir)
+        algo = build_algorithm(cfg, arch)
         for k in range(cfg.max_snapshots):  # every slot starts as the initial network
             copy_learner_to(algo, f"self_{k}")
         loop = {"arch": arch, "step": 0, "iteration": 0, "snapshots": 0, "next_snapshot": cfg.snapshot_every,
@@ -413,7 +417,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     loop["evals"].append({"step": step, **final_eval})
     runlog.log(step, final_eval, wall_s)
     runlog.close()
-    algo.stop()
+    stop_algorithm(algo)
     summary = {"run_dir": str(run_dir), "steps": step, "iterations": loop["iteration"], "model": str(final_path),
                "wall_s": round(wall_s, 1), "evals": loop["evals"], "final_eval": final_eval,
                "eval_games": cfg.eval_games}
