@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run train test test-slow install bench differential clean browser
+.PHONY: run train test test-slow install bench differential clean browser install-ray test-ray
 
 # make run: train a PPO agent on a short budget, then an arena table (docs/training.md).
 # Scale it: make run STEPS=3000000 GAMES=1000
@@ -21,6 +21,26 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# A second virtualenv for Ray/RLlib, which pins its own Gymnasium (ray[rllib] 2.60: ==1.2.2):
+# the Ray tests and the core env tests run there, the main suite in .venv with the newest one.
+VENV_RAY := .venv-ray
+PY_RAY := $(VENV_RAY)/bin/python
+STAMP_RAY := $(VENV_RAY)/.installed
+
+$(STAMP_RAY): pyproject.toml
+	$(PYTHON) -m venv $(VENV_RAY)
+	$(PY_RAY) -m pip install --upgrade pip
+	$(PY_RAY) -m pip install torch==2.13.0
+	$(PY_RAY) -m pip install -e '.[ray,cli,dev]'
+	touch $(STAMP_RAY)
+
+install-ray: $(STAMP_RAY)
+
+# the tests marked ray (a two-node cluster among them), then the env's under RLlib's Gymnasium
+test-ray: $(STAMP_RAY)
+	$(PY_RAY) -m pytest -q -m 'ray and not slow'
+	$(PY_RAY) -m pytest -q tests/env
 
 run: $(STAMP)
 	$(PY) -m spacemission_training.quickstart --steps $(STEPS) --games $(GAMES)
@@ -50,4 +70,4 @@ differential: $(STAMP)
 	$(PY) benchmarks/differential.py --games 5000 --max-rounds 100 --player kind --chunk 250
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(VENV_RAY) build *.egg-info

@@ -23,7 +23,7 @@ deal luck cancel; --games is rounded up to whole deals. Results are identical fo
 # run_arena parameter -> the option that sets it (errors name the option)
 OPTIONS = {"agents": "--agents", "num_players": "--players", "games": "--games", "rules": "--rules",
            "max_rounds": "--max-rounds", "seed": "--seed", "workers": "--workers", "out": "--out",
-           "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method"}
+           "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method", "ray": "--ray"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "part of what --seed reproduces")
     ap.add_argument("--start-method", choices=("fork", "spawn", "forkserver"), default=None,
                     help="how worker processes start (default: fork where available)")
+    ap.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                    help="play the chunks as Ray tasks instead of --workers processes: on a local Ray (no ADDRESS), or "
+                         "the cluster at ADDRESS (auto, HOST:PORT); same results as without (needs the ray extra)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     return ap
 
@@ -61,13 +64,19 @@ def main(argv: list[str] | None = None) -> int:
 
     from spacemission_agents.arena import ArenaArgumentError, run_arena
 
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            ap.error("argument --ray: Ray is not installed; pip install -e '.[ray]' (or make install-ray)")
+
     err = Console(stderr=True)
     try:
         result = run_arena(
             [a for a in args.agents.split(",")], num_players=args.players, games=args.games, rules=args.rules,
             max_rounds=args.max_rounds, seed=args.seed, workers=args.workers, out=args.out,
             record=not args.no_record, progress=not args.no_progress, seatings=args.seatings,
-            chunk_size=args.chunk_size, start_method=args.start_method,
+            chunk_size=args.chunk_size, start_method=args.start_method, ray=args.ray,
             log=lambda msg: err.print(f"[yellow]forfeit:[/yellow] {msg}", highlight=False, markup=True))
     except ArenaArgumentError as exc:
         ap.error(f"argument {OPTIONS.get(exc.argument, exc.argument)}: {exc}")
@@ -77,8 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     for table in result.table():
         console.print(table)
     t = result.timing
-    console.print(f"{result.num_games} games in {t['elapsed_s']:.1f} s ({t['games_per_s']:.0f} games/s, "
-                  f"{t['workers']} worker{'s' if t['workers'] > 1 else ''})", highlight=False, soft_wrap=True)
+    where = (f"Ray at {args.ray}" if args.ray else "local Ray") if args.ray is not None else \
+        f"{t['workers']} worker{'s' if t['workers'] > 1 else ''}"
+    console.print(f"{result.num_games} games in {t['elapsed_s']:.1f} s ({t['games_per_s']:.0f} games/s, {where})",
+                  highlight=False, soft_wrap=True)
     if result.forfeits:
         console.print(f"[yellow]{len(result.forfeits)} forfeited games[/yellow] (listed in results.json)")
     if args.out:

@@ -308,7 +308,7 @@ def _warm_numba(num_players: int, rules: str, max_rounds: int) -> None:
 
 
 def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
-          progress: bool, log, jsonl_path) -> list[dict]:
+          progress: bool, log, jsonl_path, ray: str | None = None) -> list[dict]:
     """Every chunk's result, in chunk order (played here, or by a pool of workers)."""
     from .arena_output import progress_bar
 
@@ -328,7 +328,11 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
                 ended[chunk] = min(ended[chunk] + n, len(tasks[chunk]["games"]))
                 show(int(ended.sum()))
 
-            if pool is None:
+            if ray is not None:  # Ray tasks (arena_ray.py), the agents rebuilt there from their specs
+                from .arena_ray import ray_results
+
+                results = ray_results(tasks, [p[1] for p in payloads], names, config, ray, report)
+            elif pool is None:
                 results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
             else:
                 results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report)
@@ -375,7 +379,7 @@ def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple
 def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yucata", max_rounds: int = 100,
               seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
               seatings: str = "rotations", chunk_size: int | None = None, log=None,
-              start_method: str | None = None) -> ArenaResult:
+              start_method: str | None = None, ray: str | None = None) -> ArenaResult:
     """Play a duplicate-format round robin and return its :class:`ArenaResult`.
 
     ``agents``: specs (``"random"``, ``"search:budget=0.1"``, ``"mypkg:MyBot"``; see
@@ -388,14 +392,23 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
     platform has it, else "spawn"; spawn re-imports a script's ``__main__``, so guard it).
     ``seatings``: "rotations" (P per deal) or "permutations" (all distinct seat orders).
     ``chunk_size``: games per chunk, part of what a seed reproduces (default
-    :func:`auto_chunk_size` of the number of games). Every argument is
+    :func:`auto_chunk_size` of the number of games).
+    ``ray``: play the chunks as Ray tasks on the cluster at this address ("auto",
+    HOST:PORT; "" for a local Ray) instead of ``workers`` processes, agents given by
+    spec only (arena_ray.py); the results equal the local ones. Every argument is
     checked, and every agent built and bound, before the first game: ArenaArgumentError
     (a ValueError; ``.argument`` names the parameter) on the first bad one.
     """
     agents = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings)
     config = (int(num_players), rules, int(max_rounds))
     start_method = _start_method(start_method)
-    objs, names, specs, payloads = _build_agents(agents, _game_config(*config), int(workers), start_method)
+    if ray is not None and not isinstance(ray, str):
+        raise ArenaArgumentError("ray", f"ray must be None or a cluster address string ('' for a local Ray), got {ray!r}")
+    if ray is not None and not all(isinstance(a, str) for a in agents):
+        raise ArenaArgumentError("agents", "the Ray arena takes agents by spec only (rebuilt on the workers), "
+                                           f"got {[a for a in agents if not isinstance(a, str)][:1]}")
+    objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
+                                                 start_method)
     sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
     G = len(sched["seeds"])
     chunk_size = auto_chunk_size(G) if chunk_size is None else int(chunk_size)
@@ -410,7 +423,7 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
 
     t0 = time.perf_counter()
     parts = _play(tasks, objs, names, config, payloads, int(workers), start_method, progress, log,
-                  out_dir / "games.jsonl" if (out_dir is not None and record) else None)
+                  out_dir / "games.jsonl" if (out_dir is not None and record) else None, ray)
     elapsed = time.perf_counter() - t0
     result = _summarise(parts, sched, names, specs, config, ups, deals,
                         dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size)))

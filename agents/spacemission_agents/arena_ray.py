@@ -1,0 +1,84 @@
+"""The arena's chunks as Ray tasks: ``run_arena(..., ray="auto")``, ``spacemission arena --ray [ADDRESS]``.
+
+Needs Ray (``pip install -e '.[ray]'``); the arena imports this module only when asked to.
+The schedule, the chunks and each chunk's seeds are the local arena's (arena.py): every
+chunk is one Ray task that builds the agents from their specs, plays the chunk with the
+same function as a local worker (``arena._run_chunk``) and returns its games. So with the
+same seed and chunk size the results equal the local arena's game for game (every
+recorded game and ``results.json`` but its wall-clock timing), whichever nodes played
+which chunk (tests/training/test_ray_cluster.py checks this on a two-node cluster).
+
+Agents travel by spec (a few bytes), never as pickled objects: a spec is rebuilt and
+bound on the worker, once per worker process and agent list. ``ppo:PATH`` is sent with
+the absolute path, so the file must be readable at that path on every node (a shared
+file system, or the same checkout on each machine); ``MODULE:CLASS`` must be importable
+on every node.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .registry import parse_spec
+
+__all__ = ["portable_spec", "ray_results"]
+
+_AGENTS: dict = {}  # per worker process: (specs, config) -> built agents
+
+
+def portable_spec(spec: str) -> str:
+    """``spec`` with a ``ppo:PATH`` model path made absolute (the same file from any working directory)."""
+    target, path, _ = parse_spec(spec)
+    if target != "ppo" or path is None:
+        return spec
+    parts = spec.strip().split(":")
+    return ":".join(["ppo", str(Path(path).expanduser().resolve()), *parts[2:]])
+
+
+def _agents(specs: tuple, config: tuple) -> list:
+    key = (specs, config)
+    if key not in _AGENTS:
+        from .arena import _game_config
+        from .registry import make_agent
+
+        agents = [make_agent(s) for s in specs]
+        for a in agents:
+            if callable(getattr(a, "bind", None)):
+                a.bind(_game_config(*config))
+        _AGENTS.clear()
+        _AGENTS[key] = agents
+    return _AGENTS[key]
+
+
+def _play_chunk(specs: tuple, names: list, config: tuple, task: dict) -> dict:
+    from .arena import _run_chunk
+
+    return _run_chunk(_agents(specs, config), names, config, task)
+
+
+def init_ray(address: str | None) -> None:
+    """Connect to the cluster at ``address`` ("auto", HOST:PORT, ray://...), or start a
+    local Ray for "" (or join the one RAY_ADDRESS names)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address or None, include_dashboard=False, log_to_driver=False, configure_logging=False)
+
+
+def ray_results(tasks: list, specs: list[str], names: list[str], config: tuple, address: str | None, report):
+    """Every chunk's result in chunk order, played as Ray tasks; ``report(chunk, games)``
+    when a chunk ends (the progress bar)."""
+    import ray
+
+    init_ray(address)
+    play = ray.remote(num_cpus=1, max_retries=2)(_play_chunk)
+    specs_ref = tuple(portable_spec(s) for s in specs)
+    refs = [play.remote(specs_ref, names, config, t) for t in tasks]
+    pending, done = list(refs), {}
+    index = {r: i for i, r in enumerate(refs)}
+    for i, ref in enumerate(refs):
+        while ref not in done:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for r in ready:
+                done[r] = ray.get(r)
+                report(index[r], len(tasks[index[r]]["games"]))
+        yield done.pop(ref)

@@ -1,0 +1,63 @@
+"""The arena's Ray hook where Ray need not be installed: argument checks, specs made
+portable, and the command line naming the extra. The distributed run itself is tested
+on a two-node cluster (tests/training/test_ray_cluster.py)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from spacemission_agents.arena import ArenaArgumentError, run_arena
+from spacemission_agents.arena_ray import portable_spec
+from spacemission_agents.random_agents import RandomAgent
+
+HAS_RAY = importlib.util.find_spec("ray") is not None
+
+
+def test_ray_arena_takes_agents_by_spec_only():
+    with pytest.raises(ArenaArgumentError, match="by spec only") as info:
+        run_arena([RandomAgent(), "greedy"], games=2, ray="", progress=False)
+    assert info.value.argument == "agents"
+
+
+@pytest.mark.parametrize("bad", [5, True, ["auto"]])
+def test_ray_address_must_be_a_string(bad):
+    with pytest.raises(ArenaArgumentError, match="cluster address string") as info:
+        run_arena(["random", "greedy"], games=2, ray=bad, progress=False)
+    assert info.value.argument == "ray"
+
+
+def test_portable_spec_makes_model_paths_absolute(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert portable_spec("ppo:models/a.npz:temperature=0.5") == f"ppo:{tmp_path / 'models' / 'a.npz'}:temperature=0.5"
+    assert portable_spec("ppo:/abs/b.npz") == "ppo:/abs/b.npz"
+    for spec in ("heuristic", "search:budget=0.1", "ppo", "ppo:temperature=1.0", "spacemission_agents.greedy:GreedyAgent"):
+        assert portable_spec(spec) == spec
+    assert Path(portable_spec("ppo:x.npz")[4:]).is_absolute()
+
+
+@pytest.mark.skipif(HAS_RAY, reason="checks the message shown where Ray is not installed")
+def test_arena_cli_without_ray_names_the_extra(capsys):
+    from spacemission_cli.main import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["arena", "--agents", "random,greedy", "--games", "2", "--ray"])
+    assert info.value.code == 2
+    assert "pip install -e '.[ray]'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(HAS_RAY, reason="checks the message shown where Ray is not installed")
+def test_train_cli_rllib_backend_without_ray_names_the_extra(capsys):
+    from spacemission_cli.main import main
+
+    assert main(["train", "--backend", "rllib", "--steps", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "needs the ray extra" in err and "pip install -e '.[ray]'" in err
+
+
+def test_train_cli_rejects_an_unknown_backend(capsys):
+    from spacemission_cli.main import main
+
+    assert main(["train", "--backend", "jax"]) == 2
+    assert "invalid choice 'jax'" in capsys.readouterr().err

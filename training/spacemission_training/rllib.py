@@ -1,0 +1,515 @@
+"""Multi-agent PPO self-play on Ray RLlib (new API stack), on the PettingZoo env.
+
+    spacemission train --backend rllib --steps 200000 --num-env-runners 2            # a local Ray
+    spacemission train --backend rllib --address auto --num-env-runners 8 ...         # join a cluster
+    python -m spacemission_training.rllib --resume runs/rllib-2p-s0                    # after a kill
+
+Needs the ``ray`` extra (``pip install -e '.[ray]'``; RLlib pins its own Gymnasium, so it
+lives in its own virtualenv: ``make install-ray``). docs/training.md, "Training on Ray".
+
+The run, top to bottom (``train``):
+
+1. configuration (``RLlibConfig``: defaults < ``--config`` file < flags), saved as
+   ``run_dir/config.json``; Ray is started locally, or joined at ``--address``;
+2. the env: ``spacemission_env.pettingzoo_env.env`` (the AEC env, unchanged) in RLlib's
+   ``PettingZooEnv`` wrapper, one game per env runner; the modules read its observation
+   dict themselves (rllib_module.py), so no observation adapter is needed;
+3. the modules (one ``MultiRLModule``): ``learner`` (MaskedPPOModule, the only one
+   trained), ``max_snapshots`` frozen copies ``self_0..`` of it, and one ``BotModule`` per
+   bot of the opponent mix;
+4. self-play through the policy-mapping function (``SeatMapper``): in every game one
+   seat, drawn at random, is the learner's; every other seat draws an opponent group
+   from the ``--opponents`` weights (the SB3 trainer's groups and default weights), a
+   ``self`` seat one of the snapshot slots uniformly. The slots start as copies of the
+   initial network (the SB3 trainer's snapshot at step 0); every ``snapshot_every``
+   steps the learner's weights replace the oldest slot. Unlike the SB3 trainer there
+   is no prioritized (PFSP) reweighting, no heuristic prior and no behaviour-cloning
+   warm start: the learner starts from scratch;
+5. the loop: ``algo.train()`` per iteration, logged to TensorBoard and ``metrics.csv``
+   (logs.py) with RLlib's timers (sampling, learner update); every ``eval_every`` steps
+   the exported numpy agent plays the local arena; every ``checkpoint_every`` steps
+   ``algo.save_to_path`` (``run_dir/checkpoints/rllib`` plus ``loop.json``);
+   ``--resume RUN_DIR`` restores both and goes on;
+6. at the end: ``final.npz`` in the shipped numpy agent format
+   (agents/spacemission_agents/ppo.py; ``ppo:run_dir/final.npz`` plays anywhere, no Ray),
+   the final evaluation and ``summary.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+
+from .config import TrainConfig
+
+__all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "stop_algorithm", "export_agent", "main", "parse_args", "train"]
+
+LEARNER = "learner"
+ENV_NAME = "spacemission_pettingzoo"
+
+
+def _h(text: str, **kw):
+    return field(metadata={"help": text}, **kw)
+
+
+def _same(name: str, **default):
+    """The SB3 trainer's option ``name`` (its help, and its default unless given)."""
+    f = TrainConfig.__dataclass_fields__[name]
+    return field(default=default.get("default", f.default), metadata={"help": f.metadata["help"]})
+
+
+@dataclass
+class RLlibConfig:
+    # the game
+    players: int = _same("players")
+    rules: str = _same("rules")
+    max_rounds: int = _same("max_rounds")
+    observation_type: str = _h("observation of every seat: the bots read 'recall'", default="recall")
+    reward: str = _same("reward")
+    shaping: bool = _same("shaping")
+    # budget and cluster
+    steps: int = _h("env steps sampled (all seats' decisions) to train for", default=1_000_000)
+    seed: int = _h("seed of RLlib, the feature sample and the seat draws", default=0)
+    run_dir: str = _h("output directory (default runs/rllib-<P>p-s<seed>)", default="")
+    num_env_runners: int = _h("Ray actors that play games (0: sample in the driver)", default=2)
+    address: str = _h("Ray cluster to join: 'auto' (the one started on this machine by `ray start`), "
+                      "HOST:PORT, or '' (start a local Ray)", default="")
+    threads: int = _h("torch threads of the learner", default=1)
+    # PPO
+    train_batch: int = _h("env steps per update (train_batch_size_per_learner)", default=4000)
+    minibatch: int = _h("minibatch size", default=1000)
+    epochs: int = _same("epochs")
+    lr: float = _h("Adam learning rate", default=3e-4)
+    gamma: float = _same("gamma")
+    gae_lambda: float = _same("gae_lambda")
+    clip: float = _same("clip")
+    ent_coef: float = _same("ent_coef")
+    vf_coef: float = _same("vf_coef")
+    max_grad_norm: float = _same("max_grad_norm")
+    # network (the SB3 trainer's default sizes)
+    trunk: str = _same("trunk")
+    pi: str = _same("pi")
+    vf: str = _same("vf")
+    # opponents
+    opponents: str = _same("opponents")
+    snapshot_every: int = _h("steps between snapshots (the oldest slot is replaced)", default=100_000)
+    max_snapshots: int = _h("snapshot slots", default=4)
+    # evaluation, logs, checkpoints
+    eval_every: int = _h("steps between arena evaluations (0: only at the start and the end)", default=0)
+    eval_games: int = _same("eval_games")
+    eval_opponents: str = _same("eval_opponents")
+    eval_seed: int = _same("eval_seed")
+    checkpoint_every: int = _h("steps between checkpoints", default=200_000)
+    tensorboard: bool = _same("tensorboard")
+    progress: str = _same("progress")
+
+    layers = TrainConfig.layers  # "256,128" -> [256, 128], ValueError naming the option
+
+    def __post_init__(self):
+        from .pool import parse_weights
+
+        checks = [
+            (2 <= self.players <= 5, "players must be in 2..5"),
+            (self.steps > 0 and self.train_batch > 0 and 0 < self.minibatch <= self.train_batch,
+             "steps and train_batch must be > 0, minibatch in 1..train_batch"),
+            (self.epochs >= 1 and self.num_env_runners >= 0 and self.threads >= 1,
+             "epochs >= 1, num_env_runners >= 0, threads >= 1"),
+            (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1 and self.lr > 0, "gamma in (0, 1], lambda in [0, 1], lr > 0"),
+            (self.snapshot_every > 0 and self.checkpoint_every > 0 and self.eval_every >= 0 and self.max_snapshots >= 1,
+             "intervals and max_snapshots must be > 0"),
+            (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"bad RLlib training configuration: {message} ({self.as_dict()})")
+        parse_weights(self.opponents)
+        for name in ("trunk", "pi", "vf"):
+            self.layers(name)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+# --- the env and the seat mapping -------------------------------------------------------------
+def make_env(env_config: dict):
+    """RLlib's PettingZooEnv around the project's AEC env (``env_config``: its keyword arguments)."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    from spacemission_env.pettingzoo_env import env
+
+    return PettingZooEnv(env(**env_config))
+
+
+class SeatMapper:
+    """RLlib's ``policy_mapping_fn``: agent ``player_k`` of an episode -> module id (module
+    doc, step 4). The draws are a function of (seed, episode id), so every seat of a game
+    is mapped consistently however often and in whatever order RLlib asks."""
+
+    def __init__(self, num_players: int, weights: dict[str, float], bot_ids: dict[str, str], snapshots: int,
+                 seed: int):
+        self.num_players, self.seed = num_players, seed
+        ids, probs = [], []
+        total = sum(weights.values())
+        for group, w in weights.items():
+            if w <= 0:
+                continue
+            members = [f"self_{k}" for k in range(snapshots)] if group == "self" else [bot_ids[group]]
+            ids += members
+            probs += [w / total / len(members)] * len(members)
+        self.ids, self.probs = ids, np.asarray(probs) / np.sum(probs)
+
+    def seats(self, episode_id: str) -> list[str]:
+        digest = hashlib.sha256(f"{self.seed}:{episode_id}".encode()).digest()
+        rng = np.random.default_rng(int.from_bytes(digest[:8], "little"))
+        out = [self.ids[i] for i in rng.choice(len(self.ids), size=self.num_players, p=self.probs)]
+        out[int(rng.integers(self.num_players))] = LEARNER
+        return out
+
+    def __call__(self, agent_id, episode, **kwargs) -> str:
+        return self.seats(str(episode.id_))[int(str(agent_id).rsplit("_", 1)[1])]
+
+
+def _results_callback(mapper_groups: dict[str, str]):
+    """An RLlibCallback class that logs, per opponent group, the learner's result in the
+    games that ended (1 ahead on points, 0.5 level, 0 behind): ``score/<group>``."""
+    from ray.rllib.callbacks.callbacks import RLlibCallback
+
+    class GameResults(RLlibCallback):
+        def on_episode_end(self, *, episode, metrics_logger, **kwargs):
+            infos = episode.get_infos(-1, env_steps=False)  # each agent's own last info (the final scores)
+            modules = {a: episode.module_for(a) for a in infos}
+            mine = [a for a, m in modules.items() if m == LEARNER]
+            if not mine or any("scores" not in infos[a] for a in infos):
+                return
+            me = infos[mine[0]]["scores"]["total"]
+            for a, m in modules.items():
+                if a != mine[0]:
+                    them = infos[a]["scores"]["total"]
+                    metrics_logger.log_value(f"score/{mapper_groups.get(m, m)}", 1.0 if me > them else 0.5 if me == them
+                                             else 0.0, reduce="mean", window=200)
+            metrics_logger.log_value("game_length", episode.env_steps(), reduce="mean", window=200)
+
+    return GameResults
+
+
+# --- the algorithm ------------------------------------------------------------------------------
+def architecture(cfg: RLlibConfig, active, scale) -> dict:
+    return {"active": [int(x) for x in active], "scale": [float(x) for x in scale], "trunk": cfg.layers("trunk"),
+            "pi": cfg.layers("pi"), "vf": cfg.layers("vf")}
+
+
+def build_algorithm(cfg: RLlibConfig, arch: dict):
+    """The PPO Algorithm (new API stack) with the learner, snapshot slots and bot modules."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.tune.registry import register_env
+
+    from .pool import SELF, parse_weights
+    from .rllib_module import BotModule, MaskedPPOModule
+
+    register_env(ENV_NAME, make_env)
+    weights = parse_weights(cfg.opponents)
+    bots = [g for g in weights if g != SELF and weights[g] > 0]
+    bot_ids = {spec: f"bot_{i}" for i, spec in enumerate(bots)}
+    game = dict(num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds)
+    specs = {LEARNER: RLModuleSpec(module_class=MaskedPPOModule, model_config=arch)}
+    specs.update({f"self_{k}": RLModuleSpec(module_class=MaskedPPOModule, model_config=arch)
+                  for k in range(cfg.max_snapshots)})
+    specs.update({mid: RLModuleSpec(module_class=BotModule, model_config=dict(
+        spec=spec, seed=cfg.seed + i, observation_type=cfg.observation_type, **game))
+        for i, (spec, mid) in enumerate(bot_ids.items())})
+    mapper = SeatMapper(cfg.players, weights, bot_ids, cfg.max_snapshots, cfg.seed)
+    groups = {mid: spec.split(":")[0] for spec, mid in bot_ids.items()}
+    groups.update({f"self_{k}": SELF for k in range(cfg.max_snapshots)})
+    config = (
+        PPOConfig()
+        .environment(ENV_NAME, env_config=dict(observation_type=cfg.observation_type, reward=cfg.reward,
+                                               shaping=cfg.shaping, gamma=cfg.gamma, **game))
+        .env_runners(num_env_runners=cfg.num_env_runners, num_envs_per_env_runner=1, num_cpus_per_env_runner=1)
+        .learners(num_learners=0)
+        .multi_agent(policies=set(specs), policy_mapping_fn=mapper, policies_to_train=[LEARNER])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
+        .training(lr=cfg.lr, gamma=cfg.gamma, lambda_=cfg.gae_lambda, clip_param=cfg.clip,
+                  entropy_coeff=cfg.ent_coef, vf_loss_coeff=cfg.vf_coef, grad_clip=cfg.max_grad_norm,
+                  train_batch_size_per_learner=cfg.train_batch, minibatch_size=cfg.minibatch, num_epochs=cfg.epochs)
+        .callbacks(_results_callback(groups))
+        .debugging(seed=cfg.seed)
+    )
+    return config.build_algo()
+
+
+def stop_algorithm(algo) -> None:
+    """Stop the Algorithm and remove the empty log folder it made under ~/ray_results
+    (this trainer logs into its run directory)."""
+    algo.stop()
+    logdir = getattr(algo, "logdir", None)
+    if logdir and Path(logdir).is_dir() and not any(Path(logdir).iterdir()):
+        Path(logdir).rmdir()
+
+
+def learner_module(algo):
+    return algo.get_module(LEARNER)
+
+
+def copy_learner_to(algo, module_id: str) -> None:
+    """Put the learner's current weights into a snapshot slot, on the learner and every env runner."""
+    state = learner_module(algo).get_state()
+    algo.set_state({"learner_group": {"learner": {"rl_module": {module_id: state}}}})
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
+
+
+def export_agent(module, cfg: RLlibConfig, training: dict | None = None, name: str = "ppo"):
+    """The learner's actor as a numpy :class:`~spacemission_agents.ppo.PPOAgent` (the shipped
+    format: ``active``, ``scale``, ``w0, b0, ...``; no prior)."""
+    from spacemission_agents.ppo import PPOAgent, make_metadata
+
+    arch = {"trunk": cfg.layers("trunk"), "pi": cfg.layers("pi"), "vf": cfg.layers("vf"), "activation": "relu"}
+    meta = make_metadata(observation_type=cfg.observation_type, num_players=cfg.players, rules=cfg.rules,
+                         max_rounds=cfg.max_rounds, architecture=arch,
+                         training={"backend": "rllib", **(training or {})}, prior=None)
+    params = {"active": module.active.cpu().numpy().copy(), "scale": module.scale.cpu().numpy().copy()}
+    for i, (w, b) in enumerate(module.actor_layers()):
+        params[f"w{i}"], params[f"b{i}"] = w, b
+    return PPOAgent(params, meta, name=name)
+
+
+# --- the run --------------------------------------------------------------------------------------
+def default_run_dir(cfg: RLlibConfig) -> Path:
+    return Path("runs") / f"rllib-{cfg.players}p-s{cfg.seed}"
+
+
+def init_ray(address: str) -> None:
+    """Join the cluster at ``address`` ('auto', HOST:PORT), or start a local Ray ('')."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    kwargs = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    if address:
+        ray.init(address=address, **kwargs)
+    else:
+        ray.init(**kwargs)
+
+
+def _iteration_values(result: dict) -> dict:
+    """The scalars of one ``algo.train()`` result that the logs keep."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, TIMERS
+
+    out = {}
+    runners = result.get(ENV_RUNNER_RESULTS, {})
+    for k, v in runners.items():
+        if k.startswith("score/") or k in ("game_length", "episode_return_mean", "num_episodes"):
+            out[f"games/{k[6:]}/score" if k.startswith("score/") else f"games/{k}"] = v
+    learner = result.get(LEARNER_RESULTS, {}).get(LEARNER, {})
+    for k in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
+        if k in learner:
+            out[f"train/{k}"] = learner[k]
+    for k, v in result.get(TIMERS, {}).items():
+        if isinstance(v, (int, float)):
+            out[f"time/{k}_s"] = v
+    return out
+
+
+def _sampled(result: dict) -> int:
+    from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    return int(result.get(NUM_ENV_STEPS_SAMPLED_LIFETIME, result.get("env_runners", {}).get(
+        NUM_ENV_STEPS_SAMPLED_LIFETIME, 0)))
+
+
+def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = None) -> dict:
+    """Run (or resume) an RLlib training run; returns the summary (also ``run_dir/summary.json``)."""
+    import torch
+
+    from spacemission_training.policy import feature_stats
+
+    from .config import versions
+    from .logs import Progress, RunLog, evaluate
+
+    torch.set_num_threads(cfg.threads)
+    run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
+    ckpt_dir, loop_path = run_dir / "checkpoints" / "rllib", run_dir / "checkpoints" / "loop.json"
+    command = ["spacemission", "train", "--backend", "rllib", *(sys.argv[1:] if argv is None else argv)]
+    eval_opponents = [s.strip() for s in cfg.eval_opponents.split(",") if s.strip()]
+    wall0 = time.perf_counter()
+    init_ray(cfg.address)
+
+    def evaluation(step: int, games: int, seed: int) -> dict:
+        return evaluate(export_agent(learner_module(algo), cfg), eval_opponents, num_players=cfg.players,
+                        rules=cfg.rules, max_rounds=cfg.max_rounds, games=games, seed=seed) if games else {}
+
+    if resume:
+        if not loop_path.is_file():
+            raise ValueError(f"no RLlib checkpoint in {str(run_dir)!r}: nothing to resume")
+        loop = json.loads(loop_path.read_text())
+        algo = build_algorithm(cfg, loop["arch"])
+        algo.restore_from_path(str(ckpt_dir.resolve()))
+        runlog = RunLog(run_dir, resume_step=loop["step"], tensorboard=cfg.tensorboard)
+    else:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.json").write_text(json.dumps(
+            {"config": cfg.as_dict(), "command": command, "versions": {**versions(), "ray": _ray_version()},
+             "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
+        active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed)
+        arch = architecture(cfg, active, scale)
+        algo = build_algorithm(cfg, arch)
+        for k in range(cfg.max_snapshots):  # every slot starts as the initial network
+            copy_learner_to(algo, f"self_{k}")
+        loop = {"arch": arch, "step": 0, "iteration": 0, "snapshots": 0, "next_snapshot": cfg.snapshot_every,
+                "next_eval": cfg.eval_every or None, "next_checkpoint": cfg.checkpoint_every, "wall_s": 0.0,
+                "evals": []}
+        runlog = RunLog(run_dir, tensorboard=cfg.tensorboard)
+        e = evaluation(0, cfg.eval_games, cfg.eval_seed)
+        loop["evals"].append({"step": 0, **e})
+        runlog.log(0, e, 0.0)
+
+    wall_before = loop["wall_s"]
+    progress = Progress(cfg.steps, loop["step"], enabled={"auto": None, "bar": True, "lines": False}[cfg.progress])
+
+    def save_checkpoint() -> None:
+        loop["wall_s"] = wall_before + time.perf_counter() - wall0
+        algo.save_to_path(str(ckpt_dir.resolve()))
+        loop_path.write_text(json.dumps(loop))
+
+    try:
+        while loop["step"] < cfg.steps:
+            t0 = time.perf_counter()
+            result = algo.train()
+            dt = time.perf_counter() - t0
+            before, loop["step"], loop["iteration"] = loop["step"], _sampled(result), loop["iteration"] + 1
+            step = loop["step"]
+            values = _iteration_values(result)
+            values["time/steps_per_s"] = (step - before) / dt if dt > 0 else float("nan")
+            runlog.log(step, values, wall_before + time.perf_counter() - wall0)
+            if step >= loop["next_snapshot"]:
+                copy_learner_to(algo, f"self_{loop['snapshots'] % cfg.max_snapshots}")
+                loop["snapshots"] += 1
+                loop["next_snapshot"] += cfg.snapshot_every * (1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
+            if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
+                e = evaluation(step, cfg.eval_games, cfg.eval_seed)
+                loop["evals"].append({"step": step, **e})
+                runlog.log(step, e, wall_before + time.perf_counter() - wall0)
+                loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
+            if step >= loop["next_checkpoint"]:
+                loop["next_checkpoint"] += cfg.checkpoint_every * (1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)
+                save_checkpoint()
+            runlog.flush()
+            progress.update(step, " ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in sorted(values.items())
+                                           if k.startswith("games/") and k.endswith("/score")))
+    finally:
+        progress.close()
+
+    save_checkpoint()
+    step = loop["step"]
+    wall_s = loop["wall_s"]
+    training = {"command": " ".join(command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
+                "config": cfg.as_dict()}
+    agent = export_agent(learner_module(algo), cfg, training=training)
+    final_path = agent.save(run_dir / "final.npz")
+    final_eval = evaluation(step, cfg.eval_games, cfg.eval_seed)
+    loop["evals"].append({"step": step, **final_eval})
+    runlog.log(step, final_eval, wall_s)
+    runlog.close()
+    stop_algorithm(algo)
+    summary = {"run_dir": str(run_dir), "steps": step, "iterations": loop["iteration"], "model": str(final_path),
+               "wall_s": round(wall_s, 1), "evals": loop["evals"], "final_eval": final_eval,
+               "eval_games": cfg.eval_games}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _ray_version() -> str:
+    import ray
+
+    return ray.__version__
+
+
+# --- command line ---------------------------------------------------------------------------------
+def _bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+EXAMPLES = """examples:
+  spacemission train --backend rllib --steps 200000 --num-env-runners 2      # local Ray, 2 env runners
+  ray start --head --num-cpus 8                                             # then, on every other machine:
+  ray start --address HEAD_IP:6379 --num-cpus 8
+  spacemission train --backend rllib --address auto --num-env-runners 15     # on the head node
+  spacemission train --backend rllib --resume runs/rllib-2p-s0 --steps 400000
+docs/training.md, "Training on Ray"."""
+
+RESUME_OVERRIDES = ("steps", "progress", "address", "num_env_runners")
+
+
+def build_parser(prog: str = "spacemission train --backend rllib") -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=prog, description="Multi-agent PPO self-play on Ray RLlib (new API stack) on the "
+                                 "PettingZoo env, with action masking, bots and snapshots of the learner as opponents.",
+                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--config", default=None, help="JSON file with any of the options below")
+    ap.add_argument("--resume", default=None, metavar="RUN_DIR",
+                    help=f"continue the run in RUN_DIR from its last checkpoint ({', '.join(RESUME_OVERRIDES)} may change)")
+    for f in fields(RLlibConfig):
+        kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
+        ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
+                        help=f"{f.metadata['help']} (default: {f.default})")
+    return ap
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
+    """(config, resume run dir or None). Precedence: defaults < --config file < flags."""
+    ap = build_parser()
+    ns = ap.parse_args(argv)
+    flags = {f.name: getattr(ns, f.name) for f in fields(RLlibConfig) if getattr(ns, f.name) is not None}
+    names = {f.name for f in fields(RLlibConfig)}
+    try:
+        if ns.resume:
+            path = Path(ns.resume) / "config.json"
+            if not path.is_file():
+                ap.error(f"--resume: no run in {ns.resume!r} (config.json missing)")
+            bad = sorted(set(flags) - set(RESUME_OVERRIDES))
+            if bad or ns.config:
+                ap.error(f"--resume continues the saved configuration; only {', '.join(RESUME_OVERRIDES)} may be "
+                         f"changed (got {', '.join(bad) or '--config'})")
+            return RLlibConfig(**{**json.loads(path.read_text())["config"], **flags}), ns.resume
+        values = {}
+        if ns.config:
+            p = Path(ns.config)
+            if not p.is_file():
+                raise ValueError(f"config file {ns.config!r} does not exist")
+            values = json.loads(p.read_text())
+            values = values.get("config", values)
+            unknown = sorted(set(values) - names)
+            if unknown:
+                raise ValueError(f"config file {ns.config!r}: unknown keys {unknown}; known: {sorted(names)}")
+        return RLlibConfig(**{**values, **flags}), None
+    except (ValueError, TypeError) as exc:
+        ap.error(str(exc))
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg, resume = parse_args(argv)
+    summary = train(cfg, resume=resume, argv=argv)
+    print(f"done: {summary['steps']:,} env steps in {summary['wall_s']:.0f} s ({summary['iterations']} iterations); "
+          f"model {summary['model']}")
+    first, last = summary["evals"][0], summary["final_eval"]
+    for k in sorted(last):
+        if k.endswith("/win_rate"):
+            lo, hi = last[k.replace("win_rate", "ci_low")], last[k.replace("win_rate", "ci_high")]
+            start = f"{first[k]:.1%} at the start -> " if k in first else ""
+            print(f"  vs {k.split('/')[1]:12s} win rate {start}{last[k]:.1%} (95% CI {lo:.1%}-{hi:.1%}, "
+                  f"{summary['eval_games']} games)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
