@@ -7,14 +7,21 @@ engine's figure in the same run (same work per step: mask + observation + apply)
 and the ratio, state bytes per game, memory for 65,536 games, first-step time in a
 fresh process with a warm numba cache and compile time with a cold cache.
 
+With ``--pgx-python PATH`` (an interpreter that can import pgx and jax, e.g. a throwaway
+virtualenv: pgx is never a dependency of this project) it also times pgx's connect-four
+(``--pgx-games``) in a child process with the same loop (random legal action from the
+mask, step, the state's observation and mask, finished games reset by pgx's auto_reset),
+alternating with our engine ``--repeats`` times, and prints each figure, the medians and
+the median of the paired ratios.
+
     .venv/bin/python benchmarks/engine_speed.py [--players 3] [--rules yucata] [--seconds 3] [--json]
+    .venv/bin/python benchmarks/engine_speed.py --pgx-python /tmp/pgxvenv/bin/python --repeats 3 --batch-sizes 1024
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -23,9 +30,9 @@ import time
 import numpy as np
 
 
-from spacemission_env import encoding, engine
+from spacemission_env import engine
 from spacemission_env.engine.compile_notice import MESSAGE
-from spacemission_env.rules import game as G
+from spacemission_cli.bench import pgx_speed, reference_speed
 
 FIRST_STEP = """
 import time, sys
@@ -79,25 +86,6 @@ def bench_engine(B: int, players: int, rules: str, seconds: float, seed: int = 0
             break
     return {"batch_size": B, "agent_steps_per_s": steps / el, "games_per_s": games / el, "seconds": el,
             "steps": steps, "games": games}
-
-
-def bench_reference(players: int, rules: str, seconds: float, seed: int = 0) -> dict:
-    rnd = random.Random(seed)
-    s = G.new_game(players, seed=seed, rules=rules)
-    steps = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(100):
-            mask = G.legal_action_mask(s)
-            encoding.observe(s)
-            G.apply(s, rnd.choice(np.flatnonzero(mask).tolist()))
-            steps += 1
-            if s.is_over:
-                games += 1
-                seed += 1
-                s = G.new_game(players, seed=seed, rules=rules)
-    el = time.perf_counter() - t0
-    return {"agent_steps_per_s": steps / el, "games_per_s": games / el, "steps": steps, "games": games}
 
 
 def validation_cost(players: int, rules: str, B: int = 1024, reps: int = 300) -> dict:
@@ -161,7 +149,12 @@ def main(argv=None) -> dict:
     ap.add_argument("--batch-sizes", default="1,64,1024,8192")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     ap.add_argument("--no-subprocess", action="store_true", help="skip the first-step / cold-compile measurements")
+    ap.add_argument("--pgx-python", help="interpreter with pgx + jax: time pgx in the same run (see the docstring)")
+    ap.add_argument("--pgx-games", default="connect_four", help="comma-separated pgx env ids")
+    ap.add_argument("--repeats", type=int, default=3, help="alternations of our engine and pgx (--pgx-python)")
     args = ap.parse_args(argv)
+    if args.pgx_python:
+        return compare_pgx(args)
 
     res = {"players": args.players, "rules": args.rules, "cpu_count": os.cpu_count(),
            "numba_threads": None, "engine": [], "reference": None}
@@ -175,7 +168,7 @@ def main(argv=None) -> dict:
     bench_engine(8, args.players, args.rules, 0.0)  # compile in this process
     for B in [int(x) for x in args.batch_sizes.split(",")]:
         res["engine"].append(bench_engine(B, args.players, args.rules, args.seconds))
-    res["reference"] = bench_reference(args.players, args.rules, args.seconds)
+    res["reference"] = reference_speed(args.players, args.rules, args.seconds)
     ref = res["reference"]["agent_steps_per_s"]
     for row in res["engine"]:
         row["ratio_to_reference"] = row["agent_steps_per_s"] / ref
@@ -202,6 +195,35 @@ def main(argv=None) -> dict:
         print(f"first step in a fresh process: warm cache {res['warm_cache_first_step_s']:.2f} s, "
               f"cold cache (compile) {res['cold_cache_first_step_s']:.2f} s; compile notice on stderr: "
               f"cold {'yes' if res['cold_cache_notice'] else 'no'}, warm {'yes' if res['warm_cache_notice'] else 'no'}")
+    return res
+
+
+def compare_pgx(args) -> dict:
+    """Our engine at each batch size and pgx's games at the same size, alternating, in one run."""
+    import statistics
+
+    bench_engine(8, args.players, args.rules, 0.0)  # compile
+    res = {"players": args.players, "rules": args.rules, "repeats": args.repeats, "rows": []}
+    for B in [int(x) for x in args.batch_sizes.split(",")]:
+        ours, theirs = [], {g: [] for g in args.pgx_games.split(",")}
+        for _ in range(args.repeats):
+            ours.append(bench_engine(B, args.players, args.rules, args.seconds)["agent_steps_per_s"])
+            for g in theirs:
+                theirs[g].append(pgx_speed(args.pgx_python, B, args.seconds, game=g)["agent_steps_per_s"])
+        for g, figs in theirs.items():
+            ratios = [o / t for o, t in zip(ours, figs)]
+            res["rows"].append({"batch_size": B, "pgx_game": g, "ours": ours, "pgx": figs,
+                                "ours_median": statistics.median(ours), "pgx_median": statistics.median(figs),
+                                "ratio_median": statistics.median(ratios)})
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return res
+    print(f"engine_speed vs pgx: our engine ({args.players} players, {args.rules}, obs + mask of the acting player "
+          f"every step) and pgx (JAX on the CPU), alternating {args.repeats}x, agent-steps/s")
+    for r in res["rows"]:
+        runs = ", ".join(f"{o:,.0f} / {t:,.0f}" for o, t in zip(r["ours"], r["pgx"]))
+        print(f"B={r['batch_size']:>5} {r['pgx_game']:<14} ours {r['ours_median']:>11,.0f}  pgx {r['pgx_median']:>11,.0f}"
+              f"  ratio (median of pairs) {r['ratio_median']:.2f}   runs ours/pgx: {runs}")
     return res
 
 

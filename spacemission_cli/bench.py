@@ -13,7 +13,10 @@ EXAMPLE = """examples:
   spacemission bench --only agents --agents random,greedy,heuristic --seconds 1 --json
 
 engine: random legal play on the batched engine (mask, acting player's observation,
-  step, finished games restarted), in agent-steps (decisions) per second;
+  step, finished games restarted), in agent-steps (decisions) per second, with the same
+  loop on the reference engine (spacemission_env.rules) and the ratio; with --pgx-python,
+  pgx's connect-four at the same batch size (JAX on the CPU, from that interpreter) and
+  the ratio, measured alternately in this run;
 env: random play through the PettingZoo AEC env (spacemission_env.env(), wrappers on),
   one game at a time, in agent-steps per second;
 agents: each bot's decisions per second on positions from real games, one act() at a
@@ -59,8 +62,89 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"bots to time (default: those of {', '.join(DEFAULT_AGENTS)} that are installed)")
     ap.add_argument("--agent-batch", type=_positive(int), default=256, metavar="B", help="rows per act_batch call (default 256)")
     ap.add_argument("--seconds", type=_positive(float), default=2.0, metavar="T", help="time per measurement (default 2)")
+    ap.add_argument("--pgx-python", metavar="PATH",
+                    help="an interpreter with pgx and jax installed (never a dependency of this project): "
+                         "also time pgx's connect-four at --batch and print the ratio")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     return ap
+
+
+def reference_speed(players: int, rules: str, seconds: float, seed: int = 0) -> dict:
+    """The engine loop's work (mask, observation, apply) on the reference engine, one game at a time."""
+    import random
+
+    import numpy as np
+
+    from spacemission_env import encoding
+    from spacemission_env.rules import game as G
+
+    rnd = random.Random(seed)
+    s = G.new_game(players, seed=seed, rules=rules)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(50):
+            mask = G.legal_action_mask(s)
+            encoding.observe(s)
+            G.apply(s, rnd.choice(np.flatnonzero(mask).tolist()))
+            steps += 1
+            if s.is_over:
+                games += 1
+                seed += 1
+                s = G.new_game(players, seed=seed, rules=rules)
+    el = time.perf_counter() - t0
+    return {"agent_steps_per_s": steps / el, "games_per_s": games / el, "steps": steps, "games": games}
+
+
+PGX_CHILD = r"""
+import json, time
+import jax, jax.numpy as jnp, pgx
+from pgx.experimental import auto_reset
+B, seconds = {B}, {seconds}
+env = pgx.make({game!r})
+init = jax.jit(jax.vmap(env.init))
+step = jax.vmap(auto_reset(env.step, env.init))
+
+@jax.jit
+def one(state, key):
+    k1, k2 = jax.random.split(key)
+    action = jax.random.categorical(k1, jnp.where(state.legal_action_mask, 0.0, -jnp.inf), axis=-1)
+    state = step(state, action, jax.random.split(k2, B))
+    return state, state.observation, state.legal_action_mask
+
+key = jax.random.PRNGKey(0)
+state = init(jax.random.split(key, B))
+for _ in range(5):
+    key, k = jax.random.split(key)
+    state, obs, mask = one(state, k)
+jax.block_until_ready(state)
+steps, t0 = 0, time.perf_counter()
+while time.perf_counter() - t0 < seconds:
+    for _ in range(50):
+        key, k = jax.random.split(key)
+        state, obs, mask = one(state, k)
+    jax.block_until_ready(state)
+    steps += 50 * B  # auto_reset restarts finished games inside the step: every game runs
+el = time.perf_counter() - t0
+print(json.dumps({{"game": {game!r}, "batch": B, "agent_steps_per_s": steps / el, "seconds": el,
+                  "pgx": pgx.__version__, "jax": jax.__version__}}))
+"""
+
+
+def pgx_speed(python: str, batch: int, seconds: float, game: str = "connect_four") -> dict:
+    """pgx's random play at ``batch`` (a random legal action from the mask, step, the new
+    state's observation and mask, auto-reset), in a child process of ``python``, on the CPU."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    for var in ("PYTHONPATH", "VIRTUAL_ENV"):
+        env.pop(var, None)
+    out = subprocess.run([python, "-c", PGX_CHILD.format(B=batch, seconds=seconds, game=game)], env=env,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"pgx benchmark failed under {python}: {out.stderr.strip()[-1500:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def engine_speed(batch: int, players: int, rules: str, seconds: float, seed: int = 0) -> dict:
@@ -170,6 +254,14 @@ def main(argv: list[str] | None = None) -> int:
     out: dict = {}
     if "engine" in args.only:
         out["engine"] = engine_speed(args.batch, args.players, args.rules, args.seconds)
+        out["reference"] = reference_speed(args.players, args.rules, args.seconds)
+        out["engine"]["x_reference"] = out["engine"]["agent_steps_per_s"] / out["reference"]["agent_steps_per_s"]
+        if args.pgx_python:
+            try:
+                out["pgx"] = pgx_speed(args.pgx_python, args.batch, args.seconds)
+            except (OSError, RuntimeError) as exc:
+                ap.error(f"argument --pgx-python: {exc}")
+            out["engine"]["x_pgx_connect_four"] = out["engine"]["agent_steps_per_s"] / out["pgx"]["agent_steps_per_s"]
     if "env" in args.only:
         out["env"] = env_speed(args.players, args.rules, args.seconds)
     if agents:
@@ -183,14 +275,22 @@ def main(argv: list[str] | None = None) -> int:
     title = f"{args.players} players, rules {args.rules}, about {args.seconds:g} s per figure"
     if "engine" in out or "env" in out:
         t = Table(title=f"Random play: {title}")
-        for col in ("what", "agent-steps/s", "games/s"):
+        for col in ("what", "agent-steps/s", "games/s", "engine / this"):
             t.add_column(col, justify="left" if col == "what" else "right")
         if "engine" in out:
             e = out["engine"]
-            t.add_row(f"batched engine, {e['batch']} games", f"{e['agent_steps_per_s']:,.0f}", f"{e['games_per_s']:,.1f}")
+            t.add_row(f"batched engine, {e['batch']} games", f"{e['agent_steps_per_s']:,.0f}", f"{e['games_per_s']:,.1f}",
+                      "1")
+            r = out["reference"]
+            t.add_row("reference engine (rules), 1 game", f"{r['agent_steps_per_s']:,.0f}", "", f"{e['x_reference']:,.0f}")
+            if "pgx" in out:
+                g = out["pgx"]
+                t.add_row(f"pgx {g['pgx']} connect_four (JAX CPU), {g['batch']} games", f"{g['agent_steps_per_s']:,.0f}",
+                          "", f"{e['x_pgx_connect_four']:.2f}")
         if "env" in out:
             e = out["env"]
-            t.add_row(f"{e['env']}, 1 game", f"{e['agent_steps_per_s']:,.0f}", f"{e['games_per_s']:,.1f}")
+            ratio = f"{out['engine']['agent_steps_per_s'] / e['agent_steps_per_s']:,.0f}" if "engine" in out else ""
+            t.add_row(f"{e['env']}, 1 game", f"{e['agent_steps_per_s']:,.0f}", f"{e['games_per_s']:,.1f}", ratio)
         console.print(t)
     if agents:
         t = Table(title=f"Bot decisions per second: {title}, positions from kind-random games")

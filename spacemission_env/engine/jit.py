@@ -24,8 +24,9 @@ afresh on the next call (and overwrites the entry). A kernel may therefore call 
 helpers of any project module and read any project constant, as long as it imports them
 with a plain ``import`` / ``from ... import`` statement at module level.
 
-Cost: hashing the dependency sources once per defining file per process (well under a
-millisecond a file); the compile itself is unchanged (docs/engine.md, "First call").
+Cost: reading the import statements and hashing the sources once per process, about
+0.1-0.3 s for all the project's kernel modules (docs/engine.md, "First use"); the compile
+itself is unchanged.
 ``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba.
 """
 from __future__ import annotations
@@ -44,29 +45,51 @@ _PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_tr
 _DATA_FILES = {"spacemission_env.components": ("data", "components.json")}
 
 
+@functools.lru_cache(maxsize=None)
+def _package_root(pkg: str) -> str | None:
+    spec = importlib.util.find_spec(pkg)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return os.path.realpath(list(spec.submodule_search_locations)[0])
+
+
 def _module_name(path: str) -> str | None:
-    """The project module a source file is, from the installed packages' locations."""
+    """The project module a source file is, from the packages' locations."""
     path = os.path.realpath(path)
     for pkg in _PROJECT_PACKAGES:
-        spec = importlib.util.find_spec(pkg)
-        if spec is None or not spec.submodule_search_locations:
-            continue
-        root = os.path.realpath(list(spec.submodule_search_locations)[0])
-        if path.startswith(root + os.sep):
-            rel = os.path.relpath(path, root)[:-3].replace(os.sep, ".")
-            name = pkg if rel == "__init__" else f"{pkg}.{rel}"
-            return name[:-len(".__init__")] if name.endswith(".__init__") else name
+        root = _package_root(pkg)
+        if root is not None and path.startswith(root + os.sep):
+            parts = os.path.relpath(path, root)[:-3].split(os.sep)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            return ".".join([pkg, *parts])
     return None
 
 
-def _imports(name: str, path: str) -> set[str]:
-    """Project modules named by the module's top-level import statements (resolved)."""
+def _source(name: str) -> str | None:
+    """The source file of project module ``name`` (None if it is no module: a function or
+    constant imported by name), found on disk without importing anything."""
+    pkg, *parts = name.split(".")
+    root = _package_root(pkg) if pkg in _PROJECT_PACKAGES else None
+    if root is None:
+        return None
+    base = os.path.join(root, *parts)
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(name: str, path: str) -> frozenset:
+    """Project modules named by the module's top-level import statements (numba reads
+    only module globals, which these statements bind)."""
     with open(path, "rb") as f:
         tree = ast.parse(f.read(), path)
     is_pkg = os.path.basename(path) == "__init__.py"
     package = name if is_pkg else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(tree):
+    for node in tree.body:
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -76,18 +99,8 @@ def _imports(name: str, path: str) -> set[str]:
             names = [f"{base}.{a.name}" if _source(f"{base}.{a.name}") else base for a in node.names]
         else:
             continue
-        for n in names:
-            if n.split(".")[0] in _PROJECT_PACKAGES:
-                found.add(n)
-    return found
-
-
-def _source(name: str) -> str | None:
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-    return spec.origin if spec is not None and spec.origin and spec.origin.endswith(".py") else None
+        found.update(n for n in names if n.split(".")[0] in _PROJECT_PACKAGES)
+    return frozenset(found)
 
 
 def dependency_files(path: str) -> list[str]:
@@ -113,9 +126,14 @@ def dependency_digest(path: str) -> str:
     """SHA-256 over the contents of :func:`dependency_files` of ``path``."""
     h = hashlib.sha256()
     for f in dependency_files(path):
-        with open(f, "rb") as fh:
-            h.update(f.encode() + b"\0" + fh.read() + b"\0")
+        h.update(f.encode() + b"\0" + _file_digest(f) + b"\0")
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _file_digest(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
 
 
 class _DependencyCache(FunctionCache):

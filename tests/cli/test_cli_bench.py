@@ -57,3 +57,19 @@ def test_help_shows_an_example(capsys):
     with pytest.raises(SystemExit):
         bench.main(["--help"])
     assert "spacemission bench --only engine --batch 4096" in capsys.readouterr().out
+
+
+def test_engine_figure_comes_with_the_reference_ratio(capsys):
+    assert bench.main(["--only", "engine", "--seconds", "0.2", "--batch", "16", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ref = out["reference"]["agent_steps_per_s"]
+    assert ref > 0 and out["engine"]["x_reference"] == pytest.approx(out["engine"]["agent_steps_per_s"] / ref)
+
+
+def test_pgx_python_that_cannot_run_pgx_is_an_argument_error(tmp_path, capsys):
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\necho 'No module named pgx' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--only", "engine", "--seconds", "0.1", "--batch", "8", "--pgx-python", str(fake)])
+    assert exc.value.code == 2 and "argument --pgx-python" in capsys.readouterr().err

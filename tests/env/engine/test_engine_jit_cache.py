@@ -54,7 +54,7 @@ def test_no_plain_numba_cache_in_the_project():
 
 
 def test_digest_follows_a_dependency_change(tmp_path, monkeypatch):
-    digest = jit.dependency_digest.__wrapped__(inspect.getfile(G))
+    digest = jit.dependency_digest.__wrapped__(inspect.getfile(G))  # uncached
     real = jit.dependency_files(inspect.getfile(G))
     changed = tmp_path / "components.json"
     data = [f for f in real if f.endswith("components.json")][0]

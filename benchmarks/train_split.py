@@ -1,0 +1,119 @@
+"""Where a PPO iteration's wall time goes, for the default ``spacemission train`` settings.
+
+Builds the learner exactly as ``spacemission train`` does (TrainConfig defaults: 2 players,
+heuristic prior, the default opponent pool; no behaviour cloning, which only changes the
+weights) and runs ``--iterations`` PPO iterations (rollout of num_envs x n_steps learner
+steps, then the update), timing with wrappers around:
+
+- prior: the heuristic prior's codes (PriorVecEnv's ``prior``),
+- opponents: every opponent policy's ``act_batch`` inside the VecEnv's step,
+- env: the rest of the VecEnv's step (engine mask, observation, step, rewards),
+- policy: the learner's forward passes during the rollout,
+- update: ``model.train()``;
+
+the remainder of the rollout (SB3's buffer and bookkeeping) is printed as ``other``.
+
+    .venv/bin/python benchmarks/train_split.py [--iterations 2] [--num-envs 256] [--n-steps 128] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import defaultdict
+
+import numpy as np
+
+
+def _timed(store: dict, key: str, fn):
+    def wrapper(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            store[key] += time.perf_counter() - t0
+    return wrapper
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--iterations", type=int, default=2)
+    ap.add_argument("--num-envs", type=int, default=None, help="default: TrainConfig's")
+    ap.add_argument("--n-steps", type=int, default=None, help="default: TrainConfig's")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    import torch
+    from gymnasium import spaces
+
+    from spacemission_env.actions import NUM_ACTIONS
+    from spacemission_env.sb3 import SpaceMissionVecEnv
+    from spacemission_training import train_ppo as T
+    from spacemission_training.config import TrainConfig
+    from spacemission_training.pool import OpponentPool
+    from spacemission_training.policy import feature_stats
+
+    overrides = {k: v for k, v in (("num_envs", args.num_envs), ("n_steps", args.n_steps)) if v is not None}
+    cfg = TrainConfig(**overrides)
+    torch.set_num_threads(cfg.threads)
+    pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,
+                        priority=cfg.priority, seed=cfg.seed)
+    active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed)
+    venv = T.make_env(cfg, pool)
+    model = T.build_model(cfg, venv, active, scale)
+    model._last_obs = venv.reset()
+    model._last_episode_starts = np.ones(cfg.num_envs, dtype=np.bool_)
+
+    t = defaultdict(float)
+    inner = getattr(venv, "venv", venv)
+    assert isinstance(inner, SpaceMissionVecEnv)
+    if inner is not venv:
+        venv.prior = type("TimedPrior", (), {"__call__": staticmethod(_timed(t, "prior", venv.prior.__call__)),
+                                              "observation_type": venv.prior.observation_type,
+                                              "kind": getattr(venv.prior, "kind", "prior")})()
+    for p in {id(p): p for p in inner.opponents}.values():
+        p.act_batch = _timed(t, "opponents", p.act_batch)
+    inner.step_wait = _timed(t, "env_step_wait", inner.step_wait)
+    model.policy.forward = _timed(t, "policy", model.policy.forward)
+    model.policy.predict_values = _timed(t, "policy", model.policy.predict_values)
+
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Nothing(BaseCallback):
+        def _on_step(self) -> bool:
+            return True
+
+    cb = Nothing()
+    cb.init_callback(model)
+    rows = []
+    for _ in range(args.iterations):
+        t.clear()
+        t0 = time.perf_counter()
+        model.collect_rollouts(venv, cb, model.rollout_buffer, cfg.n_steps, use_masking=True)
+        t1 = time.perf_counter()
+        model.train()
+        t2 = time.perf_counter()
+        steps = cfg.num_envs * cfg.n_steps
+        env = t["env_step_wait"] - t["opponents"]
+        row = {"learner_steps": steps, "wall_s": t2 - t0, "steps_per_s": steps / (t2 - t0),
+               "env_s": env, "opponents_s": t["opponents"], "prior_s": t["prior"], "policy_s": t["policy"],
+               "update_s": t2 - t1}
+        row["other_s"] = (t1 - t0) - env - t["opponents"] - t["prior"] - t["policy"]
+        rows.append(row)
+    res = {"config": {"players": cfg.players, "prior": cfg.prior, "opponents": cfg.opponents,
+                      "num_envs": cfg.num_envs, "n_steps": cfg.n_steps, "threads": cfg.threads}, "iterations": rows}
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return res
+    print(f"train_split: {cfg.players} players, prior {cfg.prior or 'none'}, opponents {cfg.opponents}, "
+          f"{cfg.num_envs} envs x {cfg.n_steps} steps, torch threads {cfg.threads}")
+    keys = ("env_s", "opponents_s", "prior_s", "policy_s", "other_s", "update_s")
+    print(f"{'iter':>4} {'steps/s':>9} {'wall s':>7} " + " ".join(f"{k[:-2]:>10}" for k in keys))
+    for i, r in enumerate(rows):
+        print(f"{i:>4} {r['steps_per_s']:>9,.0f} {r['wall_s']:>7.1f} "
+              + " ".join(f"{r[k]:>5.1f} {100 * r[k] / r['wall_s']:>3.0f}%" for k in keys))
+    return res
+
+
+if __name__ == "__main__":
+    main()
