@@ -55,7 +55,6 @@ from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     action_id,
-    as_observation,
     check_render_mode,
     check_seat,
     check_seed,
@@ -65,6 +64,8 @@ from .env_common import (
 )
 from .policies import seed_policies
 
+_NO_OBSERVATION = np.zeros(0, dtype=np.int8)  # what an opponent with uses_observation=False receives
+_NO_OBSERVATION.flags.writeable = False
 ENV_ID = SPACE_MISSION.env_id  # Gymnasium's id and PettingZoo's: "SpaceMission-v1" (docs/versioning.md)
 
 
@@ -88,6 +89,7 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.seat_option = check_seat(seat, self.num_players)
         self._init_opponents(opponents)
+        self._opponent_uses_observation = [getattr(p, "uses_observation", True) for p in self.opponents]
         self.observation_space = self._observation_box()
         self.action_space = self._action_discrete()
         self._mask = np.zeros((1, self.action_space.n), dtype=np.bool_)
@@ -103,13 +105,14 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
     def _play(self, action: int) -> float:
         """Apply one (checked) action of the acting seat; the learner's reward of that step."""
         st = self._st
-        actor = np.array([st.current_player[0]], dtype=np.intp)
-        phi = self.reward_fn.before(st)
+        rf = self.reward_fn
+        actor = np.array([st.current_player[0]], dtype=np.intp) if rf.shaping else None  # read by shaping only
+        phi = rf.before(st) if rf.shaping else None
         self._action[0] = action
         engine.step(st, self._action)
-        if not (self.reward_fn.shaping or self._over()):
+        if not (rf.shaping or st.terminated[0]):
             return 0.0
-        return float(self.reward_fn.after(st, self._running, actor, phi)[0, self.seat])
+        return float(rf.after(st, self._running, actor, phi)[0, self.seat])
 
     def _run_opponents(self) -> float:
         """Opponents act until the learner is to act or the game is over. A bad opponent
@@ -121,25 +124,36 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
             k = (cp - self.seat - 1) % self.num_players
             policy = self.opponents[k]
             engine.legal_action_mask(st, out=self._mask)
-            obs = engine.observe(st, observation_type=self.opponent_observation_types[k])[0]
+            if self._opponent_uses_observation[k]:
+                obs = engine.observe(st, observation_type=self.opponent_observation_types[k])[0]
+            else:  # the policy reads only the mask (policies.py)
+                obs = _NO_OBSERVATION
             action = policy.act(obs, self._mask[0].copy())
-            who = f"opponent {policy!r} in seat {cp}"
-            try:
-                a = action_id(action, who=who)
-                if not self._mask[0, a]:
-                    raise ValueError(f"{who}: action {a} ({_label(a)}) is not legal now; "
-                                     f"legal: {legal_list(self._mask[0])}")
-            except (TypeError, ValueError):
-                self._episode_over = True  # the learner cannot act on an opponent's turn: reset()
-                raise
-            reward += self._play(a)
+            if not (type(action) is int and 0 <= action < self._mask.shape[1] and self._mask[0, action]):
+                action = self._check_opponent_action(action, policy, cp)  # or raises naming the opponent
+            reward += self._play(action)
         return reward
+
+    def _check_opponent_action(self, action, policy, cp: int) -> int:
+        """The opponent's action as an int id if it is legal; else an error naming the
+        opponent and the action (the episode then needs reset())."""
+        who = f"opponent {policy!r} in seat {cp}"
+        try:
+            a = action_id(action, who=who)
+            if not self._mask[0, a]:
+                raise ValueError(f"{who}: action {a} ({_label(a)}) is not legal now; "
+                                 f"legal: {legal_list(self._mask[0])}")
+        except (TypeError, ValueError):
+            self._episode_over = True  # the learner cannot act on an opponent's turn: reset()
+            raise
+        return a
 
     def _result(self, illegal: bool = False):
         st = self._st
-        obs = as_observation(engine.observe(st, player=self.seat, observation_type=self.observation_type)[0],
-                             self.observation_dtype)
         ended = illegal or self._over()
+        # the learner's view: while it is to act, the engine's acting-seat path (no seat array)
+        player = self._seat_arr if ended else None
+        obs = self._typed(engine.observe(st, player=player, observation_type=self.observation_type)[0])
         if ended:
             self._mask[:] = True  # no decision pending (module doc)
         else:
@@ -161,6 +175,7 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
         seat = (options or {}).get("seat", self.seat_option)
         seat = check_seat(seat, self.num_players)
         self.seat = int(self.np_random.integers(self.num_players)) if seat == "random" else seat
+        self._seat_arr = np.array([self.seat], dtype=np.int64)
         game_seed = int(self.np_random.integers(0, 2**63))
         self._st = self._new_games(1, game_seed)
         self._episode_over = False

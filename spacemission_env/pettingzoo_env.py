@@ -126,6 +126,7 @@ def env(**kwargs):
     return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
+_NO_DECISION = no_decision_mask(np.int8)  # copied, never handed out itself
 _HOT = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
 
@@ -142,11 +143,26 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     attributes directly. ``BaseWrapper`` reaches the wrapped env's attributes through
     ``__getattr__``, a chain of failed lookups per access (half the time of a
     random-play step); here they are properties that read the unwrapped env
-    (AttributeError before reset, as PettingZoo's own)."""
+    (AttributeError before reset, as PettingZoo's own), and once reset, ``last`` and
+    ``step`` of a directly wrapped ``raw_env`` call it without the generic detour
+    (``AECEnv.last`` through five of those properties, ``BaseWrapper.step``)."""
 
     def __init__(self, env):
         self._raw = env.unwrapped
+        self._direct = env is self._raw  # no other wrapper in between
         super().__init__(env)
+
+    def last(self, observe: bool = True):
+        if self._direct and self._has_reset:
+            return self._raw.last(observe)
+        return super().last(observe)
+
+    def step(self, action) -> None:
+        if self._direct and self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self._raw.step(action)
+        else:
+            super().step(action)  # PettingZoo's errors and warnings
 
     def action_space(self, agent):
         return self._raw.action_spaces[agent]
@@ -187,6 +203,8 @@ class raw_env(EnvBase, AECEnv):
         self.state_space = self._observation_box("seer")
         d = self.observation_size
         self._obs_bufs = [np.empty((1, d), dtype=np.int8) for _ in range(self.num_players)]  # one per seat
+        self._obs_step = [-1] * self.num_players  # _obs_bufs[seat] holds the view of state number _obs_step[seat]
+        self._step_count = 0  # numbers the states of the env, for the observation cache
         self._mask_buf = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
         self._action = np.zeros(1, dtype=np.int64)
         self._seat_arr = np.zeros(1, dtype=np.int64)
@@ -194,7 +212,6 @@ class raw_env(EnvBase, AECEnv):
         self._seed_rng: np.random.Generator | None = None
         self._over = True
         self._acting_seat = -1
-        self._obs_fresh = [False] * self.num_players  # _obs_bufs[seat] holds the current state's view
         self._rewards_zero = True
 
     # --- copies: the same game at the same point ------------------------------------------
@@ -229,7 +246,7 @@ class raw_env(EnvBase, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {"action_mask": no_decision_mask(np.int8)} for a in self.agents}
+        self.infos = {a: {"action_mask": _NO_DECISION.copy()} for a in self.agents}
         self._skip_agent_selection = None
         self._acting_seat = -1
         self._after_change()
@@ -237,7 +254,7 @@ class raw_env(EnvBase, AECEnv):
     def _after_change(self) -> None:
         """Refresh the acting agent, its legal mask (also in its info) and the observation cache."""
         st = self._st
-        self._obs_fresh = [False] * self.num_players
+        self._step_count += 1  # every cached observation is now stale
         self._over = bool(st.terminated[0])
         if self._over:
             self._acting_seat = -1
@@ -247,24 +264,26 @@ class raw_env(EnvBase, AECEnv):
         agent = self.possible_agents[cp]
         self.agent_selection = agent
         self.infos[agent] = {"action_mask": self._mask_buf[0].view(np.int8).copy()}
-        if self._acting_seat not in (-1, cp):  # the previous actor now waits
-            self.infos[self.possible_agents[self._acting_seat]] = {"action_mask": no_decision_mask(np.int8)}
+        if self._acting_seat != cp and self._acting_seat != -1:  # the previous actor now waits
+            self.infos[self.possible_agents[self._acting_seat]] = {"action_mask": _NO_DECISION.copy()}
         self._acting_seat = cp
 
     def observe(self, agent):
-        self._require_reset("observe()")
+        if self._st is None:
+            raise ValueError("call reset() before observe()")
         seat = self._seat[agent]
         buf = self._obs_bufs[seat]
-        if not self._obs_fresh[seat]:
-            if seat == int(self._st.current_player[0]):
+        if self._obs_step[seat] != self._step_count:
+            if seat == self._acting_seat:
                 player = None  # the acting seat: the engine's cheapest path
             else:
                 self._seat_arr[0] = seat
                 player = self._seat_arr
             engine.observe(self._st, player=player, observation_type=self.observation_type, out=buf)
-            self._obs_fresh[seat] = True
+            self._obs_step[seat] = self._step_count
         obs = buf[0].copy() if self.observation_dtype == np.int8 else buf[0].astype(self.observation_dtype)
-        return {"observation": obs, "action_mask": self.action_mask(agent).view(np.int8)}
+        mask = self._mask_buf[0].view(np.int8).copy() if seat == self._acting_seat else _NO_DECISION.copy()
+        return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent) -> np.ndarray:
         """bool [100]: the acting agent's legal actions; all True for an agent with no
@@ -274,8 +293,13 @@ class raw_env(EnvBase, AECEnv):
         return no_decision_mask()
 
     def last(self, observe: bool = True):
-        self._require_reset("last()")
-        return super().last(observe)
+        """PettingZoo's ``AECEnv.last`` (the selected agent's observation, accumulated
+        reward, termination, truncation, info), ValueError before reset."""
+        if self._st is None:
+            raise ValueError("call reset() before last()")
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray:
         """The global state for centralised critics: seat 0's ``"seer"`` observation (the
@@ -286,7 +310,8 @@ class raw_env(EnvBase, AECEnv):
 
     # --- step ------------------------------------------------------------------------------
     def step(self, action) -> None:
-        self._require_reset("step()")
+        if self._st is None:
+            raise ValueError("call reset() before step()")
         if not self.agents:
             raise ValueError("every agent has left the finished game: call reset()")
         agent = self.agent_selection
@@ -297,7 +322,7 @@ class raw_env(EnvBase, AECEnv):
             return
         if action is None:
             raise TypeError(f"{agent} is to act: it must play an action id in 0..{NUM_ACTIONS - 1}, got None")
-        a = action_id(action, who=f"{agent}'s action")
+        a = action if type(action) is int and 0 <= action < NUM_ACTIONS else action_id(action, who=f"{agent}'s action")
         if not self._mask_buf[0, a]:
             if self.illegal_action == "lose":
                 self._forfeit(agent)
@@ -307,15 +332,14 @@ class raw_env(EnvBase, AECEnv):
             raise ValueError(f"action {a} ({action_label(a)}) is not legal for {agent} now; "
                              f"legal: {legal_list(self._mask_buf[0])}")
         st = self._st
-        seat = self._seat[agent]
         rf = self.reward_fn
-        phi = rf.before(st)
+        phi = rf.before(st) if rf.shaping else None
         self._action[0] = a
         engine.step(st, self._action)
         self._cumulative_rewards[agent] = 0.0
         over = bool(st.terminated[0])
         if over or rf.shaping:
-            r = rf.after(st, self._running, np.array([seat]), phi)[0]
+            r = rf.after(st, self._running, np.array([self._seat[agent]]), phi)[0]
             self.rewards = {q: float(r[i]) for i, q in enumerate(self.possible_agents)}
             self._rewards_zero = False
         elif not self._rewards_zero:  # nothing earned: keep (or restore) the all-zero dict
@@ -334,7 +358,7 @@ class raw_env(EnvBase, AECEnv):
         for i, q in enumerate(self.possible_agents):
             self.terminations[q] = True
             self.truncations[q] = False
-            self.infos[q] = {"action_mask": no_decision_mask(np.int8), "scores": score_dict(scores[i]),
+            self.infos[q] = {"action_mask": _NO_DECISION.copy(), "scores": score_dict(scores[i]),
                              "round_limit": round_limit, "illegal_action": q == offender}
 
     def _forfeit(self, agent: str) -> None:
@@ -348,7 +372,7 @@ class raw_env(EnvBase, AECEnv):
         self._accumulate_rewards()
         self._over = True
         self._acting_seat = -1
-        self._obs_fresh = [False] * self.num_players
+        self._step_count += 1
 
     def _clear_rewards(self) -> None:
         # PettingZoo's version writes int 0; rewards here are always floats

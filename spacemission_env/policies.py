@@ -28,8 +28,8 @@ single-learner environments (``gym_env.SpaceMissionEnv``, ``sb3.SpaceMissionVecE
   receive the engine's **int8** observation of their type, whatever the learner's
   ``observation_dtype``: a policy's input does not change with the learner's options.
 * ``uses_observation = False`` for policies that look only at the mask, which lets
-  the batched environments skip computing observations for them (they then pass an
-  empty ``[N, 0]`` array).
+  the environments skip computing observations for them (they then pass an empty
+  array: ``[0]`` to ``act``, ``[N, 0]`` to ``act_batch``).
 
 Subclass :class:`BasePolicy` to write only one of ``act`` / ``act_batch``.
 """
@@ -119,7 +119,8 @@ class RandomPolicy(BasePolicy):
             raise ValueError(f"action mask must have shape ({NUM_ACTIONS},), got {mask.shape}")
         if not mask.any():
             raise ValueError("the action mask has no legal action")
-        return int(self.act_batch(None, mask[None])[0])
+        # act_batch on one row without its second round of checks: the same draw
+        return int(engine.sample_actions(mask[None], self._rng, by_kind=self.by_kind)[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         return engine.sample_actions(check_masks(action_masks), self._rng, by_kind=self.by_kind)

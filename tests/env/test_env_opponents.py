@@ -144,3 +144,31 @@ def test_game_config():
             GameConfig(**bad)
     assert SpaceMissionEnv(num_players=3).config == GameConfig(3)
     assert SpaceMissionVecEnv(1, num_players=3, rules="schmidt").config == GameConfig(3, "schmidt")
+
+
+class MaskOnly(BasePolicy):
+    """Declares that it reads only the mask; records what it receives."""
+
+    uses_observation = False
+
+    def __init__(self):
+        self.shapes = set()
+
+    def act_batch(self, observations, action_masks):
+        self.shapes.add(np.asarray(observations).shape[1:])
+        return np.argmax(np.asarray(action_masks), axis=1)
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+def test_opponents_that_read_only_the_mask_get_an_empty_observation(kind):
+    """Both single-learner envs skip the observation of a uses_observation=False opponent,
+    and the games are the same as with an opponent that gets it (the same first-legal play)."""
+    blind, sighted = MaskOnly(), Watcher()
+    traces = []
+    for policy in (blind, sighted):
+        env = _make(kind, num_players=3, opponents=policy)
+        policy.env = env
+        _play(env, steps=30)
+        traces.append(engine.observe(env.batch_state, observation_type="seer").copy())
+    assert blind.shapes == {(0,)} and sighted.checked > 0
+    assert (traces[0] == traces[1]).all()

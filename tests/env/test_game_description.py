@@ -118,7 +118,8 @@ def test_every_interface_declares_the_description(observation_type):
     assert aec.state_space.shape == (D.observation_size("seer"),)
     gym = SpaceMissionEnv(num_players=3, observation_type=observation_type)
     assert gym.observation_space.shape == (size,) and gym.action_space.n == D.num_actions
-    assert gym.observation_space.low.min() == D.observation_low and gym.observation_space.high.max() == D.observation_high
+    box = gym.observation_space
+    assert box.low.min() == D.observation_low and box.high.max() == D.observation_high
     vec = VectorEnv(2, observation_type=observation_type)
     assert vec.single_observation_space.shape == (size,) and vec.num_actions == D.num_actions
     for e in (aec, gym, vec):
