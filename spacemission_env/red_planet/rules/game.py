@@ -93,6 +93,7 @@ def new_game(num_players: int, seed: int | None = None) -> GameState:
     state = GameState(
         num_players=n, rng=g, players=players, start_player=order[0], current_player=order[0], phase="setup_zone",
         mars=[[0] * n for _ in range(NUM_ZONES)], mineral_pool=pool, ship_deck=deck, slots=slots, crew=crew,
+        event_pile=list(range(NUM_EVENTS)),  # in the box, in id order, until M-S5 shuffles them
     )
     next_setup_destination(state)
     return state
@@ -120,7 +121,7 @@ def deal_event_cards(state: GameState) -> None:
     """M-S5: shuffle the 24 event cards; three to each player in seat order from the start
     player; then, in that order, a player without a bonus card sets his cards aside and
     gets three new ones until he holds one. The bonus keep (M-S6) follows."""
-    cards = list(range(NUM_EVENTS))
+    cards = state.event_pile
     state.rng = rng.shuffle(state.rng, cards)
     order = state.seat_order()
     for q in order:
