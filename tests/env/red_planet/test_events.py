@@ -151,3 +151,10 @@ def test_M_E11_to_M_E19_several_bonus_cards_each_score():
     s = end_of_round(10, mars={0: {0: 1}, 6: {0: 1}, 8: {0: 1}},
                      bonus={0: ["Geheime Mission GM1", "Gute Planung", "Kolonisation"]})
     assert scores(s)[0]["bonus_cards"] == 8 + 3 + 8
+
+
+def test_M_E2_fehlanalyse_may_draw_the_same_type():
+    s = end_of_round(10, mars={4: {0: 1}}, minerals={4: "ice"}, leftover={4: 1},
+                     discoveries={4: ("Fehlanalyse", 1)},
+                     mineral_pool=["celerium"] * 4 + ["sylvanite"] * 5 + ["ice"] * 4)
+    assert s.mineral[4] == ICE and s.players[0].counters == [4, 0, 0]
