@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from .actions import decode
 from .rules import GameState, apply, is_over, legal_actions, new_game

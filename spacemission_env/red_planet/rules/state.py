@@ -104,7 +104,7 @@ class GameState:
         n = self.num_players
         return [(self.start_player + i) % n for i in range(n)]
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         return copy.deepcopy(self)
 
     def to_json(self, indent: int | None = None) -> str:
@@ -112,7 +112,7 @@ class GameState:
         return state_to_json(self, indent)
 
     @classmethod
-    def from_json(cls, text: str) -> "GameState":
+    def from_json(cls, text: str) -> GameState:
         from .state_json import state_from_json
         return state_from_json(text)
 

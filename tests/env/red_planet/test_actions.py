@@ -3,7 +3,11 @@ import numpy as np
 import pytest
 
 from spacemission_env.red_planet import actions as A
-from spacemission_env.red_planet.rules import action_label, legal_action_mask, legal_actions
+from spacemission_env.red_planet.rules import (
+    action_label,
+    legal_action_mask,
+    legal_actions,
+)
 from tests.env.red_planet.test_information import random_game
 from tests.helpers.paths import ROOT
 

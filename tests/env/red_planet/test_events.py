@@ -46,7 +46,7 @@ def test_M_E2_fehlanalyse_without_a_token_has_no_effect():
 
 
 def test_M_E3_huebscher_felsen_has_no_effect():
-    kw = dict(mars={4: {0: 2, 1: 1}}, minerals={4: "sylvanite"})
+    kw = {"mars": {4: {0: 2, 1: 1}}, "minerals": {4: "sylvanite"}}
     plain = end_of_round(10, **kw)
     rock = end_of_round(10, discoveries={4: ("Hübscher Felsen 2", 1)}, **kw)
     assert scores(rock) == scores(plain) and rock.players[0].counters == [0, 3, 0]

@@ -8,7 +8,15 @@ import pytest
 
 from spacemission_env.red_planet.random_play import play
 from spacemission_env.red_planet.rules import (
-    apply, check_invariants, from_json, is_over, legal_actions, new_game, scores, to_json, winners,
+    apply,
+    check_invariants,
+    from_json,
+    is_over,
+    legal_actions,
+    new_game,
+    scores,
+    to_json,
+    winners,
 )
 
 PLAYERS = [3, 4, 5]

@@ -18,12 +18,12 @@ MODULES = {"components": "components", "actions": "actions", "game": "rules.game
 
 
 def doc_ids(text: str) -> list[str]:
-    return re.findall(rf"^### ({RULE_ID})\b", text, re.M)
+    return re.findall(rf"^### ({RULE_ID})\b", text, re.MULTILINE)
 
 
 def spec_ids(text: str) -> list[str]:
     """Ids the spec defines: at the start of a heading or list item, in order, once each."""
-    found = re.findall(rf"^(?:#+ |- )(?:\*\*)?({RULE_ID})\b", text, re.M)
+    found = re.findall(rf"^(?:#+ |- )(?:\*\*)?({RULE_ID})\b", text, re.MULTILINE)
     return list(dict.fromkeys(found))
 
 
@@ -54,7 +54,7 @@ def test_doc_names_only_code_that_exists():
 
 def named_ids() -> set[str]:
     text = "\n".join(p.read_text(encoding="utf-8") for p in HERE.glob("test_*.py"))
-    names = re.findall(r"^def (test_\w+)", text, re.M)
+    names = re.findall(r"^def (test_\w+)", text, re.MULTILINE)
     return {m.replace("_", "-") for n in names for m in re.findall(r"M_[A-Z]\d+(?=_|$)", n)}
 
 

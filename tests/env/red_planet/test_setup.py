@@ -6,7 +6,12 @@ import pytest
 
 from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet import components as C
-from spacemission_env.red_planet.rules import apply, check_invariants, legal_actions, new_game
+from spacemission_env.red_planet.rules import (
+    apply,
+    check_invariants,
+    legal_actions,
+    new_game,
+)
 from spacemission_env.rules import rng
 from tests.helpers.red_planet_positions import act, kinds, position
 

@@ -5,7 +5,13 @@ import json
 
 import pytest
 
-from spacemission_env.red_planet.rules import apply, from_json, legal_actions, new_game, to_json
+from spacemission_env.red_planet.rules import (
+    apply,
+    from_json,
+    legal_actions,
+    new_game,
+    to_json,
+)
 from tests.env.red_planet.test_information import random_game
 from tests.helpers.red_planet_positions import act, position
 
