@@ -429,6 +429,7 @@ def scientist_lay_discovery(state: GameState, player: int, zone: int) -> None:
 def scientist_look(state: GameState, player: int, zone: int) -> None:
     """M-O3(b): look secretly at one discovery card on Mars."""
     see(state, player, [state.discovery[zone]])
+    state.looked[zone] = sorted(set(state.looked[zone]) | {player})
     end_turn(state)
 
 

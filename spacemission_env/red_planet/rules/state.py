@@ -66,6 +66,8 @@ class GameState:
     leftover: list[int] = field(default_factory=lambda: [0] * NUM_ZONES)  # [zone] counters lying there (zone's type)
     discovery: list[int] = field(default_factory=lambda: [NONE] * NUM_ZONES)  # [zone] face-down card (M-E1)
     discovery_owner: list[int] = field(default_factory=lambda: [NONE] * NUM_ZONES)  # [zone] who laid it
+    looked: list[list[int]] = field(default_factory=lambda: [[] for _ in range(NUM_ZONES)])  # [zone] seats that
+    # looked at its card (M-O3b), sorted: public, as the laying is (M-I1)
     removed_cards: list[int] = field(default_factory=list)  # discovery cards drawn with every outer zone taken
     mineral_pool: list[int] = field(default_factory=list)  # token types, face down; top = last (M-S1)
     # event cards (M-S5, M-S6, M-E1)
@@ -178,6 +180,9 @@ def check_invariants(s: GameState) -> None:
             _fail(f"zone {z}: discovery card {c} laid by {s.discovery_owner[z]} (outer zones, discovery cards, a seat)")
         if c == NONE and s.discovery_owner[z] != NONE:
             _fail(f"zone {z} has a discovery owner but no card")
+        if (c == NONE and s.looked[z]) or s.looked[z] != sorted(set(s.looked[z])) or \
+                any(not 0 <= q < n or c not in s.players[q].seen for q in s.looked[z]):
+            _fail(f"zone {z}: looked {s.looked[z]} lists, sorted, seats that have seen its card")
     if any(IS_BONUS[c] for c in s.removed_cards) or any(not IS_BONUS[c] for pl in s.players for c in pl.bonus):
         _fail("removed_cards holds only discovery cards and players' bonus lists only bonus cards")
     # role cards: 9 per player over hand, discard and the unplayed commit (M-C7, M-R6)

@@ -76,6 +76,7 @@ def state_to_dict(s: GameState) -> dict:
                 "leftover": s.leftover[z],
                 "discovery": _opt(s.discovery[z], CARD_LABELS),
                 "discovery_owner": _opt(s.discovery_owner[z]),
+                "looked": list(s.looked[z]),
             }
             for z in range(NUM_ZONES)
         ],
@@ -182,7 +183,7 @@ TOP_KEYS = ("game", "version", "num_players", "rng", "round", "phase", "start_pl
             "used_ships", "ships", "token_supply", "turn")
 PLAYER_KEYS = ("supply", "lism", "removed", "hand", "discard", "commit", "acted", "bonus", "counters", "setup_hand",
                "seen")
-ZONE_KEYS = ("name", "astronauts", "mineral", "leftover", "discovery", "discovery_owner")
+ZONE_KEYS = ("name", "astronauts", "mineral", "leftover", "discovery", "discovery_owner", "looked")
 TURN_KEYS = ("role", "placed_slots", "steps_left", "drawn", "pending_slot", "last_actor")
 BIG = 10**6  # counters are unlimited (M-C5); a bound keeps documents sane
 
@@ -214,7 +215,7 @@ def state_from_dict(data) -> GameState:
             setup_hand=_names(p["setup_hand"], f"{w}.setup_hand", CARD_INDEX),
             seen=_names(p["seen"], f"{w}.seen", CARD_INDEX),
         ))
-    mars, mineral, leftover, discovery, owner = [], [], [], [], []
+    mars, mineral, leftover, discovery, owner, looked = [], [], [], [], [], []
     for z, raw in enumerate(_list(d["zones"], "zones", NUM_ZONES)):
         w = f"zones[{z}]"
         zd = _obj(raw, w, ZONE_KEYS)
@@ -225,6 +226,7 @@ def state_from_dict(data) -> GameState:
         leftover.append(_int(zd["leftover"], f"{w}.leftover", 0, BIG))
         discovery.append(_name(zd["discovery"], f"{w}.discovery", CARD_INDEX, optional=True))
         owner.append(_opt_int(zd["discovery_owner"], f"{w}.discovery_owner", 0, n - 1))
+        looked.append(_ints(zd["looked"], f"{w}.looked", 0, n - 1))
     slots = [_opt_int(v, f"slots[{k}]", 0, NUM_SHIPS - 1) for k, v in enumerate(_list(d["slots"], "slots", n))]
     ships = d["ships"]
     expected = [str(ship) for ship in slots if ship != NONE]
@@ -247,6 +249,7 @@ def state_from_dict(data) -> GameState:
         phase=d["phase"],
         round=_int(d["round"], "round", 1, NUM_ROUNDS),
         mars=mars, mineral=mineral, leftover=leftover, discovery=discovery, discovery_owner=owner,
+        looked=looked,
         removed_cards=_names(d["removed_cards"], "removed_cards", CARD_INDEX),
         mineral_pool=_names(d["mineral_pool"], "mineral_pool", MINERAL_NAMES),
         event_pile=_names(d["event_pile"], "event_pile", CARD_INDEX),

@@ -38,6 +38,7 @@ def test_M_I2_a_player_remembers_the_event_cards_he_saw():
     s = position(3, phase="ability", role="Scientist", discoveries={4: ("Grubenunglück", 2)},
                  event_pile=["Hübscher Felsen 1"])
     apply(s, act("look", 4))
+    assert s.looked[4] == [0]  # M-I1: which card a Scientist looked at is public
     assert CARD_INDEX["Grubenunglück"] in s.players[0].seen
     assert CARD_INDEX["Grubenunglück"] not in s.players[1].seen
     assert CARD_INDEX["Grubenunglück"] in s.players[2].seen  # he laid it

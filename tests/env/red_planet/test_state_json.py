@@ -118,3 +118,35 @@ def test_illegal_action_rejected_state_unchanged():
         with pytest.raises(ValueError, match="not legal"):
             apply(s, a)
     assert s == before
+
+
+def leaves(d, path=()):
+    """(path, value) of every scalar in a JSON document."""
+    if isinstance(d, dict):
+        for k, v in d.items():
+            yield from leaves(v, (*path, k))
+    elif isinstance(d, list):
+        for i, v in enumerate(d):
+            yield from leaves(v, (*path, i))
+    else:
+        yield path, d
+
+
+def test_fuzzed_documents_load_or_raise_value_error():
+    import random
+    r = random.Random(0)
+    base = [json.loads(to_json(random_game(n, seed, until=until))) for n, seed, until in
+            ((3, 0, 10), (4, 1, 70), (5, 2, 130), (3, 3, 500))]
+    values = [None, True, -1, 0, 1, 2, 5, 9, 22, 40, "ice", "Pilot", "Kolonisation", [], {}, 1.5]
+    for _ in range(400):
+        d = copy.deepcopy(r.choice(base))
+        path, _old = r.choice(list(leaves(d)))
+        target = d
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = r.choice(values)
+        try:
+            s = load(d)
+        except ValueError:
+            continue
+        assert from_json(to_json(s)) == s
