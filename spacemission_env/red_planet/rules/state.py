@@ -223,6 +223,8 @@ def check_turn(s: GameState) -> None:
             _fail(f"player {s.current_player} executes role {s.role} but committed {pl.commit} (acted {pl.acted})")
         if len(s.placed_slots) > ROLE_PLACE[s.role] or any(not 0 <= k < n for k in s.placed_slots):
             _fail(f"placed_slots {s.placed_slots}: at most {ROLE_PLACE[s.role]} pad slots this turn")
+        if s.last_actor != s.current_player:
+            _fail(f"last_actor {s.last_actor}: the player taking the turn is the latest to act (M-R8)")
     elif s.placed_slots or s.steps_left or s.drawn != NONE:
         _fail("placed_slots, steps_left and drawn belong to a turn in progress")
     if not 0 <= s.steps_left <= EXPLORER_STEPS or (s.steps_left and s.phase != "ability"):
@@ -239,6 +241,8 @@ def check_turn(s: GameState) -> None:
         _fail("setup happens before round 1's commits")
     if len(s.slots) != n or len(s.players) != n:
         _fail(f"{len(s.slots)} pad slots and {len(s.players)} players for {n} players")
+    if s.phase in ("setup_zone", "keep", "commit") and s.last_actor != NONE:
+        _fail(f"last_actor {s.last_actor} before any turn of step 3")
     if s.phase == "commit":
         order = s.seat_order()
         i = order.index(s.current_player)

@@ -25,7 +25,9 @@ PLAYERS = [3, 4, 5]
 def check_game(n: int, seed: int) -> None:
     def on_step(state, _action):
         check_invariants(state)
-        assert is_over(state) or legal_actions(state), f"no legal action in phase {state.phase}"
+        legal = legal_actions(state)
+        assert is_over(state) or legal, f"no legal action in phase {state.phase}"
+        assert legal == sorted(set(legal))  # ascending, once each
 
     state, kinds = play(n, seed, on_step)
     assert state.phase == "over" and state.round == 10
