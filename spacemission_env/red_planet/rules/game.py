@@ -540,7 +540,7 @@ def is_legal(state: GameState, action) -> bool:
 
 
 HANDLERS = {
-    "setup_zone": lambda s, q, z: choose_setup_destination(s, q, z),
+    "setup_zone": choose_setup_destination,
     "keep": keep_bonus_card,
     "commit": commit_role,
     "place": place,
