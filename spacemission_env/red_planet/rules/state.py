@@ -1,0 +1,257 @@
+"""The complete game state of the Red Planet reference engine and the invariants it keeps.
+
+Plain lists and ints, so it reads beside RED_PLANET.md and compares with ``==``. Piles
+keep their order (the top is the *last* element): ship deck, event pile, mineral pool
+(M-I3: their order is hidden, but it is part of the state). Per-zone lists are indexed
+by zone id (M-C2), per-ship lists by ship id (M-C3), per-seat lists by seat.
+The JSON form and the validation of loaded states are in state_json.py.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from ..components import (
+    ASTRONAUTS,
+    EXPLORER_STEPS,
+    IS_BONUS,
+    MINERAL_TOKENS,
+    NUM_EVENTS,
+    NUM_MINERALS,
+    NUM_ROLES,
+    NUM_ROUNDS,
+    NUM_SHIPS,
+    NUM_ZONES,
+    OUTER_ZONES,
+    ROLE_PLACE,
+    SHIP_CAPACITY,
+    SHIP_DEST,
+    TOKENS_PER_ZONE,
+)
+
+NONE = -1  # no card, ship, zone, seat or role
+# setup_zone (M-S4), keep (M-S6), commit (M-R3), place (M-L1), destination (M-L2),
+# ability (M-R5), discovery (M-E1: where the Scientist lays a drawn card), over (M-X1)
+PHASES = ("setup_zone", "keep", "commit", "place", "destination", "ability", "discovery", "over")
+TURN_PHASES = ("place", "destination", "ability", "discovery")
+
+
+@dataclass
+class PlayerState:
+    supply: int = ASTRONAUTS  # astronauts not yet placed (M-S1)
+    lism: int = 0  # killed astronauts, Lost-in-Space-Memorial (M-O6, M-O8)
+    removed: int = 0  # astronauts removed by Radioaktive Strahlen (M-E8), not killed
+    hand: list[int] = field(default_factory=lambda: list(range(NUM_ROLES)))  # role cards in hand, sorted
+    discard: list[int] = field(default_factory=list)  # used role cards, sorted (M-R6)
+    commit: int = NONE  # this round's role: hidden until called (M-R3, M-R4), then its revealed role
+    acted: bool = False  # took (or lost, M-O7) his turn of this round's step 3
+    bonus: list[int] = field(default_factory=list)  # bonus cards held, in the order received (M-S6, M-O3)
+    counters: list[int] = field(default_factory=lambda: [0] * NUM_MINERALS)  # per mineral type (M-C5)
+    setup_hand: list[int] = field(default_factory=list)  # event cards held in setup until the keep (M-S5, M-S6)
+    seen: list[int] = field(default_factory=list)  # event cards he has seen, sorted (M-I2)
+
+
+@dataclass
+class GameState:
+    num_players: int
+    rng: int  # SplitMix64 state (spacemission_env/rules/rng.py)
+    players: list[PlayerState]
+    start_player: int
+    current_player: int  # NONE once the game is over
+    phase: str
+    round: int = 1  # 1..10 (M-R1)
+    # Mars (M-C2, M-L5, M-P1..M-P3)
+    mars: list[list[int]] = field(default_factory=list)  # [zone][seat] astronauts
+    mineral: list[int] = field(default_factory=lambda: [NONE] * NUM_ZONES)  # [zone] revealed token type
+    leftover: list[int] = field(default_factory=lambda: [0] * NUM_ZONES)  # [zone] counters lying there (zone's type)
+    discovery: list[int] = field(default_factory=lambda: [NONE] * NUM_ZONES)  # [zone] face-down card (M-E1)
+    discovery_owner: list[int] = field(default_factory=lambda: [NONE] * NUM_ZONES)  # [zone] who laid it
+    looked: list[list[int]] = field(default_factory=lambda: [[] for _ in range(NUM_ZONES)])  # [zone] seats that
+    # looked at its card (M-O3b), sorted: public, as the laying is (M-I1)
+    removed_cards: list[int] = field(default_factory=list)  # discovery cards drawn with every outer zone taken
+    mineral_pool: list[int] = field(default_factory=list)  # token types, face down; top = last (M-S1)
+    # event cards (M-S5, M-S6, M-E1)
+    event_pile: list[int] = field(default_factory=list)  # top = last; in setup: the undealt cards
+    set_aside: list[int] = field(default_factory=list)  # setup only: set-aside and returned cards (M-S5, M-S6)
+    # ships (M-C3, M-C6, M-L1..M-L6)
+    ship_deck: list[int] = field(default_factory=list)  # top = last (M-S2, M-R2)
+    slots: list[int] = field(default_factory=list)  # [pad slot] ship id or NONE; a launched ship keeps its slot
+    airborne: list[int] = field(default_factory=list)  # slots whose ship is in the air, in launch order (M-L4)
+    used_ships: list[int] = field(default_factory=list)  # landed or destroyed, in the order they arrived (M-R2)
+    crew: list[list[int]] = field(default_factory=list)  # [ship][seat] astronauts aboard
+    token: list[int] = field(default_factory=lambda: [NONE] * NUM_SHIPS)  # [ship] zone of the token laid on it
+    token_supply: list[int] = field(default_factory=lambda: [TOKENS_PER_ZONE] * NUM_ZONES)  # [zone] (M-C6)
+    # the turn in progress (step 3)
+    role: int = NONE  # role of the turn in progress
+    placed_slots: list[int] = field(default_factory=list)  # slot of each astronaut placed this turn
+    steps_left: int = 0  # Explorer steps left (M-O2)
+    drawn: int = NONE  # discovery card the Scientist is about to lay (M-E1)
+    pending_slot: int = NONE  # slot whose ship awaits its destination (M-S4, M-L2)
+    last_actor: int = NONE  # who took this round's latest turn of step 3 (M-R8)
+
+    # --- derived views ------------------------------------------------------
+    def destination(self, ship: int) -> int:
+        """The zone a ship flies to: its token, else its printed zone (M-L4); NONE for a
+        hand-piloted ship without token (M-L2)."""
+        return self.token[ship] if self.token[ship] != NONE else SHIP_DEST[ship]
+
+    def free_seats(self, ship: int) -> int:
+        return SHIP_CAPACITY[ship] - sum(self.crew[ship])
+
+    def on_pad(self, slot: int) -> bool:
+        return self.slots[slot] != NONE and slot not in self.airborne
+
+    def seat_order(self) -> list[int]:
+        """Seats in turn order from the start player."""
+        n = self.num_players
+        return [(self.start_player + i) % n for i in range(n)]
+
+    def copy(self) -> GameState:
+        return copy.deepcopy(self)
+
+    def to_json(self, indent: int | None = None) -> str:
+        from .state_json import state_to_json
+        return state_to_json(self, indent)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        from .state_json import state_from_json
+        return state_from_json(text)
+
+
+def _fail(msg: str) -> None:
+    raise ValueError(f"red planet state: {msg}")
+
+
+def check_invariants(s: GameState) -> None:
+    """Conservation of every component and the consistency of the turn; ValueError
+    naming the first broken law."""
+    n = s.num_players
+    # astronauts: 22 per colour over supply, ships, Mars, LiSM and removed (M-C1, M-X3)
+    for q, pl in enumerate(s.players):
+        aboard = sum(s.crew[ship][q] for ship in range(NUM_SHIPS))
+        on_mars = sum(s.mars[z][q] for z in range(NUM_ZONES))
+        total = pl.supply + aboard + on_mars + pl.lism + pl.removed
+        if total != ASTRONAUTS:
+            _fail(f"player {q} has {total} astronauts (supply {pl.supply} + ships {aboard} + Mars {on_mars} + "
+                  f"LiSM {pl.lism} + removed {pl.removed}), expected {ASTRONAUTS}")
+    # ships: 34 over deck, pad/air and used pile (M-C3)
+    in_slots = [ship for ship in s.slots if ship != NONE]
+    ships = s.ship_deck + in_slots + s.used_ships
+    if sorted(ships) != list(range(NUM_SHIPS)):
+        _fail(f"{len(ships)} ships in deck + slots + used pile, or a ship twice; expected each of {NUM_SHIPS} once")
+    if len(set(s.airborne)) != len(s.airborne) or any(s.slots[k] == NONE for k in s.airborne):
+        _fail(f"airborne lists slots {s.airborne}; each must hold a ship and appear once")
+    for ship in range(NUM_SHIPS):
+        if ship not in in_slots and (any(s.crew[ship]) or s.token[ship] != NONE):
+            _fail(f"ship {ship} is not on the pad or in the air but has a crew or a token")
+        if sum(s.crew[ship]) > SHIP_CAPACITY[ship]:
+            _fail(f"ship {ship} carries {sum(s.crew[ship])} astronauts, capacity {SHIP_CAPACITY[ship]}")
+    for k, ship in enumerate(s.slots):
+        if ship == NONE:
+            continue
+        if k not in s.airborne and s.free_seats(ship) == 0:
+            _fail(f"the full ship {ship} in slot {k} is still on the pad (M-L3: a full ship launches at once)")
+        if s.destination(ship) == NONE and any(s.crew[ship]) and s.pending_slot != k:
+            _fail(f"ship {ship} in slot {k} carries astronauts but has no destination (M-L2)")
+    # destination tokens: 20 over supply and ships (M-C6)
+    for z in range(NUM_ZONES):
+        laid = sum(1 for ship in range(NUM_SHIPS) if s.token[ship] == z)
+        if not 0 <= s.token_supply[z] or s.token_supply[z] + laid != TOKENS_PER_ZONE:
+            _fail(f"zone {z} has {s.token_supply[z]} destination tokens in supply + {laid} on ships, "
+                  f"expected {TOKENS_PER_ZONE}")
+    # mineral tokens: 14 over pool and zones, 5/5/4 by type (M-C4)
+    for t in range(NUM_MINERALS):
+        count = s.mineral_pool.count(t) + s.mineral.count(t)
+        if count != MINERAL_TOKENS[t]:
+            _fail(f"{count} mineral tokens of type {t} in pool + zones, expected {MINERAL_TOKENS[t]}")
+    for z in range(NUM_ZONES):
+        if s.mineral[z] == NONE and (any(s.mars[z]) or s.leftover[z]):
+            _fail(f"zone {z} holds astronauts or counters but no mineral token (M-L5)")
+    # event cards: 24 over pile, set-aside, hands, Mars, removed and the drawn card (M-E1)
+    cards = s.event_pile + s.set_aside + s.removed_cards + [c for c in s.discovery if c != NONE]
+    cards += [c for pl in s.players for c in pl.bonus + pl.setup_hand] + ([s.drawn] if s.drawn != NONE else [])
+    if sorted(cards) != list(range(NUM_EVENTS)):
+        _fail(f"{len(cards)} event cards in pile + set aside + hands + Mars + removed, or a card twice; "
+              f"expected each of {NUM_EVENTS} once")
+    for z in range(NUM_ZONES):
+        c = s.discovery[z]
+        if c != NONE and (z not in OUTER_ZONES or IS_BONUS[c] or not 0 <= s.discovery_owner[z] < n):
+            _fail(f"zone {z}: discovery card {c} laid by {s.discovery_owner[z]} (outer zones, discovery cards, a seat)")
+        if c == NONE and s.discovery_owner[z] != NONE:
+            _fail(f"zone {z} has a discovery owner but no card")
+        if (c == NONE and s.looked[z]) or s.looked[z] != sorted(set(s.looked[z])) or \
+                any(not 0 <= q < n or c not in s.players[q].seen for q in s.looked[z]):
+            _fail(f"zone {z}: looked {s.looked[z]} lists, sorted, seats that have seen its card")
+    if any(IS_BONUS[c] for c in s.removed_cards) or any(not IS_BONUS[c] for pl in s.players for c in pl.bonus):
+        _fail("removed_cards holds only discovery cards and players' bonus lists only bonus cards")
+    # role cards: 9 per player over hand, discard and the unplayed commit (M-C7, M-R6)
+    for q, pl in enumerate(s.players):
+        roles = pl.hand + pl.discard + ([pl.commit] if pl.commit != NONE and not pl.acted else [])
+        if sorted(roles) != list(range(NUM_ROLES)):
+            _fail(f"player {q}: role cards hand {pl.hand} + discard {pl.discard} + commit {pl.commit} "
+                  f"are not the {NUM_ROLES} roles once each")
+        if pl.hand != sorted(pl.hand) or pl.discard != sorted(pl.discard) or pl.seen != sorted(set(pl.seen)):
+            _fail(f"player {q}: hand, discard and seen are kept sorted (seen without repeats)")
+    check_turn(s)
+
+
+def check_turn(s: GameState) -> None:
+    """The phase and the turn fields agree (what play leaves behind)."""
+    n = s.num_players
+    if s.phase not in PHASES:
+        _fail(f"unknown phase {s.phase!r}")
+    if not 1 <= s.round <= NUM_ROUNDS:
+        _fail(f"round {s.round} outside 1..{NUM_ROUNDS}")
+    over = s.phase == "over"
+    if over != (s.current_player == NONE) or not (over or 0 <= s.current_player < n):
+        _fail(f"current_player {s.current_player} in phase {s.phase!r} (NONE exactly when the game is over)")
+    setup = s.phase in ("setup_zone", "keep")
+    if (s.set_aside or any(pl.setup_hand for pl in s.players)) and s.phase != "keep":
+        _fail("setup cards (set_aside, setup_hand) exist only while bonus cards are kept (M-S6)")
+    if s.phase == "keep":
+        if not s.players[s.current_player].setup_hand or s.players[s.current_player].bonus:
+            _fail("the player keeping a bonus card holds his setup cards and no bonus card yet")
+        if not any(IS_BONUS[c] for c in s.players[s.current_player].setup_hand):
+            _fail("the player keeping a bonus card holds one (M-S5)")
+    in_turn = s.phase in TURN_PHASES
+    if in_turn != (s.role != NONE):
+        _fail(f"role {s.role} in phase {s.phase!r}: a role is in execution exactly in a turn phase")
+    if in_turn:
+        pl = s.players[s.current_player]
+        if pl.commit != s.role or pl.acted:
+            _fail(f"player {s.current_player} executes role {s.role} but committed {pl.commit} (acted {pl.acted})")
+        if len(s.placed_slots) > ROLE_PLACE[s.role] or any(not 0 <= k < n for k in s.placed_slots):
+            _fail(f"placed_slots {s.placed_slots}: at most {ROLE_PLACE[s.role]} pad slots this turn")
+        if s.last_actor != s.current_player:
+            _fail(f"last_actor {s.last_actor}: the player taking the turn is the latest to act (M-R8)")
+    elif s.placed_slots or s.steps_left or s.drawn != NONE:
+        _fail("placed_slots, steps_left and drawn belong to a turn in progress")
+    if not 0 <= s.steps_left <= EXPLORER_STEPS or (s.steps_left and s.phase != "ability"):
+        _fail(f"steps_left {s.steps_left}: Explorer steps are counted only in his ability")
+    if (s.drawn != NONE) != (s.phase == "discovery") or (s.drawn != NONE and IS_BONUS[s.drawn]):
+        _fail(f"drawn card {s.drawn} in phase {s.phase!r}: a drawn discovery card waits exactly in 'discovery'")
+    if (s.pending_slot != NONE) != (s.phase in ("setup_zone", "destination")):
+        _fail(f"pending_slot {s.pending_slot} in phase {s.phase!r}")
+    if s.pending_slot != NONE:
+        ship = s.slots[s.pending_slot] if 0 <= s.pending_slot < n else NONE
+        if ship == NONE or s.destination(ship) != NONE or s.crew[ship][s.current_player] == 0:
+            _fail(f"pending slot {s.pending_slot}: a ship without destination carrying the chooser's astronaut")
+    if setup and (s.round != 1 or any(pl.commit != NONE for pl in s.players)):
+        _fail("setup happens before round 1's commits")
+    if len(s.slots) != n or len(s.players) != n:
+        _fail(f"{len(s.slots)} pad slots and {len(s.players)} players for {n} players")
+    if s.phase in ("setup_zone", "keep", "commit") and s.last_actor != NONE:
+        _fail(f"last_actor {s.last_actor} before any turn of step 3")
+    if s.phase == "commit":
+        order = s.seat_order()
+        i = order.index(s.current_player)
+        if any(s.players[q].commit == NONE for q in order[:i]) or any(s.players[q].commit != NONE for q in order[i:]):
+            _fail("in step 2 the players before the current one (from the start player) have committed, the rest not")
+    if s.phase in ("commit",) + TURN_PHASES and any(pl.commit == NONE for pl in s.players) and s.phase != "commit":
+        _fail("every player has committed before roles are executed (M-R3)")
+    for q, pl in enumerate(s.players):
+        if pl.acted and pl.commit == NONE:
+            _fail(f"player {q} acted without a commit")
+    if any(len(row) != n for row in s.mars + s.crew):
+        _fail("mars and crew rows have one entry per seat")
