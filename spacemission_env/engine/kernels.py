@@ -16,7 +16,7 @@ from .jit import njit
 from .. import actions as A
 from ..components import HAND_SIZE, JOKER, NUM_CARDS, NUM_PLANETS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE
 
-# --- SplitMix64 (rules/rng.py), all uint64 so numba wraps mod 2**64 -------------------
+# --- SplitMix64 (spacemission_env/rng.py), all uint64 so numba wraps mod 2**64 -------------------
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
@@ -52,7 +52,7 @@ def below(rng, b, n):
 
 @njit
 def shuffle(rng, b, items, n):
-    """Fisher-Yates on items[:n], i = n-1 .. 1 (rules/rng.py shuffle)."""
+    """Fisher-Yates on items[:n], i = n-1 .. 1 (spacemission_env/rng.py shuffle)."""
     for i in range(n - 1, 0, -1):
         j = below(rng, b, i + 1)
         t = items[i]

@@ -37,7 +37,7 @@ NO_STATION = -1
 
 # (name, shape after the batch dim (P = num_players), dtype). Order = kernel argument order.
 FIELDS = (
-    ("rng", (), np.uint64),  # SplitMix64 state (rules/rng.py)
+    ("rng", (), np.uint64),  # SplitMix64 state (spacemission_env/rng.py)
     ("ring", (RING_SIZE,), np.int8),  # planet id at ring position (R-S1)
     ("piles", (RING_SIZE, NUM_TILE_TYPES), np.int8),  # tile counts per position (R-S2)
     ("revealed", (RING_SIZE,), np.bool_),  # R-V1

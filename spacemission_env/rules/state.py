@@ -62,7 +62,7 @@ class GameState:
     num_players: int
     rules: str
     max_rounds: int
-    rng: int  # SplitMix64 state (rules/rng.py)
+    rng: int  # SplitMix64 state (spacemission_env/rng.py)
     ring: list[int]  # planet id at ring position p (R-S1)
     piles: list[list[int]]  # [position][tile type] counts, space included (R-S2)
     revealed: list[bool]  # [position]: space tiles turned face up (R-V1)

@@ -41,7 +41,7 @@ from spacemission_env.red_planet.components import (
     TOKENS_PER_ZONE,
 )
 from spacemission_env.red_planet.rules import NONE, GameState, PlayerState
-from spacemission_env.rules import rng
+from spacemission_env import rng
 
 DEFAULT_PAD = (2, 5, 8, 11, 14)  # capacity 5, printed zones 0..4
 ROLE = {name: r for r, name in enumerate(ROLE_NAMES)}

@@ -5,7 +5,7 @@ Public API: new_game, legal_actions, legal_action_mask, apply, current_player, i
 scores, winners, action_label. The engine asks a player only when he has a choice
 beyond stop/pass (docs/red_planet/actions.md); everything else runs on its own.
 
-Randomness: one SplitMix64 generator kept in ``state.rng`` (spacemission_env/rules/rng.py),
+Randomness: one SplitMix64 generator kept in ``state.rng`` (spacemission_env/rng.py),
 drawn only here and in this order: M-S1 (mineral pool shuffle), M-S2 (ship deck shuffle),
 M-S3 (seat order), M-S5 (event card shuffle), M-S6 (event pile shuffle), then M-R2 (used
 ships reshuffled whenever a refill finds the deck empty). The draws of M-L5, M-O3 and
@@ -17,7 +17,7 @@ import numbers
 
 import numpy as np
 
-from ...rules import rng
+from ... import rng
 from .. import actions as A
 from ..components import (
     EDGES,

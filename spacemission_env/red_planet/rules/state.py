@@ -54,7 +54,7 @@ class PlayerState:
 @dataclass
 class GameState:
     num_players: int
-    rng: int  # SplitMix64 state (spacemission_env/rules/rng.py)
+    rng: int  # SplitMix64 state (spacemission_env/rng.py)
     players: list[PlayerState]
     start_player: int
     current_player: int  # NONE once the game is over

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import reprlib
 
-from ...rules.rng import MASK64
+from ...rng import MASK64
 from ..components import (
     ASTRONAUTS,
     CARD_INDEX,

@@ -2,7 +2,7 @@
 import pytest
 
 from spacemission_env.red_planet.rules import apply, legal_action_mask, legal_actions
-from spacemission_env.rules import rng
+from spacemission_env import rng
 from tests.helpers.red_planet_positions import ROLE, act, kinds, play, position
 
 ICE = 0

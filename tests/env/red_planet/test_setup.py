@@ -12,7 +12,7 @@ from spacemission_env.red_planet.rules import (
     legal_actions,
     new_game,
 )
-from spacemission_env.rules import rng
+from spacemission_env import rng
 from tests.helpers.red_planet_positions import act, kinds, position
 
 PACKAGE = Path(C.__file__).resolve().parent
