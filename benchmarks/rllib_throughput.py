@@ -99,6 +99,8 @@ def rllib_run(num_env_runners: int, iterations: int, train_batch: int, minibatch
             result = algo.train()
             wall = time.perf_counter() - t0
             runners = result[ENV_RUNNER_RESULTS]
+            if NUM_MODULE_STEPS_SAMPLED_LIFETIME not in runners:
+                raise KeyError(f"no {NUM_MODULE_STEPS_SAMPLED_LIFETIME} in RLlib's results: {sorted(runners)}")
             learner_steps = int(runners[NUM_MODULE_STEPS_SAMPLED_LIFETIME][LEARNER])
             timers = result[TIMERS]
             if it:
@@ -135,7 +137,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--iterations", type=int, default=3, help="timed iterations per trainer (after one warm-up)")
     ap.add_argument("--sb3-envs", type=int, default=256)
-    ap.add_argument("--sb3-n-steps", type=int, default=32)
+    ap.add_argument("--sb3-n-steps", type=int, default=128, help="the trainer's default rollout: 256 x 128")
     ap.add_argument("--train-batch", type=int, default=4000)
     ap.add_argument("--minibatch", type=int, default=1000)
     ap.add_argument("--runners", default="1,2", help="RLlib env runner counts, comma-separated")
