@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import TrainConfig
+from .config import TrainConfig, _bool
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "stop_algorithm", "export_agent", "main", "parse_args", "train"]
 
@@ -432,14 +432,6 @@ def _ray_version() -> str:
 
 
 # --- command line ---------------------------------------------------------------------------------
-def _bool(text: str) -> bool:
-    if text.lower() in ("1", "true", "yes", "on"):
-        return True
-    if text.lower() in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
-
-
 EXAMPLES = """examples:
   spacemission train --backend rllib --steps 200000 --num-env-runners 2      # local Ray, 2 env runners
   ray start --head --num-cpus 8                                             # then, on every other machine:
