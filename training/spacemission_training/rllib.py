@@ -177,7 +177,8 @@ class SeatMapper:
 
 def _results_callback(mapper_groups: dict[str, str]):
     """An RLlibCallback class that logs, per opponent group, the learner's result in the
-    games that ended (1 ahead on points, 0.5 level, 0 behind): ``score/<group>``."""
+    games that ended (1 ahead on points, 0.5 level, 0 behind; R-P8's tie-break on points is not
+    read here): ``score/<group>``."""
     from ray.rllib.callbacks.callbacks import RLlibCallback
 
     class GameResults(RLlibCallback):
