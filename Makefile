@@ -37,10 +37,11 @@ $(STAMP_RAY): pyproject.toml
 
 install-ray: $(STAMP_RAY)
 
-# the tests marked ray (a two-node cluster among them), then the env's under RLlib's Gymnasium
+# the tests marked ray (a two-node cluster among them), then the env's interface tests (every
+# Gymnasium/PettingZoo/SB3 surface; the engine and rules tests do not touch Gymnasium) under RLlib's Gymnasium
 test-ray: $(STAMP_RAY)
 	$(PY_RAY) -m pytest -q -m 'ray and not slow'
-	$(PY_RAY) -m pytest -q tests/env
+	$(PY_RAY) -m pytest -q tests/env --ignore=tests/env/engine --ignore=tests/env/rules
 
 run: $(STAMP)
 	$(PY) -m spacemission_training.quickstart --steps $(STEPS) --games $(GAMES)

@@ -44,9 +44,7 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     import torch
-    from gymnasium import spaces
 
-    from spacemission_env.actions import NUM_ACTIONS
     from spacemission_env.sb3 import SpaceMissionVecEnv
     from spacemission_training import train_ppo as T
     from spacemission_training.config import TrainConfig

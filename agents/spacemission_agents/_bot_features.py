@@ -17,7 +17,7 @@ import numpy as np
 
 from spacemission_env.encoding import decode
 from spacemission_env import encoding as E
-from spacemission_env.actions import DEVELOP_PAIRS, NUM_ACTIONS
+from spacemission_env.actions import DEVELOP_PAIRS
 from spacemission_env.components import (
     END_THRESHOLD,
     GATE_RANK_POINTS,

@@ -61,7 +61,6 @@ import time
 import numpy as np
 
 from spacemission_env import decode, engine
-from spacemission_env.actions import NUM_ACTIONS
 from spacemission_env.config import check_game_config
 from spacemission_env.determinize import sample_worlds_from_observation
 from spacemission_env.encoding import observation_size

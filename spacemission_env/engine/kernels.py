@@ -497,21 +497,18 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
 @njit
 def sample_legal(mask, u, out):
     """out[b] = the k-th legal action of row b, k = floor(u[b] * #legal): uniform over
-    legal actions; -1 for a row with no legal action."""
+    legal actions; -1 for a row with no legal action. One pass per row: the legal ids are
+    gathered in order (branch-free) while they are counted."""
+    legal = np.empty(mask.shape[1], np.int64)
     for b in range(mask.shape[0]):
         n = 0
         for a in range(mask.shape[1]):
+            legal[n] = a
             n += mask[b, a]
         if n == 0:
             out[b] = -1
             continue
-        k = min(int(u[b] * n), n - 1)
-        for a in range(mask.shape[1]):
-            if mask[b, a]:
-                if k == 0:
-                    out[b] = a
-                    break
-                k -= 1
+        out[b] = legal[min(int(u[b] * n), n - 1)]
 
 
 # action-id boundaries of the kinds (actions.ACTION_KINDS order), for kind-uniform sampling

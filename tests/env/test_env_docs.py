@@ -9,7 +9,8 @@ from tests.helpers.paths import ROOT
 DOCS = (ROOT / "docs" / "interfaces.md").read_text()
 README = (ROOT / "README.md").read_text()
 LINE = re.compile(r"^(?P<name>\w+)\s+(?P<figure>[\d,]+) (?P<unit>\w+)/s\s+\(runs: \[(?P<runs>[\d, ]+)\]\)$")
-NAMES = {"aec_env_2p", "aec_env_4p", "sb3_vecenv_2p", "sb3_vecenv_4p", "vector_env_2p"}
+NAMES = {"aec_env_2p", "aec_env_4p", "pz_benchmark_2p", "gym_env_2p", "gym_env_4p", "sb3_vecenv_2p", "sb3_vecenv_4p",
+         "vector_env_2p"}
 
 
 def recorded_block() -> list[str]:

@@ -56,8 +56,8 @@ def _session_pids(sid: int) -> list[int]:
 
 
 def _end_session(sid: int) -> None:
-    """SIGTERM, then SIGKILL after 10 s, to every process of session ``sid``."""
-    for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 2.0)):
+    """SIGTERM, then SIGKILL after 3 s, to every process of session ``sid``."""
+    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0)):
         for pid in _session_pids(sid):
             try:
                 os.kill(pid, sig)
@@ -140,24 +140,43 @@ def test_distributed_arena_equals_local_arena(cluster, tmp_path):
         assert (tmp_path / "ray" / f).read_text() == (tmp_path / "local" / f).read_text()
 
 
-def test_rllib_self_play_learns_on_two_nodes_and_resumes(cluster, tmp_path):
+TRAIN = ["-m", "spacemission_cli.main", "train", "--backend", "rllib"]
+
+
+def test_rllib_self_play_on_two_nodes_exports(cluster, tmp_path):
     run = tmp_path / "run"
-    train = ["-m", "spacemission_cli.main", "train", "--backend", "rllib"]
-    out = _driver(cluster, *train, "--address", cluster[0], "--num-env-runners", "2", "--steps", "4000",
-                  "--train-batch", "1000", "--minibatch", "250", "--lr", "0.001", "--opponents", "random=0.8,self=0.2",
-                  "--max-snapshots", "1", "--snapshot-every", "2000", "--eval-games", "60", "--eval-opponents", "random",
-                  "--checkpoint-every", "2000", "--run-dir", str(run), "--progress", "lines")
+    out = _driver(cluster, *TRAIN, "--address", cluster[0], "--num-env-runners", "2", "--steps", "2000",
+                  "--train-batch", "1000", "--minibatch", "500", "--opponents", "random=0.5,greedy=0.2,self=0.3",
+                  "--max-snapshots", "1", "--snapshot-every", "1000", "--eval-games", "10", "--eval-opponents", "random",
+                  "--checkpoint-every", "1000", "--run-dir", str(run), "--progress", "lines")
     assert "win rate" in out
     summary = json.loads((run / "summary.json").read_text())
-    start, final = summary["evals"][0]["eval/random/win_rate"], summary["final_eval"]
-    assert summary["steps"] >= 4000
-    assert final["eval/random/ci_low"] > start, (start, final)  # it learns: beyond the start's value
+    assert summary["steps"] >= 2000 and summary["iterations"] == 2
+    # every group played: bots built on the env runners from their specs, the snapshot slot
+    metrics = (run / "metrics.csv").read_text()
+    for group in ("random", "greedy", "self"):
+        assert f"games/{group}/score" in metrics
     # the exported model is the shipped numpy format and plays without Ray
     agent = PPOAgent.load(run / "final.npz")
     assert agent.metadata["training"]["backend"] == "rllib" and agent.metadata["num_players"] == 2
     assert list(run.glob("tb/events.out.tfevents.*")), "TensorBoard event file"
     assert (run / "checkpoints" / "rllib").is_dir()
-    # resume: the saved configuration, more steps, on from the checkpoint
-    _driver(cluster, *train, "--resume", str(run), "--steps", "5000", "--address", cluster[0], "--progress", "lines")
+
+
+@pytest.mark.slow
+def test_rllib_self_play_learns_on_two_nodes_and_resumes(cluster, tmp_path):
+    """A short run against the random bot raises the exported agent's win rate against
+    random beyond its start (the final 95% interval's low end above the start's rate);
+    resumed, it goes on from its checkpoint for one more iteration."""
+    run = tmp_path / "run"
+    _driver(cluster, *TRAIN, "--address", cluster[0], "--num-env-runners", "2", "--steps", "12000",
+            "--train-batch", "2000", "--minibatch", "500", "--lr", "0.001", "--opponents", "random=1",
+            "--eval-games", "100", "--eval-opponents", "random", "--run-dir", str(run), "--progress", "lines",
+            "--tensorboard", "false", timeout=580)
+    summary = json.loads((run / "summary.json").read_text())
+    start, final = summary["evals"][0]["eval/random/win_rate"], summary["final_eval"]
+    assert final["eval/random/ci_low"] > start, (start, final)
+    _driver(cluster, *TRAIN, "--resume", str(run), "--steps", "13000", "--address", cluster[0],
+            "--progress", "lines")
     more = json.loads((run / "summary.json").read_text())
-    assert 5000 <= more["steps"] <= 6000 and more["iterations"] == summary["iterations"] + 1
+    assert 13000 <= more["steps"] < 15000 and more["iterations"] == summary["iterations"] + 1

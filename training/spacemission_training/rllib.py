@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import TrainConfig
+from .config import TrainConfig, _bool
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "stop_algorithm", "export_agent", "main", "parse_args", "train"]
 
@@ -177,7 +177,8 @@ class SeatMapper:
 
 def _results_callback(mapper_groups: dict[str, str]):
     """An RLlibCallback class that logs, per opponent group, the learner's result in the
-    games that ended (1 ahead on points, 0.5 level, 0 behind): ``score/<group>``."""
+    games that ended (1 ahead on points, 0.5 level, 0 behind; R-P8's tie-break on points is not
+    read here): ``score/<group>``."""
     from ray.rllib.callbacks.callbacks import RLlibCallback
 
     class GameResults(RLlibCallback):
@@ -432,14 +433,6 @@ def _ray_version() -> str:
 
 
 # --- command line ---------------------------------------------------------------------------------
-def _bool(text: str) -> bool:
-    if text.lower() in ("1", "true", "yes", "on"):
-        return True
-    if text.lower() in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
-
-
 EXAMPLES = """examples:
   spacemission train --backend rllib --steps 200000 --num-env-runners 2      # local Ray, 2 env runners
   ray start --head --num-cpus 8                                             # then, on every other machine:
