@@ -1,4 +1,4 @@
-"""Bad input at every entry point (issue 8 item 3), one section per entry point: the
+"""Bad input at every entry point, one section per entry point: the
 interfaces (PettingZoo AEC, Gymnasium, the vector env, SB3, policies) first, then the
 engines and the JSON state. Each case raises TypeError (wrong type) or ValueError (wrong
 value) with a message that names the value, and leaves the state as it was (the env, the
@@ -178,12 +178,16 @@ def test_gym_step_rejects(value, exc, text, illegal_action):
 
 
 def test_gym_accepts_integer_scalars_and_one_element_int_arrays():
-    e = SpaceMissionEnv(num_players=2)
-    _, info = e.reset(seed=0)
+    """Each form plays the id it holds: the game goes on exactly as with the plain int."""
     for action in (np.int64(0), np.array(0), np.array([0], dtype=np.int32)):
-        _, _, term, _, info = e.step(action)  # top up, always legal
-        if term:
-            e.reset()
+        e, twin = SpaceMissionEnv(num_players=2), SpaceMissionEnv(num_players=2)
+        before, _ = e.reset(seed=0)
+        twin.reset(seed=0)
+        obs, reward, term, _, info = e.step(action)  # top up keeping every card: always legal
+        expected, twin_reward, twin_term, _, twin_info = twin.step(0)
+        assert (obs == expected).all() and (reward, term) == (twin_reward, twin_term)
+        assert (info["action_mask"] == twin_info["action_mask"]).all()
+        assert e.batch_state.actions_left[0] != 2 or not (obs == before).all(), "the action was not applied"
 
 
 @pytest.mark.parametrize("kwargs, exc, text", [
