@@ -1,4 +1,4 @@
-"""Speed of the fast batched engine (issue 3 items 5-6).
+"""Speed of the fast batched engine.
 
 Random legal play (uniform over legal actions, vectorised), the acting player's
 observation and legal mask produced every step, finished games auto-reset;

@@ -1,4 +1,4 @@
-"""``spacemission bench``: the figures it prints, from the installed package (issue 11, item 6)."""
+"""``spacemission bench``: the figures it prints, from the installed package."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""``spacemission play`` driven with piped input, in-process (issue 11, item 2)."""
+"""``spacemission play`` driven with piped input, in-process."""
 import io
 import json
 import os

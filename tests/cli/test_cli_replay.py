@@ -1,4 +1,4 @@
-"""``spacemission replay`` of games recorded by the arena and by ``play`` (issue 11, item 3)."""
+"""``spacemission replay`` of games recorded by the arena and by ``play``."""
 import io
 import json
 import sys
