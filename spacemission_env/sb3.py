@@ -58,8 +58,6 @@ import warnings
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
-from stable_baselines3.common.vec_env.base_vec_env import tile_images
 
 from . import engine
 from .actions import NUM_ACTIONS
@@ -76,8 +74,13 @@ from .env_common import (
     score_dict,
     strictly_best,
 )
+from .extras import require
 from .policies import bind_policies, policy_observation_type, seed_policies
 from .rewards import score_view
+
+_PURPOSE = "spacemission_env.sb3 (the Stable-Baselines3 VecEnv)"
+VecEnv = require("stable_baselines3.common.vec_env", "sb3", _PURPOSE).VecEnv
+tile_images = require("stable_baselines3.common.vec_env.base_vec_env", "sb3", _PURPOSE).tile_images
 
 
 class SpaceMissionVecEnv(EnvBase, VecEnv):

@@ -103,6 +103,7 @@ def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
 
 @pytest.mark.parametrize("code, extra", [
     ("import spacemission_training", "train"),
+    ("import spacemission_env.sb3", "sb3"),
     ("import spacemission_cli", "cli"),
     ("from spacemission_env.rules import new_game\nfrom spacemission_env.render import save_png\n"
      "save_png(new_game(2, seed=0), 'x.png')", "render"),
@@ -110,6 +111,6 @@ def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
 ])
 def test_a_missing_extra_is_named(code, extra, tmp_path):
     """With the extra's packages hidden (``sys.modules[name] = None`` makes their import fail)."""
-    hide = "import sys\nfor m in ('torch', 'rich', 'PIL', 'openskill', 'matplotlib'):\n    sys.modules[m] = None\n"
+    hide = "import sys\nfor m in ('torch', 'rich', 'PIL', 'openskill', 'matplotlib', 'stable_baselines3'):\n    sys.modules[m] = None\n"
     out = run(hide + code, cwd=tmp_path)
     assert out.returncode != 0 and f"pip install 'spacemission_env[{extra}]'" in out.stderr, out.stderr[-2000:]

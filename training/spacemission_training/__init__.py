@@ -2,4 +2,5 @@
 Needs the ``train`` extra: ``pip install 'spacemission_env[train]'``."""
 from spacemission_env.extras import require
 
-require("torch", "train", "spacemission_training")
+for _module in ("torch", "stable_baselines3", "sb3_contrib"):
+    require(_module, "train", "spacemission_training")
