@@ -1,6 +1,7 @@
 """Differential run of the fast engine against the reference engine over many games.
 
-    .venv/bin/python benchmarks/differential.py --games 100000 [--observations acting] [--max-rounds 3,4,6,10,100] [--player uniform|kind]
+    .venv/bin/python benchmarks/differential.py --games 100000 [--observations acting] [--max-rounds 3,4,6,10,100]
+        [--player uniform|kind] [--seed-base 10000000]
 
 Random legal play, every player count and both rule sets; after every action the
 full state, legal mask, observations (acting seat, both types, by default), scores,
@@ -24,6 +25,8 @@ def main(argv=None) -> int:
     ap.add_argument("--observations", choices=("all", "acting", "none"), default="acting")
     ap.add_argument("--max-rounds", default="3,4,6,10,100", help="max_rounds cycled over chunks of games")
     ap.add_argument("--chunk", type=int, default=500)
+    ap.add_argument("--seed-base", type=int, default=10**7,
+                    help="game seeds start here (runs with different bases, e.g. 10**7 and 10**9, never share a game)")
     ap.add_argument("--player", choices=("uniform", "kind"), default="uniform",
                     help="random play: uniform over legal ids, or kind-uniform (reaches R-E1 endings)")
     args = ap.parse_args(argv)
@@ -34,7 +37,7 @@ def main(argv=None) -> int:
               f"divergences {len(rep.divergences)}  last chunk {cfg}", flush=True)
 
     rep = D.run_many(args.games, tuple(int(x) for x in args.max_rounds.split(",")), args.observations, args.chunk,
-                     progress=progress, by_kind=args.player == "kind")
+                     seed_base=args.seed_base, progress=progress, by_kind=args.player == "kind")
     print(f"done: {rep.games} games ({rep.ended} ended by R-E1), {rep.steps} agent steps, {len(rep.divergences)} divergences, "
           f"{time.perf_counter() - t0:.0f} s; exercised: {rep.empty_scans} scans without a tile (R-A4b), "
           f"{rep.reshuffles} reshuffles (R-A1a)")
