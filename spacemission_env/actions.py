@@ -17,9 +17,9 @@ id, so "slot i" is the i-th lowest card id in the hand.
 """
 from __future__ import annotations
 
-import operator
 from itertools import combinations
 
+from .action_ids import action_index
 from .components import HAND_SIZE, RING_SIZE, TILE_NAMES
 
 NUM_TOPUP = 1 << HAND_SIZE
@@ -41,14 +41,7 @@ ACTION_KINDS = ("top_up", "jump", "fly", "scan", "develop", "discover", "tile")
 
 def decode(action: int) -> tuple[str, tuple[int, ...]]:
     """(kind, arguments) of an action id; raises ValueError when out of range."""
-    if isinstance(action, bool):
-        raise ValueError(f"action must be an integer, got {action!r}")
-    try:
-        a = operator.index(action)  # ints and numpy integers; floats and strings are rejected
-    except TypeError:
-        raise ValueError(f"action must be an integer, got {action!r}") from None
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action {a} out of range [0, {NUM_ACTIONS})")
+    a = action_index(action, NUM_ACTIONS)
     if a < JUMP:
         return "top_up", (a - TOPUP,)
     if a < FLY:

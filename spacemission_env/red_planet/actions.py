@@ -11,8 +11,8 @@ against it):
 """
 from __future__ import annotations
 
-import operator
 
+from ..action_ids import action_index
 from .components import BONUS_CARDS, EDGES, MAX_PLAYERS, NUM_ROLES, NUM_ZONES
 
 SLOTS = MAX_PLAYERS  # pad slots (M-S2: N slots, N <= 5)
@@ -50,15 +50,7 @@ _ORDER = sorted(START.items(), key=lambda kv: kv[1])
 
 
 def _as_id(action) -> int:
-    if isinstance(action, bool):
-        raise ValueError(f"action must be an integer, got {action!r}")
-    try:
-        a = operator.index(action)  # ints and numpy integers; floats and strings are rejected
-    except TypeError:
-        raise ValueError(f"action must be an integer, got {action!r}") from None
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action {a} out of range [0, {NUM_ACTIONS})")
-    return a
+    return action_index(action, NUM_ACTIONS)
 
 
 def decode(action) -> tuple[str, tuple[int, ...]]:
