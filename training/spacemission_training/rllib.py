@@ -416,6 +416,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     final_path = agent.save(run_dir / "final.npz")
     final_eval = evaluation(step, cfg.eval_games, cfg.eval_seed)
     loop["evals"].append({"step": step, **final_eval})
+    loop_path.write_text(json.dumps(loop))  # a resumed run's summary keeps this evaluation
     runlog.log(step, final_eval, wall_s)
     runlog.close()
     stop_algorithm(algo)
