@@ -403,7 +403,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
                 save_checkpoint()
             runlog.flush()
             progress.update(step, " ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in sorted(values.items())
-                                           if k.startswith("games/") and k.endswith("/score")))
+                                           if k.startswith("games/") and k.endswith("/score") and v == v))
     finally:
         progress.close()
 
