@@ -403,7 +403,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
                 save_checkpoint()
             runlog.flush()
             progress.update(step, " ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in sorted(values.items())
-                                           if k.startswith("games/") and k.endswith("/score")))
+                                           if k.startswith("games/") and k.endswith("/score") and v == v))
     finally:
         progress.close()
 
@@ -416,6 +416,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     final_path = agent.save(run_dir / "final.npz")
     final_eval = evaluation(step, cfg.eval_games, cfg.eval_seed)
     loop["evals"].append({"step": step, **final_eval})
+    loop_path.write_text(json.dumps(loop))  # a resumed run's summary keeps this evaluation
     runlog.log(step, final_eval, wall_s)
     runlog.close()
     stop_algorithm(algo)
