@@ -152,7 +152,9 @@ def check_invariants(s: GameState) -> None:
             continue
         if k not in s.airborne and s.free_seats(ship) == 0:
             _fail(f"the full ship {ship} in slot {k} is still on the pad (M-L3: a full ship launches at once)")
-        if s.destination(ship) == NONE and any(s.crew[ship]) and s.pending_slot != k:
+        # M-S4: in setup the choices go in slot order, so later slots may still wait for theirs
+        waiting = s.pending_slot == k or (s.phase == "setup_zone" and k > s.pending_slot)
+        if s.destination(ship) == NONE and any(s.crew[ship]) and not waiting:
             _fail(f"ship {ship} in slot {k} carries astronauts but has no destination (M-L2)")
     # destination tokens: 20 over supply and ships (M-C6)
     for z in range(NUM_ZONES):
