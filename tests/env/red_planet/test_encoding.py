@@ -296,3 +296,26 @@ def test_sample_world_leaves_its_argument_and_known_cards_alone():
     with pytest.raises(ValueError, match="seat"):
         sample_world(s, 3)
     assert CARD_INDEX["Grubenunglück"] not in known_cards(s, 1)
+
+
+def test_egocentric_each_observer_is_relative_seat_0():
+    s = rich_position()
+    for q in range(3):
+        v = view(s, q)
+        for r in range(3):
+            p = (q + r) % 3
+            assert v["supply"][r] == s.players[p].supply and v["counters"][r].tolist() == s.players[p].counters
+            assert v["mars"][:, r].tolist() == [s.mars[z][p] for z in range(10)]
+        assert not v["supply"][3:].any() and not v["mars"][:, 3:].any()
+
+
+def test_counters_and_leftovers_are_clipped_to_int8():
+    s = position(3, counters={0: {"celerium": 300}}, leftover={2: 200})
+    v = view(s, 0)
+    assert v["counters"][0, 2] == 127 and v["leftover"][2] == 127
+
+
+def test_rules_page_states_the_observation_sizes():
+    text = (ROOT / "docs" / "red_planet" / "rules.md").read_text(encoding="utf-8")
+    for kind in E.OBSERVATION_TYPES:
+        assert f"`{kind}` (D = {E.observation_size(kind)})" in text
