@@ -191,11 +191,14 @@ def revealed(state: GameState, player: int) -> bool:
 
 def observe(state: GameState, player: int | None = None, observation_type: str = "info") -> np.ndarray:
     """The int8 observation vector of ``player`` (default: the seat to act; name the
-    player once the game is over). ValueError for an unknown type or seat."""
+    player once the game is over). ValueError for an unknown type or seat, TypeError for
+    a player that is not an int."""
     layout = _blocks(observation_type)  # validates the type
     n = state.num_players
     me = state.current_player if player is None else player
-    if isinstance(me, bool) or not isinstance(me, (int, np.integer)) or not 0 <= me < n:
+    if isinstance(me, bool) or not isinstance(me, (int, np.integer)):
+        raise TypeError(f"player must be an int seat, got {type(player).__name__} {player!r}")
+    if not 0 <= me < n:
         raise ValueError(f"player must be a seat in 0..{n - 1} (name it once the game is over), got {player!r}")
     me = int(me)
     o = {name: np.zeros(shape, dtype=np.int64) for name, shape, _ in layout}

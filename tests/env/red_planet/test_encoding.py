@@ -61,6 +61,11 @@ def test_decode_gives_views_batched_or_not_and_rejects_wrong_sizes():
         E.observe(s, 0, "full")
     with pytest.raises(ValueError, match="seat"):
         E.observe(s, 3)
+    with pytest.raises(TypeError, match="int"):
+        E.observe(s, 1.0)
+    s.phase, s.current_player = "over", -1
+    with pytest.raises(ValueError, match="game is over"):
+        E.observe(s)
 
 
 def test_size_does_not_depend_on_the_player_count():
