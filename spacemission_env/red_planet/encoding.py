@@ -13,7 +13,8 @@ with Space Mission's (spacemission_env/encoding.py):
   discovery card while he lays it (M-E1). While roles are chosen (M-I4) it shows nothing
   of this round's other commits: a committed card counts among its owner's remaining
   role cards until its role is called (M-R4); after role k is called the revealed roles
-  are shown and every unrevealed player holds a remaining card above k.
+  are shown and every unrevealed player holds a remaining card above k. The cards of M-I2
+  that have left his view (returned at setup, drawn and removed) are memory: ``recall``.
 - ``"recall"``: the perfect-recall information state (M-I5): the same blocks with the
   *recall* block ``seen_cards`` filled: every event card the observer has ever seen
   (setup hands, set-aside and returned cards, cards drawn, laid, looked at or removed).
