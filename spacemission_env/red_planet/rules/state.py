@@ -227,6 +227,14 @@ def check_turn(s: GameState) -> None:
             _fail(f"placed_slots {s.placed_slots}: at most {ROLE_PLACE[s.role]} pad slots this turn")
         if s.last_actor != s.current_player:
             _fail(f"last_actor {s.last_actor}: the player taking the turn is the latest to act (M-R8)")
+        # M-R4: roles are called in order, ties in seat order from the start player: exactly
+        # the players called before the one acting have acted
+        order = s.seat_order()
+        key = lambda q: (s.players[q].commit, order.index(q))  # noqa: E731
+        for q in range(n):
+            if q != s.current_player and s.players[q].acted != (key(q) < key(s.current_player)):
+                _fail(f"player {q} (role {s.players[q].commit}) {'has' if s.players[q].acted else 'has not'} acted "
+                      f"while player {s.current_player} executes role {s.role} (M-R4: roles are called in order)")
     elif s.placed_slots or s.steps_left or s.drawn != NONE:
         _fail("placed_slots, steps_left and drawn belong to a turn in progress")
     if not 0 <= s.steps_left <= EXPLORER_STEPS or (s.steps_left and s.phase != "ability"):
