@@ -5,7 +5,11 @@ tests/env/red_planet/test_encoding.py fails if the committed file differs from w
     python tools/make_red_planet_observation_doc.py > docs/red_planet/observation.md
 """
 from spacemission_env.red_planet import encoding as E
-from spacemission_env.red_planet.components import CARD_LABELS, DISCOVERY_CARDS, NUM_SHIPS
+from spacemission_env.red_planet.components import (
+    CARD_LABELS,
+    DISCOVERY_CARDS,
+    NUM_SHIPS,
+)
 
 
 def layout_markdown() -> str:

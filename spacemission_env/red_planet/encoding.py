@@ -140,7 +140,7 @@ def _blocks(observation_type: str):
     raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {OBSERVATION_TYPES}")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _layout(observation_type: str) -> tuple:
     out, k = [], 0
     for name, shape, meaning in _blocks(observation_type):

@@ -3,13 +3,18 @@ positions where each block shows what it should, and the leak test: a world resa
 among those the observer cannot tell apart (M-I3) leaves his info and recall
 observations and his legal mask unchanged, while the seer observation sees the change."""
 import dataclasses
+import itertools
 import random
 
 import numpy as np
 import pytest
 
 from spacemission_env.red_planet import encoding as E
-from spacemission_env.red_planet.components import CARD_INDEX, DISCOVERY_CARDS, NUM_ROLES
+from spacemission_env.red_planet.components import (
+    CARD_INDEX,
+    DISCOVERY_CARDS,
+    NUM_ROLES,
+)
 from spacemission_env.red_planet.determinize import known_cards, sample_world
 from spacemission_env.red_planet.rules import (
     GameState,
@@ -39,7 +44,7 @@ def obs_all(state, player):
 def test_layout_is_contiguous_and_info_recall_share_it():
     for kind in E.OBSERVATION_TYPES:
         rows = E.observation_layout(kind)
-        assert rows[0][1] == 0 and all(a[2] == b[1] for a, b in zip(rows, rows[1:]))
+        assert rows[0][1] == 0 and all(a[2] == b[1] for a, b in itertools.pairwise(rows))
         assert rows[-1][2] == E.observation_size(kind)
         shapes = E.observation_shapes(kind)
         assert all(b - a == int(np.prod(shapes[name])) for name, a, b, _ in rows)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from spacemission_env import rng
 from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet import components as C
 from spacemission_env.red_planet.rules import (
@@ -13,7 +14,6 @@ from spacemission_env.red_planet.rules import (
     legal_actions,
     new_game,
 )
-from spacemission_env import rng
 from tests.helpers.red_planet_positions import act, kinds, position
 
 PACKAGE = Path(C.__file__).resolve().parent
