@@ -329,3 +329,12 @@ def test_rules_page_states_the_observation_sizes():
     text = (ROOT / "docs" / "red_planet" / "rules.md").read_text(encoding="utf-8")
     for kind in E.OBSERVATION_TYPES:
         assert f"`{kind}` (D = {E.observation_size(kind)})" in text
+
+
+def test_M_R4_every_player_who_chose_the_called_role_reveals_it():
+    s = position(3, start=0)
+    play(s, act("commit", "Explorer"), act("commit", "Soldier"), act("commit", "Explorer"))
+    assert s.current_player == 0 and s.role == ROLE["Explorer"]
+    v = view(s, 1)  # seat 0 = relative 2 acts; seat 2 = relative 1 waits with the same role
+    assert v["revealed_role"][2, ROLE["Explorer"]] == 1 and v["revealed_role"][1, ROLE["Explorer"]] == 1
+    assert not v["roles_left"][1, ROLE["Explorer"]] and not v["revealed_role"][0].any()
