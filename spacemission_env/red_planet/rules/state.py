@@ -152,7 +152,9 @@ def check_invariants(s: GameState) -> None:
             continue
         if k not in s.airborne and s.free_seats(ship) == 0:
             _fail(f"the full ship {ship} in slot {k} is still on the pad (M-L3: a full ship launches at once)")
-        if s.destination(ship) == NONE and any(s.crew[ship]) and s.pending_slot != k:
+        # M-S4: in setup the choices go in slot order, so later slots may still wait for theirs
+        waiting = s.pending_slot == k or (s.phase == "setup_zone" and k > s.pending_slot)
+        if s.destination(ship) == NONE and any(s.crew[ship]) and not waiting:
             _fail(f"ship {ship} in slot {k} carries astronauts but has no destination (M-L2)")
     # destination tokens: 20 over supply and ships (M-C6)
     for z in range(NUM_ZONES):
@@ -225,6 +227,14 @@ def check_turn(s: GameState) -> None:
             _fail(f"placed_slots {s.placed_slots}: at most {ROLE_PLACE[s.role]} pad slots this turn")
         if s.last_actor != s.current_player:
             _fail(f"last_actor {s.last_actor}: the player taking the turn is the latest to act (M-R8)")
+        # M-R4: roles are called in order, ties in seat order from the start player: exactly
+        # the players called before the one acting have acted
+        order = s.seat_order()
+        key = lambda q: (s.players[q].commit, order.index(q))  # noqa: E731
+        for q in range(n):
+            if q != s.current_player and s.players[q].acted != (key(q) < key(s.current_player)):
+                _fail(f"player {q} (role {s.players[q].commit}) {'has' if s.players[q].acted else 'has not'} acted "
+                      f"while player {s.current_player} executes role {s.role} (M-R4: roles are called in order)")
     elif s.placed_slots or s.steps_left or s.drawn != NONE:
         _fail("placed_slots, steps_left and drawn belong to a turn in progress")
     if not 0 <= s.steps_left <= EXPLORER_STEPS or (s.steps_left and s.phase != "ability"):

@@ -4,15 +4,16 @@ from pathlib import Path
 
 import pytest
 
+from spacemission_env import rng
 from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet import components as C
 from spacemission_env.red_planet.rules import (
+    GameState,
     apply,
     check_invariants,
     legal_actions,
     new_game,
 )
-from spacemission_env import rng
 from tests.helpers.red_planet_positions import act, kinds, position
 
 PACKAGE = Path(C.__file__).resolve().parent
@@ -161,6 +162,13 @@ def test_M_S4_slot_order_when_two_setup_ships_are_hand_piloted():
     assert s.pending_slot == hp[0]
     apply(s, act("setup_zone", 0))
     assert s.pending_slot == hp[1] and s.current_player == s.crew[s.slots[hp[1]]].index(1)
+
+
+def test_M_S4_a_setup_ship_waiting_for_its_turn_is_a_valid_state():
+    s = new_game(3, seed=3009)  # slots 0 and 1 hold hand-piloted ships with setup astronauts
+    assert s.slots[:2] == [31, 30] and s.pending_slot == 0 and any(s.crew[30])
+    check_invariants(s)  # slot 1 waits for its M-S4 choice: no missing destination yet
+    assert GameState.from_json(s.to_json()) == s
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -102,6 +102,14 @@ def test_a_full_ship_on_the_pad_is_a_contradiction():
         load(d)
 
 
+def test_M_R4_a_role_executed_before_a_lower_unplayed_one_is_a_contradiction():
+    position(3, phase="place", role="Femme Fatale", current=1, commits={0: "Soldier", 2: "Secret Agent"},
+             acted=[2], discard={2: ["Secret Agent"]})  # called in order: loads
+    with pytest.raises(ValueError, match="M-R4"):
+        position(3, phase="place", role="Pilot", current=1, commits={0: "Soldier", 2: "Secret Agent"},
+                 acted=[2], discard={2: ["Secret Agent"]})  # the Soldier would have been called first
+
+
 @pytest.mark.parametrize("bad", [-1, 10**6, 1.0, "3", True, None, [1]])
 def test_malformed_actions_rejected_state_unchanged(bad):
     s = random_game(3, 2, until=30)

@@ -1,0 +1,87 @@
+"""Determinization for Mission: Red Planet: a full ``GameState`` drawn among those a player
+cannot tell from the true one (M-I3), for the leak test and for search bots.
+
+``sample_world(state, player, rng)`` keeps every public count and fact (M-I1) and the
+player's private knowledge (M-I2, M-I5) and redraws what he cannot know (M-I3):
+
+- event cards: the cards whose place he knows stay (his bonus and setup cards, the drawn
+  card he holds, the discovery cards on Mars he laid or looked at, the removed cards and
+  set-aside cards he has seen); the others are relabelled by a random permutation that
+  maps bonus cards to bonus cards and discovery cards to discovery cards, applied to every
+  place a card can be (other hands, other setup hands, other players' seen sets, the
+  event pile, Mars, removed and set-aside cards). Kinds per place stay, so every public
+  count (bonus cards per player, discovery cards on Mars, the pile's size) stays too;
+- the event pile, ship deck and mineral pool are reshuffled (their contents are public
+  or follow from the relabelling; their order is hidden);
+- every unrevealed commit of another player (M-R3, M-I4) is redrawn from his remaining
+  role cards, above the role in execution once roles are called (M-R4);
+- the random generator's state is fresh.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .components import IS_BONUS, NUM_EVENTS
+from .encoding import revealed
+from .rules.state import NONE, GameState
+
+
+def known_cards(state: GameState, player: int) -> set[int]:
+    """Event cards whose place ``player`` knows (M-I2)."""
+    me = state.players[player]
+    known = set(me.bonus) | set(me.setup_hand)
+    if state.drawn != NONE and state.current_player == player:
+        known.add(state.drawn)
+    for z, c in enumerate(state.discovery):
+        if c != NONE and (state.discovery_owner[z] == player or player in state.looked[z]):
+            known.add(c)
+    seen = set(me.seen)
+    known |= seen & set(state.removed_cards)  # removed cards he drew (the engine does not record the drawer)
+    known |= seen & set(state.set_aside)  # setup: the cards he set aside or returned stay set aside
+    return known
+
+
+def sample_world(state: GameState, player: int, rng: np.random.Generator | None = None) -> GameState:
+    """One state consistent with everything ``player`` knows (module docstring); the
+    argument is not modified."""
+    rng = np.random.default_rng() if rng is None else rng
+    if not 0 <= player < state.num_players:
+        raise ValueError(f"player must be a seat in 0..{state.num_players - 1}, got {player!r}")
+    t = state.copy()
+    _relabel_event_cards(t, player, rng)
+    for pile in (t.event_pile, t.ship_deck, t.mineral_pool):
+        pile[:] = [pile[i] for i in rng.permutation(len(pile))]
+    _redraw_commits(t, player, rng)
+    t.rng = int(rng.integers(0, 2**63)) * 2 + int(rng.integers(0, 2))
+    return t
+
+
+def _relabel_event_cards(t: GameState, player: int, rng: np.random.Generator) -> None:
+    known = known_cards(t, player)
+    sigma = list(range(NUM_EVENTS))
+    for bonus in (True, False):
+        free = [c for c in range(NUM_EVENTS) if c not in known and IS_BONUS[c] == bonus]
+        for c, d in zip(free, (free[i] for i in rng.permutation(len(free)))):
+            sigma[c] = d
+    m = sigma.__getitem__
+    for q, pl in enumerate(t.players):
+        if q != player:
+            pl.bonus = [m(c) for c in pl.bonus]
+            pl.setup_hand = [m(c) for c in pl.setup_hand]
+            pl.seen = sorted(m(c) for c in pl.seen)
+    t.event_pile = [m(c) for c in t.event_pile]
+    t.set_aside = [m(c) for c in t.set_aside]
+    t.removed_cards = [m(c) for c in t.removed_cards]
+    t.discovery = [c if c == NONE else m(c) for c in t.discovery]
+    t.drawn = t.drawn if t.drawn == NONE else m(t.drawn)
+
+
+def _redraw_commits(t: GameState, player: int, rng: np.random.Generator) -> None:
+    for q, pl in enumerate(t.players):
+        if q == player or pl.commit == NONE or revealed(t, q):
+            continue
+        held = sorted(pl.hand + [pl.commit])
+        options = [r for r in held if t.role == NONE or r > t.role]  # M-I4: above the role called
+        pl.commit = options[int(rng.integers(len(options)))]
+        held.remove(pl.commit)
+        pl.hand = held
