@@ -130,8 +130,9 @@ def choose_setup_destination(state: GameState, player: int, zone: int) -> None:
 
 def deal_event_cards(state: GameState) -> None:
     """M-S5: shuffle the 24 event cards; three to each player in seat order from the start
-    player; then, in that order, a player without a bonus card sets his cards aside and
-    gets three new ones until he holds one. The bonus keep (M-S6) follows."""
+    player; then, in that order, a player without a bonus card shows his cards (every player
+    sees them), sets them aside and gets three new ones until he holds one. The bonus keep
+    (M-S6) follows."""
     cards = state.event_pile
     state.rng = rng.shuffle(state.rng, cards)
     order = state.seat_order()
@@ -141,7 +142,8 @@ def deal_event_cards(state: GameState) -> None:
         pl = state.players[q]
         while not any(IS_BONUS[c] for c in pl.setup_hand):
             state.set_aside += pl.setup_hand
-            see(state, q, pl.setup_hand)
+            for viewer in range(state.num_players):  # he shows them (M-S5): every player has seen them
+                see(state, viewer, pl.setup_hand)
             pl.setup_hand = [cards.pop() for _ in range(SETUP_HAND)]
         see(state, q, pl.setup_hand)
     state.event_pile = cards  # the undealt cards, until M-S6

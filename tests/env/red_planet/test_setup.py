@@ -185,13 +185,15 @@ def test_M_S5_deal_three_in_seat_order_and_redeal_all_discovery_hands(n):
         for q in seats:
             while not any(C.IS_BONUS[c] for c in hands[q]):
                 aside += hands[q]
+                for viewer in seats:  # shown to everyone (M-S5)
+                    seen[viewer] += hands[q]
                 hands[q] = [cards.pop() for _ in range(3)]
                 seen[q] += hands[q]
         assert s.phase == "keep" and s.current_player == seats[0]
         assert [s.players[q].setup_hand for q in seats] == [hands[q] for q in seats]
         assert s.set_aside == aside and s.event_pile == cards
         assert all(not C.IS_BONUS[c] for c in aside)
-        assert all(s.players[q].seen == sorted(seen[q]) for q in seats)  # M-I2: the cards he saw
+        assert all(s.players[q].seen == sorted(set(seen[q])) for q in seats)  # M-I2 and the shown hands of M-S5
         redeals += len(aside) // 3
     assert redeals > 0  # the redeal happened in some game
 
