@@ -29,7 +29,10 @@ def main(argv=None) -> int:
                     help="game seeds start here (runs with different bases, e.g. 10**7 and 10**9, never share a game)")
     ap.add_argument("--player", choices=("uniform", "kind"), default="uniform",
                     help="random play: uniform over legal ids, or kind-uniform (reaches R-E1 endings)")
+    ap.add_argument("--configs", default="", help="indices of engine.differential.CONFIGS to play, comma-separated "
+                    "(default all): the same games as in the whole run, to split it over processes")
     args = ap.parse_args(argv)
+    configs = {int(x) for x in args.configs.split(",")} if args.configs else None
     t0 = time.perf_counter()
 
     def progress(rep, cfg):
@@ -37,7 +40,7 @@ def main(argv=None) -> int:
               f"divergences {len(rep.divergences)}  last chunk {cfg}", flush=True)
 
     rep = D.run_many(args.games, tuple(int(x) for x in args.max_rounds.split(",")), args.observations, args.chunk,
-                     seed_base=args.seed_base, progress=progress, by_kind=args.player == "kind")
+                     seed_base=args.seed_base, progress=progress, by_kind=args.player == "kind", configs=configs)
     print(f"done: {rep.games} games ({rep.ended} ended by R-E1), {rep.steps} agent steps, {len(rep.divergences)} divergences, "
           f"{time.perf_counter() - t0:.0f} s; exercised: {rep.empty_scans} scans without a tile (R-A4b), "
           f"{rep.reshuffles} reshuffles (R-A1a)")

@@ -130,13 +130,17 @@ CONFIGS = [(n, r) for n in (2, 3, 4, 5) for r in ("yucata", "schmidt")]
 
 
 def run_many(total_games: int, max_rounds_cycle=(3, 4, 6, 10, 100), observations: str = "acting", chunk: int = 500,
-             seed_base: int = 10**7, progress=None, by_kind: bool = False) -> Report:
+             seed_base: int = 10**7, progress=None, by_kind: bool = False, configs=None) -> Report:
     """``total_games`` split evenly over every configuration, in chunks of ``chunk`` games
-    whose max_rounds cycles through ``max_rounds_cycle``; seeds never repeat."""
+    whose max_rounds cycles through ``max_rounds_cycle``; seeds never repeat. ``configs``:
+    indices of CONFIGS to play (default all); a configuration plays the same games whether
+    the run covers it alone or with the others, so a run can be split over processes."""
     rep = Report()
     per = total_games // len(CONFIGS)
     extra = total_games - per * len(CONFIGS)
     for i, (n, r) in enumerate(CONFIGS):
+        if configs is not None and i not in configs:
+            continue
         todo = per + (1 if i < extra else 0)
         k = 0
         while todo > 0:
