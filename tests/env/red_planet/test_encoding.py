@@ -181,7 +181,7 @@ def test_M_I2_M_I5_setup_cards_shown_while_keeping_and_remembered_after():
     assert not v["seen_cards"].any()
 
 
-def test_M_R3_M_I4_a_later_committer_sees_nothing_of_earlier_commits():
+def test_M_R3_M_I4_a_later_committer_sees_nothing_of_earlier_commits():  # M-R3
     seen = []
     for first in range(NUM_ROLES):
         s = position(4, start=2, round=3)
@@ -197,7 +197,7 @@ def test_M_R3_M_I4_a_later_committer_sees_nothing_of_earlier_commits():
     assert v["roles_left"][3].sum() == NUM_ROLES  # seat 2 = relative 3: his commit still counts as held
 
 
-def test_M_I4_after_role_k_is_called_revealed_roles_show_and_hidden_ones_stay_above_k():
+def test_M_I4_after_role_k_is_called_revealed_roles_show_and_hidden_ones_stay_above_k():  # M-I4
     s = position(3, start=0)
     play(s, act("commit", "Secret Agent"), act("commit", "Explorer"), act("commit", "Soldier"))
     assert s.current_player == 1 and s.role == ROLE["Explorer"]

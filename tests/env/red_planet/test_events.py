@@ -32,7 +32,7 @@ def test_M_E1_all_outer_zones_taken_the_card_leaves_the_game_seen_by_its_drawer(
     assert s.event_pile == [] and "draw" not in kinds(s)  # never reshuffled
 
 
-def test_M_E2_fehlanalyse_replaces_the_mineral_and_retypes_the_leftovers():
+def test_M_E2_fehlanalyse_replaces_the_mineral_and_retypes_the_leftovers():  # M-E2
     s = end_of_round(10, mars={4: {0: 1}}, minerals={4: "ice"}, leftover={4: 2},
                      discoveries={4: ("Fehlanalyse", 1)},
                      mineral_pool=["ice"] * 4 + ["sylvanite"] * 5 + ["celerium"] * 4)
@@ -45,7 +45,7 @@ def test_M_E2_fehlanalyse_without_a_token_has_no_effect():
     assert s.mineral[4] == -1 and sum(total(s, q) for q in range(3)) == 0
 
 
-def test_M_E3_huebscher_felsen_has_no_effect():
+def test_M_E3_huebscher_felsen_has_no_effect():  # M-E3
     kw = {"mars": {4: {0: 2, 1: 1}}, "minerals": {4: "sylvanite"}}
     plain = end_of_round(10, **kw)
     rock = end_of_round(10, discoveries={4: ("Hübscher Felsen 2", 1)}, **kw)
@@ -54,24 +54,24 @@ def test_M_E3_huebscher_felsen_has_no_effect():
 
 @pytest.mark.parametrize("label, counters", [("Mine erschöpft", 2 + 1), ("Riesiges Vorkommen", 5 + 1),
                                              ("Grubenunglück", 0)])
-def test_M_E4_M_E5_M_E6_final_base_of_the_zone(label, counters):
+def test_M_E4_M_E5_M_E6_final_base_of_the_zone(label, counters):  # M-E4, M-E5, M-E6
     s = end_of_round(10, mars={4: {0: 2}}, minerals={4: "sylvanite"}, leftover={4: 1},
                      discoveries={4: (label, 1)})
     assert s.players[0].counters[SYL] == counters
 
 
-def test_M_E5_grubenunglueck_leftovers_are_lost_too():
+def test_M_E5_grubenunglueck_leftovers_are_lost_too():  # M-E5
     s = end_of_round(10, mars={4: {0: 1, 1: 1}}, minerals={4: "ice"}, leftover={4: 5},
                      discoveries={4: ("Grubenunglück", 1)})
     assert [pl.counters for pl in s.players] == [[0, 0, 0]] * 3 and s.leftover[4] == 0
 
 
-def test_M_E7_moose_und_flechten_six_per_present_player():
+def test_M_E7_moose_und_flechten_six_per_present_player():  # M-E7
     s = end_of_round(10, mars={6: {0: 1, 2: 4}}, minerals={6: "ice"}, discoveries={6: ("Moose und Flechten", 1)})
     assert [row["discovery_cards"] for row in scores(s)] == [6, 0, 6]
 
 
-def test_M_E8_radioaktive_strahlen_leaders_remove_all_not_to_the_lism():
+def test_M_E8_radioaktive_strahlen_leaders_remove_all_not_to_the_lism():  # M-E8
     s = end_of_round(10, mars={7: {0: 2, 1: 2, 2: 1}}, minerals={7: "ice"},
                      discoveries={7: ("Radioaktive Strahlen", 2)}, bonus={0: ["Lost-in-Space-Memorial"]})
     assert s.mars[7] == [0, 0, 1] and s.players[0].removed == 2 and s.players[1].removed == 2
@@ -79,7 +79,7 @@ def test_M_E8_radioaktive_strahlen_leaders_remove_all_not_to_the_lism():
     assert s.players[2].counters[ICE] == 3  # the survivor leads the zone
 
 
-def test_M_E9_meteoritenfeld_one_per_own_astronaut():
+def test_M_E9_meteoritenfeld_one_per_own_astronaut():  # M-E9
     s = end_of_round(10, mars={8: {0: 3, 1: 1}}, minerals={8: "ice"}, discoveries={8: ("Meteoritenfeld", 2)})
     assert [row["discovery_cards"] for row in scores(s)] == [3, 1, 0]
 
@@ -102,24 +102,24 @@ def test_M_E11_geheime_mission_present_in_every_red_zone(label, zones, points):
     assert scores(s)[0]["bonus_cards"] == points
 
 
-def test_M_E12_supergeheime_mission_five_per_zone_where_alone():
+def test_M_E12_supergeheime_mission_five_per_zone_where_alone():  # M-E12
     s = end_of_round(10, mars={0: {0: 1}, 3: {0: 2}, 4: {0: 1, 1: 1}, 5: {1: 1}}, bonus={0: ["Supergeheime Mission"]})
     assert scores(s)[0]["bonus_cards"] == 10
 
 
-def test_M_E13_eisbloecke_two_ice_counters_each():
+def test_M_E13_eisbloecke_two_ice_counters_each():  # M-E13
     s = end_of_round(10, bonus={2: ["Eisblöcke 1"]})
     assert s.players[2].counters[ICE] == 2 and scores(s)[2]["total"] == 2 + 9
 
 
 @pytest.mark.parametrize("cel, points", [((2, 1, 0), 8), ((2, 2, 0), 0), ((0, 0, 0), 0)])
-def test_M_E14_celerium_eight_if_alone_with_the_most(cel, points):
+def test_M_E14_celerium_eight_if_alone_with_the_most(cel, points):  # M-E14
     s = end_of_round(10, counters={q: {"celerium": k} for q, k in enumerate(cel)}, bonus={0: ["Celerium"]})
     assert scores(s)[0]["bonus_cards"] == points
 
 
 @pytest.mark.parametrize("syl, points", [((1, 0, 0), 8), ((3, 3, 0), 0), ((0, 0, 0), 0)])
-def test_M_E15_sylvanit_eight_if_alone_with_the_most(syl, points):
+def test_M_E15_sylvanit_eight_if_alone_with_the_most(syl, points):  # M-E15
     s = end_of_round(10, counters={q: {"sylvanite": k} for q, k in enumerate(syl)}, bonus={0: ["Sylvanit"]})
     assert scores(s)[0]["bonus_cards"] == points
 
@@ -129,13 +129,13 @@ def test_M_E16_lost_in_space_memorial_one_per_own_astronaut_in_the_lism():
     assert scores(s)[0]["bonus_cards"] == 4
 
 
-def test_M_E17_gute_planung_one_per_zone_present():
+def test_M_E17_gute_planung_one_per_zone_present():  # M-E17
     s = end_of_round(10, mars={0: {0: 1}, 3: {0: 2, 1: 5}, 9: {0: 1}}, bonus={0: ["Gute Planung"]})
     assert scores(s)[0]["bonus_cards"] == 3
 
 
 @pytest.mark.parametrize("mars, points", [({0: {0: 2, 1: 2}}, 8), ({0: {0: 2}, 3: {1: 3}}, 0), ({}, 0)])
-def test_M_E18_kolonisation_eight_if_nobody_has_more_on_mars(mars, points):
+def test_M_E18_kolonisation_eight_if_nobody_has_more_on_mars(mars, points):  # M-E18
     s = end_of_round(10, mars=mars, bonus={0: ["Kolonisation"]})
     assert scores(s)[0]["bonus_cards"] == points
 

@@ -14,7 +14,7 @@ def test_M_O1_recruiter_places_one_then_every_used_card_returns():
     assert s.players[0].hand == list(range(9)) and s.players[0].discard == [] and s.players[0].acted
 
 
-def test_M_O2_explorer_three_steps_split_among_astronauts():
+def test_M_O2_explorer_three_steps_split_among_astronauts():  # M-O2
     s = position(3, phase="place", role="Explorer", mars={0: {0: 1}, 5: {0: 1, 1: 2}}, minerals={0: "ice", 5: "ice"})
     apply(s, act("stop"))
     assert s.phase == "ability" and s.steps_left == 3
@@ -45,7 +45,7 @@ def kinds_of(a):
     return decode(a)[0]
 
 
-def test_M_O3_scientist_places_two_into_one_ship():
+def test_M_O3_scientist_places_two_into_one_ship():  # M-O3
     s = position(3, phase="place", role="Scientist")
     play(s, act("place", 0), act("place", 0))  # one ship allowed (German text)
     assert s.crew[2][0] == 2 and s.phase == "ability"
@@ -84,7 +84,7 @@ def test_M_O3_draw_needs_a_pile_and_look_a_card_on_mars():
     assert kinds(s) == {"look", "pass"}
 
 
-def test_M_O4_secret_agent_places_into_two_different_ships():
+def test_M_O4_secret_agent_places_into_two_different_ships():  # M-O4
     s = position(3, phase="place", role="Secret Agent")
     apply(s, act("place", 1))
     assert act("place", 1) not in legal_actions(s) and act("place", 0) in legal_actions(s)
@@ -102,7 +102,7 @@ def test_M_O4_secret_agent_launches_a_ship_that_is_not_full_even_an_empty_one():
     assert s.round == 2 and s.slots[2] not in (-1, 8)  # its slot is refilled in round 2 (M-R2)
 
 
-def test_M_O5_femme_fatale_replaces_an_astronaut_on_the_pad_or_in_the_air():
+def test_M_O5_femme_fatale_replaces_an_astronaut_on_the_pad_or_in_the_air():  # M-O5
     s = position(3, phase="ability", role="Femme Fatale", crew={2: {1: 2}, 5: {2: 5}}, airborne=[1])
     legal = set(legal_actions(s))
     assert legal == {act("seduce", 0, 1), act("seduce", 1, 2), act("pass")}  # other colours only
@@ -147,7 +147,7 @@ def test_M_O7_travel_agent_loses_his_turn_with_fewer_than_three_astronauts():
     assert s.players[0].acted and s.players[0].supply == 2 and ROLE["Travel Agent"] in s.players[0].discard
 
 
-def test_M_O8_soldier_places_two_into_one_ship_compulsorily():
+def test_M_O8_soldier_places_two_into_one_ship_compulsorily():  # M-O8
     s = position(3, phase="place", role="Soldier", crew={2: {1: 4}})
     assert legal_actions(s) == [act("place", 1), act("place", 2)]
     apply(s, act("place", 2))

@@ -80,7 +80,7 @@ def test_M_R4_roles_called_in_order_players_of_one_role_in_seat_order_from_the_s
     assert s.role == ROLE["Pilot"] and s.current_player == 1
 
 
-def test_M_R5_placement_first_then_the_ability_which_is_optional():
+def test_M_R5_placement_first_then_the_ability_which_is_optional():  # M-R5
     s = position(3, phase="place", role="Saboteur")
     assert kinds(s) == {"place", "stop"}
     apply(s, act("place", 0))
@@ -95,13 +95,13 @@ def test_M_R5_the_recruiters_ability_is_not_optional():
     assert s.players[0].hand == list(range(9)) and s.players[0].discard == []
 
 
-def test_M_R6_a_played_card_goes_to_the_discard_pile():
+def test_M_R6_a_played_card_goes_to_the_discard_pile():  # M-R6
     s = position(3, phase="place", role="Scientist")
     play(s, act("stop"), act("pass"))
     assert ROLE["Scientist"] in s.players[0].discard and ROLE["Scientist"] not in s.players[0].hand
 
 
-def test_M_R7_launched_ships_land_only_in_step_4():
+def test_M_R7_launched_ships_land_only_in_step_4():  # M-R7
     s = position(3, phase="ability", role="Secret Agent", current=0, crew={2: {1: 2}})
     apply(s, act("launch", 0))
     assert s.airborne == [0] and s.mars[0] == [0, 0, 0]  # seats 1 and 2 (Pilot) still to act
@@ -167,7 +167,7 @@ def test_M_L3_a_full_ship_launches_at_once():
     assert s.airborne == [0] and s.crew[0][0] == 3
 
 
-def test_M_L4_landing_in_launch_order_token_overrides_printed_zone():
+def test_M_L4_landing_in_launch_order_token_overrides_printed_zone():  # M-L4
     s = position(3, round=2, phase="ability", role="Pilot", current=2, acted=[0, 1],
                  commits={0: "Secret Agent", 1: "Secret Agent"}, crew={2: {0: 2}, 5: {1: 1}, 8: {2: 1}},
                  airborne=[1, 0], tokens={5: 7}, mineral_pool=["ice", "ice", "ice", "sylvanite", "sylvanite",
@@ -179,7 +179,7 @@ def test_M_L4_landing_in_launch_order_token_overrides_printed_zone():
     assert s.slots[2] == 8 and s.crew[8][2] == 1  # not launched: stays on the pad
 
 
-def test_M_L5_mineral_revealed_when_astronauts_first_enter_a_zone():
+def test_M_L5_mineral_revealed_when_astronauts_first_enter_a_zone():  # M-L5
     s = position(3, round=2, phase="ability", role="Pilot", current=2, acted=[0, 1],
                  commits={0: "Secret Agent", 1: "Secret Agent"}, crew={2: {0: 2}, 5: {1: 1}},
                  airborne=[0, 1], minerals={1: "celerium"}, mineral_pool=["ice"] * 5 + ["sylvanite"] * 5 + ["celerium"] * 3)

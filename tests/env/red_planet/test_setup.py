@@ -73,26 +73,26 @@ def test_M_C2_zones_and_borders():
     assert all(eccentricity(z)[1] == 10 for z in range(10))
 
 
-def test_M_C3_ships():
+def test_M_C3_ships():  # M-C3
     for z in range(10):
         assert [C.SHIP_CAPACITY[x] for x in range(34) if C.SHIP_DEST[x] == z] == [3, 4, 5]
     hand = [x for x in range(34) if C.SHIP_DEST[x] == C.NO_ZONE]
     assert hand == [30, 31, 32, 33] and [C.SHIP_CAPACITY[x] for x in hand] == [3, 4, 4, 5]
 
 
-def test_M_C4_mineral_tokens():
+def test_M_C4_mineral_tokens():  # M-C4
     assert C.MINERAL_NAMES == ("ice", "sylvanite", "celerium")
     assert C.MINERAL_TOKENS == (5, 5, 4) and C.MINERAL_VALUE == (1, 2, 3)
     assert sorted(new_game(3, seed=0).mineral_pool) == [0] * 5 + [1] * 5 + [2] * 4
 
 
-def test_M_C5_counters_are_unlimited():
+def test_M_C5_counters_are_unlimited():  # M-C5
     s = position(3, counters={0: {"ice": 40, "celerium": 30}})  # more than the 25 / 20 printed
     assert s.players[0].counters == [40, 0, 30]
     assert C.DATA["minerals"][0]["counters"] == 25  # the box's count, recorded but never a limit
 
 
-def test_M_C6_destination_tokens_limit_the_choice():
+def test_M_C6_destination_tokens_limit_the_choice():  # M-C6
     # both zone-3 tokens lie on ships: zone 3 cannot be chosen for a hand-piloted ship (M-L2)
     s = position(3, phase="place", role="Recruiter", pad={0: 30, 1: 9, 2: 10}, crew={9: {1: 1}, 10: {2: 1}},
                  tokens={9: 3, 10: 3})
@@ -103,7 +103,7 @@ def test_M_C6_destination_tokens_limit_the_choice():
     assert act("destination", 4) in legal_actions(s)
 
 
-def test_M_C7_role_order():
+def test_M_C7_role_order():  # M-C7, the roles of M-O
     assert C.ROLE_NAMES == ("Recruiter", "Explorer", "Scientist", "Secret Agent", "Femme Fatale", "Saboteur",
                             "Travel Agent", "Soldier", "Pilot")
     assert C.ROLE_PLACE == (1, 1, 2, 2, 1, 1, 3, 2, 2)
