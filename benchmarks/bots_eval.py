@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 
 
 def make_agent(spec: str, seed: int):

@@ -1,4 +1,4 @@
-"""Speed of the determinizer (spacemission_env/determinize.py; target >= 10,000
+"""Speed of the determinizer (spacemission_env/space_mission/determinize.py; target >= 10,000
 worlds/s for 2 players).
 
 Mid-game states from kind-uniform random play (reference engine); for each, worlds
@@ -18,10 +18,10 @@ import time
 import numpy as np
 
 
-from spacemission_env import encoding as E
-from spacemission_env.random_play import kind_uniform_action
-from spacemission_env.determinize import sample_world, sample_worlds_from_observation
-from spacemission_env.rules import game as G
+from spacemission_env.space_mission import encoding as E
+from spacemission_env.space_mission.random_play import kind_uniform_action
+from spacemission_env.space_mission.determinize import sample_world, sample_worlds_from_observation
+from spacemission_env.space_mission.rules import game as G
 
 
 def mid_game(n: int, seed: int, actions: int = 150):

@@ -16,7 +16,7 @@ import sys
 import time
 
 
-from spacemission_env.engine import differential as D
+from spacemission_env.space_mission.engine import differential as D
 
 
 def main(argv=None) -> int:

@@ -31,7 +31,7 @@ import time
 CHILD = r"""
 import json, sys, time
 import numpy as np
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 B, P, steps = {B}, {P}, {steps}
 st = engine.init(B, P, seeds=0)
 D = engine.observation_size()
@@ -134,10 +134,10 @@ def observe_blocks(B: int, P: int, reps: int) -> dict:
     import numba
     import numpy as np
 
-    from spacemission_env import engine
-    from spacemission_env.engine import api
-    O = importlib.import_module("spacemission_env.engine.observe")  # the package exports a function `observe`
-    from spacemission_env.engine.state import TABLES
+    from spacemission_env.space_mission import engine
+    from spacemission_env.space_mission.engine import api
+    O = importlib.import_module("spacemission_env.space_mission.engine.observe")  # the package exports a function `observe`
+    from spacemission_env.space_mission.engine.state import TABLES
 
     src = textwrap.dedent(inspect.getsource(O.observe_games.py_func))
     src = "\n".join(line for line in src.split("\n") if not line.startswith("@"))

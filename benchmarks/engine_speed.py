@@ -30,14 +30,14 @@ import time
 import numpy as np
 
 
-from spacemission_env import engine
-from spacemission_env.engine.compile_notice import MESSAGE
+from spacemission_env.space_mission import engine
+from spacemission_env.compile_notice import MESSAGE
 from spacemission_cli.bench import pgx_speed, reference_speed
 
 FIRST_STEP = """
 import time, sys
 t0 = time.perf_counter()
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 st = engine.init(1024, {players}, seeds=0, rules={rules!r})
 m = engine.legal_action_mask(st)
 o = engine.observe(st)
@@ -92,8 +92,8 @@ def validation_cost(players: int, rules: str, B: int = 1024, reps: int = 300) ->
     """ns per game of the legality check that engine.step always runs (kernels.first_illegal)
     and of a whole step_games call, best of 5 (robust on a busy machine). Read-only for
     the check, so it runs repeatedly on one mid-game batch; the step runs on copies."""
-    from spacemission_env.engine import kernels as K
-    from spacemission_env.engine.state import TABLES
+    from spacemission_env.space_mission.engine import kernels as K
+    from spacemission_env.space_mission.engine.state import TABLES
 
     st = engine.init(B, players, seeds=0, rules=rules)
     rng = np.random.default_rng(0)

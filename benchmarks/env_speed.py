@@ -140,7 +140,7 @@ def sb3_random_opponents(seconds: float, num_envs: int = 1024, num_players: int 
 
 def vector_self_play(seconds: float, num_envs: int = 1024, num_players: int = 2) -> dict:
     """Actions per second through VectorEnv.step (every seat random)."""
-    from spacemission_env import engine
+    from spacemission_env.space_mission import engine
     from spacemission_env.vector import VectorEnv
 
     venv = VectorEnv(num_envs, num_players=num_players, seed=0)

@@ -4,7 +4,7 @@
 
 For 2..5 players x both rule sets x two random players (``uniform``: uniform over the
 legal ids; ``kind``: a legal action kind uniformly, then an id of it; see
-spacemission_env/random_play.py) it plays N seeded games (game seed = policy seed = 0..N-1)
+spacemission_env/space_mission/random_play.py) it plays N seeded games (game seed = policy seed = 0..N-1)
 and reports the mean and 95th percentile of the game length in actions (every applied
 id, tile decisions included) and in rounds, the share of games that end at the round
 limit (R-E3) rather than by R-E1, and why those games stall (mean chips a player has
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 
-from spacemission_env.random_play import play
+from spacemission_env.space_mission.random_play import play
 
 
 def percentile(values: list[int], q: float) -> float:

@@ -167,7 +167,7 @@ def _roles_agents():
 
 def _play(st, roles, agents) -> np.ndarray:
     """Each live game's action by the agent of its acting seat's role."""
-    from spacemission_env import engine
+    from spacemission_env.space_mission import engine
     mask = engine.legal_action_mask(st)
     obs = engine.observe(st, observation_type="recall")
     out = np.zeros(st.batch_size, np.int64)
@@ -183,7 +183,7 @@ def _play(st, roles, agents) -> np.ndarray:
 def _positions(n, games, seed, p, rng, keep=8, gap=8.0):
     """Stand-in decisions the default search would search (two heuristic candidates within
     3 plan points), each with probability p, and the heuristic's best ``keep`` candidates."""
-    from spacemission_env import engine
+    from spacemission_env.space_mission import engine
     ups = LINEUPS[n]
     roles = np.array([np.roll(ups[g % len(ups)], (g // len(ups)) % n) for g in range(games)])
     st = engine.init(games, n, seeds=(seed + np.arange(games)).astype(np.uint64))
@@ -212,7 +212,7 @@ def _positions(n, games, seed, p, rng, keep=8, gap=8.0):
 
 def _oracle_values(one, roles, cands, replicas, rng, agents) -> np.ndarray:
     """[C, replicas] rank rewards of the acting seat after each candidate (see above)."""
-    from spacemission_env import engine
+    from spacemission_env.space_mission import engine
     c = cands[cands >= 0]
     seat = int(one.current_player[0])
     base = one.take(np.zeros(replicas, np.int64))
@@ -229,7 +229,7 @@ def _oracle_values(one, roles, cands, replicas, rng, agents) -> np.ndarray:
 
 
 def oracle(args) -> None:
-    from spacemission_env.engine.state import FIELD_NAMES
+    from spacemission_env.space_mission.engine.state import FIELD_NAMES
     rng = np.random.default_rng(args.seed)
     cpu0 = time.process_time()
     rows, cands = _positions(args.players, args.games, args.seed, args.p, rng)
@@ -247,9 +247,9 @@ def oracle(args) -> None:
 
 def regret(args) -> None:
     from spacemission_agents.registry import make_agent
-    from spacemission_env import engine
-    from spacemission_env.config import GameConfig
-    from spacemission_env.engine.state import FIELD_NAMES, BatchState
+    from spacemission_env.space_mission import engine
+    from spacemission_env.games import GameConfig
+    from spacemission_env.space_mission.engine.state import FIELD_NAMES, BatchState
     d = np.load(args.oracle)
     n, cands, value = int(d["players"]), d["cands"], d["value"]
     st = BatchState(len(cands), n)

@@ -8,11 +8,11 @@ import json
 import re
 from pathlib import Path
 
-from spacemission_env import actions as A
-from spacemission_env.components import PLANET_NAMES
-from spacemission_env.config import check_game_config
-from spacemission_env.rules import action_label, apply, is_legal, new_game, scores, winners
-from spacemission_env.rules.state import GameState
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.components import PLANET_NAMES
+from spacemission_env.space_mission.config import check_game_config
+from spacemission_env.space_mission.rules import action_label, apply, is_legal, new_game, scores, winners
+from spacemission_env.space_mission.rules.state import GameState
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 SAVE_FORMAT, SAVE_VERSION = "spacemission-play-save", 1  # written by play's 'save FILE'
@@ -135,7 +135,7 @@ def parse_records(text: str, where: str) -> list[tuple[int, dict]]:
 def record_from_save(data: dict, where: str) -> dict:
     """A game saved unfinished by play's ``save FILE`` as a record (``unfinished``: true; the
     scores are those at the save, ranks and winners null)."""
-    from spacemission_env.rules.state_json import state_from_dict
+    from spacemission_env.space_mission.rules.state_json import state_from_dict
 
     if data.get("version") != SAVE_VERSION:
         raise ReplayError(f"{where}: saved game version {data.get('version')!r}; expected {SAVE_VERSION}")

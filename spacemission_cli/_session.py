@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from spacemission_env.rules.state_json import state_to_dict
+from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 from . import _view as V
 from ._games import SAVE_FORMAT, SAVE_VERSION, append_record, game_record
@@ -87,7 +87,7 @@ class Session:
             self.console.print("      undo: take back your last move", markup=False)
 
     def _hand(self) -> list[str]:
-        from spacemission_env.components import CARD_LABELS
+        from spacemission_env.space_mission.components import CARD_LABELS
 
         return [CARD_LABELS[c] for c in self.state.players[self.table.seat].hand]
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spacemission_env import actions as A
-from spacemission_env import encoding
-from spacemission_env.components import CARD_LABELS, PLANET_NAMES, RING_SIZE
-from spacemission_env.rules import action_label, apply, legal_actions, scores, winners
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission import encoding
+from spacemission_env.space_mission.components import CARD_LABELS, PLANET_NAMES, RING_SIZE
+from spacemission_env.space_mission.rules import action_label, apply, legal_actions, scores, winners
 
 from . import _view as V
 from ._games import final_ranks, public_label

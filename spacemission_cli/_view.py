@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spacemission_env import decode
-from spacemission_env.components import (
+from spacemission_env.space_mission.components import (
     CARD_LABELS,
     END_THRESHOLD,
     NUM_POINT_TYPES,
@@ -26,8 +26,8 @@ from spacemission_env.components import (
     SPACE,
     TILE_NAMES,
 )
-from spacemission_env.encoding import CARD_FEATURE_TABLE, CLIP, TURN_KINDS
-from spacemission_env.scoring import jump_gate_points, score_breakdown
+from spacemission_env.space_mission.encoding import CARD_FEATURE_TABLE, CLIP, TURN_KINDS
+from spacemission_env.space_mission.scoring import jump_gate_points, score_breakdown
 
 COLOUR_NAMES = ("red", "blue", "yellow", "green", "purple")  # as in the picture (render.PLAYER_NAMES)
 COLOUR_STYLES = ("bold red", "bold blue", "bold yellow", "bold green", "bold magenta")

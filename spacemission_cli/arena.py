@@ -21,24 +21,29 @@ deal luck cancel; --games is rounded up to whole deals. Results are identical fo
 --workers at a given --seed (except for agents with a time budget per decision)."""
 
 # run_arena parameter -> the option that sets it (errors name the option)
-OPTIONS = {"agents": "--agents", "num_players": "--players", "games": "--games", "rules": "--rules",
+OPTIONS = {"game": "--game", "agents": "--agents", "num_players": "--players", "games": "--games", "rules": "--rules",
            "max_rounds": "--max-rounds", "seed": "--seed", "workers": "--workers", "out": "--out",
            "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method", "ray": "--ray"}
 
 
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_agents.arena import DEFAULT_CHUNK_SIZE, SEATINGS
-    from spacemission_env.config import RULE_SETS
+    from spacemission_env.games import GAMES
 
     ap = argparse.ArgumentParser(prog="spacemission arena", description="A duplicate-format round robin between agents.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", required=True, metavar="SPEC,SPEC[,...]",
                     help="at least 2 agent specs, comma-separated (see below)")
-    ap.add_argument("--players", type=_int, default=2, metavar="N", help="players per game, 2-5 (default 2)")
+    ap.add_argument("--game", default="spacemission", choices=sorted(GAMES),
+                    help="the game (default spacemission; red_planet: 3-5 players)")
+    ap.add_argument("--players", type=_int, default=None, metavar="N",
+                    help="players per game (default: the game's fewest, 2 in Space Mission, 3 in Red Planet)")
     ap.add_argument("--games", type=_int, default=1000, metavar="N",
                     help="games per pair (2 players) or per lineup (3-5), rounded up to whole deals (default 1000)")
-    ap.add_argument("--rules", default="yucata", choices=RULE_SETS, help="rule set (default yucata)")
-    ap.add_argument("--max-rounds", type=_int, default=100, metavar="N", help="round limit, R-E3 (default 100)")
+    ap.add_argument("--rules", default=None, help="rule set (default: the game's first; Space Mission: yucata or "
+                                                  "schmidt)")
+    ap.add_argument("--max-rounds", type=_int, default=None, metavar="N",
+                    help="round limit, R-E3 (default 100; Red Planet always plays its ten rounds)")
     ap.add_argument("--seed", type=_int, default=0, metavar="S", help="arena seed: deals and agent seeds (default 0)")
     ap.add_argument("--workers", type=_int, default=1, metavar="N", help="worker processes (default 1)")
     ap.add_argument("--out", metavar="DIR", help="write results.json, pairs.csv, agents.csv, arena.png, games.jsonl here")
@@ -63,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
 
     from spacemission_agents.arena import ArenaArgumentError, run_arena
+    from spacemission_env.games import get_game
 
     if args.ray is not None:
         try:
@@ -73,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True)
     try:
         result = run_arena(
-            [a for a in args.agents.split(",")], num_players=args.players, games=args.games, rules=args.rules,
+            [a for a in args.agents.split(",")], num_players=args.players if args.players is not None else
+            get_game(args.game).description.min_players, games=args.games, rules=args.rules, game=args.game,
             max_rounds=args.max_rounds, seed=args.seed, workers=args.workers, out=args.out,
             record=not args.no_record, progress=not args.no_progress, seatings=args.seatings,
             chunk_size=args.chunk_size, start_method=args.start_method, ray=args.ray,

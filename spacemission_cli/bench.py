@@ -14,7 +14,7 @@ EXAMPLE = """examples:
 
 engine: random legal play on the batched engine (mask, acting player's observation,
   step, finished games restarted), in agent-steps (decisions) per second, with the same
-  loop on the reference engine (spacemission_env.rules) and the ratio; with --pgx-python,
+  loop on the reference engine (spacemission_env.space_mission.rules) and the ratio; with --pgx-python,
   pgx's connect-four at the same batch size (JAX on the CPU, from that interpreter) and
   the ratio, measured alternately in this run;
 env: random play through the PettingZoo AEC env (spacemission_env.env(), wrappers on),
@@ -48,7 +48,7 @@ def _parts(text: str) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from spacemission_env.config import RULE_SETS
+    from spacemission_env.space_mission.config import RULE_SETS
 
     ap = argparse.ArgumentParser(prog="spacemission bench", description="How fast this machine runs the batched engine, an environment and the bots.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -75,8 +75,8 @@ def reference_speed(players: int, rules: str, seconds: float, seed: int = 0) -> 
 
     import numpy as np
 
-    from spacemission_env import encoding
-    from spacemission_env.rules import game as G
+    from spacemission_env.space_mission import encoding
+    from spacemission_env.space_mission.rules import game as G
 
     rnd = random.Random(seed)
     s = G.new_game(players, seed=seed, rules=rules)
@@ -151,7 +151,7 @@ def engine_speed(batch: int, players: int, rules: str, seconds: float, seed: int
     """Agent-steps per second of random play on the batched engine (benchmarks/engine_speed.py's loop)."""
     import numpy as np
 
-    from spacemission_env import engine
+    from spacemission_env.space_mission import engine
 
     st = engine.init(batch, players, seeds=seed, rules=rules)
     mask = np.empty((batch, 100), dtype=bool)

@@ -25,7 +25,7 @@ FIXED_BY_LOAD = ("players", "opponents", "rules", "seed", "seat", "max_rounds") 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from spacemission_env.config import RULE_SETS
+    from spacemission_env.space_mission.config import RULE_SETS
 
     ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission against the bots in the terminal.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -73,7 +73,7 @@ class Opponent:
 
     def __init__(self, spec: str, seat: int, seed: int, config):
         from spacemission_agents.registry import make_agent
-        from spacemission_env.encoding import OBSERVATION_TYPES
+        from spacemission_env.space_mission.encoding import OBSERVATION_TYPES
 
         self.spec, self.seat, self.seed = spec, seat, seed
         try:
@@ -94,8 +94,8 @@ class Opponent:
     def act(self, state, ply: int) -> int:
         import numpy as np
 
-        from spacemission_env import encoding
-        from spacemission_env.rules import legal_action_mask
+        from spacemission_env.space_mission import encoding
+        from spacemission_env.space_mission.rules import legal_action_mask
 
         if self.reseed:
             self.agent.seed(_seed_for(self.seed, self.seat, ply))
@@ -113,8 +113,8 @@ class Opponent:
 
 
 def _new_game(args, ap) -> dict:
-    from spacemission_env.config import GameConfig
-    from spacemission_env.rules import new_game
+    from spacemission_env.games import GameConfig
+    from spacemission_env.space_mission.rules import new_game
 
     players = 2 if args.players is None else args.players
     seat = 0 if args.seat is None else args.seat
@@ -140,10 +140,10 @@ def _new_game(args, ap) -> dict:
 
 
 def _load_game(args, ap) -> dict:
-    from spacemission_env.rules import apply, new_game
+    from spacemission_env.space_mission.rules import apply, new_game
 
     from ._games import SAVE_FORMAT, SAVE_VERSION
-    from spacemission_env.rules.state_json import state_from_dict, state_to_dict
+    from spacemission_env.space_mission.rules.state_json import state_from_dict, state_to_dict
 
     given = [name for name in FIXED_BY_LOAD if getattr(args, name) is not None]
     if given:
@@ -180,7 +180,7 @@ def _load_game(args, ap) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
-    from spacemission_env.config import GameConfig
+    from spacemission_env.games import GameConfig
 
     if args.record:
         from pathlib import Path

@@ -53,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from rich.console import Console
 
-    from spacemission_env import encoding
-    from spacemission_env.render import save_png
+    from spacemission_env.space_mission import encoding
+    from spacemission_env.space_mission.render import save_png
 
     from . import _view as V
     from ._games import Replayer, ReplayError, own_label, public_label, read_records

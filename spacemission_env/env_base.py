@@ -1,8 +1,9 @@
 """The base of the four interfaces (pgx's ``Env`` is the model): what they share is done
 once here, each interface module adds only what is its own.
 
-Shared: the game description they declare (``description``, config.SPACE_MISSION), the
-checks of the game configuration, observation type and dtype (``config``,
+Shared: the game they play (``game``, a :class:`~spacemission_env.games.Game` found by
+name: its fast engine ``engine`` and its description ``description``), the checks of
+the game configuration, observation type and dtype (``config``,
 ``num_players``, ``rules``, ``max_rounds``, ``observation_type``, ``observation_dtype``,
 ``observation_size``), the reward function (``reward_fn``), the opponents of the
 single-learner interfaces (``opponents``, ``opponent_observation_types``), the
@@ -17,9 +18,6 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from . import engine
-from .config import SPACE_MISSION
-from .engine.state import BatchState
 from .env_common import (
     action_discrete,
     check_config,
@@ -27,29 +25,50 @@ from .env_common import (
     check_reward_value,
     observation_box,
     render_state,
+    score_dict,
 )
 from .game_description import GameDescription
+from .games import Game, get_game
 from .policies import prepare_opponents
+from .space_mission.config import SPACE_MISSION
 from .rewards import RewardFunction
 
 
 class EnvBase:
     """Configuration, rewards, opponents and engine state of an interface (module doc)."""
 
-    description: GameDescription = SPACE_MISSION
-    _st: BatchState | None = None  # the engine state, None before reset()
+    _game_name: str = SPACE_MISSION.name  # set by _init_game; the Game is looked up by name, so copies pickle
+    _st = None  # the engine's BatchState, None before reset()
+
+    @property
+    def game(self) -> Game:
+        """The game played (games.py)."""
+        return get_game(self._game_name)
+
+    @property
+    def description(self) -> GameDescription:
+        """The game's description: spaces, sizes, reward ranges."""
+        return self.game.description
+
+    @property
+    def engine(self):
+        """The game's fast batched engine (a module of pure functions over a BatchState)."""
+        return self.game.engine
 
     def _init_game(self, num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping,
-                   gamma) -> None:
+                   gamma, game="spacemission") -> None:
         """Check and store the game, the observation and the reward options (ValueError
-        naming the first bad argument)."""
+        naming the first bad argument; ``None`` for ``num_players``, ``rules`` or
+        ``max_rounds`` takes the game's default)."""
+        self._game_name = get_game(game).name
         self.config, self.observation_type, self.observation_dtype = check_config(
-            num_players, rules, max_rounds, observation_type, observation_dtype)
+            num_players, rules, max_rounds, observation_type, observation_dtype, self.game)
         self.num_players = self.config.num_players
         self.rules = self.config.rules
         self.max_rounds = self.config.max_rounds
+        self.num_actions = self.game.num_actions
         self.observation_size = self.description.observation_size(self.observation_type)
-        self.reward_fn = RewardFunction(reward, shaping, gamma)
+        self.reward_fn = RewardFunction(reward, shaping, gamma, self.game)
         self._st = None
 
     def _init_illegal_action(self, illegal_action, illegal_reward) -> None:
@@ -65,11 +84,10 @@ class EnvBase:
 
     # --- spaces ---------------------------------------------------------------------------
     def _observation_box(self, observation_type: str | None = None) -> spaces.Box:
-        return observation_box(observation_type or self.observation_type, self.observation_dtype)
+        return observation_box(observation_type or self.observation_type, self.observation_dtype, self.description)
 
-    @staticmethod
-    def _action_discrete() -> spaces.Discrete:
-        return action_discrete()
+    def _action_discrete(self) -> spaces.Discrete:
+        return action_discrete(self.num_actions)
 
     def _typed(self, obs: np.ndarray) -> np.ndarray:
         """The engine's int8 observations in the interface's dtype (the same array for int8)."""
@@ -77,7 +95,7 @@ class EnvBase:
 
     # --- the engine state -----------------------------------------------------------------
     @property
-    def batch_state(self) -> BatchState:
+    def batch_state(self):
         """The engine's ``BatchState`` of the games in progress (one game for the AEC and
         Gymnasium envs), for reading: stepping or resetting it behind the interface's
         back leaves the interface's bookkeeping wrong. ValueError before ``reset()``."""
@@ -88,10 +106,14 @@ class EnvBase:
         if self._st is None:
             raise ValueError(f"call reset() before {what}")
 
-    def _new_games(self, batch_size: int, seeds) -> BatchState:
+    def _new_games(self, batch_size: int, seeds):
         """New games of this configuration (``engine.init``)."""
-        return engine.init(batch_size, self.num_players, seeds=seeds, rules=self.rules, max_rounds=self.max_rounds)
+        return self.game.new_batch(batch_size, self.config, seeds)
 
     def _render_game(self, index: int, mode: str):
         """Game ``index`` of the state as ``"ansi"`` text, printed (``"human"``) or an RGB picture."""
-        return render_state(engine.to_reference(self._st, index), mode)
+        return render_state(self.engine.to_reference(self._st, index), mode, self.game)
+
+    def _score_dict(self, row) -> dict[str, int]:
+        """One seat's score breakdown (a row of ``engine.scores``) by the game's category names."""
+        return score_dict(row, self.game.score_names)

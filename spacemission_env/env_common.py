@@ -15,13 +15,15 @@ import operator
 import numpy as np
 from gymnasium import spaces
 
-from .actions import NUM_ACTIONS
-from .config import SPACE_MISSION, GameConfig
-from .encoding import OBSERVATION_TYPES
-from .scoring import SCORE_KEYS
+from .game_description import GameDescription
+from .games import Game, GameConfig, get_game
+from .space_mission.config import SPACE_MISSION
+from .space_mission.scoring import SCORE_KEYS
 
+# Space Mission's values, kept for callers that name them; the interfaces read their game's
 OBS_LOW, OBS_HIGH = SPACE_MISSION.observation_low, SPACE_MISSION.observation_high
-SCORE_NAMES = SCORE_KEYS  # keys of the score dicts in infos
+SCORE_NAMES = SCORE_KEYS  # keys of Space Mission's score dicts in infos
+NUM_ACTIONS = SPACE_MISSION.num_actions
 SEED_HIGH = 2**63  # game seeds are drawn in [0, 2**63)
 OBSERVATION_DTYPES = ("int8", "float32")  # float32: the same values, for nn.Linear without a cast
 RENDER_MODES = ("ansi", "human", "rgb_array")  # human: prints the ansi text
@@ -32,9 +34,11 @@ def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def check_observation_type(observation_type, what: str = "observation_type") -> str:
-    if observation_type not in OBSERVATION_TYPES:
-        raise ValueError(f"unknown {what} {observation_type!r}; expected one of {OBSERVATION_TYPES}")
+def check_observation_type(observation_type, what: str = "observation_type",
+                           description: GameDescription = SPACE_MISSION) -> str:
+    types = description.observation_types
+    if not isinstance(observation_type, str) or observation_type not in types:
+        raise ValueError(f"unknown {what} {observation_type!r}; expected one of {types}")
     return observation_type
 
 
@@ -50,12 +54,17 @@ def check_observation_dtype(observation_dtype) -> np.dtype:
 
 
 def check_config(num_players, rules, max_rounds, observation_type,
-                 observation_dtype="int8") -> tuple[GameConfig, str, np.dtype]:
+                 observation_dtype="int8", game: "str | Game" = "spacemission") -> tuple[GameConfig, str, np.dtype]:
     """What an interface plays and hands out, validated: (the game configuration, the
-    observation type, the observation dtype as a numpy dtype). ValueError naming the
-    first bad argument."""
-    config = GameConfig(num_players, rules, max_rounds)
-    return config, check_observation_type(observation_type), check_observation_dtype(observation_dtype)
+    observation type, the observation dtype as a numpy dtype). ``num_players``,
+    ``rules`` and ``max_rounds`` None take the game's defaults (its fewest players).
+    ValueError naming the first bad argument."""
+    g = get_game(game)
+    if num_players is None:
+        num_players = g.description.min_players
+    config = GameConfig(num_players, rules, max_rounds, g.name)
+    return (config, check_observation_type(observation_type, description=g.description),
+            check_observation_dtype(observation_dtype))
 
 
 def check_illegal_action(illegal_action) -> str:
@@ -64,19 +73,22 @@ def check_illegal_action(illegal_action) -> str:
     return illegal_action
 
 
-def observation_box(observation_type: str = "info", observation_dtype="int8") -> spaces.Box:
-    """The observation space: ``Box(0, 127, (D,), int8 | float32)``, from the game description."""
+def observation_box(observation_type: str = "info", observation_dtype="int8",
+                    description: GameDescription = SPACE_MISSION) -> spaces.Box:
+    """The observation space: ``Box(low, high, (D,), int8 | float32)``, from the game
+    description (Space Mission's by default)."""
     dt = check_observation_dtype(observation_dtype)
-    return spaces.Box(OBS_LOW, OBS_HIGH, shape=(SPACE_MISSION.observation_size(observation_type),), dtype=dt)
+    return spaces.Box(description.observation_low, description.observation_high,
+                      shape=(description.observation_size(observation_type),), dtype=dt)
 
 
-def mask_box() -> spaces.Box:
+def mask_box(num_actions: int = NUM_ACTIONS) -> spaces.Box:
     """An int8 0/1 action mask ``Box(0, 1, (num_actions,), int8)`` (the AEC observation dict's)."""
-    return spaces.Box(0, 1, shape=(SPACE_MISSION.num_actions,), dtype=np.int8)
+    return spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)
 
 
-def action_discrete() -> spaces.Discrete:
-    return spaces.Discrete(SPACE_MISSION.num_actions)
+def action_discrete(num_actions: int = NUM_ACTIONS) -> spaces.Discrete:
+    return spaces.Discrete(num_actions)
 
 
 def as_observation(obs: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -131,45 +143,45 @@ def check_reward_value(value, what: str) -> float:
 
 
 # --- actions ---------------------------------------------------------------------------
-def action_id(action, who: str = "action") -> int:
-    """One action as an int in [0, 100). Accepts Python and numpy integers and integer
+def action_id(action, who: str = "action", num_actions: int = NUM_ACTIONS) -> int:
+    """One action as an int in [0, num_actions). Accepts Python and numpy integers and integer
     arrays of one element; TypeError for anything else (bool, float, str, None, float
     arrays), ValueError for an id out of range. ``who`` starts the message."""
-    if type(action) is int and 0 <= action < NUM_ACTIONS:  # the common case, first
+    if type(action) is int and 0 <= action < num_actions:  # the common case, first
         return action
     value = action
     if isinstance(action, np.ndarray):
         if action.dtype.kind not in "iu" or action.size != 1:
             raise TypeError(f"{who}: {action!r} (array of dtype {action.dtype}, shape {action.shape}) is not "
-                            f"an integer action id (0..{NUM_ACTIONS - 1})")
+                            f"an integer action id (0..{num_actions - 1})")
         value = action.reshape(()).item()
     elif isinstance(action, (bool, np.bool_)):
-        raise TypeError(f"{who}: {action!r} (a bool) is not an integer action id (0..{NUM_ACTIONS - 1})")
+        raise TypeError(f"{who}: {action!r} (a bool) is not an integer action id (0..{num_actions - 1})")
     try:
         a = operator.index(value)
     except TypeError:
         raise TypeError(f"{who}: {action!r} ({type(action).__name__}) is not an integer action id "
-                        f"(0..{NUM_ACTIONS - 1})") from None
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"{who}: {a} is out of range (action ids are 0..{NUM_ACTIONS - 1})")
+                        f"(0..{num_actions - 1})") from None
+    if not 0 <= a < num_actions:
+        raise ValueError(f"{who}: {a} is out of range (action ids are 0..{num_actions - 1})")
     return a
 
 
-def action_batch(actions, num_envs: int, who: str = "actions") -> np.ndarray:
+def action_batch(actions, num_envs: int, who: str = "actions", num_actions: int = NUM_ACTIONS) -> np.ndarray:
     """One action per game as int64 ``[num_envs]``; TypeError unless the values are
     integers (bool and float arrays included), ValueError naming the first game whose id
     is out of range or for a wrong shape."""
     a = np.asarray(actions)
     if a.dtype.kind not in "iu":
-        raise TypeError(f"{who} must be integer action ids in 0..{NUM_ACTIONS - 1}, "
+        raise TypeError(f"{who} must be integer action ids in 0..{num_actions - 1}, "
                         f"got an array of dtype {a.dtype}: {np.array2string(a.ravel()[:8], threshold=8)}")
     if a.shape != (num_envs,):
         raise ValueError(f"{who} must have shape ({num_envs},), got {a.shape}")
-    bad = (a < 0) | (a >= NUM_ACTIONS)
+    bad = (a < 0) | (a >= num_actions)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"game {i}: {who[:-1] if who.endswith('s') else who} {int(a[i])} is out of range "
-                         f"(action ids are 0..{NUM_ACTIONS - 1})")
+                         f"(action ids are 0..{num_actions - 1})")
     return a.astype(np.int64, copy=False)
 
 
@@ -177,18 +189,18 @@ def legal_list(mask_row: np.ndarray) -> list[int]:
     return np.flatnonzero(mask_row).tolist()
 
 
-def no_decision_mask(dtype=np.bool_) -> np.ndarray:
+def no_decision_mask(dtype=np.bool_, num_actions: int = NUM_ACTIONS) -> np.ndarray:
     """The mask handed out where no decision is pending (the game is over, or another
     seat acts): every id set, so that a masked sampler never meets an empty row. The
     action it produces is never played (an ended episode needs reset, or is reset by
     the vector wrapper, which ignores it)."""
-    return np.ones(NUM_ACTIONS, dtype=dtype)
+    return np.ones(num_actions, dtype=dtype)
 
 
 # --- results ---------------------------------------------------------------------------
-def score_dict(row) -> dict[str, int]:
+def score_dict(row, names: tuple[str, ...] = SCORE_NAMES) -> dict[str, int]:
     """One seat's score breakdown (a row of ``engine.scores``) as {name: int}."""
-    return dict(zip(SCORE_NAMES, map(int, row)))
+    return dict(zip(names, map(int, row)))
 
 
 def strictly_best(rank_rewards: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -202,16 +214,9 @@ def strictly_best(rank_rewards: np.ndarray, seats: np.ndarray) -> np.ndarray:
     return own > others.max(axis=1)
 
 
-def render_state(state, mode: str):
-    """``"ansi"``: the text table; ``"human"``: prints it (returns None);
-    ``"rgb_array"``: the picture (uint8 [800, 1200, 3])."""
-    from .render import render_ansi, render_human, render_rgb
-
-    if mode == "ansi":
-        return render_ansi(state)
-    if mode == "human":
-        render_human(state)
-        return None
-    if mode == "rgb_array":
-        return render_rgb(state)
-    raise ValueError(f"unknown render mode {mode!r}; expected one of {list(RENDER_MODES)}")
+def render_state(state, mode: str, game: "str | Game" = "spacemission"):
+    """A reference state of ``game``: ``"ansi"``: the text table; ``"human"``: prints it
+    (returns None); ``"rgb_array"``: the picture (uint8 [H, W, 3])."""
+    if mode not in RENDER_MODES:
+        raise ValueError(f"unknown render mode {mode!r}; expected one of {list(RENDER_MODES)}")
+    return get_game(game).render(state, mode)

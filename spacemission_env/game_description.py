@@ -57,8 +57,9 @@ class GameDescription:
 
     ``observation_sizes`` and ``reward_schemes`` are read-only mappings whose first
     entry is the default. ``max_steps_per_turn`` bounds the agent steps (decisions) of
-    one turn, so that a game of ``max_rounds`` rounds of one turn per player lasts at
-    most :meth:`max_game_length` agent steps."""
+    one turn and ``setup_steps_per_player`` those of one player before the first round,
+    so that a game of ``max_rounds`` rounds of one turn per player lasts at most
+    :meth:`max_game_length` agent steps."""
 
     name: str  # lower-case short name: PettingZoo metadata and module name "<name>_v<version>"
     title: str  # for people
@@ -76,12 +77,18 @@ class GameDescription:
     dynamics: str
     chance_mode: str
     information: str
+    setup_steps_per_player: int = 0  # decisions before the first round (none in Space Mission)
 
     def __post_init__(self):
         for what in ("name", "title", "registry_name"):
             if not isinstance(getattr(self, what), str) or not getattr(self, what):
                 raise ValueError(f"{what} must be a non-empty str, got {getattr(self, what)!r}")
-        for what in ("version", "min_players", "max_players", "num_actions", "max_steps_per_turn"):
+        if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 0:
+            raise ValueError(f"version must be a non-negative integer, got {self.version!r}")
+        if isinstance(self.setup_steps_per_player, bool) or not isinstance(self.setup_steps_per_player, int) \
+                or self.setup_steps_per_player < 0:
+            raise ValueError(f"setup_steps_per_player must be a non-negative integer, got {self.setup_steps_per_player!r}")
+        for what in ("min_players", "max_players", "num_actions", "max_steps_per_turn"):
             _check_positive_int(what, getattr(self, what))
         if self.min_players > self.max_players:
             raise ValueError(f"min_players {self.min_players} exceeds max_players {self.max_players}")
@@ -137,7 +144,7 @@ class GameDescription:
         if not self.min_players <= num_players <= self.max_players:
             raise ValueError(f"num_players must be in {self.min_players}..{self.max_players}, got {num_players!r}")
         _check_positive_int("max_rounds", max_rounds)
-        return max_rounds * num_players * self.max_steps_per_turn
+        return max_rounds * num_players * self.max_steps_per_turn + num_players * self.setup_steps_per_player
 
     def as_dict(self) -> dict:
         """The description as plain JSON-able values (mappings as dicts, ranges as lists)."""

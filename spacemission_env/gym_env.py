@@ -1,10 +1,16 @@
-"""Gymnasium single-agent environment ``"SpaceMission-v1"``: one learner seat, opponents inside ``step()``.
+"""Gymnasium single-agent environment of every game (``"SpaceMission-v1"``,
+``"RedPlanet-v0"``): one learner seat, opponents inside ``step()``.
 
     import gymnasium, spacemission_env
     env = gymnasium.make("SpaceMission-v1", num_players=3, opponents=None, seat="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(action)   # info["action_mask"]
-    env.unwrapped.action_masks()                                    # bool [100], for MaskablePPO
+    env.unwrapped.action_masks()                                    # bool [num_actions], for MaskablePPO
+
+The class is :class:`GameEnv` (``SpaceMissionEnv`` is the same class); ``game=`` picks
+the game (games.py), and every game's id is registered with its ``game`` set. Space
+Mission's behaviour is described below; Red Planet's differs only where its rules do
+(ten fixed rounds, no round limit, Discrete(243)).
 
 The learner plays seat ``seat`` (``"random"``: drawn per episode from the env's
 ``np_random``; or a fixed int; ``reset(options={"seat": s})`` overrides it for one
@@ -49,8 +55,6 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from . import engine
-from .config import SPACE_MISSION
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -59,32 +63,27 @@ from .env_common import (
     check_seat,
     check_seed,
     legal_list,
-    score_dict,
     strictly_best,
 )
+from .games import GAMES, get_game
 from .policies import seed_policies
 
 _NO_OBSERVATION = np.zeros(0, dtype=np.int8)  # what an opponent with uses_observation=False receives
 _NO_OBSERVATION.flags.writeable = False
-ENV_ID = SPACE_MISSION.env_id  # Gymnasium's id and PettingZoo's: "SpaceMission-v1" (docs/versioning.md)
+ENV_ID = get_game("spacemission").description.env_id  # "SpaceMission-v1", the first game's (docs/versioning.md)
 
 
-def _label(a: int) -> str:
-    from .rules.game import action_label
-
-    return action_label(a)
-
-
-class SpaceMissionEnv(EnvBase, gymnasium.Env):
-    """Space Mission for one learner against fixed opponents (module doc)."""
+class GameEnv(EnvBase, gymnasium.Env):
+    """A game for one learner against fixed opponents (module doc)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
-    def __init__(self, num_players: int = 2, opponents=None, seat="random", rules: str = "yucata", max_rounds: int = 100,
-                 observation_type: str = "info", observation_dtype: str = "int8", reward: str = "win",
-                 shaping: bool = False, gamma: float = 1.0, illegal_action: str = "lose", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
-        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
+    def __init__(self, num_players: int | None = None, opponents=None, seat="random", rules: str | None = None,
+                 max_rounds: int | None = None, observation_type: str = "info", observation_dtype: str = "int8",
+                 reward: str = "win", shaping: bool = False, gamma: float = 1.0, illegal_action: str = "lose",
+                 illegal_reward: float = -1.0, render_mode: str | None = None, game: str = "spacemission"):
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma,
+                        game)
         self._init_illegal_action(illegal_action, illegal_reward)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.seat_option = check_seat(seat, self.num_players)
@@ -109,7 +108,7 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
         actor = np.array([st.current_player[0]], dtype=np.intp) if rf.shaping else None  # read by shaping only
         phi = rf.before(st) if rf.shaping else None
         self._action[0] = action
-        engine.step(st, self._action)
+        self.engine.step(st, self._action)
         if not (rf.shaping or st.terminated[0]):
             return 0.0
         return float(rf.after(st, self._running, actor, phi)[0, self.seat])
@@ -123,9 +122,9 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
             cp = int(st.current_player[0])
             k = (cp - self.seat - 1) % self.num_players
             policy = self.opponents[k]
-            engine.legal_action_mask(st, out=self._mask)
+            self.engine.legal_action_mask(st, out=self._mask)
             if self._opponent_uses_observation[k]:
-                obs = engine.observe(st, observation_type=self.opponent_observation_types[k])[0]
+                obs = self.engine.observe(st, observation_type=self.opponent_observation_types[k])[0]
             else:  # the policy reads only the mask (policies.py)
                 obs = _NO_OBSERVATION
             action = policy.act(obs, self._mask[0].copy())
@@ -139,9 +138,9 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
         opponent and the action (the episode then needs reset())."""
         who = f"opponent {policy!r} in seat {cp}"
         try:
-            a = action_id(action, who=who)
+            a = action_id(action, who=who, num_actions=self.num_actions)
             if not self._mask[0, a]:
-                raise ValueError(f"{who}: action {a} ({_label(a)}) is not legal now; "
+                raise ValueError(f"{who}: action {a} ({self.game.action_label(a)}) is not legal now; "
                                  f"legal: {legal_list(self._mask[0])}")
         except (TypeError, ValueError):
             self._episode_over = True  # the learner cannot act on an opponent's turn: reset()
@@ -153,17 +152,18 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
         ended = illegal or self._over()
         # the learner's view: while it is to act, the engine's acting-seat path (no seat array)
         player = self._seat_arr if ended else None
-        obs = self._typed(engine.observe(st, player=player, observation_type=self.observation_type)[0])
+        obs = self._typed(self.engine.observe(st, player=player, observation_type=self.observation_type)[0])
         if ended:
             self._mask[:] = True  # no decision pending (module doc)
         else:
-            engine.legal_action_mask(st, out=self._mask)
-        round_limit = bool(st.round_limit[0]) and not illegal
+            self.engine.legal_action_mask(st, out=self._mask)
+        round_limit = bool(self.game.round_limit(st)[0]) and not illegal
         info = {"action_mask": self._mask[0].copy(), "seat": self.seat, "round_limit": round_limit}
         if ended:
-            info["scores"] = [score_dict(s) for s in engine.scores(st)[0]]
+            info["scores"] = [self._score_dict(s) for s in self.engine.scores(st)[0]]
             info["illegal_action"] = illegal
-            info["is_success"] = (not illegal) and bool(strictly_best(engine.rewards(st), np.array([self.seat]))[0])
+            info["is_success"] = (not illegal) and bool(strictly_best(self.engine.rewards(st),
+                                                                      np.array([self.seat]))[0])
         return obs, info
 
     # --- Gymnasium API --------------------------------------------------------------------
@@ -186,10 +186,10 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
     def step(self, action):
         if self._st is None or self._episode_over:
             raise ValueError("the episode is over (or never started): call reset()")
-        a = action_id(action)
+        a = action_id(action, num_actions=self.num_actions)
         if not self._mask[0, a]:
             if self.illegal_action == "raise":
-                raise ValueError(f"action {a} ({_label(a)}) is not legal now; legal: {legal_list(self._mask[0])}")
+                raise ValueError(f"action {a} ({self.game.action_label(a)}) is not legal now; legal: {legal_list(self._mask[0])}")
             self._episode_over = True
             obs, info = self._result(illegal=True)
             return obs, self.illegal_reward, True, False, info
@@ -200,7 +200,7 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
         return obs, reward, self._episode_over, False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool [100]: the learner's legal actions now; all True once the episode is over
+        """bool [num_actions]: the learner's legal actions now; all True once the episode is over
         (MaskablePPO's hook)."""
         return self._mask[0].copy()
 
@@ -212,17 +212,24 @@ class SpaceMissionEnv(EnvBase, gymnasium.Env):
         return self._render_game(0, self.render_mode)
 
 
+SpaceMissionEnv = GameEnv  # the name of the first game's env, kept
+
+
 def register_envs() -> None:
-    """Register ``"SpaceMission-v1"`` with Gymnasium (this single-agent env) and with
-    PettingZoo's registry (the AEC env, PettingZoo >= 1.27). Idempotent; called by
-    ``import spacemission_env``. Only the current version is registered: both registries
-    answer an older id (``"SpaceMission-v0"``) with an error naming the current one."""
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="spacemission_env.gym_env:SpaceMissionEnv")
+    """Register every game's id (``"SpaceMission-v1"``, ``"RedPlanet-v0"``: games.GAMES)
+    with Gymnasium (this single-agent env, its ``game`` set) and with PettingZoo's
+    registry (the AEC env of the game's versioned module, PettingZoo >= 1.27).
+    Idempotent; called by ``import spacemission_env``. Only the current version is
+    registered: both registries answer an older id (``"SpaceMission-v0"``) with an
+    error naming the current one."""
     try:
         import pettingzoo
     except ImportError:  # pragma: no cover - pettingzoo is a dependency
-        return
+        pettingzoo = None
     register = getattr(pettingzoo, "register", None)
-    if register is not None and ENV_ID not in pettingzoo.aec_registry:
-        register("aec", ENV_ID, entry_point=f"spacemission_env.{SPACE_MISSION.versioned_name}:env")
+    for name in GAMES:
+        d = get_game(name).description
+        if d.env_id not in gymnasium.registry:
+            gymnasium.register(id=d.env_id, entry_point="spacemission_env.gym_env:GameEnv", kwargs={"game": name})
+        if register is not None and d.env_id not in pettingzoo.aec_registry:
+            register("aec", d.env_id, entry_point=f"spacemission_env.{d.versioned_name}:env")

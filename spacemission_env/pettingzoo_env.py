@@ -75,9 +75,6 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import engine
-from .actions import NUM_ACTIONS, action_table
-from .config import SPACE_MISSION
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -87,30 +84,31 @@ from .env_common import (
     legal_list,
     mask_box,
     no_decision_mask,
-    score_dict,
 )
+from .games import get_game
 
 
-def spaces_table(num_players: int = 2, observation_type: str = "info") -> str:
-    """The markdown table of agents, spaces and rewards, generated from the real spaces
-    (the module docstring and docs/interfaces.md are tested against it)."""
-    e = raw_env(num_players=num_players, observation_type=observation_type)
+def spaces_table(num_players: int | None = None, observation_type: str = "info", game: str = "spacemission") -> str:
+    """The markdown table of agents, spaces and rewards of a game, generated from the real
+    spaces (the module docstrings and docs/interfaces.md are tested against it)."""
+    e = raw_env(num_players=num_players, observation_type=observation_type, game=game)
     agent = e.possible_agents[0]
     obs_space = e.observation_space(agent)
     box, mask = obs_space["observation"], obs_space["action_mask"]
     d = e.description
     win, score = d.reward_range("win"), d.reward_range("score")
+    scale = e.game.score_scale
     rows = [
-        ("Import", f"`from spacemission_env import {SPACE_MISSION.versioned_name}`"),
-        ("Registry id", f"`pettingzoo.make(\"aec\", \"{SPACE_MISSION.env_id}\")`"),
+        ("Import", f"`from spacemission_env import {d.versioned_name}`"),
+        ("Registry id", f"`pettingzoo.make(\"aec\", \"{d.env_id}\")`"),
         ("Actions", "Discrete"),
         ("Parallel API", "No"),
         ("Agents", f"`player_0` .. `player_{{n-1}}`, n = `num_players` in {d.min_players}..{d.max_players}"),
         ("Action Shape", "()"),
-        ("Action Values", f"Discrete({e.action_space(agent).n}): " + ", ".join(f"{ids} {kind}" for ids, kind, _ in action_table())),
+        ("Action Values", f"Discrete({e.action_space(agent).n}): " + ", ".join(f"{row[0]} {row[1]}" for row in e.game.action_table())),
         ("Observation Shape", f"`observation`: {box.shape}, `action_mask`: {mask.shape}"),
         ("Observation Values", f"`observation`: {box.dtype} [{int(box.low.min())}, {int(box.high.max())}], `action_mask`: {mask.dtype} [0, 1]"),
-        ("Rewards", f"`win`: rank reward in [{win[0]:g}, {win[1]:g}] at the end; `score`: (own - mean others) / 50 "
+        ("Rewards", f"`win`: rank reward in [{win[0]:g}, {win[1]:g}] at the end; `score`: (own - mean others) / {scale:g} "
                     f"at the end, in [{score[0]:g}, {score[1]:g}]; optional shaping"),
     ]
     lines = ["| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
@@ -126,7 +124,6 @@ def env(**kwargs):
     return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-_NO_DECISION = no_decision_mask(np.int8)  # copied, never handed out itself
 _HOT = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
 
@@ -179,24 +176,28 @@ for _name in _HOT:
 
 
 class raw_env(EnvBase, AECEnv):
-    """Space Mission AEC environment without wrappers (module doc). Illegal actions raise
-    ValueError unless ``illegal_action="lose"`` (what ``env()`` passes)."""
+    """The AEC environment of a game (``game=``, Space Mission by default) without
+    wrappers (module doc). Illegal actions raise ValueError unless
+    ``illegal_action="lose"`` (what ``env()`` passes)."""
 
-    metadata = {"name": SPACE_MISSION.versioned_name, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
-                "render_fps": 1}
+    metadata = {"name": get_game("spacemission").description.versioned_name, "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False, "render_fps": 1}  # an instance's: its game's name
 
-    def __init__(self, num_players: int = 2, rules: str = "yucata", max_rounds: int = 100, reward: str = "win",
-                 shaping: bool = False, gamma: float = 1.0, observation_type: str = "info",
+    def __init__(self, num_players: int | None = None, rules: str | None = None, max_rounds: int | None = None,
+                 reward: str = "win", shaping: bool = False, gamma: float = 1.0, observation_type: str = "info",
                  observation_dtype: str = "int8", illegal_action: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, game: str = "spacemission"):
         super().__init__()
-        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma,
+                        game)
+        self.metadata = {**type(self).metadata, "name": self.description.versioned_name}
+        self._no_decision = no_decision_mask(np.int8, self.num_actions)  # copied, never handed out itself
         self._init_illegal_action(illegal_action, illegal_reward)
         self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
-            a: spaces.Dict({"observation": self._observation_box(), "action_mask": mask_box()})
+            a: spaces.Dict({"observation": self._observation_box(), "action_mask": mask_box(self.num_actions)})
             for a in self.possible_agents
         }
         self.action_spaces = {a: self._action_discrete() for a in self.possible_agents}
@@ -205,7 +206,7 @@ class raw_env(EnvBase, AECEnv):
         self._obs_bufs = [np.empty((1, d), dtype=np.int8) for _ in range(self.num_players)]  # one per seat
         self._obs_step = [-1] * self.num_players  # _obs_bufs[seat] holds the view of state number _obs_step[seat]
         self._step_count = 0  # numbers the states of the env, for the observation cache
-        self._mask_buf = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
+        self._mask_buf = np.zeros((1, self.num_actions), dtype=np.bool_)
         self._action = np.zeros(1, dtype=np.int64)
         self._seat_arr = np.zeros(1, dtype=np.int64)
         self._running = np.ones(1, dtype=np.bool_)
@@ -246,7 +247,7 @@ class raw_env(EnvBase, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {"action_mask": _NO_DECISION.copy()} for a in self.agents}
+        self.infos = {a: {"action_mask": self._no_decision.copy()} for a in self.agents}
         self._skip_agent_selection = None
         self._acting_seat = -1
         self._after_change()
@@ -260,12 +261,12 @@ class raw_env(EnvBase, AECEnv):
             self._acting_seat = -1
             return
         cp = int(st.current_player[0])
-        engine.legal_action_mask(st, out=self._mask_buf)
+        self.engine.legal_action_mask(st, out=self._mask_buf)
         agent = self.possible_agents[cp]
         self.agent_selection = agent
         self.infos[agent] = {"action_mask": self._mask_buf[0].view(np.int8).copy()}
         if self._acting_seat != cp and self._acting_seat != -1:  # the previous actor now waits
-            self.infos[self.possible_agents[self._acting_seat]] = {"action_mask": _NO_DECISION.copy()}
+            self.infos[self.possible_agents[self._acting_seat]] = {"action_mask": self._no_decision.copy()}
         self._acting_seat = cp
 
     def observe(self, agent):
@@ -279,18 +280,18 @@ class raw_env(EnvBase, AECEnv):
             else:
                 self._seat_arr[0] = seat
                 player = self._seat_arr
-            engine.observe(self._st, player=player, observation_type=self.observation_type, out=buf)
+            self.engine.observe(self._st, player=player, observation_type=self.observation_type, out=buf)
             self._obs_step[seat] = self._step_count
         obs = buf[0].copy() if self.observation_dtype == np.int8 else buf[0].astype(self.observation_dtype)
-        mask = self._mask_buf[0].view(np.int8).copy() if seat == self._acting_seat else _NO_DECISION.copy()
+        mask = self._mask_buf[0].view(np.int8).copy() if seat == self._acting_seat else self._no_decision.copy()
         return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent) -> np.ndarray:
-        """bool [100]: the acting agent's legal actions; all True for an agent with no
-        decision pending (another agent acts, or the game is over): see the module doc."""
+        """bool [num_actions]: the acting agent's legal actions; all True for an agent with
+        no decision pending (another agent acts, or the game is over): see the module doc."""
         if self._seat[agent] == self._acting_seat:
             return self._mask_buf[0].copy()
-        return no_decision_mask()
+        return no_decision_mask(num_actions=self.num_actions)
 
     def last(self, observe: bool = True):
         """PettingZoo's ``AECEnv.last`` (the selected agent's observation, accumulated
@@ -305,7 +306,7 @@ class raw_env(EnvBase, AECEnv):
         """The global state for centralised critics: seat 0's ``"seer"`` observation (the
         whole game in a fixed frame, whoever acts), in ``state_space``."""
         self._require_reset("state()")
-        seer = engine.observe(self._st, player=0, observation_type="seer")[0]
+        seer = self.engine.observe(self._st, player=0, observation_type="seer")[0]
         return seer if self.observation_dtype == np.int8 else seer.astype(self.observation_dtype)
 
     # --- step ------------------------------------------------------------------------------
@@ -321,21 +322,20 @@ class raw_env(EnvBase, AECEnv):
             self._was_dead_step(None)
             return
         if action is None:
-            raise TypeError(f"{agent} is to act: it must play an action id in 0..{NUM_ACTIONS - 1}, got None")
-        a = action if type(action) is int and 0 <= action < NUM_ACTIONS else action_id(action, who=f"{agent}'s action")
+            raise TypeError(f"{agent} is to act: it must play an action id in 0..{self.num_actions - 1}, got None")
+        a = action if type(action) is int and 0 <= action < self.num_actions else action_id(
+            action, who=f"{agent}'s action", num_actions=self.num_actions)
         if not self._mask_buf[0, a]:
             if self.illegal_action == "lose":
                 self._forfeit(agent)
                 return
-            from .rules.game import action_label
-
-            raise ValueError(f"action {a} ({action_label(a)}) is not legal for {agent} now; "
+            raise ValueError(f"action {a} ({self.game.action_label(a)}) is not legal for {agent} now; "
                              f"legal: {legal_list(self._mask_buf[0])}")
         st = self._st
         rf = self.reward_fn
         phi = rf.before(st) if rf.shaping else None
         self._action[0] = a
-        engine.step(st, self._action)
+        self.engine.step(st, self._action)
         self._cumulative_rewards[agent] = 0.0
         over = bool(st.terminated[0])
         if over or rf.shaping:
@@ -346,7 +346,7 @@ class raw_env(EnvBase, AECEnv):
             self.rewards = {q: 0.0 for q in self.possible_agents}
             self._rewards_zero = True
         if over:
-            self._finish(round_limit=bool(st.round_limit[0]), offender=None)
+            self._finish(round_limit=bool(self.game.round_limit(st)[0]), offender=None)
         if not self._rewards_zero:
             self._accumulate_rewards()
         self._after_change()
@@ -354,11 +354,11 @@ class raw_env(EnvBase, AECEnv):
     def _finish(self, round_limit: bool, offender: str | None) -> None:
         """Every agent terminated (never truncated: R-E3 ends the game, see the module
         doc), with the score breakdown and how the game ended in its info."""
-        scores = engine.scores(self._st)[0]
+        scores = self.engine.scores(self._st)[0]
         for i, q in enumerate(self.possible_agents):
             self.terminations[q] = True
             self.truncations[q] = False
-            self.infos[q] = {"action_mask": _NO_DECISION.copy(), "scores": score_dict(scores[i]),
+            self.infos[q] = {"action_mask": self._no_decision.copy(), "scores": self._score_dict(scores[i]),
                              "round_limit": round_limit, "illegal_action": q == offender}
 
     def _forfeit(self, agent: str) -> None:
@@ -382,7 +382,7 @@ class raw_env(EnvBase, AECEnv):
     # --- render ------------------------------------------------------------------------------
     def reference_state(self):
         """The current game as a reference ``GameState`` (a copy)."""
-        return engine.to_reference(self.batch_state, 0)
+        return self.engine.to_reference(self.batch_state, 0)
 
     def render(self):
         if self.render_mode is None:

@@ -4,7 +4,7 @@ A policy maps observations and legal-action masks to action ids (docs/actions.md
 
 * ``act(observation, action_mask) -> int`` for one decision: ``observation`` is the
   int8 vector ``[D]`` of ``engine.observe`` for the acting seat, ``action_mask`` a
-  0/1 (bool or int8) vector ``[100]``.
+  0/1 (bool or int8) vector ``[num_actions]`` (100 in Space Mission, 243 in Red Planet).
 * ``act_batch(observations, action_masks) -> int[N]`` for ``N`` decisions at once
   (``[N, D]`` and ``[N, 100]``); the batched interfaces (``sb3.SpaceMissionVecEnv``)
   call only this one.
@@ -16,13 +16,13 @@ single-learner environments (``gym_env.SpaceMissionEnv``, ``sb3.SpaceMissionVecE
 * ``seed(seed)``: called from the environments' seeded ``reset`` so that seeding
   reaches the opponents too.
 * ``bind(config)``: called once per distinct policy object when an environment is
-  built, with a :class:`~spacemission_env.config.GameConfig` (``num_players``,
+  built, with a :class:`~spacemission_env.games.GameConfig` (``num_players``,
   ``rules``, ``max_rounds``), so that an agent can check that it fits the game (a
   trained model refuses a mismatching env by raising; the exception propagates
   unchanged out of the environment's constructor) or learn the configuration (a
   search bot). Called before ``observation_type`` is read, so ``bind`` may set it.
 * ``observation_type``: which observation the policy is given, one of
-  ``encoding.OBSERVATION_TYPES`` (e.g. ``"seer"`` for a teacher that sees everything);
+  the game's observation types (e.g. ``"seer"`` for a teacher that sees everything);
   None or absent means the environment's own ``observation_type``. Checked when the
   environment is built (ValueError naming the policy and the value). Opponents always
   receive the engine's **int8** observation of their type, whatever the learner's
@@ -39,11 +39,11 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from . import engine
-from .actions import NUM_ACTIONS
-from .config import GameConfig
-from .encoding import OBSERVATION_TYPES
+import inspect
+
 from .env_common import check_seed
+from .games import GameConfig, get_game
+from .space_mission import engine
 
 
 @runtime_checkable
@@ -63,13 +63,13 @@ class BasePolicy:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """``act_batch`` on a batch of one; ValueError unless the observation is one vector
-        ``[D]`` (or None) and the mask has shape ``[100]``."""
+        ``[D]`` (or None) and the mask one vector ``[num_actions]``."""
         if type(self).act_batch is BasePolicy.act_batch:
             raise NotImplementedError("override act() or act_batch()")
         obs = None if observation is None else np.asarray(observation)
         mask = np.asarray(action_mask)
-        if (obs is not None and obs.ndim != 1) or mask.shape != (NUM_ACTIONS,):
-            raise ValueError(f"{type(self).__name__}.act takes one observation [D] and one mask [{NUM_ACTIONS}], "
+        if (obs is not None and obs.ndim != 1) or mask.ndim != 1:
+            raise ValueError(f"{type(self).__name__}.act takes one observation [D] and one mask [num_actions], "
                              f"got shapes {None if obs is None else obs.shape} and {mask.shape}")
         return int(self.act_batch(None if obs is None else obs[None], mask[None])[0])
 
@@ -86,11 +86,12 @@ class BasePolicy:
         """Called by an environment with the game it plays (raise to refuse it)."""
 
 
-def check_masks(action_masks: np.ndarray) -> np.ndarray:
-    """The masks as a 2-D bool array ``[N, 100]``; ValueError on a wrong shape."""
+def check_masks(action_masks: np.ndarray, num_actions: int | None = None) -> np.ndarray:
+    """The masks as a 2-D bool array ``[N, num_actions]`` (any width when None);
+    ValueError on a wrong shape."""
     masks = np.asarray(action_masks)
-    if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
-        raise ValueError(f"action masks must have shape [N, {NUM_ACTIONS}], got {masks.shape}")
+    if masks.ndim != 2 or (num_actions is not None and masks.shape[1] != num_actions):
+        raise ValueError(f"action masks must have shape [N, {num_actions or 'num_actions'}], got {masks.shape}")
     return masks.view(np.bool_) if masks.dtype in (np.int8, np.uint8) else masks.astype(np.bool_, copy=False)
 
 
@@ -102,28 +103,42 @@ class RandomPolicy(BasePolicy):
     ``seed(s)`` reseeds it. Uniform over the legal ids by default; with
     ``by_kind=True`` uniform over the legal action kinds first, then over ids within
     the kind (``engine.sample_actions``), which plays games to their end far more often.
+    ``bind(config)`` takes the sampler of the config's game (Space Mission's until then;
+    uniform sampling reads only the mask, so it is the same draw for every game).
     """
 
     uses_observation = False
 
     def __init__(self, *, seed: int | None = None, by_kind: bool = False):
         self.by_kind = bool(by_kind)
+        self._sample = engine.sample_actions
         self.seed(seed)
+
+    def bind(self, config: GameConfig) -> None:
+        sample = get_game(config.game).engine.sample_actions
+        if self.by_kind and "by_kind" not in inspect.signature(sample).parameters:
+            raise ValueError(f"RandomPolicy(by_kind=True): {config.game} has no action kinds to sample by")
+        self._sample = sample
+
+    def _draw(self, masks: np.ndarray) -> np.ndarray:
+        if self.by_kind:
+            return self._sample(masks, self._rng, by_kind=True)
+        return self._sample(masks, self._rng)
 
     def seed(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(check_seed(seed))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         mask = np.asarray(action_mask)
-        if mask.shape != (NUM_ACTIONS,):
-            raise ValueError(f"action mask must have shape ({NUM_ACTIONS},), got {mask.shape}")
+        if mask.ndim != 1:
+            raise ValueError(f"action mask must be one vector [num_actions], got shape {mask.shape}")
         if not mask.any():
             raise ValueError("the action mask has no legal action")
         # act_batch on one row without its second round of checks: the same draw
-        return int(engine.sample_actions(mask[None], self._rng, by_kind=self.by_kind)[0])
+        return int(self._draw(mask[None])[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        return engine.sample_actions(check_masks(action_masks), self._rng, by_kind=self.by_kind)
+        return self._draw(check_masks(action_masks))
 
     def __repr__(self) -> str:
         return f"RandomPolicy(by_kind={self.by_kind})" if self.by_kind else "RandomPolicy()"
@@ -166,14 +181,16 @@ def bind_policies(policies, config: GameConfig) -> None:
             fn(config)
 
 
-def policy_observation_type(policy, default: str) -> str:
-    """The observation type ``policy`` asks for (its ``observation_type``), or ``default``."""
+def policy_observation_type(policy, default: str, observation_types: tuple[str, ...] | None = None) -> str:
+    """The observation type ``policy`` asks for (its ``observation_type``), or ``default``;
+    one of ``observation_types`` (Space Mission's when None)."""
+    types = observation_types if observation_types is not None else get_game("spacemission").observation_types
     wanted = getattr(policy, "observation_type", None)
     if wanted is None:
         return default
-    if not isinstance(wanted, str) or wanted not in OBSERVATION_TYPES:
+    if not isinstance(wanted, str) or wanted not in types:
         raise ValueError(f"opponent {policy!r} asks for observation_type {wanted!r}; "
-                         f"expected None (the environment's own) or one of {OBSERVATION_TYPES}")
+                         f"expected None (the environment's own) or one of {types}")
     return wanted
 
 
@@ -183,4 +200,5 @@ def prepare_opponents(opponents, config: GameConfig, default_observation_type: s
     Returns (one policy per opponent seat, the observation type of each)."""
     policies = resolve_opponents(opponents, config.num_players)
     bind_policies(policies, config)
-    return policies, [policy_observation_type(p, default_observation_type) for p in policies]
+    types = get_game(config.game).observation_types
+    return policies, [policy_observation_type(p, default_observation_type, types) for p in policies]

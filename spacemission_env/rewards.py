@@ -6,13 +6,17 @@ Modes (``reward=``):
   (``engine.rewards``): 2 players +1 / -1 (0 on a shared win); 3-5 players
   zero-sum by rank in [-1, 1], rank r of P worth ``1 - 2r/(P-1)``, ties averaged.
   Ranks follow R-P8 (points, then stations).
-* ``"score"``: terminal only; ``(own total - mean of the others' totals) / 50``.
+* ``"score"``: terminal only; ``(own total - mean of the others' totals) / scale``,
+  the game's ``score_scale`` (50 in both games).
+
+Every game provides ``engine.scores`` (total last) and ``engine.rewards`` (its rank
+rewards); ``RewardFunction`` takes the game (games.py) and reads nothing else of it.
 
 Both are paid on the step that ends the game, also when it ends at the round limit
 (R-E3 scores the game like any other end; every interface reports it as terminated).
 
 Optional potential-based shaping (``shaping=True``, Ng, Harada & Russell 1999), with
-potential ``Phi_i(s) = provisional total of seat i in s / 50`` (``engine.scores``,
+potential ``Phi_i(s) = provisional total of seat i in s / scale`` (``engine.scores``,
 column ``total``) and ``Phi_i(terminal) = 0``. A seat's decisions are the states
 ``s_0, s_1, ...`` in which it acts; between two of them the other seats may act.
 For the transition from ``s_k`` to ``s_{k+1}`` seat i receives
@@ -33,14 +37,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import engine
-from .config import SPACE_MISSION
-from .scoring import SCORE_KEYS
+from .games import Game, get_game
+from .space_mission.config import SPACE_MISSION
 
-REWARD_MODES = SPACE_MISSION.reward_names  # ("win", "score"), their ranges in the description
-SCORE_SCALE = 50.0  # "score" mode: (own - mean others) / SCORE_SCALE
+REWARD_MODES = SPACE_MISSION.reward_names  # ("win", "score"): every game offers both
+SCORE_SCALE = 50.0  # "score" mode: (own - mean others) / SCORE_SCALE (Space Mission's score_scale)
 POTENTIAL_SCALE = 50.0  # shaping potential: provisional total / POTENTIAL_SCALE
-TOTAL = SCORE_KEYS.index("total")  # column of the total in engine.scores
+TOTAL = -1  # the column of the total in engine.scores (the last, in every game)
 
 
 def check_reward_args(reward: str, shaping: bool, gamma: float) -> None:
@@ -52,33 +55,23 @@ def check_reward_args(reward: str, shaping: bool, gamma: float) -> None:
         raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
 
 
-def score_margin(totals: np.ndarray) -> np.ndarray:
-    """(own - mean of the others) / 50 for totals ``[..., P]``, float32."""
+def score_margin(totals: np.ndarray, scale: float = SCORE_SCALE) -> np.ndarray:
+    """(own - mean of the others) / scale for totals ``[..., P]``, float32."""
     t = np.asarray(totals, dtype=np.float64)
     p = t.shape[-1]
     others = (t.sum(axis=-1, keepdims=True) - t) / (p - 1)
-    return ((t - others) / SCORE_SCALE).astype(np.float32)
+    return ((t - others) / scale).astype(np.float32)
 
 
-def potential(scores: np.ndarray) -> np.ndarray:
-    """Phi for every seat: provisional totals / 50, float32 ``[B, P]`` from ``engine.scores``."""
-    return scores[..., TOTAL].astype(np.float32) / np.float32(POTENTIAL_SCALE)
+def potential(scores: np.ndarray, scale: float = POTENTIAL_SCALE) -> np.ndarray:
+    """Phi for every seat: provisional totals / scale, float32 ``[B, P]`` from ``engine.scores``."""
+    return scores[..., TOTAL].astype(np.float32) / np.float32(scale)
 
 
-class _ScoreView:
-    """The fields of some games of a BatchState that ``engine.scores`` and
-    ``engine.rewards`` read, so that finished games are scored without scoring the
-    whole batch (tested against the full-batch results)."""
-
-    def __init__(self, st, rows: np.ndarray):
-        self.num_players = st.num_players
-        self.batch_size = len(rows)
-        for name in ("collection", "gate_probes", "stations", "terminated", "round_limit"):
-            setattr(self, name, getattr(st, name)[rows])
-
-
-def score_view(st, rows: np.ndarray) -> _ScoreView:
-    return _ScoreView(st, np.asarray(rows))
+def score_view(st, rows: np.ndarray):
+    """The games ``rows`` of a batch as a batch of their own (``BatchState.take``), so
+    that finished games are scored without scoring the whole batch."""
+    return st.take(np.asarray(rows))
 
 
 class RewardFunction:
@@ -89,24 +82,31 @@ class RewardFunction:
     ``rf.after(st, running, actor, phi)``.
     """
 
-    def __init__(self, reward: str = "win", shaping: bool = False, gamma: float = 1.0):
+    def __init__(self, reward: str = "win", shaping: bool = False, gamma: float = 1.0,
+                 game: "str | Game" = "spacemission"):
         check_reward_args(reward, shaping, gamma)
         self.reward = reward
         self.shaping = bool(shaping)
         self.gamma = float(gamma)
+        self.game_name = get_game(game).name  # the Game by name, so that a RewardFunction pickles
+        self.scale = get_game(game).score_scale
+
+    @property
+    def engine(self):
+        return get_game(self.game_name).engine
 
     def terminal(self, st, rows: np.ndarray | None = None) -> np.ndarray:
         """Terminal rewards ``[len(rows), P]`` of the finished games ``rows`` of ``st``
         (all games when None), scored on those rows only."""
         sub = st if rows is None else score_view(st, rows)
         if self.reward == "win":
-            return engine.rewards(sub).astype(np.float32, copy=False)
-        return score_margin(engine.scores(sub)[..., TOTAL])
+            return self.engine.rewards(sub).astype(np.float32, copy=False)
+        return score_margin(self.engine.scores(sub)[..., TOTAL], self.scale)
 
     def before(self, st) -> np.ndarray | None:
         if not self.shaping:
             return None
-        return potential(engine.scores(st))
+        return potential(self.engine.scores(st), self.scale)
 
     def after(self, st, running: np.ndarray, actor: np.ndarray, phi_before: np.ndarray | None) -> np.ndarray:
         """Rewards of the step just taken: ``running`` bool [B] (games that were not
@@ -125,5 +125,5 @@ class RewardFunction:
             cont = np.flatnonzero(running & ~over)
             if cont.size:
                 nxt = st.current_player[cont].astype(np.intp)
-                out[cont, nxt] += np.float32(self.gamma) * potential(engine.scores(st))[cont, nxt]
+                out[cont, nxt] += np.float32(self.gamma) * potential(self.engine.scores(st), self.scale)[cont, nxt]
         return out

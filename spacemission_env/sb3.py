@@ -59,8 +59,6 @@ from typing import Any
 
 import numpy as np
 
-from . import engine
-from .actions import NUM_ACTIONS
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -71,7 +69,6 @@ from .env_common import (
     check_seat,
     check_seed,
     legal_list,
-    score_dict,
     strictly_best,
 )
 from .extras import require
@@ -83,15 +80,18 @@ VecEnv = require("stable_baselines3.common.vec_env", "sb3", _PURPOSE).VecEnv
 tile_images = require("stable_baselines3.common.vec_env.base_vec_env", "sb3", _PURPOSE).tile_images
 
 
-class SpaceMissionVecEnv(EnvBase, VecEnv):
-    """N games, one learner seat each, opponents stepped in batch (module doc)."""
+class GameVecEnv(EnvBase, VecEnv):
+    """N games of a game (``game=``, Space Mission by default), one learner seat each,
+    opponents stepped in batch (module doc)."""
 
-    def __init__(self, num_envs: int, num_players: int = 2, opponents=None, seat="random", rules: str = "yucata",
-                 max_rounds: int = 100, observation_type: str = "info", observation_dtype: str = "int8",
-                 reward: str = "win", shaping: bool = False, gamma: float = 1.0, seed: int | None = None,
-                 render_mode: str | None = None, opponent_sampler=None):
+    def __init__(self, num_envs: int, num_players: int | None = None, opponents=None, seat="random",
+                 rules: str | None = None, max_rounds: int | None = None, observation_type: str = "info",
+                 observation_dtype: str = "int8", reward: str = "win", shaping: bool = False, gamma: float = 1.0,
+                 seed: int | None = None, render_mode: str | None = None, opponent_sampler=None,
+                 game: str = "spacemission"):
         num_envs = check_num_envs(num_envs)
-        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma,
+                        game)
         self.render_mode = check_render_mode(render_mode)
         self.seat = check_seat(seat, self.num_players)
         seed = check_seed(seed)
@@ -103,7 +103,8 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
             pool = self._check_pool(opponents)
             bind_policies(pool, self.config)
             self.opponents = pool
-            self.opponent_observation_types = [policy_observation_type(p, observation_type) for p in pool]
+            self.opponent_observation_types = [policy_observation_type(p, observation_type, self.game.observation_types)
+                                               for p in pool]
         else:
             self._init_opponents(opponents)
         VecEnv.__init__(self, num_envs, self._observation_box(), self._action_discrete())
@@ -112,8 +113,8 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
         self._rng = np.random.default_rng(self._seeds[0])
         self._broken = False  # an opponent failed mid-step: reset() needed
         self._actions = None
-        self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)  # the learners' masks
-        self._opp_mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
+        self._mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)  # the learners' masks
+        self._opp_mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         distinct = {id(p): p for p in self.opponents}
         self._policies = list(distinct.values())
@@ -199,7 +200,7 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
         return super().seed(check_seed(seed))
 
     def _observe(self) -> np.ndarray:
-        return self._typed(engine.observe(self._st, observation_type=self.observation_type))
+        return self._typed(self.engine.observe(self._st, observation_type=self.observation_type))
 
     def reset(self):
         if self._seeds[0] is not None:
@@ -213,7 +214,7 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
         self._draw_opponents(np.arange(self.num_envs))
         self._broken = False
         self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))
-        engine.legal_action_mask(self._st, out=self._mask)
+        self.engine.legal_action_mask(self._st, out=self._mask)
         self.reset_infos = [{"seat": int(s)} for s in self.seats]
         return self._observe()
 
@@ -234,19 +235,19 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
             which = self._assign[rows_all, (cp - self.seats - 1) % self.num_players]
             obs = {}  # observation type -> this round's observations (computed on demand)
             phi = rf.before(st)
-            engine.legal_action_mask(st, out=mask, select=need)
+            self.engine.legal_action_mask(st, out=mask, select=need)
             for k in np.unique(which[need]).tolist():
                 policy = self._policies[k]
                 rows = np.flatnonzero(need & (which == k))
                 if getattr(policy, "uses_observation", True):
                     t = self._policy_types[k]
                     if t not in obs:
-                        obs[t] = engine.observe(st, observation_type=t)
+                        obs[t] = self.engine.observe(st, observation_type=t)
                     o = obs[t][rows]
                 else:
                     o = np.zeros((rows.size, 0), dtype=np.int8)
                 actions[rows] = self._check_opponent(policy, policy.act_batch(o, mask[rows]), rows, cp, mask)
-            engine.step(st, actions, select=need)
+            self.engine.step(st, actions, select=need)
             r = rf.after(st, need, cp, phi)
             rewards += r[rows_all, self.seats]
 
@@ -262,11 +263,11 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
             if a.size != rows.size:
                 raise ValueError(f"{who} returned {a.size} actions for {rows.size} games")
             a = a.reshape(-1)
-            bad = (a < 0) | (a >= NUM_ACTIONS)
+            bad = (a < 0) | (a >= self.num_actions)
             if bad.any():
                 j = int(np.flatnonzero(bad)[0])
                 raise ValueError(f"{who} returned action {int(a[j])} in game {int(rows[j])} (seat {int(cp[rows[j]])}), "
-                                 f"out of range (action ids are 0..{NUM_ACTIONS - 1})")
+                                 f"out of range (action ids are 0..{self.num_actions - 1})")
             a = a.astype(np.int64, copy=False)
             illegal = ~mask[rows, a]
             if illegal.any():
@@ -285,13 +286,11 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
         a = np.asarray(actions)
         if a.size == self.num_envs and a.ndim > 1:  # e.g. [N, 1]
             a = a.reshape(-1)
-        a = action_batch(a, self.num_envs, who="learner actions")
+        a = action_batch(a, self.num_envs, who="learner actions", num_actions=self.num_actions)
         illegal = ~self._mask[np.arange(self.num_envs), a]
         if illegal.any():
             g = int(np.flatnonzero(illegal)[0])
-            from .rules.game import action_label
-
-            raise ValueError(f"game {g}: learner action {int(a[g])} ({action_label(int(a[g]))}) is not legal now "
+            raise ValueError(f"game {g}: learner action {int(a[g])} ({self.game.action_label(int(a[g]))}) is not legal now "
                              f"(legal: {legal_list(self._mask[g])})")
         self._actions = a
 
@@ -310,7 +309,7 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
         rows_all = np.arange(self.num_envs)
         running = np.ones(self.num_envs, dtype=np.bool_)  # every game is at its learner's decision
         phi = rf.before(st)
-        engine.step(st, actions)  # checked in step_async
+        self.engine.step(st, actions)  # checked in step_async
         rewards = rf.after(st, running, self.seats, phi)[rows_all, self.seats]
         self._run_opponents(rewards)
         dones = st.terminated.copy()
@@ -318,27 +317,27 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
         if dones.any():
             rows = np.flatnonzero(dones)
             seats = self.seats[rows]
-            final_obs = self._typed(engine.observe(st, player=self.seats, observation_type=self.observation_type)[rows])
+            final_obs = self._typed(self.engine.observe(st, player=self.seats, observation_type=self.observation_type)[rows])
             view = score_view(st, rows)
-            sc = engine.scores(view)
-            won = strictly_best(engine.rewards(view), seats)
+            sc = self.engine.scores(view)
+            won = strictly_best(self.engine.rewards(view), seats)
             round_limit = st.round_limit[rows]
             for j, i in enumerate(rows.tolist()):  # info dicts are per game by SB3's convention
                 infos[i] = {
                     "terminal_observation": final_obs[j],
                     "round_limit": bool(round_limit[j]),
                     "TimeLimit.truncated": False,  # R-E3 is a real end: no bootstrapping (module doc)
-                    "scores": [score_dict(s) for s in sc[j]],
+                    "scores": [self._score_dict(s) for s in sc[j]],
                     "seat": int(seats[j]),
                     "is_success": bool(won[j]),
                 }
                 if self.opponent_sampler is not None:
                     infos[i]["opponents"] = self._assign[i, :-1].tolist()
-            engine.reset_finished(st, self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64))
+            self.engine.reset_finished(st, self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64))
             self._draw_seats(rows)
             self._draw_opponents(rows)
             self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))  # new games' openings: reward 0
-        engine.legal_action_mask(st, out=self._mask)
+        self.engine.legal_action_mask(st, out=self._mask)
         return self._observe(), rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
@@ -389,3 +388,6 @@ class SpaceMissionVecEnv(EnvBase, VecEnv):
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]
+
+
+SpaceMissionVecEnv = GameVecEnv  # the name of the first game's VecEnv, kept

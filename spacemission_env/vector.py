@@ -1,4 +1,5 @@
-"""Batched self-play: ``VectorEnv`` plays N games at once, every seat chosen by the caller.
+"""Batched self-play: ``VectorEnv`` plays N games at once, every seat chosen by the caller,
+for every game (``game="spacemission"`` by default, ``"red_planet"``; games.py).
 
     from spacemission_env.vector import VectorEnv
     venv = VectorEnv(1024, num_players=3, reward="win", seed=0)
@@ -44,7 +45,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import engine
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -62,11 +62,13 @@ class VectorEnv(EnvBase):
     autoreset_mode = "same_step"
     metadata = {"render_modes": list(RENDER_MODES)}
 
-    def __init__(self, num_envs: int, num_players: int = 2, rules: str = "yucata", max_rounds: int = 100,
-                 observation_type: str = "info", observation_dtype: str = "int8", reward: str = "win",
-                 shaping: bool = False, gamma: float = 1.0, seed: int | None = None, final_observation: bool = False):
+    def __init__(self, num_envs: int, num_players: int | None = None, rules: str | None = None,
+                 max_rounds: int | None = None, observation_type: str = "info", observation_dtype: str = "int8",
+                 reward: str = "win", shaping: bool = False, gamma: float = 1.0, seed: int | None = None,
+                 final_observation: bool = False, game: str = "spacemission"):
         self.num_envs = check_num_envs(num_envs)
-        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma)
+        self._init_game(num_players, rules, max_rounds, observation_type, observation_dtype, reward, shaping, gamma,
+                        game)
         self.single_observation_space = self._observation_box()  # one game's (Gymnasium's VectorEnv names)
         self.single_action_space = self._action_discrete()
         self.num_actions = self.single_action_space.n
@@ -89,20 +91,20 @@ class VectorEnv(EnvBase):
 
     def _observe(self):
         st = self._st
-        obs = self._typed(engine.observe(st, observation_type=self.observation_type))
-        return obs, engine.legal_action_mask(st), st.current_player.astype(np.int64)
+        obs = self._typed(self.engine.observe(st, observation_type=self.observation_type))
+        return obs, self.engine.legal_action_mask(st), st.current_player.astype(np.int64)
 
     def step(self, actions):
         """One action per game for its acting seat; returns ``(obs, action_mask,
         current_player, rewards, terminated, truncated, infos)`` (module doc)."""
         self._require_reset("step()")
         st = self._st
-        actions = action_batch(actions, self.num_envs)
+        actions = action_batch(actions, self.num_envs, num_actions=self.num_actions)
         rf = self.reward_fn
         running = ~st.terminated  # all True between calls (same-step reset)
         actor = st.current_player.astype(np.intp)
         phi = rf.before(st)
-        engine.step(st, actions)  # raises naming the game on an illegal action, before any game changes
+        self.engine.step(st, actions)  # raises naming the game on an illegal action, before any game changes
         self._lengths += 1
         rewards = rf.after(st, running, actor, phi)
         terminated = st.terminated.copy()
@@ -111,22 +113,22 @@ class VectorEnv(EnvBase):
         infos: dict = {}
         if done.any():
             rows = np.flatnonzero(done)
-            final_scores = np.zeros((self.num_envs, self.num_players, 8), dtype=np.int16)
-            final_scores[rows] = engine.scores(score_view(st, rows))
+            final_scores = np.zeros((self.num_envs, self.num_players, len(self.game.score_names)), dtype=np.int16)
+            final_scores[rows] = self.engine.scores(score_view(st, rows))
             infos["final_scores"] = final_scores
             infos["_final_scores"] = done
-            infos["round_limit"] = st.round_limit & done
+            infos["round_limit"] = self.game.round_limit(st) & done
             infos["_round_limit"] = done
             infos["episode_length"] = np.where(done, self._lengths, 0)
             infos["_episode_length"] = done
             if self.final_observation:
                 final = np.zeros((self.num_envs, self.num_players, self.observation_size), dtype=self.observation_dtype)
                 for p in range(self.num_players):  # a loop over seats, not games
-                    final[done, p] = engine.observe(st, player=p, observation_type=self.observation_type)[done]
+                    final[done, p] = self.engine.observe(st, player=p, observation_type=self.observation_type)[done]
                 infos["final_observation"] = final
                 infos["_final_observation"] = done
             seeds = self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64)
-            engine.reset_finished(st, seeds)
+            self.engine.reset_finished(st, seeds)
             self._lengths[done] = 0
         obs, mask, player = self._observe()
         return obs, mask, player, rewards, terminated, truncated, infos

@@ -96,7 +96,7 @@ def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
     script.write_text("\n\n".join(env_examples()))
     ran = subprocess.run([str(python), str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert ran.returncode == 0, ran.stderr[-3000:]
-    missing = run("from spacemission_env.rules import new_game\nfrom spacemission_env.render import render_rgb\n"
+    missing = run("from spacemission_env.space_mission.rules import new_game\nfrom spacemission_env.space_mission.render import render_rgb\n"
                   "render_rgb(new_game(2, seed=0))", cwd=tmp_path, python=python)
     assert "pip install 'spacemission_env[render]'" in missing.stderr
 
@@ -105,7 +105,7 @@ def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
     ("import spacemission_training", "train"),
     ("import spacemission_env.sb3", "sb3"),
     ("import spacemission_cli", "cli"),
-    ("from spacemission_env.rules import new_game\nfrom spacemission_env.render import save_png\n"
+    ("from spacemission_env.space_mission.rules import new_game\nfrom spacemission_env.space_mission.render import save_png\n"
      "save_png(new_game(2, seed=0), 'x.png')", "render"),
     ("from spacemission_agents.arena_stats import fit_ratings\nfit_ratings(None, 0)", "agents"),
 ])

@@ -11,9 +11,9 @@ import argparse
 from pathlib import Path
 
 from spacemission_cli.play import Opponent
-from spacemission_env.config import GameConfig
-from spacemission_env.render import save_png
-from spacemission_env.rules import apply, new_game
+from spacemission_env.games import GameConfig
+from spacemission_env.space_mission.render import save_png
+from spacemission_env.space_mission.rules import apply, new_game
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "images" / "board.png"
 

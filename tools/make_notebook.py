@@ -42,7 +42,7 @@ plt.show()"""),
     ("markdown", "## The rules engine and its JSON state\n\nThe readable reference engine: legal moves by label, "
                  "and a state that saves and loads exactly."),
     ("code", """import random
-from spacemission_env.rules import GameState, action_label, apply, legal_actions, new_game, scores, winners
+from spacemission_env.space_mission.rules import GameState, action_label, apply, legal_actions, new_game, scores, winners
 
 state = new_game(3, seed=7, rules="schmidt")
 choose = random.Random(0)
@@ -75,8 +75,9 @@ plt.show()"""),
     ("markdown", "## Watch an agent play\n\nThe shipped PPO agent once it is installed, else the heuristic bot. An agent "
                  "sees only its own observation and the legal-move mask."),
     ("code", """from spacemission_agents import available_agents, make_agent
-from spacemission_env import GameConfig, encoding
-from spacemission_env.rules import legal_action_mask
+from spacemission_env import GameConfig
+from spacemission_env.space_mission import encoding
+from spacemission_env.space_mission.rules import legal_action_mask
 
 spec = "ppo" if "ppo" in available_agents() else "heuristic"  # the shipped PPO agent once it is installed
 players = {0: make_agent(spec, seed=0), 1: make_agent("random", seed=1)}
@@ -93,7 +94,7 @@ for _ in range(12):
     apply(state, action)"""),
     ("markdown", "## What an agent observes\n\nAn int8 vector; `decode` names its blocks (docs/observation.md)."),
     ("code", """from spacemission_env import decode
-from spacemission_env.components import CARD_LABELS
+from spacemission_env.space_mission.components import CARD_LABELS
 
 obs = encoding.observe(state, 0, "info")
 view = decode(obs, "info")

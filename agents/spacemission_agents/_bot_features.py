@@ -15,10 +15,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spacemission_env.encoding import decode
-from spacemission_env import encoding as E
-from spacemission_env.actions import DEVELOP_PAIRS
-from spacemission_env.components import (
+from spacemission_env.games import require_game
+from spacemission_env.space_mission.encoding import decode
+from spacemission_env.space_mission import encoding as E
+from spacemission_env.space_mission.actions import DEVELOP_PAIRS
+from spacemission_env.space_mission.components import (
     END_THRESHOLD,
     GATE_RANK_POINTS,
     HAND_SIZE,
@@ -33,9 +34,9 @@ from spacemission_env.components import (
     TILE_COUNTS,
     WATER_TABLE,
 )
-from spacemission_env.engine.jit import njit
+from spacemission_env.jit import njit
 from spacemission_env.policies import BasePolicy, check_masks
-from spacemission_env.scoring import ALIENS, MATTER_BLUE, MATTER_GREEN, MEDAL, MINERALS, WATER
+from spacemission_env.space_mission.scoring import ALIENS, MATTER_BLUE, MATTER_GREEN, MEDAL, MINERALS, WATER
 
 # The kernels hard-code the R-C3 tile order and the card feature layout (docs/observation.md).
 assert MINERALS == (0, 1, 2, 3) and ALIENS == (4, 5) and (MATTER_GREEN, MATTER_BLUE, WATER, MEDAL) == (6, 7, 8, 9)
@@ -70,7 +71,7 @@ CONSTS = _constants()
 DEV_PAIRS = np.array(DEVELOP_PAIRS, dtype=np.int64)  # [10, 2] slot pairs of the develop ids
 C_STATION, C_PAIR, C_SINGLE, C_MEDAL, C_WATER, C_GATE, C_COUNTS, C_SPACE, C_END = 0, 1, 2, 3, 4, 9, 14, 24, 25
 # The C_*, F_*, S_*, P_* indices below are structural: numba bakes them into the bots' cached
-# kernels as constants; spacemission_env/engine/jit.py keys those caches on this file's source too.
+# kernels as constants; spacemission_env/jit.py keys those caches on this file's source too.
 
 # scalar features per row (Features.scal columns)
 F_TILE, F_PENDING, F_LEFT, F_ROUND, F_ROUNDS_LEFT, F_END, F_REVEALED, F_TO_END, F_DRAW, F_DISCARD = range(10)
@@ -311,7 +312,9 @@ class BotBase(BasePolicy):
 
     def bind(self, config) -> None:
         """Receive the game configuration (num_players, rules, max_rounds) before play; the
-        bots read everything they need from the observation, so it is only kept."""
+        bots read everything they need from the observation, so it is only kept.
+        ValueError for a game other than Space Mission."""
+        require_game(config, "spacemission", self.name)
         self.config = config
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:

@@ -5,14 +5,14 @@ agents/spacemission_agents/heuristic.py describes the strategy in words.
 The state is one float64 vector (offsets O_*) so a plan level is copied with one slice;
 what the bot cannot change in its own turn (the ring, the rivals) lives in context arrays
 built once per row. The card rules (R-C2, R-A5) are the engine's own kernels, the tie-break
-hash is _bot_features'; spacemission_env/engine/jit.py says why the disk cache stays correct
+hash is _bot_features'; spacemission_env/jit.py says why the disk cache stays correct
 when they change.
 """
 from __future__ import annotations
 
 import numpy as np
-from spacemission_env.engine.jit import njit
-from spacemission_env.engine.kernels import matches, provides_landing
+from spacemission_env.jit import njit
+from spacemission_env.space_mission.engine.kernels import matches, provides_landing
 
 from ._bot_features import (
     C_GATE,

@@ -13,11 +13,11 @@
 from __future__ import annotations
 
 import numpy as np
-from spacemission_env.engine.jit import njit
+from spacemission_env.jit import njit
 
-from spacemission_env import engine
-from spacemission_env.engine.api import collection_points
-from spacemission_env.engine.state import TABLES, BatchState
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.engine.api import collection_points
+from spacemission_env.space_mission.engine.state import TABLES, BatchState
 
 from ._bot_features import (
     CONSTS,

@@ -21,16 +21,11 @@ import os
 import pickle
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-import spacemission_env.config as env_config
-from spacemission_env import encoding
-from spacemission_env.components import MAX_PLAYERS, MIN_PLAYERS
-from spacemission_env.config import MAX_ROUNDS_LIMIT, RULE_SETS
-from spacemission_env.scoring import SCORE_KEYS
+from spacemission_env.games import GAMES, GameConfig, get_game
 
 from .arena_play import play_chunk
 from .arena_result import ArenaResult
@@ -46,23 +41,9 @@ SEED_LIMIT = 2**31  # deal seeds are seed * 2**32 + deal: distinct for every are
 DEAL_STRIDE = 2**32
 
 
-@dataclass(frozen=True)
-class _Config:
-    """What ``bind(config)`` receives when spacemission_env.config has no GameConfig."""
-
-    num_players: int
-    rules: str
-    max_rounds: int
-
-
-def _game_config(num_players: int, rules: str, max_rounds: int):
-    cls = getattr(env_config, "GameConfig", None)
-    if cls is not None:
-        try:
-            return cls(num_players=num_players, rules=rules, max_rounds=max_rounds)
-        except TypeError:
-            pass
-    return _Config(num_players, rules, max_rounds)
+def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
+    """What every agent's ``bind(config)`` receives."""
+    return GameConfig(num_players, rules, max_rounds, game)
 
 
 def _is_int(x) -> bool:
@@ -123,9 +104,19 @@ class ArenaArgumentError(ValueError):
         self.argument = argument
 
 
-def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode):
+def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode,
+                game="spacemission"):
     def bad(argument: str, message: str):
         raise ArenaArgumentError(argument, message)
+
+    if game not in GAMES:
+        bad("game", f"unknown game {game!r}; expected one of {', '.join(sorted(GAMES))}")
+    g = get_game(game)
+    MIN_PLAYERS, MAX_PLAYERS = g.description.min_players, g.description.max_players
+    if rules is None:
+        rules = g.rule_sets[0]
+    if max_rounds is None:
+        max_rounds = g.default_max_rounds
 
     if isinstance(agents, str):
         agents = agents.split(",")
@@ -134,10 +125,12 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
                       f"search, ppo:PATH, module:Class; or agent objects), got {agents!r}")
     if not _is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         bad("num_players", f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
-    if rules not in RULE_SETS:
-        bad("rules", f"unknown rules {rules!r}; expected one of {', '.join(RULE_SETS)}")
-    if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
-        bad("max_rounds", f"max_rounds must be an integer in 1..{MAX_ROUNDS_LIMIT}, got {max_rounds!r}")
+    if rules not in g.rule_sets:
+        bad("rules", f"unknown rules {rules!r} for {g.description.title}; expected one of {', '.join(g.rule_sets)}")
+    lowest = g.default_max_rounds if g.fixed_length else 1
+    if not _is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
+        allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
+        bad("max_rounds", f"max_rounds must be {allowed} for {g.description.title}, got {max_rounds!r}")
     if not _is_int(games) or games < 1:
         bad("games", f"games must be a positive integer (games per pair or lineup), got {games!r}")
     if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
@@ -154,7 +147,7 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         p = Path(out)
         if p.exists() and not p.is_dir():
             bad("out", f"out must be a directory; {str(p)!r} exists and is a file")
-    return list(agents)
+    return list(agents), rules, int(max_rounds)
 
 
 def _build_agents(agents: list, config, workers: int, start_method: str) -> tuple[list, list[str], list[str], list]:
@@ -164,7 +157,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
         if isinstance(a, str):
             spec = a.strip()
             try:
-                obj = make_agent(spec)
+                obj = make_agent(spec, game=config.game)
             except ValueError as exc:
                 raise ArenaArgumentError("agents", str(exc)) from exc
             payload, name = ("spec", spec), spec
@@ -181,9 +174,10 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
             except (ValueError, TypeError) as exc:
                 raise ArenaArgumentError("agents", f"agent {name!r} rejects the configuration {config}: {exc}") from exc
         otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
-        if otype not in encoding.OBSERVATION_TYPES:
+        types = get_game(config.game).observation_types
+        if otype not in types:
             raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}; "
-                                               f"expected one of {', '.join(encoding.OBSERVATION_TYPES)}")
+                                               f"expected one of {', '.join(types)}")
         if workers > 1 and start_method == "fork":
             payload = ("object", obj)  # inherited by the workers: built and bound once, here
         elif payload is None and workers > 1:
@@ -214,7 +208,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
         game_config = _game_config(*config)
         for kind, value in payloads:
             if kind == "spec":
-                agent = make_agent(value)
+                agent = make_agent(value, game=game_config.game)
                 if callable(getattr(agent, "bind", None)):
                     agent.bind(game_config)
             elif kind == "pickle":
@@ -233,7 +227,8 @@ def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_fin
         if callable(fn):
             fn(_agent_seed(task["seed"], task["chunk"], k))
     t0 = time.perf_counter()
-    out = play_chunk(agents, names, *config, task["games"], task["seeds"], task["seats"], task["record"], on_finished)
+    out = play_chunk(agents, names, *config[:3], task["games"], task["seeds"], task["seats"], task["record"], on_finished,
+                     game=config[3])
     out["chunk"], out["elapsed"] = task["chunk"], time.perf_counter() - t0
     if task["record"]:  # encoded here, in parallel, so the parent only writes
         out["lines"] = _record_lines(task, out, names, config)
@@ -294,17 +289,17 @@ def _start_method(method: str | None) -> str:
     return method
 
 
-def _warm_numba(num_players: int, rules: str, max_rounds: int) -> None:
+def _warm_numba(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> None:
     """Compile (or load from the cache) every kernel once in this process, so that forked
     workers inherit them and spawned ones find the numba cache on disk instead of each compiling."""
-    from spacemission_env import engine
-
-    st = engine.init(2, num_players, seeds=0, rules=rules, max_rounds=max_rounds)
+    g = get_game(game)
+    engine = g.engine
+    st = g.new_batch(2, GameConfig(num_players, rules, max_rounds, game), seeds=0)
     mask = engine.legal_action_mask(st)
-    for t in encoding.OBSERVATION_TYPES:
+    for t in g.observation_types:
         engine.observe(st, observation_type=t)
+    engine.scores(st)
     engine.step(st, engine.sample_actions(mask, np.random.default_rng(0)))
-    engine.sample_actions(mask, np.random.default_rng(0), by_kind=True)
 
 
 def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
@@ -357,9 +352,9 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
 def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple, ups: list, deals: int,
                settings: dict) -> ArenaResult:
     cat = {k: np.concatenate([p[k] for p in parts]) for k in
-           ("start_player", "scores", "stations", "round_limit", "rounds", "num_actions", "forfeit_seat")}
+           ("start_player", "scores", "tiebreak", "round_limit", "rounds", "num_actions", "forfeit_seat")}
     table = Games(seeds=sched["seeds"], lineup=sched["lineup"], deal=sched["deal"], seating=sched["seating"],
-                  seats=sched["seats"], **cat)
+                  seats=sched["seats"], score_names=get_game(config[3]).score_names, **cat)
     stats = agent_stats(table, names, specs)
     for st, (mu, sigma, ordinal) in zip(stats, fit_ratings(table, len(names))):
         st.mu, st.sigma, st.ordinal = mu, sigma, ordinal
@@ -368,7 +363,8 @@ def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple
     speed = {n: {"decisions": int(d), "seconds": float(s), "decisions_per_s": float(d / s) if s > 0 else float("nan")}
              for n, d, s in zip(names, decisions, seconds)}
     G = len(table)
-    config_out = {"agents": names, "specs": specs, "num_players": config[0], "rules": config[1], "max_rounds": config[2],
+    config_out = {"game": config[3], "agents": names, "specs": specs, "num_players": config[0], "rules": config[1],
+                  "max_rounds": config[2],
                   "seed": settings["seed"], "games_requested": settings["games_requested"], "seatings": settings["seatings"],
                   "seatings_per_deal": G // (len(ups) * deals), "deals_per_lineup": deals, "games_per_lineup": G // len(ups),
                   "lineups": [[names[k] for k in u] for u in ups], "games": G, "chunk_size": settings["chunk_size"]}
@@ -376,13 +372,14 @@ def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple
                        forfeits=[f for p in parts for f in p["forfeits"]], timing={"agents": speed})
 
 
-def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yucata", max_rounds: int = 100,
+def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str | None = None, max_rounds: int | None = None,
               seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
               seatings: str = "rotations", chunk_size: int | None = None, log=None,
-              start_method: str | None = None, ray: str | None = None) -> ArenaResult:
+              start_method: str | None = None, ray: str | None = None, game: str = "spacemission") -> ArenaResult:
     """Play a duplicate-format round robin and return its :class:`ArenaResult`.
 
-    ``agents``: specs (``"random"``, ``"search:budget=0.1"``, ``"mypkg:MyBot"``; see
+    ``game``: the game (spacemission_env.games; Space Mission by default); ``rules`` and
+    ``max_rounds`` None take its defaults. ``agents``: specs (``"random"``, ``"search:budget=0.1"``, ``"mypkg:MyBot"``; see
     registry.py) and/or agent objects, at least 2. ``games``: games per lineup (a pair
     for two players), rounded up to whole deals (a multiple of the seatings per deal).
     ``workers``: processes (results identical for any count). ``out``: a directory for
@@ -399,8 +396,9 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str = "yuc
     checked, and every agent built and bound, before the first game: ArenaArgumentError
     (a ValueError; ``.argument`` names the parameter) on the first bad one.
     """
-    agents = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings)
-    config = (int(num_players), rules, int(max_rounds))
+    agents, rules, max_rounds = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out,
+                                            chunk_size, seatings, game)
+    config = (int(num_players), rules, int(max_rounds), game)
     start_method = _start_method(start_method)
     if ray is not None and not isinstance(ray, str):
         raise ArenaArgumentError("ray", f"ray must be None or a cluster address string ('' for a local Ray), got {ray!r}")
@@ -442,18 +440,18 @@ def _record_lines(task: dict, part: dict, names: list[str], config: tuple) -> li
     for j, g in enumerate(task["games"].tolist()):
         sc = part["scores"][j].tolist()
         fs = int(part["forfeit_seat"][j])
-        key = [sc[s][-1] * 64 + int(part["stations"][j, s]) for s in range(P)]
+        key = [sc[s][-1] * 64 + int(part["tiebreak"][j, s]) for s in range(P)]
         if fs >= 0:
             key[fs] = -1
         ranks = [1 + sum(k > key[s] for k in key) for s in range(P)]
         f = forfeits.get(g)
         rec = {
             "format": "spacemission-arena-game", "version": 1, "game": g, "seed": int(task["seeds"][j]),
-            "config": {"num_players": P, "rules": config[1], "max_rounds": config[2]},
+            "config": {"game": config[3], "num_players": P, "rules": config[1], "max_rounds": config[2]},
             "lineup": int(task["lineup"][j]), "deal": int(task["deal"][j]), "seating": int(task["seating"][j]),
             "agents": [names[k] for k in task["seats"][j].tolist()], "start_player": int(part["start_player"][j]),
             "actions": part["records"][j],
-            "scores": [dict(zip(SCORE_KEYS, sc[s])) for s in range(P)],
+            "scores": [dict(zip(get_game(config[3]).score_names, sc[s])) for s in range(P)],
             "ranks": ranks, "winners": [s for s in range(P) if ranks[s] == 1],
             "rounds": int(part["rounds"][j]), "round_limit": bool(part["round_limit"][j]),
             "forfeit": None if f is None else {k: f[k] for k in ("seat", "agent", "round", "action", "reason")},

@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from spacemission_env.extras import require
+from spacemission_env.games import get_game
 
 
 @contextlib.contextmanager
@@ -51,7 +52,7 @@ def tables(result) -> list:
     Table = require("rich.table", "agents", "the arena's tables").Table
 
     cfg = result.config
-    title = (f"{cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
+    title = (f"{get_game(cfg.get('game', 'spacemission')).description.title}: {cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
              f"({cfg['deals_per_lineup']} deals x {cfg['seatings_per_deal']} seatings x {len(cfg['lineups'])} lineups), seed {cfg['seed']}")
     at = Table(title=title)
     for col in ("agent", "games", "win % [95% CI]", "mean rank [95% CI]", "score", "rating mu+-sigma", "ordinal",
@@ -109,7 +110,8 @@ def plot_png(result, path) -> None:
     ax2.set_title("ratings")
     ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7, frameon=False)
     cfg = result.config
-    fig.suptitle(f"Space Mission arena: {cfg['num_players']} players, {cfg['rules']}, {result.num_games} games, seed {cfg['seed']}")
+    title = get_game(cfg.get("game", "spacemission")).description.title
+    fig.suptitle(f"{title} arena: {cfg['num_players']} players, {cfg['rules']}, {result.num_games} games, seed {cfg['seed']}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -1,4 +1,5 @@
-"""Batched play of one chunk of arena games on the fast engine (runs in the workers).
+"""Batched play of one chunk of arena games on a game's fast engine (runs in the workers),
+for every game of the protocol (spacemission_env.games).
 
 All games of a chunk advance together: each step, every agent's ``act_batch`` is
 called once on the rows where it is the acting seat, with that seat's own
@@ -12,17 +13,16 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from spacemission_env import actions as A
-from spacemission_env import engine
-from spacemission_env.components import HAND_SIZE, NUM_CARDS, RING_SIZE
-from spacemission_env.rules import action_label
+from spacemission_env.games import get_game
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.components import HAND_SIZE, NUM_CARDS, RING_SIZE
+from spacemission_env.space_mission.rules import action_label
 
-SCORE_FIELDS = 8  # engine.scores: jump_gate, stations, minerals, aliens, matter, water, medals, total
 _COMPACT_MIN = 16  # below this batch size compaction saves nothing
 
 
 class _Labels:
-    """rules.action_label from the fast state (the acting hand and the ring), cached on
+    """Space Mission's rules.action_label from the fast state (the acting hand and the ring), cached on
     exactly what the label reads: the action and the cards / planet it names. A top-up
     of several cards is joined from its one-card labels (checked against action_label
     here, with a plain fallback), which keeps the cache small."""
@@ -97,6 +97,7 @@ def _as_actions(value, n: int) -> np.ndarray:
 
 
 def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict]:
+    num_actions = masks.shape[1]
     """(actions [m], problems {row: (action or None, reason)}). An exception in a batched
     call is isolated by asking again row by row, so one bad row does not sink the rest."""
     m = len(masks)
@@ -113,7 +114,7 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
                     a[j] = _as_actions(agent.act_batch(obs[j:j + 1], masks[j:j + 1]), 1)[0]
                 except Exception as e:  # noqa: BLE001
                     problems[j] = (None, f"raised {type(e).__name__}: {e}")
-    inside = (a >= 0) & (a < A.NUM_ACTIONS)
+    inside = (a >= 0) & (a < num_actions)
     legal = inside & masks[np.arange(m), np.where(inside, a, 0)]
     for j in np.flatnonzero(~legal):
         if j not in problems:
@@ -121,17 +122,30 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
     return a, problems
 
 
+def _record_labels(game, st, steps: np.ndarray, seat: np.ndarray, actions: np.ndarray) -> list[str]:
+    """The labels of the actions about to be played in rows ``steps`` (Space Mission's
+    from the fast state, cached; any other game's from the reference state)."""
+    if game.name == "spacemission":
+        hands, lens = st.hand[steps, seat].tolist(), st.hand_len[steps, seat].tolist()
+        rings = st.ring[steps].tolist()
+        return [_LABELS(a, hand[:k], ring) for a, hand, k, ring in zip(actions.tolist(), hands, lens, rings)]
+    return [game.action_label(int(a), game.engine.to_reference(st, int(r))) for r, a in zip(steps, actions)]
+
+
 def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max_rounds: int,
-               game_ids: np.ndarray, seeds: np.ndarray, seats: np.ndarray, record: bool, on_finished=None) -> dict:
-    """Play the games ``game_ids`` (deal seeds ``seeds``; ``seats[g, s]`` = index of the
-    agent at seat s) to their end. Agents are already seeded for this chunk.
+               game_ids: np.ndarray, seeds: np.ndarray, seats: np.ndarray, record: bool, on_finished=None,
+               game: str = "spacemission") -> dict:
+    """Play the games ``game_ids`` of ``game`` (deal seeds ``seeds``; ``seats[g, s]`` =
+    index of the agent at seat s) to their end. Agents are already seeded for this chunk.
     ``on_finished(n)`` is called whenever n more games have ended (for progress)."""
+    game = get_game(game)
+    engine = game.engine
     n, P = len(seeds), num_players
     uses_obs = [getattr(ag, "uses_observation", True) is not False for ag in agents]
     obs_types = [getattr(ag, "observation_type", None) or "info" for ag in agents]
     out = {
-        "scores": np.zeros((n, P, SCORE_FIELDS), dtype=np.int16),
-        "stations": np.zeros((n, P), dtype=np.int8),
+        "scores": np.zeros((n, P, len(game.score_names)), dtype=np.int16),
+        "tiebreak": np.zeros((n, P), dtype=np.int16),
         "round_limit": np.zeros(n, dtype=np.bool_),
         "rounds": np.zeros(n, dtype=np.int32),
         "num_actions": np.zeros(n, dtype=np.int32),
@@ -141,7 +155,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
         "decisions": np.zeros(len(agents), dtype=np.int64),
         "seconds": np.zeros(len(agents), dtype=np.float64),
     }
-    st = engine.init(n, P, seeds=np.asarray(seeds, dtype=np.uint64), rules=rules, max_rounds=max_rounds)
+    st = engine.init(n, P, seeds=np.asarray(seeds, dtype=np.uint64), **game.init_options(rules, max_rounds))
     out["start_player"] = st.start_player.copy()
     idx = np.arange(n)  # game (row of ``out``) of each row of st
     alive = ~st.terminated
@@ -151,8 +165,8 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
             return
         games = idx[rows]
         out["scores"][games] = engine.scores(st)[rows]
-        out["stations"][games] = (st.stations[rows][:, :, None] == np.arange(P)[None, None, :]).sum(axis=1)
-        out["round_limit"][games] = st.round_limit[rows]
+        out["tiebreak"][games] = game.tiebreak_values(st)[rows]
+        out["round_limit"][games] = game.round_limit(st)[rows]
         out["rounds"][games] = st.round[rows]
 
     while alive.any():
@@ -194,10 +208,9 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
         steps = np.flatnonzero(ok)
         if record:  # gathered as arrays, labelled from plain lists (numpy scalars are slow here)
             seat = cp[steps]
-            hands, lens = st.hand[steps, seat].tolist(), st.hand_len[steps, seat].tolist()
-            rings, acts = st.ring[steps].tolist(), actions[steps].tolist()
-            for g, p, a, hand, k, ring in zip(idx[steps].tolist(), seat.tolist(), acts, hands, lens, rings):
-                out["records"][g].append([p, a, _LABELS(a, hand[:k], ring)])
+            labels = _record_labels(game, st, steps, seat, actions[steps])
+            for g, p, a, label in zip(idx[steps].tolist(), seat.tolist(), actions[steps].tolist(), labels):
+                out["records"][g].append([p, a, label])
         out["num_actions"][idx[steps]] += 1
         engine.step(st, actions, select=ok)
         ended = int(alive.sum())

@@ -40,7 +40,7 @@ def _agents(specs: tuple, config: tuple) -> list:
         from .arena import _game_config
         from .registry import make_agent
 
-        agents = [make_agent(s) for s in specs]
+        agents = [make_agent(s, game=config[3]) for s in specs]
         for a in agents:
             if callable(getattr(a, "bind", None)):
                 a.bind(_game_config(*config))

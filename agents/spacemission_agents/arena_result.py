@@ -8,7 +8,6 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from spacemission_env.scoring import SCORE_KEYS
 
 from .arena_stats import AgentStats, Games, PairStats
 
@@ -94,14 +93,14 @@ class ArenaResult:
     @staticmethod
     def _pair_row(p: PairStats) -> dict:
         row = {k: v for k, v in asdict(p).items() if not isinstance(v, dict)}
-        row.update({f"score_{k}": p.mean_score[k] for k in SCORE_KEYS})
-        row.update({f"opponent_score_{k}": p.opponent_mean_score[k] for k in SCORE_KEYS})
+        row.update({f"score_{k}": v for k, v in p.mean_score.items()})
+        row.update({f"opponent_score_{k}": v for k, v in p.opponent_mean_score.items()})
         return row
 
     @staticmethod
     def _agent_row(a: AgentStats) -> dict:
         row = {k: v for k, v in asdict(a).items() if not isinstance(v, dict)}
-        row.update({f"score_{k}": a.mean_score[k] for k in SCORE_KEYS})
+        row.update({f"score_{k}": v for k, v in a.mean_score.items()})
         return row
 
     @staticmethod

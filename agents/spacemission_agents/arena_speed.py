@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 
 from .registry import agent_display_name, make_agent
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from spacemission_env.extras import require
-from spacemission_env.scoring import SCORE_KEYS
+from spacemission_env.space_mission.scoring import SCORE_KEYS  # the default score names
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -20,7 +20,9 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 class Games:
     """One row per game, in canonical order (lineup, deal, seating). ``seats[g, s]`` is
     the index of the agent at seat s; ``scores[g, s]`` the engine.scores breakdown
-    (SCORE_KEYS order; provisional at a forfeit); ``forfeit_seat[g]`` -1 or the seat that forfeited."""
+    (``score_names`` order, total last; provisional at a forfeit); ``tiebreak[g, s]`` what
+    orders equal totals (Space Mission's stations; 0 where ties share the place);
+    ``forfeit_seat[g]`` -1 or the seat that forfeited."""
 
     seeds: np.ndarray
     lineup: np.ndarray
@@ -29,11 +31,12 @@ class Games:
     seats: np.ndarray
     start_player: np.ndarray
     scores: np.ndarray
-    stations: np.ndarray
+    tiebreak: np.ndarray
     round_limit: np.ndarray
     rounds: np.ndarray
     num_actions: np.ndarray
     forfeit_seat: np.ndarray
+    score_names: tuple = SCORE_KEYS
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -44,8 +47,9 @@ class Games:
         return self.lineup.astype(np.int64) * (int(self.deal.max()) + 1) + self.deal
 
     def keys(self) -> np.ndarray:
-        """int64 [G, P] final order key: points, then stations (R-P8); -1 for a forfeiting seat."""
-        key = self.scores[..., -1].astype(np.int64) * 64 + self.stations.astype(np.int64)
+        """int64 [G, P] final order key: points, then the tie-break (Space Mission's stations,
+        R-P8); -1 for a forfeiting seat."""
+        key = self.scores[..., -1].astype(np.int64) * 64 + self.tiebreak.astype(np.int64)
         g = np.flatnonzero(self.forfeit_seat >= 0)
         key[g, self.forfeit_seat[g]] = -1
         return key
@@ -117,12 +121,12 @@ def mean_ci(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float, flo
     return mean, mean - half, mean + half
 
 
-def _breakdown(rows: np.ndarray) -> dict[str, float]:
-    """Mean score breakdown of score rows [n, 8] (NaN when there are none)."""
+def _breakdown(rows: np.ndarray, names: tuple = SCORE_KEYS) -> dict[str, float]:
+    """Mean score breakdown of score rows [n, len(names)] (NaN when there are none)."""
     if len(rows) == 0:
-        return {k: float("nan") for k in SCORE_KEYS}
+        return {k: float("nan") for k in names}
     m = rows.astype(np.float64).mean(axis=0)
-    return {k: round(float(v), 4) for k, v in zip(SCORE_KEYS, m)}
+    return {k: round(float(v), 4) for k, v in zip(names, m)}
 
 
 @dataclass
@@ -211,8 +215,8 @@ def pair_stats(games: Games, names: list[str]) -> dict[tuple[str, str], PairStat
                 agent=names[a], opponent=names[b], games=int(both.size), outcomes=int(outcomes.size),
                 wins=int((outcomes == 1).sum()), ties=int((outcomes == 0.5).sum()), losses=int((outcomes == 0).sum()),
                 win_rate=p, ci_low=low, ci_high=high,
-                mean_score=_breakdown(_agent_seat_scores(games, fin, a)),
-                opponent_mean_score=_breakdown(_agent_seat_scores(games, fin, b)),
+                mean_score=_breakdown(_agent_seat_scores(games, fin, a), games.score_names),
+                opponent_mean_score=_breakdown(_agent_seat_scores(games, fin, b), games.score_names),
                 round_limit_share=float(games.round_limit[fin].mean()) if fin.size else float("nan"),
                 forfeits=int((forf_agent == a).sum()), opponent_forfeits=int((forf_agent == b).sum()),
             )
@@ -243,7 +247,7 @@ def agent_stats(games: Games, names: list[str], specs: list[str]) -> list[AgentS
         out.append(AgentStats(
             name=name, spec=specs[a], games=int(g_in.size), seats=int(gs.size), win_rate=p, win_ci_low=low,
             win_ci_high=high, mean_rank=r, rank_ci_low=rlow, rank_ci_high=rhigh,
-            mean_score=_breakdown(_agent_seat_scores(games, fin, a)),
+            mean_score=_breakdown(_agent_seat_scores(games, fin, a), games.score_names),
             round_limit_share=float(games.round_limit[fin].mean()) if fin.size else float("nan"),
             forfeits=int((games.seats[forf, games.forfeit_seat[forf]] == a).sum()),
         ))

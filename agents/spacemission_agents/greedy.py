@@ -22,8 +22,8 @@ bot is deterministic given its seed and ``act`` equals ``act_batch`` row by row.
 from __future__ import annotations
 
 import numpy as np
-from spacemission_env.engine.jit import njit
-from spacemission_env.engine.kernels import matches, provides_landing
+from spacemission_env.jit import njit
+from spacemission_env.space_mission.engine.kernels import matches, provides_landing
 
 from ._bot_features import (
     C_GATE,

@@ -41,8 +41,9 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env import encoding
-from spacemission_env.actions import NUM_ACTIONS
+from spacemission_env.games import require_game
+from spacemission_env.space_mission import encoding
+from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.env_common import check_seed
 from spacemission_env.policies import BasePolicy
 
@@ -261,6 +262,7 @@ class PPOAgent(BasePolicy):
             self.__dict__.update({k: v for k, v in other.__dict__.items() if k not in ("_rng", "name")})
             self._shipped_players = "auto"
             m = self.metadata
+        require_game(config, m.get("game", "spacemission"), f"PPO model {self.name!r}")
         want = (m["num_players"], m["rules"], m["max_rounds"])
         have = (config.num_players, config.rules, config.max_rounds)
         if have != want:

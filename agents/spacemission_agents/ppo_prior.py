@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spacemission_env.actions import NUM_ACTIONS
+from spacemission_env.space_mission.actions import NUM_ACTIONS
 
 __all__ = ["FLOOR_CODE", "HeuristicPrior", "PRIOR_KINDS", "STEP_POINTS"]
 

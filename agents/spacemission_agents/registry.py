@@ -1,4 +1,6 @@
-"""Agents by name: ``make_agent("search:budget=0.1")`` (docs/arena.md, "Agent specs").
+"""Agents by name: ``make_agent("search:budget=0.1")``, ``make_agent("heuristic",
+game="red_planet")`` (docs/arena.md, "Agent specs"). Each game has its own names
+(:data:`AGENTS_BY_GAME`); an import path works for every game.
 
 Spec syntax (one agent; the command line separates agents with commas, so a spec
 never contains one)::
@@ -23,7 +25,8 @@ import importlib.util
 import inspect
 from dataclasses import dataclass
 
-__all__ = ["AGENTS", "SPEC_SYNTAX", "agent_display_name", "available_agents", "make_agent", "parse_spec"]
+__all__ = ["AGENTS", "AGENTS_BY_GAME", "SPEC_SYNTAX", "agent_display_name", "available_agents", "make_agent",
+           "parse_spec"]
 
 
 @dataclass(frozen=True)
@@ -42,11 +45,25 @@ AGENTS: dict[str, _Entry] = {
     "search": _Entry("spacemission_agents.search", "SearchAgent", "determinized Monte Carlo search (budget per decision)"),
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
 }
+RED_PLANET_AGENTS: dict[str, _Entry] = {
+    "random": _Entry("spacemission_agents.random_agents", "RandomAgent", "uniform over legal action ids"),
+    "greedy": _Entry("spacemission_agents.red_planet.greedy", "GreedyAgent", "one ply: best immediate gain"),
+    "heuristic": _Entry("spacemission_agents.red_planet.heuristic", "HeuristicAgent",
+                        "majorities, roles and bonus cards"),
+    "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
+}
+AGENTS_BY_GAME: dict[str, dict[str, _Entry]] = {"spacemission": AGENTS, "red_planet": RED_PLANET_AGENTS}
 SPEC_SYNTAX = "NAME[:KEY=VALUE]..., ppo[:PATH][:KEY=VALUE]... or MODULE:CLASS[:KEY=VALUE]..."
 
 
-def _allowed() -> str:
-    return ", ".join(AGENTS) + ", ppo:PATH, or an import path MODULE:CLASS"
+def _agents(game: str) -> dict[str, _Entry]:
+    if game not in AGENTS_BY_GAME:
+        raise ValueError(f"unknown game {game!r}; expected one of {sorted(AGENTS_BY_GAME)}")
+    return AGENTS_BY_GAME[game]
+
+
+def _allowed(game: str = "spacemission") -> str:
+    return ", ".join(_agents(game)) + ", ppo:PATH, or an import path MODULE:CLASS"
 
 
 def _parse_value(text: str):
@@ -56,21 +73,23 @@ def _parse_value(text: str):
         return text
 
 
-def parse_spec(spec: str) -> tuple[str, str | None, dict]:
-    """(target, path, kwargs) of a spec: target is a registered name or "MODULE:ATTR";
-    path is the PPO model path (``ppo:PATH``) or None. ValueError on a malformed spec."""
+def parse_spec(spec: str, game: str = "spacemission") -> tuple[str, str | None, dict]:
+    """(target, path, kwargs) of a spec: target is a registered name of ``game`` or
+    "MODULE:ATTR"; path is the PPO model path (``ppo:PATH``) or None. ValueError on a
+    malformed spec."""
+    names = _agents(game)
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be a non-empty string ({SPEC_SYNTAX}); got {spec!r}")
     parts = spec.strip().split(":")
     head, rest = parts[0].strip(), [p.strip() for p in parts[1:]]
     path = None
-    if head in AGENTS:
+    if head in names:
         target = head
         if head == "ppo" and rest and "=" not in rest[0]:
             path, rest = rest[0], rest[1:]
     else:
         if not rest or "=" in rest[0] or not rest[0]:
-            raise ValueError(f"unknown agent {head!r} in spec {spec!r}; expected one of {_allowed()}")
+            raise ValueError(f"unknown agent {head!r} in spec {spec!r}; expected one of {_allowed(game)}")
         target, rest = f"{head}:{rest[0]}", rest[1:]
     kwargs = {}
     for item in rest:
@@ -84,17 +103,18 @@ def parse_spec(spec: str) -> tuple[str, str | None, dict]:
     return target, path, kwargs
 
 
-def _resolve(target: str, spec: str):
+def _resolve(target: str, spec: str, game: str = "spacemission"):
     """The class or factory a target names (imported now)."""
-    if target in AGENTS:
-        module_name, attr = AGENTS[target].module, AGENTS[target].attr
+    names = _agents(game)
+    if target in names:
+        module_name, attr = names[target].module, names[target].attr
     else:
         module_name, _, attr = target.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise ValueError(f"agent {spec!r} is not available: cannot import module {module_name!r} ({exc}); "
-                         f"available: {', '.join(available_agents())}") from exc
+                         f"available: {', '.join(available_agents(game))}") from exc
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -123,11 +143,11 @@ def _check_kwargs(fn, kwargs: dict, spec: str) -> None:
         raise ValueError(f"agent spec {spec!r}: {exc}; accepted parameters: {', '.join(names) or 'none'}") from exc
 
 
-def make_agent(spec: str, seed: int | None = None):
-    """A new agent from its spec (see the module docstring). ValueError naming the
-    spec on any failure; the agent implements ``act`` and ``act_batch``."""
-    target, path, kwargs = parse_spec(spec)
-    obj = _resolve(target, spec)
+def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
+    """A new agent of ``game`` from its spec (see the module docstring). ValueError naming
+    the spec on any failure; the agent implements ``act`` and ``act_batch``."""
+    target, path, kwargs = parse_spec(spec, game)
+    obj = _resolve(target, spec, game)
     if target == "ppo":
         factory = obj.load if path is not None else obj.load_shipped
         args = (path,) if path is not None else ()
@@ -156,10 +176,10 @@ def make_agent(spec: str, seed: int | None = None):
     return agent
 
 
-def available_agents() -> list[str]:
-    """The registered names whose module is installed (greedy, search, ... appear once they exist)."""
+def available_agents(game: str = "spacemission") -> list[str]:
+    """The registered names of ``game`` whose module is installed."""
     out = []
-    for name, entry in AGENTS.items():
+    for name, entry in _agents(game).items():
         try:
             found = importlib.util.find_spec(entry.module) is not None
         except (ImportError, ValueError):

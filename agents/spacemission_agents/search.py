@@ -15,7 +15,7 @@ Each decision (docs/agents_search.md has the measurements):
    shipped PPO agent's choice first where a shipped model fits the game (2 and 3 players,
    yucata, 100 rounds), so it is the choice kept unless beaten; elsewhere the heuristic's
    best leads. ``prior="ppo"`` insists on the network (ValueError where none fits).
-3. **Worlds.** ``spacemission_env.determinize.sample_worlds_from_observation`` draws K
+3. **Worlds.** ``spacemission_env.space_mission.determinize.sample_worlds_from_observation`` draws K
    full game states consistent with the bot's own ``"recall"`` observation (R-I1..R-I5):
    other hands, the draw order, unseen piles and rivals' reservations resampled. The bot
    reads nothing but its observation and mask.
@@ -60,10 +60,12 @@ import time
 
 import numpy as np
 
-from spacemission_env import decode, engine
-from spacemission_env.config import check_game_config
-from spacemission_env.determinize import sample_worlds_from_observation
-from spacemission_env.encoding import observation_size
+from spacemission_env.games import require_game
+from spacemission_env import decode
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.config import check_game_config
+from spacemission_env.space_mission.determinize import sample_worlds_from_observation
+from spacemission_env.space_mission.encoding import observation_size
 from spacemission_env.policies import BasePolicy, check_masks
 
 from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate
@@ -156,7 +158,8 @@ class SearchAgent(BasePolicy):
     def bind(self, config) -> None:
         """Keep the game configuration (num_players, rules, max_rounds): the determinizer
         needs it. Without ``bind`` the player count is read from the observation and the
-        rules default to yucata with 100 rounds."""
+        rules default to yucata with 100 rounds. ValueError for another game."""
+        require_game(config, "spacemission", "SearchAgent")
         self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
@@ -203,7 +206,7 @@ class SearchAgent(BasePolicy):
         """The shipped PPO agent's choice for this game (loaded at first use); None where no
         shipped model fits the game and the prior is "auto" (the heuristic's choice leads)."""
         if game not in self._ppo:
-            from spacemission_env.config import GameConfig
+            from spacemission_env.games import GameConfig
             from .ppo import PPOAgent
             try:
                 agent = PPOAgent.load_shipped(game[0])

@@ -10,8 +10,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from spacemission_env.config import RULE_SETS, GameConfig
-from spacemission_env.rules import new_game
+from spacemission_env.games import GameConfig
+from spacemission_env.space_mission.config import RULE_SETS
+from spacemission_env.space_mission.rules import new_game
 
 from .._table import Table
 

@@ -8,8 +8,8 @@ from dataclasses import asdict
 
 from rich.text import Text
 
-from spacemission_env import render
-from spacemission_env.components import (
+from spacemission_env.space_mission import render
+from spacemission_env.space_mission.components import (
     CARD_LABELS,
     END_THRESHOLD,
     MAX_PLAYERS,
@@ -21,7 +21,7 @@ from spacemission_env.components import (
     RING_SIZE,
     TILE_NAMES,
 )
-from spacemission_env.config import RULE_SETS
+from spacemission_env.space_mission.config import RULE_SETS
 
 from .. import _view as V
 from .._table import Table
@@ -35,7 +35,7 @@ def _rgb(colour) -> str:
 
 def meta(opponents: list[str], max_players: int) -> dict:
     """What the page needs before any game: the board's fixed pieces (the picture's colours
-    and layout constants from ``spacemission_env.render``) and the server's choices."""
+    and layout constants from ``spacemission_env.space_mission.render``) and the server's choices."""
     return {
         "planets": [{"name": PLANET_NAMES[p], "jump": int(PLANET_JUMP[p]), "scan": int(PLANET_SCAN[p]),
                      "landing": [int(x) for x in PLANET_LANDING[p]], "coords": V.planet_coords(p),

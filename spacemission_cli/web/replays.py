@@ -7,7 +7,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from spacemission_env import encoding
+from spacemission_env.space_mission import encoding
 
 from .. import _view as V
 from .._games import Replayer, ReplayError, own_label, parse_records, public_label, read_records

@@ -3,7 +3,7 @@
 
 Plain Python/numpy over a reference ``GameState``; a batched engine must reproduce the
 same vector bit for bit. Three types (``OBSERVATION_TYPES``), one layout convention
-with Space Mission's (spacemission_env/encoding.py):
+with Space Mission's (spacemission_env/space_mission/encoding.py):
 
 - ``"info"``: what lies open to the observer (M-I1) and his own private knowledge (M-I2):
   the pad and airborne ships, Mars, every seat's supply, LiSM, counters, number of bonus

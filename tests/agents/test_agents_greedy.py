@@ -7,8 +7,8 @@ from tests.helpers.positions import position, take
 
 from spacemission_agents.greedy import GreedyAgent
 from spacemission_agents.random_agents import RandomAgent
-from spacemission_env import actions as A
-from spacemission_env import engine, rules
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission import engine, rules
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 

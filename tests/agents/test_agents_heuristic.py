@@ -8,8 +8,8 @@ from tests.helpers.positions import position, slot
 from spacemission_agents.greedy import GreedyAgent
 from spacemission_agents.heuristic import DEFAULTS, HeuristicAgent
 from spacemission_agents.random_agents import RandomAgent
-from spacemission_env import actions as A
-from spacemission_env import engine
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission import engine
 
 # ring positions 0..7: Freezer J1 S2 L1,3 | Hazard J1 S4 L2,4 | Caldera J1 S3 L3,4 | Green Heggar J2 S1 L1,2 |
 # Ruby Red J2 S3 L1,4 | Aurora J2 S4 L2,3 | Basalt J3 S1 L3,4 | Cinder J3 S2 L1,2 (R-C1)

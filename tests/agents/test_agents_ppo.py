@@ -14,8 +14,8 @@ import pytest
 
 from spacemission_agents.ppo import SHIPPED, PPOAgent, layout_hash
 from spacemission_agents.registry import make_agent
-from spacemission_env import engine
-from spacemission_env.config import GameConfig
+from spacemission_env.space_mission import engine
+from spacemission_env.games import GameConfig
 from tests.helpers.bots import sample_positions
 from tests.helpers.paths import ROOT
 

@@ -5,8 +5,8 @@ import pytest
 
 from spacemission_agents.random_agents import KindRandomAgent, RandomAgent
 from spacemission_agents.registry import make_agent
-from spacemission_env import actions as A
-from spacemission_env import engine
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission import engine
 
 
 def _mask(ids) -> np.ndarray:

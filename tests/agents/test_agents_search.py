@@ -11,10 +11,10 @@ from spacemission_agents.heuristic import HeuristicAgent
 from spacemission_agents.random_agents import RandomAgent
 from spacemission_agents.registry import make_agent
 from spacemission_agents.search import SearchAgent
-from spacemission_env import actions as A
-from spacemission_env import engine
-from spacemission_env.config import GameConfig
-from spacemission_env.determinize import sample_worlds_from_observation
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission import engine
+from spacemission_env.games import GameConfig
+from spacemission_env.space_mission.determinize import sample_worlds_from_observation
 
 
 def _fast(**kw):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from spacemission_agents.arena import lineups, run_arena, seatings
-from spacemission_env import rules
+from spacemission_env.space_mission import rules
 
 AGENTS = ["random", "kind-random"]
 
@@ -196,7 +196,7 @@ class _Recorder:
 
 
 def test_each_agent_sees_its_own_seat_only(tmp_path):
-    from spacemission_env import encoding
+    from spacemission_env.space_mission import encoding
 
     a, b = _Recorder("info-bot", "info"), _Recorder("seer-bot", "seer")
     run_arena([a, b], num_players=2, games=2, max_rounds=6, chunk_size=1, out=tmp_path, progress=False)

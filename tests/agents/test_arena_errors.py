@@ -8,8 +8,8 @@ import pytest
 from spacemission_agents.arena import ArenaArgumentError, run_arena
 from spacemission_agents.random_agents import KindRandomAgent
 from spacemission_agents.registry import AGENTS, make_agent, parse_spec
-from spacemission_env import actions as A
-from spacemission_env import rules
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission import rules
 
 
 # --- registry ---------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_forfeits_are_losses_and_the_run_goes_on(tmp_path):
     assert result.agent("cheater").forfeits + result.agent("crasher").forfeits == len(result.forfeits)
     assert result.pair("kind-random", "cheater").opponent_forfeits == result.agent("cheater").forfeits - \
         result.pair("crasher", "cheater").opponent_forfeits - result.pair("seen", "cheater").opponent_forfeits
-    from spacemission_env import engine
+    from spacemission_env.space_mission import engine
     assert Seen.shapes == {(engine.observation_size("info"),)}
     # the recorded forfeited games replay to their provisional scores, unfinished
     for line in open(tmp_path / "games.jsonl"):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from spacemission_agents.arena_speed import arena_throughput, decision_speed, positions
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 
 
 def test_positions_are_running_and_legal():

@@ -15,7 +15,7 @@ def _games(totals, stations, seats, deal, forfeit=None, lineup=None):
     scores[..., 7] = totals
     return Games(seeds=np.arange(G, dtype=np.uint64), lineup=np.zeros(G, int) if lineup is None else np.asarray(lineup),
                  deal=np.asarray(deal), seating=np.arange(G) % P, seats=np.asarray(seats), start_player=np.zeros(G, np.int8),
-                 scores=scores, stations=np.asarray(stations, np.int8), round_limit=np.zeros(G, bool),
+                 scores=scores, tiebreak=np.asarray(stations, np.int8), round_limit=np.zeros(G, bool),
                  rounds=np.full(G, 20, np.int32), num_actions=np.full(G, 100, np.int32),
                  forfeit_seat=np.full(G, -1, np.int8) if forfeit is None else np.asarray(forfeit, np.int8))
 

@@ -11,7 +11,7 @@ import pytest
 from spacemission_agents.heuristic import HeuristicAgent
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.ppo_prior import FLOOR_CODE, STEP_POINTS, HeuristicPrior
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 
 from tests.helpers.bots import sample_positions
 

@@ -8,7 +8,7 @@ import pytest
 
 from spacemission_agents import _bot_features as BF
 from spacemission_agents import _search_rollout as SR
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 
 
 def _random_positions(players: int, seed: int, batch: int = 64, steps: int = 90):

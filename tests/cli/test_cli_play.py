@@ -14,8 +14,8 @@ from spacemission_cli import play
 from spacemission_cli._games import Replayer, read_records
 from spacemission_cli._table import move_label
 from spacemission_cli._view import board, view_from_observation
-from spacemission_env import encoding
-from spacemission_env.rules import GameState
+from spacemission_env.space_mission import encoding
+from spacemission_env.space_mission.rules import GameState
 
 ONES = "1\n" * 3000  # always the first move listed: tiles, discover, develop, scan, jump, fly, then top ups
 

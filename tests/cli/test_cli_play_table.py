@@ -12,8 +12,8 @@ from rich.console import Console
 from spacemission_cli import play, replay
 from spacemission_cli._table import Table, legal_moves, top_up_move
 from spacemission_cli._view import board
-from spacemission_env.components import CARD_LABELS
-from spacemission_env.rules import action_label, new_game
+from spacemission_env.space_mission.components import CARD_LABELS
+from spacemission_env.space_mission.rules import action_label, new_game
 
 ONES = "1\n" * 3000
 
@@ -97,7 +97,7 @@ def test_undo_in_the_terminal(tmp_path, monkeypatch, capsys):
 
 
 def test_table_undo_restores_the_state_exactly():
-    from spacemission_env.rules.state_json import state_to_dict
+    from spacemission_env.space_mission.rules.state_json import state_to_dict
 
     s = new_game(2, seed=3)
     table = Table(s, s.current_player, 3, [None, "x"] if s.current_player == 0 else ["x", None], {})
@@ -151,8 +151,8 @@ def test_a_refused_ppo_names_the_shipped_models(argv, monkeypatch, capsys):
 
 def test_last_turns_do_not_wrap_at_80_columns():
     from spacemission_cli._view import view_from_observation
-    from spacemission_env import encoding
-    from spacemission_env.rules import apply, legal_actions
+    from spacemission_env.space_mission import encoding
+    from spacemission_env.space_mission.rules import apply, legal_actions
 
     s = new_game(3, seed=2)
     for _ in range(40):  # a few turns of long, discarding top ups

@@ -9,8 +9,8 @@ from PIL import Image
 from spacemission_agents.arena import run_arena
 from spacemission_cli import play, replay
 from spacemission_cli._games import read_records
-from spacemission_env.components import CARD_LABELS
-from spacemission_env.rules import new_game
+from spacemission_env.space_mission.components import CARD_LABELS
+from spacemission_env.space_mission.rules import new_game
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_help_shows_an_example(capsys):
 
 def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, capsys):
     from spacemission_cli._games import Replayer
-    from spacemission_env.rules import scores
+    from spacemission_env.space_mission.rules import scores
 
     game = read_records(play_file)[0][1]
     cut = dict(game, actions=game["actions"][:9])

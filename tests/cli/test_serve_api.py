@@ -15,8 +15,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import MAX_BODY, create_app  # noqa: E402
-from spacemission_env import encoding  # noqa: E402
-from spacemission_env.components import CARD_LABELS  # noqa: E402
+from spacemission_env.space_mission import encoding  # noqa: E402
+from spacemission_env.space_mission.components import CARD_LABELS  # noqa: E402
 
 
 @pytest.fixture
@@ -285,7 +285,7 @@ def test_serve_refuses_bad_arguments_before_listening(argv, words, capsys):
 
 def test_the_replay_file_is_on_the_page(tmp_path):
     from spacemission_cli._games import game_record
-    from spacemission_env.rules import action_label, apply, legal_actions, new_game
+    from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game
 
     s = new_game(2, seed=9, max_rounds=3)
     actions = []

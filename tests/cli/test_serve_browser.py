@@ -19,7 +19,7 @@ uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (web e
 from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import create_app  # noqa: E402
 from spacemission_cli.web.headless import CHROMIUM, launch  # noqa: E402
-from spacemission_env.rules import action_label, apply, legal_actions, new_game, scores  # noqa: E402
+from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game, scores  # noqa: E402
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM} "
                                                               "(make browser installs it; CI does)")
 

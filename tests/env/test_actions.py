@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 from tests.helpers.positions import position, top_up
 
-from spacemission_env import actions as A
-from spacemission_env.components import TILE_NAMES
-from spacemission_env.rules import action_label, apply, legal_action_mask, legal_actions, new_game
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.components import TILE_NAMES
+from spacemission_env.space_mission.rules import action_label, apply, legal_action_mask, legal_actions, new_game
 from tests.helpers.paths import ROOT
 
 DOC = ROOT / "docs" / "actions.md"

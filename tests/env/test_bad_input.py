@@ -19,17 +19,17 @@ from numba import config as numba_config
 from tests.helpers.lockstep import same
 from tests.helpers.positions import position
 from tests.helpers.positions import scan as pos_scan
-from spacemission_env import engine
-from spacemission_env.actions import DISCOVER, NUM_ACTIONS, TOPUP
-from spacemission_env.random_play import play
-from spacemission_env.engine import kernels as K
-from spacemission_env.engine.compile_notice import MESSAGE, CompileNotice
-from spacemission_env.engine.state import FIELD_NAMES, TABLES
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.actions import DISCOVER, NUM_ACTIONS, TOPUP
+from spacemission_env.space_mission.random_play import play
+from spacemission_env.space_mission.engine import kernels as K
+from spacemission_env.compile_notice import MESSAGE, CompileNotice
+from spacemission_env.space_mission.engine.state import FIELD_NAMES, TABLES
 from spacemission_env.gym_env import SpaceMissionEnv
 from spacemission_env.pettingzoo_env import env, raw_env
 from spacemission_env.policies import BasePolicy, RandomPolicy
-from spacemission_env.rules import GameState, game as G, new_game
-from spacemission_env.rules.state_json import state_to_dict
+from spacemission_env.space_mission.rules import GameState, game as G, new_game
+from spacemission_env.space_mission.rules.state_json import state_to_dict
 from spacemission_env.vector import VectorEnv
 
 
@@ -571,7 +571,7 @@ def test_from_reference_rejects_mixed_configurations():
 
 # --- GameState.from_json: explicit cases --------------------------------------------------------
 def played(n=3, seed=4, actions=40):
-    from spacemission_env.random_play import kind_uniform_action
+    from spacemission_env.space_mission.random_play import kind_uniform_action
     s, r = new_game(n, seed=seed), random.Random(seed)
     for _ in range(actions):
         G.apply(s, kind_uniform_action(s, r))
@@ -795,7 +795,7 @@ def test_compile_notice_names_this_package_once():
         def ours(x):
             return x + 2
 
-        ours.__module__ = "spacemission_env.engine.example"
+        ours.__module__ = "spacemission_env.space_mission.engine.example"
         njit(ours)(1)
         njit(ours)(2.0)  # a second compile: still one line
     finally:
@@ -805,7 +805,7 @@ def test_compile_notice_names_this_package_once():
 
 @needs_jit
 def test_compile_notice_only_when_compiling_not_when_loading_from_the_cache(tmp_path):
-    code = ("import numpy as np; from spacemission_env.engine import kernels as K; "
+    code = ("import numpy as np; from spacemission_env.space_mission.engine import kernels as K; "
             "a = np.zeros(3, np.int8); K.sort_small(a, 3)")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

@@ -1,10 +1,10 @@
-"""The ``spacemission demo`` command (spacemission_env/demo.py): a seeded game between random
+"""The ``spacemission demo`` command (spacemission_env/space_mission/demo.py): a seeded game between random
 players, its score table (R-P1..R-P7) and winners (R-P8)."""
 import pytest
 
-from spacemission_env import demo
-from spacemission_env.random_play import play
-from spacemission_env.rules import scores, winners
+from spacemission_env.space_mission import demo
+from spacemission_env.space_mission.random_play import play
+from spacemission_env.space_mission.rules import scores, winners
 
 
 def test_demo_prints_score_table_and_winners(capsys):

@@ -8,14 +8,14 @@ import pytest
 
 from tests.helpers import positions as P
 from tests.helpers.paths import ROOT, load_tool
-from spacemission_env import actions as A
+from spacemission_env.space_mission import actions as A
 from spacemission_env import decode
-from spacemission_env import encoding as E
-from spacemission_env import engine
-from spacemission_env.actions import SCAN, TILE
-from spacemission_env.components import CARD_SCAN, JOKER, PLANET_SCAN
-from spacemission_env.rules import GameState
-from spacemission_env.rules import game as G
+from spacemission_env.space_mission import encoding as E
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.actions import SCAN, TILE
+from spacemission_env.space_mission.components import CARD_SCAN, JOKER, PLANET_SCAN
+from spacemission_env.space_mission.rules import GameState
+from spacemission_env.space_mission.rules import game as G
 
 DOC = ROOT / "docs" / "observation.md"
 

@@ -8,7 +8,7 @@ import pytest
 from pettingzoo.utils import wrappers
 
 from spacemission_env import pettingzoo_env as pz
-from spacemission_env.engine.state import BatchState
+from spacemission_env.space_mission.engine.state import BatchState
 from spacemission_env.env_base import EnvBase
 from spacemission_env.env_common import ILLEGAL_ACTIONS, check_config
 from spacemission_env.gym_env import SpaceMissionEnv

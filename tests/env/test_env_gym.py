@@ -11,7 +11,7 @@ from tests.helpers.env_play import ProgressPolicy, progress_action
 
 from spacemission_env.gym_env import SpaceMissionEnv, register_envs
 from spacemission_env.policies import BasePolicy, RandomPolicy
-from spacemission_env.scoring import rank_rewards
+from spacemission_env.space_mission.scoring import rank_rewards
 from tests.helpers.paths import ROOT
 
 register_envs()

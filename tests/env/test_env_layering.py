@@ -38,7 +38,17 @@ def test_no_interface_imports_another(module):
     assert not imports & others, f"{module}.py imports {sorted(imports & others)}; move shared code to env_common.py"
 
 
-SHARED = ("env_base", "env_common", "policies", "rewards", "game_description", "config")
+SHARED = ("env_base", "env_common", "policies", "rewards", "game_description", "games")
+GAME_PACKAGES = ("spacemission_env.space_mission", "spacemission_env.red_planet")
+
+
+@pytest.mark.parametrize("module", INTERFACES)
+def test_interfaces_reach_games_only_through_the_protocol(module):
+    """The interfaces are written once over games.Game: none imports a game's package, so
+    a third game needs no change to them."""
+    imports = imported_modules(PACKAGE / f"{module}.py")
+    direct = sorted(n for n in imports if n.startswith(GAME_PACKAGES))
+    assert not direct, f"{module}.py imports {direct}; reach the game through games.get_game"
 
 
 @pytest.mark.parametrize("module", SHARED)
@@ -60,8 +70,9 @@ def test_the_game_description_imports_no_game():
 def test_the_parser_sees_relative_imports():
     # guard against a parser that would find nothing and pass everything
     assert "spacemission_env.env_common" in imported_modules(PACKAGE / "gym_env.py")
-    assert "spacemission_env.engine" in imported_modules(PACKAGE / "sb3.py")
-    assert "spacemission_env.config" in imported_modules(PACKAGE / "engine" / "state.py")  # from ..config
+    assert "spacemission_env.games.get_game" in imported_modules(PACKAGE / "gym_env.py")
+    assert "spacemission_env.space_mission.config" in imported_modules(
+        PACKAGE / "space_mission" / "engine" / "state.py")  # from ..config
 
 
 def test_env_package_imports_nothing_from_above():

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import spacemission_env
-from spacemission_env import engine
-from spacemission_env.config import GameConfig
-from spacemission_env.encoding import OBSERVATION_TYPES
+from spacemission_env.space_mission import engine
+from spacemission_env.games import GameConfig
+from spacemission_env.space_mission.encoding import OBSERVATION_TYPES
 from spacemission_env.gym_env import SpaceMissionEnv
 from spacemission_env.policies import BasePolicy
 

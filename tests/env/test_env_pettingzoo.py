@@ -13,12 +13,12 @@ from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.test.state_test import test_state as pz_state_test
 from pettingzoo.test.state_test import test_state_space as pz_state_space_test
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 from spacemission_env import pettingzoo_env as pz
 from spacemission_env.env_common import SCORE_NAMES
 from spacemission_env.pettingzoo_env import env, raw_env, spaces_table
-from spacemission_env.rules import scores as reference_scores
-from spacemission_env.scoring import rank_rewards
+from spacemission_env.space_mission.rules import scores as reference_scores
+from spacemission_env.space_mission.scoring import rank_rewards
 
 from tests.helpers.env_play import progress_action
 from tests.helpers.paths import ROOT

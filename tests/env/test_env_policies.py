@@ -65,7 +65,7 @@ def test_protocol_and_base_policy():
     with pytest.raises(NotImplementedError):
         BasePolicy().act(None, m[0])
     assert Last().act(None, m[0]) == 7  # policies that ignore the observation may be given None
-    with pytest.raises(ValueError, match=r"Last.act takes one observation \[D\] and one mask \[100\]"):
+    with pytest.raises(ValueError, match=r"Last.act takes one observation \[D\] and one mask \[num_actions\]"):
         Last().act(np.zeros((1, 4)), m[0])
     with pytest.raises(ValueError, match="got shapes"):
         Last().act(np.zeros(4), m)

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from tests.helpers.env_play import progress_action
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 from spacemission_env.pettingzoo_env import raw_env
 from spacemission_env.rewards import RewardFunction, check_reward_args, potential, score_margin, score_view
-from spacemission_env.rules import scores as reference_scores
-from spacemission_env.scoring import rank_rewards
+from spacemission_env.space_mission.rules import scores as reference_scores
+from spacemission_env.space_mission.scoring import rank_rewards
 
 
 def test_score_margin_and_potential():

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from tests.helpers.env_play import ProgressPolicy, pick, progress_masks
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 from spacemission_env.policies import RandomPolicy
-from spacemission_env.scoring import rank_rewards
+from spacemission_env.space_mission.scoring import rank_rewards
 
 sb3 = pytest.importorskip("stable_baselines3")
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper  # noqa: E402

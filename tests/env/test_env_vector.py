@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from tests.helpers.env_play import pick, progress_masks
 
-from spacemission_env import engine
-from spacemission_env.scoring import rank_rewards
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.scoring import rank_rewards
 from spacemission_env.vector import VectorEnv
 from tests.helpers.paths import ROOT
 

@@ -13,9 +13,10 @@ import pettingzoo
 import pytest
 
 import spacemission_env
-from spacemission_env import SPACE_MISSION, GameConfig, GameDescription, RewardScheme, engine
-from spacemission_env.actions import NUM_ACTIONS
-from spacemission_env.components import (
+from spacemission_env import SPACE_MISSION, GameConfig, GameDescription, RewardScheme
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.actions import NUM_ACTIONS
+from spacemission_env.space_mission.components import (
     GATE_RANK_POINTS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -24,11 +25,11 @@ from spacemission_env.components import (
     STATION_POINTS,
     TILE_COUNTS,
 )
-from spacemission_env.encoding import OBSERVATION_TYPES
+from spacemission_env.space_mission.encoding import OBSERVATION_TYPES
 from spacemission_env.gym_env import SpaceMissionEnv
 from spacemission_env.pettingzoo_env import raw_env
 from spacemission_env.rewards import SCORE_SCALE, RewardFunction
-from spacemission_env.scoring import tile_points
+from spacemission_env.space_mission.scoring import tile_points
 from spacemission_env.vector import VectorEnv
 from tests.helpers.paths import ROOT
 
@@ -185,7 +186,7 @@ def test_a_second_game_describes_itself_with_the_same_dataclass():
 
 
 @pytest.mark.parametrize("overrides, text", [
-    ({"version": 0}, "version must be a positive integer, got 0"),
+    ({"version": -1}, "version must be a non-negative integer, got -1"),
     ({"min_players": 6}, "min_players 6 exceeds max_players 5"),
     ({"dynamics": "parallel"}, "dynamics must be one of"),
     ({"chance_mode": "random"}, "chance_mode must be one of"),

@@ -2,7 +2,7 @@
 
 Over thousands of states (kind-random and "progress" play, both rule sets, 2-5 players,
 tile decisions included): resampling what the observer cannot know (the determinizer,
-spacemission_env/determinize.py) leaves its "recall" and "info" observations unchanged
+spacemission_env/space_mission/determinize.py) leaves its "recall" and "info" observations unchanged
 (R-I1..R-I5); under schmidt "info" also hides its own reservation types and last-visit
 piles (R-A4c, R-I3); "seer" hides nothing; perturbing what the observer knows changes
 its observation. Determinized worlds pass check_invariants and the engines' conversion,
@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 from tests.helpers.env_play import pick, progress_masks
 
-from spacemission_env import decode, engine
-from spacemission_env import encoding as E
-from spacemission_env.components import NUM_POINT_TYPES, RING_SIZE, SPACE, TILE_INDEX
-from spacemission_env.determinize import sample_world, sample_worlds_from_observation
-from spacemission_env.rules import GameState, check_invariants
-from spacemission_env.rules import game as G
+from spacemission_env import decode
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission import encoding as E
+from spacemission_env.space_mission.components import NUM_POINT_TYPES, RING_SIZE, SPACE, TILE_INDEX
+from spacemission_env.space_mission.determinize import sample_world, sample_worlds_from_observation
+from spacemission_env.space_mission.rules import GameState, check_invariants
+from spacemission_env.space_mission.rules import game as G
 
 CONFIGS = [(n, r) for n in (2, 3, 4, 5) for r in ("yucata", "schmidt")]
 

@@ -1,12 +1,12 @@
-"""The random players of the reference engine (spacemission_env/random_play.py)."""
+"""The random players of the reference engine (spacemission_env/space_mission/random_play.py)."""
 import random
 from collections import Counter
 
 import pytest
 
-from spacemission_env import actions as A
-from spacemission_env.random_play import PLAYERS, kind_uniform_action, play, uniform_action
-from spacemission_env.rules import apply, legal_actions, new_game
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.random_play import PLAYERS, kind_uniform_action, play, uniform_action
+from spacemission_env.space_mission.rules import apply, legal_actions, new_game
 
 
 @pytest.mark.parametrize("choose", [uniform_action, kind_uniform_action])

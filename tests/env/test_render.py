@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 from tests.helpers.env_play import progress_action
 
-from spacemission_env.components import PLANET_LANDING, PLANET_NAMES
-from spacemission_env.render import PLAYER_COLOURS, render_ansi, render_rgb, save_png
-from spacemission_env.rules import apply, legal_action_mask, new_game
+from spacemission_env.space_mission.components import PLANET_LANDING, PLANET_NAMES
+from spacemission_env.space_mission.render import PLAYER_COLOURS, render_ansi, render_rgb, save_png
+from spacemission_env.space_mission.rules import apply, legal_action_mask, new_game
 
 
 def _midgame(num_players=4, seed=3, actions=120):
@@ -76,8 +76,8 @@ def test_game_over_is_rendered():
 # --- the picture follows the state: each change shows where it should ----------------------------
 from tests.helpers.positions import develop, jump, position, scan, take  # noqa: E402
 
-from spacemission_env import actions as A  # noqa: E402
-from spacemission_env.render import gate_region, header_region, panel_region, planet_region  # noqa: E402
+from spacemission_env.space_mission import actions as A  # noqa: E402
+from spacemission_env.space_mission.render import gate_region, header_region, panel_region, planet_region  # noqa: E402
 from tests.helpers.paths import ROOT
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]  # 2: Caldera J1 S3 L3,4

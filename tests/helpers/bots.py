@@ -9,7 +9,7 @@
 """
 import numpy as np
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 
 
 def check_random_states(agent, players: int, rules: str, games: int = 32, seed: int = 0, mix: float = 0.5,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spacemission_env import encoding as E
-from spacemission_env import engine
-from spacemission_env.rules import game as G
-from spacemission_env.rules.state import check_invariants
+from spacemission_env.space_mission import encoding as E
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.rules import game as G
+from spacemission_env.space_mission.rules.state import check_invariants
 
 
 def same(ref, st, i: int = 0, observations: bool = True) -> None:

@@ -22,8 +22,8 @@ their spec names (R-C1, R-C3).
 """
 from __future__ import annotations
 
-from spacemission_env import actions as A
-from spacemission_env.components import (
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.components import (
     CARD_INDEX,
     CARD_LABELS,
     CHIPS_PER_PLAYER,
@@ -36,7 +36,7 @@ from spacemission_env.components import (
     TILE_COUNTS,
     TILE_INDEX,
 )
-from spacemission_env.rules import GATE, NO_STATION, GameState, new_game
+from spacemission_env.space_mission.rules import GATE, NO_STATION, GameState, new_game
 
 
 def card(label: str) -> int:

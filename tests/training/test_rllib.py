@@ -14,8 +14,8 @@ from gymnasium import spaces  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 
 from spacemission_agents.registry import make_agent  # noqa: E402
-from spacemission_env import encoding  # noqa: E402
-from spacemission_env.actions import NUM_ACTIONS  # noqa: E402
+from spacemission_env.space_mission import encoding  # noqa: E402
+from spacemission_env.space_mission.actions import NUM_ACTIONS  # noqa: E402
 from spacemission_env.pettingzoo_env import env as make_aec  # noqa: E402
 from spacemission_training.policy import feature_stats  # noqa: E402
 from spacemission_training.rllib import LEARNER, RLlibConfig, SeatMapper, architecture, export_agent, make_env  # noqa: E402

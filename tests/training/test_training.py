@@ -17,7 +17,7 @@ pytest.importorskip("sb3_contrib")
 import torch  # noqa: E402
 
 from spacemission_agents.ppo import PPOAgent  # noqa: E402
-from spacemission_env import engine  # noqa: E402
+from spacemission_env.space_mission import engine  # noqa: E402
 from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
 from spacemission_training.logs import read_metrics  # noqa: E402
 from spacemission_training.train_ppo import main, train  # noqa: E402

@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from spacemission_env import engine  # noqa: E402
-from spacemission_env.config import GameConfig  # noqa: E402
+from spacemission_env.space_mission import engine  # noqa: E402
+from spacemission_env.games import GameConfig  # noqa: E402
 from spacemission_env.policies import BasePolicy, RandomPolicy  # noqa: E402
 from spacemission_env.sb3 import SpaceMissionVecEnv  # noqa: E402
 from spacemission_training.pool import OpponentPool, pairwise_scores, parse_weights  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 from spacemission_env.sb3 import SpaceMissionVecEnv
 
 from .pool import OpponentPool

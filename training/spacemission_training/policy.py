@@ -29,7 +29,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from spacemission_agents.ppo import PPOAgent, make_metadata
-from spacemission_env import engine, encoding
+from spacemission_env.space_mission import engine, encoding
 
 __all__ = ["Architecture", "ObsTrunk", "feature_stats", "policy_kwargs", "to_agent"]
 

@@ -28,7 +28,7 @@ from stable_baselines3.common.vec_env import VecEnvWrapper
 from torch import nn
 
 from spacemission_agents.ppo_prior import FLOOR_CODE, STEP_POINTS
-from spacemission_env.actions import NUM_ACTIONS
+from spacemission_env.space_mission.actions import NUM_ACTIONS
 
 __all__ = ["PriorHead", "PriorMaskablePolicy", "PriorMlpExtractor", "PriorTrunk", "PriorVecEnv", "augmented_box"]
 

@@ -42,7 +42,7 @@ from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.utils import set_random_seed
 
 from spacemission_agents.registry import make_agent
-from spacemission_env.actions import NUM_ACTIONS
+from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.env_common import observation_box
 from spacemission_env.sb3 import SpaceMissionVecEnv
 from gymnasium import spaces

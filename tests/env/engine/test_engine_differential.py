@@ -3,7 +3,7 @@
 Random legal play with the same seeds in both engines, every player count and both
 rule sets; after every action the full state (to_reference == reference GameState),
 the legal mask, observations (every type: info, recall, seer), scores, rewards and terminal flags are
-compared (spacemission_env/engine/differential.py). Default run: 2,016 games; under
+compared (spacemission_env/space_mission/engine/differential.py). Default run: 2,016 games; under
 NUMBA_DISABLE_JIT=1 the counts shrink tenfold. ``pytest -m slow`` (or
 benchmarks/differential.py) plays 100,000.
 """
@@ -12,7 +12,7 @@ import os
 import numpy as np
 import pytest
 
-from spacemission_env.engine import differential as D
+from spacemission_env.space_mission.engine import differential as D
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 SCALE = 10 if NO_JIT else 1
@@ -40,7 +40,7 @@ def test_random_play_identical(num_players, rules):
 
 def test_harness_detects_a_divergence(monkeypatch):
     """The comparison can fail: corrupt the engine's mask and the harness reports it."""
-    from spacemission_env.engine import api
+    from spacemission_env.space_mission.engine import api
 
     real = api.legal_action_mask
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from tests.helpers.lockstep import lockstep
 
-from spacemission_env import encoding as E
-from spacemission_env import engine
-from spacemission_env.actions import DEVELOP, DEVELOP_PAIRS, DISCOVER, SCAN, TILE, TOPUP
-from spacemission_env.components import (
+from spacemission_env.space_mission import encoding as E
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.actions import DEVELOP, DEVELOP_PAIRS, DISCOVER, SCAN, TILE, TOPUP
+from spacemission_env.space_mission.components import (
     CARD_LANDING,
     CARD_SCAN,
     END_THRESHOLD,
@@ -17,8 +17,8 @@ from spacemission_env.components import (
     PLANET_SCAN,
     SPACE,
 )
-from spacemission_env.rules import game as G
-from spacemission_env.rules.state import check_invariants
+from spacemission_env.space_mission.rules import game as G
+from spacemission_env.space_mission.rules.state import check_invariants
 
 
 def arrange(s, spec, sink):
@@ -275,7 +275,7 @@ def test_sample_actions_uniform_over_legal():
 def test_take_copies_rows_that_then_evolve_as_in_place():
     """BatchState.take: the chosen games (repeats allowed) as a new batch, independent of the
     original; a taken game steps exactly as the same game stepped in place."""
-    from spacemission_env.engine.state import FIELD_NAMES
+    from spacemission_env.space_mission.engine.state import FIELD_NAMES
     st = engine.init(4, 3, seeds=11)
     rng = np.random.default_rng(0)
     for _ in range(15):

@@ -1,4 +1,4 @@
-"""The project's numba cache policy (spacemission_env/engine/jit.py): a kernel's cache entry
+"""The project's numba cache policy (spacemission_env/jit.py): a kernel's cache entry
 is keyed on the sources of every project module it imports, so helpers and constants may
 live in one module and be imported by compiled code elsewhere."""
 from __future__ import annotations
@@ -12,10 +12,10 @@ from numba import config as numba_config
 
 import spacemission_agents._heuristic_kernel as HK
 import spacemission_agents.greedy as G
-from spacemission_env.engine import jit
-from spacemission_env.engine import kernels as K
+from spacemission_env import jit
+from spacemission_env.space_mission.engine import kernels as K
 
-O = importlib.import_module("spacemission_env.engine.observe")  # the package exports a function of that name
+O = importlib.import_module("spacemission_env.space_mission.engine.observe")  # the package exports a function of that name
 
 
 def _names(files):
@@ -26,14 +26,14 @@ def _names(files):
 def test_bot_kernels_depend_on_the_engine_rules_and_the_feature_offsets():
     deps = _names(jit.dependency_files(inspect.getfile(G)))
     assert {"engine/kernels.py", "spacemission_agents/_bot_features.py", "data/components.json",
-            "spacemission_env/components.py"} <= deps
+            "space_mission/components.py"} <= deps
     deps = _names(jit.dependency_files(inspect.getfile(HK)))
     assert {"engine/kernels.py", "spacemission_agents/_bot_features.py"} <= deps
 
 
 def test_engine_kernels_do_not_depend_on_the_interfaces():
     deps = _names(jit.dependency_files(inspect.getfile(O)))
-    assert "spacemission_env/encoding.py" in deps
+    assert "space_mission/encoding.py" in deps
     assert not any(name.endswith(("gym_env.py", "pettingzoo_env.py", "vector.py")) for name in deps)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from numba import config as numba_config
 
-from spacemission_env import engine
+from spacemission_env.space_mission import engine
 
 PINNED = "5048956127dcbca5b2cac07102dee8f70059ee628f0cd401473c2f7d6ac9fcde"
 

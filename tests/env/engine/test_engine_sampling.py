@@ -5,9 +5,9 @@ import os
 import numpy as np
 import pytest
 
-from spacemission_env import engine
-from spacemission_env.actions import ACTION_KINDS, decode
-from spacemission_env.engine import differential as D
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.actions import ACTION_KINDS, decode
+from spacemission_env.space_mission.engine import differential as D
 
 SCALE = 4 if os.environ.get("NUMBA_DISABLE_JIT") == "1" else 1
 

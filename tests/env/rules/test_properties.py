@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from spacemission_env import actions as A
-from spacemission_env.components import END_THRESHOLD, TILE_COUNTS
-from spacemission_env.random_play import kind_uniform_action, uniform_action
-from spacemission_env.rules import (
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.components import END_THRESHOLD, TILE_COUNTS
+from spacemission_env.space_mission.random_play import kind_uniform_action, uniform_action
+from spacemission_env.space_mission.rules import (
     GameState,
     apply,
     check_invariants,

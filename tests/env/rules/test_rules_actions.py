@@ -8,10 +8,10 @@ import pytest
 from tests.helpers.lockstep import lockstep
 from tests.helpers.positions import card, develop, jump, labels, position, scan, take, tiles, top_up
 
-from spacemission_env import actions as A
+from spacemission_env.space_mission import actions as A
 from spacemission_env import rng
-from spacemission_env.rules import apply, legal_actions
-from spacemission_env.rules.state_json import state_to_dict
+from spacemission_env.space_mission.rules import apply, legal_actions
+from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 

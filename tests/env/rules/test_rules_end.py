@@ -4,10 +4,10 @@ import json
 import pytest
 from tests.helpers.positions import develop, jump, labels, position, scan, take, tiles, top_up
 
-from spacemission_env import actions as A
-from spacemission_env.components import END_THRESHOLD, TILE_INDEX
-from spacemission_env.rules import GameState, apply, legal_actions, scores
-from spacemission_env.rules.state_json import state_to_dict
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.components import END_THRESHOLD, TILE_INDEX
+from spacemission_env.space_mission.rules import GameState, apply, legal_actions, scores
+from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 

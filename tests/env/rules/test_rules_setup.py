@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 from tests.helpers.positions import position, scan, take, top_up
 
-from spacemission_env import actions as A
-from spacemission_env.components import (
+from spacemission_env.space_mission import actions as A
+from spacemission_env.space_mission.components import (
     CARD_COORDS,
     CARD_LABELS,
     JOKER,
@@ -17,7 +17,7 @@ from spacemission_env.components import (
     TILE_COUNTS,
     TILE_NAMES,
 )
-from spacemission_env.rules import GATE, apply, legal_actions, new_game
+from spacemission_env.space_mission.rules import GATE, apply, legal_actions, new_game
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 

@@ -2,8 +2,8 @@
 import pytest
 from tests.helpers.positions import position
 
-from spacemission_env.scoring import jump_gate_points, rank_rewards, tile_points, water_points, winners_of
-from spacemission_env.rules import scores, winners
+from spacemission_env.space_mission.scoring import jump_gate_points, rank_rewards, tile_points, water_points, winners_of
+from spacemission_env.space_mission.rules import scores, winners
 
 
 # --- R-P1 jump gate ----------------------------------------------------------------

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from spacemission_env.rules import GameState, apply, new_game
-from spacemission_env.rules.state_json import state_to_dict
+from spacemission_env.space_mission.rules import GameState, apply, new_game
+from spacemission_env.space_mission.rules.state_json import state_to_dict
 from tests.helpers.paths import ROOT
 
 DOC = ROOT / "docs" / "state_json.md"
@@ -19,7 +19,7 @@ DOC = ROOT / "docs" / "state_json.md"
 
 def example_state() -> GameState:
     """The documented example: 2 players, seed 2, 58 kind-uniform random actions."""
-    from spacemission_env.random_play import kind_uniform_action
+    from spacemission_env.space_mission.random_play import kind_uniform_action
 
     s, r = new_game(2, seed=2), random.Random(2)
     for _ in range(58):
@@ -61,7 +61,7 @@ def test_round_trip_new_game_and_played_state(rules):
 
 def test_round_trip_in_a_tile_decision():
     s, r = new_game(3, seed=1), random.Random(1)
-    from spacemission_env.random_play import kind_uniform_action
+    from spacemission_env.space_mission.random_play import kind_uniform_action
     while s.phase != "tile":
         apply(s, kind_uniform_action(s, r))
     loaded = GameState.from_json(s.to_json(indent=2))
@@ -72,7 +72,7 @@ def test_round_trip_in_a_tile_decision():
 def test_round_trip_of_a_finished_game(max_rounds):
     """A finished game has no actions left in its turn; its JSON must still load
     (truncated with max_rounds=1, R-E3; ended by R-E1 otherwise)."""
-    from spacemission_env.random_play import play
+    from spacemission_env.space_mission.random_play import play
     s, _ = play(2, seed=3, max_rounds=max_rounds)
     assert s.is_over and s.actions_left == 0 and s.round_limit == (max_rounds == 1)
     loaded = GameState.from_json(s.to_json())

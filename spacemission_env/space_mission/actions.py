@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .action_ids import action_index
+from ..action_ids import action_index
 from .components import HAND_SIZE, RING_SIZE, TILE_NAMES
 
 NUM_TOPUP = 1 << HAND_SIZE

@@ -25,7 +25,7 @@ from ..components import (
     TILE_NAMES,
 )
 from ..config import RULE_SETS
-from ..rng import MASK64
+from ...rng import MASK64
 from .state import (
     GATE, NO_STATION, PHASES, PENDING, TURN_KINDS, GameState, PlayerState, TurnAction, check_invariants, check_turn,
 )

@@ -42,7 +42,8 @@ import numba
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 
 _PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_training")
-_DATA_FILES = {"spacemission_env.components": ("data", "components.json")}
+_DATA_FILES = {"spacemission_env.space_mission.components": ("data", "components.json"),
+               "spacemission_env.red_planet.components": ("data", "red_planet.json")}
 
 
 @functools.lru_cache(maxsize=None)
@@ -149,7 +150,7 @@ def njit(fn=None, **options):
     """``numba.njit`` with the project's dependency-aware disk cache (module docstring).
     Use as ``@njit`` or ``@njit(parallel=True, ...)``; ``cache`` is not an option here."""
     if "cache" in options:
-        raise TypeError("njit: the cache policy is fixed (spacemission_env.engine.jit); do not pass cache=")
+        raise TypeError("njit: the cache policy is fixed (spacemission_env.jit); do not pass cache=")
 
     def wrap(f):
         disp = numba.njit(**options)(f)

@@ -31,7 +31,7 @@ from ..components import (
 )
 from ..config import check_game_config
 from ..scoring import jump_gate_points, score_breakdown, winners_of
-from .. import rng
+from ... import rng
 from .state import GATE, NO_STATION, GameState, PlayerState, TurnAction
 
 

@@ -67,7 +67,7 @@ import numpy as np
 from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
-from .engine.jit import njit
+from ..jit import njit
 from .engine import kernels as K
 from .engine.convert import to_reference
 from .engine.state import PENDING_NONE, PHASE_TILE, BatchState

@@ -1,13 +1,12 @@
-"""The game: its description (what every interface declares, game_description.py) and
-the validation of a configuration, shared by both engines and every interface."""
+"""Space Mission as data: its description (what every interface declares,
+game_description.py), its rule sets and the validation of a configuration that both
+engines share. The configuration an interface plays is ``games.GameConfig``."""
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from .components import MAX_PLAYERS, MIN_PLAYERS
-from .game_description import GameDescription, RewardScheme
+from ..game_description import GameDescription, RewardScheme
 
 # Space Mission as data. Every value is checked against the engine, the spaces and the
 # components by tests/env/test_game_description.py; a change that alters one of them
@@ -53,19 +52,3 @@ def check_game_config(num_players, rules, max_rounds) -> tuple[int, str, int]:
     if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
         raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS_LIMIT}, got {max_rounds!r}")
     return int(num_players), rules, int(max_rounds)
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """The game an environment plays: what a policy's optional ``bind(config)`` hook
-    receives (policies.py), so that an agent can refuse a game it does not fit or learn
-    the configuration. Validated on construction (ValueError naming the bad field)."""
-
-    num_players: int = 2
-    rules: str = "yucata"
-    max_rounds: int = 100
-
-    def __post_init__(self):
-        num_players, rules, max_rounds = check_game_config(self.num_players, self.rules, self.max_rounds)
-        object.__setattr__(self, "num_players", num_players)
-        object.__setattr__(self, "max_rounds", max_rounds)

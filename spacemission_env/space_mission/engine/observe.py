@@ -6,7 +6,7 @@ Block offsets come from encoding.observation_layout at run time (argument
 from __future__ import annotations
 
 import numpy as np
-from .jit import njit
+from ...jit import njit
 
 from .. import encoding as E
 from ..components import HAND_SIZE, NUM_POINT_TYPES, NUM_TILE_TYPES, RING_SIZE, SPACE

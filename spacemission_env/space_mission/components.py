@@ -17,7 +17,7 @@ COLOUR_LETTER = {"jump": "J", "scan": "S", "landing": "L"}
 
 
 def _load() -> dict:
-    text = resources.files("spacemission_env").joinpath("data/components.json").read_text()
+    text = resources.files("spacemission_env.space_mission").joinpath("data/components.json").read_text()
     return json.loads(text)
 
 

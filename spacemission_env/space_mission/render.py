@@ -1,7 +1,7 @@
 """Human views of a game: ``render_ansi`` (text), ``render_human`` (prints that text) and
 ``render_rgb`` (a Pillow picture).
 
-All read a reference :class:`~spacemission_env.rules.state.GameState` (the batched
+All read a reference :class:`~spacemission_env.space_mission.rules.state.GameState` (the batched
 engine converts with ``engine.to_reference``), so they work for every engine and
 interface. They show the whole table, hands included: they are for people
 watching or debugging, not for agents (agents get ``observe``).
@@ -37,7 +37,7 @@ from .components import (
     TILE_NAMES,
 )
 from .rules.game import scores
-from .extras import require
+from ..extras import require
 from .rules.state import GATE, NO_STATION, GameState
 
 PLAYER_COLOURS = ((220, 60, 60), (70, 130, 230), (240, 200, 40), (80, 190, 90), (190, 90, 210))

@@ -11,7 +11,7 @@ card reshuffles the discard pile at once (R-A1a; deferred while the discard pile
 from __future__ import annotations
 
 import numpy as np
-from .jit import njit
+from ...jit import njit
 
 from .. import actions as A
 from ..components import HAND_SIZE, JOKER, NUM_CARDS, NUM_PLANETS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE

@@ -1,0 +1,200 @@
+"""The game protocol: what a game provides, so that every interface, bot, arena and trainer
+is written once (pgx's ``Env`` and OpenSpiel's ``Game`` are the models).
+
+A game is a package under ``spacemission_env`` of one shape (``space_mission/``,
+``red_planet/``): its data file and ``components``, a readable reference engine
+(``rules``), a fast batched engine (``engine``), its observations (``encoding``, with
+``decode``), its action labels, its game description, and a ``protocol`` module whose
+``GAME`` is the :class:`Game` below. The interfaces (``pettingzoo_env``, ``vector``,
+``gym_env``, ``sb3``), the opponents (``policies``), the rewards and everything in
+``spacemission_agents`` / ``spacemission_training`` / ``spacemission_cli`` reach a game
+only through a :class:`Game`, found by name with :func:`get_game`. Adding a game means
+adding its package and one line to :data:`GAMES`; nothing else changes.
+
+The fast engine (``Game.engine``) is a module of pure functions over a batch state, each
+hot path one numba kernel over the whole batch, all with the signatures of Space
+Mission's ``spacemission_env.space_mission.engine``:
+
+=============================================  ==========================================
+``init(batch_size, num_players, seeds, **o)``  B new games (``o``: ``rules``, ``max_rounds``
+                                               where the game has them, see ``init_options``)
+``step(st, actions, select=None)``             one action per game, in place; ValueError
+                                               naming the first illegal one, no game changed
+``legal_action_mask(st, out=None, select=None)``  bool ``[B, num_actions]``; finished rows all True
+``observe(st, player=None, observation_type="info", out=None)``  int8 ``[B, D]``
+``scores(st)``                                 int16 ``[B, P, len(score_names)]``, total last
+``rewards(st)``                                float32 ``[B, P]`` rank rewards of ended games
+``reset_finished(st, seeds)``                  new games in the finished slots
+``sample_actions(mask, rng)``                  a uniformly random legal id per row
+``to_reference(st, i)`` / ``from_reference(states)``  the reference engine's state and back
+=============================================  ==========================================
+
+and a ``BatchState`` with ``batch_size``, ``num_players``, ``current_player`` (int8
+``[B]``), ``terminated`` (bool ``[B]``), ``copy()`` and ``take(rows)``.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable
+
+import numpy as np
+
+from .game_description import GameDescription
+
+# name -> the module whose GAME is the game (imported on first use: the engines compile numba kernels)
+GAMES = {
+    "spacemission": "spacemission_env.space_mission.protocol",
+    "red_planet": "spacemission_env.red_planet.protocol",
+}
+DEFAULT_GAME = "spacemission"
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """One game as the interfaces see it (module doc). Built once per game in its
+    ``protocol`` module; compare games by ``name``."""
+
+    description: GameDescription
+    engine: ModuleType  # the fast batched engine (module doc)
+    encoding: ModuleType  # OBSERVATION_TYPES, observe(state, player, observation_type), decode(obs, observation_type)
+    rules: ModuleType  # the reference engine: new_game, apply, legal_actions, current_player, is_over, to_json, from_json
+    score_names: tuple[str, ...]  # the columns of engine.scores, "total" last
+    score_scale: float  # the "score" reward is (own total - mean of the others) / score_scale
+    rule_sets: tuple[str, ...]  # the values of a config's ``rules``, default first
+    default_max_rounds: int
+    max_rounds_limit: int  # the largest ``max_rounds`` (the game's own length where it has one)
+    action_label: Callable  # (reference state or None, action id) -> str, for people
+    action_table: Callable[[], list]  # rows (ids, kind, ...) of the action space, for docs
+    render_module: str  # the module with render_ansi(state) and render_rgb(state, viewer=None)
+    env_class_prefix: str  # the interfaces' class names for this game, e.g. "SpaceMission"
+    tiebreak: Callable | None = None  # st -> int [B, P]: what orders seats of equal total (None: nothing)
+
+    @property
+    def name(self) -> str:
+        return self.description.name
+
+    @property
+    def num_actions(self) -> int:
+        return self.description.num_actions
+
+    @property
+    def observation_types(self) -> tuple[str, ...]:
+        return self.description.observation_types
+
+    @property
+    def fixed_length(self) -> bool:
+        """The game has its own number of rounds and no ``max_rounds`` option."""
+        return self.max_rounds_limit == self.default_max_rounds
+
+    def init_options(self, rules: str, max_rounds: int) -> dict:
+        """The keyword arguments of ``engine.init`` for a configuration: only the options
+        the game has (one rule set and a fixed length need none)."""
+        opts = {}
+        if len(self.rule_sets) > 1:
+            opts["rules"] = rules
+        if not self.fixed_length:
+            opts["max_rounds"] = max_rounds
+        return opts
+
+    def new_batch(self, batch_size: int, config: "GameConfig", seeds=0):
+        """``batch_size`` new games of ``config`` (``engine.init``)."""
+        return self.engine.init(batch_size, config.num_players, seeds=seeds,
+                                **self.init_options(config.rules, config.max_rounds))
+
+    def new_reference_game(self, config: "GameConfig", seed: int):
+        """One new game of ``config`` in the reference engine."""
+        return self.rules.new_game(config.num_players, seed=seed,
+                                   **self.init_options(config.rules, config.max_rounds))
+
+    def round_limit(self, st) -> np.ndarray:
+        """bool [B]: the ended games that stopped at the round limit rather than by the
+        game's own end (always False for a game of fixed length)."""
+        flags = getattr(st, "round_limit", None)
+        return np.zeros(st.batch_size, dtype=np.bool_) if flags is None else flags
+
+    def tiebreak_values(self, st) -> np.ndarray:
+        """int64 [B, P]: what ranks seats of equal total, higher first (Space Mission's
+        stations, R-P8); zeros for a game where equal totals share the place (M-P4)."""
+        if self.tiebreak is None:
+            return np.zeros((st.batch_size, st.num_players), dtype=np.int64)
+        return np.asarray(self.tiebreak(st), dtype=np.int64)
+
+    def render(self, state, mode: str = "ansi", viewer: int | None = None):
+        """A reference state as ``"ansi"`` text, printed (``"human"``, returns None) or an
+        RGB picture (``"rgb_array"``)."""
+        module = importlib.import_module(self.render_module)
+        if mode == "ansi":
+            return module.render_ansi(state)
+        if mode == "human":
+            print(module.render_ansi(state))
+            return None
+        if mode == "rgb_array":
+            return module.render_rgb(state, viewer=viewer)
+        raise ValueError(f"unknown render mode {mode!r}; expected one of ['ansi', 'human', 'rgb_array']")
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r})"
+
+
+def get_game(game: "str | Game" = DEFAULT_GAME) -> Game:
+    """The :class:`Game` of a name in :data:`GAMES` (a Game is returned as it is);
+    ValueError naming an unknown game and the known ones, TypeError for anything else."""
+    if isinstance(game, Game):
+        return game
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a game name (one of {sorted(GAMES)}) or a Game, got {game!r}")
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAMES)}")
+    return importlib.import_module(GAMES[game]).GAME
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The game an environment plays: what a policy's optional ``bind(config)`` hook
+    receives (policies.py), so that an agent can refuse a game it does not fit or learn
+    the configuration. ``rules`` and ``max_rounds`` left None take the game's defaults;
+    validated on construction (ValueError naming the bad field)."""
+
+    num_players: int = 2
+    rules: str | None = None
+    max_rounds: int | None = None
+    game: str = DEFAULT_GAME
+
+    def __post_init__(self):
+        g = get_game(self.game)
+        d = g.description
+        object.__setattr__(self, "game", g.name)
+        if not _is_int(self.num_players) or not d.min_players <= self.num_players <= d.max_players:
+            raise ValueError(f"num_players must be an integer in {d.min_players}..{d.max_players} for {d.title}, "
+                             f"got {self.num_players!r}")
+        rules = g.rule_sets[0] if self.rules is None else self.rules
+        if rules not in g.rule_sets:
+            raise ValueError(f"unknown rules {rules!r} for {d.title}; expected one of {g.rule_sets}")
+        max_rounds = g.default_max_rounds if self.max_rounds is None else self.max_rounds
+        lowest = g.default_max_rounds if g.fixed_length else 1
+        if not _is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
+            allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
+            raise ValueError(f"max_rounds must be {allowed} for {d.title}, got {max_rounds!r}")
+        object.__setattr__(self, "num_players", int(self.num_players))
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "max_rounds", int(max_rounds))
+
+    @property
+    def description(self) -> GameDescription:
+        return get_game(self.game).description
+
+
+def require_game(config, game: str, who: str) -> None:
+    """ValueError naming ``who`` unless ``config`` (a :class:`GameConfig`, or any object with
+    the same fields; one without ``game`` is Space Mission's) is a configuration of ``game``:
+    what the ``bind`` of a policy written for one game calls."""
+    have = getattr(config, "game", DEFAULT_GAME)
+    if have != game:
+        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), "
+                         f"not {get_game(have).description.title} ({have!r})")

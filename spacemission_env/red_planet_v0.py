@@ -1,0 +1,56 @@
+"""Mission: Red Planet v0 as a PettingZoo-style versioned module (as
+``pettingzoo.classic.connect_four_v3``): the shared AEC environment (pettingzoo_env.py)
+with ``game="red_planet"``.
+
+    from spacemission_env import red_planet_v0
+    e = red_planet_v0.env(num_players=4)
+    e.reset(seed=0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else policy(obs["observation"], obs["action_mask"])
+        e.step(action)
+
+SPACES_TABLE
+
+* 3-5 players (M-X2), ten rounds (M-X1): the game has no other end, so ``max_rounds``
+  is 10 and ``round_limit`` is always False.
+* Hidden simultaneous choices (the bonus card kept at setup, M-S6; the role committed
+  each round, M-R3) are asked of the seats one at a time in seat order; an observation
+  shows nothing of the others' commits of the round (M-I4), so a later seat learns
+  nothing from an earlier one's choice: the simultaneous move as a sequential game of
+  imperfect information (OpenSpiel's convention). The same agent may be selected
+  several times in a row (placement, then its role's ability).
+* Observations (``"info"``, ``"recall"``, ``"seer"``): docs/red_planet/observation.md;
+  actions (Discrete(243), every decision of the spec): docs/red_planet/actions.md.
+* Everything else (masks, rewards, illegal actions, copies, seeding, rendering) as in
+  Space Mission's AEC env (pettingzoo_env.py).
+
+The number is the environment's version (``RED_PLANET.version``, docs/versioning.md).
+"""
+from __future__ import annotations
+
+from .pettingzoo_env import env as _env
+from .pettingzoo_env import raw_env as _raw_env
+
+GAME = "red_planet"
+
+
+def _no_game(kwargs: dict) -> dict:
+    if "game" in kwargs:
+        raise TypeError(f"red_planet_v0 plays {GAME!r}; it takes no game argument (got game={kwargs['game']!r})")
+    return kwargs
+
+
+def env(**kwargs):
+    """The wrapped AEC environment (``illegal_action="lose"``), as ``pettingzoo_env.env``."""
+    return _env(game=GAME, **_no_game(kwargs))
+
+
+class raw_env(_raw_env):
+    """The AEC environment without wrappers, as ``pettingzoo_env.raw_env``."""
+
+    def __init__(self, **kwargs):
+        super().__init__(game=GAME, **_no_game(kwargs))
+
+
+__all__ = ["env", "raw_env"]
