@@ -127,6 +127,16 @@ def check_invariants(s: GameState) -> None:
     """Conservation of every component and the consistency of the turn; ValueError
     naming the first broken law."""
     n = s.num_players
+    # every count of components is a count: never negative (M-C1)
+    counts = [(f"player {q} {name}", v) for q, pl in enumerate(s.players)
+              for name, v in (("supply", pl.supply), ("lism", pl.lism), ("removed", pl.removed),
+                              *((f"counters[{t}]", c) for t, c in enumerate(pl.counters)))]
+    counts += [(f"zone {z} astronauts of player {q}", v) for z, row in enumerate(s.mars) for q, v in enumerate(row)]
+    counts += [(f"ship {ship} crew of player {q}", v) for ship, row in enumerate(s.crew) for q, v in enumerate(row)]
+    counts += [(f"zone {z} leftover", v) for z, v in enumerate(s.leftover)]
+    for what, v in counts:
+        if v < 0:
+            _fail(f"{what} is {v}: a count of components cannot be negative (M-C1)")
     # astronauts: 22 per colour over supply, ships, Mars, LiSM and removed (M-C1, M-X3)
     for q, pl in enumerate(s.players):
         aboard = sum(s.crew[ship][q] for ship in range(NUM_SHIPS))
@@ -156,6 +166,12 @@ def check_invariants(s: GameState) -> None:
         waiting = s.pending_slot == k or (s.phase == "setup_zone" and k > s.pending_slot)
         if s.destination(ship) == NONE and any(s.crew[ship]) and not waiting:
             _fail(f"ship {ship} in slot {k} carries astronauts but has no destination (M-L2)")
+    # M-L3, M-L4: ships are in the air only between their launch in step 3 and the landing of
+    # step 4 of the same round; M-S2, M-R2: from setup to the end of step 2 the pad holds N ships
+    if s.airborne and s.phase not in TURN_PHASES:
+        _fail(f"ships in the air (slots {s.airborne}) in phase {s.phase!r}: they land in step 4 of their round (M-L4)")
+    if s.phase in ("setup_zone", "keep", "commit") and NONE in s.slots:
+        _fail(f"pad slots {s.slots} in phase {s.phase!r}: the pad holds {n} ships until step 3 (M-S2, M-R2)")
     # destination tokens: 20 over supply and ships (M-C6)
     for z in range(NUM_ZONES):
         laid = sum(1 for ship in range(NUM_SHIPS) if s.token[ship] == z)
