@@ -470,16 +470,24 @@ def save_png(state: GameState, path, viewer: int | None = None, compress_level: 
     Image.fromarray(render_rgb(state, viewer)).save(path, compress_level=compress_level)
 
 
-def _write_examples(folder: str) -> None:
-    """The pictures of docs/red_planet/render.md: a 4-player game in round 6, mid-turn."""
+def example_state() -> GameState:
+    """The position of docs/red_planet/render.md: a 4-player game (seed EXAMPLE_SEED) played
+    by uniformly random legal actions until round 6 has a ship in the air during a turn."""
     import random
-    from pathlib import Path
 
     from .rules import apply, legal_actions, new_game
     state = new_game(4, seed=EXAMPLE_SEED)
     rand = random.Random(EXAMPLE_SEED)
     while not (state.round == 6 and state.airborne and state.phase in TURN_PHASES):
         apply(state, rand.choice(legal_actions(state)))
+    return state
+
+
+def _write_examples(folder: str) -> None:
+    """The pictures of docs/red_planet/render.md, and its text table on stdout."""
+    from pathlib import Path
+
+    state = example_state()
     Path(folder).mkdir(parents=True, exist_ok=True)
     save_png(state, Path(folder) / "red_planet_board.png", compress_level=9)
     save_png(state, Path(folder) / "red_planet_board_seat0.png", viewer=0, compress_level=9)

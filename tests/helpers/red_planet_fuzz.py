@@ -235,3 +235,14 @@ def fuzz_red_planet_reference(num_players: int, seeds: list[int], **kwargs) -> F
     states = [R.new_game(num_players, seed=seed) for seed in seeds]
     step, mask, to_reference = reference_engine(RED_PLANET, R.apply)
     return fuzz(states, len(states), step, mask, to_reference, RED_PLANET, seed=seeds[0], **kwargs)
+
+
+def fuzz_red_planet_engine(engine, num_players: int, seeds: list[int], **kwargs) -> FuzzStats:
+    """A batched engine (a module with ``init / step / legal_action_mask / to_reference`` as
+    ``spacemission_env.engine``) through the driver: game i starts as the reference game
+    with ``seeds[i]`` and then moves by the same random actions as the reference would."""
+    batch = engine.init(len(seeds), num_players, seeds=np.asarray(seeds, dtype=np.uint64))
+    for i, seed in enumerate(seeds):
+        assert engine.to_reference(batch, i) == R.new_game(num_players, seed=seed), f"game {i}: init differs"
+    return fuzz(batch, len(seeds), engine.step, engine.legal_action_mask, engine.to_reference, RED_PLANET,
+                seed=seeds[0], **kwargs)

@@ -5,6 +5,8 @@ mineral tokens M-C4, destination tokens M-C6, role cards M-C7, counters M-P1/M-P
 round trips, and random illegal actions rejected with every game unchanged. A few hundred
 games by default; thousands under ``-m slow``. The fast engine runs the same driver."""
 import copy
+import importlib.util
+import types
 
 import pytest
 
@@ -12,6 +14,7 @@ from spacemission_env.red_planet.rules import apply, check_invariants, new_game,
 from tests.helpers.red_planet_fuzz import (
     RED_PLANET,
     fuzz,
+    fuzz_red_planet_engine,
     fuzz_red_planet_reference,
     red_planet_census,
     red_planet_check_step,
@@ -39,6 +42,37 @@ def test_fuzz_many_random_games(n):
         seeds = list(range(1_000_000 * n + 50 * batch, 1_000_000 * n + 50 * (batch + 1)))
         stats = fuzz_red_planet_reference(n, seeds, json_every=10, illegal_every=7)
         assert stats.finished == len(seeds)
+
+
+def fast_engine():
+    """The batched engine, once it exists in the tree (spacemission_env/red_planet/engine)."""
+    if importlib.util.find_spec("spacemission_env.red_planet.engine") is None:
+        pytest.skip("no fast Red Planet engine in this tree")
+    return importlib.import_module("spacemission_env.red_planet.engine")
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_fuzz_the_fast_engine_against_the_reference(n):
+    engine = fast_engine()
+    stats = fuzz_red_planet_engine(engine, n, list(range(20_000 * n, 20_000 * n + 32)))
+    assert stats.finished == 32 and stats.illegal_rejected > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYERS)
+def test_fuzz_the_fast_engine_many_games(n):
+    engine = fast_engine()
+    for batch in range(10):  # 1,280 games per player count
+        seeds = list(range(2_000_000 * n + 128 * batch, 2_000_000 * n + 128 * (batch + 1)))
+        assert fuzz_red_planet_engine(engine, n, seeds, json_every=10, illegal_every=7).finished == 128
+
+
+def test_the_engine_entry_point_runs_any_module_of_that_shape():
+    """fuzz_red_planet_engine over the reference engine dressed as a batched engine module."""
+    step, mask, to_reference = reference_engine(RED_PLANET, apply)
+    fake = types.SimpleNamespace(init=lambda b, n, seeds: [new_game(n, seed=int(x)) for x in seeds],
+                                 step=step, legal_action_mask=mask, to_reference=to_reference)
+    assert fuzz_red_planet_engine(fake, 4, [5, 6, 7]).finished == 3
 
 
 # --- the checks can fail ---------------------------------------------------------------------

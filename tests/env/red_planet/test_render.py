@@ -222,3 +222,14 @@ def test_a_bad_viewer_is_rejected(viewer, error):
 def test_a_state_of_another_kind_is_rejected():
     with pytest.raises(TypeError, match="GameState"):
         render_ansi({"phase": "commit"})
+
+
+def test_the_docs_page_shows_the_example_as_rendered_and_its_pictures_exist():
+    from spacemission_env.red_planet.render import example_state
+    from tests.helpers.paths import ROOT
+    page = (ROOT / "docs" / "red_planet" / "render.md").read_text(encoding="utf-8")
+    s = example_state()
+    assert s.num_players == 4 and s.round == 6 and s.airborne
+    assert render_ansi(s, viewer=0) in page
+    for name in ("red_planet_board.png", "red_planet_board_seat0.png"):
+        assert f"../images/{name}" in page and (ROOT / "docs" / "images" / name).stat().st_size > 10_000
