@@ -22,7 +22,7 @@ from __future__ import annotations
 import pickle
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -61,7 +61,6 @@ class FuzzStats:
     illegal_rejected: int = 0
     round_trips: int = 0
     finished: int = 0
-    kinds: dict = field(default_factory=dict)
 
 
 def reference_engine(hooks: ReferenceHooks, apply: Callable):
@@ -106,6 +105,7 @@ def fuzz(batch, batch_size: int, step, mask, to_reference, hooks: ReferenceHooks
             expected = hooks.legal_action_mask(refs[i])
             assert np.array_equal(m[i], expected), (
                 f"game {i}: engine mask {np.flatnonzero(m[i]).tolist()} != reference {np.flatnonzero(expected).tolist()}")
+            assert m[i].any(), f"game {i}: no legal action before the end"
             actions[i] = rand.choice(np.flatnonzero(m[i]).tolist())
         if illegal_every and t % illegal_every == 0:
             reject_illegal(batch, batch_size, step, to_reference, hooks, refs, actions, m, rand.choice(live), rand)

@@ -137,15 +137,16 @@ def check_invariants(s: GameState) -> None:
     naming the first broken law."""
     n = s.num_players
     # every count of components is a count: never negative (M-C1)
-    counts = [(f"player {q} {name}", v) for q, pl in enumerate(s.players)
-              for name, v in (("supply", pl.supply), ("lism", pl.lism), ("removed", pl.removed),
-                              *((f"counters[{t}]", c) for t, c in enumerate(pl.counters)))]
-    counts += [(f"zone {z} astronauts of player {q}", v) for z, row in enumerate(s.mars) for q, v in enumerate(row)]
-    counts += [(f"ship {ship} crew of player {q}", v) for ship, row in enumerate(s.crew) for q, v in enumerate(row)]
-    counts += [(f"zone {z} leftover", v) for z, v in enumerate(s.leftover)]
-    for what, v in counts:
-        if v < 0:
-            _fail(f"{what} is {v}: a count of components cannot be negative (M-C1)")
+    if min(min(min(pl.supply, pl.lism, pl.removed, *pl.counters) for pl in s.players),
+           min(map(min, s.mars)), min(map(min, s.crew)), min(s.leftover)) < 0:
+        counts = [(f"player {q} {name}", v) for q, pl in enumerate(s.players)
+                  for name, v in (("supply", pl.supply), ("lism", pl.lism), ("removed", pl.removed),
+                                  *((f"counters[{t}]", c) for t, c in enumerate(pl.counters)))]
+        counts += [(f"zone {z} astronauts of player {q}", v) for z, row in enumerate(s.mars) for q, v in enumerate(row)]
+        counts += [(f"ship {ship} crew of player {q}", v) for ship, row in enumerate(s.crew) for q, v in enumerate(row)]
+        counts += [(f"zone {z} leftover", v) for z, v in enumerate(s.leftover)]
+        what, v = next((w, v) for w, v in counts if v < 0)
+        _fail(f"{what} is {v}: a count of components cannot be negative (M-C1)")
     # astronauts: 22 per colour over supply, ships, Mars, LiSM and removed (M-C1, M-X3)
     for q, pl in enumerate(s.players):
         aboard = sum(s.crew[ship][q] for ship in range(NUM_SHIPS))

@@ -25,6 +25,7 @@ from spacemission_env.red_planet.render import (
 )
 from spacemission_env.red_planet.rules import apply, is_over, legal_actions, new_game
 from spacemission_env.red_planet.rules.state import PHASES
+from tests.env.red_planet.test_encoding import rich_position
 from tests.helpers.red_planet_positions import position
 
 pytest.importorskip("PIL")
@@ -45,17 +46,8 @@ def random_states(n: int, seed: int, every: int = 1):
 
 
 def explicit_position():
-    """Round 4, seat 1's Femme Fatale turn in 3 players (as in test_encoding.py)."""
-    return position(
-        3, round=4, phase="place", role="Femme Fatale", current=1, start=2,
-        mars={3: {0: 2, 2: 1}, 5: {1: 4}}, minerals={3: "celerium", 5: "ice"}, leftover={3: 1},
-        discoveries={5: ("Grubenunglück", 2), 6: ("Hübscher Felsen 1", 1)},
-        bonus={0: ["Celerium"], 1: ["Eisblöcke 1", "Kolonisation"], 2: ["Gute Planung"]},
-        counters={0: {"sylvanite": 2}, 2: {"ice": 1, "celerium": 3}}, lism={2: 3},
-        crew={2: {0: 1, 1: 2}, 5: {2: 5}}, airborne=[1], tokens={2: 7},
-        commits={0: "Soldier", 2: "Secret Agent"}, acted=[2], discard={0: ["Explorer"], 2: ["Secret Agent"]},
-        placed_slots=[0], last_actor=1,
-    )
+    """Round 4, seat 1's Femme Fatale turn in 3 players (test_encoding.rich_position)."""
+    return rich_position()
 
 
 # --- every phase -------------------------------------------------------------------------------
