@@ -114,7 +114,7 @@ def seat_view(state: GameState, seat: int, viewer: int | None) -> dict:
             commit = ROLE_NAMES[pl.commit] + ("" if revealed(state, seat) else " (hidden)")
         else:
             commit = "chosen (hidden)"
-    bonus = ", ".join(CARD_LABELS[c] for c in pl.bonus) if mine else f"{len(pl.bonus)} hidden"
+    bonus = ", ".join(CARD_LABELS[c] for c in pl.bonus) if mine or not pl.bonus else f"{len(pl.bonus)} hidden"
     setup = (", ".join(CARD_LABELS[c] for c in pl.setup_hand) if mine else f"{len(pl.setup_hand)} hidden") \
         if pl.setup_hand else ""
     drawn = ""
