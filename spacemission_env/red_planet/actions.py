@@ -13,7 +13,8 @@ from __future__ import annotations
 
 
 from ..action_ids import action_index
-from .components import BONUS_CARDS, EDGES, MAX_PLAYERS, NUM_ROLES, NUM_ZONES
+from .components import BONUS_CARDS, EDGES, MAX_PLAYERS, NUM_EVENTS, NUM_ROLES, NUM_ZONES
+from .errors import require_int
 
 SLOTS = MAX_PLAYERS  # pad slots (M-S2: N slots, N <= 5)
 COLOURS = MAX_PLAYERS
@@ -50,6 +51,7 @@ _ORDER = sorted(START.items(), key=lambda kv: kv[1])
 
 
 def _as_id(action) -> int:
+    require_int(action, "action")  # WrongTypeError (a TypeError and a ValueError) for a non-integer
     return action_index(action, NUM_ACTIONS)
 
 
@@ -59,7 +61,7 @@ def decode(action) -> tuple[str, tuple[int, ...]]:
     Arguments: setup_zone/destination/look/discovery (zone,), keep (card id,), commit
     (role,), place/launch/sabotage (slot,), stop/draw/pass (), move (from, to),
     seduce (slot, colour), kill (zone, colour), pilot (slot, zone)."""
-    a = _as_id(action)
+    a = _as_id(action)  # WrongTypeError for a non-integer, ValueError out of range
     kind = next(k for k, s in reversed(_ORDER) if a >= s)
     i = a - START[kind]
     if kind == "keep":
@@ -77,26 +79,43 @@ def decode(action) -> tuple[str, tuple[int, ...]]:
     return kind, (i,)
 
 
+# the range of each argument of a kind (encode checks each, so no argument spills into the next)
+ARG_RANGES: dict[str, tuple[int, ...]] = {
+    "setup_zone": (NUM_ZONES,), "destination": (NUM_ZONES,), "look": (NUM_ZONES,), "discovery": (NUM_ZONES,),
+    "commit": (NUM_ROLES,), "place": (SLOTS,), "launch": (SLOTS,), "sabotage": (SLOTS,),
+    "seduce": (SLOTS, COLOURS), "kill": (NUM_ZONES, COLOURS), "pilot": (SLOTS, NUM_ZONES),
+    "move": (NUM_ZONES, NUM_ZONES), "keep": (NUM_EVENTS,),
+    "stop": (), "draw": (), "pass": (),
+}
+
+
 def encode(kind: str, *args: int) -> int:
-    """The action id of ``kind`` with ``args`` (the inverse of ``decode``)."""
-    if kind not in START:
+    """The action id of ``kind`` with ``args`` (the inverse of ``decode``). ValueError for
+    an unknown kind, a wrong number of arguments or one out of its range (a bonus card
+    that is not one, a pair of zones without a border); WrongTypeError (a TypeError) for
+    an argument that is not an integer."""
+    if not isinstance(kind, str) or kind not in START:
         raise ValueError(f"unknown action kind {kind!r}; expected one of {ACTION_KINDS}")
+    ranges = ARG_RANGES[kind]
+    if len(args) != len(ranges):
+        raise ValueError(f"{kind} takes {len(ranges)} argument(s), got {len(args)}: {args}")
+    args = tuple(require_int(v, f"{kind} argument {j}") for j, v in enumerate(args))
+    if any(not 0 <= v < hi for v, hi in zip(args, ranges)):
+        raise ValueError(f"{kind} arguments {args} out of range (each below {ranges})")
     if kind == "keep":
+        if args[0] not in BONUS_CARDS:
+            raise ValueError(f"keep: event card {args[0]} is not a bonus card (BONUS_CARDS)")
         i = BONUS_CARDS.index(args[0])
     elif kind == "move":
+        if tuple(args) not in EDGES:
+            raise ValueError(f"move: zones {args} share no border (M-C2)")
         i = EDGES.index(tuple(args))
     elif kind in ("seduce", "kill"):
         i = args[0] * COLOURS + args[1]
     elif kind == "pilot":
         i = args[0] * NUM_ZONES + args[1]
-    elif SIZE[kind] == 1:
-        if args:
-            raise ValueError(f"{kind} takes no arguments, got {args}")
-        i = 0
     else:
-        (i,) = args
-    if not 0 <= i < SIZE[kind]:
-        raise ValueError(f"{kind} arguments {args} out of range")
+        i = args[0] if args else 0
     return START[kind] + i
 
 

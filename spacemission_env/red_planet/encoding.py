@@ -50,6 +50,7 @@ from .components import (
     SHIP_CAPACITY,
     SHIP_DEST,
 )
+from .errors import WrongTypeError
 from .rules.state import NONE, PHASES, GameState
 
 OBSERVATION_TYPES = ("info", "recall", "seer")
@@ -132,7 +133,15 @@ _SEER_BLOCKS = (
 )
 
 
+def _check_type(observation_type) -> str:
+    if not isinstance(observation_type, str):
+        raise WrongTypeError(f"observation_type must be a str, one of {OBSERVATION_TYPES}; "
+                             f"got {type(observation_type).__name__} {observation_type!r}")
+    return observation_type
+
+
 def _blocks(observation_type: str):
+    _check_type(observation_type)
     if observation_type in ("info", "recall"):  # one layout; recall fills the *recall* block
         return _INFO_BLOCKS
     if observation_type == "seer":
@@ -140,8 +149,12 @@ def _blocks(observation_type: str):
     raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {OBSERVATION_TYPES}")
 
 
-@functools.cache
 def _layout(observation_type: str) -> tuple:
+    return _cached_layout(_check_type(observation_type))
+
+
+@functools.cache
+def _cached_layout(observation_type: str) -> tuple:
     out, k = [], 0
     for name, shape, meaning in _blocks(observation_type):
         n = int(np.prod(shape))
@@ -195,6 +208,8 @@ def observe(state: GameState, player: int | None = None, observation_type: str =
     player once the game is over). ValueError for an unknown type or seat, TypeError for
     a player that is not an int."""
     layout = _blocks(observation_type)  # validates the type
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a red planet GameState, got {type(state).__name__}")
     n = state.num_players
     me = state.current_player if player is None else player
     if isinstance(me, bool) or not isinstance(me, (int, np.integer)):

@@ -46,6 +46,7 @@ from ..components import (
     SOLDIER,
     TRAVEL_AGENT,
 )
+from ..errors import require_int
 from .labels import action_label, describe
 from .scoring import (
     distribution_after_round_5,
@@ -54,7 +55,7 @@ from .scoring import (
     scores,
     winners,
 )
-from .state import NONE, GameState, PlayerState
+from .state import NONE, GameState, PlayerState, check_state
 
 GROUP_ROLES = (TRAVEL_AGENT, SOLDIER)  # place their astronauts together into one ship, compulsorily (M-O7, M-O8)
 
@@ -83,8 +84,12 @@ def check_num_players(num_players) -> int:
 
 
 def new_game(num_players: int, seed: int | None = None) -> GameState:
-    """A new game: M-S1..M-S3 drawn here, then the M-S4 choices (if any) and M-S5."""
+    """A new game: M-S1..M-S3 drawn here, then the M-S4 choices (if any) and M-S5.
+    ``seed``: an int in [0, 2**64) or None (fresh entropy); WrongTypeError (a TypeError)
+    for another type, ValueError out of range."""
     n = check_num_players(num_players)
+    if seed is not None:
+        seed = require_int(seed, "seed")
     g = rng.seed_state(seed)
     # M-S1: the mineral pool, shuffled face down
     pool = [t for t in range(NUM_MINERALS) for _ in range(MINERAL_TOKENS[t])]
@@ -511,6 +516,7 @@ def ability_actions(state: GameState) -> list[int]:
 # --- legality and apply -------------------------------------------------------------------
 def legal_actions(state: GameState) -> list[int]:
     """Legal action ids of the current player, ascending (empty once the game is over)."""
+    check_state(state)
     phase, q = state.phase, state.current_player
     S = A.START
     if phase in ("setup_zone", "destination"):
@@ -563,7 +569,10 @@ HANDLERS = {
 
 def apply(state: GameState, action) -> None:
     """Play ``action`` for the current player. ValueError naming the action when it is
-    malformed or not legal now (the game over included); the state is then unchanged."""
+    malformed or not legal now (the game over included), WrongTypeError (a TypeError and a
+    ValueError) when it is not an integer, TypeError for a state of another kind; the state
+    is then unchanged."""
+    check_state(state)
     kind, args = A.decode(action)
     if state.phase == "over":
         raise ValueError("the game is over; no action can be applied")

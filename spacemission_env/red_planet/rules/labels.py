@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import actions as A
 from ..components import CARD_LABELS, ROLE_NAMES, SHIP_CAPACITY, ZONE_NAMES
-from .state import NONE, GameState
+from .state import NONE, GameState, check_state
 
 
 def describe(kind: str, args: tuple, state: GameState | None = None) -> str:
@@ -52,7 +52,10 @@ def describe(kind: str, args: tuple, state: GameState | None = None) -> str:
 
 
 def action_label(state: GameState | None, action) -> str:
-    """The action in words (``state`` may be None for a label without ship details)."""
+    """The action in words (``state`` may be None for a label without ship details);
+    errors as ``actions.decode``, TypeError for a state of another kind."""
+    if state is not None:
+        check_state(state)
     kind, args = A.decode(action)
     return describe(kind, args, state)
 

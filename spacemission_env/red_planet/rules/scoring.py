@@ -23,7 +23,7 @@ from ..components import (
     SECOND_DISTRIBUTION_BASE,
     SYLVANITE,
 )
-from .state import NONE, GameState
+from .state import NONE, GameState, check_state
 
 CATEGORIES = ("ice", "sylvanite", "celerium", "ice_bonus", "discovery_cards", "bonus_cards", "total")
 
@@ -177,6 +177,7 @@ def bonus_card_points(state: GameState, player: int, card: int) -> int:
 def scores(state: GameState) -> list[dict]:
     """Score per seat by category (CATEGORIES): counters by type (M-P3 step 4) always;
     the ice bonus, discovery and bonus cards (steps 3, 5, 6) once the game is over."""
+    check_state(state)
     over = state.phase == "over"
     ice = ice_bonus(state) if over else [0] * state.num_players
     out = []

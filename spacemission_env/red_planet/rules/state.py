@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..components import (
     ASTRONAUTS,
+    EXPLORER,
     EXPLORER_STEPS,
     IS_BONUS,
     MINERAL_TOKENS,
@@ -24,6 +25,8 @@ from ..components import (
     NUM_ZONES,
     OUTER_ZONES,
     ROLE_PLACE,
+    SCIENTIST,
+    SETUP_HAND,
     SHIP_CAPACITY,
     SHIP_DEST,
     TOKENS_PER_ZONE,
@@ -119,6 +122,12 @@ class GameState:
         return state_from_json(text)
 
 
+def check_state(state) -> None:
+    """TypeError unless ``state`` is a Red Planet GameState (the entry points' first check)."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a red planet GameState, got {type(state).__name__}")
+
+
 def _fail(msg: str) -> None:
     raise ValueError(f"red planet state: {msg}")
 
@@ -127,6 +136,17 @@ def check_invariants(s: GameState) -> None:
     """Conservation of every component and the consistency of the turn; ValueError
     naming the first broken law."""
     n = s.num_players
+    # every count of components is a count: never negative (M-C1)
+    if min(min(min(pl.supply, pl.lism, pl.removed, *pl.counters) for pl in s.players),
+           min(map(min, s.mars)), min(map(min, s.crew)), min(s.leftover)) < 0:
+        counts = [(f"player {q} {name}", v) for q, pl in enumerate(s.players)
+                  for name, v in (("supply", pl.supply), ("lism", pl.lism), ("removed", pl.removed),
+                                  *((f"counters[{t}]", c) for t, c in enumerate(pl.counters)))]
+        counts += [(f"zone {z} astronauts of player {q}", v) for z, row in enumerate(s.mars) for q, v in enumerate(row)]
+        counts += [(f"ship {ship} crew of player {q}", v) for ship, row in enumerate(s.crew) for q, v in enumerate(row)]
+        counts += [(f"zone {z} leftover", v) for z, v in enumerate(s.leftover)]
+        what, v = next((w, v) for w, v in counts if v < 0)
+        _fail(f"{what} is {v}: a count of components cannot be negative (M-C1)")
     # astronauts: 22 per colour over supply, ships, Mars, LiSM and removed (M-C1, M-X3)
     for q, pl in enumerate(s.players):
         aboard = sum(s.crew[ship][q] for ship in range(NUM_SHIPS))
@@ -156,6 +176,12 @@ def check_invariants(s: GameState) -> None:
         waiting = s.pending_slot == k or (s.phase == "setup_zone" and k > s.pending_slot)
         if s.destination(ship) == NONE and any(s.crew[ship]) and not waiting:
             _fail(f"ship {ship} in slot {k} carries astronauts but has no destination (M-L2)")
+    # M-L3, M-L4: ships are in the air only between their launch in step 3 and the landing of
+    # step 4 of the same round; M-S2, M-R2: from setup to the end of step 2 the pad holds N ships
+    if s.airborne and s.phase not in TURN_PHASES:
+        _fail(f"ships in the air (slots {s.airborne}) in phase {s.phase!r}: they land in step 4 of their round (M-L4)")
+    if s.phase in ("setup_zone", "keep", "commit") and NONE in s.slots:
+        _fail(f"pad slots {s.slots} in phase {s.phase!r}: the pad holds {n} ships until step 3 (M-S2, M-R2)")
     # destination tokens: 20 over supply and ships (M-C6)
     for z in range(NUM_ZONES):
         laid = sum(1 for ship in range(NUM_SHIPS) if s.token[ship] == z)
@@ -185,6 +211,9 @@ def check_invariants(s: GameState) -> None:
         if (c == NONE and s.looked[z]) or s.looked[z] != sorted(set(s.looked[z])) or \
                 any(not 0 <= q < n or c not in s.players[q].seen for q in s.looked[z]):
             _fail(f"zone {z}: looked {s.looked[z]} lists, sorted, seats that have seen its card")
+    for z in range(NUM_ZONES):  # M-I2: whoever laid a discovery card has seen it
+        if s.discovery[z] != NONE and s.discovery[z] not in s.players[s.discovery_owner[z]].seen:
+            _fail(f"zone {z}: its discovery card was laid by player {s.discovery_owner[z]}, who has not seen it (M-I2)")
     if any(IS_BONUS[c] for c in s.removed_cards) or any(not IS_BONUS[c] for pl in s.players for c in pl.bonus):
         _fail("removed_cards holds only discovery cards and players' bonus lists only bonus cards")
     # role cards: 9 per player over hand, discard and the unplayed commit (M-C7, M-R6)
@@ -216,6 +245,29 @@ def check_turn(s: GameState) -> None:
             _fail("the player keeping a bonus card holds his setup cards and no bonus card yet")
         if not any(IS_BONUS[c] for c in s.players[s.current_player].setup_hand):
             _fail("the player keeping a bonus card holds one (M-S5)")
+    if over and s.round != NUM_ROUNDS:
+        _fail(f"the game is over in round {s.round}: it ends only after round {NUM_ROUNDS} (M-X1)")
+    if s.phase == "setup_zone" and any(pl.bonus or pl.setup_hand or pl.seen for pl in s.players):
+        _fail("event cards are dealt only after the setup destinations are chosen (M-S4, M-S5)")
+    if s.phase == "keep":  # M-S6: in seat order, those before the current player have kept one card
+        order = s.seat_order()
+        i = order.index(s.current_player)
+        for q in order:
+            pl = s.players[q]
+            kept = len(pl.bonus) == 1 and not pl.setup_hand
+            waiting = not pl.bonus and len(pl.setup_hand) == SETUP_HAND
+            if not (kept if order.index(q) < i else waiting):
+                _fail(f"player {q} holds bonus {pl.bonus} and setup cards {pl.setup_hand} while player "
+                      f"{s.current_player} keeps: those before him kept one card, the rest hold {SETUP_HAND} (M-S6)")
+    if s.phase == "commit" and any(pl.acted for pl in s.players):
+        _fail("a player has acted in step 2: turns are taken only after every commit (M-R3, M-R4)")
+    if s.last_actor != NONE and not (0 <= s.last_actor < n and (s.players[s.last_actor].acted
+                                                                or s.last_actor == s.current_player)):
+        _fail(f"last_actor {s.last_actor} has taken no turn this round (M-R8)")
+    if s.steps_left and s.role != EXPLORER:
+        _fail(f"steps_left {s.steps_left} outside an Explorer's turn (M-O2)")
+    if s.phase == "discovery" and s.role != SCIENTIST:
+        _fail(f"a drawn discovery card is laid only by the Scientist (M-O3, M-E1), not role {s.role}")
     in_turn = s.phase in TURN_PHASES
     if in_turn != (s.role != NONE):
         _fail(f"role {s.role} in phase {s.phase!r}: a role is in execution exactly in a turn phase")

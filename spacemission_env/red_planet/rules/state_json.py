@@ -12,6 +12,7 @@ import json
 import reprlib
 
 from ...rng import MASK64
+from ..errors import WrongTypeError
 from ..components import (
     ASTRONAUTS,
     CARD_INDEX,
@@ -109,9 +110,10 @@ def state_to_json(s: GameState, indent: int | None = None) -> str:
 
 
 def state_from_json(text) -> GameState:
-    """The state written by ``state_to_json``; ValueError naming the problem for anything else."""
+    """The state written by ``state_to_json``; ValueError naming the problem for anything
+    else (WrongTypeError, a TypeError and a ValueError, when ``text`` is not a str)."""
     if not isinstance(text, str):
-        raise ValueError(f"red planet state JSON must be a str, got {type(text).__name__}")
+        raise WrongTypeError(f"red planet state JSON must be a str, got {type(text).__name__}")
     try:
         data = json.loads(text)
     except RecursionError:

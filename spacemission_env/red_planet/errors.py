@@ -1,0 +1,23 @@
+"""The error for an argument of the wrong type.
+
+``WrongTypeError`` is a TypeError (the project's rule: a wrong type raises TypeError) and
+also a ValueError, so code written when every bad action id, seed or document raised
+ValueError still catches it.
+"""
+from __future__ import annotations
+
+import operator
+
+
+class WrongTypeError(TypeError, ValueError):
+    """An argument of the wrong type (both a TypeError and a ValueError)."""
+
+
+def require_int(value, what: str) -> int:
+    """``value`` as a Python int (ints and numpy integers; not bools); WrongTypeError naming ``what``."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise WrongTypeError(f"{what} must be an integer, got bool {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise WrongTypeError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
