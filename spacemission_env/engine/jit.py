@@ -42,7 +42,8 @@ import numba
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 
 _PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_training")
-_DATA_FILES = {"spacemission_env.components": ("data", "components.json")}
+_DATA_FILES = {"spacemission_env.components": ("data", "components.json"),
+               "spacemission_env.red_planet.components": ("data", "red_planet.json")}
 
 
 @functools.lru_cache(maxsize=None)
