@@ -26,7 +26,8 @@ def init(batch_size: int, num_players: int, seeds=0) -> BatchState:
     st = BatchState(batch_size, num_players)
     seed_arr = _seed_array(seeds, st.batch_size)
     with _quiet():
-        K.init_games(np.ones(st.batch_size, np.bool_), seed_arr, st.fields())
+        K.init_games(np.ones(st.batch_size, np.bool_), seed_arr, st.record, st.rng)
+    st.sync()
     return st
 
 
@@ -38,7 +39,8 @@ def reset_finished(st: BatchState, seeds) -> np.ndarray:
     done = st.terminated.copy()
     if done.any():
         with _quiet():
-            K.init_games(done, seed_arr, st.fields())
+            K.init_games(done, seed_arr, st.record, st.rng)
+        st.sync()
     return done
 
 
@@ -50,7 +52,8 @@ def step(st: BatchState, actions, select=None) -> None:
     a = _actions(st, actions)
     sel = _select(st, select)
     with _quiet():
-        bad = K.step_games(a, sel, st.fields())
+        bad = K.step_games(a, sel, st.record, st.rng)
+    st.sync()
     if bad >= 0:
         legal = np.flatnonzero(legal_action_mask(st)[bad]).tolist()
         raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now (legal: {legal})")
@@ -66,7 +69,7 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
     elif not isinstance(out, np.ndarray) or out.shape != (st.batch_size, NUM_ACTIONS) or out.dtype != np.bool_ \
             or not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"out must be a writeable C-contiguous bool array of shape ({st.batch_size}, {NUM_ACTIONS})")
-    K.legal_mask(out, sel, st.fields())
+    K.legal_mask(out, sel, st.record, st.rng)
     return out
 
 
@@ -88,7 +91,7 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     elif not isinstance(out, np.ndarray) or out.shape != (st.batch_size, d) or out.dtype != np.int8 \
             or not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"out must be a writeable C-contiguous int8 array of shape ({st.batch_size}, {d})")
-    O.observe_games(out, players, E.OBSERVATION_TYPES.index(observation_type), st.fields())
+    O.observe_games(out, players, E.OBSERVATION_TYPES.index(observation_type), st.record)
     return out
 
 
@@ -96,7 +99,7 @@ def scores(st: BatchState) -> np.ndarray:
     """int16 [B, P, 7]: rules/scoring.py CATEGORIES (ice, sylvanite, celerium, ice_bonus,
     discovery_cards, bonus_cards, total); provisional while a game runs (counters only)."""
     out = np.zeros((st.batch_size, st.num_players, len(CATEGORIES)), dtype=np.int16)
-    SC.scores_kernel(st.fields(), out)
+    SC.scores_kernel(st.record, st.rng, out)
     return out
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..components import NUM_ZONES
 from ..rules.state import NONE, PHASES, GameState, PlayerState
-from .state import BatchState
+from .state import F_CURRENT_PLAYER, F_TERMINATED, BatchState
 
 _OVER = PHASES.index("over")
 
@@ -94,17 +94,18 @@ def _check_range(s: GameState) -> None:
 
 
 def write_slot(st: BatchState, i: int, s: GameState) -> None:
-    """Overwrite batch slot ``i`` with the reference state ``s`` (same player count)."""
+    """Overwrite batch slot ``i`` with the reference state ``s`` (same player count);
+    call ``st.sync()`` after the last slot."""
     if s.num_players != st.num_players:
         raise ValueError(f"state has {s.num_players} players, the batch {st.num_players}")
     _check_range(s)
     over = s.phase == "over"
     st.rng[i] = np.uint64(s.rng)
-    st.terminated[i] = over
+    st.record[i, F_TERMINATED] = over
     st.phase[i] = PHASES.index(s.phase)
     st.round[i] = s.round
     st.start_player[i] = s.start_player
-    st.current_player[i] = s.start_player if over else s.current_player  # never -1 (state.py)
+    st.record[i, F_CURRENT_PLAYER] = s.start_player if over else s.current_player  # never -1 (state.py)
     st.last_actor[i] = s.last_actor
     st.role[i] = s.role
     st.steps_left[i] = s.steps_left
@@ -158,4 +159,5 @@ def from_reference(states: Sequence[GameState]) -> BatchState:
     st = BatchState(len(states), states[0].num_players)
     for i, s in enumerate(states):
         write_slot(st, i, s)
+    st.sync()
     return st

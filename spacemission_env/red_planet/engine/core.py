@@ -10,6 +10,26 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from .state import (
+    F_AIRBORNE,
+    F_AIRBORNE_LEN,
+    F_CREW,
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_EVENT_PILE_LEN,
+    F_MARS,
+    F_PLAYER_COUNT,
+    F_PLACED_LEN,
+    F_PLACED_SLOTS,
+    F_ROLE,
+    F_SEEN,
+    F_SLOTS,
+    F_START_PLAYER,
+    F_STEPS_LEFT,
+    F_SUPPLY,
+    F_TOKEN,
+    F_TOKEN_SUPPLY,
+)
 from .. import actions as A
 from ..components import (
     BONUS_CARDS,
@@ -118,68 +138,68 @@ def shuffle(rng, b, items, n):
 
 # --- derived views (rules/state.py GameState methods) --------------------------------------
 @njit
-def destination(s, b, ship):
+def destination(g, rng, b, ship):
     """The zone a ship flies to: its token, else its printed zone (M-L4); -1 for none (M-L2)."""
-    t = s.token[b, ship]
+    t = g[b, F_TOKEN + ship]
     return t if t != NONE else SHIP_DEST_T[ship]
 
 
 @njit
-def free_seats(s, b, ship):
+def free_seats(g, rng, b, ship):
     n = 0
-    for q in range(s.crew.shape[2]):
-        n += s.crew[b, ship, q]
+    for q in range(g[b, F_PLAYER_COUNT]):
+        n += g[b, F_CREW + ship * 5 + q]
     return SHIP_CAP_T[ship] - n
 
 
 @njit
-def is_airborne(s, b, slot):
-    for i in range(s.airborne_len[b]):
-        if s.airborne[b, i] == slot:
+def is_airborne(g, rng, b, slot):
+    for i in range(g[b, F_AIRBORNE_LEN]):
+        if g[b, F_AIRBORNE + i] == slot:
             return True
     return False
 
 
 @njit
-def on_pad(s, b, slot):
-    return s.slots[b, slot] != NONE and not is_airborne(s, b, slot)
+def on_pad(g, rng, b, slot):
+    return g[b, F_SLOTS + slot] != NONE and not is_airborne(g, rng, b, slot)
 
 
 @njit
-def seat_index(s, b, q):
+def seat_index(g, rng, b, q):
     """Position of seat q in the seat order from the start player."""
-    n = s.supply.shape[1]
-    return (q - s.start_player[b] + n) % n
+    n = g[b, F_PLAYER_COUNT]
+    return (q - g[b, F_START_PLAYER] + n) % n
 
 
 @njit
-def next_seat(s, b, q):
-    return (q + 1) % s.supply.shape[1]
+def next_seat(g, rng, b, q):
+    return (q + 1) % g[b, F_PLAYER_COUNT]
 
 
 @njit
-def is_last_in_order(s, b, q):
-    return seat_index(s, b, q) == s.supply.shape[1] - 1
+def is_last_in_order(g, rng, b, q):
+    return seat_index(g, rng, b, q) == g[b, F_PLAYER_COUNT] - 1
 
 
 @njit
-def see(s, b, q, card):
+def see(g, rng, b, q, card):
     """M-I2: remember an event card a seat has seen."""
-    s.seen[b, q, card] = True
+    g[b, F_SEEN + q * 24 + card] = True
 
 
 @njit
-def mars_leaders(s, b, z, out):
+def mars_leaders(g, rng, b, z, out):
     """Seats with the most astronauts in zone z (at least one) into out; their count."""
-    n = s.mars.shape[2]
+    n = g[b, F_PLAYER_COUNT]
     top = 0
     for q in range(n):
-        if s.mars[b, z, q] > top:
-            top = s.mars[b, z, q]
+        if g[b, F_MARS + z * 5 + q] > top:
+            top = g[b, F_MARS + z * 5 + q]
     k = 0
     if top > 0:
         for q in range(n):
-            if s.mars[b, z, q] == top:
+            if g[b, F_MARS + z * 5 + q] == top:
                 out[k] = q
                 k += 1
     return k
@@ -187,75 +207,75 @@ def mars_leaders(s, b, z, out):
 
 # --- what a decision offers (rules/game.py placement_actions, ability_actions) --------------
 @njit
-def can_board(s, b, q, slot):
+def can_board(g, rng, b, q, slot):
     """M-L1 with the role's constraints (M-O4 two different ships, M-O7/M-O8 one group)."""
-    if not on_pad(s, b, slot):
+    if not on_pad(g, rng, b, slot):
         return False
-    role = s.role[b]
-    placed = s.placed_len[b]
+    role = g[b, F_ROLE]
+    placed = g[b, F_PLACED_LEN]
     group = GROUP_ROLE[role]
     need = ROLE_PLACE_T[role] if group else 1
     if placed >= ROLE_PLACE_T[role] or (group and placed > 0):
         return False
     if role == R_SECRET_AGENT:
         for i in range(placed):
-            if s.placed_slots[b, i] == slot:
+            if g[b, F_PLACED_SLOTS + i] == slot:
                 return False
-    return free_seats(s, b, s.slots[b, slot]) >= need and s.supply[b, q] >= need
+    return free_seats(g, rng, b, g[b, F_SLOTS + slot]) >= need and g[b, F_SUPPLY + q] >= need
 
 
 @njit
-def any_placement(s, b):
-    q = s.current_player[b]
-    for k in range(s.slots.shape[1]):
-        if can_board(s, b, q, k):
+def any_placement(g, rng, b):
+    q = g[b, F_CURRENT_PLAYER]
+    for k in range(g[b, F_PLAYER_COUNT]):
+        if can_board(g, rng, b, q, k):
             return True
     return False
 
 
 @njit
-def ability_row(s, b, row):
+def ability_row(g, rng, b, row):
     """Write the role's ability choices (pass excluded, M-O1..M-O9) into row (when row
     has length > 0) and return their count."""
-    q, role, n = s.current_player[b], s.role[b], s.supply.shape[1]
+    q, role, n = g[b, F_CURRENT_PLAYER], g[b, F_ROLE], g[b, F_PLAYER_COUNT]
     write = row.shape[0] > 0
     cnt = 0
     if role == R_EXPLORER:
-        if s.steps_left[b] > 0:
+        if g[b, F_STEPS_LEFT] > 0:
             for i in range(NUM_EDGES):
-                if s.mars[b, EDGE_FROM[i], q] > 0:
+                if g[b, F_MARS + (EDGE_FROM[i]) * 5 + q] > 0:
                     cnt += 1
                     if write:
                         row[A_MOVE + i] = True
     elif role == R_SCIENTIST:
-        if s.event_pile_len[b] > 0:
+        if g[b, F_EVENT_PILE_LEN] > 0:
             cnt += 1
             if write:
                 row[A_DRAW] = True
         for z in range(Z):
-            if s.discovery[b, z] != NONE:
+            if g[b, F_DISCOVERY + z] != NONE:
                 cnt += 1
                 if write:
                     row[A_LOOK + z] = True
     elif role == R_SECRET_AGENT:
         for k in range(n):
-            if on_pad(s, b, k) and free_seats(s, b, s.slots[b, k]) > 0:
+            if on_pad(g, rng, b, k) and free_seats(g, rng, b, g[b, F_SLOTS + k]) > 0:
                 cnt += 1
                 if write:
                     row[A_LAUNCH + k] = True
     elif role == R_FEMME_FATALE:
-        if s.supply[b, q] > 0:
+        if g[b, F_SUPPLY + q] > 0:
             for k in range(n):
-                ship = s.slots[b, k]
+                ship = g[b, F_SLOTS + k]
                 if ship != NONE:
                     for c in range(n):
-                        if c != q and s.crew[b, ship, c] > 0:
+                        if c != q and g[b, F_CREW + ship * 5 + c] > 0:
                             cnt += 1
                             if write:
                                 row[A_SEDUCE + k * COLOURS + c] = True
     elif role == R_SABOTEUR:
         for k in range(n):
-            if on_pad(s, b, k):
+            if on_pad(g, rng, b, k):
                 cnt += 1
                 if write:
                     row[A_SABOTAGE + k] = True
@@ -263,18 +283,18 @@ def ability_row(s, b, row):
         for z in range(Z):
             if OUTER_T[z]:
                 for c in range(n):
-                    if s.mars[b, z, c] > 0:
+                    if g[b, F_MARS + z * 5 + c] > 0:
                         cnt += 1
                         if write:
                             row[A_KILL + z * COLOURS + c] = True
     elif role == R_PILOT:
         for k in range(n):
-            ship = s.slots[b, k]
+            ship = g[b, F_SLOTS + k]
             if ship != NONE:
-                d = destination(s, b, ship)
+                d = destination(g, rng, b, ship)
                 if d != NONE:
                     for z in range(Z):
-                        if z != d and s.token_supply[b, z] > 0:
+                        if z != d and g[b, F_TOKEN_SUPPLY + z] > 0:
                             cnt += 1
                             if write:
                                 row[A_PILOT + k * Z + z] = True
@@ -282,6 +302,6 @@ def ability_row(s, b, row):
 
 
 @njit
-def has_ability(s, b):
+def has_ability(g, rng, b):
     """Whether the role's ability can act on something now (M-R5)."""
-    return ability_row(s, b, np.empty(0, np.bool_)) > 0
+    return ability_row(g, rng, b, np.empty(0, np.bool_)) > 0

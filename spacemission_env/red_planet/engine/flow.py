@@ -6,6 +6,39 @@ and no ability) until a player must decide or the round ends."""
 from __future__ import annotations
 
 from ...engine.jit import njit
+from .state import (
+    F_ACTED,
+    F_AIRBORNE,
+    F_AIRBORNE_LEN,
+    F_COMMIT,
+    F_CREW,
+    F_CURRENT_PLAYER,
+    F_DISCARD,
+    F_HAND,
+    F_LAST_ACTOR,
+    F_MARS,
+    F_MINERAL,
+    F_MINERAL_POOL,
+    F_MINERAL_POOL_LEN,
+    F_PLAYER_COUNT,
+    F_PENDING_SLOT,
+    F_PHASE,
+    F_PLACED_LEN,
+    F_PLACED_SLOTS,
+    F_ROLE,
+    F_ROUND,
+    F_SHIP_DECK,
+    F_SHIP_DECK_LEN,
+    F_SLOTS,
+    F_START_PLAYER,
+    F_STEPS_LEFT,
+    F_SUPPLY,
+    F_TERMINATED,
+    F_TOKEN,
+    F_TOKEN_SUPPLY,
+    F_USED_SHIPS,
+    F_USED_SHIPS_LEN,
+)
 from ..components import FIRST_DISTRIBUTION_ROUND, NUM_ROUNDS, RECRUITER, SECOND_DISTRIBUTION_ROUND
 from .core import (
     EXPLORER_STEPS_C,
@@ -29,236 +62,239 @@ from .core import (
 from .scoring import distribution_after_round_5, distribution_after_round_8, final_scoring
 
 
+# what an action leaves to do (step.resolve): one place for the chain placement ->
+# ability -> end of turn -> next turn, so the compiled step holds it once
+NEXT_NONE, NEXT_CONTINUE_PLACEMENT, NEXT_BEGIN_ABILITY, NEXT_END_TURN, NEXT_ADVANCE = range(5)
+
+
 # --- ships (M-L1..M-L6, M-C6) ----------------------------------------------------------------
 @njit
-def return_token(s, b, ship):
-    t = s.token[b, ship]
+def return_token(g, rng, b, ship):
+    t = g[b, F_TOKEN + ship]
     if t != NONE:
-        s.token_supply[b, t] += 1
-        s.token[b, ship] = NONE
+        g[b, F_TOKEN_SUPPLY + t] += 1
+        g[b, F_TOKEN + ship] = NONE
 
 
 @njit
-def lay_token(s, b, ship, zone):
+def lay_token(g, rng, b, ship, zone):
     """M-C6: a destination token from supply onto a ship (a token already there returns)."""
-    return_token(s, b, ship)
-    s.token_supply[b, zone] -= 1
-    s.token[b, ship] = zone
+    return_token(g, rng, b, ship)
+    g[b, F_TOKEN_SUPPLY + zone] -= 1
+    g[b, F_TOKEN + ship] = zone
 
 
 @njit
-def launch(s, b, slot):
+def launch(g, rng, b, slot):
     """M-L3: the ship leaves the pad; it lands in launch order (M-L4)."""
-    s.airborne[b, s.airborne_len[b]] = slot
-    s.airborne_len[b] += 1
+    g[b, F_AIRBORNE + g[b, F_AIRBORNE_LEN]] = slot
+    g[b, F_AIRBORNE_LEN] += 1
 
 
 @njit
-def reveal_mineral(s, b, z):
+def reveal_mineral(g, rng, b, z):
     """M-L5: astronauts entering a zone without a mineral token draw one from the pool."""
-    if s.mineral[b, z] == NONE:
-        s.mineral_pool_len[b] -= 1
-        s.mineral[b, z] = s.mineral_pool[b, s.mineral_pool_len[b]]
+    if g[b, F_MINERAL + z] == NONE:
+        g[b, F_MINERAL_POOL_LEN] -= 1
+        g[b, F_MINERAL + z] = g[b, F_MINERAL_POOL + g[b, F_MINERAL_POOL_LEN]]
 
 
 @njit
-def to_used_pile(s, b, slot):
-    ship = s.slots[b, slot]
-    s.used_ships[b, s.used_ships_len[b]] = ship
-    s.used_ships_len[b] += 1
-    s.slots[b, slot] = NONE
+def to_used_pile(g, rng, b, slot):
+    ship = g[b, F_SLOTS + slot]
+    g[b, F_USED_SHIPS + g[b, F_USED_SHIPS_LEN]] = ship
+    g[b, F_USED_SHIPS_LEN] += 1
+    g[b, F_SLOTS + slot] = NONE
 
 
 @njit
-def land_ships(s, b):
+def land_ships(g, rng, b):
     """M-L4, M-L6: in launch order each ship lands; its crew enters the zone (M-L5)."""
-    n = s.supply.shape[1]
-    for i in range(s.airborne_len[b]):
-        slot = s.airborne[b, i]
-        ship = s.slots[b, slot]
+    n = g[b, F_PLAYER_COUNT]
+    for i in range(g[b, F_AIRBORNE_LEN]):
+        slot = g[b, F_AIRBORNE + i]
+        ship = g[b, F_SLOTS + slot]
         crewed = False
         for q in range(n):
-            crewed = crewed or s.crew[b, ship, q] > 0
+            crewed = crewed or g[b, F_CREW + ship * 5 + q] > 0
         if crewed:
-            zone = destination(s, b, ship)
+            zone = destination(g, rng, b, ship)
             for q in range(n):
-                s.mars[b, zone, q] += s.crew[b, ship, q]
-                s.crew[b, ship, q] = 0
-            reveal_mineral(s, b, zone)
-        return_token(s, b, ship)
-        to_used_pile(s, b, slot)
-    s.airborne_len[b] = 0
+                g[b, F_MARS + zone * 5 + q] += g[b, F_CREW + ship * 5 + q]
+                g[b, F_CREW + ship * 5 + q] = 0
+            reveal_mineral(g, rng, b, zone)
+        return_token(g, rng, b, ship)
+        to_used_pile(g, rng, b, slot)
+    g[b, F_AIRBORNE_LEN] = 0
 
 
 @njit
-def refill_pad(s, b):
+def refill_pad(g, rng, b):
     """M-R2: ships into the free slots; an empty deck is first replaced by the shuffled used pile."""
-    for k in range(s.slots.shape[1]):
-        if s.slots[b, k] == NONE:
-            if s.ship_deck_len[b] == 0:
-                for i in range(s.used_ships_len[b]):
-                    s.ship_deck[b, i] = s.used_ships[b, i]
-                s.ship_deck_len[b] = s.used_ships_len[b]
-                s.used_ships_len[b] = 0
-                shuffle(s.rng, b, s.ship_deck[b], s.ship_deck_len[b])
-            s.ship_deck_len[b] -= 1
-            s.slots[b, k] = s.ship_deck[b, s.ship_deck_len[b]]
+    for k in range(g[b, F_PLAYER_COUNT]):
+        if g[b, F_SLOTS + k] == NONE:
+            if g[b, F_SHIP_DECK_LEN] == 0:
+                for i in range(g[b, F_USED_SHIPS_LEN]):
+                    g[b, F_SHIP_DECK + i] = g[b, F_USED_SHIPS + i]
+                g[b, F_SHIP_DECK_LEN] = g[b, F_USED_SHIPS_LEN]
+                g[b, F_USED_SHIPS_LEN] = 0
+                shuffle(rng, b, g[b, F_SHIP_DECK:F_SHIP_DECK + 34], g[b, F_SHIP_DECK_LEN])
+            g[b, F_SHIP_DECK_LEN] -= 1
+            g[b, F_SLOTS + k] = g[b, F_SHIP_DECK + g[b, F_SHIP_DECK_LEN]]
 
 
 # --- the round (M-R1, M-R8) ----------------------------------------------------------------------
 @njit
-def start_round(s, b):
+def start_round(g, rng, b):
     """M-R1: step 1 (refill, rounds 2-10), then step 2 from the start player."""
-    if s.round[b] > 1:
-        refill_pad(s, b)
-    for q in range(s.supply.shape[1]):
-        s.commit[b, q] = NONE
-        s.acted[b, q] = False
-    s.last_actor[b] = NONE
-    s.phase[b] = PH_COMMIT
-    s.current_player[b] = s.start_player[b]
+    if g[b, F_ROUND] > 1:
+        refill_pad(g, rng, b)
+    for q in range(g[b, F_PLAYER_COUNT]):
+        g[b, F_COMMIT + q] = NONE
+        g[b, F_ACTED + q] = False
+    g[b, F_LAST_ACTOR] = NONE
+    g[b, F_PHASE] = PH_COMMIT
+    g[b, F_CURRENT_PLAYER] = g[b, F_START_PLAYER]
 
 
 @njit
-def end_of_round(s, b):
+def end_of_round(g, rng, b):
     """M-R8: the last to act starts next round; M-P1, M-P2 after rounds 5 and 8; M-P3, M-X1 after 10."""
-    s.start_player[b] = s.last_actor[b]
-    r = s.round[b]
+    g[b, F_START_PLAYER] = g[b, F_LAST_ACTOR]
+    r = g[b, F_ROUND]
     if r == FIRST_DISTRIBUTION_ROUND:
-        distribution_after_round_5(s, b)
+        distribution_after_round_5(g, rng, b)
     elif r == SECOND_DISTRIBUTION_ROUND:
-        distribution_after_round_8(s, b)
+        distribution_after_round_8(g, rng, b)
     elif r == NUM_ROUNDS:
-        final_scoring(s, b)
-        s.phase[b] = PH_OVER
-        s.terminated[b] = True
-        s.current_player[b] = s.start_player[b]  # never -1 (state.py); the reference says NONE
+        final_scoring(g, rng, b)
+        g[b, F_PHASE] = PH_OVER
+        g[b, F_TERMINATED] = True
+        g[b, F_CURRENT_PLAYER] = g[b, F_START_PLAYER]  # never -1 (state.py); the reference says NONE
         return
-    s.round[b] = r + 1
-    start_round(s, b)
+    g[b, F_ROUND] = r + 1
+    start_round(g, rng, b)
 
 
 # --- the turn of step 3 (M-R4..M-R6) --------------------------------------------------------------
 @njit
-def finish_turn(s, b):
+def finish_turn(g, rng, b):
     """M-R6: the role card to the discard; M-O1: the Recruiter takes all back."""
-    q = s.current_player[b]
-    s.discard[b, q, s.role[b]] = True
-    if s.role[b] == RECRUITER:
+    q = g[b, F_CURRENT_PLAYER]
+    g[b, F_DISCARD + q * 9 + g[b, F_ROLE]] = True
+    if g[b, F_ROLE] == RECRUITER:
         for r in range(NR):
-            if s.discard[b, q, r]:
-                s.hand[b, q, r] = True
-                s.discard[b, q, r] = False
-    s.acted[b, q] = True
-    s.role[b] = NONE
-    s.placed_len[b] = 0
-    s.steps_left[b] = 0
+            if g[b, F_DISCARD + q * 9 + r]:
+                g[b, F_HAND + q * 9 + r] = True
+                g[b, F_DISCARD + q * 9 + r] = False
+    g[b, F_ACTED + q] = True
+    g[b, F_ROLE] = NONE
+    g[b, F_PLACED_LEN] = 0
+    g[b, F_STEPS_LEFT] = 0
 
 
 @njit
-def advance(s, b):
+def advance(g, rng, b):
     """M-R4: call roles 1..9, ties in seat order from the start player; M-R5: placement
     while there is a choice, then the ability when it can act; M-R7/M-R8 after the last."""
-    n = s.supply.shape[1]
+    n = g[b, F_PLAYER_COUNT]
     while True:
         best, best_key = NONE, 1 << 30
         for i in range(n):
-            q = (s.start_player[b] + i) % n
-            if not s.acted[b, q]:
-                key = s.commit[b, q] * 16 + i
+            q = (g[b, F_START_PLAYER] + i) % n
+            if not g[b, F_ACTED + q]:
+                key = g[b, F_COMMIT + q] * 16 + i
                 if key < best_key:
                     best, best_key = q, key
         if best == NONE:
-            land_ships(s, b)  # step 4 (M-R7)
-            end_of_round(s, b)
+            land_ships(g, rng, b)  # step 4 (M-R7)
+            end_of_round(g, rng, b)
             return
-        s.current_player[b] = best
-        s.role[b] = s.commit[b, best]
-        s.last_actor[b] = best
-        s.placed_len[b] = 0
-        s.steps_left[b] = 0
-        if s.role[b] == R_TRAVEL_AGENT and not any_placement(s, b):
-            finish_turn(s, b)  # M-O7: no ship for the group: the turn is lost
+        g[b, F_CURRENT_PLAYER] = best
+        g[b, F_ROLE] = g[b, F_COMMIT + best]
+        g[b, F_LAST_ACTOR] = best
+        g[b, F_PLACED_LEN] = 0
+        g[b, F_STEPS_LEFT] = 0
+        if g[b, F_ROLE] == R_TRAVEL_AGENT and not any_placement(g, rng, b):
+            finish_turn(g, rng, b)  # M-O7: no ship for the group: the turn is lost
             continue
-        if any_placement(s, b):
-            s.phase[b] = PH_PLACE
+        if any_placement(g, rng, b):
+            g[b, F_PHASE] = PH_PLACE
             return
-        s.steps_left[b] = EXPLORER_STEPS_C if s.role[b] == R_EXPLORER else 0
-        if has_ability(s, b):
-            s.phase[b] = PH_ABILITY
+        g[b, F_STEPS_LEFT] = EXPLORER_STEPS_C if g[b, F_ROLE] == R_EXPLORER else 0
+        if has_ability(g, rng, b):
+            g[b, F_PHASE] = PH_ABILITY
             return
-        finish_turn(s, b)
+        finish_turn(g, rng, b)
 
 
 @njit
-def end_turn(s, b):
-    finish_turn(s, b)
-    advance(s, b)
-
-
-@njit
-def begin_ability(s, b):
-    """M-R5: the ability, offered only when it can act on something."""
-    s.steps_left[b] = EXPLORER_STEPS_C if s.role[b] == R_EXPLORER else 0
-    if has_ability(s, b):
-        s.phase[b] = PH_ABILITY
-    else:
-        end_turn(s, b)
-
-
-@njit
-def continue_placement(s, b):
-    if any_placement(s, b):
-        s.phase[b] = PH_PLACE
-    else:
-        begin_ability(s, b)
+def resolve(g, rng, b, nxt):
+    """Carry out what an action left to do (NEXT_*): M-R5 placement while there is a
+    choice, then the ability when it can act, M-R6 the end of the turn, M-R4 the next."""
+    if nxt == NEXT_CONTINUE_PLACEMENT:
+        if any_placement(g, rng, b):
+            g[b, F_PHASE] = PH_PLACE
+            return
+        nxt = NEXT_BEGIN_ABILITY
+    if nxt == NEXT_BEGIN_ABILITY:
+        g[b, F_STEPS_LEFT] = EXPLORER_STEPS_C if g[b, F_ROLE] == R_EXPLORER else 0
+        if has_ability(g, rng, b):
+            g[b, F_PHASE] = PH_ABILITY
+            return
+        nxt = NEXT_END_TURN
+    if nxt == NEXT_END_TURN:
+        finish_turn(g, rng, b)
+        nxt = NEXT_ADVANCE
+    if nxt == NEXT_ADVANCE:
+        advance(g, rng, b)
 
 
 # --- placement (M-L1, M-L2, M-O7, M-O8) -----------------------------------------------------------
 @njit
-def board(s, b, q, slot):
+def board(g, rng, b, q, slot):
     """One astronaut aboard; True when the ship now waits for its destination (M-L2).
     A full ship launches at once (M-L3)."""
-    ship = s.slots[b, slot]
-    s.crew[b, ship, q] += 1
-    s.supply[b, q] -= 1
-    s.placed_slots[b, s.placed_len[b]] = slot
-    s.placed_len[b] += 1
-    if destination(s, b, ship) == NONE:
-        s.phase[b] = PH_DESTINATION
-        s.pending_slot[b] = slot
+    ship = g[b, F_SLOTS + slot]
+    g[b, F_CREW + ship * 5 + q] += 1
+    g[b, F_SUPPLY + q] -= 1
+    g[b, F_PLACED_SLOTS + g[b, F_PLACED_LEN]] = slot
+    g[b, F_PLACED_LEN] += 1
+    if destination(g, rng, b, ship) == NONE:
+        g[b, F_PHASE] = PH_DESTINATION
+        g[b, F_PENDING_SLOT] = slot
         return True
-    if free_seats(s, b, ship) == 0:
-        launch(s, b, slot)
+    if free_seats(g, rng, b, ship) == 0:
+        launch(g, rng, b, slot)
     return False
 
 
 @njit
-def place_rest_of_group(s, b, q, slot):
+def place_rest_of_group(g, rng, b, q, slot):
     """M-O7, M-O8: the Travel Agent's and Soldier's astronauts all go into one ship."""
-    role = s.role[b]
+    role = g[b, F_ROLE]
     if GROUP_ROLE[role]:
-        while s.placed_len[b] < ROLE_PLACE_T[role]:
-            board(s, b, q, slot)
+        while g[b, F_PLACED_LEN] < ROLE_PLACE_T[role]:
+            board(g, rng, b, q, slot)
 
 
 @njit
-def place(s, b, q, slot):
+def place(g, rng, b, q, slot):
     """M-L1: the next astronaut (the group) onto the ship in ``slot``."""
-    if board(s, b, q, slot):
-        return
-    place_rest_of_group(s, b, q, slot)
-    continue_placement(s, b)
+    if board(g, rng, b, q, slot):
+        return NEXT_NONE
+    place_rest_of_group(g, rng, b, q, slot)
+    return NEXT_CONTINUE_PLACEMENT
 
 
 @njit
-def choose_destination(s, b, q, zone):
+def choose_destination(g, rng, b, q, zone):
     """M-L2: the first placer lays a token of his choice on a hand-piloted ship."""
-    slot = s.pending_slot[b]
-    ship = s.slots[b, slot]
-    lay_token(s, b, ship, zone)
-    s.pending_slot[b] = NONE
-    if free_seats(s, b, ship) == 0:
-        launch(s, b, slot)
-    place_rest_of_group(s, b, q, slot)
-    continue_placement(s, b)
+    slot = g[b, F_PENDING_SLOT]
+    ship = g[b, F_SLOTS + slot]
+    lay_token(g, rng, b, ship, zone)
+    g[b, F_PENDING_SLOT] = NONE
+    if free_seats(g, rng, b, ship) == 0:
+        launch(g, rng, b, slot)
+    place_rest_of_group(g, rng, b, q, slot)
+    return NEXT_CONTINUE_PLACEMENT

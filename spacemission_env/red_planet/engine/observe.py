@@ -2,5 +2,5 @@ from ...engine.jit import njit
 
 
 @njit
-def observe_games(out, players, mode, s):
+def observe_games(out, players, mode, g):
     out[:] = 0

@@ -6,8 +6,43 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from .state import (
+    F_BONUS,
+    F_BONUS_LEN,
+    F_COMMIT,
+    F_CREW,
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_DISCOVERY_OWNER,
+    F_DRAWN,
+    F_EVENT_PILE,
+    F_EVENT_PILE_LEN,
+    F_HAND,
+    F_LAST_ACTOR,
+    F_MINERAL,
+    F_MINERAL_POOL,
+    F_MINERAL_POOL_LEN,
+    F_PLAYER_COUNT,
+    F_PENDING_SLOT,
+    F_PHASE,
+    F_ROLE,
+    F_ROUND,
+    F_SETUP_HAND,
+    F_SETUP_HAND_LEN,
+    F_SET_ASIDE,
+    F_SET_ASIDE_LEN,
+    F_SHIP_DECK,
+    F_SHIP_DECK_LEN,
+    F_SLOTS,
+    F_START_PLAYER,
+    F_SUPPLY,
+    F_TOKEN,
+    F_TOKEN_SUPPLY,
+)
 from ..components import ASTRONAUTS, MINERAL_TOKENS, NUM_EVENTS, NUM_MINERALS, NUM_SHIPS, SETUP_HAND, TOKENS_PER_ZONE
 from .core import (
+    NR,
+    Z,
     IS_BONUS_T,
     NONE,
     PH_KEEP,
@@ -18,176 +53,157 @@ from .core import (
     see,
     shuffle,
 )
-from .flow import advance, lay_token, start_round
+from .flow import NEXT_ADVANCE, NEXT_NONE, lay_token, start_round
 
 MINERAL_TOKENS_T = np.array(MINERAL_TOKENS, dtype=np.int8)
 
 
 @njit
-def clear_game(s, b):
+def clear_game(g, rng, b):
     """Every field of game b to its value before setup."""
-    s.terminated[b] = False
-    s.round[b] = 1
-    s.last_actor[b] = NONE
-    s.role[b] = NONE
-    s.steps_left[b] = 0
-    s.drawn[b] = NONE
-    s.pending_slot[b] = NONE
-    s.placed_len[b] = 0
-    s.placed_slots[b, :] = 0
-    s.mars[b] = 0
-    s.mineral[b, :] = NONE
-    s.leftover[b, :] = 0
-    s.discovery[b, :] = NONE
-    s.discovery_owner[b, :] = NONE
-    s.looked[b] = False
-    s.removed_cards_len[b] = 0
-    s.set_aside_len[b] = 0
-    s.airborne_len[b] = 0
-    s.used_ships_len[b] = 0
-    s.crew[b] = 0
-    s.token[b, :] = NONE
-    s.token_supply[b, :] = TOKENS_PER_ZONE
-    s.supply[b, :] = ASTRONAUTS
-    s.lism[b, :] = 0
-    s.removed[b, :] = 0
-    s.hand[b] = True
-    s.discard[b] = False
-    s.commit[b, :] = NONE
-    s.acted[b, :] = False
-    s.bonus_len[b, :] = 0
-    s.counters[b] = 0
-    s.setup_hand_len[b, :] = 0
-    s.seen[b] = False
+    n = g[b, F_PLAYER_COUNT]
+    g[b, :] = 0
+    g[b, F_PLAYER_COUNT] = n
+    g[b, F_ROUND] = 1
+    for f in (F_LAST_ACTOR, F_ROLE, F_DRAWN, F_PENDING_SLOT):
+        g[b, f] = NONE
+    g[b, F_MINERAL:F_MINERAL + Z] = NONE
+    g[b, F_DISCOVERY:F_DISCOVERY + Z] = NONE
+    g[b, F_DISCOVERY_OWNER:F_DISCOVERY_OWNER + Z] = NONE
+    g[b, F_TOKEN:F_TOKEN + NUM_SHIPS] = NONE
+    g[b, F_TOKEN_SUPPLY:F_TOKEN_SUPPLY + Z] = TOKENS_PER_ZONE
+    g[b, F_SUPPLY:F_SUPPLY + n] = ASTRONAUTS
+    g[b, F_HAND:F_HAND + n * NR] = 1
+    g[b, F_COMMIT:F_COMMIT + n] = NONE
 
 
 @njit
-def new_game(s, b, seed):
+def new_game(g, rng, b, seed):
     """rules.new_game(num_players, seed): M-S1..M-S3 drawn, then M-S4 (if any) and M-S5."""
-    n = s.supply.shape[1]
-    clear_game(s, b)
-    s.rng[b] = seed
+    n = g[b, F_PLAYER_COUNT]
+    clear_game(g, rng, b)
+    rng[b] = seed
     k = 0  # M-S1: the mineral pool, shuffled face down
     for t in range(NUM_MINERALS):
         for _ in range(MINERAL_TOKENS_T[t]):
-            s.mineral_pool[b, k] = t
+            g[b, F_MINERAL_POOL + k] = t
             k += 1
-    s.mineral_pool_len[b] = k
-    shuffle(s.rng, b, s.mineral_pool[b], k)
+    g[b, F_MINERAL_POOL_LEN] = k
+    shuffle(rng, b, g[b, F_MINERAL_POOL:F_MINERAL_POOL + 14], k)
     for i in range(NUM_SHIPS):  # M-S2: the ship deck; N ships onto the pad from the top
-        s.ship_deck[b, i] = i
-    shuffle(s.rng, b, s.ship_deck[b], NUM_SHIPS)
+        g[b, F_SHIP_DECK + i] = i
+    shuffle(rng, b, g[b, F_SHIP_DECK:F_SHIP_DECK + 34], NUM_SHIPS)
     for k in range(n):
-        s.slots[b, k] = s.ship_deck[b, NUM_SHIPS - 1 - k]
-    s.ship_deck_len[b] = NUM_SHIPS - n
+        g[b, F_SLOTS + k] = g[b, F_SHIP_DECK + NUM_SHIPS - 1 - k]
+    g[b, F_SHIP_DECK_LEN] = NUM_SHIPS - n
     order = np.arange(n)  # M-S3: seat order[k] puts an astronaut on slot k
-    shuffle(s.rng, b, order, n)
+    shuffle(rng, b, order, n)
     for k in range(n):
-        s.crew[b, s.slots[b, k], order[k]] += 1
-        s.supply[b, order[k]] -= 1
-    s.start_player[b] = order[0]
-    s.current_player[b] = order[0]
+        g[b, F_CREW + (g[b, F_SLOTS + k]) * 5 + order[k]] += 1
+        g[b, F_SUPPLY + order[k]] -= 1
+    g[b, F_START_PLAYER] = order[0]
+    g[b, F_CURRENT_PLAYER] = order[0]
     for c in range(NUM_EVENTS):  # in the box, in id order, until M-S5 shuffles them
-        s.event_pile[b, c] = c
-    s.event_pile_len[b] = NUM_EVENTS
-    next_setup_destination(s, b)
+        g[b, F_EVENT_PILE + c] = c
+    g[b, F_EVENT_PILE_LEN] = NUM_EVENTS
+    next_setup_destination(g, rng, b)
 
 
 @njit
-def next_setup_destination(s, b):
+def next_setup_destination(g, rng, b):
     """M-S4: in slot order, the owner of the setup astronaut on a hand-piloted ship
     chooses its destination; then the event cards are dealt (M-S5)."""
-    n = s.supply.shape[1]
+    n = g[b, F_PLAYER_COUNT]
     for k in range(n):
-        ship = s.slots[b, k]
-        if destination(s, b, ship) == NONE:
+        ship = g[b, F_SLOTS + k]
+        if destination(g, rng, b, ship) == NONE:
             for q in range(n):
-                if s.crew[b, ship, q] == 1:
-                    s.phase[b] = PH_SETUP_ZONE
-                    s.pending_slot[b] = k
-                    s.current_player[b] = q
+                if g[b, F_CREW + ship * 5 + q] == 1:
+                    g[b, F_PHASE] = PH_SETUP_ZONE
+                    g[b, F_PENDING_SLOT] = k
+                    g[b, F_CURRENT_PLAYER] = q
                     return
-    s.pending_slot[b] = NONE
-    deal_event_cards(s, b)
+    g[b, F_PENDING_SLOT] = NONE
+    deal_event_cards(g, rng, b)
 
 
 @njit
-def choose_setup_destination(s, b, zone):
+def choose_setup_destination(g, rng, b, zone):
     """M-S4 (M-L2's choice, made at setup)."""
-    lay_token(s, b, s.slots[b, s.pending_slot[b]], zone)
-    next_setup_destination(s, b)
+    lay_token(g, rng, b, g[b, F_SLOTS + g[b, F_PENDING_SLOT]], zone)
+    next_setup_destination(g, rng, b)
 
 
 @njit
-def draw_setup_hand(s, b, q):
+def draw_setup_hand(g, rng, b, q):
     for i in range(SETUP_HAND):
-        s.event_pile_len[b] -= 1
-        s.setup_hand[b, q, i] = s.event_pile[b, s.event_pile_len[b]]
-    s.setup_hand_len[b, q] = SETUP_HAND
+        g[b, F_EVENT_PILE_LEN] -= 1
+        g[b, F_SETUP_HAND + q * 3 + i] = g[b, F_EVENT_PILE + g[b, F_EVENT_PILE_LEN]]
+    g[b, F_SETUP_HAND_LEN + q] = SETUP_HAND
 
 
 @njit
-def deal_event_cards(s, b):
+def deal_event_cards(g, rng, b):
     """M-S5: shuffle; three cards each from the start player; a hand without a bonus card
     is shown to every player, set aside and replaced until it holds one."""
-    n = s.supply.shape[1]
-    shuffle(s.rng, b, s.event_pile[b], s.event_pile_len[b])
+    n = g[b, F_PLAYER_COUNT]
+    shuffle(rng, b, g[b, F_EVENT_PILE:F_EVENT_PILE + 24], g[b, F_EVENT_PILE_LEN])
     for i in range(n):
-        draw_setup_hand(s, b, (s.start_player[b] + i) % n)
+        draw_setup_hand(g, rng, b, (g[b, F_START_PLAYER] + i) % n)
     for i in range(n):
-        q = (s.start_player[b] + i) % n
+        q = (g[b, F_START_PLAYER] + i) % n
         while True:
             has_bonus = False
             for j in range(SETUP_HAND):
-                has_bonus = has_bonus or IS_BONUS_T[s.setup_hand[b, q, j]]
+                has_bonus = has_bonus or IS_BONUS_T[g[b, F_SETUP_HAND + q * 3 + j]]
             if has_bonus:
                 break
             for j in range(SETUP_HAND):
-                c = s.setup_hand[b, q, j]
-                s.set_aside[b, s.set_aside_len[b]] = c
-                s.set_aside_len[b] += 1
+                c = g[b, F_SETUP_HAND + q * 3 + j]
+                g[b, F_SET_ASIDE + g[b, F_SET_ASIDE_LEN]] = c
+                g[b, F_SET_ASIDE_LEN] += 1
                 for viewer in range(n):
-                    see(s, b, viewer, c)
-            draw_setup_hand(s, b, q)
+                    see(g, rng, b, viewer, c)
+            draw_setup_hand(g, rng, b, q)
         for j in range(SETUP_HAND):
-            see(s, b, q, s.setup_hand[b, q, j])
-    s.phase[b] = PH_KEEP
-    s.current_player[b] = s.start_player[b]
+            see(g, rng, b, q, g[b, F_SETUP_HAND + q * 3 + j])
+    g[b, F_PHASE] = PH_KEEP
+    g[b, F_CURRENT_PLAYER] = g[b, F_START_PLAYER]
 
 
 @njit
-def keep_bonus_card(s, b, q, card):
+def keep_bonus_card(g, rng, b, q, card):
     """M-S6: keep one bonus card; the others return. After the last player the undealt,
     set-aside and returned cards are shuffled into the event pile; round 1 starts."""
-    s.bonus[b, q, 0] = card
-    s.bonus_len[b, q] = 1
-    for j in range(s.setup_hand_len[b, q]):
-        c = s.setup_hand[b, q, j]
+    g[b, F_BONUS + q * 13 + 0] = card
+    g[b, F_BONUS_LEN + q] = 1
+    for j in range(g[b, F_SETUP_HAND_LEN + q]):
+        c = g[b, F_SETUP_HAND + q * 3 + j]
         if c != card:
-            s.set_aside[b, s.set_aside_len[b]] = c
-            s.set_aside_len[b] += 1
-    s.setup_hand_len[b, q] = 0
-    if not is_last_in_order(s, b, q):
-        s.current_player[b] = next_seat(s, b, q)
+            g[b, F_SET_ASIDE + g[b, F_SET_ASIDE_LEN]] = c
+            g[b, F_SET_ASIDE_LEN] += 1
+    g[b, F_SETUP_HAND_LEN + q] = 0
+    if not is_last_in_order(g, rng, b, q):
+        g[b, F_CURRENT_PLAYER] = next_seat(g, rng, b, q)
         return
-    m = s.event_pile_len[b]
-    for i in range(s.set_aside_len[b]):
-        s.event_pile[b, m + i] = s.set_aside[b, i]
-    m += s.set_aside_len[b]
-    s.set_aside_len[b] = 0
-    s.event_pile_len[b] = m
-    shuffle(s.rng, b, s.event_pile[b], m)
-    start_round(s, b)
+    m = g[b, F_EVENT_PILE_LEN]
+    for i in range(g[b, F_SET_ASIDE_LEN]):
+        g[b, F_EVENT_PILE + m + i] = g[b, F_SET_ASIDE + i]
+    m += g[b, F_SET_ASIDE_LEN]
+    g[b, F_SET_ASIDE_LEN] = 0
+    g[b, F_EVENT_PILE_LEN] = m
+    shuffle(rng, b, g[b, F_EVENT_PILE:F_EVENT_PILE + 24], m)
+    start_round(g, rng, b)
 
 
 @njit
-def commit_role(s, b, q, role):
+def commit_role(g, rng, b, q, role):
     """M-R3: the card goes face down; the next seat commits, seeing nothing (M-I4);
-    after the last the roles are called (M-R4)."""
-    s.hand[b, q, role] = False
-    s.commit[b, q] = role
-    if not is_last_in_order(s, b, q):
-        s.current_player[b] = next_seat(s, b, q)
-    else:
-        advance(s, b)
+    after the last the roles are called (M-R4, step.resolve)."""
+    g[b, F_HAND + q * 9 + role] = False
+    g[b, F_COMMIT + q] = role
+    if not is_last_in_order(g, rng, b, q):
+        g[b, F_CURRENT_PLAYER] = next_seat(g, rng, b, q)
+        return NEXT_NONE
+    return NEXT_ADVANCE
 

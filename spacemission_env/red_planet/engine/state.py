@@ -1,29 +1,32 @@
-"""Structure-of-arrays batch state of the Red Planet fast engine.
+"""Batch state of the Red Planet fast engine: one int32 record per game plus its
+generator, with every field of the reference ``GameState`` (red_planet/rules/state.py)
+as a named numpy view.
 
-Every field is one C-contiguous numpy array whose first dimension is the batch; a
-batch holds B games of ONE player count. The fields mirror the reference
-``GameState`` (red_planet/rules/state.py) one to one, so a batch slot converts to and
-from it exactly (engine/convert.py):
+Storage: ``record`` int32 [B, RECORD_SIZE] holds every field at a fixed offset
+(``OFFSETS[name]``; seat dimensions padded to MAX_PLAYERS = 5, so the offsets are
+compile-time constants of the kernels), ``rng`` uint64 [B] the SplitMix64 states. The
+kernels take (record, rng) -- two arrays whatever the number of fields, which keeps
+their calls cheap and their compilation short. Each field of FIELDS is also an attribute:
+a view of the record shaped [B, *shape] with "P" = num_players (writes go through),
+except ``rng`` (its own array) and ``current_player`` (int8 [B]) and ``terminated``
+(bool [B]), plain arrays the API refreshes from the record after every kernel call.
 
-- ordered piles are a fixed-size array plus a length: ``event_pile[b, :event_pile_len[b]]``
-  is bottom..top (top = last, as in the reference); likewise ``mineral_pool``,
-  ``ship_deck``, ``used_ships``, ``set_aside``, ``removed_cards``, ``airborne`` (launch
-  order), ``placed_slots``, each seat's ``bonus`` (order received) and ``setup_hand``;
-- sorted sets are bool masks: ``hand`` and ``discard`` [P, roles], ``seen`` [P, cards],
-  ``looked`` [zones, P];
-- ``phase`` is the index of rules.state.PHASES; ``terminated`` is ``phase == over``.
-
-The kernels receive the fields as one namedtuple (``Fields``) and read them by name.
-``current_player`` is never -1: a finished game keeps its last start player there
-(the reference's ``current_player`` is NONE then; to_reference writes NONE).
+Conventions, as in the reference: ordered piles are an array plus a length:
+``event_pile[b, :event_pile_len[b]]`` is bottom..top (top = last); likewise
+``mineral_pool``, ``ship_deck``, ``used_ships``, ``set_aside``, ``removed_cards``,
+``airborne`` (launch order), ``placed_slots``, each seat's ``bonus`` (order received)
+and ``setup_hand``. Sorted sets are 0/1 masks: ``hand``, ``discard`` [P, roles],
+``seen`` [P, cards], ``looked`` [zones, P]. ``phase`` is the index of
+rules.state.PHASES; ``terminated`` is ``phase == over``. ``current_player`` is never
+-1: a finished game keeps its last start player there (the reference says NONE; the
+conversion writes NONE).
 """
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numpy as np
 
 from ..components import (
+    MAX_PLAYERS,
     BONUS_CARDS,
     NUM_EVENTS,
     NUM_MINERAL_TOKENS,
@@ -40,67 +43,88 @@ MAX_PLACE = max(ROLE_PLACE)
 
 # (name, shape after the batch dim (P = num_players), dtype)
 FIELDS = (
-    ("rng", (), np.uint64),  # SplitMix64 state (spacemission_env/rng.py)
-    ("current_player", (), np.int8),
-    ("terminated", (), np.bool_),  # phase == over (M-X1)
-    ("phase", (), np.int8),  # index of rules.state.PHASES
-    ("round", (), np.int8),  # 1..10 (M-R1)
-    ("start_player", (), np.int8),  # M-S3, M-R8
-    ("last_actor", (), np.int8),  # M-R8
-    ("role", (), np.int8),  # role of the turn in progress, -1 outside
-    ("steps_left", (), np.int8),  # M-O2
-    ("drawn", (), np.int8),  # M-E1
-    ("pending_slot", (), np.int8),  # M-S4, M-L2
-    ("placed_slots", (MAX_PLACE,), np.int8),  # slots boarded this turn (M-L1)
-    ("placed_len", (), np.int8),
+    ("rng", (), np.uint64),  # SplitMix64 state (spacemission_env/rng.py); its own array
+    ("player_count", (), np.int32),  # the batch's num_players, in every record (the kernels read it)
+    ("current_player", (), np.int8),  # also a plain int8 array (see above)
+    ("terminated", (), np.bool_),  # also a plain bool array  # phase == over (M-X1)
+    ("phase", (), np.int32),  # index of rules.state.PHASES
+    ("round", (), np.int32),  # 1..10 (M-R1)
+    ("start_player", (), np.int32),  # M-S3, M-R8
+    ("last_actor", (), np.int32),  # M-R8
+    ("role", (), np.int32),  # role of the turn in progress, -1 outside
+    ("steps_left", (), np.int32),  # M-O2
+    ("drawn", (), np.int32),  # M-E1
+    ("pending_slot", (), np.int32),  # M-S4, M-L2
+    ("placed_slots", (MAX_PLACE,), np.int32),  # slots boarded this turn (M-L1)
+    ("placed_len", (), np.int32),
     # Mars (M-C2, M-L5, M-P1..M-P3)
-    ("mars", (Z, "P"), np.int8),
-    ("mineral", (Z,), np.int8),
+    ("mars", (Z, "P"), np.int32),
+    ("mineral", (Z,), np.int32),
     ("leftover", (Z,), np.int32),
-    ("discovery", (Z,), np.int8),
-    ("discovery_owner", (Z,), np.int8),
-    ("looked", (Z, "P"), np.bool_),  # M-O3b
-    ("removed_cards", (E,), np.int8),
-    ("removed_cards_len", (), np.int8),
-    ("mineral_pool", (NUM_MINERAL_TOKENS,), np.int8),  # M-S1
-    ("mineral_pool_len", (), np.int8),
+    ("discovery", (Z,), np.int32),
+    ("discovery_owner", (Z,), np.int32),
+    ("looked", (Z, "P"), np.int32),  # M-O3b
+    ("removed_cards", (E,), np.int32),
+    ("removed_cards_len", (), np.int32),
+    ("mineral_pool", (NUM_MINERAL_TOKENS,), np.int32),  # M-S1
+    ("mineral_pool_len", (), np.int32),
     # event cards (M-S5, M-S6, M-E1)
-    ("event_pile", (E,), np.int8),
-    ("event_pile_len", (), np.int8),
-    ("set_aside", (E,), np.int8),
-    ("set_aside_len", (), np.int8),
+    ("event_pile", (E,), np.int32),
+    ("event_pile_len", (), np.int32),
+    ("set_aside", (E,), np.int32),
+    ("set_aside_len", (), np.int32),
     # ships (M-C3, M-C6, M-L1..M-L6)
-    ("ship_deck", (NS,), np.int8),
-    ("ship_deck_len", (), np.int8),
-    ("slots", ("P",), np.int8),
-    ("airborne", ("P",), np.int8),  # slots in launch order (M-L4)
-    ("airborne_len", (), np.int8),
-    ("used_ships", (NS,), np.int8),
-    ("used_ships_len", (), np.int8),
-    ("crew", (NS, "P"), np.int8),
-    ("token", (NS,), np.int8),
-    ("token_supply", (Z,), np.int8),
+    ("ship_deck", (NS,), np.int32),
+    ("ship_deck_len", (), np.int32),
+    ("slots", ("P",), np.int32),
+    ("airborne", ("P",), np.int32),  # slots in launch order (M-L4)
+    ("airborne_len", (), np.int32),
+    ("used_ships", (NS,), np.int32),
+    ("used_ships_len", (), np.int32),
+    ("crew", (NS, "P"), np.int32),
+    ("token", (NS,), np.int32),
+    ("token_supply", (Z,), np.int32),
     # per seat
-    ("supply", ("P",), np.int8),
-    ("lism", ("P",), np.int8),
-    ("removed", ("P",), np.int8),
-    ("hand", ("P", R), np.bool_),
-    ("discard", ("P", R), np.bool_),
-    ("commit", ("P",), np.int8),
-    ("acted", ("P",), np.bool_),
-    ("bonus", ("P", len(BONUS_CARDS)), np.int8),
-    ("bonus_len", ("P",), np.int8),
+    ("supply", ("P",), np.int32),
+    ("lism", ("P",), np.int32),
+    ("removed", ("P",), np.int32),
+    ("hand", ("P", R), np.int32),
+    ("discard", ("P", R), np.int32),
+    ("commit", ("P",), np.int32),
+    ("acted", ("P",), np.int32),
+    ("bonus", ("P", len(BONUS_CARDS)), np.int32),
+    ("bonus_len", ("P",), np.int32),
     ("counters", ("P", NUM_MINERALS), np.int32),
-    ("setup_hand", ("P", 3), np.int8),
-    ("setup_hand_len", ("P",), np.int8),
-    ("seen", ("P", E), np.bool_),  # M-I2
+    ("setup_hand", ("P", 3), np.int32),
+    ("setup_hand_len", ("P",), np.int32),
+    ("seen", ("P", E), np.int32),  # M-I2
 )
+
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
-Fields = namedtuple("Fields", FIELD_NAMES)  # what the kernels receive (module level: numba's cache pickles it)
+PAD = MAX_PLAYERS  # seat dimensions in the record
+
+
+def _layout() -> tuple[dict, dict, int]:
+    offsets, padded, k = {}, {}, 0
+    for name, shape, _dtype in FIELDS:
+        if name == "rng":
+            continue
+        padded[name] = tuple(PAD if d == "P" else d for d in shape)
+        offsets[name] = k
+        k += int(np.prod(padded[name], dtype=np.int64))
+    return offsets, padded, k
+
+
+OFFSETS, PADDED_SHAPES, RECORD_SIZE = _layout()
+# the kernels' offsets, F_<FIELD> (module constants: compile-time)
+globals().update({"F_" + name.upper(): off for name, off in OFFSETS.items()})
+_VIEWED = tuple(n for n in FIELD_NAMES if n not in ("rng", "current_player", "terminated"))
+
 
 class BatchState:
-    """B games of one player count as arrays (see FIELDS). Attributes: every field name,
-    plus ``batch_size``, ``num_players`` and ``all_games`` (bool [B] of True, read-only)."""
+    """B games of one player count (see FIELDS and the module docstring). Attributes:
+    every field name, ``record``, ``batch_size``, ``num_players`` and ``all_games``
+    (bool [B] of True, read-only)."""
 
     def __init__(self, batch_size: int, num_players: int):
         num_players = check_num_players(num_players)
@@ -108,36 +132,51 @@ class BatchState:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         self.batch_size = int(batch_size)
         self.num_players = int(num_players)
-        for name, shape, dtype in FIELDS:
-            full = (self.batch_size,) + tuple(self.num_players if d == "P" else d for d in shape)
-            setattr(self, name, np.zeros(full, dtype=dtype))
-        self._set_all_games()
+        self.record = np.zeros((self.batch_size, RECORD_SIZE), dtype=np.int32)
+        self.record[:, F_PLAYER_COUNT] = self.num_players
+        self.rng = np.zeros(self.batch_size, dtype=np.uint64)
+        self._views()
 
-    def _set_all_games(self) -> None:
-        self.all_games = np.ones(self.batch_size, dtype=np.bool_)  # the default ``select`` of step / mask
+    def _views(self) -> None:
+        B, P = self.batch_size, self.num_players
+        for name in _VIEWED:
+            off, shape = OFFSETS[name], PADDED_SHAPES[name]
+            size = int(np.prod(shape, dtype=np.int64))
+            view = self.record[:, off:off + size].reshape((B,) + shape)
+            cut = tuple(slice(0, P) if d == "P" else slice(None) for d in dict(
+                (n, s) for n, s, _ in FIELDS)[name])
+            setattr(self, name, view[(slice(None),) + cut])
+        self.current_player = self.record[:, F_CURRENT_PLAYER].astype(np.int8)
+        self.terminated = self.record[:, F_TERMINATED] != 0
+        self.all_games = np.ones(B, dtype=np.bool_)  # the default ``select`` of step / mask
         self.all_games.flags.writeable = False
 
+    def sync(self) -> None:
+        """Refresh ``current_player`` and ``terminated`` from the record (after a kernel)."""
+        self.current_player[:] = self.record[:, F_CURRENT_PLAYER]
+        np.not_equal(self.record[:, F_TERMINATED], 0, out=self.terminated)
+
     def arrays(self) -> tuple:
-        """The field arrays in FIELDS order."""
+        """The field arrays in FIELDS order (views of the record, rng its own array)."""
         return tuple(getattr(self, n) for n in FIELD_NAMES)
 
-    def fields(self) -> Fields:
-        """The field arrays as the kernels' namedtuple."""
-        return Fields(*self.arrays())
-
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in self.arrays())
+        """Bytes held: the record, the generators and the two plain per-game arrays."""
+        return self.record.nbytes + self.rng.nbytes + self.current_player.nbytes + self.terminated.nbytes
 
     @property
     def is_over(self) -> np.ndarray:
         return self.terminated
 
-    def copy(self) -> "BatchState":
+    def _with(self, record: np.ndarray, rng: np.ndarray) -> "BatchState":
         out = BatchState.__new__(BatchState)
-        out.__dict__.update(self.__dict__)
-        for n in FIELD_NAMES:
-            setattr(out, n, getattr(self, n).copy())
+        out.batch_size, out.num_players = record.shape[0], self.num_players
+        out.record, out.rng = record, rng
+        out._views()
         return out
+
+    def copy(self) -> "BatchState":
+        return self._with(self.record.copy(), self.rng.copy())
 
     def take(self, rows) -> "BatchState":
         """A new batch of the games ``self[rows]``, in that order; rows may repeat (copies
@@ -147,13 +186,7 @@ class BatchState:
             raise ValueError(f"rows must be a non-empty 1-d integer array, got {rows!r}")
         if rows.min() < -self.batch_size or rows.max() >= self.batch_size:
             raise ValueError(f"rows must index the batch of {self.batch_size}, got {rows!r}")
-        out = BatchState.__new__(BatchState)
-        out.__dict__.update(self.__dict__)
-        for n in FIELD_NAMES:
-            setattr(out, n, np.ascontiguousarray(getattr(self, n)[rows]))
-        out.batch_size = len(rows)
-        out._set_all_games()
-        return out
+        return self._with(np.ascontiguousarray(self.record[rows]), np.ascontiguousarray(self.rng[rows]))
 
     def __repr__(self) -> str:
         return (f"BatchState(batch_size={self.batch_size}, num_players={self.num_players}, "

@@ -6,6 +6,18 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from .state import (
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_HAND,
+    F_PLAYER_COUNT,
+    F_PHASE,
+    F_ROLE,
+    F_SETUP_HAND,
+    F_SETUP_HAND_LEN,
+    F_TERMINATED,
+    F_TOKEN_SUPPLY,
+)
 from ..components import BONUS_CARDS
 from .abilities import (
     explorer,
@@ -25,123 +37,125 @@ from .core import (
     PH_ABILITY, PH_COMMIT, PH_DESTINATION, PH_DISCOVERY, PH_KEEP, PH_OVER, PH_PLACE, PH_SETUP_ZONE, Z,
     ability_row, can_board,
 )
-from .flow import begin_ability, choose_destination, end_turn, place
+from .flow import NEXT_BEGIN_ABILITY, NEXT_END_TURN, NEXT_NONE, choose_destination, place, resolve
 from .setup import choose_setup_destination, commit_role, keep_bonus_card, new_game
 
 BONUS_CARDS_T = np.array(BONUS_CARDS, dtype=np.int8)
 
 
 @njit
-def mask_row(s, b, row):
+def mask_row(g, rng, b, row):
     """The legal actions of game b into row (bool [243]); all True once it is over."""
     row[:] = False
-    ph = s.phase[b]
-    q = s.current_player[b]
+    ph = g[b, F_PHASE]
+    q = g[b, F_CURRENT_PLAYER]
     if ph == PH_SETUP_ZONE or ph == PH_DESTINATION:  # M-S4, M-L2: a zone with a token left (M-C6)
         base = A_SETUP_ZONE if ph == PH_SETUP_ZONE else A_DESTINATION
         for z in range(Z):
-            if s.token_supply[b, z] > 0:
+            if g[b, F_TOKEN_SUPPLY + z] > 0:
                 row[base + z] = True
     elif ph == PH_KEEP:  # M-S6
-        for j in range(s.setup_hand_len[b, q]):
-            c = s.setup_hand[b, q, j]
+        for j in range(g[b, F_SETUP_HAND_LEN + q]):
+            c = g[b, F_SETUP_HAND + q * 3 + j]
             if IS_BONUS_T[c]:
                 row[A_KEEP + BONUS_INDEX[c]] = True
     elif ph == PH_COMMIT:  # M-R3
         for r in range(NR):
-            if s.hand[b, q, r]:
+            if g[b, F_HAND + q * 9 + r]:
                 row[A_COMMIT + r] = True
     elif ph == PH_PLACE:  # M-L1; stopping early is allowed except for the groups (M-O7, M-O8)
         found = False
-        for k in range(s.slots.shape[1]):
-            if can_board(s, b, q, k):
+        for k in range(g[b, F_PLAYER_COUNT]):
+            if can_board(g, rng, b, q, k):
                 row[A_PLACE + k] = True
                 found = True
-        if found and not GROUP_ROLE[s.role[b]]:
+        if found and not GROUP_ROLE[g[b, F_ROLE]]:
             row[A_STOP] = True
     elif ph == PH_ABILITY:  # M-O1..M-O9; declining is always allowed (M-R5)
-        ability_row(s, b, row)
+        ability_row(g, rng, b, row)
         row[A_PASS] = True
     elif ph == PH_DISCOVERY:  # M-E1
         for z in range(Z):
-            if OUTER_T[z] and s.discovery[b, z] == NONE:
+            if OUTER_T[z] and g[b, F_DISCOVERY + z] == NONE:
                 row[A_DISCOVERY + z] = True
     elif ph == PH_OVER:
         row[:] = True
 
 
 @njit
-def legal_mask(out, select, s):
+def legal_mask(out, select, g, rng):
     for b in range(out.shape[0]):
         if select[b]:
-            mask_row(s, b, out[b])
+            mask_row(g, rng, b, out[b])
 
 
 @njit
-def apply_action(s, b, a):
-    """Play legal action a for game b's current player (rules/game.py HANDLERS)."""
-    q = s.current_player[b]
+def apply_action(g, rng, b, a):
+    """Play legal action a for game b's current player (rules/game.py HANDLERS); returns
+    what is left to do (flow.NEXT_*)."""
+    q = g[b, F_CURRENT_PLAYER]
     if a >= A_PASS:
-        end_turn(s, b)  # M-R5: decline the ability
-    elif a >= A_PILOT:
+        return NEXT_END_TURN  # M-R5: decline the ability
+    if a >= A_PILOT:
         i = a - A_PILOT
-        pilot(s, b, q, i // Z, i % Z)
-    elif a >= A_KILL:
+        return pilot(g, rng, b, q, i // Z, i % Z)
+    if a >= A_KILL:
         i = a - A_KILL
-        soldier(s, b, q, i // COLOURS, i % COLOURS)
-    elif a >= A_SABOTAGE:
-        saboteur(s, b, q, a - A_SABOTAGE)
-    elif a >= A_SEDUCE:
+        return soldier(g, rng, b, q, i // COLOURS, i % COLOURS)
+    if a >= A_SABOTAGE:
+        return saboteur(g, rng, b, q, a - A_SABOTAGE)
+    if a >= A_SEDUCE:
         i = a - A_SEDUCE
-        femme_fatale(s, b, q, i // COLOURS, i % COLOURS)
-    elif a >= A_LAUNCH:
-        secret_agent(s, b, q, a - A_LAUNCH)
-    elif a >= A_DISCOVERY:
-        scientist_lay_discovery(s, b, q, a - A_DISCOVERY)
-    elif a >= A_LOOK:
-        scientist_look(s, b, q, a - A_LOOK)
-    elif a >= A_DRAW:
-        scientist_draw(s, b, q)
-    elif a >= A_MOVE:
-        explorer(s, b, q, EDGE_FROM[a - A_MOVE], EDGE_TO[a - A_MOVE])
-    elif a >= A_DESTINATION:
-        choose_destination(s, b, q, a - A_DESTINATION)
-    elif a >= A_STOP:
-        begin_ability(s, b)  # M-L1: place no more
-    elif a >= A_PLACE:
-        place(s, b, q, a - A_PLACE)
-    elif a >= A_COMMIT:
-        commit_role(s, b, q, a - A_COMMIT)
-    elif a >= A_KEEP:
-        keep_bonus_card(s, b, q, BONUS_CARDS_T[a - A_KEEP])
+        return femme_fatale(g, rng, b, q, i // COLOURS, i % COLOURS)
+    if a >= A_LAUNCH:
+        return secret_agent(g, rng, b, q, a - A_LAUNCH)
+    if a >= A_DISCOVERY:
+        return scientist_lay_discovery(g, rng, b, q, a - A_DISCOVERY)
+    if a >= A_LOOK:
+        return scientist_look(g, rng, b, q, a - A_LOOK)
+    if a >= A_DRAW:
+        return scientist_draw(g, rng, b, q)
+    if a >= A_MOVE:
+        return explorer(g, rng, b, q, EDGE_FROM[a - A_MOVE], EDGE_TO[a - A_MOVE])
+    if a >= A_DESTINATION:
+        return choose_destination(g, rng, b, q, a - A_DESTINATION)
+    if a >= A_STOP:
+        return NEXT_BEGIN_ABILITY  # M-L1: place no more
+    if a >= A_PLACE:
+        return place(g, rng, b, q, a - A_PLACE)
+    if a >= A_COMMIT:
+        return commit_role(g, rng, b, q, a - A_COMMIT)
+    if a >= A_KEEP:
+        keep_bonus_card(g, rng, b, q, BONUS_CARDS_T[a - A_KEEP])
     else:
-        choose_setup_destination(s, b, a - A_SETUP_ZONE)
+        choose_setup_destination(g, rng, b, a - A_SETUP_ZONE)
+    return NEXT_NONE
 
 
 @njit
-def step_games(actions, select, s):
+def step_games(actions, select, g, rng):
     """Step every selected running game; returns -1, or the first game whose action is
     out of range or illegal (then no game has changed)."""
     B = actions.shape[0]
     row = np.empty(NUM_ACTIONS, np.bool_)
     for b in range(B):
-        if select[b] and not s.terminated[b]:
+        if select[b] and not g[b, F_TERMINATED]:
             a = actions[b]
             if a < 0 or a >= NUM_ACTIONS:
                 return b
-            mask_row(s, b, row)
+            mask_row(g, rng, b, row)
             if not row[a]:
                 return b
     for b in range(B):
-        if select[b] and not s.terminated[b]:
-            apply_action(s, b, actions[b])
+        if select[b] and not g[b, F_TERMINATED]:
+            resolve(g, rng, b, apply_action(g, rng, b, actions[b]))
     return -1
 
 
 @njit
-def init_games(select, seeds, s):
+def init_games(select, seeds, g, rng):
     """(Re)initialise the games b with select[b]: rules.new_game(num_players, seeds[b])."""
     for b in range(select.shape[0]):
         if select[b]:
-            new_game(s, b, seeds[b])
+            new_game(g, rng, b, seeds[b])
 
