@@ -91,7 +91,7 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     elif not isinstance(out, np.ndarray) or out.shape != (st.batch_size, d) or out.dtype != np.int8 \
             or not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"out must be a writeable C-contiguous int8 array of shape ({st.batch_size}, {d})")
-    O.observe_games(out, players, E.OBSERVATION_TYPES.index(observation_type), st.record)
+    O.observe_games(out, players, E.OBSERVATION_TYPES.index(observation_type), st.record, st.rng)
     return out
 
 
