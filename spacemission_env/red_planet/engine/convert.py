@@ -5,19 +5,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..components import NUM_ZONES
+from ..components import NUM_EVENTS, NUM_MINERALS, NUM_ROLES, NUM_SHIPS, NUM_ZONES
 from ..rules.state import NONE, PHASES, GameState, PlayerState
-from .state import F_CURRENT_PLAYER, F_TERMINATED, BatchState
+from .state import F_CURRENT_PLAYER, F_TERMINATED, NB, OFFSETS, PAD, BatchState
 
 _OVER = PHASES.index("over")
-
-
-def _ints(a) -> list[int]:
-    return [int(x) for x in a]
-
-
-def _where(mask) -> list[int]:
-    return [int(x) for x in np.flatnonzero(mask)]
 
 
 def to_reference(st: BatchState, i: int) -> GameState:
@@ -29,51 +21,71 @@ def to_reference(st: BatchState, i: int) -> GameState:
     if not 0 <= i < st.batch_size:
         raise ValueError(f"batch index {i} out of range [0, {st.batch_size})")
     n = st.num_players
+    rec = st.record[i].tolist()  # plain ints: reading lists is far cheaper than numpy scalars
+
+    def one(name):
+        return rec[OFFSETS[name]]
+
+    def flat(name, size):
+        o = OFFSETS[name]
+        return rec[o:o + size]
+
+    def rows(name, count, width, used):
+        o = OFFSETS[name]
+        return [rec[o + r * width:o + r * width + used] for r in range(count)]
+
+    def pile(name):
+        o = OFFSETS[name]
+        return rec[o:o + one(name + "_len")]
+
+    def seat_rows(name, width):  # [P, width]
+        return rows(name, n, width, width)
+
+    def mask(values):
+        return [k for k, v in enumerate(values) if v]
+
+    hand, discard, seen = seat_rows("hand", NUM_ROLES), seat_rows("discard", NUM_ROLES), seat_rows("seen", NUM_EVENTS)
+    bonus, counters, setup = seat_rows("bonus", NB), seat_rows("counters", NUM_MINERALS), seat_rows("setup_hand", 3)
+    supply, lism, removed = flat("supply", n), flat("lism", n), flat("removed", n)
+    commit, acted = flat("commit", n), flat("acted", n)
+    bonus_len, setup_len = flat("bonus_len", n), flat("setup_hand_len", n)
     players = [PlayerState(
-        supply=int(st.supply[i, q]),
-        lism=int(st.lism[i, q]),
-        removed=int(st.removed[i, q]),
-        hand=_where(st.hand[i, q]),
-        discard=_where(st.discard[i, q]),
-        commit=int(st.commit[i, q]),
-        acted=bool(st.acted[i, q]),
-        bonus=_ints(st.bonus[i, q, :st.bonus_len[i, q]]),
-        counters=_ints(st.counters[i, q]),
-        setup_hand=_ints(st.setup_hand[i, q, :st.setup_hand_len[i, q]]),
-        seen=_where(st.seen[i, q]),
+        supply=supply[q], lism=lism[q], removed=removed[q], hand=mask(hand[q]), discard=mask(discard[q]),
+        commit=commit[q], acted=bool(acted[q]), bonus=bonus[q][:bonus_len[q]], counters=counters[q],
+        setup_hand=setup[q][:setup_len[q]], seen=mask(seen[q]),
     ) for q in range(n)]
-    over = bool(st.terminated[i])
+    over = one("phase") == _OVER
     return GameState(
         num_players=n,
         rng=int(st.rng[i]),
         players=players,
-        start_player=int(st.start_player[i]),
-        current_player=NONE if over else int(st.current_player[i]),
-        phase=PHASES[int(st.phase[i])],
-        round=int(st.round[i]),
-        mars=[_ints(row) for row in st.mars[i]],
-        mineral=_ints(st.mineral[i]),
-        leftover=_ints(st.leftover[i]),
-        discovery=_ints(st.discovery[i]),
-        discovery_owner=_ints(st.discovery_owner[i]),
-        looked=[_where(row) for row in st.looked[i]],
-        removed_cards=_ints(st.removed_cards[i, :st.removed_cards_len[i]]),
-        mineral_pool=_ints(st.mineral_pool[i, :st.mineral_pool_len[i]]),
-        event_pile=_ints(st.event_pile[i, :st.event_pile_len[i]]),
-        set_aside=_ints(st.set_aside[i, :st.set_aside_len[i]]),
-        ship_deck=_ints(st.ship_deck[i, :st.ship_deck_len[i]]),
-        slots=_ints(st.slots[i]),
-        airborne=_ints(st.airborne[i, :st.airborne_len[i]]),
-        used_ships=_ints(st.used_ships[i, :st.used_ships_len[i]]),
-        crew=[_ints(row) for row in st.crew[i]],
-        token=_ints(st.token[i]),
-        token_supply=_ints(st.token_supply[i]),
-        role=int(st.role[i]),
-        placed_slots=_ints(st.placed_slots[i, :st.placed_len[i]]),
-        steps_left=int(st.steps_left[i]),
-        drawn=int(st.drawn[i]),
-        pending_slot=int(st.pending_slot[i]),
-        last_actor=int(st.last_actor[i]),
+        start_player=one("start_player"),
+        current_player=NONE if over else one("current_player"),
+        phase=PHASES[one("phase")],
+        round=one("round"),
+        mars=rows("mars", NUM_ZONES, PAD, n),
+        mineral=flat("mineral", NUM_ZONES),
+        leftover=flat("leftover", NUM_ZONES),
+        discovery=flat("discovery", NUM_ZONES),
+        discovery_owner=flat("discovery_owner", NUM_ZONES),
+        looked=[mask(r) for r in rows("looked", NUM_ZONES, PAD, n)],
+        removed_cards=pile("removed_cards"),
+        mineral_pool=pile("mineral_pool"),
+        event_pile=pile("event_pile"),
+        set_aside=pile("set_aside"),
+        ship_deck=pile("ship_deck"),
+        slots=flat("slots", n),
+        airborne=pile("airborne"),
+        used_ships=pile("used_ships"),
+        crew=rows("crew", NUM_SHIPS, PAD, n),
+        token=flat("token", NUM_SHIPS),
+        token_supply=flat("token_supply", NUM_ZONES),
+        role=one("role"),
+        placed_slots=rec[OFFSETS["placed_slots"]:OFFSETS["placed_slots"] + one("placed_len")],
+        steps_left=one("steps_left"),
+        drawn=one("drawn"),
+        pending_slot=one("pending_slot"),
+        last_actor=one("last_actor"),
     )
 
 

@@ -40,6 +40,7 @@ from ..rules.game import check_num_players
 
 Z, E, R, NS = NUM_ZONES, NUM_EVENTS, NUM_ROLES, NUM_SHIPS
 MAX_PLACE = max(ROLE_PLACE)
+NB = len(BONUS_CARDS)  # bonus cards one seat can hold
 
 # (name, shape after the batch dim (P = num_players), dtype)
 FIELDS = (
@@ -92,7 +93,7 @@ FIELDS = (
     ("discard", ("P", R), np.int32),
     ("commit", ("P",), np.int32),
     ("acted", ("P",), np.int32),
-    ("bonus", ("P", len(BONUS_CARDS)), np.int32),
+    ("bonus", ("P", NB), np.int32),
     ("bonus_len", ("P",), np.int32),
     ("counters", ("P", NUM_MINERALS), np.int32),
     ("setup_hand", ("P", 3), np.int32),
