@@ -1,0 +1,147 @@
+"""Public functions of the Red Planet fast engine (pgx-style: pure functions over a
+BatchState, mutating it in place), with the signatures of Space Mission's
+``spacemission_env.space_mission.engine``. Every hot path is one numba kernel over the whole batch."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...space_mission.engine.api import _actions, _players, _quiet, _seed_array, _select
+from ...space_mission.engine.kernels import sample_legal
+from ...space_mission.scoring import rank_rewards
+from .. import actions as A
+from .. import encoding as E
+from ..rules.scoring import CATEGORIES
+from . import observe as O
+from . import scoring as SC
+from . import step as K
+from .state import BatchState
+
+NUM_ACTIONS = A.NUM_ACTIONS
+_SIZES = {t: E.observation_size(t) for t in E.OBSERVATION_TYPES}
+
+
+def init(batch_size: int, num_players: int, seeds=0) -> BatchState:
+    """B new games; game i is identical to rules.new_game(num_players, seed=seeds[i]).
+    ``seeds`` an int s means seeds s, s+1, ..., s+B-1."""
+    st = BatchState(batch_size, num_players)
+    seed_arr = _seed_array(seeds, st.batch_size)
+    with _quiet():
+        K.init_games(np.ones(st.batch_size, np.bool_), seed_arr, st.record, st.rng)
+    st.sync()
+    return st
+
+
+def reset_finished(st: BatchState, seeds) -> np.ndarray:
+    """Re-initialise finished games in place with new seeds (an int s: s, s+1, ... by
+    batch index, or an integer array [B]; only the entries of finished games are used).
+    Returns which were reset."""
+    seed_arr = _seed_array(seeds, st.batch_size)
+    done = st.terminated.copy()
+    if done.any():
+        with _quiet():
+            K.init_games(done, seed_arr, st.record, st.rng)
+        st.sync()
+    return done
+
+
+def step(st: BatchState, actions, select=None) -> None:
+    """Play one action per game for its current player, in place. Finished games and
+    games outside ``select`` (bool [B], None = all) are left unchanged, whatever their action.
+    Every stepped game's action is validated inside the kernel before any game changes:
+    an illegal or out-of-range id raises ValueError naming the first such game."""
+    a = _actions(st, actions)
+    sel = _select(st, select)
+    with _quiet():
+        bad = K.step_games(a, sel, st.record, st.rng)
+    st.sync()
+    if bad >= 0:
+        legal = np.flatnonzero(legal_action_mask(st)[bad]).tolist()
+        raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now (legal: {legal})")
+
+
+def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None) -> np.ndarray:
+    """bool [B, 243]. Rows of finished games are all True (so a masked softmax never
+    sees an empty row; stepping a finished game is a no-op whatever the action).
+    With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
+    sel = _select(st, select)
+    if out is None:
+        out = np.empty((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
+    elif not isinstance(out, np.ndarray) or out.shape != (st.batch_size, NUM_ACTIONS) or out.dtype != np.bool_ \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"out must be a writeable C-contiguous bool array of shape ({st.batch_size}, {NUM_ACTIONS})")
+    K.legal_mask(out, sel, st.record, st.rng)
+    return out
+
+
+def observation_size(observation_type: str = "info") -> int:
+    """D, the same for every player count."""
+    if not isinstance(observation_type, str) or observation_type not in _SIZES:
+        raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {E.OBSERVATION_TYPES}")
+    return _SIZES[observation_type]
+
+
+def observe(st: BatchState, player=None, observation_type: str = "info", out: np.ndarray | None = None) -> np.ndarray:
+    """int8 [B, D]: the observation of ``player`` (None = each game's acting seat; a
+    finished game's row is then its last start player's view; an int or int array [B]
+    = that seat), identical to encoding.observe on to_reference(st, i)."""
+    d = observation_size(observation_type)
+    players = _players(st, player)
+    if out is None:
+        out = np.empty((st.batch_size, d), dtype=np.int8)
+    elif not isinstance(out, np.ndarray) or out.shape != (st.batch_size, d) or out.dtype != np.int8 \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"out must be a writeable C-contiguous int8 array of shape ({st.batch_size}, {d})")
+    O.observe_games(out, players, E.OBSERVATION_TYPES.index(observation_type), st.record, st.rng)
+    return out
+
+
+def scores(st: BatchState) -> np.ndarray:
+    """int16 [B, P, 7]: rules/scoring.py CATEGORIES (ice, sylvanite, celerium, ice_bonus,
+    discovery_cards, bonus_cards, total); provisional while a game runs (counters only)."""
+    out = np.zeros((st.batch_size, st.num_players, len(CATEGORIES)), dtype=np.int16)
+    SC.scores_kernel(st.record, st.rng, out)
+    return out
+
+
+def _rank_table(n: int) -> np.ndarray:
+    """[better, tied] -> scoring.rank_rewards' value (ranked by total alone, M-P4)."""
+    table = np.zeros((n + 1, n + 1), dtype=np.float64)
+    for better in range(n):
+        for tied in range(1, n - better + 1):
+            totals = [2] * better + [1] * tied + [0] * (n - better - tied)
+            table[better, tied] = rank_rewards(totals, [0] * n)[better]
+    return table
+
+
+_RANK_TABLES = {n: _rank_table(n) for n in (3, 4, 5)}
+
+
+def rewards(st: BatchState) -> np.ndarray:
+    """float32 [B, P]: scoring.rank_rewards of finished games by total (M-P4: tied
+    players share; zero-sum in [-1, 1]); 0 for running games."""
+    total = scores(st)[..., -1].astype(np.int64)
+    better = (total[:, None, :] > total[:, :, None]).sum(axis=2)
+    tied = (total[:, None, :] == total[:, :, None]).sum(axis=2)
+    r = _RANK_TABLES[st.num_players][better, tied]
+    return np.where(st.terminated[:, None], r, 0.0).astype(np.float32)
+
+
+def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    """int64 [B]: one random legal action per row of ``mask`` (bool or 0/1 int8, [B, 243]),
+    uniform over the row's True entries. ValueError if a row has no legal action."""
+    m = np.asarray(mask)
+    if m.ndim != 2 or m.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"mask must have shape [B, {NUM_ACTIONS}], got {m.shape}")
+    m = m.view(np.bool_) if m.dtype in (np.int8, np.uint8) else m.astype(np.bool_, copy=False)
+    if rng is None:
+        rng = np.random.default_rng()
+    elif not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
+    if out is None:
+        out = np.empty(m.shape[0], dtype=np.int64)
+    elif not isinstance(out, np.ndarray) or out.shape != (m.shape[0],) or out.dtype != np.int64:
+        raise ValueError(f"out must be an int64 array of shape ({m.shape[0]},)")
+    sample_legal(m, rng.random(m.shape[0]), out)
+    if m.shape[0] and out.min() < 0:
+        raise ValueError(f"mask row {int(np.argmin(out))} has no legal action")
+    return out

@@ -1,0 +1,307 @@
+"""Constants and small per-game helpers shared by the Red Planet kernels.
+
+Every helper takes the fields namedtuple ``s`` (state.Fields) and a batch index ``b``.
+Component tables are module-level constants read from components.py (the project's
+njit cache policy, spacemission_env/jit.py, re-compiles when the data file or
+any imported module changes). SplitMix64 is spacemission_env/rng.py in uint64.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import njit
+from .state import (
+    F_AIRBORNE,
+    F_AIRBORNE_LEN,
+    F_CREW,
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_EVENT_PILE_LEN,
+    F_MARS,
+    F_PLAYER_COUNT,
+    F_PLACED_LEN,
+    F_PLACED_SLOTS,
+    F_ROLE,
+    F_SEEN,
+    F_SLOTS,
+    F_START_PLAYER,
+    F_STEPS_LEFT,
+    F_SUPPLY,
+    F_TOKEN,
+    F_TOKEN_SUPPLY,
+)
+from .. import actions as A
+from ..components import (
+    BONUS_CARDS,
+    CARD_KIND,
+    CENTRAL,
+    EDGES,
+    EVENT_PARAM,
+    EXPLORER,
+    EXPLORER_STEPS,
+    FEMME_FATALE,
+    FINAL_BASE,
+    IS_BONUS,
+    MISSION_OF,
+    MISSION_ZONES,
+    NUM_EVENTS,
+    NUM_ROLES,
+    NUM_ZONES,
+    PILOT,
+    ROLE_PLACE,
+    SABOTEUR,
+    SCIENTIST,
+    SECRET_AGENT,
+    SHIP_CAPACITY,
+    SHIP_DEST,
+    SOLDIER,
+    TRAVEL_AGENT,
+)
+from ..rules.state import PHASES
+
+# --- SplitMix64 (spacemission_env/rng.py), all uint64 so numba wraps mod 2**64 ------------
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+S27, S30, S31 = np.uint64(27), np.uint64(30), np.uint64(31)
+
+NONE = -1
+Z = NUM_ZONES
+NE = NUM_EVENTS
+NR = NUM_ROLES
+COLOURS = A.COLOURS
+NUM_ACTIONS = A.NUM_ACTIONS
+(PH_SETUP_ZONE, PH_KEEP, PH_COMMIT, PH_PLACE, PH_DESTINATION, PH_ABILITY, PH_DISCOVERY, PH_OVER) = (
+    PHASES.index(p) for p in ("setup_zone", "keep", "commit", "place", "destination", "ability", "discovery", "over"))
+(A_SETUP_ZONE, A_KEEP, A_COMMIT, A_PLACE, A_STOP, A_DESTINATION, A_MOVE, A_DRAW, A_LOOK, A_DISCOVERY, A_LAUNCH,
+ A_SEDUCE, A_SABOTAGE, A_KILL, A_PILOT, A_PASS) = (A.START[k] for k in A.ACTION_KINDS)
+KIND_OF_ACTION = np.array([A.ACTION_KINDS.index(A.decode(a)[0]) for a in range(NUM_ACTIONS)], dtype=np.int8)
+
+# components as arrays
+SHIP_DEST_T = np.array(SHIP_DEST, dtype=np.int8)
+SHIP_CAP_T = np.array(SHIP_CAPACITY, dtype=np.int8)
+ROLE_PLACE_T = np.array(ROLE_PLACE, dtype=np.int8)
+IS_BONUS_T = np.array(IS_BONUS, dtype=np.bool_)
+CENTRAL_T = np.array(CENTRAL, dtype=np.bool_)
+EDGE_FROM = np.array([a for a, _ in EDGES], dtype=np.int8)
+EDGE_TO = np.array([b for _, b in EDGES], dtype=np.int8)
+NUM_EDGES = len(EDGES)
+BONUS_INDEX = np.full(NUM_EVENTS, -1, dtype=np.int8)  # card id -> index in the keep block (M-S6)
+for _i, _c in enumerate(BONUS_CARDS):
+    BONUS_INDEX[_c] = _i
+# event card kinds (M-E2..M-E19) as codes, with their parameters per card
+KINDS = tuple(dict.fromkeys(CARD_KIND))
+(K_FAULTY, K_MINE_DISASTER, K_MOSSES, K_RADIATION, K_METEORITES, K_SYLVANITE_VEIN, K_SECRET_MISSION, K_TOP_SECRET,
+ K_ICE_BLOCKS, K_CELERIUM, K_SYLVANITE, K_MEMORIAL, K_GOOD_PLANNING, K_COLONISATION, K_STRATEGIC) = (KINDS.index(k) for k in (
+     "faulty_analysis", "mine_disaster", "mosses", "radiation", "meteorites", "sylvanite_vein", "secret_mission",
+     "top_secret_mission", "ice_blocks", "celerium", "sylvanite", "memorial", "good_planning", "colonisation",
+     "strategic_zones"))
+CARD_KIND_T = np.array([KINDS.index(k) for k in CARD_KIND], dtype=np.int8)
+CARD_POINTS = np.array([EVENT_PARAM[k].get("points", 0) for k in CARD_KIND], dtype=np.int32)
+CARD_COUNTERS = np.array([EVENT_PARAM[k].get("counters", 0) for k in CARD_KIND], dtype=np.int32)
+CARD_FINAL_BASE = np.array([EVENT_PARAM[k].get("final_base", FINAL_BASE) for k in CARD_KIND], dtype=np.int32)
+MISSION_MASK = np.zeros((NUM_EVENTS, Z), dtype=np.bool_)  # [card, zone] red zones of a secret mission (M-C8)
+for _c, _m in MISSION_OF.items():
+    MISSION_MASK[_c, list(MISSION_ZONES[_m])] = True
+OUTER_T = ~CENTRAL_T
+GROUP_ROLE = np.zeros(NUM_ROLES, dtype=np.bool_)  # M-O7, M-O8: the whole group into one ship
+GROUP_ROLE[[TRAVEL_AGENT, SOLDIER]] = True
+R_EXPLORER, R_SCIENTIST, R_SECRET_AGENT, R_FEMME_FATALE, R_SABOTEUR, R_TRAVEL_AGENT, R_SOLDIER, R_PILOT = (
+    EXPLORER, SCIENTIST, SECRET_AGENT, FEMME_FATALE, SABOTEUR, TRAVEL_AGENT, SOLDIER, PILOT)
+EXPLORER_STEPS_C = EXPLORER_STEPS
+
+
+@njit
+def next_u64(rng, b):
+    s = rng[b] + GOLDEN
+    rng[b] = s
+    z = s
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@njit
+def below(rng, b, n):
+    return np.int64(next_u64(rng, b) % np.uint64(n))
+
+
+@njit
+def shuffle(rng, b, items, n):
+    """Fisher-Yates on items[:n], i = n-1 .. 1 (spacemission_env/rng.py shuffle)."""
+    for i in range(n - 1, 0, -1):
+        j = below(rng, b, i + 1)
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
+
+
+# --- derived views (rules/state.py GameState methods) --------------------------------------
+@njit
+def destination(g, rng, b, ship):
+    """The zone a ship flies to: its token, else its printed zone (M-L4); -1 for none (M-L2)."""
+    t = g[b, F_TOKEN + ship]
+    return t if t != NONE else SHIP_DEST_T[ship]
+
+
+@njit
+def free_seats(g, rng, b, ship):
+    n = 0
+    for q in range(g[b, F_PLAYER_COUNT]):
+        n += g[b, F_CREW + ship * 5 + q]
+    return SHIP_CAP_T[ship] - n
+
+
+@njit
+def is_airborne(g, rng, b, slot):
+    for i in range(g[b, F_AIRBORNE_LEN]):
+        if g[b, F_AIRBORNE + i] == slot:
+            return True
+    return False
+
+
+@njit
+def on_pad(g, rng, b, slot):
+    return g[b, F_SLOTS + slot] != NONE and not is_airborne(g, rng, b, slot)
+
+
+@njit
+def seat_index(g, rng, b, q):
+    """Position of seat q in the seat order from the start player."""
+    n = g[b, F_PLAYER_COUNT]
+    return (q - g[b, F_START_PLAYER] + n) % n
+
+
+@njit
+def next_seat(g, rng, b, q):
+    return (q + 1) % g[b, F_PLAYER_COUNT]
+
+
+@njit
+def is_last_in_order(g, rng, b, q):
+    return seat_index(g, rng, b, q) == g[b, F_PLAYER_COUNT] - 1
+
+
+@njit
+def see(g, rng, b, q, card):
+    """M-I2: remember an event card a seat has seen."""
+    g[b, F_SEEN + q * 24 + card] = True
+
+
+@njit
+def mars_leaders(g, rng, b, z, out):
+    """Seats with the most astronauts in zone z (at least one) into out; their count."""
+    n = g[b, F_PLAYER_COUNT]
+    top = 0
+    for q in range(n):
+        if g[b, F_MARS + z * 5 + q] > top:
+            top = g[b, F_MARS + z * 5 + q]
+    k = 0
+    if top > 0:
+        for q in range(n):
+            if g[b, F_MARS + z * 5 + q] == top:
+                out[k] = q
+                k += 1
+    return k
+
+
+# --- what a decision offers (rules/game.py placement_actions, ability_actions) --------------
+@njit
+def can_board(g, rng, b, q, slot):
+    """M-L1 with the role's constraints (M-O4 two different ships, M-O7/M-O8 one group)."""
+    if not on_pad(g, rng, b, slot):
+        return False
+    role = g[b, F_ROLE]
+    placed = g[b, F_PLACED_LEN]
+    group = GROUP_ROLE[role]
+    need = ROLE_PLACE_T[role] if group else 1
+    if placed >= ROLE_PLACE_T[role] or (group and placed > 0):
+        return False
+    if role == R_SECRET_AGENT:
+        for i in range(placed):
+            if g[b, F_PLACED_SLOTS + i] == slot:
+                return False
+    return free_seats(g, rng, b, g[b, F_SLOTS + slot]) >= need and g[b, F_SUPPLY + q] >= need
+
+
+@njit
+def any_placement(g, rng, b):
+    q = g[b, F_CURRENT_PLAYER]
+    for k in range(g[b, F_PLAYER_COUNT]):
+        if can_board(g, rng, b, q, k):
+            return True
+    return False
+
+
+@njit
+def ability_row(g, rng, b, row):
+    """Write the role's ability choices (pass excluded, M-O1..M-O9) into row (when row
+    has length > 0) and return their count."""
+    q, role, n = g[b, F_CURRENT_PLAYER], g[b, F_ROLE], g[b, F_PLAYER_COUNT]
+    write = row.shape[0] > 0
+    cnt = 0
+    if role == R_EXPLORER:
+        if g[b, F_STEPS_LEFT] > 0:
+            for i in range(NUM_EDGES):
+                if g[b, F_MARS + (EDGE_FROM[i]) * 5 + q] > 0:
+                    cnt += 1
+                    if write:
+                        row[A_MOVE + i] = True
+    elif role == R_SCIENTIST:
+        if g[b, F_EVENT_PILE_LEN] > 0:
+            cnt += 1
+            if write:
+                row[A_DRAW] = True
+        for z in range(Z):
+            if g[b, F_DISCOVERY + z] != NONE:
+                cnt += 1
+                if write:
+                    row[A_LOOK + z] = True
+    elif role == R_SECRET_AGENT:
+        for k in range(n):
+            if on_pad(g, rng, b, k) and free_seats(g, rng, b, g[b, F_SLOTS + k]) > 0:
+                cnt += 1
+                if write:
+                    row[A_LAUNCH + k] = True
+    elif role == R_FEMME_FATALE:
+        if g[b, F_SUPPLY + q] > 0:
+            for k in range(n):
+                ship = g[b, F_SLOTS + k]
+                if ship != NONE:
+                    for c in range(n):
+                        if c != q and g[b, F_CREW + ship * 5 + c] > 0:
+                            cnt += 1
+                            if write:
+                                row[A_SEDUCE + k * COLOURS + c] = True
+    elif role == R_SABOTEUR:
+        for k in range(n):
+            if on_pad(g, rng, b, k):
+                cnt += 1
+                if write:
+                    row[A_SABOTAGE + k] = True
+    elif role == R_SOLDIER:
+        for z in range(Z):
+            if OUTER_T[z]:
+                for c in range(n):
+                    if g[b, F_MARS + z * 5 + c] > 0:
+                        cnt += 1
+                        if write:
+                            row[A_KILL + z * COLOURS + c] = True
+    elif role == R_PILOT:
+        for k in range(n):
+            ship = g[b, F_SLOTS + k]
+            if ship != NONE:
+                d = destination(g, rng, b, ship)
+                if d != NONE:
+                    for z in range(Z):
+                        if z != d and g[b, F_TOKEN_SUPPLY + z] > 0:
+                            cnt += 1
+                            if write:
+                                row[A_PILOT + k * Z + z] = True
+    return cnt
+
+
+@njit
+def has_ability(g, rng, b):
+    """Whether the role's ability can act on something now (M-R5)."""
+    return ability_row(g, rng, b, np.empty(0, np.bool_)) > 0

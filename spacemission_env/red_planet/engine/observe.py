@@ -1,0 +1,232 @@
+"""Observation kernel: the same int8 vector as red_planet/encoding.py ``observe``, for a
+batch (M-I1..M-I5). Block offsets come from encoding's layout (the seer layout starts
+with the info/recall blocks, so one table serves the three types), as module constants
+``O_<BLOCK>``."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import njit
+from .. import encoding as E
+from ..components import MINERAL_TOKENS, NUM_MINERALS, NUM_SHIPS
+from .core import IS_BONUS_T, NE, NONE, NR, PH_OVER, SHIP_CAP_T, SHIP_DEST_T, Z, destination, free_seats
+from .state import (
+    F_ACTED,
+    F_AIRBORNE,
+    F_AIRBORNE_LEN,
+    F_BONUS,
+    F_BONUS_LEN,
+    F_COMMIT,
+    F_COUNTERS,
+    F_CREW,
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_DISCOVERY_OWNER,
+    F_DRAWN,
+    F_EVENT_PILE,
+    F_EVENT_PILE_LEN,
+    F_HAND,
+    F_LAST_ACTOR,
+    F_LEFTOVER,
+    F_LISM,
+    F_LOOKED,
+    F_MARS,
+    F_MINERAL,
+    F_MINERAL_POOL,
+    F_MINERAL_POOL_LEN,
+    F_PENDING_SLOT,
+    F_PHASE,
+    F_PLACED_LEN,
+    F_PLACED_SLOTS,
+    F_PLAYER_COUNT,
+    F_REMOVED,
+    F_REMOVED_CARDS,
+    F_REMOVED_CARDS_LEN,
+    F_ROLE,
+    F_ROUND,
+    F_SEEN,
+    F_SET_ASIDE,
+    F_SET_ASIDE_LEN,
+    F_SETUP_HAND,
+    F_SETUP_HAND_LEN,
+    F_SHIP_DECK,
+    F_SHIP_DECK_LEN,
+    F_SLOTS,
+    F_START_PLAYER,
+    F_STEPS_LEFT,
+    F_SUPPLY,
+    F_TOKEN,
+    F_TOKEN_SUPPLY,
+    F_USED_SHIPS,
+    F_USED_SHIPS_LEN,
+)
+
+MODE_INFO, MODE_RECALL, MODE_SEER = (E.OBSERVATION_TYPES.index(t) for t in ("info", "recall", "seer"))
+globals().update({"O_" + name.upper(): a for name, a, _b, _m in E.observation_layout("seer")})
+S = E.S  # seats padded to 5
+K = E.K  # pad slots padded to 5
+ND = E.NUM_DISCOVERY
+NM = NUM_MINERALS
+NSH = NUM_SHIPS
+CLIP = E.CLIP
+DISCOVERY_INDEX_T = np.full(NE, -1, dtype=np.int64)
+for _c, _i in E.DISCOVERY_INDEX.items():
+    DISCOVERY_INDEX_T[_c] = _i
+MINERAL_TOKENS_T = np.array(MINERAL_TOKENS, dtype=np.int64)
+assert not IS_BONUS_T[list(E.DISCOVERY_INDEX)].any()
+
+
+@njit
+def revealed(g, b, q):
+    """M-R4, M-I4: a commit is open once its role has been called, or its owner acted."""
+    c, role = g[b, F_COMMIT + q], g[b, F_ROLE]
+    return (c != NONE and role != NONE and c <= role) or g[b, F_ACTED + q] != 0
+
+
+@njit
+def observe_one(g, rng, b, me, mode, row):
+    n = g[b, F_PLAYER_COUNT]
+    over = g[b, F_PHASE] == PH_OVER
+    cur = g[b, F_CURRENT_PLAYER]
+    row[:] = 0
+    # the decision being asked
+    row[O_PHASE + g[b, F_PHASE]] = 1
+    if g[b, F_ROLE] != NONE:
+        row[O_ROLE + g[b, F_ROLE]] = 1
+    for i in range(g[b, F_PLACED_LEN]):
+        row[O_PLACED + g[b, F_PLACED_SLOTS + i]] += 1
+    row[O_STEPS_LEFT] = g[b, F_STEPS_LEFT]
+    if g[b, F_PENDING_SLOT] != NONE:
+        row[O_PENDING_SLOT + g[b, F_PENDING_SLOT]] = 1
+    if g[b, F_DRAWN] != NONE and not over and cur == me:  # only the drawer sees it (M-E1)
+        row[O_DRAWN + DISCOVERY_INDEX_T[g[b, F_DRAWN]]] = 1
+    # clock and seats
+    row[O_ROUND] = g[b, F_ROUND]
+    for q in range(n):
+        row[O_SEAT_PRESENT + q] = 1
+    if not over:
+        row[O_ACTING_SEAT + (cur - me + n) % n] = 1
+    row[O_START_SEAT + (g[b, F_START_PLAYER] - me + n) % n] = 1
+    if g[b, F_LAST_ACTOR] != NONE:
+        row[O_LAST_ACTOR + (g[b, F_LAST_ACTOR] - me + n) % n] = 1
+    # per player (M-I1); an unrevealed commit stays among the remaining cards (M-I4)
+    for q in range(n):
+        r = (q - me + n) % n
+        row[O_SUPPLY + r] = g[b, F_SUPPLY + q]
+        row[O_LISM + r] = g[b, F_LISM + q]
+        row[O_REMOVED + r] = g[b, F_REMOVED + q]
+        for t in range(NM):
+            row[O_COUNTERS + r * NM + t] = min(g[b, F_COUNTERS + q * NM + t], CLIP)
+        row[O_BONUS_COUNT + r] = g[b, F_BONUS_LEN + q]
+        for k in range(NR):
+            row[O_ROLES_LEFT + r * NR + k] = g[b, F_HAND + q * NR + k]
+        c = g[b, F_COMMIT + q]
+        if c != NONE:
+            if revealed(g, b, q):
+                row[O_REVEALED_ROLE + r * NR + c] = 1
+            elif g[b, F_ACTED + q] == 0:
+                row[O_ROLES_LEFT + r * NR + c] = 1
+        row[O_ACTED + r] = g[b, F_ACTED + q]
+    # Mars (M-I1)
+    for z in range(Z):
+        for q in range(n):
+            row[O_MARS + z * S + (q - me + n) % n] = g[b, F_MARS + z * 5 + q]
+        m = g[b, F_MINERAL + z]
+        if m != NONE:
+            row[O_MINERAL + z * NM + m] = 1
+        row[O_LEFTOVER + z] = min(g[b, F_LEFTOVER + z], CLIP)
+        d = g[b, F_DISCOVERY + z]
+        if d != NONE:
+            owner = g[b, F_DISCOVERY_OWNER + z]
+            row[O_DISCOVERY_PRESENT + z] = 1
+            row[O_DISCOVERY_OWNER + z * S + (owner - me + n) % n] = 1
+            if owner == me or g[b, F_LOOKED + z * 5 + me] != 0:  # M-I2
+                row[O_KNOWN_DISCOVERY + z * ND + DISCOVERY_INDEX_T[d]] = 1
+        for q in range(n):
+            if g[b, F_LOOKED + z * 5 + q] != 0:
+                row[O_LOOKED + z * S + (q - me + n) % n] = 1
+        row[O_TOKEN_SUPPLY + z] = g[b, F_TOKEN_SUPPLY + z]
+    # ships (M-I1), by pad slot
+    for k in range(n):
+        ship = g[b, F_SLOTS + k]
+        if ship == NONE:
+            continue
+        row[O_SLOT_SHIP + k * NSH + ship] = 1
+        for i in range(g[b, F_AIRBORNE_LEN]):
+            if g[b, F_AIRBORNE + i] == k:
+                row[O_SLOT_AIRBORNE + k] = 1
+                row[O_SLOT_LAUNCH_ORDER + k] = i + 1
+        row[O_SLOT_CAPACITY + k] = SHIP_CAP_T[ship]
+        row[O_SLOT_FREE + k] = free_seats(g, rng, b, ship)
+        row[O_SLOT_HAND_PILOTED + k] = SHIP_DEST_T[ship] == NONE
+        if g[b, F_TOKEN + ship] != NONE:
+            row[O_SLOT_TOKEN + k * Z + g[b, F_TOKEN + ship]] = 1
+        dest = destination(g, rng, b, ship)
+        if dest != NONE:
+            row[O_SLOT_DESTINATION + k * Z + dest] = 1
+        for q in range(n):
+            row[O_SLOT_CREW + k * S + (q - me + n) % n] = g[b, F_CREW + ship * 5 + q]
+    for i in range(g[b, F_USED_SHIPS_LEN]):
+        row[O_USED_SHIPS + g[b, F_USED_SHIPS + i]] = 1
+    row[O_SHIP_DECK_SIZE] = g[b, F_SHIP_DECK_LEN]
+    row[O_EVENT_PILE_SIZE] = g[b, F_EVENT_PILE_LEN]
+    row[O_REMOVED_CARDS_COUNT] = g[b, F_REMOVED_CARDS_LEN]
+    for t in range(NM):
+        left = MINERAL_TOKENS_T[t]
+        for z in range(Z):
+            left -= g[b, F_MINERAL + z] == t
+        row[O_MINERAL_POOL + t] = left
+    row[O_MINERAL_POOL_SIZE] = g[b, F_MINERAL_POOL_LEN]
+    # own private knowledge (M-I2)
+    for i in range(g[b, F_BONUS_LEN + me]):
+        row[O_OWN_BONUS + g[b, F_BONUS + me * 13 + i]] = 1
+    if g[b, F_COMMIT + me] != NONE:
+        row[O_OWN_COMMIT + g[b, F_COMMIT + me]] = 1
+    for i in range(g[b, F_SETUP_HAND_LEN + me]):
+        row[O_OWN_SETUP_HAND + g[b, F_SETUP_HAND + me * 3 + i]] = 1
+    if mode != MODE_INFO:  # M-I5: perfect recall
+        for c in range(NE):
+            row[O_SEEN_CARDS + c] = g[b, F_SEEN + me * NE + c]
+    if mode == MODE_SEER:
+        observe_seer(g, b, me, row)
+
+
+@njit
+def observe_seer(g, b, me, row):
+    """The seer blocks: every hidden card, commit and pile order."""
+    n = g[b, F_PLAYER_COUNT]
+    for q in range(n):
+        r = (q - me + n) % n
+        if g[b, F_COMMIT + q] != NONE:
+            row[O_SEER_COMMIT + r * NR + g[b, F_COMMIT + q]] = 1
+        for i in range(g[b, F_BONUS_LEN + q]):
+            row[O_SEER_BONUS + r * NE + g[b, F_BONUS + q * 13 + i]] = 1
+        for i in range(g[b, F_SETUP_HAND_LEN + q]):
+            row[O_SEER_SETUP_HAND + r * NE + g[b, F_SETUP_HAND + q * 3 + i]] = 1
+        for c in range(NE):
+            row[O_SEER_SEEN + r * NE + c] = g[b, F_SEEN + q * NE + c]
+    for z in range(Z):
+        d = g[b, F_DISCOVERY + z]
+        if d != NONE:
+            row[O_SEER_DISCOVERY + z * ND + DISCOVERY_INDEX_T[d]] = 1
+    if g[b, F_DRAWN] != NONE:
+        row[O_SEER_DRAWN + DISCOVERY_INDEX_T[g[b, F_DRAWN]]] = 1
+    for i in range(g[b, F_REMOVED_CARDS_LEN]):
+        row[O_SEER_REMOVED + g[b, F_REMOVED_CARDS + i]] = 1
+    for i in range(g[b, F_SET_ASIDE_LEN]):
+        row[O_SEER_SET_ASIDE + g[b, F_SET_ASIDE + i]] = 1
+    m = g[b, F_EVENT_PILE_LEN]  # depth from the top (the last element), 1 = next drawn
+    for i in range(m):
+        row[O_SEER_EVENT_PILE + g[b, F_EVENT_PILE + i]] = m - i
+    m = g[b, F_SHIP_DECK_LEN]
+    for i in range(m):
+        row[O_SEER_SHIP_DECK + g[b, F_SHIP_DECK + i]] = m - i
+    m = g[b, F_MINERAL_POOL_LEN]
+    for i in range(m):
+        row[O_SEER_MINERAL_POOL + (m - 1 - i) * NM + g[b, F_MINERAL_POOL + i]] = 1
+
+
+@njit
+def observe_games(out, players, mode, g, rng):
+    for b in range(out.shape[0]):
+        observe_one(g, rng, b, players[b], mode, out[b])

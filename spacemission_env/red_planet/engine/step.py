@@ -1,0 +1,161 @@
+"""Legality and step kernels: the legal mask of every decision (rules/game.py
+``legal_actions``) and the batched step, which validates every stepped game's action
+before any game changes."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import njit
+from .state import (
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_HAND,
+    F_PLAYER_COUNT,
+    F_PHASE,
+    F_ROLE,
+    F_SETUP_HAND,
+    F_SETUP_HAND_LEN,
+    F_TERMINATED,
+    F_TOKEN_SUPPLY,
+)
+from ..components import BONUS_CARDS
+from .abilities import (
+    explorer,
+    femme_fatale,
+    pilot,
+    saboteur,
+    scientist_draw,
+    scientist_lay_discovery,
+    scientist_look,
+    secret_agent,
+    soldier,
+)
+from .core import (
+    A_COMMIT, A_DESTINATION, A_DISCOVERY, A_DRAW, A_KEEP, A_KILL, A_LAUNCH, A_LOOK, A_MOVE, A_PASS, A_PILOT,
+    A_PLACE, A_SABOTAGE, A_SEDUCE, A_SETUP_ZONE, A_STOP,
+    BONUS_INDEX, COLOURS, EDGE_FROM, EDGE_TO, GROUP_ROLE, IS_BONUS_T, NONE, NR, NUM_ACTIONS, OUTER_T,
+    PH_ABILITY, PH_COMMIT, PH_DESTINATION, PH_DISCOVERY, PH_KEEP, PH_OVER, PH_PLACE, PH_SETUP_ZONE, Z,
+    ability_row, can_board,
+)
+from .flow import NEXT_BEGIN_ABILITY, NEXT_END_TURN, NEXT_NONE, choose_destination, place, resolve
+from .setup import choose_setup_destination, commit_role, keep_bonus_card, new_game
+
+BONUS_CARDS_T = np.array(BONUS_CARDS, dtype=np.int8)
+
+
+@njit
+def mask_row(g, rng, b, row):
+    """The legal actions of game b into row (bool [243]); all True once it is over."""
+    row[:] = False
+    ph = g[b, F_PHASE]
+    q = g[b, F_CURRENT_PLAYER]
+    if ph == PH_SETUP_ZONE or ph == PH_DESTINATION:  # M-S4, M-L2: a zone with a token left (M-C6)
+        base = A_SETUP_ZONE if ph == PH_SETUP_ZONE else A_DESTINATION
+        for z in range(Z):
+            if g[b, F_TOKEN_SUPPLY + z] > 0:
+                row[base + z] = True
+    elif ph == PH_KEEP:  # M-S6
+        for j in range(g[b, F_SETUP_HAND_LEN + q]):
+            c = g[b, F_SETUP_HAND + q * 3 + j]
+            if IS_BONUS_T[c]:
+                row[A_KEEP + BONUS_INDEX[c]] = True
+    elif ph == PH_COMMIT:  # M-R3
+        for r in range(NR):
+            if g[b, F_HAND + q * 9 + r]:
+                row[A_COMMIT + r] = True
+    elif ph == PH_PLACE:  # M-L1; stopping early is allowed except for the groups (M-O7, M-O8)
+        found = False
+        for k in range(g[b, F_PLAYER_COUNT]):
+            if can_board(g, rng, b, q, k):
+                row[A_PLACE + k] = True
+                found = True
+        if found and not GROUP_ROLE[g[b, F_ROLE]]:
+            row[A_STOP] = True
+    elif ph == PH_ABILITY:  # M-O1..M-O9; declining is always allowed (M-R5)
+        ability_row(g, rng, b, row)
+        row[A_PASS] = True
+    elif ph == PH_DISCOVERY:  # M-E1
+        for z in range(Z):
+            if OUTER_T[z] and g[b, F_DISCOVERY + z] == NONE:
+                row[A_DISCOVERY + z] = True
+    elif ph == PH_OVER:
+        row[:] = True
+
+
+@njit
+def legal_mask(out, select, g, rng):
+    for b in range(out.shape[0]):
+        if select[b]:
+            mask_row(g, rng, b, out[b])
+
+
+@njit
+def apply_action(g, rng, b, a):
+    """Play legal action a for game b's current player (rules/game.py HANDLERS); returns
+    what is left to do (flow.NEXT_*)."""
+    q = g[b, F_CURRENT_PLAYER]
+    if a >= A_PASS:
+        return NEXT_END_TURN  # M-R5: decline the ability
+    if a >= A_PILOT:
+        i = a - A_PILOT
+        return pilot(g, rng, b, q, i // Z, i % Z)
+    if a >= A_KILL:
+        i = a - A_KILL
+        return soldier(g, rng, b, q, i // COLOURS, i % COLOURS)
+    if a >= A_SABOTAGE:
+        return saboteur(g, rng, b, q, a - A_SABOTAGE)
+    if a >= A_SEDUCE:
+        i = a - A_SEDUCE
+        return femme_fatale(g, rng, b, q, i // COLOURS, i % COLOURS)
+    if a >= A_LAUNCH:
+        return secret_agent(g, rng, b, q, a - A_LAUNCH)
+    if a >= A_DISCOVERY:
+        return scientist_lay_discovery(g, rng, b, q, a - A_DISCOVERY)
+    if a >= A_LOOK:
+        return scientist_look(g, rng, b, q, a - A_LOOK)
+    if a >= A_DRAW:
+        return scientist_draw(g, rng, b, q)
+    if a >= A_MOVE:
+        return explorer(g, rng, b, q, EDGE_FROM[a - A_MOVE], EDGE_TO[a - A_MOVE])
+    if a >= A_DESTINATION:
+        return choose_destination(g, rng, b, q, a - A_DESTINATION)
+    if a >= A_STOP:
+        return NEXT_BEGIN_ABILITY  # M-L1: place no more
+    if a >= A_PLACE:
+        return place(g, rng, b, q, a - A_PLACE)
+    if a >= A_COMMIT:
+        return commit_role(g, rng, b, q, a - A_COMMIT)
+    if a >= A_KEEP:
+        keep_bonus_card(g, rng, b, q, BONUS_CARDS_T[a - A_KEEP])
+    else:
+        choose_setup_destination(g, rng, b, a - A_SETUP_ZONE)
+    return NEXT_NONE
+
+
+@njit
+def step_games(actions, select, g, rng):
+    """Step every selected running game; returns -1, or the first game whose action is
+    out of range or illegal (then no game has changed)."""
+    B = actions.shape[0]
+    row = np.empty(NUM_ACTIONS, np.bool_)
+    for b in range(B):
+        if select[b] and not g[b, F_TERMINATED]:
+            a = actions[b]
+            if a < 0 or a >= NUM_ACTIONS:
+                return b
+            mask_row(g, rng, b, row)
+            if not row[a]:
+                return b
+    for b in range(B):
+        if select[b] and not g[b, F_TERMINATED]:
+            resolve(g, rng, b, apply_action(g, rng, b, actions[b]))
+    return -1
+
+
+@njit
+def init_games(select, seeds, g, rng):
+    """(Re)initialise the games b with select[b]: rules.new_game(num_players, seeds[b])."""
+    for b in range(select.shape[0]):
+        if select[b]:
+            new_game(g, rng, b, seeds[b])
+
