@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .. import engine_common
 from .components import (
     GATE_RANK_POINTS,
     MATTER_PAIR_POINTS,
@@ -110,12 +111,4 @@ def rank_rewards(totals: Sequence[int], stations: Sequence[int]) -> list[float]:
     """Zero-sum terminal rewards in [-1, 1] by final rank (R-P8 order: points, then
     stations). Rank r of P players (0 = best) is worth 1 - 2r/(P-1); tied players share
     the mean of the values of the ranks they span. Two players: +1 / -1, 0 on a shared win."""
-    n = len(totals)
-    keys = [(totals[i], stations[i]) for i in range(n)]
-    values = [1.0 - 2.0 * r / (n - 1) for r in range(n)]
-    out = []
-    for i in range(n):
-        better = sum(1 for k in keys if k > keys[i])
-        tied = sum(1 for k in keys if k == keys[i])
-        out.append(sum(values[better:better + tied]) / tied)
-    return out
+    return engine_common.rank_rewards([(totals[i], stations[i]) for i in range(len(totals))])

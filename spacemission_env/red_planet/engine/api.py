@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...space_mission.engine.api import _actions, _players, _quiet, _seed_array, _select
-from ...space_mission.engine.kernels import sample_legal
-from ...space_mission.scoring import rank_rewards
+from ...engine_common import check_actions as _actions
+from ...engine_common import check_players as _players
+from ...engine_common import check_select as _select
+from ...engine_common import quiet as _quiet
+from ...engine_common import rank_rewards, sample_legal
+from ...engine_common import seed_array as _seed_array
 from .. import actions as A
 from .. import encoding as E
 from ..rules.scoring import CATEGORIES
@@ -109,7 +112,7 @@ def _rank_table(n: int) -> np.ndarray:
     for better in range(n):
         for tied in range(1, n - better + 1):
             totals = [2] * better + [1] * tied + [0] * (n - better - tied)
-            table[better, tied] = rank_rewards(totals, [0] * n)[better]
+            table[better, tied] = rank_rewards(totals)[better]
     return table
 
 

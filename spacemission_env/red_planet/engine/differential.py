@@ -16,7 +16,7 @@ import numpy as np
 from .. import encoding as E
 from .. import rules as G
 from ..rules.scoring import CATEGORIES
-from ...space_mission.scoring import rank_rewards
+from ...engine_common import rank_rewards
 from . import api
 from .convert import to_reference
 
@@ -41,7 +41,7 @@ def _ref_rewards(s) -> np.ndarray:
     if not G.is_over(s):
         return np.zeros(s.num_players, dtype=np.float32)
     totals = [row["total"] for row in G.scores(s)]
-    return np.array(rank_rewards(totals, [0] * s.num_players), dtype=np.float32)
+    return np.array(rank_rewards(totals), dtype=np.float32)
 
 
 def run(num_players: int, seeds, action_seed: int = 0, observations: str = "all", max_divergences: int = 5) -> Report:

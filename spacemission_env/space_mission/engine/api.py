@@ -2,11 +2,14 @@
 mutating it in place). Every hot path is one numba kernel over the whole batch."""
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
-from numba import config as _numba_config
 
+from ...engine_common import check_actions as _actions
+from ...engine_common import check_players as _players
+from ...engine_common import check_select as _select
+from ...engine_common import quiet as _quiet
+from ...engine_common import rank_reward_table
+from ...engine_common import seed_array as _seed_array
 from .. import actions as A
 from .. import encoding as E
 from ..components import (
@@ -26,33 +29,6 @@ from .state import TABLES, BatchState
 NUM_ACTIONS = A.NUM_ACTIONS
 _OFFSETS = {t: O.offsets(t) for t in E.OBSERVATION_TYPES}
 _SIZES = {t: E.observation_size(t) for t in E.OBSERVATION_TYPES}
-
-
-def _quiet():
-    """Under NUMBA_DISABLE_JIT the kernels run as Python on numpy scalars, where the
-    SplitMix64 uint64 wrap-around raises overflow warnings; silence them there."""
-    if _numba_config.DISABLE_JIT:
-        return np.errstate(over="ignore")
-    return contextlib.nullcontext()
-
-
-def _seed_array(seeds, batch_size: int) -> np.ndarray:
-    """uint64 [B] from an int s (seeds s, s+1, ...) or an integer array [B]; every seed in [0, 2**64)."""
-    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
-        s = int(seeds)
-        if s < 0 or s + batch_size - 1 >= 2**64:
-            raise ValueError(f"seeds must be an int in [0, 2**64 - batch_size] = [0, {2**64 - batch_size}], got {s}")
-        return (np.arange(batch_size, dtype=np.uint64) + np.uint64(s)) if s < 2**63 else np.array(
-            [s + i for i in range(batch_size)], dtype=np.uint64)
-    if not isinstance(seeds, (np.ndarray, list, tuple)):
-        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
-    arr = np.asarray(seeds)
-    if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
-        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
-                         f"dtype {arr.dtype}: {arr!r}")
-    if arr.dtype.kind == "i" and (arr < 0).any():
-        raise ValueError(f"seeds must be >= 0, got {int(arr[arr < 0][0])} at index {int(np.flatnonzero(arr < 0)[0])}")
-    return arr.astype(np.uint64)
 
 
 def _kernel_fields(st: BatchState) -> tuple:
@@ -78,28 +54,6 @@ def reset_finished(st: BatchState, seeds) -> np.ndarray:
         with _quiet():
             K.init_games(done, seed_arr, *st.arrays(), *TABLES, st.rules_id, CHIPS_PER_PLAYER)
     return done
-
-
-def _actions(st: BatchState, actions) -> np.ndarray:
-    a = np.asarray(actions)
-    if a.shape != (st.batch_size,):
-        raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {a!r}")
-    if a.dtype.kind not in "iu":
-        raise ValueError(f"actions must be integer ids, got dtype {a.dtype}: {a!r}")
-    if a.dtype != np.int64:
-        a = a.astype(np.int64)
-    return a
-
-
-def _select(st: BatchState, select) -> np.ndarray:
-    """bool [B] of the games a call acts on (None: all)."""
-    if select is None:
-        return st.all_games
-    sel = np.asarray(select)
-    if sel.shape != (st.batch_size,) or sel.dtype != np.bool_:
-        raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} "
-                         f"dtype {sel.dtype}: {select!r}")
-    return sel
 
 
 def _legal_args(st: BatchState) -> tuple:
@@ -139,22 +93,6 @@ def observation_size(observation_type: str = "info") -> int:
     if not isinstance(observation_type, str) or observation_type not in _SIZES:
         raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {E.OBSERVATION_TYPES}")
     return _SIZES[observation_type]
-
-
-def _players(st: BatchState, player) -> np.ndarray:
-    if player is None:
-        return st.current_player.astype(np.int64)
-    if isinstance(player, (int, np.integer)) and not isinstance(player, bool):
-        p = np.full(st.batch_size, int(player), dtype=np.int64)
-    else:
-        p = np.asarray(player)
-        if p.shape != (st.batch_size,) or p.dtype.kind not in "iu":
-            raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},), got {player!r}")
-        p = p.astype(np.int64)
-    bad = (p < 0) | (p >= st.num_players)
-    if bad.any():
-        raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {int(p[bad][0])}")
-    return p
 
 
 def observe(st: BatchState, player=None, observation_type: str = "info", out: np.ndarray | None = None) -> np.ndarray:
@@ -219,13 +157,7 @@ def rewards(st: BatchState) -> np.ndarray:
     key = sc[..., 7].astype(np.int64) * 64 + stations
     better = (key[:, None, :] > key[:, :, None]).sum(axis=2)
     tied = (key[:, None, :] == key[:, :, None]).sum(axis=2)
-    # rank_rewards' value for (players ranked better, players tied), computed by the same Python sum
-    values = [1.0 - 2.0 * r / (n - 1) for r in range(n)]
-    table = np.zeros((n + 1, n + 1), dtype=np.float64)
-    for bt in range(n):
-        for td in range(1, n - bt + 1):
-            table[bt, td] = sum(values[bt:bt + td]) / td
-    r = table[better, tied]
+    r = rank_reward_table(n)[better, tied]  # rank_rewards' value for (players ranked better, players tied)
     done = st.terminated
     return np.where(done[:, None], r, 0.0).astype(np.float32)
 

@@ -11,6 +11,7 @@ card reshuffles the discard pile at once (R-A1a; deferred while the discard pile
 from __future__ import annotations
 
 import numpy as np
+from ...engine_common import sample_legal  # noqa: F401  (part of this module's kernels, game-neutral)
 from ...jit import njit
 
 from .. import actions as A
@@ -492,23 +493,6 @@ def step_games(actions, select, rng, ring, piles, revealed, draw, draw_len, disc
             finish_action(b, P, start_player, current_player, round_, actions_left, end_triggered, terminated,
                           round_limit, max_rounds)
     return -1
-
-
-@njit
-def sample_legal(mask, u, out):
-    """out[b] = the k-th legal action of row b, k = floor(u[b] * #legal): uniform over
-    legal actions; -1 for a row with no legal action. One pass per row: the legal ids are
-    gathered in order (branch-free) while they are counted."""
-    legal = np.empty(mask.shape[1], np.int64)
-    for b in range(mask.shape[0]):
-        n = 0
-        for a in range(mask.shape[1]):
-            legal[n] = a
-            n += mask[b, a]
-        if n == 0:
-            out[b] = -1
-            continue
-        out[b] = legal[min(int(u[b] * n), n - 1)]
 
 
 # action-id boundaries of the kinds (actions.ACTION_KINDS order), for kind-uniform sampling

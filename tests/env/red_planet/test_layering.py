@@ -1,5 +1,7 @@
-"""The Red Planet package stands on its own: of Space Mission it imports only the generic
-random generator (spacemission_env/rng.py), and nothing from agents, training or the CLI."""
+"""The Red Planet package stands on its own: nothing of Space Mission's package, only the
+game-neutral modules every game shares (the random generator, the action-id check, the
+extras, the numba cache policy, the engines' argument checks, the game protocol), and
+nothing from agents, training or the CLI."""
 import ast
 from pathlib import Path
 
@@ -22,7 +24,8 @@ def imported_modules(path: Path) -> list[str]:
     return names
 
 
-GAME_NEUTRAL = ("spacemission_env.rng.", "spacemission_env.action_ids.", "spacemission_env.extras.")  # shared by every game
+GAME_NEUTRAL = tuple(f"spacemission_env.{m}." for m in (  # shared by every game
+    "rng", "action_ids", "extras", "jit", "compile_notice", "engine_common", "games", "game_description"))
 
 
 def test_red_planet_imports_only_the_game_neutral_modules_of_space_mission():

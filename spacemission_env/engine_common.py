@@ -1,0 +1,129 @@
+"""What every game's fast batched engine shares (game-neutral; spacemission_env/games.py
+lists the protocol): the checks of the arguments of ``init`` / ``step`` / ``observe``
+(``seeds``, ``actions``, ``select``, ``player``), uniform legal sampling, and the rank
+rewards. Each engine's ``api`` module calls these, so both games reject bad input with
+the same messages."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+
+import numpy as np
+from numba import config as _numba_config
+
+from .jit import njit
+
+
+def quiet():
+    """Under NUMBA_DISABLE_JIT the kernels run as Python on numpy scalars, where the
+    SplitMix64 uint64 wrap-around raises overflow warnings; silence them there."""
+    if _numba_config.DISABLE_JIT:
+        return np.errstate(over="ignore")
+    return contextlib.nullcontext()
+
+
+
+def seed_array(seeds, batch_size: int) -> np.ndarray:
+    """uint64 [B] from an int s (seeds s, s+1, ...) or an integer array [B]; every seed in [0, 2**64)."""
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
+        s = int(seeds)
+        if s < 0 or s + batch_size - 1 >= 2**64:
+            raise ValueError(f"seeds must be an int in [0, 2**64 - batch_size] = [0, {2**64 - batch_size}], got {s}")
+        return (np.arange(batch_size, dtype=np.uint64) + np.uint64(s)) if s < 2**63 else np.array(
+            [s + i for i in range(batch_size)], dtype=np.uint64)
+    if not isinstance(seeds, (np.ndarray, list, tuple)):
+        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
+    arr = np.asarray(seeds)
+    if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
+        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
+                         f"dtype {arr.dtype}: {arr!r}")
+    if arr.dtype.kind == "i" and (arr < 0).any():
+        raise ValueError(f"seeds must be >= 0, got {int(arr[arr < 0][0])} at index {int(np.flatnonzero(arr < 0)[0])}")
+    return arr.astype(np.uint64)
+
+
+
+def check_actions(st: BatchState, actions) -> np.ndarray:
+    a = np.asarray(actions)
+    if a.shape != (st.batch_size,):
+        raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {a!r}")
+    if a.dtype.kind not in "iu":
+        raise ValueError(f"actions must be integer ids, got dtype {a.dtype}: {a!r}")
+    if a.dtype != np.int64:
+        a = a.astype(np.int64)
+    return a
+
+
+
+def check_select(st: BatchState, select) -> np.ndarray:
+    """bool [B] of the games a call acts on (None: all)."""
+    if select is None:
+        return st.all_games
+    sel = np.asarray(select)
+    if sel.shape != (st.batch_size,) or sel.dtype != np.bool_:
+        raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} "
+                         f"dtype {sel.dtype}: {select!r}")
+    return sel
+
+
+
+def check_players(st: BatchState, player) -> np.ndarray:
+    if player is None:
+        return st.current_player.astype(np.int64)
+    if isinstance(player, (int, np.integer)) and not isinstance(player, bool):
+        p = np.full(st.batch_size, int(player), dtype=np.int64)
+    else:
+        p = np.asarray(player)
+        if p.shape != (st.batch_size,) or p.dtype.kind not in "iu":
+            raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},), got {player!r}")
+        p = p.astype(np.int64)
+    bad = (p < 0) | (p >= st.num_players)
+    if bad.any():
+        raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {int(p[bad][0])}")
+    return p
+
+
+
+@njit
+def sample_legal(mask, u, out):
+    """out[b] = the k-th legal action of row b, k = floor(u[b] * #legal): uniform over
+    legal actions; -1 for a row with no legal action. One pass per row: the legal ids are
+    gathered in order (branch-free) while they are counted."""
+    legal = np.empty(mask.shape[1], np.int64)
+    for b in range(mask.shape[0]):
+        n = 0
+        for a in range(mask.shape[1]):
+            legal[n] = a
+            n += mask[b, a]
+        if n == 0:
+            out[b] = -1
+            continue
+        out[b] = legal[min(int(u[b] * n), n - 1)]
+
+
+
+
+def rank_rewards(keys: Sequence) -> list[float]:
+    """Zero-sum terminal rewards in [-1, 1] by final rank of ``keys`` (one comparable
+    value per seat, higher is better). Rank r of P players (0 = best) is worth
+    1 - 2r/(P-1); tied players share the mean of the values of the ranks they span. Two
+    players: +1 / -1, 0 on a shared win."""
+    n = len(keys)
+    values = [1.0 - 2.0 * r / (n - 1) for r in range(n)]
+    out = []
+    for i in range(n):
+        better = sum(1 for k in keys if k > keys[i])
+        tied = sum(1 for k in keys if k == keys[i])
+        out.append(sum(values[better:better + tied]) / tied)
+    return out
+
+
+def rank_reward_table(n: int) -> np.ndarray:
+    """float64 [n + 1, n + 1]: [seats ranked better, seats tied (itself included)] -> the
+    rank reward of :func:`rank_rewards`, computed by the same Python sum."""
+    values = [1.0 - 2.0 * r / (n - 1) for r in range(n)]
+    table = np.zeros((n + 1, n + 1), dtype=np.float64)
+    for better in range(n):
+        for tied in range(1, n - better + 1):
+            table[better, tied] = sum(values[better:better + tied]) / tied
+    return table
