@@ -49,6 +49,7 @@ GAMES = {
     "red_planet": "spacemission_env.red_planet.protocol",
 }
 DEFAULT_GAME = "spacemission"
+_LOADED: dict = {}  # name -> Game, once imported
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,13 +142,17 @@ class Game:
 def get_game(game: "str | Game" = DEFAULT_GAME) -> Game:
     """The :class:`Game` of a name in :data:`GAMES` (a Game is returned as it is);
     ValueError naming an unknown game and the known ones, TypeError for anything else."""
+    loaded = _LOADED.get(game) if isinstance(game, str) else None
+    if loaded is not None:  # the common case: every interface call looks its game up by name
+        return loaded
     if isinstance(game, Game):
         return game
     if not isinstance(game, str):
         raise TypeError(f"game must be a game name (one of {sorted(GAMES)}) or a Game, got {game!r}")
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAMES)}")
-    return importlib.import_module(GAMES[game]).GAME
+    _LOADED[game] = importlib.import_module(GAMES[game]).GAME
+    return _LOADED[game]
 
 
 def _is_int(x) -> bool:

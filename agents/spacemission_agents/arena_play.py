@@ -156,7 +156,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
         "seconds": np.zeros(len(agents), dtype=np.float64),
     }
     st = engine.init(n, P, seeds=np.asarray(seeds, dtype=np.uint64), **game.init_options(rules, max_rounds))
-    out["start_player"] = st.start_player.copy()
+    out["start_player"] = getattr(st, "start_player", st.current_player).copy()  # the first to act
     idx = np.arange(n)  # game (row of ``out``) of each row of st
     alive = ~st.terminated
 
@@ -167,7 +167,8 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
         out["scores"][games] = engine.scores(st)[rows]
         out["tiebreak"][games] = game.tiebreak_values(st)[rows]
         out["round_limit"][games] = game.round_limit(st)[rows]
-        out["rounds"][games] = st.round[rows]
+        if hasattr(st, "round"):  # a game without rounds records 0
+            out["rounds"][games] = st.round[rows]
 
     while alive.any():
         if st.batch_size >= _COMPACT_MIN and alive.sum() * 2 <= st.batch_size:
@@ -201,9 +202,9 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
                 legal = np.flatnonzero(mask[r]).tolist()
                 out["forfeits"].append({
                     "game": int(game_ids[g]), "seed": int(seeds[g]), "seat": seat, "agent": names[k],
-                    "round": int(st.round[r]), "action": action, "reason": reason,
+                    "round": int(st.round[r]) if hasattr(st, "round") else 0, "action": action, "reason": reason,
                     "message": (f"agent {names[k]!r} forfeits game {int(game_ids[g])} (seed {int(seeds[g])}, seat {seat}, "
-                                f"round {int(st.round[r])}): {reason}" + (f"; legal: {legal}" if action is not None else "")),
+                                f"round {int(st.round[r]) if hasattr(st, 'round') else 0}): {reason}" + (f"; legal: {legal}" if action is not None else "")),
                 })
         steps = np.flatnonzero(ok)
         if record:  # gathered as arrays, labelled from plain lists (numpy scalars are slow here)

@@ -74,6 +74,7 @@ FIELDS = (
     ("turn_tile", ("P", 2), np.bool_),  # a tile left the pile
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
+_FIELD_SET = frozenset(FIELD_NAMES)
 
 # Component tables passed to every kernel as arguments (not numba globals), so a
 # replaced data file never meets a stale compiled constant in the numba cache.
@@ -104,9 +105,20 @@ class BatchState:
         self.all_games = np.ones(self.batch_size, dtype=np.bool_)  # the default ``select`` of step / mask (read-only)
         self.all_games.flags.writeable = False
 
+    def __setattr__(self, name, value):
+        if name in _FIELD_SET:  # a field array replaced: the cached argument tuple is stale
+            self.__dict__.pop("_arrays", None)
+        object.__setattr__(self, name, value)
+
     def arrays(self) -> tuple:
-        """The field arrays in FIELDS order (the kernels' argument order)."""
-        return tuple(getattr(self, n) for n in FIELD_NAMES)
+        """The field arrays in FIELDS order (the kernels' argument order). Built once and
+        kept until a field is replaced (``__setattr__``): a batch of one game, as the AEC
+        and Gymnasium envs step, spent a quarter of its step rebuilding this tuple."""
+        cached = self.__dict__.get("_arrays")
+        if cached is None:
+            cached = tuple(getattr(self, n) for n in FIELD_NAMES)
+            object.__setattr__(self, "_arrays", cached)
+        return cached
 
     @property
     def is_over(self) -> np.ndarray:
