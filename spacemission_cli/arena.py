@@ -28,7 +28,7 @@ OPTIONS = {"game": "--game", "agents": "--agents", "num_players": "--players", "
 
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_agents.arena import DEFAULT_CHUNK_SIZE, SEATINGS
-    from spacemission_env.games import GAMES
+    from spacemission_env.games import GAMES, get_game
 
     ap = argparse.ArgumentParser(prog="spacemission arena", description="A duplicate-format round robin between agents.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -40,8 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="players per game (default: the game's fewest, 2 in Space Mission, 3 in Red Planet)")
     ap.add_argument("--games", type=_int, default=1000, metavar="N",
                     help="games per pair (2 players) or per lineup (3-5), rounded up to whole deals (default 1000)")
-    ap.add_argument("--rules", default=None, help="rule set (default: the game's first; Space Mission: yucata or "
-                                                  "schmidt)")
+    rule_sets = sorted({r for name in GAMES for r in get_game(name).rule_sets})
+    ap.add_argument("--rules", default=None, choices=rule_sets,
+                    help="rule set (default: the game's first; Space Mission: yucata or schmidt)")
     ap.add_argument("--max-rounds", type=_int, default=None, metavar="N",
                     help="round limit, R-E3 (default 100; Red Planet always plays its ten rounds)")
     ap.add_argument("--seed", type=_int, default=0, metavar="S", help="arena seed: deals and agent seeds (default 0)")
