@@ -234,11 +234,10 @@ def any_placement(g, rng, b):
 
 
 @njit
-def ability_row(g, rng, b, row):
-    """Write the role's ability choices (pass excluded, M-O1..M-O9) into row (when row
-    has length > 0) and return their count."""
+def ability_row(g, rng, b, row, write):
+    """The role's ability choices (pass excluded, M-O1..M-O9): their count, and with
+    ``write`` each one set True in ``row``."""
     q, role, n = g[b, F_CURRENT_PLAYER], g[b, F_ROLE], g[b, F_PLAYER_COUNT]
-    write = row.shape[0] > 0
     cnt = 0
     if role == R_EXPLORER:
         if g[b, F_STEPS_LEFT] > 0:
@@ -304,4 +303,4 @@ def ability_row(g, rng, b, row):
 @njit
 def has_ability(g, rng, b):
     """Whether the role's ability can act on something now (M-R5)."""
-    return ability_row(g, rng, b, np.empty(0, np.bool_)) > 0
+    return ability_row(g, rng, b, g[b], False) > 0  # counts only: the row argument is never written

@@ -77,6 +77,13 @@ assert not IS_BONUS_T[list(E.DISCOVERY_INDEX)].any()
 
 
 @njit
+def rel(q, me, n):
+    """The relative seat of q for observer me (0 = me, then clockwise); no modulo."""
+    d = q - me
+    return d + n if d < 0 else d
+
+
+@njit
 def revealed(g, b, q):
     """M-R4, M-I4: a commit is open once its role has been called, or its owner acted."""
     c, role = g[b, F_COMMIT + q], g[b, F_ROLE]
@@ -105,13 +112,13 @@ def observe_one(g, rng, b, me, mode, row):
     for q in range(n):
         row[O_SEAT_PRESENT + q] = 1
     if not over:
-        row[O_ACTING_SEAT + (cur - me + n) % n] = 1
-    row[O_START_SEAT + (g[b, F_START_PLAYER] - me + n) % n] = 1
+        row[O_ACTING_SEAT + rel(cur, me, n)] = 1
+    row[O_START_SEAT + rel(g[b, F_START_PLAYER], me, n)] = 1
     if g[b, F_LAST_ACTOR] != NONE:
-        row[O_LAST_ACTOR + (g[b, F_LAST_ACTOR] - me + n) % n] = 1
+        row[O_LAST_ACTOR + rel(g[b, F_LAST_ACTOR], me, n)] = 1
     # per player (M-I1); an unrevealed commit stays among the remaining cards (M-I4)
     for q in range(n):
-        r = (q - me + n) % n
+        r = rel(q, me, n)
         row[O_SUPPLY + r] = g[b, F_SUPPLY + q]
         row[O_LISM + r] = g[b, F_LISM + q]
         row[O_REMOVED + r] = g[b, F_REMOVED + q]
@@ -130,7 +137,7 @@ def observe_one(g, rng, b, me, mode, row):
     # Mars (M-I1)
     for z in range(Z):
         for q in range(n):
-            row[O_MARS + z * S + (q - me + n) % n] = g[b, F_MARS + z * 5 + q]
+            row[O_MARS + z * S + rel(q, me, n)] = g[b, F_MARS + z * 5 + q]
         m = g[b, F_MINERAL + z]
         if m != NONE:
             row[O_MINERAL + z * NM + m] = 1
@@ -139,12 +146,12 @@ def observe_one(g, rng, b, me, mode, row):
         if d != NONE:
             owner = g[b, F_DISCOVERY_OWNER + z]
             row[O_DISCOVERY_PRESENT + z] = 1
-            row[O_DISCOVERY_OWNER + z * S + (owner - me + n) % n] = 1
+            row[O_DISCOVERY_OWNER + z * S + rel(owner, me, n)] = 1
             if owner == me or g[b, F_LOOKED + z * 5 + me] != 0:  # M-I2
                 row[O_KNOWN_DISCOVERY + z * ND + DISCOVERY_INDEX_T[d]] = 1
         for q in range(n):
             if g[b, F_LOOKED + z * 5 + q] != 0:
-                row[O_LOOKED + z * S + (q - me + n) % n] = 1
+                row[O_LOOKED + z * S + rel(q, me, n)] = 1
         row[O_TOKEN_SUPPLY + z] = g[b, F_TOKEN_SUPPLY + z]
     # ships (M-I1), by pad slot
     for k in range(n):
@@ -165,7 +172,7 @@ def observe_one(g, rng, b, me, mode, row):
         if dest != NONE:
             row[O_SLOT_DESTINATION + k * Z + dest] = 1
         for q in range(n):
-            row[O_SLOT_CREW + k * S + (q - me + n) % n] = g[b, F_CREW + ship * 5 + q]
+            row[O_SLOT_CREW + k * S + rel(q, me, n)] = g[b, F_CREW + ship * 5 + q]
     for i in range(g[b, F_USED_SHIPS_LEN]):
         row[O_USED_SHIPS + g[b, F_USED_SHIPS + i]] = 1
     row[O_SHIP_DECK_SIZE] = g[b, F_SHIP_DECK_LEN]
@@ -196,7 +203,7 @@ def observe_seer(g, b, me, row):
     """The seer blocks: every hidden card, commit and pile order."""
     n = g[b, F_PLAYER_COUNT]
     for q in range(n):
-        r = (q - me + n) % n
+        r = rel(q, me, n)
         if g[b, F_COMMIT + q] != NONE:
             row[O_SEER_COMMIT + r * NR + g[b, F_COMMIT + q]] = 1
         for i in range(g[b, F_BONUS_LEN + q]):

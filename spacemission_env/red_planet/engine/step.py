@@ -72,7 +72,7 @@ def mask_row(g, rng, b, row):
         if found and not GROUP_ROLE[g[b, F_ROLE]]:
             row[A_STOP] = True
     elif ph == PH_ABILITY:  # M-O1..M-O9; declining is always allowed (M-R5)
-        ability_row(g, rng, b, row)
+        ability_row(g, rng, b, row, True)
         row[A_PASS] = True
     elif ph == PH_DISCOVERY:  # M-E1
         for z in range(Z):
