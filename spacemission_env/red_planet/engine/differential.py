@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...scoring import rank_rewards
 from .. import encoding as E
 from .. import rules as G
 from ..rules.scoring import CATEGORIES
-from ...scoring import rank_rewards
 from . import api
 from .convert import to_reference
 
@@ -27,7 +27,7 @@ class Report:
     steps: int = 0  # agent steps (actions applied)
     divergences: list = field(default_factory=list)  # (num_players, seed, step, what)
 
-    def merge(self, other: "Report") -> None:
+    def merge(self, other: Report) -> None:
         self.games += other.games
         self.steps += other.steps
         self.divergences += other.divergences

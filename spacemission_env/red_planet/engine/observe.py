@@ -9,7 +9,18 @@ import numpy as np
 from ...engine.jit import njit
 from .. import encoding as E
 from ..components import MINERAL_TOKENS, NUM_MINERALS, NUM_SHIPS
-from .core import IS_BONUS_T, NE, NONE, NR, PH_OVER, SHIP_CAP_T, SHIP_DEST_T, Z, destination, free_seats
+from .core import (
+    IS_BONUS_T,
+    NE,
+    NONE,
+    NR,
+    PH_OVER,
+    SHIP_CAP_T,
+    SHIP_DEST_T,
+    Z,
+    destination,
+    free_seats,
+)
 from .state import (
     F_ACTED,
     F_AIRBORNE,
@@ -59,10 +70,70 @@ from .state import (
     F_TOKEN_SUPPLY,
     F_USED_SHIPS,
     F_USED_SHIPS_LEN,
+    NB,
+    PAD,
+    SETUP_CARDS,
 )
 
 MODE_INFO, MODE_RECALL, MODE_SEER = (E.OBSERVATION_TYPES.index(t) for t in ("info", "recall", "seer"))
-globals().update({"O_" + name.upper(): a for name, a, _b, _m in E.observation_layout("seer")})
+_START = {name: a for name, a, _b, _m in E.observation_layout("seer")}
+O_PHASE = _START["phase"]
+O_ROLE = _START["role"]
+O_PLACED = _START["placed"]
+O_STEPS_LEFT = _START["steps_left"]
+O_PENDING_SLOT = _START["pending_slot"]
+O_DRAWN = _START["drawn"]
+O_ROUND = _START["round"]
+O_SEAT_PRESENT = _START["seat_present"]
+O_ACTING_SEAT = _START["acting_seat"]
+O_START_SEAT = _START["start_seat"]
+O_LAST_ACTOR = _START["last_actor"]
+O_SUPPLY = _START["supply"]
+O_LISM = _START["lism"]
+O_REMOVED = _START["removed"]
+O_COUNTERS = _START["counters"]
+O_BONUS_COUNT = _START["bonus_count"]
+O_ROLES_LEFT = _START["roles_left"]
+O_REVEALED_ROLE = _START["revealed_role"]
+O_ACTED = _START["acted"]
+O_MARS = _START["mars"]
+O_MINERAL = _START["mineral"]
+O_LEFTOVER = _START["leftover"]
+O_DISCOVERY_PRESENT = _START["discovery_present"]
+O_DISCOVERY_OWNER = _START["discovery_owner"]
+O_LOOKED = _START["looked"]
+O_TOKEN_SUPPLY = _START["token_supply"]
+O_SLOT_SHIP = _START["slot_ship"]
+O_SLOT_AIRBORNE = _START["slot_airborne"]
+O_SLOT_LAUNCH_ORDER = _START["slot_launch_order"]
+O_SLOT_CAPACITY = _START["slot_capacity"]
+O_SLOT_FREE = _START["slot_free"]
+O_SLOT_HAND_PILOTED = _START["slot_hand_piloted"]
+O_SLOT_TOKEN = _START["slot_token"]
+O_SLOT_DESTINATION = _START["slot_destination"]
+O_SLOT_CREW = _START["slot_crew"]
+O_USED_SHIPS = _START["used_ships"]
+O_SHIP_DECK_SIZE = _START["ship_deck_size"]
+O_EVENT_PILE_SIZE = _START["event_pile_size"]
+O_REMOVED_CARDS_COUNT = _START["removed_cards_count"]
+O_MINERAL_POOL = _START["mineral_pool"]
+O_MINERAL_POOL_SIZE = _START["mineral_pool_size"]
+O_OWN_BONUS = _START["own_bonus"]
+O_OWN_COMMIT = _START["own_commit"]
+O_OWN_SETUP_HAND = _START["own_setup_hand"]
+O_KNOWN_DISCOVERY = _START["known_discovery"]
+O_SEEN_CARDS = _START["seen_cards"]
+O_SEER_COMMIT = _START["seer_commit"]
+O_SEER_BONUS = _START["seer_bonus"]
+O_SEER_SETUP_HAND = _START["seer_setup_hand"]
+O_SEER_SEEN = _START["seer_seen"]
+O_SEER_DISCOVERY = _START["seer_discovery"]
+O_SEER_DRAWN = _START["seer_drawn"]
+O_SEER_REMOVED = _START["seer_removed"]
+O_SEER_SET_ASIDE = _START["seer_set_aside"]
+O_SEER_EVENT_PILE = _START["seer_event_pile"]
+O_SEER_SHIP_DECK = _START["seer_ship_deck"]
+O_SEER_MINERAL_POOL = _START["seer_mineral_pool"]
 S = E.S  # seats padded to 5
 K = E.K  # pad slots padded to 5
 ND = E.NUM_DISCOVERY
@@ -137,7 +208,7 @@ def observe_one(g, rng, b, me, mode, row):
     # Mars (M-I1)
     for z in range(Z):
         for q in range(n):
-            row[O_MARS + z * S + rel(q, me, n)] = g[b, F_MARS + z * 5 + q]
+            row[O_MARS + z * S + rel(q, me, n)] = g[b, F_MARS + z * PAD + q]
         m = g[b, F_MINERAL + z]
         if m != NONE:
             row[O_MINERAL + z * NM + m] = 1
@@ -147,10 +218,10 @@ def observe_one(g, rng, b, me, mode, row):
             owner = g[b, F_DISCOVERY_OWNER + z]
             row[O_DISCOVERY_PRESENT + z] = 1
             row[O_DISCOVERY_OWNER + z * S + rel(owner, me, n)] = 1
-            if owner == me or g[b, F_LOOKED + z * 5 + me] != 0:  # M-I2
+            if owner == me or g[b, F_LOOKED + z * PAD + me] != 0:  # M-I2
                 row[O_KNOWN_DISCOVERY + z * ND + DISCOVERY_INDEX_T[d]] = 1
         for q in range(n):
-            if g[b, F_LOOKED + z * 5 + q] != 0:
+            if g[b, F_LOOKED + z * PAD + q] != 0:
                 row[O_LOOKED + z * S + rel(q, me, n)] = 1
         row[O_TOKEN_SUPPLY + z] = g[b, F_TOKEN_SUPPLY + z]
     # ships (M-I1), by pad slot
@@ -172,7 +243,7 @@ def observe_one(g, rng, b, me, mode, row):
         if dest != NONE:
             row[O_SLOT_DESTINATION + k * Z + dest] = 1
         for q in range(n):
-            row[O_SLOT_CREW + k * S + rel(q, me, n)] = g[b, F_CREW + ship * 5 + q]
+            row[O_SLOT_CREW + k * S + rel(q, me, n)] = g[b, F_CREW + ship * PAD + q]
     for i in range(g[b, F_USED_SHIPS_LEN]):
         row[O_USED_SHIPS + g[b, F_USED_SHIPS + i]] = 1
     row[O_SHIP_DECK_SIZE] = g[b, F_SHIP_DECK_LEN]
@@ -186,11 +257,11 @@ def observe_one(g, rng, b, me, mode, row):
     row[O_MINERAL_POOL_SIZE] = g[b, F_MINERAL_POOL_LEN]
     # own private knowledge (M-I2)
     for i in range(g[b, F_BONUS_LEN + me]):
-        row[O_OWN_BONUS + g[b, F_BONUS + me * 13 + i]] = 1
+        row[O_OWN_BONUS + g[b, F_BONUS + me * NB + i]] = 1
     if g[b, F_COMMIT + me] != NONE:
         row[O_OWN_COMMIT + g[b, F_COMMIT + me]] = 1
     for i in range(g[b, F_SETUP_HAND_LEN + me]):
-        row[O_OWN_SETUP_HAND + g[b, F_SETUP_HAND + me * 3 + i]] = 1
+        row[O_OWN_SETUP_HAND + g[b, F_SETUP_HAND + me * SETUP_CARDS + i]] = 1
     if mode != MODE_INFO:  # M-I5: perfect recall
         for c in range(NE):
             row[O_SEEN_CARDS + c] = g[b, F_SEEN + me * NE + c]
@@ -207,9 +278,9 @@ def observe_seer(g, b, me, row):
         if g[b, F_COMMIT + q] != NONE:
             row[O_SEER_COMMIT + r * NR + g[b, F_COMMIT + q]] = 1
         for i in range(g[b, F_BONUS_LEN + q]):
-            row[O_SEER_BONUS + r * NE + g[b, F_BONUS + q * 13 + i]] = 1
+            row[O_SEER_BONUS + r * NE + g[b, F_BONUS + q * NB + i]] = 1
         for i in range(g[b, F_SETUP_HAND_LEN + q]):
-            row[O_SEER_SETUP_HAND + r * NE + g[b, F_SETUP_HAND + q * 3 + i]] = 1
+            row[O_SEER_SETUP_HAND + r * NE + g[b, F_SETUP_HAND + q * SETUP_CARDS + i]] = 1
         for c in range(NE):
             row[O_SEER_SEEN + r * NE + c] = g[b, F_SEEN + q * NE + c]
     for z in range(Z):
