@@ -32,7 +32,7 @@ def main(argv=None) -> int:
 
     def progress(rep, n):
         print(f"{time.perf_counter() - t0:8.0f}s games {rep.games:>7} agent steps {rep.steps:>10} "
-              f"divergences {len(rep.divergences)}  last chunk: {n} players", flush=True)
+              f"divergences {len(rep.divergences)}  games by players {rep.games_by_players}", flush=True)
 
     rep = D.run_many(args.games, players, args.observations, args.chunk, seed_base=args.seed_base, progress=progress)
     print(f"done: {rep.games} games, {rep.steps} agent steps, {len(rep.divergences)} divergences, "

@@ -5,6 +5,24 @@ the drawn discovery card's zone); step.resolve carries it out."""
 from __future__ import annotations
 
 from ...jit import njit
+from .core import (
+    IS_BONUS_T,
+    NONE,
+    OUTER_T,
+    PH_DISCOVERY,
+    Z,
+    has_ability,
+    see,
+)
+from .flow import (
+    NEXT_END_TURN,
+    NEXT_NONE,
+    launch,
+    lay_token,
+    return_token,
+    reveal_mineral,
+    to_used_pile,
+)
 from .state import (
     F_BONUS,
     F_BONUS_LEN,
@@ -17,31 +35,23 @@ from .state import (
     F_LISM,
     F_LOOKED,
     F_MARS,
-    F_PLAYER_COUNT,
     F_PHASE,
+    F_PLAYER_COUNT,
     F_REMOVED_CARDS,
     F_REMOVED_CARDS_LEN,
     F_SLOTS,
     F_STEPS_LEFT,
     F_SUPPLY,
+    NB,
+    PAD,
 )
-from .core import (
-    IS_BONUS_T,
-    NONE,
-    OUTER_T,
-    PH_DISCOVERY,
-    Z,
-    has_ability,
-    see,
-)
-from .flow import NEXT_END_TURN, NEXT_NONE, launch, lay_token, reveal_mineral, return_token, to_used_pile
 
 
 @njit
 def explorer(g, rng, b, q, src, dst):
     """M-O2: one step of an own astronaut to a neighbouring zone (M-L5 reveals)."""
-    g[b, F_MARS + src * 5 + q] -= 1
-    g[b, F_MARS + dst * 5 + q] += 1
+    g[b, F_MARS + src * PAD + q] -= 1
+    g[b, F_MARS + dst * PAD + q] += 1
     reveal_mineral(g, rng, b, dst)
     g[b, F_STEPS_LEFT] -= 1
     return NEXT_NONE if has_ability(g, rng, b) else NEXT_END_TURN
@@ -55,7 +65,7 @@ def scientist_draw(g, rng, b, q):
     card = g[b, F_EVENT_PILE + g[b, F_EVENT_PILE_LEN]]
     see(g, rng, b, q, card)
     if IS_BONUS_T[card]:
-        g[b, F_BONUS + q * 13 + g[b, F_BONUS_LEN + q]] = card
+        g[b, F_BONUS + q * NB + g[b, F_BONUS_LEN + q]] = card
         g[b, F_BONUS_LEN + q] += 1
     else:
         for z in range(Z):
@@ -81,7 +91,7 @@ def scientist_lay_discovery(g, rng, b, q, zone):
 def scientist_look(g, rng, b, q, zone):
     """M-O3(b): look secretly at a discovery card on Mars (that he looked is public)."""
     see(g, rng, b, q, g[b, F_DISCOVERY + zone])
-    g[b, F_LOOKED + zone * 5 + q] = True
+    g[b, F_LOOKED + zone * PAD + q] = True
     return NEXT_END_TURN
 
 
@@ -96,9 +106,9 @@ def secret_agent(g, rng, b, q, slot):
 def femme_fatale(g, rng, b, q, slot, colour):
     """M-O5: replace an astronaut of another colour aboard with one of hers."""
     ship = g[b, F_SLOTS + slot]
-    g[b, F_CREW + ship * 5 + colour] -= 1
+    g[b, F_CREW + ship * PAD + colour] -= 1
     g[b, F_SUPPLY + colour] += 1
-    g[b, F_CREW + ship * 5 + q] += 1
+    g[b, F_CREW + ship * PAD + q] += 1
     g[b, F_SUPPLY + q] -= 1
     return NEXT_END_TURN
 
@@ -108,8 +118,8 @@ def saboteur(g, rng, b, q, slot):
     """M-O6: destroy a pad ship: its crew to the LiSM, its token back, the ship to the used pile."""
     ship = g[b, F_SLOTS + slot]
     for c in range(g[b, F_PLAYER_COUNT]):
-        g[b, F_LISM + c] += g[b, F_CREW + ship * 5 + c]
-        g[b, F_CREW + ship * 5 + c] = 0
+        g[b, F_LISM + c] += g[b, F_CREW + ship * PAD + c]
+        g[b, F_CREW + ship * PAD + c] = 0
     return_token(g, rng, b, ship)
     to_used_pile(g, rng, b, slot)
     return NEXT_END_TURN
@@ -118,7 +128,7 @@ def saboteur(g, rng, b, q, slot):
 @njit
 def soldier(g, rng, b, q, zone, colour):
     """M-O8: kill one astronaut in an outer zone: to the LiSM."""
-    g[b, F_MARS + zone * 5 + colour] -= 1
+    g[b, F_MARS + zone * PAD + colour] -= 1
     g[b, F_LISM + colour] += 1
     return NEXT_END_TURN
 

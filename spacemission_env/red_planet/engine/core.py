@@ -2,7 +2,7 @@
 
 Every helper takes the fields namedtuple ``s`` (state.Fields) and a batch index ``b``.
 Component tables are module-level constants read from components.py (the project's
-njit cache policy, spacemission_env/jit.py, re-compiles when the data file or
+njit cache policy, spacemission_env/engine/jit.py, re-compiles when the data file or
 any imported module changes). SplitMix64 is spacemission_env/rng.py in uint64.
 """
 from __future__ import annotations
@@ -10,26 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
-from .state import (
-    F_AIRBORNE,
-    F_AIRBORNE_LEN,
-    F_CREW,
-    F_CURRENT_PLAYER,
-    F_DISCOVERY,
-    F_EVENT_PILE_LEN,
-    F_MARS,
-    F_PLAYER_COUNT,
-    F_PLACED_LEN,
-    F_PLACED_SLOTS,
-    F_ROLE,
-    F_SEEN,
-    F_SLOTS,
-    F_START_PLAYER,
-    F_STEPS_LEFT,
-    F_SUPPLY,
-    F_TOKEN,
-    F_TOKEN_SUPPLY,
-)
 from .. import actions as A
 from ..components import (
     BONUS_CARDS,
@@ -58,6 +38,28 @@ from ..components import (
     TRAVEL_AGENT,
 )
 from ..rules.state import PHASES
+from .state import (
+    F_AIRBORNE,
+    F_AIRBORNE_LEN,
+    F_CREW,
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_EVENT_PILE_LEN,
+    F_MARS,
+    F_PLACED_LEN,
+    F_PLACED_SLOTS,
+    F_PLAYER_COUNT,
+    F_ROLE,
+    F_SEEN,
+    F_SLOTS,
+    F_START_PLAYER,
+    F_STEPS_LEFT,
+    F_SUPPLY,
+    F_TOKEN,
+    F_TOKEN_SUPPLY,
+    PAD,
+    E,
+)
 
 # --- SplitMix64 (spacemission_env/rng.py), all uint64 so numba wraps mod 2**64 ------------
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -148,7 +150,7 @@ def destination(g, rng, b, ship):
 def free_seats(g, rng, b, ship):
     n = 0
     for q in range(g[b, F_PLAYER_COUNT]):
-        n += g[b, F_CREW + ship * 5 + q]
+        n += g[b, F_CREW + ship * PAD + q]
     return SHIP_CAP_T[ship] - n
 
 
@@ -185,7 +187,7 @@ def is_last_in_order(g, rng, b, q):
 @njit
 def see(g, rng, b, q, card):
     """M-I2: remember an event card a seat has seen."""
-    g[b, F_SEEN + q * 24 + card] = True
+    g[b, F_SEEN + q * E + card] = True
 
 
 @njit
@@ -194,12 +196,11 @@ def mars_leaders(g, rng, b, z, out):
     n = g[b, F_PLAYER_COUNT]
     top = 0
     for q in range(n):
-        if g[b, F_MARS + z * 5 + q] > top:
-            top = g[b, F_MARS + z * 5 + q]
+        top = max(top, g[b, F_MARS + z * PAD + q])
     k = 0
     if top > 0:
         for q in range(n):
-            if g[b, F_MARS + z * 5 + q] == top:
+            if g[b, F_MARS + z * PAD + q] == top:
                 out[k] = q
                 k += 1
     return k
@@ -234,16 +235,15 @@ def any_placement(g, rng, b):
 
 
 @njit
-def ability_row(g, rng, b, row):
-    """Write the role's ability choices (pass excluded, M-O1..M-O9) into row (when row
-    has length > 0) and return their count."""
+def ability_row(g, rng, b, row, write):
+    """The role's ability choices (pass excluded, M-O1..M-O9): their count, and with
+    ``write`` each one set True in ``row``."""
     q, role, n = g[b, F_CURRENT_PLAYER], g[b, F_ROLE], g[b, F_PLAYER_COUNT]
-    write = row.shape[0] > 0
     cnt = 0
     if role == R_EXPLORER:
         if g[b, F_STEPS_LEFT] > 0:
             for i in range(NUM_EDGES):
-                if g[b, F_MARS + (EDGE_FROM[i]) * 5 + q] > 0:
+                if g[b, F_MARS + (EDGE_FROM[i]) * PAD + q] > 0:
                     cnt += 1
                     if write:
                         row[A_MOVE + i] = True
@@ -269,7 +269,7 @@ def ability_row(g, rng, b, row):
                 ship = g[b, F_SLOTS + k]
                 if ship != NONE:
                     for c in range(n):
-                        if c != q and g[b, F_CREW + ship * 5 + c] > 0:
+                        if c != q and g[b, F_CREW + ship * PAD + c] > 0:
                             cnt += 1
                             if write:
                                 row[A_SEDUCE + k * COLOURS + c] = True
@@ -283,7 +283,7 @@ def ability_row(g, rng, b, row):
         for z in range(Z):
             if OUTER_T[z]:
                 for c in range(n):
-                    if g[b, F_MARS + z * 5 + c] > 0:
+                    if g[b, F_MARS + z * PAD + c] > 0:
                         cnt += 1
                         if write:
                             row[A_KILL + z * COLOURS + c] = True
@@ -304,4 +304,4 @@ def ability_row(g, rng, b, row):
 @njit
 def has_ability(g, rng, b):
     """Whether the role's ability can act on something now (M-R5)."""
-    return ability_row(g, rng, b, np.empty(0, np.bool_)) > 0
+    return ability_row(g, rng, b, g[b], False) > 0  # counts only: the row argument is never written

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...engine_common import rank_rewards
 from .. import encoding as E
 from .. import rules as G
 from ..rules.scoring import CATEGORIES
-from ...engine_common import rank_rewards
 from . import api
 from .convert import to_reference
 
@@ -26,8 +26,9 @@ class Report:
     games: int = 0
     steps: int = 0  # agent steps (actions applied)
     divergences: list = field(default_factory=list)  # (num_players, seed, step, what)
+    games_by_players: dict = field(default_factory=dict)  # run_many: games played per player count
 
-    def merge(self, other: "Report") -> None:
+    def merge(self, other: Report) -> None:
         self.games += other.games
         self.steps += other.steps
         self.divergences += other.divergences
@@ -107,21 +108,25 @@ def run(num_players: int, seeds, action_seed: int = 0, observations: str = "all"
 
 def run_many(total_games: int, players=(3, 4, 5), observations: str = "acting", chunk: int = 500,
              seed_base: int = 10**7, progress=None) -> Report:
-    """``total_games`` split evenly over the player counts, in chunks of ``chunk`` games;
-    seeds never repeat within a run (player count k plays seeds seed_base * (k + 1) + ...)."""
+    """``total_games`` split evenly over the player counts, played in chunks of ``chunk``
+    games taking the player counts in turn (so a run stopped early covers them all
+    alike); player count i of ``players`` plays seeds seed_base * (i + 1) + k * chunk + j,
+    never repeated within a run, the same games whatever the order."""
     rep = Report()
     per = total_games // len(players)
-    extra = total_games - per * len(players)
-    for i, n in enumerate(players):
-        todo = per + (1 if i < extra else 0)
-        k = 0
-        while todo > 0:
-            size = min(chunk, todo)
+    todo = [per + (1 if i < total_games - per * len(players) else 0) for i in range(len(players))]
+    k = 0
+    while any(todo):
+        for i, n in enumerate(players):
+            size = min(chunk, todo[i])
+            if size == 0:
+                continue
             base = seed_base * (i + 1) + k * chunk
             rep.merge(run(n, range(base, base + size), action_seed=base, observations=observations,
                           max_divergences=10**9))
-            todo -= size
-            k += 1
+            rep.games_by_players[n] = rep.games_by_players.get(n, 0) + size
+            todo[i] -= size
             if progress is not None:
                 progress(rep, n)
+        k += 1
     return rep

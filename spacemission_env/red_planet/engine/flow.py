@@ -6,6 +6,36 @@ and no ability) until a player must decide or the round ends."""
 from __future__ import annotations
 
 from ...jit import njit
+from ..components import (
+    FIRST_DISTRIBUTION_ROUND,
+    NUM_ROUNDS,
+    RECRUITER,
+    SECOND_DISTRIBUTION_ROUND,
+)
+from .core import (
+    EXPLORER_STEPS_C,
+    GROUP_ROLE,
+    NONE,
+    NR,
+    PH_ABILITY,
+    PH_COMMIT,
+    PH_DESTINATION,
+    PH_OVER,
+    PH_PLACE,
+    R_EXPLORER,
+    R_TRAVEL_AGENT,
+    ROLE_PLACE_T,
+    any_placement,
+    destination,
+    free_seats,
+    has_ability,
+    shuffle,
+)
+from .scoring import (
+    distribution_after_round_5,
+    distribution_after_round_8,
+    final_scoring,
+)
 from .state import (
     F_ACTED,
     F_AIRBORNE,
@@ -20,11 +50,11 @@ from .state import (
     F_MINERAL,
     F_MINERAL_POOL,
     F_MINERAL_POOL_LEN,
-    F_PLAYER_COUNT,
     F_PENDING_SLOT,
     F_PHASE,
     F_PLACED_LEN,
     F_PLACED_SLOTS,
+    F_PLAYER_COUNT,
     F_ROLE,
     F_ROUND,
     F_SHIP_DECK,
@@ -38,29 +68,10 @@ from .state import (
     F_TOKEN_SUPPLY,
     F_USED_SHIPS,
     F_USED_SHIPS_LEN,
+    NS,
+    PAD,
+    R,
 )
-from ..components import FIRST_DISTRIBUTION_ROUND, NUM_ROUNDS, RECRUITER, SECOND_DISTRIBUTION_ROUND
-from .core import (
-    EXPLORER_STEPS_C,
-    GROUP_ROLE,
-    NONE,
-    NR,
-    PH_ABILITY,
-    PH_COMMIT,
-    PH_DESTINATION,
-    PH_OVER,
-    PH_PLACE,
-    R_EXPLORER,
-    R_TRAVEL_AGENT,
-    ROLE_PLACE_T,
-    has_ability,
-    any_placement,
-    destination,
-    free_seats,
-    shuffle,
-)
-from .scoring import distribution_after_round_5, distribution_after_round_8, final_scoring
-
 
 # what an action leaves to do (step.resolve): one place for the chain placement ->
 # ability -> end of turn -> next turn, so the compiled step holds it once
@@ -116,12 +127,12 @@ def land_ships(g, rng, b):
         ship = g[b, F_SLOTS + slot]
         crewed = False
         for q in range(n):
-            crewed = crewed or g[b, F_CREW + ship * 5 + q] > 0
+            crewed = crewed or g[b, F_CREW + ship * PAD + q] > 0
         if crewed:
             zone = destination(g, rng, b, ship)
             for q in range(n):
-                g[b, F_MARS + zone * 5 + q] += g[b, F_CREW + ship * 5 + q]
-                g[b, F_CREW + ship * 5 + q] = 0
+                g[b, F_MARS + zone * PAD + q] += g[b, F_CREW + ship * PAD + q]
+                g[b, F_CREW + ship * PAD + q] = 0
             reveal_mineral(g, rng, b, zone)
         return_token(g, rng, b, ship)
         to_used_pile(g, rng, b, slot)
@@ -138,7 +149,7 @@ def refill_pad(g, rng, b):
                     g[b, F_SHIP_DECK + i] = g[b, F_USED_SHIPS + i]
                 g[b, F_SHIP_DECK_LEN] = g[b, F_USED_SHIPS_LEN]
                 g[b, F_USED_SHIPS_LEN] = 0
-                shuffle(rng, b, g[b, F_SHIP_DECK:F_SHIP_DECK + 34], g[b, F_SHIP_DECK_LEN])
+                shuffle(rng, b, g[b, F_SHIP_DECK:F_SHIP_DECK + NS], g[b, F_SHIP_DECK_LEN])
             g[b, F_SHIP_DECK_LEN] -= 1
             g[b, F_SLOTS + k] = g[b, F_SHIP_DECK + g[b, F_SHIP_DECK_LEN]]
 
@@ -181,12 +192,12 @@ def end_of_round(g, rng, b):
 def finish_turn(g, rng, b):
     """M-R6: the role card to the discard; M-O1: the Recruiter takes all back."""
     q = g[b, F_CURRENT_PLAYER]
-    g[b, F_DISCARD + q * 9 + g[b, F_ROLE]] = True
+    g[b, F_DISCARD + q * R + g[b, F_ROLE]] = True
     if g[b, F_ROLE] == RECRUITER:
         for r in range(NR):
-            if g[b, F_DISCARD + q * 9 + r]:
-                g[b, F_HAND + q * 9 + r] = True
-                g[b, F_DISCARD + q * 9 + r] = False
+            if g[b, F_DISCARD + q * R + r]:
+                g[b, F_HAND + q * R + r] = True
+                g[b, F_DISCARD + q * R + r] = False
     g[b, F_ACTED + q] = True
     g[b, F_ROLE] = NONE
     g[b, F_PLACED_LEN] = 0
@@ -256,7 +267,7 @@ def board(g, rng, b, q, slot):
     """One astronaut aboard; True when the ship now waits for its destination (M-L2).
     A full ship launches at once (M-L3)."""
     ship = g[b, F_SLOTS + slot]
-    g[b, F_CREW + ship * 5 + q] += 1
+    g[b, F_CREW + ship * PAD + q] += 1
     g[b, F_SUPPLY + q] -= 1
     g[b, F_PLACED_SLOTS + g[b, F_PLACED_LEN]] = slot
     g[b, F_PLACED_LEN] += 1

@@ -9,7 +9,18 @@ import numpy as np
 from ...jit import njit
 from .. import encoding as E
 from ..components import MINERAL_TOKENS, NUM_MINERALS, NUM_SHIPS
-from .core import IS_BONUS_T, NE, NONE, NR, PH_OVER, SHIP_CAP_T, SHIP_DEST_T, Z, destination, free_seats
+from .core import (
+    IS_BONUS_T,
+    NE,
+    NONE,
+    NR,
+    PH_OVER,
+    SHIP_CAP_T,
+    SHIP_DEST_T,
+    Z,
+    destination,
+    free_seats,
+)
 from .state import (
     F_ACTED,
     F_AIRBORNE,
@@ -59,10 +70,70 @@ from .state import (
     F_TOKEN_SUPPLY,
     F_USED_SHIPS,
     F_USED_SHIPS_LEN,
+    NB,
+    PAD,
+    SETUP_CARDS,
 )
 
 MODE_INFO, MODE_RECALL, MODE_SEER = (E.OBSERVATION_TYPES.index(t) for t in ("info", "recall", "seer"))
-globals().update({"O_" + name.upper(): a for name, a, _b, _m in E.observation_layout("seer")})
+_START = {name: a for name, a, _b, _m in E.observation_layout("seer")}
+O_PHASE = _START["phase"]
+O_ROLE = _START["role"]
+O_PLACED = _START["placed"]
+O_STEPS_LEFT = _START["steps_left"]
+O_PENDING_SLOT = _START["pending_slot"]
+O_DRAWN = _START["drawn"]
+O_ROUND = _START["round"]
+O_SEAT_PRESENT = _START["seat_present"]
+O_ACTING_SEAT = _START["acting_seat"]
+O_START_SEAT = _START["start_seat"]
+O_LAST_ACTOR = _START["last_actor"]
+O_SUPPLY = _START["supply"]
+O_LISM = _START["lism"]
+O_REMOVED = _START["removed"]
+O_COUNTERS = _START["counters"]
+O_BONUS_COUNT = _START["bonus_count"]
+O_ROLES_LEFT = _START["roles_left"]
+O_REVEALED_ROLE = _START["revealed_role"]
+O_ACTED = _START["acted"]
+O_MARS = _START["mars"]
+O_MINERAL = _START["mineral"]
+O_LEFTOVER = _START["leftover"]
+O_DISCOVERY_PRESENT = _START["discovery_present"]
+O_DISCOVERY_OWNER = _START["discovery_owner"]
+O_LOOKED = _START["looked"]
+O_TOKEN_SUPPLY = _START["token_supply"]
+O_SLOT_SHIP = _START["slot_ship"]
+O_SLOT_AIRBORNE = _START["slot_airborne"]
+O_SLOT_LAUNCH_ORDER = _START["slot_launch_order"]
+O_SLOT_CAPACITY = _START["slot_capacity"]
+O_SLOT_FREE = _START["slot_free"]
+O_SLOT_HAND_PILOTED = _START["slot_hand_piloted"]
+O_SLOT_TOKEN = _START["slot_token"]
+O_SLOT_DESTINATION = _START["slot_destination"]
+O_SLOT_CREW = _START["slot_crew"]
+O_USED_SHIPS = _START["used_ships"]
+O_SHIP_DECK_SIZE = _START["ship_deck_size"]
+O_EVENT_PILE_SIZE = _START["event_pile_size"]
+O_REMOVED_CARDS_COUNT = _START["removed_cards_count"]
+O_MINERAL_POOL = _START["mineral_pool"]
+O_MINERAL_POOL_SIZE = _START["mineral_pool_size"]
+O_OWN_BONUS = _START["own_bonus"]
+O_OWN_COMMIT = _START["own_commit"]
+O_OWN_SETUP_HAND = _START["own_setup_hand"]
+O_KNOWN_DISCOVERY = _START["known_discovery"]
+O_SEEN_CARDS = _START["seen_cards"]
+O_SEER_COMMIT = _START["seer_commit"]
+O_SEER_BONUS = _START["seer_bonus"]
+O_SEER_SETUP_HAND = _START["seer_setup_hand"]
+O_SEER_SEEN = _START["seer_seen"]
+O_SEER_DISCOVERY = _START["seer_discovery"]
+O_SEER_DRAWN = _START["seer_drawn"]
+O_SEER_REMOVED = _START["seer_removed"]
+O_SEER_SET_ASIDE = _START["seer_set_aside"]
+O_SEER_EVENT_PILE = _START["seer_event_pile"]
+O_SEER_SHIP_DECK = _START["seer_ship_deck"]
+O_SEER_MINERAL_POOL = _START["seer_mineral_pool"]
 S = E.S  # seats padded to 5
 K = E.K  # pad slots padded to 5
 ND = E.NUM_DISCOVERY
@@ -77,116 +148,125 @@ assert not IS_BONUS_T[list(E.DISCOVERY_INDEX)].any()
 
 
 @njit
-def revealed(g, b, q):
-    """M-R4, M-I4: a commit is open once its role has been called, or its owner acted."""
-    c, role = g[b, F_COMMIT + q], g[b, F_ROLE]
-    return (c != NONE and role != NONE and c <= role) or g[b, F_ACTED + q] != 0
+def rel(q, me, n):
+    """The relative seat of q for observer me (0 = me, then clockwise); no modulo."""
+    d = q - me
+    return d + n if d < 0 else d
+
+
+@njit
+def revealed(gb, q):
+    """M-R4, M-I4: a commit is open once its role has been called, or its owner acted
+    (gb: one game's record)."""
+    c, role = gb[F_COMMIT + q], gb[F_ROLE]
+    return (c != NONE and role != NONE and c <= role) or gb[F_ACTED + q] != 0
 
 
 @njit
 def observe_one(g, rng, b, me, mode, row):
-    n = g[b, F_PLAYER_COUNT]
-    over = g[b, F_PHASE] == PH_OVER
-    cur = g[b, F_CURRENT_PLAYER]
+    gb = g[b]  # this game's record
+    n = gb[F_PLAYER_COUNT]
+    over = gb[F_PHASE] == PH_OVER
+    cur = gb[F_CURRENT_PLAYER]
     row[:] = 0
     # the decision being asked
-    row[O_PHASE + g[b, F_PHASE]] = 1
-    if g[b, F_ROLE] != NONE:
-        row[O_ROLE + g[b, F_ROLE]] = 1
-    for i in range(g[b, F_PLACED_LEN]):
-        row[O_PLACED + g[b, F_PLACED_SLOTS + i]] += 1
-    row[O_STEPS_LEFT] = g[b, F_STEPS_LEFT]
-    if g[b, F_PENDING_SLOT] != NONE:
-        row[O_PENDING_SLOT + g[b, F_PENDING_SLOT]] = 1
-    if g[b, F_DRAWN] != NONE and not over and cur == me:  # only the drawer sees it (M-E1)
-        row[O_DRAWN + DISCOVERY_INDEX_T[g[b, F_DRAWN]]] = 1
+    row[O_PHASE + gb[F_PHASE]] = 1
+    if gb[F_ROLE] != NONE:
+        row[O_ROLE + gb[F_ROLE]] = 1
+    for i in range(gb[F_PLACED_LEN]):
+        row[O_PLACED + gb[F_PLACED_SLOTS + i]] += 1
+    row[O_STEPS_LEFT] = gb[F_STEPS_LEFT]
+    if gb[F_PENDING_SLOT] != NONE:
+        row[O_PENDING_SLOT + gb[F_PENDING_SLOT]] = 1
+    if gb[F_DRAWN] != NONE and not over and cur == me:  # only the drawer sees it (M-E1)
+        row[O_DRAWN + DISCOVERY_INDEX_T[gb[F_DRAWN]]] = 1
     # clock and seats
-    row[O_ROUND] = g[b, F_ROUND]
+    row[O_ROUND] = gb[F_ROUND]
     for q in range(n):
         row[O_SEAT_PRESENT + q] = 1
     if not over:
-        row[O_ACTING_SEAT + (cur - me + n) % n] = 1
-    row[O_START_SEAT + (g[b, F_START_PLAYER] - me + n) % n] = 1
-    if g[b, F_LAST_ACTOR] != NONE:
-        row[O_LAST_ACTOR + (g[b, F_LAST_ACTOR] - me + n) % n] = 1
+        row[O_ACTING_SEAT + rel(cur, me, n)] = 1
+    row[O_START_SEAT + rel(gb[F_START_PLAYER], me, n)] = 1
+    if gb[F_LAST_ACTOR] != NONE:
+        row[O_LAST_ACTOR + rel(gb[F_LAST_ACTOR], me, n)] = 1
     # per player (M-I1); an unrevealed commit stays among the remaining cards (M-I4)
     for q in range(n):
-        r = (q - me + n) % n
-        row[O_SUPPLY + r] = g[b, F_SUPPLY + q]
-        row[O_LISM + r] = g[b, F_LISM + q]
-        row[O_REMOVED + r] = g[b, F_REMOVED + q]
+        r = rel(q, me, n)
+        row[O_SUPPLY + r] = gb[F_SUPPLY + q]
+        row[O_LISM + r] = gb[F_LISM + q]
+        row[O_REMOVED + r] = gb[F_REMOVED + q]
         for t in range(NM):
-            row[O_COUNTERS + r * NM + t] = min(g[b, F_COUNTERS + q * NM + t], CLIP)
-        row[O_BONUS_COUNT + r] = g[b, F_BONUS_LEN + q]
+            row[O_COUNTERS + r * NM + t] = min(gb[F_COUNTERS + q * NM + t], CLIP)
+        row[O_BONUS_COUNT + r] = gb[F_BONUS_LEN + q]
         for k in range(NR):
-            row[O_ROLES_LEFT + r * NR + k] = g[b, F_HAND + q * NR + k]
-        c = g[b, F_COMMIT + q]
+            row[O_ROLES_LEFT + r * NR + k] = gb[F_HAND + q * NR + k]
+        c = gb[F_COMMIT + q]
         if c != NONE:
-            if revealed(g, b, q):
+            if revealed(gb, q):
                 row[O_REVEALED_ROLE + r * NR + c] = 1
-            elif g[b, F_ACTED + q] == 0:
+            elif gb[F_ACTED + q] == 0:
                 row[O_ROLES_LEFT + r * NR + c] = 1
-        row[O_ACTED + r] = g[b, F_ACTED + q]
+        row[O_ACTED + r] = gb[F_ACTED + q]
     # Mars (M-I1)
     for z in range(Z):
         for q in range(n):
-            row[O_MARS + z * S + (q - me + n) % n] = g[b, F_MARS + z * 5 + q]
-        m = g[b, F_MINERAL + z]
+            row[O_MARS + z * S + rel(q, me, n)] = gb[F_MARS + z * PAD + q]
+        m = gb[F_MINERAL + z]
         if m != NONE:
             row[O_MINERAL + z * NM + m] = 1
-        row[O_LEFTOVER + z] = min(g[b, F_LEFTOVER + z], CLIP)
-        d = g[b, F_DISCOVERY + z]
+        row[O_LEFTOVER + z] = min(gb[F_LEFTOVER + z], CLIP)
+        d = gb[F_DISCOVERY + z]
         if d != NONE:
-            owner = g[b, F_DISCOVERY_OWNER + z]
+            owner = gb[F_DISCOVERY_OWNER + z]
             row[O_DISCOVERY_PRESENT + z] = 1
-            row[O_DISCOVERY_OWNER + z * S + (owner - me + n) % n] = 1
-            if owner == me or g[b, F_LOOKED + z * 5 + me] != 0:  # M-I2
+            row[O_DISCOVERY_OWNER + z * S + rel(owner, me, n)] = 1
+            if owner == me or gb[F_LOOKED + z * PAD + me] != 0:  # M-I2
                 row[O_KNOWN_DISCOVERY + z * ND + DISCOVERY_INDEX_T[d]] = 1
         for q in range(n):
-            if g[b, F_LOOKED + z * 5 + q] != 0:
-                row[O_LOOKED + z * S + (q - me + n) % n] = 1
-        row[O_TOKEN_SUPPLY + z] = g[b, F_TOKEN_SUPPLY + z]
+            if gb[F_LOOKED + z * PAD + q] != 0:
+                row[O_LOOKED + z * S + rel(q, me, n)] = 1
+        row[O_TOKEN_SUPPLY + z] = gb[F_TOKEN_SUPPLY + z]
     # ships (M-I1), by pad slot
     for k in range(n):
-        ship = g[b, F_SLOTS + k]
+        ship = gb[F_SLOTS + k]
         if ship == NONE:
             continue
         row[O_SLOT_SHIP + k * NSH + ship] = 1
-        for i in range(g[b, F_AIRBORNE_LEN]):
-            if g[b, F_AIRBORNE + i] == k:
+        for i in range(gb[F_AIRBORNE_LEN]):
+            if gb[F_AIRBORNE + i] == k:
                 row[O_SLOT_AIRBORNE + k] = 1
                 row[O_SLOT_LAUNCH_ORDER + k] = i + 1
         row[O_SLOT_CAPACITY + k] = SHIP_CAP_T[ship]
         row[O_SLOT_FREE + k] = free_seats(g, rng, b, ship)
         row[O_SLOT_HAND_PILOTED + k] = SHIP_DEST_T[ship] == NONE
-        if g[b, F_TOKEN + ship] != NONE:
-            row[O_SLOT_TOKEN + k * Z + g[b, F_TOKEN + ship]] = 1
+        if gb[F_TOKEN + ship] != NONE:
+            row[O_SLOT_TOKEN + k * Z + gb[F_TOKEN + ship]] = 1
         dest = destination(g, rng, b, ship)
         if dest != NONE:
             row[O_SLOT_DESTINATION + k * Z + dest] = 1
         for q in range(n):
-            row[O_SLOT_CREW + k * S + (q - me + n) % n] = g[b, F_CREW + ship * 5 + q]
-    for i in range(g[b, F_USED_SHIPS_LEN]):
-        row[O_USED_SHIPS + g[b, F_USED_SHIPS + i]] = 1
-    row[O_SHIP_DECK_SIZE] = g[b, F_SHIP_DECK_LEN]
-    row[O_EVENT_PILE_SIZE] = g[b, F_EVENT_PILE_LEN]
-    row[O_REMOVED_CARDS_COUNT] = g[b, F_REMOVED_CARDS_LEN]
+            row[O_SLOT_CREW + k * S + rel(q, me, n)] = gb[F_CREW + ship * PAD + q]
+    for i in range(gb[F_USED_SHIPS_LEN]):
+        row[O_USED_SHIPS + gb[F_USED_SHIPS + i]] = 1
+    row[O_SHIP_DECK_SIZE] = gb[F_SHIP_DECK_LEN]
+    row[O_EVENT_PILE_SIZE] = gb[F_EVENT_PILE_LEN]
+    row[O_REMOVED_CARDS_COUNT] = gb[F_REMOVED_CARDS_LEN]
     for t in range(NM):
         left = MINERAL_TOKENS_T[t]
         for z in range(Z):
-            left -= g[b, F_MINERAL + z] == t
+            left -= gb[F_MINERAL + z] == t
         row[O_MINERAL_POOL + t] = left
-    row[O_MINERAL_POOL_SIZE] = g[b, F_MINERAL_POOL_LEN]
+    row[O_MINERAL_POOL_SIZE] = gb[F_MINERAL_POOL_LEN]
     # own private knowledge (M-I2)
-    for i in range(g[b, F_BONUS_LEN + me]):
-        row[O_OWN_BONUS + g[b, F_BONUS + me * 13 + i]] = 1
-    if g[b, F_COMMIT + me] != NONE:
-        row[O_OWN_COMMIT + g[b, F_COMMIT + me]] = 1
-    for i in range(g[b, F_SETUP_HAND_LEN + me]):
-        row[O_OWN_SETUP_HAND + g[b, F_SETUP_HAND + me * 3 + i]] = 1
+    for i in range(gb[F_BONUS_LEN + me]):
+        row[O_OWN_BONUS + gb[F_BONUS + me * NB + i]] = 1
+    if gb[F_COMMIT + me] != NONE:
+        row[O_OWN_COMMIT + gb[F_COMMIT + me]] = 1
+    for i in range(gb[F_SETUP_HAND_LEN + me]):
+        row[O_OWN_SETUP_HAND + gb[F_SETUP_HAND + me * SETUP_CARDS + i]] = 1
     if mode != MODE_INFO:  # M-I5: perfect recall
         for c in range(NE):
-            row[O_SEEN_CARDS + c] = g[b, F_SEEN + me * NE + c]
+            row[O_SEEN_CARDS + c] = gb[F_SEEN + me * NE + c]
     if mode == MODE_SEER:
         observe_seer(g, b, me, row)
 
@@ -194,36 +274,37 @@ def observe_one(g, rng, b, me, mode, row):
 @njit
 def observe_seer(g, b, me, row):
     """The seer blocks: every hidden card, commit and pile order."""
-    n = g[b, F_PLAYER_COUNT]
+    gb = g[b]
+    n = gb[F_PLAYER_COUNT]
     for q in range(n):
-        r = (q - me + n) % n
-        if g[b, F_COMMIT + q] != NONE:
-            row[O_SEER_COMMIT + r * NR + g[b, F_COMMIT + q]] = 1
-        for i in range(g[b, F_BONUS_LEN + q]):
-            row[O_SEER_BONUS + r * NE + g[b, F_BONUS + q * 13 + i]] = 1
-        for i in range(g[b, F_SETUP_HAND_LEN + q]):
-            row[O_SEER_SETUP_HAND + r * NE + g[b, F_SETUP_HAND + q * 3 + i]] = 1
+        r = rel(q, me, n)
+        if gb[F_COMMIT + q] != NONE:
+            row[O_SEER_COMMIT + r * NR + gb[F_COMMIT + q]] = 1
+        for i in range(gb[F_BONUS_LEN + q]):
+            row[O_SEER_BONUS + r * NE + gb[F_BONUS + q * NB + i]] = 1
+        for i in range(gb[F_SETUP_HAND_LEN + q]):
+            row[O_SEER_SETUP_HAND + r * NE + gb[F_SETUP_HAND + q * SETUP_CARDS + i]] = 1
         for c in range(NE):
-            row[O_SEER_SEEN + r * NE + c] = g[b, F_SEEN + q * NE + c]
+            row[O_SEER_SEEN + r * NE + c] = gb[F_SEEN + q * NE + c]
     for z in range(Z):
-        d = g[b, F_DISCOVERY + z]
+        d = gb[F_DISCOVERY + z]
         if d != NONE:
             row[O_SEER_DISCOVERY + z * ND + DISCOVERY_INDEX_T[d]] = 1
-    if g[b, F_DRAWN] != NONE:
-        row[O_SEER_DRAWN + DISCOVERY_INDEX_T[g[b, F_DRAWN]]] = 1
-    for i in range(g[b, F_REMOVED_CARDS_LEN]):
-        row[O_SEER_REMOVED + g[b, F_REMOVED_CARDS + i]] = 1
-    for i in range(g[b, F_SET_ASIDE_LEN]):
-        row[O_SEER_SET_ASIDE + g[b, F_SET_ASIDE + i]] = 1
-    m = g[b, F_EVENT_PILE_LEN]  # depth from the top (the last element), 1 = next drawn
+    if gb[F_DRAWN] != NONE:
+        row[O_SEER_DRAWN + DISCOVERY_INDEX_T[gb[F_DRAWN]]] = 1
+    for i in range(gb[F_REMOVED_CARDS_LEN]):
+        row[O_SEER_REMOVED + gb[F_REMOVED_CARDS + i]] = 1
+    for i in range(gb[F_SET_ASIDE_LEN]):
+        row[O_SEER_SET_ASIDE + gb[F_SET_ASIDE + i]] = 1
+    m = gb[F_EVENT_PILE_LEN]  # depth from the top (the last element), 1 = next drawn
     for i in range(m):
-        row[O_SEER_EVENT_PILE + g[b, F_EVENT_PILE + i]] = m - i
-    m = g[b, F_SHIP_DECK_LEN]
+        row[O_SEER_EVENT_PILE + gb[F_EVENT_PILE + i]] = m - i
+    m = gb[F_SHIP_DECK_LEN]
     for i in range(m):
-        row[O_SEER_SHIP_DECK + g[b, F_SHIP_DECK + i]] = m - i
-    m = g[b, F_MINERAL_POOL_LEN]
+        row[O_SEER_SHIP_DECK + gb[F_SHIP_DECK + i]] = m - i
+    m = gb[F_MINERAL_POOL_LEN]
     for i in range(m):
-        row[O_SEER_MINERAL_POOL + (m - 1 - i) * NM + g[b, F_MINERAL_POOL + i]] = 1
+        row[O_SEER_MINERAL_POOL + (m - 1 - i) * NM + gb[F_MINERAL_POOL + i]] = 1
 
 
 @njit

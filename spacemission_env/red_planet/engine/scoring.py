@@ -5,21 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
-from .state import (
-    F_BONUS,
-    F_BONUS_LEN,
-    F_COUNTERS,
-    F_DISCOVERY,
-    F_LEFTOVER,
-    F_LISM,
-    F_MARS,
-    F_MINERAL,
-    F_MINERAL_POOL,
-    F_MINERAL_POOL_LEN,
-    F_PLAYER_COUNT,
-    F_REMOVED,
-    F_TERMINATED,
-)
 from ..components import (
     CELERIUM,
     FINAL_BASE,
@@ -56,6 +41,24 @@ from .core import (
     Z,
     mars_leaders,
 )
+from .state import (
+    F_BONUS,
+    F_BONUS_LEN,
+    F_COUNTERS,
+    F_DISCOVERY,
+    F_LEFTOVER,
+    F_LISM,
+    F_MARS,
+    F_MINERAL,
+    F_MINERAL_POOL,
+    F_MINERAL_POOL_LEN,
+    F_PLAYER_COUNT,
+    F_REMOVED,
+    F_TERMINATED,
+    NB,
+    NMIN,
+    PAD,
+)
 
 MINERAL_VALUE_T = np.array(MINERAL_VALUE, dtype=np.int32)
 NUM_CATEGORIES = NUM_MINERALS + 4  # rules/scoring.py CATEGORIES: minerals, ice_bonus, discovery, bonus, total
@@ -68,7 +71,7 @@ def distribution_after_round_5(g, rng, b):
     for z in range(Z):
         k = mars_leaders(g, rng, b, z, lead)
         if k == 1:
-            g[b, F_COUNTERS + (lead[0]) * 3 + g[b, F_MINERAL + z]] += 1
+            g[b, F_COUNTERS + (lead[0]) * NMIN + g[b, F_MINERAL + z]] += 1
         elif k > 1:
             g[b, F_LEFTOVER + z] += 1
 
@@ -81,7 +84,7 @@ def share_pot(g, rng, b, z, pot, lead):
     if k == 0:
         return pot
     for i in range(k):
-        g[b, F_COUNTERS + (lead[i]) * 3 + g[b, F_MINERAL + z]] += pot // k
+        g[b, F_COUNTERS + (lead[i]) * NMIN + g[b, F_MINERAL + z]] += pot // k
     return pot % k
 
 
@@ -110,8 +113,8 @@ def final_scoring(g, rng, b):
             k = mars_leaders(g, rng, b, z, lead)
             for i in range(k):
                 q = lead[i]
-                g[b, F_REMOVED + q] += g[b, F_MARS + z * 5 + q]
-                g[b, F_MARS + z * 5 + q] = 0
+                g[b, F_REMOVED + q] += g[b, F_MARS + z * PAD + q]
+                g[b, F_MARS + z * PAD + q] = 0
     for z in range(Z):  # M-E2: the token is replaced by the pool's top; the old one goes under the pool
         if card_kind_at(g, rng, b, z) == K_FAULTY and g[b, F_MINERAL + z] != NONE:
             old = g[b, F_MINERAL + z]
@@ -134,23 +137,23 @@ def final_scoring(g, rng, b):
     for z in range(Z):  # M-E10
         if card_kind_at(g, rng, b, z) == K_SYLVANITE_VEIN:
             for q in range(n):
-                if g[b, F_MARS + z * 5 + q] > 0:
-                    g[b, F_COUNTERS + q * 3 + SYLVANITE] += 1
+                if g[b, F_MARS + z * PAD + q] > 0:
+                    g[b, F_COUNTERS + q * NMIN + SYLVANITE] += 1
     for q in range(n):  # M-E13
         for i in range(g[b, F_BONUS_LEN + q]):
-            c = g[b, F_BONUS + q * 13 + i]
+            c = g[b, F_BONUS + q * NB + i]
             if CARD_KIND_T[c] == K_ICE_BLOCKS:
-                g[b, F_COUNTERS + q * 3 + ICE] += CARD_COUNTERS[c]
+                g[b, F_COUNTERS + q * NMIN + ICE] += CARD_COUNTERS[c]
 
 
 @njit
 def _sole_most(g, rng, b, t, q):
     """"He alone has the most" counters of type t (at least one)."""
-    mine = g[b, F_COUNTERS + q * 3 + t]
+    mine = g[b, F_COUNTERS + q * NMIN + t]
     if mine <= 0:
         return False
     for o in range(g[b, F_PLAYER_COUNT]):
-        if o != q and g[b, F_COUNTERS + o * 3 + t] >= mine:
+        if o != q and g[b, F_COUNTERS + o * NMIN + t] >= mine:
             return False
     return True
 
@@ -174,16 +177,16 @@ def bonus_card_points(g, rng, b, q, c, total, central):
     pts = CARD_POINTS[c]
     if kind == K_SECRET_MISSION:  # M-E11
         for z in range(Z):
-            if MISSION_MASK[c, z] and g[b, F_MARS + z * 5 + q] == 0:
+            if MISSION_MASK[c, z] and g[b, F_MARS + z * PAD + q] == 0:
                 return 0
         return pts
     if kind == K_TOP_SECRET:  # M-E12: zones where he alone is present
         cnt = 0
         for z in range(Z):
-            if g[b, F_MARS + z * 5 + q] > 0:
+            if g[b, F_MARS + z * PAD + q] > 0:
                 alone = True
                 for o in range(n):
-                    if o != q and g[b, F_MARS + z * 5 + o] > 0:
+                    if o != q and g[b, F_MARS + z * PAD + o] > 0:
                         alone = False
                 cnt += alone
         return pts * cnt
@@ -196,7 +199,7 @@ def bonus_card_points(g, rng, b, q, c, total, central):
     if kind == K_GOOD_PLANNING:  # M-E17
         cnt = 0
         for z in range(Z):
-            cnt += g[b, F_MARS + z * 5 + q] > 0
+            cnt += g[b, F_MARS + z * PAD + q] > 0
         return pts * cnt
     if kind == K_COLONISATION:  # M-E18
         return pts if _nobody_more(total, q) else 0
@@ -217,35 +220,35 @@ def scores_kernel(g, rng, out):
         top = 0
         if over:
             for q in range(n):
-                top = max(top, g[b, F_COUNTERS + q * 3 + ICE])
+                top = max(top, g[b, F_COUNTERS + q * NMIN + ICE])
             nlead = 0
             for q in range(n):
-                nlead += top > 0 and g[b, F_COUNTERS + q * 3 + ICE] == top
+                nlead += top > 0 and g[b, F_COUNTERS + q * NMIN + ICE] == top
             for q in range(n):
                 total[q] = 0
                 central[q] = 0
                 for z in range(Z):
-                    total[q] += g[b, F_MARS + z * 5 + q]
+                    total[q] += g[b, F_MARS + z * PAD + q]
                     if CENTRAL_T[z]:
-                        central[q] += g[b, F_MARS + z * 5 + q]
+                        central[q] += g[b, F_MARS + z * PAD + q]
         for q in range(n):
             row_sum = 0
             for t in range(NUM_MINERALS):
-                v = g[b, F_COUNTERS + q * 3 + t] * MINERAL_VALUE_T[t]
+                v = g[b, F_COUNTERS + q * NMIN + t] * MINERAL_VALUE_T[t]
                 out[b, q, t] = v
                 row_sum += v
             ice = disc = bon = 0
             if over:
-                if top > 0 and g[b, F_COUNTERS + q * 3 + ICE] == top:
+                if top > 0 and g[b, F_COUNTERS + q * NMIN + ICE] == top:
                     ice = ICE_BONUS // nlead  # M-P3 step 5
                 for z in range(Z):  # M-E7, M-E9
                     kind = card_kind_at(g, rng, b, z)
-                    if kind == K_MOSSES and g[b, F_MARS + z * 5 + q] > 0:
+                    if kind == K_MOSSES and g[b, F_MARS + z * PAD + q] > 0:
                         disc += CARD_POINTS[g[b, F_DISCOVERY + z]]
                     elif kind == K_METEORITES:
-                        disc += CARD_POINTS[g[b, F_DISCOVERY + z]] * g[b, F_MARS + z * 5 + q]
+                        disc += CARD_POINTS[g[b, F_DISCOVERY + z]] * g[b, F_MARS + z * PAD + q]
                 for i in range(g[b, F_BONUS_LEN + q]):
-                    bon += bonus_card_points(g, rng, b, q, g[b, F_BONUS + q * 13 + i], total, central)
+                    bon += bonus_card_points(g, rng, b, q, g[b, F_BONUS + q * NB + i], total, central)
             out[b, q, NUM_MINERALS] = ice
             out[b, q, NUM_MINERALS + 1] = disc
             out[b, q, NUM_MINERALS + 2] = bon

@@ -6,6 +6,29 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ..components import (
+    ASTRONAUTS,
+    MINERAL_TOKENS,
+    NUM_EVENTS,
+    NUM_MINERALS,
+    NUM_SHIPS,
+    SETUP_HAND,
+    TOKENS_PER_ZONE,
+)
+from .core import (
+    IS_BONUS_T,
+    NONE,
+    NR,
+    PH_KEEP,
+    PH_SETUP_ZONE,
+    Z,
+    destination,
+    is_last_in_order,
+    next_seat,
+    see,
+    shuffle,
+)
+from .flow import NEXT_ADVANCE, NEXT_NONE, lay_token, start_round
 from .state import (
     F_BONUS,
     F_BONUS_LEN,
@@ -22,15 +45,15 @@ from .state import (
     F_MINERAL,
     F_MINERAL_POOL,
     F_MINERAL_POOL_LEN,
-    F_PLAYER_COUNT,
     F_PENDING_SLOT,
     F_PHASE,
+    F_PLAYER_COUNT,
     F_ROLE,
     F_ROUND,
-    F_SETUP_HAND,
-    F_SETUP_HAND_LEN,
     F_SET_ASIDE,
     F_SET_ASIDE_LEN,
+    F_SETUP_HAND,
+    F_SETUP_HAND_LEN,
     F_SHIP_DECK,
     F_SHIP_DECK_LEN,
     F_SLOTS,
@@ -38,22 +61,13 @@ from .state import (
     F_SUPPLY,
     F_TOKEN,
     F_TOKEN_SUPPLY,
+    NB,
+    NS,
+    PAD,
+    SETUP_CARDS,
+    E,
+    R,
 )
-from ..components import ASTRONAUTS, MINERAL_TOKENS, NUM_EVENTS, NUM_MINERALS, NUM_SHIPS, SETUP_HAND, TOKENS_PER_ZONE
-from .core import (
-    NR,
-    Z,
-    IS_BONUS_T,
-    NONE,
-    PH_KEEP,
-    PH_SETUP_ZONE,
-    destination,
-    is_last_in_order,
-    next_seat,
-    see,
-    shuffle,
-)
-from .flow import NEXT_ADVANCE, NEXT_NONE, lay_token, start_round
 
 MINERAL_TOKENS_T = np.array(MINERAL_TOKENS, dtype=np.int8)
 
@@ -92,14 +106,14 @@ def new_game(g, rng, b, seed):
     shuffle(rng, b, g[b, F_MINERAL_POOL:F_MINERAL_POOL + 14], k)
     for i in range(NUM_SHIPS):  # M-S2: the ship deck; N ships onto the pad from the top
         g[b, F_SHIP_DECK + i] = i
-    shuffle(rng, b, g[b, F_SHIP_DECK:F_SHIP_DECK + 34], NUM_SHIPS)
+    shuffle(rng, b, g[b, F_SHIP_DECK:F_SHIP_DECK + NS], NUM_SHIPS)
     for k in range(n):
         g[b, F_SLOTS + k] = g[b, F_SHIP_DECK + NUM_SHIPS - 1 - k]
     g[b, F_SHIP_DECK_LEN] = NUM_SHIPS - n
     order = np.arange(n)  # M-S3: seat order[k] puts an astronaut on slot k
     shuffle(rng, b, order, n)
     for k in range(n):
-        g[b, F_CREW + (g[b, F_SLOTS + k]) * 5 + order[k]] += 1
+        g[b, F_CREW + (g[b, F_SLOTS + k]) * PAD + order[k]] += 1
         g[b, F_SUPPLY + order[k]] -= 1
     g[b, F_START_PLAYER] = order[0]
     g[b, F_CURRENT_PLAYER] = order[0]
@@ -118,7 +132,7 @@ def next_setup_destination(g, rng, b):
         ship = g[b, F_SLOTS + k]
         if destination(g, rng, b, ship) == NONE:
             for q in range(n):
-                if g[b, F_CREW + ship * 5 + q] == 1:
+                if g[b, F_CREW + ship * PAD + q] == 1:
                     g[b, F_PHASE] = PH_SETUP_ZONE
                     g[b, F_PENDING_SLOT] = k
                     g[b, F_CURRENT_PLAYER] = q
@@ -138,7 +152,7 @@ def choose_setup_destination(g, rng, b, zone):
 def draw_setup_hand(g, rng, b, q):
     for i in range(SETUP_HAND):
         g[b, F_EVENT_PILE_LEN] -= 1
-        g[b, F_SETUP_HAND + q * 3 + i] = g[b, F_EVENT_PILE + g[b, F_EVENT_PILE_LEN]]
+        g[b, F_SETUP_HAND + q * SETUP_CARDS + i] = g[b, F_EVENT_PILE + g[b, F_EVENT_PILE_LEN]]
     g[b, F_SETUP_HAND_LEN + q] = SETUP_HAND
 
 
@@ -147,7 +161,7 @@ def deal_event_cards(g, rng, b):
     """M-S5: shuffle; three cards each from the start player; a hand without a bonus card
     is shown to every player, set aside and replaced until it holds one."""
     n = g[b, F_PLAYER_COUNT]
-    shuffle(rng, b, g[b, F_EVENT_PILE:F_EVENT_PILE + 24], g[b, F_EVENT_PILE_LEN])
+    shuffle(rng, b, g[b, F_EVENT_PILE:F_EVENT_PILE + E], g[b, F_EVENT_PILE_LEN])
     for i in range(n):
         draw_setup_hand(g, rng, b, (g[b, F_START_PLAYER] + i) % n)
     for i in range(n):
@@ -155,18 +169,18 @@ def deal_event_cards(g, rng, b):
         while True:
             has_bonus = False
             for j in range(SETUP_HAND):
-                has_bonus = has_bonus or IS_BONUS_T[g[b, F_SETUP_HAND + q * 3 + j]]
+                has_bonus = has_bonus or IS_BONUS_T[g[b, F_SETUP_HAND + q * SETUP_CARDS + j]]
             if has_bonus:
                 break
             for j in range(SETUP_HAND):
-                c = g[b, F_SETUP_HAND + q * 3 + j]
+                c = g[b, F_SETUP_HAND + q * SETUP_CARDS + j]
                 g[b, F_SET_ASIDE + g[b, F_SET_ASIDE_LEN]] = c
                 g[b, F_SET_ASIDE_LEN] += 1
                 for viewer in range(n):
                     see(g, rng, b, viewer, c)
             draw_setup_hand(g, rng, b, q)
         for j in range(SETUP_HAND):
-            see(g, rng, b, q, g[b, F_SETUP_HAND + q * 3 + j])
+            see(g, rng, b, q, g[b, F_SETUP_HAND + q * SETUP_CARDS + j])
     g[b, F_PHASE] = PH_KEEP
     g[b, F_CURRENT_PLAYER] = g[b, F_START_PLAYER]
 
@@ -175,10 +189,10 @@ def deal_event_cards(g, rng, b):
 def keep_bonus_card(g, rng, b, q, card):
     """M-S6: keep one bonus card; the others return. After the last player the undealt,
     set-aside and returned cards are shuffled into the event pile; round 1 starts."""
-    g[b, F_BONUS + q * 13 + 0] = card
+    g[b, F_BONUS + q * NB + 0] = card
     g[b, F_BONUS_LEN + q] = 1
     for j in range(g[b, F_SETUP_HAND_LEN + q]):
-        c = g[b, F_SETUP_HAND + q * 3 + j]
+        c = g[b, F_SETUP_HAND + q * SETUP_CARDS + j]
         if c != card:
             g[b, F_SET_ASIDE + g[b, F_SET_ASIDE_LEN]] = c
             g[b, F_SET_ASIDE_LEN] += 1
@@ -192,7 +206,7 @@ def keep_bonus_card(g, rng, b, q, card):
     m += g[b, F_SET_ASIDE_LEN]
     g[b, F_SET_ASIDE_LEN] = 0
     g[b, F_EVENT_PILE_LEN] = m
-    shuffle(rng, b, g[b, F_EVENT_PILE:F_EVENT_PILE + 24], m)
+    shuffle(rng, b, g[b, F_EVENT_PILE:F_EVENT_PILE + E], m)
     start_round(g, rng, b)
 
 
@@ -200,7 +214,7 @@ def keep_bonus_card(g, rng, b, q, card):
 def commit_role(g, rng, b, q, role):
     """M-R3: the card goes face down; the next seat commits, seeing nothing (M-I4);
     after the last the roles are called (M-R4, step.resolve)."""
-    g[b, F_HAND + q * 9 + role] = False
+    g[b, F_HAND + q * R + role] = False
     g[b, F_COMMIT + q] = role
     if not is_last_in_order(g, rng, b, q):
         g[b, F_CURRENT_PLAYER] = next_seat(g, rng, b, q)

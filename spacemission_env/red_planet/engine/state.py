@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..components import (
-    MAX_PLAYERS,
     BONUS_CARDS,
+    MAX_PLAYERS,
     NUM_EVENTS,
     NUM_MINERAL_TOKENS,
     NUM_MINERALS,
@@ -41,6 +41,8 @@ from ..rules.game import check_num_players
 Z, E, R, NS = NUM_ZONES, NUM_EVENTS, NUM_ROLES, NUM_SHIPS
 MAX_PLACE = max(ROLE_PLACE)
 NB = len(BONUS_CARDS)  # bonus cards one seat can hold
+NMIN = NUM_MINERALS
+SETUP_CARDS = 3  # a setup hand (M-S5)
 
 # (name, shape after the batch dim (P = num_players), dtype)
 FIELDS = (
@@ -95,8 +97,8 @@ FIELDS = (
     ("acted", ("P",), np.int32),
     ("bonus", ("P", NB), np.int32),
     ("bonus_len", ("P",), np.int32),
-    ("counters", ("P", NUM_MINERALS), np.int32),
-    ("setup_hand", ("P", 3), np.int32),
+    ("counters", ("P", NMIN), np.int32),
+    ("setup_hand", ("P", SETUP_CARDS), np.int32),
     ("setup_hand_len", ("P",), np.int32),
     ("seen", ("P", E), np.int32),  # M-I2
 )
@@ -117,8 +119,58 @@ def _layout() -> tuple[dict, dict, int]:
 
 
 OFFSETS, PADDED_SHAPES, RECORD_SIZE = _layout()
-# the kernels' offsets, F_<FIELD> (module constants: compile-time)
-globals().update({"F_" + name.upper(): off for name, off in OFFSETS.items()})
+# the kernels' offsets (module constants: compile-time)
+F_PLAYER_COUNT = OFFSETS["player_count"]
+F_CURRENT_PLAYER = OFFSETS["current_player"]
+F_TERMINATED = OFFSETS["terminated"]
+F_PHASE = OFFSETS["phase"]
+F_ROUND = OFFSETS["round"]
+F_START_PLAYER = OFFSETS["start_player"]
+F_LAST_ACTOR = OFFSETS["last_actor"]
+F_ROLE = OFFSETS["role"]
+F_STEPS_LEFT = OFFSETS["steps_left"]
+F_DRAWN = OFFSETS["drawn"]
+F_PENDING_SLOT = OFFSETS["pending_slot"]
+F_PLACED_SLOTS = OFFSETS["placed_slots"]
+F_PLACED_LEN = OFFSETS["placed_len"]
+F_MARS = OFFSETS["mars"]
+F_MINERAL = OFFSETS["mineral"]
+F_LEFTOVER = OFFSETS["leftover"]
+F_DISCOVERY = OFFSETS["discovery"]
+F_DISCOVERY_OWNER = OFFSETS["discovery_owner"]
+F_LOOKED = OFFSETS["looked"]
+F_REMOVED_CARDS = OFFSETS["removed_cards"]
+F_REMOVED_CARDS_LEN = OFFSETS["removed_cards_len"]
+F_MINERAL_POOL = OFFSETS["mineral_pool"]
+F_MINERAL_POOL_LEN = OFFSETS["mineral_pool_len"]
+F_EVENT_PILE = OFFSETS["event_pile"]
+F_EVENT_PILE_LEN = OFFSETS["event_pile_len"]
+F_SET_ASIDE = OFFSETS["set_aside"]
+F_SET_ASIDE_LEN = OFFSETS["set_aside_len"]
+F_SHIP_DECK = OFFSETS["ship_deck"]
+F_SHIP_DECK_LEN = OFFSETS["ship_deck_len"]
+F_SLOTS = OFFSETS["slots"]
+F_AIRBORNE = OFFSETS["airborne"]
+F_AIRBORNE_LEN = OFFSETS["airborne_len"]
+F_USED_SHIPS = OFFSETS["used_ships"]
+F_USED_SHIPS_LEN = OFFSETS["used_ships_len"]
+F_CREW = OFFSETS["crew"]
+F_TOKEN = OFFSETS["token"]
+F_TOKEN_SUPPLY = OFFSETS["token_supply"]
+F_SUPPLY = OFFSETS["supply"]
+F_LISM = OFFSETS["lism"]
+F_REMOVED = OFFSETS["removed"]
+F_HAND = OFFSETS["hand"]
+F_DISCARD = OFFSETS["discard"]
+F_COMMIT = OFFSETS["commit"]
+F_ACTED = OFFSETS["acted"]
+F_BONUS = OFFSETS["bonus"]
+F_BONUS_LEN = OFFSETS["bonus_len"]
+F_COUNTERS = OFFSETS["counters"]
+F_SETUP_HAND = OFFSETS["setup_hand"]
+F_SETUP_HAND_LEN = OFFSETS["setup_hand_len"]
+F_SEEN = OFFSETS["seen"]
+_SHAPES = {name: shape for name, shape, _dtype in FIELDS}
 _VIEWED = tuple(n for n in FIELD_NAMES if n not in ("rng", "current_player", "terminated"))
 
 
@@ -144,8 +196,7 @@ class BatchState:
             off, shape = OFFSETS[name], PADDED_SHAPES[name]
             size = int(np.prod(shape, dtype=np.int64))
             view = self.record[:, off:off + size].reshape((B,) + shape)
-            cut = tuple(slice(0, P) if d == "P" else slice(None) for d in dict(
-                (n, s) for n, s, _ in FIELDS)[name])
+            cut = tuple(slice(0, P) if d == "P" else slice(None) for d in _SHAPES[name])
             setattr(self, name, view[(slice(None),) + cut])
         self.current_player = self.record[:, F_CURRENT_PLAYER].astype(np.int8)
         self.terminated = self.record[:, F_TERMINATED] != 0
@@ -169,17 +220,17 @@ class BatchState:
     def is_over(self) -> np.ndarray:
         return self.terminated
 
-    def _with(self, record: np.ndarray, rng: np.ndarray) -> "BatchState":
+    def _with(self, record: np.ndarray, rng: np.ndarray) -> BatchState:
         out = BatchState.__new__(BatchState)
         out.batch_size, out.num_players = record.shape[0], self.num_players
         out.record, out.rng = record, rng
         out._views()
         return out
 
-    def copy(self) -> "BatchState":
+    def copy(self) -> BatchState:
         return self._with(self.record.copy(), self.rng.copy())
 
-    def take(self, rows) -> "BatchState":
+    def take(self, rows) -> BatchState:
         """A new batch of the games ``self[rows]``, in that order; rows may repeat (copies
         of one game); every game evolves exactly as it would have in place."""
         rows = np.asarray(rows)

@@ -6,18 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
-from .state import (
-    F_CURRENT_PLAYER,
-    F_DISCOVERY,
-    F_HAND,
-    F_PLAYER_COUNT,
-    F_PHASE,
-    F_ROLE,
-    F_SETUP_HAND,
-    F_SETUP_HAND_LEN,
-    F_TERMINATED,
-    F_TOKEN_SUPPLY,
-)
 from ..components import BONUS_CARDS
 from .abilities import (
     explorer,
@@ -31,14 +19,67 @@ from .abilities import (
     soldier,
 )
 from .core import (
-    A_COMMIT, A_DESTINATION, A_DISCOVERY, A_DRAW, A_KEEP, A_KILL, A_LAUNCH, A_LOOK, A_MOVE, A_PASS, A_PILOT,
-    A_PLACE, A_SABOTAGE, A_SEDUCE, A_SETUP_ZONE, A_STOP,
-    BONUS_INDEX, COLOURS, EDGE_FROM, EDGE_TO, GROUP_ROLE, IS_BONUS_T, NONE, NR, NUM_ACTIONS, OUTER_T,
-    PH_ABILITY, PH_COMMIT, PH_DESTINATION, PH_DISCOVERY, PH_KEEP, PH_OVER, PH_PLACE, PH_SETUP_ZONE, Z,
-    ability_row, can_board,
+    A_COMMIT,
+    A_DESTINATION,
+    A_DISCOVERY,
+    A_DRAW,
+    A_KEEP,
+    A_KILL,
+    A_LAUNCH,
+    A_LOOK,
+    A_MOVE,
+    A_PASS,
+    A_PILOT,
+    A_PLACE,
+    A_SABOTAGE,
+    A_SEDUCE,
+    A_SETUP_ZONE,
+    A_STOP,
+    BONUS_INDEX,
+    COLOURS,
+    EDGE_FROM,
+    EDGE_TO,
+    GROUP_ROLE,
+    IS_BONUS_T,
+    NONE,
+    NR,
+    NUM_ACTIONS,
+    OUTER_T,
+    PH_ABILITY,
+    PH_COMMIT,
+    PH_DESTINATION,
+    PH_DISCOVERY,
+    PH_KEEP,
+    PH_OVER,
+    PH_PLACE,
+    PH_SETUP_ZONE,
+    Z,
+    ability_row,
+    can_board,
 )
-from .flow import NEXT_BEGIN_ABILITY, NEXT_END_TURN, NEXT_NONE, choose_destination, place, resolve
+from .flow import (
+    NEXT_BEGIN_ABILITY,
+    NEXT_END_TURN,
+    NEXT_NONE,
+    choose_destination,
+    place,
+    resolve,
+)
 from .setup import choose_setup_destination, commit_role, keep_bonus_card, new_game
+from .state import (
+    F_CURRENT_PLAYER,
+    F_DISCOVERY,
+    F_HAND,
+    F_PHASE,
+    F_PLAYER_COUNT,
+    F_ROLE,
+    F_SETUP_HAND,
+    F_SETUP_HAND_LEN,
+    F_TERMINATED,
+    F_TOKEN_SUPPLY,
+    SETUP_CARDS,
+    R,
+)
 
 BONUS_CARDS_T = np.array(BONUS_CARDS, dtype=np.int8)
 
@@ -56,12 +97,12 @@ def mask_row(g, rng, b, row):
                 row[base + z] = True
     elif ph == PH_KEEP:  # M-S6
         for j in range(g[b, F_SETUP_HAND_LEN + q]):
-            c = g[b, F_SETUP_HAND + q * 3 + j]
+            c = g[b, F_SETUP_HAND + q * SETUP_CARDS + j]
             if IS_BONUS_T[c]:
                 row[A_KEEP + BONUS_INDEX[c]] = True
     elif ph == PH_COMMIT:  # M-R3
         for r in range(NR):
-            if g[b, F_HAND + q * 9 + r]:
+            if g[b, F_HAND + q * R + r]:
                 row[A_COMMIT + r] = True
     elif ph == PH_PLACE:  # M-L1; stopping early is allowed except for the groups (M-O7, M-O8)
         found = False
@@ -72,7 +113,7 @@ def mask_row(g, rng, b, row):
         if found and not GROUP_ROLE[g[b, F_ROLE]]:
             row[A_STOP] = True
     elif ph == PH_ABILITY:  # M-O1..M-O9; declining is always allowed (M-R5)
-        ability_row(g, rng, b, row)
+        ability_row(g, rng, b, row, True)
         row[A_PASS] = True
     elif ph == PH_DISCOVERY:  # M-E1
         for z in range(Z):

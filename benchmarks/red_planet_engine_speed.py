@@ -1,0 +1,102 @@
+"""Speed of the Red Planet fast batched engine against its reference engine.
+
+Random legal play (uniform over legal ids), the acting seat's observation (``info``) and
+the legal mask produced every step, finished games reset; one process. Prints, per
+player count, agent-steps/s and games/s of the fast engine, the reference engine's
+agent-steps/s in the same run (the same work per step: legal mask + observation +
+apply, plain Python) and the ratio, and the state bytes per game.
+
+Rates are agent steps per second of this process's CPU time (``time.process_time``):
+on a machine shared with other jobs, wall-clock rates measure the neighbours as much as
+the engine. Each player count is measured ``--repeats`` times, fast and reference
+alternating; the medians and the median of the paired ratios are printed.
+
+    .venv/bin/python benchmarks/red_planet_engine_speed.py [--players 3,4,5] [--batch-size 1024] [--seconds 5]
+        [--repeats 3]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from spacemission_env.red_planet import encoding, engine, rules
+
+
+def bench_engine(B: int, players: int, seconds: float, seed: int = 0) -> dict:
+    st = engine.init(B, players, seeds=seed)
+    mask = np.empty((B, 243), dtype=bool)
+    obs = np.empty((B, engine.observation_size()), dtype=np.int8)
+    actions = np.empty(B, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    next_seed = seed + B
+    for _ in range(5):  # warm-up (loads or compiles the kernels)
+        engine.legal_action_mask(st, out=mask)
+        engine.observe(st, out=obs)
+        engine.step(st, engine.sample_actions(mask, rng, out=actions))
+    steps = games = 0
+    t0 = time.process_time()
+    while True:
+        for _ in range(20):
+            engine.legal_action_mask(st, out=mask)
+            engine.observe(st, out=obs)
+            engine.sample_actions(mask, rng, out=actions)
+            running = int(B - st.terminated.sum())
+            engine.step(st, actions)
+            steps += running
+            n_done = int(st.terminated.sum())
+            if n_done:
+                games += n_done
+                engine.reset_finished(st, next_seed)
+                next_seed += B
+        el = time.process_time() - t0
+        if el >= seconds:
+            break
+    return {"agent_steps_per_s": steps / el, "games_per_s": games / el, "bytes_per_game": st.nbytes() / B}
+
+
+def bench_reference(players: int, seconds: float, seed: int = 0) -> dict:
+    """The reference engine with the same work per step: legal mask, the acting seat's
+    observation, one uniformly random legal action."""
+    rand = random.Random(seed)
+    steps = 0
+    game = seed
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        s = rules.new_game(players, seed=game)
+        game += 1
+        while not rules.is_over(s):
+            mask = rules.legal_action_mask(s)
+            encoding.observe(s)
+            rules.apply(s, rand.choice(np.flatnonzero(mask).tolist()))
+            steps += 1
+    return {"agent_steps_per_s": steps / (time.process_time() - t0)}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", default="3,4,5")
+    ap.add_argument("--batch-size", type=int, default=1024)
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    print(f"batch {args.batch_size}, {args.seconds:.0f} CPU s per figure, observation 'info' + mask every step, "
+          f"medians of {args.repeats} alternating repeats")
+    print("players  fast agent-steps/s  games/s  reference agent-steps/s  ratio  bytes/game")
+    for n in (int(x) for x in args.players.split(",")):
+        fast, ref = [], []
+        for r in range(args.repeats):
+            fast.append(bench_engine(args.batch_size, n, args.seconds, seed=r * 10**6))
+            ref.append(bench_reference(n, args.seconds, seed=r * 10**6))
+        f = float(np.median([x["agent_steps_per_s"] for x in fast]))
+        g = float(np.median([x["games_per_s"] for x in fast]))
+        rr = float(np.median([x["agent_steps_per_s"] for x in ref]))
+        ratio = float(np.median([a["agent_steps_per_s"] / b["agent_steps_per_s"] for a, b in zip(fast, ref)]))
+        print(f"{n:>7}  {f:>18,.0f}  {g:>7,.0f}  {rr:>23,.0f}  {ratio:>5,.0f}x  {fast[0]['bytes_per_game']:>10,.0f}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""The Red Planet fast engine's API: setup identical to the reference, bad input rejected
+with the state unchanged, the batch conventions (select, finished games, copy/take,
+reset), scores and rewards, conservation after steps."""
+import numpy as np
+import pytest
+
+from spacemission_env.red_planet import encoding as E
+from spacemission_env.red_planet import engine
+from spacemission_env.red_planet import rules as G
+from spacemission_env.red_planet.actions import NUM_ACTIONS
+from spacemission_env.red_planet.rules.scoring import CATEGORIES
+from tests.helpers.red_planet_positions import act, position
+
+
+def snapshot(st):
+    return st.record.copy(), st.rng.copy(), st.current_player.copy(), st.terminated.copy()
+
+
+def assert_unchanged(st, snap):
+    for a, b in zip(snapshot(st), snap):
+        assert np.array_equal(a, b)
+
+
+def advance(st, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))
+    return st
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_M_S1_to_M_S5_init_is_new_game_of_each_seed(num_players):
+    st = engine.init(3, num_players, seeds=np.array([5, 2**64 - 1, 0], dtype=np.uint64))
+    for i, seed in enumerate([5, 2**64 - 1, 0]):
+        assert engine.to_reference(st, i) == G.new_game(num_players, seed=seed)
+    st = engine.init(2, num_players, seeds=40)  # an int s: s, s + 1
+    assert engine.to_reference(st, 1) == G.new_game(num_players, seed=41)
+    assert st.current_player.dtype == np.int8 and st.terminated.dtype == np.bool_ and st.all_games.all()
+
+
+@pytest.mark.parametrize("seeds", [-1, 2**64 - 1, 1.5, True, "0", [1, 2], np.array([1.0, 2.0, 3.0]), [1, -2, 3]])
+def test_bad_seeds_rejected(seeds):
+    with pytest.raises(ValueError):
+        engine.init(3, 3, seeds=seeds)
+    st = engine.init(3, 3)
+    snap = snapshot(st)
+    with pytest.raises(ValueError):
+        engine.reset_finished(st, seeds)
+    assert_unchanged(st, snap)
+
+
+@pytest.mark.parametrize("args", [(0, 3), (2, 2), (2, 6), (2.0, 3), (True, 3)])
+def test_bad_batch_size_or_player_count_rejected(args):
+    with pytest.raises((TypeError, ValueError)):
+        engine.init(*args)
+
+
+def test_bad_actions_rejected_with_every_game_unchanged():
+    st = advance(engine.init(4, 4, seeds=3), 20)
+    mask = engine.legal_action_mask(st)
+    good = engine.sample_actions(mask, np.random.default_rng(1))
+    illegal = int(np.flatnonzero(~mask[2])[0])
+    snap = snapshot(st)
+    bad_inputs = [good[:3], good.astype(np.float64), good.reshape(2, 2), np.where(np.arange(4) == 1, NUM_ACTIONS, good),
+                  np.where(np.arange(4) == 1, -1, good), np.where(np.arange(4) == 2, illegal, good), "0123"]
+    for bad in bad_inputs:
+        with pytest.raises(ValueError):
+            engine.step(st, bad)
+        assert_unchanged(st, snap)
+    with pytest.raises(ValueError, match="game 2"):
+        engine.step(st, np.where(np.arange(4) == 2, illegal, good))
+    with pytest.raises(ValueError, match="select"):
+        engine.step(st, good, select=np.ones(3, bool))
+    assert_unchanged(st, snap)
+
+
+def test_select_and_finished_games_are_left_unchanged():
+    st = advance(engine.init(3, 3, seeds=8), 10)
+    mask = engine.legal_action_mask(st)
+    a = engine.sample_actions(mask, np.random.default_rng(0))
+    before = [engine.to_reference(st, i) for i in range(3)]
+    illegal_for_1 = int(np.flatnonzero(~mask[1])[0])
+    engine.step(st, np.array([a[0], illegal_for_1, a[2]]), select=np.array([True, False, True]))
+    assert engine.to_reference(st, 1) == before[1]
+    G.apply(before[0], int(a[0]))
+    assert engine.to_reference(st, 0) == before[0]
+    # play game 0 to its end: its mask is then all True and stepping it does nothing
+    rng = np.random.default_rng(3)
+    while not st.terminated[0]:
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng), select=np.array([True, False, False]))
+    final = engine.to_reference(st, 0)
+    assert final.phase == "over" and final.current_player == G.NONE and 0 <= st.current_player[0] < 3
+    assert engine.legal_action_mask(st)[0].all()
+    engine.step(st, np.array([0, a[1], a[2]]), select=np.array([True, False, False]))
+    assert engine.to_reference(st, 0) == final
+
+
+def test_rewards_and_scores_of_finished_games():
+    st = engine.init(6, 5, seeds=100)
+    rng = np.random.default_rng(0)
+    while not st.terminated.all():
+        assert not engine.rewards(st)[~st.terminated].any()  # 0 while running
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))
+    r, sc = engine.rewards(st), engine.scores(st)
+    assert r.dtype == np.float32 and r.shape == (6, 5) and sc.shape == (6, 5, len(CATEGORIES)) and sc.dtype == np.int16
+    assert np.allclose(r.sum(axis=1), 0, atol=1e-5) and (np.abs(r) <= 1).all()
+    for i in range(6):
+        ref = engine.to_reference(st, i)
+        totals = [row["total"] for row in G.scores(ref)]
+        assert list(sc[i, :, -1]) == totals
+        assert set(np.flatnonzero(r[i] == r[i].max())) == set(G.winners(ref))  # M-P4
+
+
+def test_bad_observe_arguments_rejected():
+    st = engine.init(2, 3)
+    snap = snapshot(st)
+    with pytest.raises(ValueError):
+        engine.observe(st, player=3)
+    with pytest.raises(ValueError):
+        engine.observe(st, player=np.array([0, -1]))
+    with pytest.raises(ValueError):
+        engine.observe(st, player=[0.0, 1.0])
+    with pytest.raises(ValueError):
+        engine.observe(st, observation_type="god")
+    with pytest.raises(ValueError):
+        engine.observe(st, out=np.zeros((2, E.observation_size("info")), dtype=np.int16))
+    with pytest.raises(ValueError):
+        engine.observe(st, observation_type="seer", out=np.zeros((2, E.observation_size("info")), dtype=np.int8))
+    with pytest.raises(ValueError):
+        engine.legal_action_mask(st, out=np.zeros((2, NUM_ACTIONS), dtype=np.int8))
+    with pytest.raises(ValueError):
+        engine.observation_size(None)
+    assert_unchanged(st, snap)
+    out = np.full((2, engine.observation_size("seer")), 99, dtype=np.int8)
+    assert engine.observe(st, 1, "seer", out=out) is out
+    assert np.array_equal(out[0], E.observe(engine.to_reference(st, 0), 1, "seer"))
+
+
+def test_sample_actions_rejects_bad_masks():
+    with pytest.raises(ValueError):
+        engine.sample_actions(np.zeros((2, 10), bool))
+    with pytest.raises(ValueError, match="row 1"):
+        engine.sample_actions(np.eye(2, NUM_ACTIONS, dtype=bool)[[0, 1]] & np.array([[True], [False]]))
+    with pytest.raises(TypeError):
+        engine.sample_actions(np.ones((1, NUM_ACTIONS), bool), rng=0)
+
+
+def test_conservation_after_every_step_and_copy_take_reset():
+    st = engine.init(8, 4, seeds=77)
+    rng = np.random.default_rng(5)
+    for _ in range(150):
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng))
+        for i in range(8):
+            G.check_invariants(engine.to_reference(st, i))  # M-C1..M-C8 conservation, turn consistency
+    twin = st.copy()
+    part = st.take([3, 3, 0])
+    assert engine.to_reference(part, 0) == engine.to_reference(st, 3) == engine.to_reference(part, 1)
+    a = engine.sample_actions(engine.legal_action_mask(st), rng)
+    engine.step(st, a)
+    assert engine.to_reference(twin, 0) != engine.to_reference(st, 0) or twin.terminated[0]
+    engine.step(part, a[[3, 3, 0]])
+    assert engine.to_reference(part, 2) == engine.to_reference(st, 0)
+    assert st.nbytes() / st.batch_size < 4000
+    done = engine.reset_finished(st, 1000)
+    for i in np.flatnonzero(done):
+        assert engine.to_reference(st, i) == G.new_game(4, seed=1000 + i)
+
+
+def test_from_reference_rejects_mixed_or_foreign_states():
+    s3, s4 = G.new_game(3, seed=1), G.new_game(4, seed=1)
+    with pytest.raises(ValueError):
+        engine.from_reference([s3, s4])
+    with pytest.raises(ValueError):
+        engine.from_reference([])
+    with pytest.raises(TypeError):
+        engine.from_reference([s3, "state"])
+
+
+def test_M_R3_M_I4_commits_asked_in_seat_order_and_hidden():
+    s = position(3, start=1)
+    st = engine.from_reference([s])
+    assert st.current_player[0] == 1
+    engine.step(st, np.array([act("commit", "Pilot")]))
+    assert st.current_player[0] == 2
+    v = E.decode(engine.observe(st, 2)[0])  # seat 2 sees nothing of seat 1's commit
+    assert v["roles_left"][2].sum() == 9 and not v["revealed_role"].any()  # seat 1 = relative seat 2
