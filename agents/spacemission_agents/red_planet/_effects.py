@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import EDGE_FROM, EDGE_TO, GROUP_SIZE, IS_OUTER, S, Z, View, block
+from spacemission_env.red_planet.components import EXPLORER, FEMME_FATALE, PILOT, SABOTEUR, SECRET_AGENT, SOLDIER
+
+from ._common import EDGE_FROM, EDGE_TO, GROUP_SIZE, IS_OUTER, PHASE, S, Z, View, block
 
 K = S
 G = 3  # at most three astronauts board at once (M-O7)
@@ -110,19 +112,65 @@ def effects(view: View, pad_weight) -> tuple[np.ndarray, np.ndarray]:
     return ez, ed
 
 
+def needed(view: View) -> np.ndarray:
+    """bool [N, V]: the virtual actions that can matter in each row's decision: those that
+    are possible (a pad ship with free seats, an own astronaut to move, a colour aboard or
+    in an outer zone ...) and belong to the decision asked (a role choice needs them all)."""
+    N = view.N
+    out = np.zeros((N, NUM_VIRTUAL), dtype=bool)
+    phase, role = view.phase, view.role
+    commit = phase == PHASE["commit"]
+    relevant = {
+        "place": commit | (phase == PHASE["place"]),
+        "nodest": commit | (phase == PHASE["place"]),
+        "dest": (phase == PHASE["setup_zone"]) | (phase == PHASE["destination"]),
+        "move": commit | (phase == PHASE["ability"]) & (role == EXPLORER),
+        "launch": commit | (phase == PHASE["ability"]) & (role == SECRET_AGENT),
+        "seduce": commit | (phase == PHASE["ability"]) & (role == FEMME_FATALE),
+        "sabotage": commit | (phase == PHASE["ability"]) & (role == SABOTEUR),
+        "kill": commit | (phase == PHASE["ability"]) & (role == SOLDIER),
+        "pilot": commit | (phase == PHASE["ability"]) & (role == PILOT),
+    }
+    g = np.arange(1, G + 1)
+    possible = {
+        "place": view.on_pad[:, :, None] & view.has_dest[:, :, None] & (view.free[:, :, None] >= g),
+        "nodest": np.broadcast_to(((view.token_supply > 0)[:, :, None] &
+                                   (view.on_pad & ~view.has_dest).any(axis=1)[:, None, None]), (N, Z, G)),
+        "dest": np.broadcast_to((view.pending >= 0)[:, None], (N, Z)),
+        "move": view.mars[:, EDGE_FROM, 0] > 0,
+        "launch": view.on_pad,
+        "seduce": view.slot_used[:, :, None] & (view.crew > 0) & (np.arange(S) > 0),
+        "sabotage": view.on_pad,
+        "kill": IS_OUTER[None, :, None] & (view.mars > 0),
+        "pilot": view.has_dest[:, :, None] & (view.token_supply[:, None, :] > 0) &
+        (view.dest[:, :, None] != np.arange(Z)),
+    }
+    for name, size in _SIZES:
+        o = VA[name]
+        out[:, o:o + size] = possible[name].reshape(N, size) & relevant[name][:, None]
+    return out
+
+
 def evaluate(view: View, proj: np.ndarray, model, ez: np.ndarray, ed: np.ndarray) -> np.ndarray:
-    """[N, V] change of the model's value of the projection by each virtual action."""
+    """[N, V] change of the model's value of the projection by each virtual action that
+    ``needed`` lists (0 for the others). A model's ``local(counts [M, S], rows [M], zones
+    [M]) -> [M]`` values zones holding ``counts``; its optional ``global_delta(view, proj,
+    rows, ez, ed) -> [P]`` adds the terms that depend on all zones."""
     N, V = ez.shape[:2]
-    rows = np.arange(N)[:, None, None]
-    before = proj[rows, ez]  # [N, V, 2, S]
-    after = np.maximum(before + ed, 0.0)
-    zones = ez.reshape(N, V * 2)
-    dv = model.local(after.reshape(N, V * 2, S), zones) - model.local(before.reshape(N, V * 2, S), zones)
-    dv = dv.reshape(N, V, 2)
-    dv[ez == Z] = 0.0
-    out = dv.sum(axis=2)
+    zr = proj.shape[1]
+    base = model.local(proj.reshape(N * zr, -1), np.repeat(np.arange(N), zr), np.tile(np.arange(zr), N)).reshape(N, zr)
+    r, v = np.nonzero(needed(view))
+    out = np.zeros((N, V))
+    if not len(r):
+        return out
+    ez_f, ed_f = ez[r, v], ed[r, v]  # [P, 2], [P, 2, S]
+    after = np.maximum(proj[r[:, None], ez_f] + ed_f, 0.0)
+    dv = model.local(after.reshape(-1, after.shape[-1]), np.repeat(r, 2), ez_f.reshape(-1)).reshape(-1, 2)
+    dv -= base[r[:, None], ez_f]
+    dv[ez_f == Z] = 0.0
+    out[r, v] = dv.sum(axis=1)
     if hasattr(model, "global_delta"):
-        out += model.global_delta(view, proj, ez, ed)
+        out[r, v] += model.global_delta(view, proj, r, ez_f, ed_f)
     return out
 
 

@@ -46,9 +46,8 @@ class ExactModel:
         self.points = np.zeros((view.N, view.mars.shape[1] + 1))  # + the sink zone, worth 0
         self.points[:, :-1] = remaining_counters(view, use_known_cards=False).sum(axis=2) * view.zone_value()
 
-    def local(self, counts: np.ndarray, zones: np.ndarray) -> np.ndarray:
-        pts = np.take_along_axis(self.points, zones, axis=1)
-        return pts * exact_shares(counts)[..., 0]
+    def local(self, counts: np.ndarray, rows: np.ndarray, zones: np.ndarray) -> np.ndarray:
+        return self.points[rows, zones] * exact_shares(counts)[:, 0]
 
 
 class GreedyBot(RedPlanetBot):

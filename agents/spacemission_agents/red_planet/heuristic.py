@@ -66,15 +66,19 @@ DEFAULTS = {
 }
 
 
+def margins(counts: np.ndarray) -> np.ndarray:
+    """[..., S] each seat's count minus the best other seat's (``counts`` [..., S])."""
+    top1 = counts.max(axis=-1, keepdims=True)
+    is_top = counts >= top1
+    second = np.where(is_top, -1.0, counts).max(axis=-1, keepdims=True)
+    top2 = np.where(is_top.sum(axis=-1, keepdims=True) >= 2, top1, second)
+    return counts - np.where(is_top, top2, top1)
+
+
 def soft_shares(counts: np.ndarray, tau: np.ndarray) -> np.ndarray:
-    """[..., S, D] each seat's expected share of a pot: logistic(margin / tau) where margin
-    is the seat's count minus the best other seat's, times its presence (at most 1).
-    ``counts`` [..., S]; ``tau`` broadcastable to [..., 1, D]."""
-    srt = np.sort(counts, axis=-1)
-    top1, top2 = srt[..., -1:], srt[..., -2:-1]
-    other = np.where(counts >= top1, top2, top1)
-    margin = (counts - other)[..., None]
-    return 1.0 / (1.0 + np.exp(-margin / tau)) * np.minimum(counts, 1.0)[..., None]
+    """[..., S, D] each seat's expected share of a pot: logistic(margin / tau), times its
+    presence (at most 1). ``counts`` [..., S]; ``tau`` broadcastable to [..., 1, D]."""
+    return 1.0 / (1.0 + np.exp(-margins(counts)[..., None] / tau)) * np.minimum(counts, 1.0)[..., None]
 
 
 class SoftModel:
@@ -96,7 +100,9 @@ class SoftModel:
         self.pool_value = pool_mean
         self.points = np.zeros((N, Z + 1, 3))
         self.points[:, :Z] = remaining_counters(view) * self.zone_value[:, :, None]
-        self.tau = (p["tau0"] + p["tau1"] * rounds_until(view))[:, None, None, :]  # [N, 1, 1, 3]
+        self.tau = (p["tau0"] + p["tau1"] * rounds_until(view)).astype(np.float32)  # [N, 3]
+        self.seat_weight = -p["rival_weight"] * self.opp / self.n_opp[:, None]  # [N, S]
+        self.seat_weight[:, 0] = 1.0
         # per-zone extras [N, Z + 1]: presence, sole presence, own astronauts (relative)
         self.presence = np.zeros((N, Z + 1))
         self.presence[:, :Z] = holds(view, "good_planning")[:, None] + 2.0 * known_kind(view, "sylvanite_vein") + \
@@ -113,57 +119,52 @@ class SoftModel:
             self.red[i, list(MISSION_ZONES[MISSION_OF[c]])] = True
         self.missions = view.own_bonus[:, missions].astype(np.float64)  # [N, 4]
 
-    def _opp_mean(self, x: np.ndarray) -> np.ndarray:
-        """Mean over the opponents of x [N, M, S, ...] -> [N, M, ...]."""
-        w = self.opp.reshape(self.opp.shape[:1] + (1, S) + (1,) * (x.ndim - 3))
-        return (x * w).sum(axis=2) / self.n_opp.reshape((-1,) + (1,) * (x.ndim - 3 + 1))
-
-    def local(self, counts: np.ndarray, zones: np.ndarray) -> np.ndarray:
-        lam = self.p["rival_weight"]
-        sh = soft_shares(counts, self.tau)  # [N, M, S, 3]
-        rel = sh[:, :, 0] - lam * self._opp_mean(sh)  # [N, M, 3]
-        pts = np.take_along_axis(self.points, zones[:, :, None], axis=1)
-        value = (pts * rel).sum(axis=2)
+    def local(self, counts: np.ndarray, rows: np.ndarray, zones: np.ndarray) -> np.ndarray:
+        """[M] value of zones ``zones`` of rows ``rows`` holding ``counts`` [M, S]: the sum over
+        seats of weight x share (weight 1 for the bot, -rival_weight / opponents for each
+        opponent), plus the presence and per-astronaut terms of cards."""
+        w = self.seat_weight[rows]  # [M, S]
+        sh = soft_shares(counts.astype(np.float32), self.tau[rows][:, None, :])  # [M, S, 3]
+        value = ((sh * w[:, :, None]).sum(axis=1) * self.points[rows, zones]).sum(axis=1)
         pres = np.minimum(counts, 1.0)
-        take = lambda a: np.take_along_axis(a, zones, axis=1)  # noqa: E731
-        value += take(self.presence) * (pres[:, :, 0] - lam * self._opp_mean(pres))
-        alone = pres[:, :, 0] * np.prod(1.0 - pres[:, :, 1:], axis=2)
-        value += take(self.sole) * alone
-        value += take(self.per_astronaut) * (counts[:, :, 0] - lam * self._opp_mean(counts))
+        value += self.presence[rows, zones] * (pres * w).sum(axis=1)
+        value += self.sole[rows, zones] * pres[:, 0] * np.prod(1.0 - pres[:, 1:], axis=1)
+        value += self.per_astronaut[rows, zones] * (counts * w).sum(axis=1)
         return value
 
-    def lead_value(self, totals: np.ndarray) -> np.ndarray:
-        """[...]: logistic of the own lead over the best opponent in ``totals`` [..., S]."""
-        other = np.where(self.opp.reshape(self.opp.shape[:1] + (1,) * (totals.ndim - 2) + (S,)) > 0, totals, -1e9)
-        lead = totals[..., 0] - other.max(axis=-1)
+    def lead_value(self, totals: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        """[P]: logistic of the own lead over the best opponent in ``totals`` [P, S]
+        (``opp`` [P, S] marks the opponents)."""
+        lead = totals[:, 0] - np.where(opp, totals, -1e9).max(axis=-1)
         return 1.0 / (1.0 + np.exp(-lead / self.p["lead_tau"]))
 
-    def global_delta(self, view: View, proj: np.ndarray, ez: np.ndarray, ed: np.ndarray) -> np.ndarray:
-        N, V = ez.shape[:2]
-        real = (ez < Z)[..., None]
-        out = np.zeros((N, V))
-        if self.colonisation.any():
-            t = proj[:, :Z].sum(axis=1)  # [N, S]
-            after = t[:, None, :] + (ed * real).sum(axis=2)
-            out += self.colonisation[:, None] * (self.lead_value(after) - self.lead_value(t[:, None, :]))
-        if self.strategic.any():
-            central = np.append(IS_CENTRAL, False)[ez][..., None]
-            t = proj[:, :Z][:, IS_CENTRAL].sum(axis=1)
-            after = t[:, None, :] + (ed * central).sum(axis=2)
-            out += self.strategic[:, None] * (self.lead_value(after) - self.lead_value(t[:, None, :]))
-        if self.missions.any():
-            present = proj[:, :, 0] >= 0.5  # [N, Z + 1]
-            rows = np.arange(N)[:, None, None]
-            before = proj[rows, ez, 0] >= 0.5  # [N, V, 2]
-            after = proj[rows, ez, 0] + ed[..., 0] >= 0.5
-            for i in range(len(self.red)):
-                if not self.missions[:, i].any():
-                    continue
-                missing = (~present & self.red[i]).sum(axis=1)[:, None]  # [N, 1]
-                red = self.red[i][ez] & (ez < Z)
-                d_missing = (red * (before.astype(int) - after.astype(int))).sum(axis=2)
-                chance = self.p["mission_chance"]
-                out += self.missions[:, i, None] * 8.0 * (chance ** (missing + d_missing) - chance ** missing)
+    def global_delta(self, view: View, proj: np.ndarray, r: np.ndarray, ez: np.ndarray, ed: np.ndarray) -> np.ndarray:
+        """[P] the bonus cards that depend on all zones at once (Kolonisation, Strategische
+        Zonen, Geheime Mission), for the virtual actions of rows ``r`` with effects ``ez``
+        [P, 2], ``ed`` [P, 2, S]; computed on the pairs whose row holds the card."""
+        out = np.zeros(len(r))
+        for weight, zones in ((self.colonisation, np.ones(Z, dtype=bool)), (self.strategic, IS_CENTRAL)):
+            sel = np.flatnonzero(weight[r])
+            if not len(sel):
+                continue
+            rs = r[sel]
+            counted = np.append(zones, False)[ez[sel]][..., None]  # [P', 2, 1]
+            t = proj[rs, :Z][:, zones].sum(axis=1)  # [P', S]
+            after = t + (ed[sel] * counted).sum(axis=1)
+            opp = view.opp[rs]
+            out[sel] += weight[rs] * (self.lead_value(after, opp) - self.lead_value(t, opp))
+        chance = self.p["mission_chance"]
+        for i in range(len(self.red)):
+            sel = np.flatnonzero(self.missions[r, i])
+            if not len(sel):
+                continue
+            rs, zs = r[sel], ez[sel]
+            mine = proj[rs, :, 0]  # [P', Z + 1]
+            missing = ((mine < 0.5) & self.red[i]).sum(axis=1)
+            before = np.take_along_axis(mine, zs, axis=1)  # [P', 2]
+            after = before + ed[sel][..., 0]
+            d_missing = (self.red[i][zs] * ((before >= 0.5).astype(int) - (after >= 0.5))).sum(axis=1)
+            out[sel] += 8.0 * (chance ** (missing + d_missing) - chance ** missing)
         return out
 
 
@@ -236,8 +237,7 @@ class HeuristicBot(RedPlanetBot):
 
     def _discovery_values(self, view: View, model: SoftModel, proj: np.ndarray) -> np.ndarray:
         counts = proj[:, :Z]
-        tau = model.tau[..., 2:3]
-        sh = soft_shares(counts, tau)[..., 0]  # [N, Z, S]: the final distribution
+        sh = soft_shares(counts, model.tau[:, None, None, 2:3])[..., 0]  # [N, Z, S]: the final distribution
         opp = view.opp[:, None, :]
         n_opp = model.n_opp[:, None]
         pres = np.minimum(counts, 1.0)
