@@ -13,8 +13,7 @@ that value most:
   mineral, else the pool's mean; ice worth ``ice_bonus_value`` more for the ice bonus,
   sylvanite and celerium ``card_bonus_value`` more with the matching bonus card in hand).
   A seat's share of a pot is a logistic of its margin over the best other seat, flatter
-  the further away the distribution (``tau0 + tau1`` x rounds to go), and 0 without an
-  astronaut there. The value is the own share minus ``rival_weight`` times the
+  the further away the distribution (``tau0 + tau1`` x rounds to go). The value is the own share minus ``rival_weight`` times the
   opponents' mean share, so taking a majority from a leader counts as well as winning one.
 - **Bonus cards in hand** (M-E11..M-E19): Gute Planung (presence per zone), Supergeheime
   Mission (sole presence), Geheime Mission (``mission_chance`` per red zone still
@@ -76,9 +75,10 @@ def margins(counts: np.ndarray) -> np.ndarray:
 
 
 def soft_shares(counts: np.ndarray, tau: np.ndarray) -> np.ndarray:
-    """[..., S, D] each seat's expected share of a pot: logistic(margin / tau), times its
-    presence (at most 1). ``counts`` [..., S]; ``tau`` broadcastable to [..., 1, D]."""
-    return 1.0 / (1.0 + np.exp(-margins(counts)[..., None] / tau)) * np.minimum(counts, 1.0)[..., None]
+    """[..., S, D] each seat's chance to lead a zone at a distribution: logistic(margin /
+    tau), the margin over the best other seat (an empty seat too: the zone can still be
+    reached). ``counts`` [..., S]; ``tau`` broadcastable to [..., 1, D]."""
+    return 1.0 / (1.0 + np.exp(-margins(counts)[..., None] / tau))
 
 
 class SoftModel:
