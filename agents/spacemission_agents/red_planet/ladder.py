@@ -14,6 +14,7 @@ The games run in lockstep and each bot decides for all its pending seats with on
 ``act_batch`` call per step, so the bots' speed is that of their batched path::
 
     python -m spacemission_agents.red_planet.ladder --lineup heuristic,greedy,random --games 999
+    python -m spacemission_agents.red_planet.ladder --speed    # decisions/s by batch size
 """
 from __future__ import annotations
 
@@ -139,12 +140,48 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
     return LadderResult(n, num_games, labels, stats, seconds, decisions)
 
 
+def random_positions(num_players: int, games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(info observations [M, D] of the seat to act, masks [M, 243]) of every decision of
+    ``games`` uniformly random games (``new_game(num_players, seed + g)``)."""
+    rng = np.random.default_rng(seed)
+    obs, masks = [], []
+    for g in range(games):
+        state = new_game(num_players, seed=seed + g)
+        while not is_over(state):
+            mask = legal_action_mask(state)
+            obs.append(observe(state, state.current_player, "info"))
+            masks.append(mask)
+            apply(state, int(rng.choice(np.flatnonzero(mask))))
+    return np.array(obs), np.array(masks)
+
+
+def decision_speed(bot, obs: np.ndarray, masks: np.ndarray, batch: int, seconds: float = 2.0) -> float:
+    """Decisions per second of ``bot.act_batch`` on the positions, ``batch`` rows a call."""
+    bot.act_batch(obs[:batch], masks[:batch])  # warm-up
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for i in range(0, len(obs), batch):
+            done += len(bot.act_batch(obs[i:i + batch], masks[i:i + batch]))
+    return done / (time.perf_counter() - start)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--lineup", required=True, help="comma-separated bot names, one per seat (3-5): " + ", ".join(BOTS))
+    p.add_argument("--lineup", help="comma-separated bot names, one per seat (3-5): " + ", ".join(BOTS))
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--speed", action="store_true", help="instead: decisions/s of each bot on random 4-player positions")
     args = p.parse_args(argv)
+    if args.speed:
+        obs, masks = random_positions(4, 8, args.seed)
+        print(f"{len(obs)} positions of 8 random 4-player games; decisions/s of act_batch by batch size")
+        print("| bot | batch 1 | batch 64 | batch 1024 |\n|---|---|---|---|")
+        for name in BOTS:
+            bot = make_bot(name, seed=0)
+            print(f"| {name} | " + " | ".join(f"{decision_speed(bot, obs, masks, b):,.0f}" for b in (1, 64, 1024)) + " |")
+        return 0
+    if not args.lineup:
+        p.error("--lineup is required (or --speed)")
     lineup = args.lineup.split(",")
     res = play_ladder(lineup, args.games, seed=args.seed)
     print(f"{res.num_players} players, lineup {','.join(lineup)}, {res.games} games (seed {args.seed}), "
