@@ -65,12 +65,12 @@ DEFAULTS = {
 }
 
 
-def margins(counts: np.ndarray) -> np.ndarray:
-    """[..., S] each seat's count minus the best other seat's (``counts`` [..., S])."""
-    top1 = counts.max(axis=-1, keepdims=True)
+def margins(counts: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Each seat's count minus the best other seat's, seats along ``axis`` of ``counts``."""
+    top1 = counts.max(axis=axis, keepdims=True)
     is_top = counts >= top1
-    second = np.where(is_top, -1.0, counts).max(axis=-1, keepdims=True)
-    top2 = np.where(is_top.sum(axis=-1, keepdims=True) >= 2, top1, second)
+    second = np.where(is_top, -1.0, counts).max(axis=axis, keepdims=True)
+    top2 = np.where(is_top.sum(axis=axis, keepdims=True) >= 2, top1, second)
     return counts - np.where(is_top, top2, top1)
 
 
@@ -122,14 +122,20 @@ class SoftModel:
     def local(self, counts: np.ndarray, rows: np.ndarray, zones: np.ndarray) -> np.ndarray:
         """[M] value of zones ``zones`` of rows ``rows`` holding ``counts`` [M, S]: the sum over
         seats of weight x share (weight 1 for the bot, -rival_weight / opponents for each
-        opponent), plus the presence and per-astronaut terms of cards."""
-        w = self.seat_weight[rows]  # [M, S]
-        sh = soft_shares(counts.astype(np.float32), self.tau[rows][:, None, :])  # [M, S, 3]
-        value = ((sh * w[:, :, None]).sum(axis=1) * self.points[rows, zones]).sum(axis=1)
-        pres = np.minimum(counts, 1.0)
-        value += self.presence[rows, zones] * (pres * w).sum(axis=1)
-        value += self.sole[rows, zones] * pres[:, 0] * np.prod(1.0 - pres[:, 1:], axis=1)
-        value += self.per_astronaut[rows, zones] * (counts * w).sum(axis=1)
+        opponent), plus the presence and per-astronaut terms of cards. Seat-major inside:
+        reductions over 5 seats are then elementwise over M."""
+        c = np.ascontiguousarray(counts.T, dtype=np.float32)  # [S, M]
+        w = self.seat_weight[rows].T  # [S, M]
+        m = margins(c, axis=0)
+        tau = self.tau[rows].T  # [3, M]
+        pts = self.points[rows, zones].T  # [3, M]
+        value = np.zeros(len(rows))
+        for d in range(3):
+            value += pts[d] * (w / (1.0 + np.exp(-m / tau[d]))).sum(axis=0)
+        pres = np.minimum(c, 1.0)
+        value += self.presence[rows, zones] * (pres * w).sum(axis=0)
+        value += self.sole[rows, zones] * pres[0] * np.prod(1.0 - pres[1:], axis=0)
+        value += self.per_astronaut[rows, zones] * (c * w).sum(axis=0)
         return value
 
     def lead_value(self, totals: np.ndarray, opp: np.ndarray) -> np.ndarray:
