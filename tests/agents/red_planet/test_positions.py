@@ -30,6 +30,17 @@ def test_places_where_the_astronaut_breaks_a_tie_for_a_celerium_zone(bot_class, 
 
 
 @pytest.mark.parametrize("bot_class", SMART)
+@pytest.mark.parametrize("current", [0, 1, 2])
+def test_takes_the_majority_of_the_zone_worth_most(bot_class, current):
+    """M-C4, M-P1..M-P3: the same tie broken in an ice, a sylvanite and a celerium zone; the
+    celerium one (3 points a counter) is worth most."""
+    rival = (current + 1) % 3
+    s = position(3, phase="place", role="Explorer", current=current, minerals={0: "ice", 1: "celerium", 2: "sylvanite"},
+                 mars={z: {current: 1, rival: 1} for z in range(3)})
+    assert choice(bot_class(seed=current), s) == act("place", 1)
+
+
+@pytest.mark.parametrize("bot_class", SMART)
 def test_soldier_kills_the_rival_who_ties_a_celerium_zone(bot_class):
     """M-O8: seat 1 (the observer, not seat 0: colours are absolute seats in the action
     space) kills seat 2's astronaut in outer zone 3 and takes its majority; killing his own
