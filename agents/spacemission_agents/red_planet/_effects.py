@@ -34,12 +34,14 @@ for _name, _size in _SIZES:
 NUM_VIRTUAL = _n
 
 
-def effects(view: View, pad_weight) -> tuple[np.ndarray, np.ndarray]:
-    """(zones int [N, V, 2], deltas float [N, V, 2, S]) of every virtual action; unused
+def effects(view: View, pad_weight, need: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(zones int [N, V, 2], deltas float [N, V, 2, S]) of the virtual actions; unused
     effects point at the sink zone Z with a zero delta; ``pad_weight`` is a number or one
-    per row [N]. Invalid virtual actions (an empty slot, too few free seats) get effects
-    too; callers read only the legal ones."""
+    per row [N]. With ``need`` (``needed(view)``) only the kinds some row needs are filled.
+    Invalid virtual actions (an empty slot, too few free seats) get effects too; callers
+    read only the needed ones."""
     N = view.N
+    kinds = {name for name, size in _SIZES if need is None or need[:, VA[name]:VA[name] + size].any()}
     ez = np.full((N, NUM_VIRTUAL, 2), Z, dtype=np.int64)
     ed = np.zeros((N, NUM_VIRTUAL, 2, S))
     me = np.zeros(S)
@@ -47,68 +49,77 @@ def effects(view: View, pad_weight) -> tuple[np.ndarray, np.ndarray]:
     pw = np.broadcast_to(np.asarray(pad_weight, dtype=np.float64), (N,))[:, None]  # [N, 1]
     w_slot = view.slot_weights(pad_weight)  # [N, K]
     crew_w = view.crew * w_slot[:, :, None]  # [N, K, S] weighted crew, as in the projection
-    # place[k, g]: g of mine aboard; a ship that fills launches (M-L3) and weighs 1
-    o = VA["place"]
-    for g in range(1, G + 1):
-        after = view.crew + g * me
-        w_after = np.where(view.free - g <= 0, 1.0, pw)[:, :, None]
-        idx = o + np.arange(K) * G + (g - 1)
-        ez[:, idx, 0] = view.dest
-        ed[:, idx, 0] = after * w_after - crew_w
-    # nodest[z, g]: an empty hand-piloted ship gets destination z from its first placer (M-L2)
-    o = VA["nodest"]
-    for g in range(1, G + 1):
-        idx = o + np.arange(Z) * G + (g - 1)
-        ez[:, idx, 0] = np.arange(Z)[None, :]
-        ed[:, idx, 0] = g * pw[:, :, None] * me
-    # dest[z]: the pending ship's crew goes to z (it launches if full)
-    o = VA["dest"]
-    has = view.pending >= 0
-    k = np.maximum(view.pending, 0)
-    rows = np.arange(N)
-    pcrew = view.crew[rows, k] * has[:, None]
-    w_p = np.where(view.free[rows, k] <= 0, 1.0, pw[:, 0])[:, None]
-    ez[:, o:o + Z, 0] = np.arange(Z)[None, :]
-    ed[:, o:o + Z, 0] = (pcrew * w_p)[:, None, :]
-    # move[e]: one of mine from a to b (M-O2)
-    o = VA["move"]
-    ne = len(EDGE_FROM)
-    ez[:, o:o + ne, 0] = EDGE_FROM[None, :]
-    ez[:, o:o + ne, 1] = EDGE_TO[None, :]
-    ed[:, o:o + ne, 0] = -me
-    ed[:, o:o + ne, 1] = me
-    # launch[k]: a pad ship weighs 1 once airborne (M-O4)
-    o = VA["launch"]
-    ez[:, o:o + K, 0] = view.dest
-    ed[:, o:o + K, 0] = view.crew * (1.0 - pw[:, :, None])
-    # seduce[k, r]: one of seat r aboard becomes one of mine (M-O5)
-    o = VA["seduce"]
-    for r in range(1, S):
-        idx = o + np.arange(K) * S + r
-        ez[:, idx, 0] = view.dest
-        d = np.zeros((N, K, S))
-        d[:, :, 0] = w_slot
-        d[:, :, r] = -w_slot
-        ed[:, idx, 0] = d
-    # sabotage[k]: the crew is killed (M-O6)
-    o = VA["sabotage"]
-    ez[:, o:o + K, 0] = view.dest
-    ed[:, o:o + K, 0] = -crew_w
-    # kill[z, r]: one astronaut of seat r in zone z (M-O8)
-    o = VA["kill"]
-    for r in range(S):
-        idx = o + np.arange(Z) * S + r
-        ez[:, idx, 0] = np.arange(Z)[None, :]
-        ed[:, idx, 0, r] = -1.0
-    # pilot[k, z]: the crew flies to z instead (M-O9)
-    o = VA["pilot"]
-    for z in range(Z):
-        idx = o + np.arange(K) * Z + z
-        same = view.dest == z
-        ez[:, idx, 0] = np.where(same, Z, view.dest)
-        ez[:, idx, 1] = np.where(same, Z, z)
-        ed[:, idx, 0] = -crew_w * ~same[:, :, None]
-        ed[:, idx, 1] = crew_w * ~same[:, :, None]
+    if "place" in kinds:
+        # place[k, g]: g of mine aboard; a ship that fills launches (M-L3) and weighs 1
+        o = VA["place"]
+        for g in range(1, G + 1):
+            after = view.crew + g * me
+            w_after = np.where(view.free - g <= 0, 1.0, pw)[:, :, None]
+            idx = o + np.arange(K) * G + (g - 1)
+            ez[:, idx, 0] = view.dest
+            ed[:, idx, 0] = after * w_after - crew_w
+    if "nodest" in kinds:
+        # nodest[z, g]: an empty hand-piloted ship gets destination z from its first placer (M-L2)
+        o = VA["nodest"]
+        for g in range(1, G + 1):
+            idx = o + np.arange(Z) * G + (g - 1)
+            ez[:, idx, 0] = np.arange(Z)[None, :]
+            ed[:, idx, 0] = g * pw[:, :, None] * me
+    if "dest" in kinds:
+        # dest[z]: the pending ship's crew goes to z (it launches if full)
+        o = VA["dest"]
+        has = view.pending >= 0
+        k = np.maximum(view.pending, 0)
+        rows = np.arange(N)
+        pcrew = view.crew[rows, k] * has[:, None]
+        w_p = np.where(view.free[rows, k] <= 0, 1.0, pw[:, 0])[:, None]
+        ez[:, o:o + Z, 0] = np.arange(Z)[None, :]
+        ed[:, o:o + Z, 0] = (pcrew * w_p)[:, None, :]
+    if "move" in kinds:
+        # move[e]: one of mine from a to b (M-O2)
+        o = VA["move"]
+        ne = len(EDGE_FROM)
+        ez[:, o:o + ne, 0] = EDGE_FROM[None, :]
+        ez[:, o:o + ne, 1] = EDGE_TO[None, :]
+        ed[:, o:o + ne, 0] = -me
+        ed[:, o:o + ne, 1] = me
+    if "launch" in kinds:
+        # launch[k]: a pad ship weighs 1 once airborne (M-O4)
+        o = VA["launch"]
+        ez[:, o:o + K, 0] = view.dest
+        ed[:, o:o + K, 0] = view.crew * (1.0 - pw[:, :, None])
+    if "seduce" in kinds:
+        # seduce[k, r]: one of seat r aboard becomes one of mine (M-O5)
+        o = VA["seduce"]
+        for r in range(1, S):
+            idx = o + np.arange(K) * S + r
+            ez[:, idx, 0] = view.dest
+            d = np.zeros((N, K, S))
+            d[:, :, 0] = w_slot
+            d[:, :, r] = -w_slot
+            ed[:, idx, 0] = d
+    if "sabotage" in kinds:
+        # sabotage[k]: the crew is killed (M-O6)
+        o = VA["sabotage"]
+        ez[:, o:o + K, 0] = view.dest
+        ed[:, o:o + K, 0] = -crew_w
+    if "kill" in kinds:
+        # kill[z, r]: one astronaut of seat r in zone z (M-O8)
+        o = VA["kill"]
+        for r in range(S):
+            idx = o + np.arange(Z) * S + r
+            ez[:, idx, 0] = np.arange(Z)[None, :]
+            ed[:, idx, 0, r] = -1.0
+    if "pilot" in kinds:
+        # pilot[k, z]: the crew flies to z instead (M-O9)
+        o = VA["pilot"]
+        for z in range(Z):
+            idx = o + np.arange(K) * Z + z
+            same = view.dest == z
+            ez[:, idx, 0] = np.where(same, Z, view.dest)
+            ez[:, idx, 1] = np.where(same, Z, z)
+            ed[:, idx, 0] = -crew_w * ~same[:, :, None]
+            ed[:, idx, 1] = crew_w * ~same[:, :, None]
     return ez, ed
 
 
@@ -151,15 +162,15 @@ def needed(view: View) -> np.ndarray:
     return out
 
 
-def evaluate(view: View, proj: np.ndarray, model, ez: np.ndarray, ed: np.ndarray) -> np.ndarray:
+def evaluate(view: View, proj: np.ndarray, model, ez: np.ndarray, ed: np.ndarray, need: np.ndarray) -> np.ndarray:
     """[N, V] change of the model's value of the projection by each virtual action that
-    ``needed`` lists (0 for the others). A model's ``local(counts [M, S], rows [M], zones
+    ``need`` (``needed(view)``) lists (0 for the others). A model's ``local(counts [M, S], rows [M], zones
     [M]) -> [M]`` values zones holding ``counts``; its optional ``global_delta(view, proj,
     rows, ez, ed) -> [P]`` adds the terms that depend on all zones."""
     N, V = ez.shape[:2]
     zr = proj.shape[1]
     base = model.local(proj.reshape(N * zr, -1), np.repeat(np.arange(N), zr), np.tile(np.arange(zr), N)).reshape(N, zr)
-    r, v = np.nonzero(needed(view))
+    r, v = np.nonzero(need)
     out = np.zeros((N, V))
     if not len(r):
         return out

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import RedPlanetBot, View, block, tie_noise
-from ._effects import action_values, effects, evaluate, role_values
+from ._common import PHASE, RedPlanetBot, View, block, tie_noise
+from ._effects import action_values, effects, evaluate, needed, role_values
 from ._scoring import KEEP_FACE, discovery_values, keep_values, remaining_counters
 
 DRAW_VALUE = 1.0  # a drawn event card, in points (M-O3a)
@@ -59,22 +59,29 @@ class GreedyBot(RedPlanetBot):
         view = View(obs, masks, self.observation_type)
         model = ExactModel(view)
         proj = view.projection(1.0)
-        vv = evaluate(view, proj, model, *effects(view, 1.0))
+        need = needed(view)
+        vv = evaluate(view, proj, model, *effects(view, 1.0, need), need)
         values = action_values(view, vv)
-        placement, ability = role_values(view, vv)
-        ability[:, 2] += DRAW_VALUE * (view.event_pile > 0)
-        values[:, block("commit")] = placement + ability
         values[:, block("draw")] = DRAW_VALUE
-        values += keep_values(view, KEEP_FACE)
-        shares = exact_shares(proj[:, :-1])  # [N, Z, S]
-        opp = (shares * view.opp[:, None, :]).sum(axis=2) / np.maximum(view.n - 1, 1)[:, None]
-        present = proj[:, :-1] > 0
-        pres_opp = (present * view.opp[:, None, :]).sum(axis=2) / np.maximum(view.n - 1, 1)[:, None]
-        count_opp = (proj[:, :-1] * view.opp[:, None, :]).sum(axis=2) / np.maximum(view.n - 1, 1)[:, None]
-        values += discovery_values(view, shares[:, :, 0], opp, model.points[:, :-1], present[:, :, 0], pres_opp,
-                                   proj[:, :-1, 0] - count_opp, view.pool_value(), view.zone_value())
+        if (view.phase == PHASE["commit"]).any():
+            placement, ability = role_values(view, vv)
+            ability[:, 2] += DRAW_VALUE * (view.event_pile > 0)
+            values[:, block("commit")] = placement + ability
+        if (view.phase == PHASE["keep"]).any():
+            values += keep_values(view, KEEP_FACE)
+        if (view.phase == PHASE["discovery"]).any():
+            values += self._discovery_values(view, model, proj)
         score = np.where(masks, values + tie_noise(obs, self._salt), -np.inf)
         return score.argmax(axis=1)
+
+    def _discovery_values(self, view: View, model: ExactModel, proj: np.ndarray) -> np.ndarray:
+        shares = exact_shares(proj[:, :-1])  # [N, Z, S]
+        n_opp = np.maximum(view.n - 1, 1)[:, None]
+        opp_mean = lambda x: (x * view.opp[:, None, :]).sum(axis=2) / n_opp  # noqa: E731
+        present = proj[:, :-1] > 0
+        return discovery_values(view, shares[:, :, 0], opp_mean(shares), model.points[:, :-1], present[:, :, 0],
+                                opp_mean(present), proj[:, :-1, 0] - opp_mean(proj[:, :-1]), view.pool_value(),
+                                view.zone_value())
 
     def __repr__(self) -> str:
         return "GreedyBot()"

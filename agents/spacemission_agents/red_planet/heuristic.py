@@ -41,8 +41,8 @@ import numpy as np
 
 from spacemission_env.red_planet.components import BONUS_CARDS, CARD_KIND, MISSION_OF, MISSION_ZONES, NUM_ROUNDS
 
-from ._common import IS_CENTRAL, MINERAL_VALUES, S, Z, RedPlanetBot, View, block, tie_noise
-from ._effects import action_values, effects, evaluate, role_values
+from ._common import IS_CENTRAL, MINERAL_VALUES, PHASE, S, Z, RedPlanetBot, View, block, tie_noise
+from ._effects import action_values, effects, evaluate, needed, role_values
 from ._scoring import discovery_values, holds, keep_values, known_kind, remaining_counters, rounds_until
 
 DEFAULTS = {
@@ -212,7 +212,8 @@ class HeuristicBot(RedPlanetBot):
         saboteur = (view.roles_left[:, :, 5] & view.opp).any(axis=1)
         pad_weight = np.where(saboteur, p["pad_weight"], p["safe_pad_weight"])
         proj = view.projection(pad_weight)
-        vv = evaluate(view, proj, model, *effects(view, pad_weight))
+        need = needed(view)
+        vv = evaluate(view, proj, model, *effects(view, pad_weight, need), need)
         values = action_values(view, vv)
         # an astronaut placed is one fewer for later rounds
         per_astronaut = p["supply_cost"] * (NUM_ROUNDS - view.round + 1) / NUM_ROUNDS
@@ -221,9 +222,12 @@ class HeuristicBot(RedPlanetBot):
         values[:, block("draw")] = p["draw_value"]
         values[:, block("look")] = p["look_value"]
         values[:, block("sabotage")] += pad_weight[:, None] * view.crew[:, :, 0] * holds(view, "memorial")[:, None]
-        values += self._commit_values(view, vv, per_astronaut)
-        values += keep_values(view, keep_table(view.n))
-        values += self._discovery_values(view, model, proj)
+        if (view.phase == PHASE["commit"]).any():
+            values += self._commit_values(view, vv, per_astronaut)
+        if (view.phase == PHASE["keep"]).any():
+            values += keep_values(view, keep_table(view.n))
+        if (view.phase == PHASE["discovery"]).any():
+            values += self._discovery_values(view, model, proj)
         score = np.where(masks, values + tie_noise(obs, self._salt), -np.inf)
         return score.argmax(axis=1)
 
