@@ -13,8 +13,9 @@ that value most:
   mineral, else the pool's mean; ice worth ``ice_bonus_value`` more for the ice bonus,
   sylvanite and celerium ``card_bonus_value`` more with the matching bonus card in hand).
   A seat's share of a pot is a logistic of its margin over the best other seat, flatter
-  the further away the distribution (``tau0 + tau1`` x rounds to go). The value is the own share minus ``rival_weight`` times the
-  opponents' mean share, so taking a majority from a leader counts as well as winning one.
+  the further away the distribution (``tau0 + tau1`` x rounds to go). The value is the
+  own share minus ``rival_weight`` times the opponents' mean share, so taking a majority
+  from a leader counts about as much as winning one.
 - **Bonus cards in hand** (M-E11..M-E19): Gute Planung (presence per zone), Supergeheime
   Mission (sole presence), Geheime Mission (``mission_chance`` per red zone still
   missing), Kolonisation and Strategische Zonen (a logistic of the lead in astronauts on
@@ -49,7 +50,7 @@ DEFAULTS = {
     "pad_weight": 0.8,  # weight of a crew on a pad ship in the projection
     "tau0": 0.5,  # logistic scale of a majority margin at the distribution ...
     "tau1": 0.3,  # ... plus this per round still to go
-    "rival_weight": 0.8,  # weight of the opponents' mean share against the own share
+    "rival_weight": 1.2,  # weight of the opponents' mean share against the own share
     "supply_cost": 0.6,  # an astronaut placed, at the start of the game (x rounds left / 10)
     "card_cost": 1.0,  # a role card other than the Recruiter played
     "recruit_value": 0.8,  # per used role card the Recruiter takes back
