@@ -14,6 +14,8 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from spacemission_env.policies import BasePolicy
@@ -190,12 +192,14 @@ class RedPlanetBot(BasePolicy):
         self._salt = check_seed(seed)
 
     def bind(self, config) -> None:
-        """Refuse a configuration of another game or player count (M-X2: 3-5 players);
-        TypeError for an object without ``num_players``."""
-        game = getattr(config, "game", GAME)
+        """Refuse a configuration of another game or player count (M-X2: 3-5 players).
+        ``config``: an object with ``num_players`` (and optionally ``game``) attributes, or
+        a mapping with those keys; TypeError when it has no ``num_players``."""
+        get = config.get if isinstance(config, Mapping) else lambda key, default: getattr(config, key, default)
+        game = get("game", GAME)
         if game != GAME:
             raise ValueError(f"{type(self).__name__} plays Mission: Red Planet ({GAME!r}), not {game!r}")
-        n = getattr(config, "num_players", None)
+        n = get("num_players", None)
         if n is None:
             raise TypeError(f"{type(self).__name__}.bind needs a config with num_players, got {config!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not MIN_PLAYERS <= n <= MAX_PLAYERS:

@@ -77,6 +77,8 @@ def test_bind_accepts_red_planet_and_refuses_other_games(bot_class):
         bot.bind(SimpleNamespace(num_players=n))
         bot.bind(SimpleNamespace(num_players=n, game="red_planet"))
     assert bot.config.num_players == 5
+    bot.bind({"num_players": 3, "game": "red_planet"})
+    assert bot.config == {"num_players": 3, "game": "red_planet"}
     for n in (2, 6):
         with pytest.raises(ValueError, match="3 to 5 players"):
             bot.bind(SimpleNamespace(num_players=n))
