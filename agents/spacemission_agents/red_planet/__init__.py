@@ -13,7 +13,7 @@ _EXPORTS = {
     "RandomBot": "random_bot", "GreedyBot": "greedy", "HeuristicBot": "heuristic",
     "play_ladder": "ladder", "BOTS": "ladder",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = ["BOTS", "GreedyBot", "HeuristicBot", "RandomBot", "play_ladder"]
 
 
 def __getattr__(name: str):

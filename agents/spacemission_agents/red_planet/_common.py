@@ -60,7 +60,7 @@ class View:
     def __init__(self, obs: np.ndarray, masks: np.ndarray, observation_type: str):
         v = decode(obs, observation_type)
         self.raw = v
-        f = lambda name: v[name].astype(np.float64)  # noqa: E731
+        f = lambda name: v[name].astype(np.float64)
         self.N = obs.shape[0]
         self.phase = v["phase"].argmax(axis=1)
         self.role = np.where(v["role"].any(axis=1), v["role"].argmax(axis=1), -1)

@@ -18,9 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from spacemission_env.red_planet.components import EXPLORER, FEMME_FATALE, PILOT, SABOTEUR, SECRET_AGENT, SOLDIER
+from spacemission_env.red_planet.components import (
+    EXPLORER,
+    FEMME_FATALE,
+    PILOT,
+    SABOTEUR,
+    SECRET_AGENT,
+    SOLDIER,
+)
 
-from ._common import EDGE_FROM, EDGE_TO, GROUP_SIZE, IS_OUTER, PHASE, S, Z, View, block
+from ._common import EDGE_FROM, EDGE_TO, GROUP_SIZE, IS_OUTER, PHASE, S, View, Z, block
 
 K = S
 G = 3  # at most three astronauts board at once (M-O7)
@@ -238,7 +245,7 @@ def role_values(view: View, vv: np.ndarray, explorer_steps: float = 1.0) -> tupl
     best1 = np.maximum(one[:, 0], 0.0)
     two_ships = best1 + np.maximum(one[:, 1], 0.0)
     best2 = np.maximum(two_ships, np.maximum(a[:, :, 1].max(axis=1), 0.0))
-    group = lambda g: np.where(np.isfinite(a[:, :, g - 1]).any(axis=1), a[:, :, g - 1].max(axis=1), 0.0)  # noqa: E731
+    group = lambda g: np.where(np.isfinite(a[:, :, g - 1]).any(axis=1), a[:, :, g - 1].max(axis=1), 0.0)
     placement = np.stack([best1, best1, best2, two_ships, best1, best1, group(3), group(2), best2], axis=1)
     ability = np.zeros((N, 9))
     mine_there = view.mars[:, :, 0] > 0  # [N, Z]

@@ -24,7 +24,7 @@ from spacemission_env.red_planet.components import (
     SECOND_DISTRIBUTION_ROUND,
 )
 
-from ._common import IS_OUTER, Z, View, block
+from ._common import IS_OUTER, View, Z, block
 
 DISCOVERY_KIND = tuple(CARD_KIND[c] for c in DISCOVERY_CARDS)  # by discovery index
 FINAL_BASE_OF = np.array([0 if k in ("mine_disaster", "radiation") else EVENT_PARAM[k].get("final_base", FINAL_BASE)

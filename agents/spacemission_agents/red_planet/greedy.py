@@ -77,7 +77,7 @@ class GreedyBot(RedPlanetBot):
     def _discovery_values(self, view: View, model: ExactModel, proj: np.ndarray) -> np.ndarray:
         shares = exact_shares(proj[:, :-1])  # [N, Z, S]
         n_opp = np.maximum(view.n - 1, 1)[:, None]
-        opp_mean = lambda x: (x * view.opp[:, None, :]).sum(axis=2) / n_opp  # noqa: E731
+        opp_mean = lambda x: (x * view.opp[:, None, :]).sum(axis=2) / n_opp
         present = proj[:, :-1] > 0
         return discovery_values(view, shares[:, :, 0], opp_mean(shares), model.points[:, :-1], present[:, :, 0],
                                 opp_mean(present), proj[:, :-1, 0] - opp_mean(proj[:, :-1]), view.pool_value(),

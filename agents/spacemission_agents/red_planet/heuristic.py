@@ -40,11 +40,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from spacemission_env.red_planet.components import BONUS_CARDS, CARD_KIND, MISSION_OF, MISSION_ZONES, NUM_ROUNDS
+from spacemission_env.red_planet.components import (
+    BONUS_CARDS,
+    CARD_KIND,
+    MISSION_OF,
+    MISSION_ZONES,
+    NUM_ROUNDS,
+)
 
-from ._common import IS_CENTRAL, MINERAL_VALUES, PHASE, S, Z, RedPlanetBot, View, block, tie_noise
+from ._common import (
+    IS_CENTRAL,
+    MINERAL_VALUES,
+    PHASE,
+    RedPlanetBot,
+    View,
+    Z,
+    block,
+    tie_noise,
+)
 from ._effects import action_values, effects, evaluate, needed, role_values
-from ._scoring import discovery_values, holds, keep_values, known_kind, remaining_counters, rounds_until
+from ._scoring import (
+    discovery_values,
+    holds,
+    keep_values,
+    known_kind,
+    remaining_counters,
+    rounds_until,
+)
 
 DEFAULTS = {
     "pad_weight": 0.8,  # weight of a crew on a pad ship in the projection

@@ -26,7 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from spacemission_env.red_planet.encoding import observe
-from spacemission_env.red_planet.rules import apply, is_over, legal_action_mask, new_game, scores
+from spacemission_env.red_planet.rules import (
+    apply,
+    is_over,
+    legal_action_mask,
+    new_game,
+    scores,
+)
 
 from ..arena_stats import mean_ci, proportion_ci
 
@@ -62,7 +68,8 @@ class LadderResult:
     decisions: int
 
     def markdown(self) -> str:
-        rows = ["| bot | seat-games | mean rank [95% CI] | win rate [95% Wilson] | mean score |", "|---|---|---|---|---|"]
+        rows = ["| bot | seat-games | mean rank [95% CI] | win rate [95% Wilson] | mean score |",
+                "|---|---|---|---|---|"]
         for s in self.stats:
             m, ml, mh = s.mean_rank
             w, wl, wh = s.win_rate
@@ -178,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         print("| bot | batch 1 | batch 64 | batch 1024 |\n|---|---|---|---|")
         for name in BOTS:
             bot = make_bot(name, seed=0)
-            print(f"| {name} | " + " | ".join(f"{decision_speed(bot, obs, masks, b):,.0f}" for b in (1, 64, 1024)) + " |")
+            speeds = [f"{decision_speed(bot, obs, masks, b):,.0f}" for b in (1, 64, 1024)]
+            print(f"| {name} | " + " | ".join(speeds) + " |")
         return 0
     if not args.lineup:
         p.error("--lineup is required (or --speed)")

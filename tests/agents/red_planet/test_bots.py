@@ -5,13 +5,19 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-
 from spacemission_agents.red_planet.greedy import GreedyBot
 from spacemission_agents.red_planet.heuristic import DEFAULTS, HeuristicBot
 from spacemission_agents.red_planet.random_bot import RandomBot
+
 from spacemission_env.red_planet.actions import NUM_ACTIONS, decode
 from spacemission_env.red_planet.encoding import observe
-from spacemission_env.red_planet.rules import apply, is_over, legal_action_mask, legal_actions, new_game
+from spacemission_env.red_planet.rules import (
+    apply,
+    is_over,
+    legal_action_mask,
+    legal_actions,
+    new_game,
+)
 
 BOTS = [RandomBot, GreedyBot, HeuristicBot]
 

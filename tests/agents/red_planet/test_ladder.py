@@ -2,7 +2,6 @@
 rotated seats, ranks and win rates that add up, its errors; and (slow) the ladder order."""
 import numpy as np
 import pytest
-
 from spacemission_agents.red_planet.ladder import average_ranks, make_bot, play_ladder
 
 
@@ -19,7 +18,8 @@ def test_ladder_pools_copies_and_its_figures_add_up():
     assert by["greedy"].mean_rank[0] * 6 + by["random"].mean_rank[0] * 12 == pytest.approx(6 * 6)
     assert by["greedy"].win_rate[0] * 6 + by["random"].win_rate[0] * 12 == pytest.approx(6)
     for s in res.stats:
-        assert s.mean_rank[1] <= s.mean_rank[0] <= s.mean_rank[2] and 0 <= s.win_rate[1] <= s.win_rate[0] <= s.win_rate[2] <= 1
+        assert s.mean_rank[1] <= s.mean_rank[0] <= s.mean_rank[2]
+        assert 0 <= s.win_rate[1] <= s.win_rate[0] <= s.win_rate[2] <= 1
     assert res.decisions > 6 * 80 and "| greedy | 6 |" in res.markdown()
     again = play_ladder(["greedy", "random", "random"], 6, seed=3)
     assert [(s.mean_rank, s.win_rate) for s in again.stats] == [(s.mean_rank, s.win_rate) for s in res.stats]

@@ -2,13 +2,12 @@
 (tests/helpers/red_planet_positions.py builds them; the bots see only the observation of
 the seat to act and the legal mask)."""
 import pytest
-from tests.helpers.red_planet_positions import act, position
-
 from spacemission_agents.red_planet.greedy import GreedyBot
 from spacemission_agents.red_planet.heuristic import HeuristicBot
-from spacemission_env.red_planet.actions import decode
+
 from spacemission_env.red_planet.encoding import observe
 from spacemission_env.red_planet.rules import legal_action_mask
+from tests.helpers.red_planet_positions import act, position
 
 SMART = [GreedyBot, HeuristicBot]
 
@@ -55,8 +54,8 @@ def test_soldier_kills_the_rival_who_ties_a_celerium_zone(bot_class):
 def test_lays_a_huge_deposit_where_it_leads_and_a_mine_disaster_where_a_rival_leads(bot_class, current):
     """M-E1, M-E5, M-E6: outer zones 3 (the drawer leads 2-0) and 4 (a rival leads 2-0), both celerium."""
     rival = (current + 1) % 3
-    kw = dict(phase="discovery", role="Scientist", current=current, minerals={3: "celerium", 4: "celerium"},
-              mars={3: {current: 2}, 4: {rival: 2}})
+    kw = {"phase": "discovery", "role": "Scientist", "current": current, "minerals": {3: "celerium", 4: "celerium"},
+          "mars": {3: {current: 2}, 4: {rival: 2}}}
     assert choice(bot_class(seed=0), position(3, drawn="Riesiges Vorkommen", **kw)) == act("discovery", 3)
     assert choice(bot_class(seed=0), position(3, drawn="Grubenunglück", **kw)) == act("discovery", 4)
 
