@@ -148,6 +148,13 @@ def observer_seat(view: View, masks: np.ndarray) -> np.ndarray:
     return me
 
 
+def finite(values: np.ndarray) -> np.ndarray:
+    """Values with -inf / NaN (an impossible option, e.g. a hand-piloted ship when no
+    destination token is left) as -1e9 and +inf as 1e9, so a legal action always
+    outranks the masked ones."""
+    return np.nan_to_num(values, nan=-1e9, neginf=-1e9, posinf=1e9)
+
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 

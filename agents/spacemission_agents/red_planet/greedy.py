@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import PHASE, RedPlanetBot, View, block, tie_noise
+from ._common import PHASE, RedPlanetBot, View, block, finite, tie_noise
 from ._effects import action_values, effects, evaluate, needed, role_values
 from ._scoring import KEEP_FACE, discovery_values, keep_values, remaining_counters
 
@@ -71,7 +71,7 @@ class GreedyBot(RedPlanetBot):
             values += keep_values(view, KEEP_FACE)
         if (view.phase == PHASE["discovery"]).any():
             values += self._discovery_values(view, model, proj)
-        score = np.where(masks, values + tie_noise(obs, self._salt), -np.inf)
+        score = np.where(masks, finite(values) + tie_noise(obs, self._salt), -np.inf)
         return score.argmax(axis=1)
 
     def _discovery_values(self, view: View, model: ExactModel, proj: np.ndarray) -> np.ndarray:

@@ -56,6 +56,7 @@ from ._common import (
     View,
     Z,
     block,
+    finite,
     tie_noise,
 )
 from ._effects import action_values, effects, evaluate, needed, role_values
@@ -251,7 +252,7 @@ class HeuristicBot(RedPlanetBot):
             values += keep_values(view, keep_table(view.n))
         if (view.phase == PHASE["discovery"]).any():
             values += self._discovery_values(view, model, proj)
-        score = np.where(masks, values + tie_noise(obs, self._salt), -np.inf)
+        score = np.where(masks, finite(values) + tie_noise(obs, self._salt), -np.inf)
         return score.argmax(axis=1)
 
     def _commit_values(self, view: View, vv: np.ndarray, per_astronaut: np.ndarray) -> np.ndarray:
