@@ -87,9 +87,10 @@ def average_ranks(totals: np.ndarray) -> np.ndarray:
 
 def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None = None) -> LadderResult:
     """Play the games (module docstring). ``lineup``: one bot name of ``BOTS`` or policy
-    object per seat (3-5 seats, M-X2); ``num_games`` a positive multiple of nothing in
-    particular (a last, partial duplicate set is played as far as it goes); ``names``
-    labels the lineup (default: the bot names, or the objects' ``name``)."""
+    object per seat (3-5 seats, M-X2); ``num_games``: a positive int, best a multiple of
+    the seats (a last, partial duplicate set is played as far as it goes); ``names``
+    labels the lineup (default: the bot names, or the objects' ``name``). ValueError for
+    an unknown bot name, a player count outside 3-5 or a bad ``num_games``."""
     n = len(lineup)
     if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
         raise ValueError(f"num_games must be a positive int, got {num_games!r}")
