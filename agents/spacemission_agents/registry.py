@@ -46,9 +46,9 @@ AGENTS: dict[str, _Entry] = {
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
 }
 RED_PLANET_AGENTS: dict[str, _Entry] = {
-    "random": _Entry("spacemission_agents.random_agents", "RandomAgent", "uniform over legal action ids"),
-    "greedy": _Entry("spacemission_agents.red_planet.greedy", "GreedyAgent", "one ply: best immediate gain"),
-    "heuristic": _Entry("spacemission_agents.red_planet.heuristic", "HeuristicAgent",
+    "random": _Entry("spacemission_agents.red_planet.random_bot", "RandomBot", "uniform over legal action ids"),
+    "greedy": _Entry("spacemission_agents.red_planet.greedy", "GreedyBot", "one ply: best immediate gain"),
+    "heuristic": _Entry("spacemission_agents.red_planet.heuristic", "HeuristicBot",
                         "majorities, roles and bonus cards"),
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
 }
