@@ -162,3 +162,32 @@ def test_rendering_through_the_interfaces():
     e.reset(seed=0)
     img = e.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+
+
+def test_bad_input_through_the_interfaces_leaves_the_game_as_it_was():
+    """Bad actions name the problem and change nothing, in every interface (as for Space Mission)."""
+    e = red_planet_v0.raw_env(num_players=3)
+    e.reset(seed=5)
+    before = e.observe(e.agent_selection)["observation"].copy()
+    for bad, error in ((243, ValueError), (-1, ValueError), (1.5, TypeError), ("commit", TypeError), (True, TypeError)):
+        with pytest.raises(error, match=str(bad) if error is ValueError else "action"):
+            e.step(bad)
+    illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=f"action {illegal} .* is not legal"):
+        e.step(illegal)
+    assert np.array_equal(e.observe(e.agent_selection)["observation"], before)
+    venv = VectorEnv(4, num_players=4, game="red_planet", seed=0)
+    obs, mask, _, _ = venv.reset()
+    state = GAME.rules.to_json(GAME.engine.to_reference(venv.batch_state, 2))
+    actions = GAME.engine.sample_actions(mask, np.random.default_rng(0))
+    actions[2] = int(np.flatnonzero(~mask[2])[0])
+    with pytest.raises(ValueError, match="game 2"):
+        venv.step(actions)
+    actions[2] = 243
+    with pytest.raises(ValueError, match="game 2: action 243 is out of range"):
+        venv.step(actions)
+    assert GAME.rules.to_json(GAME.engine.to_reference(venv.batch_state, 2)) == state
+    with pytest.raises(ValueError, match="num_players must be an integer in 3..5"):
+        VectorEnv(4, num_players=6, game="red_planet")
+    with pytest.raises(ValueError, match="max_rounds must be 10"):
+        gymnasium.make("RedPlanet-v0", num_players=3, max_rounds=12)
