@@ -1,5 +1,6 @@
 """What every game's fast batched engine shares (game-neutral; spacemission_env/games.py
-lists the protocol): the checks of the arguments of ``init`` / ``step`` / ``observe``
+lists the protocol): the SplitMix64 generator and Fisher-Yates shuffle inside kernels
+(``rng[b]`` per game, the same sequence as spacemission_env/rng.py), the checks of the arguments of ``init`` / ``step`` / ``observe``
 (``seeds``, ``actions``, ``select``, ``player``), uniform legal sampling, and the rank
 rewards. Each engine's ``api`` module calls these, so both games reject bad input with
 the same messages."""
@@ -12,6 +13,37 @@ import numpy as np
 from numba import config as _numba_config
 
 from .jit import njit
+
+# --- SplitMix64 (spacemission_env/rng.py) inside kernels, all uint64 so numba wraps mod 2**64 ----
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+S27, S30, S31 = np.uint64(27), np.uint64(30), np.uint64(31)
+
+
+@njit
+def next_u64(rng, b):
+    s = rng[b] + GOLDEN
+    rng[b] = s
+    z = s
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@njit
+def below(rng, b, n):
+    return np.int64(next_u64(rng, b) % np.uint64(n))
+
+
+@njit
+def shuffle(rng, b, items, n):
+    """Fisher-Yates on items[:n], i = n-1 .. 1 (spacemission_env/rng.py shuffle)."""
+    for i in range(n - 1, 0, -1):
+        j = below(rng, b, i + 1)
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
 
 
 def quiet():

@@ -11,17 +11,12 @@ card reshuffles the discard pile at once (R-A1a; deferred while the discard pile
 from __future__ import annotations
 
 import numpy as np
-from ...engine_common import sample_legal  # noqa: F401  (part of this module's kernels, game-neutral)
+from ...engine_common import below, next_u64, sample_legal, shuffle  # noqa: F401  (game-neutral kernels, used here)
 from ...jit import njit
 
 from .. import actions as A
 from ..components import HAND_SIZE, JOKER, NUM_CARDS, NUM_PLANETS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE
 
-# --- SplitMix64 (spacemission_env/rng.py), all uint64 so numba wraps mod 2**64 -------------------
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
-S27, S30, S31 = np.uint64(27), np.uint64(30), np.uint64(31)
 
 H = HAND_SIZE
 R = RING_SIZE
@@ -34,31 +29,6 @@ TOPUP, JUMP, FLY, SCAN, DEVELOP, DISCOVER, TILE, NUM_ACTIONS = (
 DEV_A = np.array([p[0] for p in A.DEVELOP_PAIRS], dtype=np.int64)
 DEV_B = np.array([p[1] for p in A.DEVELOP_PAIRS], dtype=np.int64)
 NDEV = len(A.DEVELOP_PAIRS)
-
-
-@njit
-def next_u64(rng, b):
-    s = rng[b] + GOLDEN
-    rng[b] = s
-    z = s
-    z = (z ^ (z >> S30)) * MIX1
-    z = (z ^ (z >> S27)) * MIX2
-    return z ^ (z >> S31)
-
-
-@njit
-def below(rng, b, n):
-    return np.int64(next_u64(rng, b) % np.uint64(n))
-
-
-@njit
-def shuffle(rng, b, items, n):
-    """Fisher-Yates on items[:n], i = n-1 .. 1 (spacemission_env/rng.py shuffle)."""
-    for i in range(n - 1, 0, -1):
-        j = below(rng, b, i + 1)
-        t = items[i]
-        items[i] = items[j]
-        items[j] = t
 
 
 @njit
