@@ -3,7 +3,7 @@
 Every helper takes the fields namedtuple ``s`` (state.Fields) and a batch index ``b``.
 Component tables are module-level constants read from components.py (the project's
 njit cache policy, spacemission_env/engine/jit.py, re-compiles when the data file or
-any imported module changes). SplitMix64 is spacemission_env/rng.py in uint64.
+any imported module changes). The SplitMix64 shuffle is Space Mission's engine kernel.
 """
 from __future__ import annotations
 
@@ -61,12 +61,6 @@ from .state import (
     E,
 )
 
-# --- SplitMix64 (spacemission_env/rng.py), all uint64 so numba wraps mod 2**64 ------------
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
-S27, S30, S31 = np.uint64(27), np.uint64(30), np.uint64(31)
-
 NONE = -1
 Z = NUM_ZONES
 NE = NUM_EVENTS
@@ -111,31 +105,6 @@ GROUP_ROLE[[TRAVEL_AGENT, SOLDIER]] = True
 R_EXPLORER, R_SCIENTIST, R_SECRET_AGENT, R_FEMME_FATALE, R_SABOTEUR, R_TRAVEL_AGENT, R_SOLDIER, R_PILOT = (
     EXPLORER, SCIENTIST, SECRET_AGENT, FEMME_FATALE, SABOTEUR, TRAVEL_AGENT, SOLDIER, PILOT)
 EXPLORER_STEPS_C = EXPLORER_STEPS
-
-
-@njit
-def next_u64(rng, b):
-    s = rng[b] + GOLDEN
-    rng[b] = s
-    z = s
-    z = (z ^ (z >> S30)) * MIX1
-    z = (z ^ (z >> S27)) * MIX2
-    return z ^ (z >> S31)
-
-
-@njit
-def below(rng, b, n):
-    return np.int64(next_u64(rng, b) % np.uint64(n))
-
-
-@njit
-def shuffle(rng, b, items, n):
-    """Fisher-Yates on items[:n], i = n-1 .. 1 (spacemission_env/rng.py shuffle)."""
-    for i in range(n - 1, 0, -1):
-        j = below(rng, b, i + 1)
-        t = items[i]
-        items[i] = items[j]
-        items[j] = t
 
 
 # --- derived views (rules/state.py GameState methods) --------------------------------------

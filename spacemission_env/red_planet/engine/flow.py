@@ -6,6 +6,9 @@ and no ability) until a player must decide or the round ends."""
 from __future__ import annotations
 
 from ...jit import njit
+from ...engine_common import (
+    shuffle,  # SplitMix64 Fisher-Yates (spacemission_env/rng.py)
+)
 from ..components import (
     FIRST_DISTRIBUTION_ROUND,
     NUM_ROUNDS,
@@ -29,7 +32,6 @@ from .core import (
     destination,
     free_seats,
     has_ability,
-    shuffle,
 )
 from .scoring import (
     distribution_after_round_5,

@@ -6,6 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...engine_common import (
+    shuffle,  # SplitMix64 Fisher-Yates (spacemission_env/rng.py)
+)
 from ..components import (
     ASTRONAUTS,
     MINERAL_TOKENS,
@@ -26,7 +29,6 @@ from .core import (
     is_last_in_order,
     next_seat,
     see,
-    shuffle,
 )
 from .flow import NEXT_ADVANCE, NEXT_NONE, lay_token, start_round
 from .state import (
