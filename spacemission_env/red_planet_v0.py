@@ -19,7 +19,7 @@ with ``game="red_planet"``.
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` in 3..5 |
 | Action Shape | () |
 | Action Values | Discrete(243): 0-9 setup_zone, 10-22 keep, 23-31 commit, 32-36 place, 37 stop, 38-47 destination, 48-85 move, 86 draw, 87-96 look, 97-106 discovery, 107-111 launch, 112-136 seduce, 137-141 sabotage, 142-191 kill, 192-241 pilot, 242 pass |
-| Observation Shape | `observation`: (952,), `action_mask`: (243,) |
+| Observation Shape | `observation`: (957,), `action_mask`: (243,) |
 | Observation Values | `observation`: int8 [0, 127], `action_mask`: int8 [0, 1] |
 | Rewards | `win`: rank reward in [-1, 1] at the end; `score`: (own - mean others) / 50 at the end, in [-8.98, 8.98]; optional shaping |
 

@@ -74,6 +74,8 @@ _INFO_BLOCKS = (
     ("drawn", (NUM_DISCOVERY,), "[discovery index] the drawn discovery card, for its drawer only (M-E1, M-I2)"),
     # game clock and seats
     ("round", (1,), "round 1-10 (M-R1)"),
+    ("own_colour", (S,), "[colour] one-hot the observer's own colour (absolute seat): the colour ids that "
+                         "the seduce and kill actions name (M-O5, M-O8) are absolute"),
     ("seat_present", (S,), "[relative seat] 1 if that seat is in the game (observer = 0)"),
     ("acting_seat", (S,), "[relative seat] one-hot seat to act"),
     ("start_seat", (S,), "[relative seat] one-hot start player (M-S3, M-R8)"),
@@ -233,6 +235,7 @@ def observe(state: GameState, player: int | None = None, observation_type: str =
         o["drawn"][DISCOVERY_INDEX[state.drawn]] = 1
     # clock and seats
     o["round"][0] = state.round
+    o["own_colour"][me] = 1
     o["seat_present"][:n] = 1
     if state.current_player != NONE:
         o["acting_seat"][rel[state.current_player]] = 1

@@ -6,7 +6,8 @@
   writes ``_decide(observations, masks) -> int[N]``.
 - :class:`View`: the blocks a bot reads, from ``encoding.decode`` (named views, never raw
   offsets), plus what follows from them: the player count, the observer's absolute seat
-  (the action space names colours by absolute seat, the observation by relative seat), each
+  (``own_colour``: the action space names colours by absolute seat, the observation seats
+  by relative seat), each
   pad slot's destination, and the *projection*: astronauts on Mars plus those aboard ships
   counted at their destinations (M-L4).
 - :func:`tie_noise`: tie-break noise from a hash of the seed and the observation, so a bot
@@ -93,7 +94,7 @@ class View:
         self.setup_hand = v["own_setup_hand"].astype(bool)
         self.known_discovery = v["known_discovery"].astype(bool)  # [N, Z, 11]
         self.drawn = np.where(v["drawn"].any(axis=1), v["drawn"].argmax(axis=1), -1)
-        self.me = observer_seat(self, masks)
+        self.me = v["own_colour"].argmax(axis=1).astype(np.int64)  # absolute seat: the colour ids of seduce / kill
 
     def slot_weights(self, pad_weight) -> np.ndarray:
         """[N, K] weight of each slot's crew: 1 in the air, ``pad_weight`` on the pad, 0 empty."""
@@ -120,32 +121,6 @@ class View:
         rows = np.repeat(np.arange(self.N), S)
         np.add.at(proj, (rows, self.dest.reshape(-1)), (self.crew * w[:, :, None]).reshape(-1, S))
         return proj
-
-
-def observer_seat(view: View, masks: np.ndarray) -> np.ndarray:
-    """[N] the observer's absolute seat where the mask tells it, else 0.
-
-    The observation is egocentric, but seduce and kill actions name a colour by absolute
-    seat; in those decisions the legal colours are the seats with an astronaut there (M-O5,
-    M-O8), so the seat whose relative counts reproduce the legal set is the observer's."""
-    me = np.zeros(view.N, dtype=np.int64)
-    kill = masks[:, block("kill")].reshape(-1, Z, S)
-    seduce = masks[:, block("seduce")].reshape(-1, S, S)
-    rows = np.flatnonzero(kill.any(axis=(1, 2)) | seduce.any(axis=(1, 2)))
-    for i in rows:
-        n = int(view.n[i])
-        for cand in range(n):
-            rel = (np.arange(n) - cand) % n  # absolute colour c -> relative seat
-            k = np.zeros((Z, S), dtype=bool)
-            k[:, :n] = view.mars[i][:, rel] > 0
-            k &= ~IS_CENTRAL[:, None]
-            sd = np.zeros((S, S), dtype=bool)
-            sd[:, :n] = (view.crew[i][:, rel] > 0) & (rel != 0)[None, :]
-            sd[~view.slot_used[i]] = False
-            if (kill[i].any() and (k == kill[i]).all()) or (seduce[i].any() and (sd == seduce[i]).all()):
-                me[i] = cand
-                break
-    return me
 
 
 def finite(values: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ arrays, stepped by numba kernels, bit-identical to the reference engine
     from spacemission_env.red_planet import engine
     st = engine.init(1024, 4, seeds=0)
     mask = engine.legal_action_mask(st)             # bool [B, 243]
-    obs = engine.observe(st)                        # int8 [B, 952], acting seat's view
+    obs = engine.observe(st)                        # int8 [B, 957], acting seat's view
     engine.step(st, engine.sample_actions(mask))    # in place
 """
 from ... import compile_notice  # noqa: F401  (the first-compile notice)

@@ -84,6 +84,7 @@ O_STEPS_LEFT = _START["steps_left"]
 O_PENDING_SLOT = _START["pending_slot"]
 O_DRAWN = _START["drawn"]
 O_ROUND = _START["round"]
+O_OWN_COLOUR = _START["own_colour"]
 O_SEAT_PRESENT = _START["seat_present"]
 O_ACTING_SEAT = _START["acting_seat"]
 O_START_SEAT = _START["start_seat"]
@@ -182,6 +183,7 @@ def observe_one(g, rng, b, me, mode, row):
         row[O_DRAWN + DISCOVERY_INDEX_T[gb[F_DRAWN]]] = 1
     # clock and seats
     row[O_ROUND] = gb[F_ROUND]
+    row[O_OWN_COLOUR + me] = 1
     for q in range(n):
         row[O_SEAT_PRESENT + q] = 1
     if not over:

@@ -110,7 +110,7 @@ def test_gymnasium_id_passes_the_checker(num_players):
         warnings.simplefilter("ignore")
         check_env(env.unwrapped)
     obs, info = env.reset(seed=0)
-    assert obs.shape == (952,) and info["action_mask"].shape == (243,)
+    assert obs.shape == (957,) and info["action_mask"].shape == (243,)
     done, steps = False, 0
     while not done:
         obs, reward, done, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
