@@ -321,7 +321,7 @@ class GameVecEnv(EnvBase, VecEnv):
             view = score_view(st, rows)
             sc = self.engine.scores(view)
             won = strictly_best(self.engine.rewards(view), seats)
-            round_limit = st.round_limit[rows]
+            round_limit = self.game.round_limit(st)[rows]
             for j, i in enumerate(rows.tolist()):  # info dicts are per game by SB3's convention
                 infos[i] = {
                     "terminal_observation": final_obs[j],
