@@ -109,3 +109,21 @@ def test_a_configuration_outside_the_game_is_refused():
         for_game("red_planet", players=2)
     with pytest.raises(ValueError, match="unknown game"):
         TrainConfig(game="chess")
+
+
+def test_the_shipped_red_planet_model_loads_by_name_for_four_players():
+    from spacemission_agents.ppo import SHIPPED_BY_GAME
+
+    path = PPOAgent.shipped_path(4, game="red_planet")
+    assert path.name == SHIPPED_BY_GAME["red_planet"][4] and path.stat().st_size <= 5 * 1024 * 1024
+    card = json.loads(path.with_suffix(".json").read_text())
+    assert card["metadata"]["game"] == "red_planet"
+    assert card["metadata"]["training"]["command"].startswith("spacemission train")
+    assert card["metadata"]["training"]["config"]["game"] == "red_planet"
+    agent = make_agent("ppo", game="red_planet")
+    assert (agent.game, agent.metadata["num_players"]) == ("red_planet", 4)
+    agent.bind(GameConfig(4, game="red_planet"))
+    with pytest.raises(ValueError, match="no shipped PPO model for 3-player Mission: Red Planet"):
+        make_agent("ppo", game="red_planet").bind(GameConfig(3, game="red_planet"))
+    with pytest.raises(ValueError, match="Red Planet"):
+        make_agent("ppo", game="red_planet").bind(GameConfig(2, game="spacemission"))
