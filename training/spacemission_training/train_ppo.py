@@ -1,5 +1,6 @@
-"""Train a PPO agent for Space Mission: MaskablePPO (sb3-contrib) on the batched
-SpaceMissionVecEnv, with the heuristic bot's plan values as a prior (prior.py), warm-started
+"""Train a PPO agent for a game of the protocol (Space Mission by default; ``--game
+red_planet``, with that game's defaults, config.GAME_DEFAULTS): MaskablePPO (sb3-contrib) on
+the batched GameVecEnv, for Space Mission with the heuristic bot's plan values as a prior (prior.py), warm-started
 by behaviour cloning, against an opponent pool of bots and snapshots of itself. Also
 ``spacemission train``; docs/training.md.
 
