@@ -1,5 +1,6 @@
 """Ship a trained model: copy a run's ``final.npz`` into the package (agents/spacemission_agents/data/) as the
-pretrained model for its player count, with a card beside it (``ppo_<P>p.json``: the
+pretrained model of its game for its player count (SHIPPED_BY_GAME), with a card beside it (the file's name
+with ``.json``: the
 model's metadata, including the training command, its size and sha256).
 
     python tools/ship_model.py runs/ship2p/final.npz
@@ -12,9 +13,9 @@ import json
 import shutil
 from pathlib import Path
 
-from spacemission_agents.ppo import SHIPPED, PPOAgent
+from spacemission_agents.ppo import SHIPPED_BY_GAME, PPOAgent
 
-DATA = Path(__file__).resolve().parent.parent / "agents" / "data"
+DATA = Path(__file__).resolve().parent.parent / "agents" / "spacemission_agents" / "data"
 MAX_BYTES = 5 * 1024 * 1024
 
 
@@ -24,12 +25,13 @@ def main() -> None:
     args = ap.parse_args()
     agent = PPOAgent.load(args.model)  # refuses files that do not fit the installed package
     players = agent.metadata["num_players"]
-    if players not in SHIPPED:
-        raise SystemExit(f"no shipped slot for {players}-player models; slots: {sorted(SHIPPED)}")
+    shipped = SHIPPED_BY_GAME[agent.game]
+    if players not in shipped:
+        raise SystemExit(f"no shipped slot for {players}-player {agent.game} models; slots: {sorted(shipped)}")
     src = Path(args.model)
     if src.stat().st_size > MAX_BYTES:
         raise SystemExit(f"{src} is {src.stat().st_size:,} bytes; the package ships at most {MAX_BYTES:,}")
-    dest = DATA / SHIPPED[players]
+    dest = DATA / shipped[players]
     shutil.copyfile(src, dest)
     card = {"file": dest.name, "bytes": dest.stat().st_size,
             "sha256": hashlib.sha256(dest.read_bytes()).hexdigest(), "metadata": agent.metadata,

@@ -41,19 +41,18 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.games import require_game
-from spacemission_env.space_mission import encoding
-from spacemission_env.space_mission.actions import NUM_ACTIONS
+from spacemission_env.games import DEFAULT_GAME, GAMES, get_game, require_game
 from spacemission_env.env_common import check_seed
 from spacemission_env.policies import BasePolicy
 
 from .ppo_prior import FLOOR_CODE, STEP_POINTS
 
-__all__ = ["FORMAT", "PPOAgent", "SHIPPED", "layout_hash", "make_metadata", "package_version"]
+__all__ = ["FORMAT", "PPOAgent", "SHIPPED", "SHIPPED_BY_GAME", "layout_hash", "make_metadata", "package_version"]
 
 FORMAT = "spacemission-ppo-policy"
-VERSION = 2  # 2: optional heuristic prior (version-1 files load unchanged)
-SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz"}  # player count -> file in spacemission_agents/data
+VERSION = 3  # 2: optional heuristic prior; 3: the game (older files, without it, are Space Mission's)
+SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz"}  # Space Mission: player count -> file in spacemission_agents/data
+SHIPPED_BY_GAME = {"spacemission": SHIPPED, "red_planet": {4: "red_planet_ppo_4p.npz"}}
 
 
 _BLAS = []  # the threadpoolctl controller, made on first use
@@ -83,23 +82,25 @@ def package_version() -> str:
         return "unknown"
 
 
-def layout_hash(observation_type: str) -> str:
-    """sha256 (first 16 hex digits) of the block names and offsets of the observation
+def layout_hash(observation_type: str, game: str = DEFAULT_GAME) -> str:
+    """sha256 (first 16 hex digits) of the block names and offsets of the game's observation
     layout: it changes whenever a block is added, removed, resized or moved."""
-    blocks = [[name, start, stop] for name, start, stop, _ in encoding.observation_layout(observation_type)]
+    layout = get_game(game).encoding.observation_layout(observation_type)
+    blocks = [[name, start, stop] for name, start, stop, _ in layout]
     return hashlib.sha256(json.dumps(blocks).encode()).hexdigest()[:16]
 
 
 def make_metadata(*, observation_type: str, num_players: int, rules: str, max_rounds: int, architecture: dict,
-                  training: dict, prior: dict | None = None) -> dict:
+                  training: dict, prior: dict | None = None, game: str = DEFAULT_GAME) -> dict:
     """The metadata a saved model carries (module doc); ``prior``: a
     ``HeuristicPrior.describe()`` or None."""
+    g = get_game(game)
     return {
-        "format": FORMAT, "version": VERSION, "package_version": package_version(),
-        "observation_type": observation_type, "observation_size": encoding.observation_size(observation_type),
-        "observation_layout_hash": layout_hash(observation_type),
+        "format": FORMAT, "version": VERSION, "package_version": package_version(), "game": g.name,
+        "observation_type": observation_type, "observation_size": g.encoding.observation_size(observation_type),
+        "observation_layout_hash": layout_hash(observation_type, g.name),
         "observation_dtype": "int8 observations, read as float32: x = obs[active] * scale",
-        "num_actions": NUM_ACTIONS, "num_players": int(num_players), "rules": rules, "max_rounds": int(max_rounds),
+        "num_actions": g.num_actions, "num_players": int(num_players), "rules": rules, "max_rounds": int(max_rounds),
         "architecture": architecture, "training": training, "prior": prior,
     }
 
@@ -131,8 +132,11 @@ class PPOAgent(BasePolicy):
         except KeyError as exc:
             raise ValueError(f"model parameters lack {exc.args[0]!r} (expected active, scale, w0, b0, ...)") from None
         size = self.metadata["observation_size"]
+        self._num_actions = get_game(self.game).num_actions
         self._prior = None
         if self.metadata.get("prior") is not None:
+            if self.game != "spacemission":
+                raise ValueError(f"model for {self.game!r} names a heuristic prior; the prior is Space Mission's")
             from .ppo_prior import HeuristicPrior
 
             self._prior = HeuristicPrior.from_description(self.metadata["prior"])
@@ -146,13 +150,13 @@ class PPOAgent(BasePolicy):
             raise ValueError("model parameters hold prior_beta but its metadata names no prior")
         if n < 1 or active.ndim != 1 or scale.shape != active.shape or (active.size and (active.min() < 0 or active.max() >= size)):
             raise ValueError(f"model parameters are inconsistent: {n} layers, active {active.shape}, scale {scale.shape}")
-        fan_in = active.size + (NUM_ACTIONS if self._prior is not None else 0)
+        fan_in = active.size + (self._num_actions if self._prior is not None else 0)
         for i, (w, b) in enumerate(layers):
             if w.ndim != 2 or w.shape[1] != fan_in or b.shape != (w.shape[0],):
                 raise ValueError(f"model layer {i}: weight {w.shape} and bias {b.shape} do not follow {fan_in} inputs")
             fan_in = w.shape[0]
-        if fan_in != NUM_ACTIONS:
-            raise ValueError(f"model has {fan_in} outputs; the action space has {NUM_ACTIONS}")
+        if fan_in != self._num_actions:
+            raise ValueError(f"model has {fan_in} outputs; the action space has {self._num_actions}")
         self._prepare()
         self.temperature = _check_temperature(temperature)
         self.name = name
@@ -173,7 +177,7 @@ class PPOAgent(BasePolicy):
         if has_prior:
             a = scale.size
             self._b[0] = self._b[0] + w[0][:, a:].sum(axis=1)
-            scale = np.concatenate([scale, np.full(NUM_ACTIONS, 1.0 / -FLOOR_CODE, np.float32)])
+            scale = np.concatenate([scale, np.full(w[0].shape[1] - a, 1.0 / -FLOOR_CODE, np.float32)])
         w[0] = w[0] * scale
         self._w_t = [np.ascontiguousarray(m.T) for m in w]
         self._beta = float(self.params["prior_beta"][0]) if has_prior else 0.0
@@ -191,18 +195,22 @@ class PPOAgent(BasePolicy):
         if meta.get("format") != FORMAT:
             raise ValueError(f"{where} is not a Space Mission PPO policy (format {meta.get('format')!r}, "
                              f"expected {FORMAT!r})")
+        game = meta.get("game", DEFAULT_GAME)
+        if game not in GAMES:
+            raise ValueError(f"{where} is a model of game {game!r}, unknown to this package ({sorted(GAMES)})")
+        encoding, num_actions = get_game(game).encoding, get_game(game).num_actions
         otype = meta.get("observation_type")
         if otype not in encoding.OBSERVATION_TYPES:
             raise ValueError(f"{where} uses observation_type {otype!r}, unknown to this package "
                              f"({', '.join(encoding.OBSERVATION_TYPES)})")
-        want = (encoding.observation_size(otype), layout_hash(otype))
+        want = (encoding.observation_size(otype), layout_hash(otype, game))
         have = (meta.get("observation_size"), meta.get("observation_layout_hash"))
         if have != want:
             raise ValueError(f"{where} was trained on a different {otype!r} observation layout (size {have[0]}, layout "
                              f"hash {have[1]}) than this package's (size {want[0]}, hash {want[1]}; package "
                              f"{package_version()}, model made with {meta.get('package_version')}); retrain it")
-        if meta.get("num_actions") != NUM_ACTIONS:
-            raise ValueError(f"{where} has {meta.get('num_actions')} actions; this package has {NUM_ACTIONS}")
+        if meta.get("num_actions") != num_actions:
+            raise ValueError(f"{where} has {meta.get('num_actions')} actions; {game!r} has {num_actions}")
 
     @classmethod
     def load(cls, path, *, temperature: float = 0.0, seed: int | None = None, name: str | None = None) -> "PPOAgent":
@@ -223,22 +231,30 @@ class PPOAgent(BasePolicy):
         return cls(arrays, meta, temperature=temperature, seed=seed, name=name or f"ppo:{p.name}")
 
     @classmethod
-    def shipped_path(cls, num_players: int = 2) -> Path:
-        if num_players not in SHIPPED:
-            raise ValueError(f"no shipped PPO model for {num_players} players; shipped: {sorted(SHIPPED)} players")
-        path = Path(str(resources.files("spacemission_agents") / "data" / SHIPPED[num_players]))
+    def shipped_path(cls, num_players: int = 2, game: str = DEFAULT_GAME) -> Path:
+        """The shipped model file of ``game`` for ``num_players`` (SHIPPED_BY_GAME);
+        ValueError naming the player counts that have one."""
+        shipped = SHIPPED_BY_GAME.get(get_game(game).name, {})
+        if num_players not in shipped:
+            raise ValueError(f"no shipped PPO model for {num_players}-player {get_game(game).description.title} "
+                             f"({game!r}); shipped: {sorted(shipped)} players (train one: spacemission train "
+                             f"--game {game} --players {num_players}, then ppo:PATH)")
+        path = Path(str(resources.files("spacemission_agents") / "data" / shipped[num_players]))
         if not path.is_file():
             raise ValueError(f"the shipped {num_players}-player PPO model is missing ({path}); reinstall the package")
         return path
 
     @classmethod
     def load_shipped(cls, num_players: int | None = None, *, temperature: float = 0.0,
-                     seed: int | None = None) -> "PPOAgent":
-        """The pretrained model shipped in the package (agents/spacemission_agents/data/, card beside it).
-        ``num_players=None``: the 2-player one, replaced at ``bind`` by the shipped model for
-        the game's player count when there is one."""
-        agent = cls.load(cls.shipped_path(2 if num_players is None else num_players), temperature=temperature,
-                         seed=seed, name="ppo")
+                     seed: int | None = None, game: str = DEFAULT_GAME) -> "PPOAgent":
+        """The pretrained model of ``game`` shipped in the package (agents/spacemission_agents/data/,
+        card beside it). ``num_players=None``: the one for the fewest players, replaced at
+        ``bind`` by the shipped model for the game's player count; ValueError there when
+        none fits."""
+        shipped = SHIPPED_BY_GAME.get(get_game(game).name, {})
+        first = min(shipped) if shipped else 0
+        agent = cls.load(cls.shipped_path(first if num_players is None else num_players, game),
+                         temperature=temperature, seed=seed, name="ppo")
         agent._shipped_players = "auto" if num_players is None else num_players
         return agent
 
@@ -251,18 +267,23 @@ class PPOAgent(BasePolicy):
 
     # --- the opponent protocol ---------------------------------------------------------
     @property
+    def game(self) -> str:
+        """The game the model plays (files without one are Space Mission's)."""
+        return self.metadata.get("game", DEFAULT_GAME)
+
+    @property
     def observation_type(self) -> str:
         return self.metadata["observation_type"]
 
     def bind(self, config) -> None:
         """Refuse a game the model was not trained for (ValueError naming both)."""
         m = self.metadata
-        if self._shipped_players == "auto" and config.num_players != m["num_players"] and config.num_players in SHIPPED:
-            other = type(self).load_shipped(config.num_players, temperature=self.temperature)
+        require_game(config, self.game, f"PPO model {self.name!r}")
+        if self._shipped_players == "auto" and config.num_players != m["num_players"]:
+            other = type(self).load_shipped(config.num_players, temperature=self.temperature, game=self.game)
             self.__dict__.update({k: v for k, v in other.__dict__.items() if k not in ("_rng", "name")})
             self._shipped_players = "auto"
             m = self.metadata
-        require_game(config, m.get("game", "spacemission"), f"PPO model {self.name!r}")
         want = (m["num_players"], m["rules"], m["max_rounds"])
         have = (config.num_players, config.rules, config.max_rounds)
         if have != want:
@@ -305,8 +326,9 @@ class PPOAgent(BasePolicy):
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(action_masks)
-        if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS or len(masks) != len(observations):
-            raise ValueError(f"action masks must have shape [{len(observations)}, {NUM_ACTIONS}], got {list(masks.shape)}")
+        if masks.ndim != 2 or masks.shape[1] != self._num_actions or len(masks) != len(observations):
+            raise ValueError(f"action masks must have shape [{len(observations)}, {self._num_actions}], "
+                             f"got {list(masks.shape)}")
         legal = masks.astype(np.bool_, copy=False)
         if not legal.any(axis=1).all():
             raise ValueError(f"an action mask has no legal action (rows {np.flatnonzero(~legal.any(axis=1))[:8].tolist()})")
@@ -318,10 +340,11 @@ class PPOAgent(BasePolicy):
         cdf = np.cumsum(p, axis=1)
         u = (1.0 - self._rng.random(len(z)))[:, None] * cdf[:, -1:]  # in (0, total]: never an illegal id
         a = (cdf < u).sum(axis=1)
-        return np.minimum(a, NUM_ACTIONS - 1).astype(np.int64)
+        return np.minimum(a, self._num_actions - 1).astype(np.int64)
 
     def __repr__(self) -> str:
         m = self.metadata
         t = f", temperature={self.temperature}" if self.temperature else ""
         p = ", heuristic prior" if self._prior is not None else ""
-        return f"PPOAgent({self.name!r}, {m['num_players']} players, {m['rules']}{p}{t})"
+        g = "" if self.game == DEFAULT_GAME else f"{self.game}, "
+        return f"PPOAgent({self.name!r}, {g}{m['num_players']} players, {m['rules']}{p}{t})"

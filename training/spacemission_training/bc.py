@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from spacemission_env.space_mission import engine
-from spacemission_env.sb3 import SpaceMissionVecEnv
+from spacemission_env.games import get_game
+from spacemission_env.sb3 import GameVecEnv
 
 from .pool import OpponentPool
 
@@ -34,15 +34,16 @@ __all__ = ["collect", "load_cache", "pretrain", "save_cache"]
 
 def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_players: int, rules: str,
             max_rounds: int, observation_type: str, reward: str, shaping: bool, gamma: float, seed: int,
-            wrap=None) -> dict:
+            wrap=None, game: str = "spacemission") -> dict:
     """Teacher decisions against ``pool``: {"obs" int8 [M, D], "mask" bool [M, A],
     "action" int64 [M], "ret" float32 [M], "games", "seconds"} with M <= ``samples``.
     ``wrap(venv)``: the wrapper the learner's env has (prior.PriorVecEnv), so the recorded
     observations are what the learner reads; the teacher still gets its own view."""
     t0 = time.perf_counter()
-    base = SpaceMissionVecEnv(num_envs, num_players=num_players, rules=rules, max_rounds=max_rounds,
-                              observation_type=observation_type, reward=reward, shaping=shaping, gamma=gamma,
-                              seed=seed, opponents=pool.policies, opponent_sampler=pool.sample)
+    engine = get_game(game).engine
+    base = GameVecEnv(num_envs, game=game, num_players=num_players, rules=rules, max_rounds=max_rounds,
+                      observation_type=observation_type, reward=reward, shaping=shaping, gamma=gamma,
+                      seed=seed, opponents=pool.policies, opponent_sampler=pool.sample)
     venv = wrap(base) if wrap is not None else base
     base_d = base.observation_space.shape[0]
     num_actions = base.action_space.n

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-__all__ = ["TrainConfig", "parse_args", "versions"]
+__all__ = ["GAME_DEFAULTS", "TrainConfig", "for_game", "game_defaults", "parse_args", "versions"]
 
 
 def _h(text: str, **kw):
@@ -23,6 +23,7 @@ def _h(text: str, **kw):
 @dataclass
 class TrainConfig:
     # the game
+    game: str = _h("the game: spacemission or red_planet (its own defaults: GAME_DEFAULTS)", default="spacemission")
     players: int = _h("players per game (2-5); the learner takes one seat, opponents the others", default=2)
     rules: str = _h("rule set: yucata or schmidt", default="yucata")
     max_rounds: int = _h("round limit (R-E3)", default=100)
@@ -86,6 +87,13 @@ class TrainConfig:
                                default=0)
 
     def __post_init__(self):
+        from spacemission_env.games import GameConfig, get_game
+
+        game = get_game(self.game)  # ValueError naming an unknown game
+        if self.prior and game.name != "spacemission":
+            raise ValueError(f"bad training configuration: --prior {self.prior!r} is Space Mission's heuristic prior; "
+                             f"{game.description.title} has none: pass --prior '' (the default for --game {game.name})")
+        GameConfig(self.players, self.rules, self.max_rounds, game=game.name)  # ValueError naming the bad field
         checks = [
             (2 <= self.players <= 5, "players must be in 2..5"),
             (self.steps > 0 and self.num_envs > 0 and self.n_steps > 0 and self.batch_size > 0, "sizes must be > 0"),
@@ -125,6 +133,30 @@ class TrainConfig:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+# the defaults that differ from Space Mission's for each other game (--game NAME applies
+# them under the config file and the flags): its rule set and length, no heuristic prior
+# (ppo_prior.py is Space Mission's), its own bots, and a budget for its slower engine
+GAME_DEFAULTS: dict[str, dict] = {
+    "spacemission": {},
+    "red_planet": dict(rules="first_edition", max_rounds=10, observation_type="info", prior="", players=4,
+                       opponents="heuristic=0.35,greedy=0.2,random=0.05,self=0.4", num_envs=128, n_steps=64,
+                       batch_size=2048, bc_samples=40_000, snapshot_every=50_000, eval_every=0, eval_games=100,
+                       final_eval_games=100, checkpoint_every=50_000),
+}
+
+
+def game_defaults(game: str) -> dict:
+    """The values ``--game NAME`` puts in place of Space Mission's defaults."""
+    if game not in GAME_DEFAULTS:
+        raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAME_DEFAULTS)}")
+    return dict(GAME_DEFAULTS[game], game=game)
+
+
+def for_game(game: str, **values) -> TrainConfig:
+    """A configuration of ``game`` with its defaults (GAME_DEFAULTS) under ``values``."""
+    return TrainConfig(**{**game_defaults(game), **values})
+
+
 def _read_file(path: str) -> dict:
     p = Path(path)
     if not p.is_file():
@@ -156,6 +188,7 @@ def _bool(text: str) -> bool:
 EXAMPLES = """examples:
   spacemission train --steps 400000 --run-dir runs/quick          # a few minutes on 2 cores
   spacemission train --players 3 --steps 3000000 --seed 1         # a 3-player agent
+  spacemission train --game red_planet --players 4 --steps 300000  # Mission: Red Planet (its defaults)
   spacemission train --config my_run.toml                         # options from a file
   spacemission train --resume runs/quick --steps 1000000          # continue a killed run, or extend it
 docs/training.md has the command that trained the shipped agent."""
@@ -194,7 +227,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
                          f"changed (got {', '.join(bad) or '--config'})")
             return TrainConfig(**{**saved, **flags}), ns.resume
         values = _read_file(ns.config) if ns.config else {}
-        return TrainConfig(**{**values, **flags}), None
+        game = flags.get("game", values.get("game", "spacemission"))
+        return TrainConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
         ap.error(str(exc))
 
@@ -212,4 +246,4 @@ def versions() -> dict:
 
 
 def config_from_dict(d: dict) -> TrainConfig:
-    return dataclasses.replace(TrainConfig(), **d)
+    return TrainConfig(**{**game_defaults(d.get("game", "spacemission")), **d})

@@ -79,7 +79,7 @@ def read_metrics(run_dir) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 
 def evaluate(agent, opponents: list[str], *, num_players: int, rules: str, max_rounds: int, games: int,
-             seed: int) -> dict[str, float]:
+             seed: int, game: str = "spacemission") -> dict[str, float]:
     """The agent against each opponent spec in the arena (duplicate format, ``games`` games
     per opponent, fixed ``seed``): ``eval/<opp>/win_rate`` with its 95% interval
     (``ci_low``/``ci_high``) and, for 3-5 players, the agent's ``mean_rank``."""
@@ -88,7 +88,7 @@ def evaluate(agent, opponents: list[str], *, num_players: int, rules: str, max_r
     out: dict[str, float] = {}
     for opp in opponents:
         res = run_arena([agent, opp], num_players=num_players, games=games, rules=rules, max_rounds=max_rounds,
-                        seed=seed, workers=1, progress=False, record=False, log=lambda msg: None)
+                        game=game, seed=seed, workers=1, progress=False, record=False, log=lambda msg: None)
         me, other = res.config["agents"][0], res.config["agents"][1]
         pair = res.pair(me, other)
         key = f"eval/{opp.split(':')[0]}"

@@ -29,7 +29,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from spacemission_agents.ppo import PPOAgent, make_metadata
-from spacemission_env.space_mission import engine, encoding
+from spacemission_env.games import get_game
 
 __all__ = ["Architecture", "ObsTrunk", "feature_stats", "policy_kwargs", "to_agent"]
 
@@ -45,20 +45,27 @@ class Architecture:
 
 
 def feature_stats(num_players: int, rules: str, max_rounds: int, observation_type: str, seed: int = 0,
-                  games: int = 256, extra: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  games: int = 256, extra: np.ndarray | None = None,
+                  game: str = "spacemission") -> tuple[np.ndarray, np.ndarray]:
     """(active feature indices int64 [A], scale float32 [A]) from the observations of
-    ``games`` kind-random games played to their end (every decision of every seat),
+    ``games`` kind-random games (uniform over legal ids where the game's engine has no
+    kinds) played to their end (every decision of every seat),
     plus the rows of ``extra`` (e.g. behaviour-cloning data). A feature is active if it
     is ever non-zero there; its scale is 1 / its maximum."""
+    from spacemission_env.games import GameConfig
+
+    g = get_game(game)
+    engine = g.engine
+    by_kind = {"by_kind": True} if g.name == "spacemission" else {}
     rng = np.random.default_rng(seed)
-    st = engine.init(games, num_players, seeds=rng.integers(0, 2**62, size=games, dtype=np.int64).astype(np.uint64),
-                     rules=rules, max_rounds=max_rounds)
-    top = np.zeros(encoding.observation_size(observation_type), dtype=np.int64)
+    st = g.new_batch(games, GameConfig(num_players, rules, max_rounds, game=g.name),
+                     seeds=rng.integers(0, 2**62, size=games, dtype=np.int64).astype(np.uint64))
+    top = np.zeros(g.description.observation_size(observation_type), dtype=np.int64)
     while not st.terminated.all():
         live = ~st.terminated
         top = np.maximum(top, engine.observe(st, observation_type=observation_type)[live].max(axis=0))
         mask = engine.legal_action_mask(st)  # all-True rows for finished games
-        engine.step(st, engine.sample_actions(mask, rng, by_kind=True), select=live)
+        engine.step(st, engine.sample_actions(mask, rng, **by_kind), select=live)
     if extra is not None and len(extra):
         top = np.maximum(top, np.asarray(extra).max(axis=0))
     active = np.flatnonzero(top > 0).astype(np.int64)
@@ -112,14 +119,14 @@ def actor_layers(policy) -> list[tuple[np.ndarray, np.ndarray]]:
              m.bias.detach().cpu().numpy().astype(np.float32).copy()) for m in layers]
 
 
-def to_agent(policy, *, observation_type: str, num_players: int, rules: str, max_rounds: int,
+def to_agent(policy, *, game: str = "spacemission", observation_type: str, num_players: int, rules: str, max_rounds: int,
              arch: Architecture, training: dict | None = None, temperature: float = 0.0, name: str = "ppo",
              prior=None) -> PPOAgent:
     """A numpy :class:`PPOAgent` with the actor of a MaskablePPO ``policy`` (a copy: later
     updates of the policy do not change it); ``prior``: the HeuristicPrior the policy was
     trained with, or None."""
     fx = policy.pi_features_extractor
-    meta = make_metadata(observation_type=observation_type, num_players=num_players, rules=rules,
+    meta = make_metadata(game=game, observation_type=observation_type, num_players=num_players, rules=rules,
                          max_rounds=max_rounds, architecture={**arch.to_dict(), "activation": "relu"},
                          training=training or {}, prior=None if prior is None else prior.describe())
     params = {"active": fx.active.cpu().numpy().copy(), "scale": fx.scale.cpu().numpy().copy()}

@@ -66,11 +66,17 @@ def parse_weights(text: str | dict) -> dict[str, float]:
     return out
 
 
-def pairwise_scores(info: dict, num_players: int) -> list[float]:
+# the score columns that rank two seats, in order, where a game breaks ties of totals
+# (Space Mission: stations, R-P8); any other game ranks by total alone (Red Planet: M-P4)
+RANK_KEYS = {"spacemission": ("total", "stations")}
+
+
+def pairwise_scores(info: dict, num_players: int, game: str = "spacemission") -> list[float]:
     """The learner's result against each opponent seat k (k + 1 seats after it) of an
-    ended game: 1 ahead, 0.5 level, 0 behind, in R-P8 order (points, then stations)."""
+    ended game: 1 ahead, 0.5 level, 0 behind, in the game's ranking order (RANK_KEYS)."""
     seat = info["seat"]
-    key = [(s["total"], s["stations"]) for s in info["scores"]]
+    names = RANK_KEYS.get(game, ("total",))
+    key = [tuple(s[n] for n in names) for s in info["scores"]]
     out = []
     for k in range(num_players - 1):
         other = key[(seat + 1 + k) % num_players]
@@ -97,6 +103,7 @@ class OpponentPool:
     window: int = 500
     min_share: float = 0.2
     seed: int = 0
+    game: str = "spacemission"
     entries: list[Entry] = field(default_factory=list)
 
     def __post_init__(self):
@@ -111,7 +118,7 @@ class OpponentPool:
         for (group, w), ss in zip(self.weights.items(), seeds):
             if group == SELF:
                 continue
-            agent = make_agent(group, seed=int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1)))
+            agent = make_agent(group, seed=int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1)), game=self.game)
             self.entries.append(Entry(name=group, group=group, policy=agent))
         self._snapshots_added = 0
         self._probs = self._compute_probs()
@@ -174,7 +181,7 @@ class OpponentPool:
             info = infos[i]
             if "opponents" not in info:
                 continue
-            for k, r in zip(info["opponents"], pairwise_scores(info, self.num_players)):
+            for k, r in zip(info["opponents"], pairwise_scores(info, self.num_players, self.game)):
                 e = self.entries[k]
                 e.score += alpha * (r - e.score) if e.games >= 10 else (r - e.score) / (e.games + 1)
                 e.games += 1

@@ -1,5 +1,6 @@
-"""Train a PPO agent for Space Mission: MaskablePPO (sb3-contrib) on the batched
-SpaceMissionVecEnv, with the heuristic bot's plan values as a prior (prior.py), warm-started
+"""Train a PPO agent for a game of the protocol (Space Mission by default; ``--game
+red_planet``, with that game's defaults, config.GAME_DEFAULTS): MaskablePPO (sb3-contrib) on
+the batched GameVecEnv, for Space Mission with the heuristic bot's plan values as a prior (prior.py), warm-started
 by behaviour cloning, against an opponent pool of bots and snapshots of itself. Also
 ``spacemission train``; docs/training.md.
 
@@ -42,9 +43,9 @@ from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.utils import set_random_seed
 
 from spacemission_agents.registry import make_agent
-from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.env_common import observation_box
-from spacemission_env.sb3 import SpaceMissionVecEnv
+from spacemission_env.games import get_game
+from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint
@@ -93,7 +94,8 @@ class GameTracker(BaseCallback):
 
 
 def default_run_dir(cfg: TrainConfig) -> Path:
-    return Path("runs") / f"ppo-{cfg.players}p-s{cfg.seed}"
+    game = "" if cfg.game == "spacemission" else f"{cfg.game}-"
+    return Path("runs") / f"ppo-{game}{cfg.players}p-s{cfg.seed}"
 
 
 def make_prior(cfg: TrainConfig):
@@ -105,9 +107,9 @@ def make_prior(cfg: TrainConfig):
     return make(cfg.prior)
 
 
-def make_env(cfg: TrainConfig, pool: OpponentPool) -> SpaceMissionVecEnv | PriorVecEnv:
+def make_env(cfg: TrainConfig, pool: OpponentPool) -> GameVecEnv | PriorVecEnv:
     """The learner's env: ``num_envs`` games against the pool, with the prior's codes appended."""
-    venv = SpaceMissionVecEnv(cfg.num_envs, num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
+    venv = GameVecEnv(cfg.num_envs, game=cfg.game, num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
                               observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
                               gamma=cfg.env_gamma, seed=cfg.seed, opponents=pool.policies,
                               opponent_sampler=pool.sample)
@@ -142,7 +144,7 @@ def arch_of(cfg: TrainConfig) -> Architecture:
 
 def export(model_or_policy, cfg: TrainConfig, training: dict | None = None, temperature: float = 0.0, name="ppo"):
     policy = getattr(model_or_policy, "policy", model_or_policy)
-    return to_agent(policy, observation_type=cfg.observation_type, num_players=cfg.players, rules=cfg.rules,
+    return to_agent(policy, game=cfg.game, observation_type=cfg.observation_type, num_players=cfg.players, rules=cfg.rules,
                     max_rounds=cfg.max_rounds, arch=arch_of(cfg), training=training, temperature=temperature,
                     name=name, prior=make_prior(cfg))
 
@@ -156,17 +158,18 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
     teacher (and its value head fitted) when ``bc_teacher`` is set."""
     data, stats = None, {}
     if cfg.bc_teacher and cfg.bc_samples > 0:
-        teacher = make_agent(cfg.bc_teacher, seed=cfg.seed)
+        teacher = make_agent(cfg.bc_teacher, seed=cfg.seed, game=cfg.game)
         weights = parse_weights(cfg.opponents)  # the PPO pool's bots; "self" becomes the teacher itself
         self_w = weights.pop(SELF, 0.0)
         weights[cfg.bc_teacher] = weights.get(cfg.bc_teacher, 0.0) + self_w
-        settings = dict(teacher=cfg.bc_teacher, opponents=weights, num_envs=cfg.num_envs, samples=cfg.bc_samples,
+        settings = dict(game=cfg.game, teacher=cfg.bc_teacher, opponents=weights, num_envs=cfg.num_envs,
+                        samples=cfg.bc_samples,
                         num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
                         observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
                         gamma=cfg.env_gamma, seed=cfg.seed + 1, prior=cfg.prior)
         data = bc.load_cache(cfg.bc_cache, settings) if cfg.bc_cache else None
         if data is None:
-            data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1)
+            data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1, game=cfg.game)
             prior = make_prior(cfg)
             data = bc.collect(teacher, data_pool, wrap=None if prior is None else (lambda v: PriorVecEnv(v, prior)),
                               **{k: v for k, v in settings.items() if k not in ("teacher", "opponents", "prior")})
@@ -174,12 +177,14 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
                 bc.save_cache(cfg.bc_cache, settings, data)
         stats = {"bc/samples": len(data["action"]), "bc/games": data["games"], "bc/collect_s": data["seconds"]}
         log(stats)
-    box = observation_box(cfg.observation_type, np.int8)
+    game = get_game(cfg.game)
+    box = observation_box(cfg.observation_type, np.int8, game.description)
     active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,
+                                  game=cfg.game,
                                   extra=None if data is None else data["obs"][:, :box.shape[0]])
     if cfg.prior:
         box = augmented_box(box)
-    policy = policy_class(cfg)(box, spaces.Discrete(NUM_ACTIONS), lambda _: cfg.bc_lr,
+    policy = policy_class(cfg)(box, spaces.Discrete(game.num_actions), lambda _: cfg.bc_lr,
                                **learner_kwargs(cfg, active, scale))
     if data is not None and cfg.bc_epochs > 0:
         t0 = time.perf_counter()
@@ -219,7 +224,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         runlog = RunLog(run_dir, tensorboard=cfg.tensorboard)
         set_random_seed(cfg.seed)
         pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,
-                            priority=cfg.priority, seed=cfg.seed)
+                            priority=cfg.priority, seed=cfg.seed, game=cfg.game)
         policy, active, scale, bc_stats = warm_start(cfg, lambda v: runlog.log(0, v, time.perf_counter() - wall0))
         if pool.weights.get(SELF, 0) > 0:
             pool.add_snapshot(export(policy, cfg, temperature=cfg.snapshot_temperature, name="self@0"), 0)
@@ -238,7 +243,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
                 "wall_s": 0.0, "cpu_s": 0.0, "evals": []}
         if cfg.eval_every:  # the warm-started policy's strength: the curves' first point
             e = evaluate(export(model, cfg), eval_opponents, num_players=cfg.players, rules=cfg.rules,
-                         max_rounds=cfg.max_rounds, games=cfg.eval_games, seed=cfg.eval_seed)
+                         max_rounds=cfg.max_rounds, game=cfg.game, games=cfg.eval_games, seed=cfg.eval_seed)
             loop["evals"].append({"step": 0, **e})
             runlog.log(0, e, time.perf_counter() - wall0)
     wall_before, cpu_before = loop["wall_s"], loop["cpu_s"]
@@ -279,7 +284,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
                 loop["next_snapshot"] += cfg.snapshot_every * (1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
             if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
                 e = evaluate(export(model, cfg), eval_opponents, num_players=cfg.players, rules=cfg.rules,
-                             max_rounds=cfg.max_rounds, games=cfg.eval_games, seed=cfg.eval_seed)
+                             max_rounds=cfg.max_rounds, game=cfg.game, games=cfg.eval_games, seed=cfg.eval_seed)
                 loop["evals"].append({"step": step, **e})
                 runlog.log(step, e, elapsed()[0])
                 loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
@@ -314,7 +319,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
     final_eval = {}
     if cfg.final_eval_games > 0 and eval_opponents:
         final_eval = evaluate(agent, eval_opponents, num_players=cfg.players, rules=cfg.rules,
-                              max_rounds=cfg.max_rounds, games=cfg.final_eval_games, seed=cfg.eval_seed + 1)
+                              max_rounds=cfg.max_rounds, game=cfg.game, games=cfg.final_eval_games, seed=cfg.eval_seed + 1)
         runlog.log(step, {k.replace("eval/", "final/"): v for k, v in final_eval.items()}, wall_s)
     runlog.close()
     curve = plot_curves(run_dir)

@@ -1,0 +1,129 @@
+"""The trainer over the game protocol: a tiny Mission: Red Planet run end to end (its model
+loads, plays legal moves in the arena and refuses Space Mission), Space Mission's defaults
+unchanged by ``--game``, and the heuristic prior (Space Mission's) refused for Red Planet."""
+import json
+from dataclasses import fields
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+import torch  # noqa: E402
+
+from spacemission_agents.arena import run_arena  # noqa: E402
+from spacemission_agents.ppo import PPOAgent  # noqa: E402
+from spacemission_agents.registry import make_agent  # noqa: E402
+from spacemission_env.games import GameConfig  # noqa: E402
+from spacemission_env.sb3 import GameVecEnv  # noqa: E402
+from spacemission_training.config import GAME_DEFAULTS, TrainConfig, for_game, parse_args  # noqa: E402
+from spacemission_training.train_ppo import train  # noqa: E402
+
+TINY_RP = dict(num_envs=8, n_steps=32, batch_size=128, epochs=1, trunk="32", pi="16", vf="16", bc_teacher="random",
+               bc_samples=200, bc_epochs=1, opponents="random=0.7,self=0.3", snapshot_every=256, eval_every=0,
+               final_eval_games=0, checkpoint_every=10_000, steps=512, threads=1, progress="lines",
+               tensorboard=False)
+
+
+@pytest.fixture(scope="module")
+def red_planet_run(tmp_path_factory):
+    before = torch.get_num_threads()
+    run_dir = tmp_path_factory.mktemp("rp") / "run"
+    summary = train(for_game("red_planet", run_dir=str(run_dir), **TINY_RP), argv=[])
+    torch.set_num_threads(before)
+    return run_dir, summary
+
+
+def test_a_tiny_red_planet_run_exports_a_red_planet_model(red_planet_run):
+    run_dir, summary = red_planet_run
+    assert summary["steps"] >= TINY_RP["steps"]
+    agent = PPOAgent.load(run_dir / "final.npz")
+    assert agent.game == "red_planet"
+    assert agent.metadata["num_actions"] == 243 and agent.metadata["observation_size"] == 952
+    assert agent.metadata["num_players"] == 4 and agent.prior is None
+    assert json.loads((run_dir / "config.json").read_text())["config"]["game"] == "red_planet"
+
+
+def test_the_red_planet_model_plays_legal_moves_in_the_env_and_the_arena(red_planet_run):
+    agent = PPOAgent.load(red_planet_run[0] / "final.npz")
+    env = GameVecEnv(6, num_players=4, game="red_planet", opponents=make_agent("random", seed=2, game="red_planet"),
+                     seed=3)
+    obs = env.reset()
+    for _ in range(30):
+        masks = env.action_masks()
+        actions = agent.act_batch(obs, masks)
+        assert masks[np.arange(len(actions)), actions].all()
+        obs, _, _, _ = env.step(actions)
+    res = run_arena([agent, "random"], num_players=4, games=4, game="red_planet", seed=1, progress=False,
+                    record=False, log=lambda msg: None)
+    me = res.config["agents"][0]
+    assert res.agent(me).games > 0
+
+
+def test_models_refuse_the_other_game(red_planet_run):
+    red = PPOAgent.load(red_planet_run[0] / "final.npz")
+    with pytest.raises(ValueError, match="Red Planet"):
+        red.bind(GameConfig(4, game="spacemission"))
+    space = PPOAgent.load_shipped(2)
+    with pytest.raises(ValueError, match="Space Mission"):
+        space.bind(GameConfig(4, game="red_planet"))
+    red.bind(GameConfig(4, game="red_planet"))  # its own game is accepted
+
+
+def test_a_model_file_without_a_game_is_space_missions():
+    agent = PPOAgent.load_shipped(2)
+    meta = {k: v for k, v in agent.metadata.items() if k != "game"}
+    old = PPOAgent(agent.params, meta)
+    assert old.game == "spacemission"
+    with pytest.raises(ValueError, match="Space Mission"):
+        old.bind(GameConfig(4, game="red_planet"))
+
+
+def test_space_mission_defaults_are_unchanged():
+    cfg, resume = parse_args([])
+    assert resume is None and cfg == TrainConfig() and cfg.game == "spacemission"
+    expected = dict(players=2, rules="yucata", max_rounds=100, observation_type="recall", prior="heuristic",
+                    num_envs=256, n_steps=128, bc_teacher="heuristic", bc_samples=250_000,
+                    opponents="heuristic=0.35,greedy=0.15,self=0.4,kind-random=0.05,random=0.05")
+    assert {k: getattr(cfg, k) for k in expected} == expected
+    assert GAME_DEFAULTS["spacemission"] == {}
+
+
+def test_game_flag_applies_the_games_defaults_under_the_flags():
+    cfg, _ = parse_args(["--game", "red_planet", "--num-envs", "32"])
+    assert (cfg.game, cfg.prior, cfg.rules, cfg.max_rounds, cfg.players) == ("red_planet", "", "first_edition", 10, 4)
+    assert cfg.num_envs == 32
+    others = {f.name for f in fields(TrainConfig)} - set(GAME_DEFAULTS["red_planet"]) - {"game", "num_envs"}
+    assert all(getattr(cfg, k) == getattr(TrainConfig(), k) for k in others)
+
+
+def test_the_heuristic_prior_is_refused_for_red_planet(capsys):
+    with pytest.raises(ValueError, match="--prior 'heuristic' is Space Mission's"):
+        for_game("red_planet", prior="heuristic", observation_type="recall")
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "red_planet", "--prior", "heuristic", "--observation-type", "recall"])
+    assert "--prior" in capsys.readouterr().err
+
+
+def test_a_configuration_outside_the_game_is_refused():
+    with pytest.raises(ValueError, match="num_players"):
+        for_game("red_planet", players=2)
+    with pytest.raises(ValueError, match="unknown game"):
+        TrainConfig(game="chess")
+
+
+def test_the_shipped_red_planet_model_loads_by_name_for_four_players():
+    from spacemission_agents.ppo import SHIPPED_BY_GAME
+
+    path = PPOAgent.shipped_path(4, game="red_planet")
+    assert path.name == SHIPPED_BY_GAME["red_planet"][4] and path.stat().st_size <= 5 * 1024 * 1024
+    card = json.loads(path.with_suffix(".json").read_text())
+    assert card["metadata"]["game"] == "red_planet"
+    assert card["metadata"]["training"]["command"].startswith("spacemission train")
+    assert card["metadata"]["training"]["config"]["game"] == "red_planet"
+    agent = make_agent("ppo", game="red_planet")
+    assert (agent.game, agent.metadata["num_players"]) == ("red_planet", 4)
+    agent.bind(GameConfig(4, game="red_planet"))
+    with pytest.raises(ValueError, match="no shipped PPO model for 3-player Mission: Red Planet"):
+        make_agent("ppo", game="red_planet").bind(GameConfig(3, game="red_planet"))
+    with pytest.raises(ValueError, match="Red Planet"):
+        make_agent("ppo", game="red_planet").bind(GameConfig(2, game="spacemission"))
