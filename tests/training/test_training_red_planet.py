@@ -13,7 +13,7 @@ import torch  # noqa: E402
 from spacemission_agents.arena import run_arena  # noqa: E402
 from spacemission_agents.ppo import PPOAgent  # noqa: E402
 from spacemission_agents.registry import make_agent  # noqa: E402
-from spacemission_env.games import GameConfig  # noqa: E402
+from spacemission_env.games import GameConfig, get_game  # noqa: E402
 from spacemission_env.sb3 import GameVecEnv  # noqa: E402
 from spacemission_training.config import GAME_DEFAULTS, TrainConfig, for_game, parse_args  # noqa: E402
 from spacemission_training.train_ppo import train  # noqa: E402
@@ -38,7 +38,7 @@ def test_a_tiny_red_planet_run_exports_a_red_planet_model(red_planet_run):
     assert summary["steps"] >= TINY_RP["steps"]
     agent = PPOAgent.load(run_dir / "final.npz")
     assert agent.game == "red_planet"
-    assert agent.metadata["num_actions"] == 243 and agent.metadata["observation_size"] == 952
+    assert agent.metadata["num_actions"] == 243 and agent.metadata["observation_size"] == get_game("red_planet").description.observation_size("info")
     assert agent.metadata["num_players"] == 4 and agent.prior is None
     assert json.loads((run_dir / "config.json").read_text())["config"]["game"] == "red_planet"
 
