@@ -71,7 +71,8 @@ def game_record(game, config: GameConfig, state, seed: int, agents: list[str], a
         "config": {"game": game.name, "num_players": config.num_players, "rules": config.rules,
                    "max_rounds": config.max_rounds},
         "lineup": None, "deal": None, "seating": None, "agents": list(agents),
-        "start_player": getattr(state, "start_player", None), "actions": [list(a) for a in actions],
+        "start_player": getattr(game.new_reference_game(config, seed), "start_player", None),  # of the deal
+        "actions": [list(a) for a in actions],
         "scores": game.rules.scores(state), "ranks": ranks,
         "winners": None if ranks is None else [q for q, r in enumerate(ranks) if r == 1],
         "rounds": getattr(state, "round", None), "round_limit": False, "forfeit": None,
