@@ -20,6 +20,7 @@ names the spec and lists what is allowed, raised before any game is played.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -46,9 +47,9 @@ AGENTS: dict[str, _Entry] = {
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
 }
 RED_PLANET_AGENTS: dict[str, _Entry] = {
-    "random": _Entry("spacemission_agents.random_agents", "RandomAgent", "uniform over legal action ids"),
-    "greedy": _Entry("spacemission_agents.red_planet.greedy", "GreedyAgent", "one ply: best immediate gain"),
-    "heuristic": _Entry("spacemission_agents.red_planet.heuristic", "HeuristicAgent",
+    "random": _Entry("spacemission_agents.red_planet.random_bot", "RandomBot", "uniform over legal action ids"),
+    "greedy": _Entry("spacemission_agents.red_planet.greedy", "GreedyBot", "one ply: best immediate gain"),
+    "heuristic": _Entry("spacemission_agents.red_planet.heuristic", "HeuristicBot",
                         "majorities, roles and bonus cards"),
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
 }
@@ -149,7 +150,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
     target, path, kwargs = parse_spec(spec, game)
     obj = _resolve(target, spec, game)
     if target == "ppo":
-        factory = obj.load if path is not None else obj.load_shipped
+        factory = obj.load if path is not None else functools.partial(obj.load_shipped, game=game)
         args = (path,) if path is not None else ()
     elif inspect.isclass(obj) or callable(obj):
         factory, args = obj, ()
