@@ -11,6 +11,7 @@ EXAMPLE = """examples:
   spacemission bench                                   all three, about 2 s each
   spacemission bench --only engine --batch 4096 --players 4
   spacemission bench --only agents --agents random,greedy,heuristic --seconds 1 --json
+  spacemission bench --game red_planet --players 4        Red Planet: engines, VectorEnv, AEC env, bots
 
 engine: random legal play on the batched engine (mask, acting player's observation,
   step, finished games restarted), in agent-steps (decisions) per second, with the same
@@ -54,8 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", type=_parts, default=list(PARTS), metavar="PART[,PART]",
                     help=f"what to measure: {', '.join(PARTS)} (default all)")
-    ap.add_argument("--players", type=_positive(int), choices=range(2, 6), default=2, metavar="N",
-                    help="players per game, 2-5 (default 2)")
+    from spacemission_env.games import GAMES
+
+    ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
+                    help="the game (default spacemission); red_planet: fast and reference engine, VectorEnv, AEC env "
+                         "and its bots (random, greedy, heuristic)")
+    ap.add_argument("--players", type=_positive(int), choices=range(2, 6), metavar="N",
+                    help="players per game, 2-5 (default 2; Red Planet 3-5, default 3)")
     ap.add_argument("--rules", choices=RULE_SETS, default="yucata", help="rule set (default yucata)")
     ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
     ap.add_argument("--agents", metavar="SPEC[,SPEC]",
@@ -236,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    if args.game != "spacemission":
+        return _bench_other_game(args, ap)
+    if args.players is None:
+        args.players = 2
+
     agents = []
     if "agents" in args.only:
         from spacemission_agents.registry import make_agent
@@ -301,6 +312,24 @@ def main(argv: list[str] | None = None) -> int:
                       f"{r['single_per_cpu_s']:,.0f}", f"{r['batched_per_cpu_s']:,.0f}")
         console.print(t)
     console.print("Wall-clock figures depend on what else the machine runs; per-CPU-second figures are steadier.")
+    return 0
+
+
+def _bench_other_game(args, ap) -> int:
+    """Every figure for a game of the protocol other than Space Mission, in one run."""
+    from rich.console import Console
+
+    from . import _bench_game
+
+    out = _bench_game.run(args, ap)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=110)
+    _bench_game.print_tables(out, args, console)
+    console.print("Wall-clock figures depend on what else the machine runs.")
     return 0
 
 
