@@ -158,13 +158,13 @@ class Replayer:
     def finish(self) -> list[str]:
         """Check the recorded result against the rebuilt end; returns what matched."""
         g, s, rec = self.game, self.state, self.rec
+        if not rec.get("unfinished") and rec.get("forfeit") is None and not g.rules.is_over(s):
+            raise RecordError(f"{self.where}: the recorded actions end before the game is over")
         if scores_differ(g.rules.scores(s), rec["scores"]):
             raise RecordError(f"{self.where}: recorded scores {[x.get('total') for x in rec['scores'] if isinstance(x, dict)]}"
                               f" but the rebuilt game scores {[x['total'] for x in g.rules.scores(s)]}")
         if rec.get("unfinished"):
             return ["scores at the save"]
-        if rec.get("forfeit") is None and not g.rules.is_over(s):
-            raise RecordError(f"{self.where}: the recorded actions end before the game is over")
         checked = ["scores"]
         expect = {"rounds": getattr(s, "round", None)}
         if rec.get("forfeit") is None:

@@ -23,6 +23,10 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    from spacemission_env.games import GAMES
+
+    ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
+                    help="the game (default spacemission, the only one the page plays so far)")
     ap.add_argument("--port", type=int_arg, default=8000, help="port (default 8000)")
     ap.add_argument("--players", type=int_arg, default=5, metavar="N",
                     help="the most players a visitor may choose, 2-5 (default 5)")
@@ -51,6 +55,12 @@ def check_opponents(text: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
+    if args.game != "spacemission":
+        from spacemission_env.games import get_game
+
+        title = get_game(args.game).description.title
+        ap.error(f"argument --game: the web page plays Space Mission only; play {title} in the terminal "
+                 f"(spacemission play --game {args.game}) and replay its games there (spacemission replay FILE)")
     if not 2 <= args.players <= 5:
         ap.error(f"argument --players: must be 2-5, got {args.players}")
     if not 0 <= args.port <= 65535:
