@@ -199,7 +199,7 @@ def print_tables(out: dict, args, console) -> None:
         if "engine" in out:
             e, r = out["engine"], out["reference"]
             t.add_row(f"fast engine, {e['batch']} games (observation + mask each step)", f"{e['agent_steps_per_s']:,.0f}",
-                      f"{e['games_per_s']:,.1f}", "1")
+                      f"{e['games_per_s']:,.1f}" if e["games_per_s"] else "- (none ended)", "1")
             t.add_row("reference engine (rules), 1 game", f"{r['agent_steps_per_s']:,.0f}", f"{r['games_per_s']:,.2f}",
                       ratio(r["agent_steps_per_s"]))
         if "env" in out:

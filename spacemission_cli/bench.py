@@ -319,16 +319,16 @@ def _bench_other_game(args, ap) -> int:
     """Every figure for a game of the protocol other than Space Mission, in one run."""
     from rich.console import Console
 
-    from . import _bench_game
+    from ._bench_game import print_tables, run
 
-    out = _bench_game.run(args, ap)
+    out = run(args, ap)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=110)
-    _bench_game.print_tables(out, args, console)
+    print_tables(out, args, console)
     console.print("Wall-clock figures depend on what else the machine runs.")
     return 0
 
