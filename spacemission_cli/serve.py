@@ -26,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.games import GAMES
 
     ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
-                    help="the game (default spacemission, the only one the page plays so far)")
+                    help="the game of the page at / (default spacemission); every game is at /play/NAME as well, "
+                         "Red Planet as its text board, picture and moves")
     ap.add_argument("--port", type=int_arg, default=8000, help="port (default 8000)")
     ap.add_argument("--players", type=int_arg, default=5, metavar="N",
                     help="the most players a visitor may choose, 2-5 (default 5)")
@@ -52,15 +53,30 @@ def check_opponents(text: str) -> list[str]:
     return specs
 
 
+def other_games_opponents(specs: list[str]) -> dict[str, list[str]]:
+    """Per game other than Space Mission: the offered specs that name one of its agents
+    (random for any game where none does)."""
+    from spacemission_agents.registry import make_agent
+    from spacemission_env.games import GAMES
+
+    out = {}
+    for name in GAMES:
+        if name == "spacemission":
+            continue
+        fits = []
+        for spec in specs:
+            try:
+                make_agent(spec, seed=0, game=name)
+            except (ValueError, TypeError, ImportError):
+                continue
+            fits.append(spec)
+        out[name] = fits or ["random"]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
-    if args.game != "spacemission":
-        from spacemission_env.games import get_game
-
-        title = get_game(args.game).description.title
-        ap.error(f"argument --game: the web page plays Space Mission only; play {title} in the terminal "
-                 f"(spacemission play --game {args.game}) and replay its games there (spacemission replay FILE)")
     if not 2 <= args.players <= 5:
         ap.error(f"argument --players: must be 2-5, got {args.players}")
     if not 0 <= args.port <= 65535:
@@ -83,14 +99,17 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         app = create_app(opponents, max_players=args.players, max_games=args.max_games,
-                         idle_seconds=args.idle_minutes * 60, replay_file=args.replay)
+                         idle_seconds=args.idle_minutes * 60, replay_file=args.replay,
+                         game_opponents=other_games_opponents(opponents), start_page=args.game)
     except ReplayError as exc:
         ap.error(f"argument --replay: {exc}")
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"Listening on {args.host}: reachable from other machines, as you chose (--host). "
               "docs/play.md shows how to put a reverse proxy with TLS in front.", flush=True)
-    print(f"Space Mission at http://{'127.0.0.1' if args.host == '0.0.0.0' else args.host}:{args.port}/ "
-          f"(opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
+    from spacemission_env.games import get_game
+
+    print(f"{get_game(args.game).description.title} at http://{'127.0.0.1' if args.host == '0.0.0.0' else args.host}:"
+          f"{args.port}/ (opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from spacemission_agents.arena import run_arena
-from spacemission_cli import bench, play, replay, serve
+from spacemission_cli import bench, play, replay
 from spacemission_cli._games import read_records
 from spacemission_cli._protocol_games import Replayer, record_game
 from spacemission_env.red_planet import actions as A
@@ -180,13 +180,6 @@ def test_bench_prints_every_figure_in_one_run(capsys):
     with pytest.raises(SystemExit):
         bench.main(["--game", "red_planet", "--agents", "kind-random"])
     assert "argument --agents" in capsys.readouterr().err
-
-
-def test_serve_refuses_red_planet_with_a_clear_message(capsys):
-    with pytest.raises(SystemExit) as exc:
-        serve.main(["--game", "red_planet"])
-    assert exc.value.code == 2
-    assert "the web page plays Space Mission only" in capsys.readouterr().err
 
 
 def test_the_page_lists_red_planet_records_as_not_shown(arena_file):
