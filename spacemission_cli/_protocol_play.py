@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import secrets
 from pathlib import Path
 
 import numpy as np
@@ -85,19 +84,10 @@ def new_game(args, ap, game) -> dict:
     except ValueError as exc:
         field = "players" if "num_players" in str(exc) else ("rules" if "rules" in str(exc) else "max-rounds")
         ap.error(f"argument --{field}: {exc}")
-    seat = 0 if args.seat is None else args.seat
-    if not 0 <= seat < players:
-        ap.error(f"argument --seat: must be a seat in 0..{players - 1} for {players} players, got {seat}")
-    seed = secrets.randbits(31) if args.seed is None else args.seed
-    if seed < 0:
-        ap.error(f"argument --seed: must be >= 0, got {seed}")
-    specs = [s.strip() for s in (args.opponents or "heuristic").split(",")]
-    if len(specs) == 1:
-        specs = specs * (players - 1)
-    if len(specs) != players - 1 or not all(specs):
-        ap.error(f"argument --opponents: {players} players have {players - 1} opponents: give one spec for all of "
-                 f"them or {players - 1} (one per opponent, in seat order), got {args.opponents!r}")
-    return {"config": config, "seat": seat, "seed": seed, "specs": specs[:seat] + [None] + specs[seat:], "actions": []}
+    from .play import seats_seed_specs
+
+    seat, seed, specs = seats_seed_specs(args, ap, players)
+    return {"config": config, "seat": seat, "seed": seed, "specs": specs, "actions": []}
 
 
 def load_game(args, ap, game_name: str | None) -> dict:

@@ -155,40 +155,12 @@ def pgx_speed(python: str, batch: int, seconds: float, game: str = "connect_four
 
 def engine_speed(batch: int, players: int, rules: str, seconds: float, seed: int = 0) -> dict:
     """Agent-steps per second of random play on the batched engine (benchmarks/engine_speed.py's loop)."""
-    import numpy as np
+    from spacemission_env.games import GameConfig, get_game
 
-    from spacemission_env.space_mission import engine
+    from ._bench_game import engine_speed as protocol_engine_speed
 
-    st = engine.init(batch, players, seeds=seed, rules=rules)
-    mask = np.empty((batch, 100), dtype=bool)
-    obs = np.empty((batch, engine.observation_size()), dtype=np.int8)
-    actions = np.empty(batch, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    next_seed = seed + batch
-
-    def one_step() -> tuple[int, int]:
-        nonlocal next_seed
-        engine.legal_action_mask(st, out=mask)
-        engine.observe(st, out=obs)
-        engine.sample_actions(mask, rng, out=actions)
-        running = int((~st.terminated).sum())
-        engine.step(st, actions)
-        done = int(st.terminated.sum())
-        if done:
-            engine.reset_finished(st, np.arange(next_seed, next_seed + batch, dtype=np.uint64))
-            next_seed += batch
-        return running, done
-
-    for _ in range(3):  # warm-up: compiled kernels, caches
-        one_step()
-    steps = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        s, g = one_step()
-        steps, games = steps + s, games + g
-    elapsed = time.perf_counter() - t0
-    return {"batch": batch, "players": players, "rules": rules, "agent_steps_per_s": steps / elapsed,
-            "games_per_s": games / elapsed, "seconds": elapsed}
+    out = protocol_engine_speed(get_game("spacemission"), GameConfig(players, rules), batch, seconds, seed)
+    return {"batch": batch, "players": players, "rules": rules, **{k: v for k, v in out.items() if k != "batch"}}
 
 
 def env_speed(players: int, rules: str, seconds: float, seed: int = 0) -> dict:

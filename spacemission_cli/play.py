@@ -118,11 +118,9 @@ class Opponent:
         return int(action)
 
 
-def _new_game(args, ap) -> dict:
-    from spacemission_env.games import GameConfig
-    from spacemission_env.space_mission.rules import new_game
-
-    players = 2 if args.players is None else args.players
+def seats_seed_specs(args, ap, players: int) -> tuple[int, int, list]:
+    """The person's seat, the game seed and the agent spec of every seat (None for the
+    person) from the command line, for any game; argument errors through ``ap``."""
     seat = 0 if args.seat is None else args.seat
     if not 0 <= seat < players:
         ap.error(f"argument --seat: must be a seat in 0..{players - 1} for {players} players, got {seat}")
@@ -136,12 +134,20 @@ def _new_game(args, ap) -> dict:
         others = f"{players - 1} opponent{'s' if players > 2 else ''}"
         ap.error(f"argument --opponents: {players} players have {others}: give one spec for all of them or "
                  f"{players - 1} (one per opponent, in seat order), got {args.opponents!r}")
+    return seat, seed, specs[:seat] + [None] + specs[seat:]
+
+
+def _new_game(args, ap) -> dict:
+    from spacemission_env.games import GameConfig
+    from spacemission_env.space_mission.rules import new_game
+
+    players = 2 if args.players is None else args.players
+    seat, seed, by_seat = seats_seed_specs(args, ap, players)
     try:
         config = GameConfig(players, args.rules or "yucata", 100 if args.max_rounds is None else args.max_rounds)
     except ValueError as exc:
         ap.error(f"argument --max-rounds: {exc}")
     state = new_game(players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)
-    by_seat = specs[:seat] + [None] + specs[seat:]
     return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
 
 

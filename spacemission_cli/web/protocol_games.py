@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import importlib
 import io
-import secrets
 
 from spacemission_env.games import GameConfig, get_game
 
 from .._protocol_games import game_record, seat_label
 from .._protocol_play import Bot
-from .games import ApiError, _int_field
+from .games import ApiError, _int_field, seats_and_seed
 
 
 class ProtocolTable:
@@ -100,26 +99,7 @@ def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
         raise ApiError(400, str(exc)) from None
     d = game.description
     players = _int_field(body, "players", d.min_players, d.min_players, min(max_players, d.max_players))
-    specs = body.get("opponents", allowed[0] if allowed else None)
-    if isinstance(specs, str):
-        specs = [specs]
-    if not isinstance(specs, list) or not specs or not all(isinstance(x, str) for x in specs):
-        raise ApiError(400, f"opponents must be a spec or a list of specs, got {specs!r}")
-    if len(specs) == 1:
-        specs = specs * (players - 1)
-    if len(specs) != players - 1:
-        raise ApiError(400, f"{players} players have {players - 1} opponents: give one spec for all or "
-                            f"{players - 1}, got {len(specs)}")
-    for spec in specs:
-        if spec not in allowed:
-            raise ApiError(400, f"opponent {spec!r} is not offered for {d.title} by this server; choose from "
-                                f"{', '.join(allowed) or 'none'}")
-    seat = body.get("seat", 0)
-    if seat == "random":
-        seat = secrets.randbelow(players)
-    seat = _int_field({"seat": seat}, "seat", 0, 0, players - 1)
-    seed = _int_field(body, "seed", None, 0, 2**63 - 1)
-    seed = secrets.randbits(31) if seed is None else seed
+    specs, seat, seed = seats_and_seed(body, allowed, players)
     return {"game": game, "config": GameConfig(players, game=game.name), "seat": seat, "seed": seed,
             "specs": specs[:seat] + [None] + specs[seat:]}
 
