@@ -75,6 +75,69 @@ class Bot:
         return int(action)
 
 
+class ProtocolTable:
+    """One person's seat against bots in a protocol game, shared by the terminal and the web
+    page: ``play`` the person's move, ``bot_step`` / ``bots_until_person`` the bots' moves,
+    ``log`` every move as the person saw it (``seat_label``), ``actions`` as recorded."""
+
+    def __init__(self, game, config: GameConfig, seat: int, seed: int, specs: list, state=None, actions=None):
+        self.game, self.config, self.seat, self.seed, self.specs = game, config, seat, seed, specs
+        self.state = state if state is not None else game.new_reference_game(config, seed)
+        self.bots = {q: Bot(game, sp, q, seed, config) for q, sp in enumerate(specs) if sp is not None}  # ValueError
+        self.actions: list[list] = [list(a) for a in actions or []]
+        self.log: list[dict] = []
+        self.failure = None  # a bot's error, which ends the game
+
+    @property
+    def over(self) -> bool:
+        return self.game.rules.is_over(self.state) or self.failure is not None
+
+    @property
+    def person_to_act(self) -> bool:
+        return not self.over and self.game.rules.current_player(self.state) == self.seat
+
+    def legal(self) -> list[int]:
+        return list(self.game.rules.legal_actions(self.state))
+
+    def agents(self) -> list[str]:
+        return ["human" if sp is None else sp for sp in self.specs]
+
+    def _apply(self, action: int) -> dict:
+        g, s = self.game, self.state
+        q = g.rules.current_player(s)
+        entry = {"seat": q, "text": seat_label(g, action, s, self.seat), "round": getattr(s, "round", None)}
+        self.actions.append([q, action, g.action_label(action, s)])
+        g.rules.apply(s, action)
+        self.log.append(entry)
+        return entry
+
+    def play(self, action) -> dict:
+        """The person's move (its log entry); ValueError naming the problem, the game unchanged."""
+        if self.over:
+            raise ValueError("the game is over")
+        if not self.person_to_act:
+            raise ValueError(f"it is seat {self.game.rules.current_player(self.state)}'s turn, not yours")
+        legal = self.legal()
+        if action not in legal:
+            raise ValueError(f"action {action} is not one of your legal moves now ({len(legal)} legal: "
+                             f"{', '.join(map(str, legal[:12]))}{', ...' if len(legal) > 12 else ''})")
+        return self._apply(action)
+
+    def bot_step(self) -> dict | None:
+        """The acting bot's move (its log entry); None when a bot failed (``failure`` says why)."""
+        q = self.game.rules.current_player(self.state)
+        try:
+            action = self.bots[q].act(self.state, len(self.actions))
+        except RuntimeError as exc:
+            self.failure = str(exc)
+            return None
+        return self._apply(action)
+
+    def bots_until_person(self) -> None:
+        while not self.over and not self.person_to_act:
+            self.bot_step()
+
+
 def new_game(args, ap, game) -> dict:
     """The game of the command line: seats, seed, specs (None for the person)."""
     d = game.description
@@ -126,17 +189,22 @@ class ProtocolSession:
             self.console = Console(highlight=False, width=110)
         self.game, self.prompt, self.record = game, prompt, record
         self.config, self.seat, self.seed = setup["config"], setup["seat"], setup["seed"]
-        self.specs, self.actions = setup["specs"], setup["actions"]
-        self.state = setup.get("state") or game.new_reference_game(self.config, self.seed)
+        self.specs = setup["specs"]
+        self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
+                                   actions=setup["actions"])
         self.render = importlib.import_module(game.render_module)
-        self.bots = {q: Bot(game, s, q, self.seed, self.config) for q, s in enumerate(self.specs) if s is not None}
         self.saved = None
+
+    @property
+    def state(self):
+        return self.table.state
+
+    @property
+    def actions(self) -> list:
+        return self.table.actions
 
     def name(self, q: int) -> str:
         return "you" if q == self.seat else f"seat {q} ({self.specs[q]})"
-
-    def legal(self) -> list[int]:
-        return list(self.game.rules.legal_actions(self.state))
 
     def show_board(self) -> None:
         self.console.print()
@@ -149,12 +217,7 @@ class ProtocolSession:
             self.console.print(f"  {k:>2}  {self.game.action_label(a, self.state)}", markup=False)
 
     def play(self, action: int) -> str:
-        q = self.game.rules.current_player(self.state)
-        label = self.game.action_label(action, self.state)
-        shown = seat_label(self.game, action, self.state, self.seat)
-        self.game.rules.apply(self.state, action)
-        self.actions.append([q, action, label])
-        return shown
+        return self.table.play(action)["text"]
 
     def run(self) -> int:
         g, d = self.game, self.game.description
@@ -167,19 +230,18 @@ class ProtocolSession:
                 if not self.person_decision():
                     return 0
                 continue
-            try:
-                action = self.bots[q].act(self.state, len(self.actions))
-            except RuntimeError as exc:
-                self.console.print(f"error: {exc}", markup=False)
+            entry = self.table.bot_step()
+            if entry is None:
+                self.console.print(f"error: {self.table.failure}", markup=False)
                 return 1
-            self.console.print(f"  {self.name(q)}: {self.play(action)}", markup=False)
+            self.console.print(f"  {self.name(q)}: {entry['text']}", markup=False)
         self.finish()
         return 0
 
     def person_decision(self) -> bool:
         """One decision of the person; False when the person leaves."""
         self.show_board()
-        moves = self.legal()
+        moves = self.table.legal()
         self.show_moves(moves)
         labels = {self.game.action_label(a, self.state).lower(): a for a in moves}
         while True:
@@ -217,7 +279,7 @@ class ProtocolSession:
                                    f"(1-{len(moves)}), its whole label, or help.", markup=False)
 
     def agents(self) -> list[str]:
-        return ["human" if s is None else s for s in self.specs]
+        return self.table.agents()
 
     def is_saved(self) -> bool:
         return self.saved is not None and self.saved[1] == len(self.actions)

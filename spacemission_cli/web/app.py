@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 
 from .games import ApiError, GameStore, game_options, make_table
 from .payload import game_json, meta
-from .protocol_games import ProtocolTable, make_protocol_table, protocol_game_json, protocol_options
+from .protocol_games import ProtocolTable, make_protocol_table, picture_png, protocol_game_json, protocol_options
 from .replays import FILE_ID, ReplayLibrary
 
 MAX_BODY = 16 * 1024  # a move or a new game is a few dozen bytes
@@ -141,7 +141,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         game = store.get(request.path_params["game_id"])
         if not isinstance(game.table, ProtocolTable):
             raise ApiError(404, "this game's page draws its own board; no picture here")
-        png = await run_in_threadpool(_locked, game, game.table.picture_png)
+        png = await run_in_threadpool(_locked, game, lambda: picture_png(game.table))
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def play(request):
