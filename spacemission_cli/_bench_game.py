@@ -77,7 +77,7 @@ def vector_speed(game, config: GameConfig, num_envs: int, seconds: float, seed: 
         obs, mask, *_ = env.step(game.engine.sample_actions(mask, rng))
     steps, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        obs, mask, *_ = env.step(game.engine.sample_actions(mask, rng))
+        _, mask, *_ = env.step(game.engine.sample_actions(mask, rng))
         steps += num_envs
     el = time.perf_counter() - t0
     return {"env": "VectorEnv", "num_envs": num_envs, "agent_steps_per_s": steps / el, "seconds": el}
@@ -195,7 +195,7 @@ def print_tables(out: dict, args, console) -> None:
         for col in ("what", "agent-steps/s", "games/s", "engine / this"):
             t.add_column(col, justify="left" if col == "what" else "right")
         fast = out.get("engine", {}).get("agent_steps_per_s")
-        ratio = lambda r: f"{fast / r:,.0f}" if fast else ""  # noqa: E731
+        ratio = lambda r: f"{fast / r:,.0f}" if fast else ""
         if "engine" in out:
             e, r = out["engine"], out["reference"]
             t.add_row(f"fast engine, {e['batch']} games (observation + mask each step)", f"{e['agent_steps_per_s']:,.0f}",

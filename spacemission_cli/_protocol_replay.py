@@ -54,7 +54,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
         except OSError as exc:
             ap.error(f"argument --to-png: cannot create {out_dir}: {exc}")
     names = [str(a) for a in (rec.get("agents") or [f"seat {q}" for q in range(n)])]
-    who = lambda q: f"seat {q} ({names[q]})"  # noqa: E731
+    who = lambda q: f"seat {q} ({names[q]})"
     console.print(f"Game {rec.get('game')} of {args.file} (line {line}): {game.description.title}, {n} players, "
                   f"seed {rec['seed']}", markup=False)
     console.print("Seats: " + ", ".join(who(q) for q in range(n)), markup=False)

@@ -6,8 +6,8 @@ import re
 import sys
 
 import pytest
-
 from spacemission_agents.arena import run_arena
+
 from spacemission_cli import bench, play, replay
 from spacemission_cli._games import read_records
 from spacemission_cli._protocol_games import Replayer, record_game
