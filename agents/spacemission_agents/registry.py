@@ -20,7 +20,6 @@ names the spec and lists what is allowed, raised before any game is played.
 from __future__ import annotations
 
 import ast
-import functools
 import importlib
 import importlib.util
 import inspect
@@ -150,7 +149,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
     target, path, kwargs = parse_spec(spec, game)
     obj = _resolve(target, spec, game)
     if target == "ppo":
-        factory = obj.load if path is not None else functools.partial(obj.load_shipped, game=game)
+        factory = obj.load if path is not None else obj.load_shipped
         args = (path,) if path is not None else ()
     elif inspect.isclass(obj) or callable(obj):
         factory, args = obj, ()
