@@ -165,6 +165,10 @@ def _check_shape(rec, where: str) -> None:
         if key not in rec:
             raise ReplayError(f"{where}: missing field {key!r}")
     cfg = rec["config"]
+    if isinstance(cfg, dict) and cfg.get("game", "spacemission") != "spacemission":
+        from ._protocol_games import check_record  # another game of the protocol
+
+        return check_record(rec, where)
     if not isinstance(cfg, dict) or not {"num_players", "rules", "max_rounds"} <= set(cfg):
         raise ReplayError(f"{where}: config must hold num_players, rules and max_rounds")
     try:

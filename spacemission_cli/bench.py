@@ -11,6 +11,7 @@ EXAMPLE = """examples:
   spacemission bench                                   all three, about 2 s each
   spacemission bench --only engine --batch 4096 --players 4
   spacemission bench --only agents --agents random,greedy,heuristic --seconds 1 --json
+  spacemission bench --game red_planet --players 4        Red Planet: engines, VectorEnv, AEC env, bots
 
 engine: random legal play on the batched engine (mask, acting player's observation,
   step, finished games restarted), in agent-steps (decisions) per second, with the same
@@ -54,8 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", type=_parts, default=list(PARTS), metavar="PART[,PART]",
                     help=f"what to measure: {', '.join(PARTS)} (default all)")
-    ap.add_argument("--players", type=_positive(int), choices=range(2, 6), default=2, metavar="N",
-                    help="players per game, 2-5 (default 2)")
+    from spacemission_env.games import GAMES
+
+    ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
+                    help="the game (default spacemission); red_planet: fast and reference engine, VectorEnv, AEC env "
+                         "and its bots (random, greedy, heuristic)")
+    ap.add_argument("--players", type=_positive(int), choices=range(2, 6), metavar="N",
+                    help="players per game, 2-5 (default 2; Red Planet 3-5, default 3)")
     ap.add_argument("--rules", choices=RULE_SETS, default="yucata", help="rule set (default yucata)")
     ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
     ap.add_argument("--agents", metavar="SPEC[,SPEC]",
@@ -149,40 +155,12 @@ def pgx_speed(python: str, batch: int, seconds: float, game: str = "connect_four
 
 def engine_speed(batch: int, players: int, rules: str, seconds: float, seed: int = 0) -> dict:
     """Agent-steps per second of random play on the batched engine (benchmarks/engine_speed.py's loop)."""
-    import numpy as np
+    from spacemission_env.games import GameConfig, get_game
 
-    from spacemission_env.space_mission import engine
+    from ._bench_game import engine_speed as protocol_engine_speed
 
-    st = engine.init(batch, players, seeds=seed, rules=rules)
-    mask = np.empty((batch, 100), dtype=bool)
-    obs = np.empty((batch, engine.observation_size()), dtype=np.int8)
-    actions = np.empty(batch, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    next_seed = seed + batch
-
-    def one_step() -> tuple[int, int]:
-        nonlocal next_seed
-        engine.legal_action_mask(st, out=mask)
-        engine.observe(st, out=obs)
-        engine.sample_actions(mask, rng, out=actions)
-        running = int((~st.terminated).sum())
-        engine.step(st, actions)
-        done = int(st.terminated.sum())
-        if done:
-            engine.reset_finished(st, np.arange(next_seed, next_seed + batch, dtype=np.uint64))
-            next_seed += batch
-        return running, done
-
-    for _ in range(3):  # warm-up: compiled kernels, caches
-        one_step()
-    steps = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        s, g = one_step()
-        steps, games = steps + s, games + g
-    elapsed = time.perf_counter() - t0
-    return {"batch": batch, "players": players, "rules": rules, "agent_steps_per_s": steps / elapsed,
-            "games_per_s": games / elapsed, "seconds": elapsed}
+    out = protocol_engine_speed(get_game("spacemission"), GameConfig(players, rules), batch, seconds, seed)
+    return {"batch": batch, "players": players, "rules": rules, **{k: v for k, v in out.items() if k != "batch"}}
 
 
 def env_speed(players: int, rules: str, seconds: float, seed: int = 0) -> dict:
@@ -235,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from rich.console import Console
     from rich.table import Table
+
+    if args.game != "spacemission":
+        return _bench_other_game(args, ap)
+    if args.players is None:
+        args.players = 2
 
     agents = []
     if "agents" in args.only:
@@ -301,6 +284,24 @@ def main(argv: list[str] | None = None) -> int:
                       f"{r['single_per_cpu_s']:,.0f}", f"{r['batched_per_cpu_s']:,.0f}")
         console.print(t)
     console.print("Wall-clock figures depend on what else the machine runs; per-CPU-second figures are steadier.")
+    return 0
+
+
+def _bench_other_game(args, ap) -> int:
+    """Every figure for a game of the protocol other than Space Mission, in one run."""
+    from rich.console import Console
+
+    from ._bench_game import print_tables, run
+
+    out = run(args, ap)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=110)
+    print_tables(out, args, console)
+    console.print("Wall-clock figures depend on what else the machine runs.")
     return 0
 
 

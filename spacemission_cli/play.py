@@ -13,6 +13,7 @@ EXAMPLE = """examples:
   spacemission play --players 3 --opponents heuristic,ppo --rules yucata --seed 7
   spacemission play --opponents greedy --seat 1 --record my_games.jsonl
   spacemission play --load saved.json
+  spacemission play --game red_planet --players 4 --opponents heuristic,greedy,random --seed 3
 
 During the game, type a move's number or its whole label (any case; the start of a label
 asks you to confirm), "top up" with the cards to discard by face (top up J2/S1 S1), or a
@@ -29,7 +30,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission against the bots in the terminal.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--players", type=int_arg, choices=range(2, 6), metavar="N", help="players, 2-5 (default 2)")
+    from spacemission_env.games import GAMES
+
+    ap.add_argument("--game", choices=sorted(GAMES), help="the game (default spacemission; red_planet: Mission: Red Planet, "
+                    "3-5 players, its own bots: random, greedy, heuristic)")
+    ap.add_argument("--players", type=int_arg, choices=range(2, 6), metavar="N",
+                    help="players, 2-5 (default 2; Red Planet 3-5, default 3)")
     ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
                     help="the other seats' agents, one spec for all or one per opponent (default heuristic)")
     ap.add_argument("--rules", choices=RULE_SETS, help="rule set (default yucata)")
@@ -112,11 +118,9 @@ class Opponent:
         return int(action)
 
 
-def _new_game(args, ap) -> dict:
-    from spacemission_env.games import GameConfig
-    from spacemission_env.space_mission.rules import new_game
-
-    players = 2 if args.players is None else args.players
+def seats_seed_specs(args, ap, players: int) -> tuple[int, int, list]:
+    """The person's seat, the game seed and the agent spec of every seat (None for the
+    person) from the command line, for any game; argument errors through ``ap``."""
     seat = 0 if args.seat is None else args.seat
     if not 0 <= seat < players:
         ap.error(f"argument --seat: must be a seat in 0..{players - 1} for {players} players, got {seat}")
@@ -130,12 +134,20 @@ def _new_game(args, ap) -> dict:
         others = f"{players - 1} opponent{'s' if players > 2 else ''}"
         ap.error(f"argument --opponents: {players} players have {others}: give one spec for all of them or "
                  f"{players - 1} (one per opponent, in seat order), got {args.opponents!r}")
+    return seat, seed, specs[:seat] + [None] + specs[seat:]
+
+
+def _new_game(args, ap) -> dict:
+    from spacemission_env.games import GameConfig
+    from spacemission_env.space_mission.rules import new_game
+
+    players = 2 if args.players is None else args.players
+    seat, seed, by_seat = seats_seed_specs(args, ap, players)
     try:
         config = GameConfig(players, args.rules or "yucata", 100 if args.max_rounds is None else args.max_rounds)
     except ValueError as exc:
         ap.error(f"argument --max-rounds: {exc}")
     state = new_game(players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)
-    by_seat = specs[:seat] + [None] + specs[seat:]
     return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
 
 
@@ -177,6 +189,20 @@ def _load_game(args, ap) -> dict:
     return {"state": state, "seat": seat, "seed": seed, "specs": specs, "actions": [list(a) for a in actions]}
 
 
+def _is_space_mission_save(path: str) -> bool:
+    """A file of Space Mission's ``save FILE`` (or one that reads as nothing: its own errors
+    then come from Space Mission's loader, as before); other games save a one-line record."""
+    from ._games import SAVE_FORMAT
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return True
+    return not (isinstance(data, dict) and data.get("format") != SAVE_FORMAT
+                and isinstance(data.get("config"), dict) and data["config"].get("game", "spacemission") != "spacemission")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -188,6 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         record = Path(args.record)
         if record.is_dir() or not record.parent.is_dir():
             ap.error(f"argument --record: {args.record} is a directory or its folder does not exist")
+    if args.game not in (None, "spacemission") or (args.load and not _is_space_mission_save(args.load)):
+        from . import _protocol_play  # every other game, over the game protocol
+
+        return _protocol_play.main(args, ap, args.game)
     game = _load_game(args, ap) if args.load else _new_game(args, ap)
     state = game["state"]
     config = GameConfig(state.num_players, state.rules, state.max_rounds)

@@ -11,10 +11,11 @@ EXAMPLE = """examples:
   spacemission replay results/games.jsonl --game 3              every move and the board after each turn
   spacemission replay my_games.jsonl --seat 0 --step            as seat 0 saw it, Enter between turns
   spacemission replay results/games.jsonl --to-png frames/      plus a picture of the board per turn
+  spacemission replay rp/games.jsonl --seat 2 --step             a Red Planet game as seat 2 saw it, n / b / q
 
 FILE holds recorded games as JSON lines: the games.jsonl of 'spacemission arena --out DIR' or
 the file of 'spacemission play --record FILE', or a game saved unfinished with play's
-'save FILE'. Each game is rebuilt with the reference engine
+'save FILE'. The game is the record's config.game (records without it are Space Mission's). Each game is rebuilt with the reference engine
 from its seed, configuration and actions; every recorded label and the final result are
 checked, and a game that does not replay is reported with the action where it parts."""
 
@@ -28,9 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--game", type=int_arg, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
     ap.add_argument("--seat", type=int_arg, metavar="S",
                     help="show only what seat S could see: its own observation (the rule set's table view)")
-    ap.add_argument("--boards", choices=BOARDS, default="turn",
-                    help="when to show the board: after every turn (default), round, action, or only at the start and end")
-    ap.add_argument("--step", action="store_true", help="wait for Enter after each board (needs a terminal on stdin)")
+    ap.add_argument("--boards", choices=BOARDS,
+                    help="when to show the board: after every turn (default; Red Planet: round), round, action, "
+                         "or only at the start and end")
+    ap.add_argument("--step", action="store_true", help="wait for Enter after each board (needs a terminal on stdin; "
+                    "Red Planet: walk the turns forward and back, n / b / q, from a terminal or piped lines)")
     ap.add_argument("--to-png", metavar="DIR", help="write the board picture of the start and of every turn to DIR")
     return ap
 
@@ -64,12 +67,23 @@ def main(argv: list[str] | None = None) -> int:
     except ReplayError as exc:
         ap.error(f"argument FILE: {exc}")
     line, rec = _select(records, args.game, ap, args.file)
+    err = Console(stderr=True, highlight=False)
+    from ._protocol_games import record_game
+
+    if record_game(rec) != "spacemission":  # another game of the protocol (config.game)
+        from . import _protocol_replay
+
+        console = Console(highlight=False)
+        if not console.is_terminal:
+            console = Console(highlight=False, width=110)
+        return _protocol_replay.run(args, ap, rec, line, console, err)
+    if args.boards is None:
+        args.boards = "turn"
     cfg = rec["config"]
     n = cfg["num_players"]
     if args.seat is not None and not 0 <= args.seat < n:
         ap.error(f"argument --seat: must be a seat in 0..{n - 1} for this {n}-player game, got {args.seat}")
     where = f"{args.file} line {line} (game {rec.get('game')})"
-    err = Console(stderr=True, highlight=False)
     try:  # check the whole game before showing any of it
         check = Replayer(rec, where)
         while not check.done:

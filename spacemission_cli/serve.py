@@ -23,6 +23,11 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    from spacemission_env.games import GAMES
+
+    ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
+                    help="the game of the page at / (default spacemission); every game is at /play/NAME as well, "
+                         "Red Planet as its text board, picture and moves")
     ap.add_argument("--port", type=int_arg, default=8000, help="port (default 8000)")
     ap.add_argument("--players", type=int_arg, default=5, metavar="N",
                     help="the most players a visitor may choose, 2-5 (default 5)")
@@ -46,6 +51,27 @@ def check_opponents(text: str) -> list[str]:
     for spec in specs:
         make_agent(spec, seed=0)
     return specs
+
+
+def other_games_opponents(specs: list[str]) -> dict[str, list[str]]:
+    """Per game other than Space Mission: the offered specs that name one of its agents
+    (random for any game where none does)."""
+    from spacemission_agents.registry import make_agent
+    from spacemission_env.games import GAMES
+
+    out = {}
+    for name in GAMES:
+        if name == "spacemission":
+            continue
+        fits = []
+        for spec in specs:
+            try:
+                make_agent(spec, seed=0, game=name)
+            except (ValueError, TypeError, ImportError):
+                continue
+            fits.append(spec)
+        out[name] = fits or ["random"]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,14 +99,17 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         app = create_app(opponents, max_players=args.players, max_games=args.max_games,
-                         idle_seconds=args.idle_minutes * 60, replay_file=args.replay)
+                         idle_seconds=args.idle_minutes * 60, replay_file=args.replay,
+                         game_opponents=other_games_opponents(opponents), start_page=args.game)
     except ReplayError as exc:
         ap.error(f"argument --replay: {exc}")
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"Listening on {args.host}: reachable from other machines, as you chose (--host). "
               "docs/play.md shows how to put a reverse proxy with TLS in front.", flush=True)
-    print(f"Space Mission at http://{'127.0.0.1' if args.host == '0.0.0.0' else args.host}:{args.port}/ "
-          f"(opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
+    from spacemission_env.games import get_game
+
+    print(f"{get_game(args.game).description.title} at http://{'127.0.0.1' if args.host == '0.0.0.0' else args.host}:"
+          f"{args.port}/ (opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 

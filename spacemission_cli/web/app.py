@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 
 from .games import ApiError, GameStore, game_options, make_table
 from .payload import game_json, meta
+from .protocol_games import ProtocolTable, make_protocol_table, picture_png, protocol_game_json, protocol_options
 from .replays import FILE_ID, ReplayLibrary
 
 MAX_BODY = 16 * 1024  # a move or a new game is a few dozen bytes
@@ -67,11 +68,23 @@ def _locked(game, work):
         game.lock.release()
 
 
+def _json_of(game_id: str, table, since: int) -> dict:
+    """The game's JSON: Space Mission's view model, or a protocol game's text board and moves."""
+    if isinstance(table, ProtocolTable):
+        return protocol_game_json(game_id, table, since)
+    return game_json(game_id, table, since)
+
+
 def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,
-               idle_seconds: float = 1800.0, replay_file=None) -> Starlette:
+               idle_seconds: float = 1800.0, replay_file=None, game_opponents: dict | None = None,
+               start_page: str = "spacemission") -> Starlette:
     """The app. ``opponents``: the agent specs a visitor may choose (default heuristic, greedy,
-    random); ``replay_file``: recorded games offered on the page (ReplayError when unreadable)."""
+    random); ``game_opponents``: per other game of the protocol, its specs a visitor may
+    choose (a new game with ``"game": NAME``; default random for red_planet); ``start_page``:
+    the game of the page at ``/``; ``replay_file``: recorded games offered on the page
+    (ReplayError when unreadable)."""
     offered = list(opponents or ["heuristic", "greedy", "random"])
+    offered_by_game = dict(game_opponents if game_opponents is not None else {"red_planet": ["random"]})
     store = GameStore(max_games=max_games, idle_seconds=idle_seconds)
     library = ReplayLibrary()
     if replay_file is not None:
@@ -81,24 +94,38 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
     info["replay"] = FILE_ID if replay_file is not None else None
 
     async def page(request):
-        return FileResponse(str(static / "index.html"))
+        return FileResponse(str(static / ("index.html" if start_page == "spacemission" else "protocol.html")))
+
+    async def protocol_page(request):
+        return FileResponse(str(static / "protocol.html"))
 
     async def no_icon(request):
         return Response(status_code=204)
 
     async def get_meta(request):
-        return JSONResponse(info)
+        return JSONResponse(dict(info, games={name: {"opponents": specs} for name, specs in offered_by_game.items()},
+                                 start_page=start_page))
 
     async def new_game(request):
-        options = game_options(await read_json(request), offered, max_players)
+        body = await read_json(request)
+        other = isinstance(body, dict) and body.get("game", "spacemission") != "spacemission"
+        if other:
+            name = body["game"]
+            if not isinstance(name, str) or name not in offered_by_game:
+                raise ApiError(400, f"game must be one of {', '.join(['spacemission', *offered_by_game])}, got {name!r}")
+            options = protocol_options(body, offered_by_game[name], max_players)
+        else:
+            if isinstance(body, dict):
+                body = {k: v for k, v in body.items() if k != "game"}
+            options = game_options(body, offered, max_players)
 
         def start():
-            table = make_table(options)
+            table = make_protocol_table(options) if other else make_table(options)
             table.bots_until_person()
             return store.add(table), table
 
         game_id, table = await run_in_threadpool(start)
-        return JSONResponse(await run_in_threadpool(game_json, game_id, table, 0), status_code=201)
+        return JSONResponse(await run_in_threadpool(_json_of, game_id, table, 0), status_code=201)
 
     async def get_game(request):
         game_id = request.path_params["game_id"]
@@ -108,7 +135,14 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if since is not None and not 0 <= since <= len(table.log):
             raise ApiError(400, f"since must be in 0..{len(table.log)}, got {since}")
         return JSONResponse(await run_in_threadpool(
-            _locked, game, lambda: game_json(game_id, table, len(table.log) if since is None else since)))
+            _locked, game, lambda: _json_of(game_id, table, len(table.log) if since is None else since)))
+
+    async def picture(request):
+        game = store.get(request.path_params["game_id"])
+        if not isinstance(game.table, ProtocolTable):
+            raise ApiError(404, "this game's page draws its own board; no picture here")
+        png = await run_in_threadpool(_locked, game, lambda: picture_png(game.table))
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def play(request):
         game_id = request.path_params["game_id"]
@@ -132,7 +166,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             except (TypeError, ValueError) as exc:
                 raise ApiError(409 if table.over or not table.person_to_act else 400, str(exc)) from None
             table.bots_until_person()
-            return game_json(game_id, table, since)
+            return _json_of(game_id, table, since)
 
         return JSONResponse(await run_in_threadpool(_locked, game, move))
 
@@ -145,6 +179,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             def work():
                 table = game.table
                 since = len(table.log)
+                if isinstance(table, ProtocolTable):
+                    raise ApiError(409, f"undo and resign are not offered for {table.game.description.title}")
                 try:
                     change(table)
                 except ValueError as exc:
@@ -184,10 +220,12 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
     routes = [
         Route("/", page),
         Route("/favicon.ico", no_icon),
+        Route("/play/{game_name}", protocol_page),
         Route("/api/meta", get_meta),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/move", play, methods=["POST"]),
+        Route("/api/games/{game_id}/picture.png", picture),
         Route("/api/games/{game_id}/undo", _simple(lambda t: t.undo()), methods=["POST"]),
         Route("/api/games/{game_id}/resign", _simple(lambda t: t.resign()), methods=["POST"]),
         Route("/api/replays", upload_replay, methods=["POST"]),

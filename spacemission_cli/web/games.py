@@ -43,21 +43,11 @@ def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
     return value
 
 
-def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
-    """The checked options of a new game from the request's JSON object: players, opponents
-    (one of the server's specs for all, or one per opponent), rules, seat (a number or
-    "random"), seed (null: a random one), max_rounds."""
-    if not isinstance(body, dict):
-        raise ApiError(400, f"a new game is a JSON object, got {type(body).__name__}")
-    known = {"players", "opponents", "rules", "seat", "seed", "max_rounds"}
-    unknown = sorted(set(body) - known)
-    if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r}; a new game takes {', '.join(sorted(known))}")
-    players = _int_field(body, "players", 2, 2, max_players)
-    rules = body.get("rules", "yucata")
-    if rules not in RULE_SETS:
-        raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {rules!r}")
-    specs = body.get("opponents", allowed_opponents[0])
+def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tuple[list[str], int, int]:
+    """(opponents' specs in seat order, the person's seat, the seed) of a new game's request,
+    for any game: one offered spec for all or one per opponent, a seat number or "random",
+    a seed or null (a random one)."""
+    specs = body.get("opponents", allowed_opponents[0] if allowed_opponents else None)
     if isinstance(specs, str):
         specs = [specs]
     if not isinstance(specs, list) or not specs or not all(isinstance(x, str) for x in specs):
@@ -75,7 +65,24 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
         seat = secrets.randbelow(players)
     seat = _int_field({"seat": seat}, "seat", 0, 0, players - 1)
     seed = _int_field(body, "seed", None, 0, 2**63 - 1)
-    seed = secrets.randbits(31) if seed is None else seed
+    return specs, seat, secrets.randbits(31) if seed is None else seed
+
+
+def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
+    """The checked options of a new game from the request's JSON object: players, opponents
+    (one of the server's specs for all, or one per opponent), rules, seat (a number or
+    "random"), seed (null: a random one), max_rounds."""
+    if not isinstance(body, dict):
+        raise ApiError(400, f"a new game is a JSON object, got {type(body).__name__}")
+    known = {"players", "opponents", "rules", "seat", "seed", "max_rounds"}
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r}; a new game takes {', '.join(sorted(known))}")
+    players = _int_field(body, "players", 2, 2, max_players)
+    rules = body.get("rules", "yucata")
+    if rules not in RULE_SETS:
+        raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {rules!r}")
+    specs, seat, seed = seats_and_seed(body, allowed_opponents, players)
     max_rounds = _int_field(body, "max_rounds", 100, 1, None)
     try:
         config = GameConfig(players, rules, max_rounds)

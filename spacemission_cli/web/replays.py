@@ -11,6 +11,7 @@ from spacemission_env.space_mission import encoding
 
 from .. import _view as V
 from .._games import Replayer, ReplayError, own_label, parse_records, public_label, read_records
+from .._protocol_games import record_game
 from .games import ApiError
 from .payload import view_json
 
@@ -21,6 +22,11 @@ def _checked(records: list[tuple[int, dict]], where: str) -> list[dict]:
     games = []
     for line, rec in records:
         entry = {"line": line, "record": rec, "error": None}
+        if record_game(rec) != "spacemission":  # the page shows Space Mission's boards only
+            entry["error"] = (f"a game of {record_game(rec)!r}: the page replays Space Mission games only; "
+                              "use spacemission replay FILE in the terminal")
+            games.append(entry)
+            continue
         try:
             check = Replayer(rec, f"{where} line {line}")
             while not check.done:

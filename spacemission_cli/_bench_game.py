@@ -1,0 +1,218 @@
+"""``spacemission bench --game NAME`` for every game of the protocol other than Space Mission
+(whose figures keep their own loops in ``bench.py``), in one run: the fast engine's
+agent-steps per second (random legal play over a batch, the acting seat's observation and
+the mask every step, finished games restarted), the reference engine's on the same loop
+one game at a time and their ratio, the VectorEnv and PettingZoo AEC loops, and each
+bot's decisions per second (one ``act`` at a time and ``act_batch``) on positions from
+random games. Everything reaches the game through ``get_game``."""
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from spacemission_env.games import GameConfig, get_game
+
+
+def engine_speed(game, config: GameConfig, batch: int, seconds: float, seed: int = 0) -> dict:
+    eng = game.engine
+    st = game.new_batch(batch, config, seeds=seed)
+    mask = np.empty((batch, game.num_actions), dtype=bool)
+    obs = np.empty((batch, eng.observation_size()), dtype=np.int8)
+    rng = np.random.default_rng(seed)
+    next_seed = seed + batch
+
+    def one_step() -> tuple[int, int]:
+        nonlocal next_seed
+        eng.legal_action_mask(st, out=mask)
+        eng.observe(st, out=obs)
+        actions = eng.sample_actions(mask, rng)
+        running = int((~st.terminated).sum())
+        eng.step(st, actions)
+        done = int(st.terminated.sum())
+        if done:
+            eng.reset_finished(st, np.arange(next_seed, next_seed + batch, dtype=np.uint64))
+            next_seed += batch
+        return running, done
+
+    for _ in range(3):  # warm-up: compiled kernels, caches
+        one_step()
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        s, g = one_step()
+        steps, games = steps + s, games + g
+    el = time.perf_counter() - t0
+    return {"batch": batch, "agent_steps_per_s": steps / el, "games_per_s": games / el, "seconds": el}
+
+
+def reference_speed(game, config: GameConfig, seconds: float, seed: int = 0) -> dict:
+    """The same loop's work (legal moves, observation, apply) on the reference engine."""
+    rules, rnd = game.rules, random.Random(seed)
+    s = game.new_reference_game(config, seed)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(20):
+            legal = rules.legal_actions(s)
+            game.encoding.observe(s, rules.current_player(s))
+            rules.apply(s, rnd.choice(legal))
+            steps += 1
+            if rules.is_over(s):
+                games, seed = games + 1, seed + 1
+                s = game.new_reference_game(config, seed)
+    el = time.perf_counter() - t0
+    return {"agent_steps_per_s": steps / el, "games_per_s": games / el, "seconds": el}
+
+
+def vector_speed(game, config: GameConfig, num_envs: int, seconds: float, seed: int = 0) -> dict:
+    """Self-play random moves through the VectorEnv (observation, mask, rewards each step)."""
+    from spacemission_env.vector import VectorEnv
+
+    env = VectorEnv(num_envs, num_players=config.num_players, game=game.name, seed=seed)
+    obs, mask, _, _ = env.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(3):
+        obs, mask, *_ = env.step(game.engine.sample_actions(mask, rng))
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        _, mask, *_ = env.step(game.engine.sample_actions(mask, rng))
+        steps += num_envs
+    el = time.perf_counter() - t0
+    return {"env": "VectorEnv", "num_envs": num_envs, "agent_steps_per_s": steps / el, "seconds": el}
+
+
+def aec_speed(game, config: GameConfig, seconds: float, seed: int = 0) -> dict:
+    """Random play through the wrapped PettingZoo AEC env, one game at a time."""
+    from spacemission_env import env as make_env
+
+    e = make_env(num_players=config.num_players, game=game.name)
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    steps = games = 0
+    warm = True
+    t0 = time.perf_counter()
+    while True:
+        for _ in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                e.step(int(legal[int(rng.random() * legal.size)]))
+            steps += 1
+            if warm and steps == 200:  # the first steps compile the engine's kernels for this game size
+                warm, steps, t0 = False, 0, time.perf_counter()
+            if not warm and steps % 256 == 0 and time.perf_counter() - t0 >= seconds:
+                break
+        else:
+            games += 0 if warm else 1
+            e.reset()
+            continue
+        break
+    el = time.perf_counter() - t0
+    return {"env": "pettingzoo AEC env()", "agent_steps_per_s": steps / el, "games_per_s": games / el, "seconds": el}
+
+
+def positions(game, config: GameConfig, observation_type: str, n: int = 512, seed: int = 0):
+    """(observations, masks) of the running games of a batch played at random to random lengths."""
+    eng, rng = game.engine, np.random.default_rng(seed)
+    st = game.new_batch(n, config, seeds=seed)
+    length = rng.integers(0, 200, n)
+    for t in range(int(length.max())):
+        sel = (length > t) & ~st.terminated
+        if not sel.any():
+            break
+        acts = np.zeros(n, dtype=np.int64)
+        acts[sel] = eng.sample_actions(eng.legal_action_mask(st)[sel], rng)
+        eng.step(st, acts, select=sel)
+    live = ~st.terminated
+    return eng.observe(st, observation_type=observation_type)[live], eng.legal_action_mask(st)[live]
+
+
+def decision_speed(game, config: GameConfig, spec: str, batch: int, seconds: float, seed: int = 0) -> dict:
+    """A bot's decisions per second: one ``act`` at a time and ``act_batch`` on ``batch`` rows."""
+    from spacemission_agents.registry import make_agent
+
+    agent = make_agent(spec, seed=seed, game=game.name)
+    if callable(getattr(agent, "bind", None)):
+        agent.bind(config)
+    obs, masks = positions(game, config, getattr(agent, "observation_type", None) or "info", seed=seed)
+    m = len(masks)
+    agent.act_batch(obs[:batch], masks[:batch])  # warm-up
+    single = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds / 2:
+        agent.act(obs[single % m], masks[single % m])
+        single += 1
+    single_rate = single / (time.perf_counter() - t0)
+    rows, k = 0, 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds / 2:
+        lo = (k * batch) % max(1, m - batch + 1)
+        agent.act_batch(obs[lo:lo + batch], masks[lo:lo + batch])
+        rows, k = rows + len(masks[lo:lo + batch]), k + 1
+    return {"spec": spec, "single_per_s": single_rate, "batched_per_s": rows / (time.perf_counter() - t0)}
+
+
+def run(args, ap) -> dict:
+    """Every figure of ``args.only`` for ``args.game``; argument errors through ``ap``."""
+    game = get_game(args.game)
+    players = game.description.min_players if args.players is None else args.players
+    try:
+        config = GameConfig(players, game=game.name)
+    except ValueError as exc:
+        ap.error(f"argument --players: {exc}")
+    specs = [s.strip() for s in (args.agents or "random,greedy,heuristic").split(",") if s.strip()]
+    if "agents" in args.only:
+        from spacemission_agents.registry import make_agent
+
+        for spec in specs:  # every spec checked before any timing
+            try:
+                make_agent(spec, seed=0, game=game.name)
+            except ValueError as exc:
+                ap.error(f"argument --agents: {exc}")
+    out: dict = {"game": game.name, "players": players}
+    if "engine" in args.only:
+        out["engine"] = engine_speed(game, config, args.batch, args.seconds)
+        out["reference"] = reference_speed(game, config, args.seconds)
+        out["engine"]["x_reference"] = out["engine"]["agent_steps_per_s"] / out["reference"]["agent_steps_per_s"]
+    if "env" in args.only:
+        out["vector"] = vector_speed(game, config, args.batch, args.seconds)
+        out["env"] = aec_speed(game, config, args.seconds)
+    if "agents" in args.only:
+        out["agents"] = [decision_speed(game, config, spec, args.agent_batch, args.seconds) for spec in specs]
+    return out
+
+
+def print_tables(out: dict, args, console) -> None:
+    from rich.table import Table
+
+    title = f"{get_game(out['game']).description.title}, {out['players']} players, about {args.seconds:g} s per figure"
+    if "engine" in out or "env" in out:
+        t = Table(title=f"Random play: {title}")
+        for col in ("what", "agent-steps/s", "games/s", "engine / this"):
+            t.add_column(col, justify="left" if col == "what" else "right")
+        fast = out.get("engine", {}).get("agent_steps_per_s")
+        ratio = lambda r: f"{fast / r:,.0f}" if fast else ""
+        if "engine" in out:
+            e, r = out["engine"], out["reference"]
+            t.add_row(f"fast engine, {e['batch']} games (observation + mask each step)", f"{e['agent_steps_per_s']:,.0f}",
+                      f"{e['games_per_s']:,.1f}" if e["games_per_s"] else "- (none ended)", "1")
+            t.add_row("reference engine (rules), 1 game", f"{r['agent_steps_per_s']:,.0f}", f"{r['games_per_s']:,.2f}",
+                      ratio(r["agent_steps_per_s"]))
+        if "env" in out:
+            v, a = out["vector"], out["env"]
+            t.add_row(f"VectorEnv, {v['num_envs']} games", f"{v['agent_steps_per_s']:,.0f}", "",
+                      ratio(v["agent_steps_per_s"]))
+            t.add_row(f"{a['env']}, 1 game", f"{a['agent_steps_per_s']:,.0f}", f"{a['games_per_s']:,.2f}",
+                      ratio(a["agent_steps_per_s"]))
+        console.print(t)
+    if out.get("agents"):
+        t = Table(title=f"Bot decisions per second: {title}, positions from random games")
+        for col in ("agent", "act() /s", f"act_batch({args.agent_batch}) /s"):
+            t.add_column(col, justify="left" if col == "agent" else "right")
+        for r in out["agents"]:
+            t.add_row(r["spec"], f"{r['single_per_s']:,.0f}", f"{r['batched_per_s']:,.0f}")
+        console.print(t)

@@ -1,0 +1,182 @@
+"""Recorded games and moves in words for every game of the protocol other than Space Mission
+(whose records, labels and views keep their own module, ``_games.py``): what ``play
+--game``, ``replay`` and ``serve`` share. Everything reaches the game through
+:func:`spacemission_env.games.get_game`: the reference engine rebuilds a record from its
+seed, configuration and actions, and ``game.action_label`` names the moves.
+
+A record has the arena's ``games.jsonl`` shape (docs/arena.md) with ``config.game``
+naming the game; a game saved unfinished by ``play`` is the same record with
+``"unfinished": true`` (its scores those at the save, ranks and winners null).
+"""
+from __future__ import annotations
+
+import importlib
+
+from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
+
+from ._games import ReplayError as RecordError  # malformed or not replaying: one error for every game
+
+RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
+
+# Per game: the action kinds another seat may not see (the actor sees its own) and what
+# they see instead. Red Planet: the role commit stays hidden until its role is called
+# (M-R3, M-R4, M-I4); the kept bonus card is private (M-S6, M-I2).
+HIDDEN_KINDS: dict[str, dict[str, str]] = {
+    "red_planet": {"commit": "commits a role (hidden until it is called, M-R3)",
+                   "keep": "keeps one bonus card (hidden, M-S6)"},
+}
+
+
+
+
+def record_game(rec: dict) -> str:
+    """The game a record is of: ``config.game``; records from before the field are Space Mission's."""
+    cfg = rec.get("config") if isinstance(rec, dict) else None
+    return cfg.get("game", DEFAULT_GAME) if isinstance(cfg, dict) else DEFAULT_GAME
+
+
+def _action_kind(game, action: int) -> str:
+    actions = importlib.import_module(game.rules.__name__.rsplit(".", 1)[0] + ".actions")
+    return actions.decode(action)[0]
+
+
+def seat_label(game, action: int, state, viewer: int | None) -> str:
+    """The move as ``viewer`` saw it (``state`` before it): the full label for everyone
+    (``viewer`` None) and for the actor, otherwise with what the viewer may not see replaced."""
+    actor = game.rules.current_player(state)
+    if viewer is not None and viewer != actor:
+        hidden = HIDDEN_KINDS.get(game.name, {}).get(_action_kind(game, action))
+        if hidden is not None:
+            return hidden
+    return game.action_label(action, state)
+
+
+def final_ranks(game, state) -> list[int]:
+    """1 + the seats strictly ahead (total, then the game's tiebreak), as the arena records."""
+    totals = [s["total"] for s in game.rules.scores(state)]
+    tie = [0] * len(totals)
+    if game.tiebreak is not None:
+        tie = game.tiebreak_values(game.engine.from_reference([state]))[0].tolist()
+    key = [(t, b) for t, b in zip(totals, tie)]
+    return [1 + sum(k > key[q] for k in key) for q in range(len(key))]
+
+
+def game_record(game, config: GameConfig, state, seed: int, agents: list[str], actions: list,
+                unfinished: bool = False) -> dict:
+    """A game as one record (arena shape, ``config.game`` set); ``unfinished`` for a save."""
+    over = game.rules.is_over(state)
+    ranks = final_ranks(game, state) if over else None
+    rec = {
+        "format": RECORD_FORMAT, "version": RECORD_VERSION, "game": 0, "seed": int(seed),
+        "config": {"game": game.name, "num_players": config.num_players, "rules": config.rules,
+                   "max_rounds": config.max_rounds},
+        "lineup": None, "deal": None, "seating": None, "agents": list(agents),
+        "start_player": getattr(game.new_reference_game(config, seed), "start_player", None),  # of the deal
+        "actions": [list(a) for a in actions],
+        "scores": game.rules.scores(state), "ranks": ranks,
+        "winners": None if ranks is None else [q for q, r in enumerate(ranks) if r == 1],
+        "rounds": getattr(state, "round", None), "round_limit": False, "forfeit": None,
+    }
+    if unfinished:
+        rec["unfinished"] = True
+    return rec
+
+
+def check_record(rec: dict, where: str) -> None:
+    """RecordError naming the field unless ``rec`` (format and required keys already checked)
+    has a valid configuration of its game, a seed and actions of the right shape."""
+    cfg = rec["config"]
+    name = record_game(rec)
+    try:
+        get_game(name)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"{where}: config: {exc}") from None
+    try:
+        GameConfig(cfg.get("num_players"), cfg.get("rules"), cfg.get("max_rounds"), game=name)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"{where}: config: {exc}") from None
+    seed = rec["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise RecordError(f"{where}: seed must be a non-negative integer, got {seed!r}")
+    acts = rec["actions"]
+    if not isinstance(acts, list) or not all(
+            isinstance(a, list) and len(a) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in a[:2])
+            and isinstance(a[2], str) for a in acts):
+        raise RecordError(f"{where}: actions must be a list of [seat, action id, label]")
+
+
+def record_config(rec: dict) -> GameConfig:
+    cfg = rec["config"]
+    return GameConfig(cfg["num_players"], cfg.get("rules"), cfg.get("max_rounds"), game=record_game(rec))
+
+
+class Replayer:
+    """Rebuilds a record of any protocol game action by action with its reference engine,
+    checking each recorded seat, id and label (``peek`` then ``step``) and at the end the
+    recorded scores, ranks, winners and rounds (``finish``)."""
+
+    def __init__(self, rec: dict, where: str):
+        self.rec, self.where = rec, where
+        self.game = get_game(record_game(rec))
+        self.config = record_config(rec)
+        self.state = self.game.new_reference_game(self.config, rec["seed"])
+        self.index = 0
+        start = getattr(self.state, "start_player", None)
+        if rec.get("start_player") is not None and start is not None and rec["start_player"] != start:
+            raise RecordError(f"{where}: recorded start player {rec['start_player']} but seed {rec['seed']} deals "
+                              f"start player {start}")
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.rec["actions"])
+
+    def peek(self) -> tuple[int, int, str]:
+        seat, action, label = self.rec["actions"][self.index]
+        g, s = self.game, self.state
+        what = f"{self.where}: action {self.index + 1} of {len(self.rec['actions'])}"
+        if g.rules.is_over(s):
+            raise RecordError(f"{what}: the game is already over, yet more actions are recorded")
+        if seat != g.rules.current_player(s):
+            raise RecordError(f"{what}: recorded for seat {seat}, but seat {g.rules.current_player(s)} is to act")
+        if not 0 <= action < g.num_actions:
+            raise RecordError(f"{what}: action id {action} is out of range 0..{g.num_actions - 1} "
+                              f"(recorded label {label!r})")
+        if action not in g.rules.legal_actions(s):
+            raise RecordError(f"{what}: action {action} ({g.action_label(action, s)}) is not legal in the rebuilt "
+                              f"game (recorded label {label!r})")
+        expected = g.action_label(action, s)
+        if expected != label:
+            raise RecordError(f"{what}: recorded label {label!r}, but the rebuilt game says {expected!r}")
+        return seat, action, label
+
+    def step(self) -> tuple[int, int, str]:
+        seat, action, label = self.peek()
+        self.game.rules.apply(self.state, action)
+        self.index += 1
+        return seat, action, label
+
+    def finish(self) -> list[str]:
+        """Check the recorded result against the rebuilt end; returns what matched."""
+        g, s, rec = self.game, self.state, self.rec
+        if not rec.get("unfinished") and rec.get("forfeit") is None and not g.rules.is_over(s):
+            raise RecordError(f"{self.where}: the recorded actions end before the game is over")
+        if scores_differ(g.rules.scores(s), rec["scores"]):
+            raise RecordError(f"{self.where}: recorded scores {[x.get('total') for x in rec['scores'] if isinstance(x, dict)]}"
+                              f" but the rebuilt game scores {[x['total'] for x in g.rules.scores(s)]}")
+        if rec.get("unfinished"):
+            return ["scores at the save"]
+        checked = ["scores"]
+        expect = {"rounds": getattr(s, "round", None)}
+        if rec.get("forfeit") is None:
+            ranks = final_ranks(g, s)
+            expect.update(ranks=ranks, winners=[q for q, r in enumerate(ranks) if r == 1])
+        for key, value in expect.items():
+            if rec.get(key) is not None and value is not None:
+                if rec[key] != value:
+                    raise RecordError(f"{self.where}: recorded {key} {rec[key]!r} but the rebuilt game gives {value!r}")
+                checked.append(key)
+        return checked
+
+
+def scores_differ(rebuilt: list[dict], recorded) -> bool:
+    return not isinstance(recorded, list) or [dict(x) for x in rebuilt] != recorded

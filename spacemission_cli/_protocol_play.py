@@ -1,0 +1,347 @@
+"""``spacemission play --game NAME`` for every game of the protocol other than Space Mission
+(which keeps its own table view, ``_session.py``): one person's seat against bots in the
+terminal, through :func:`spacemission_env.games.get_game` only.
+
+Each decision of the person shows the board as that seat may see it (the game's
+``render_ansi(state, viewer=seat)``) and the legal moves numbered with their labels. The
+bots' moves are shown one by one as the person saw them: a move whose content is hidden
+from the other seats (Red Planet's role commit and bonus-card keep, M-R3, M-S6) is shown
+as such, never its content, so the person commits without learning earlier commits
+(M-I4). At the end: the whole table face up, the score breakdown by
+``game.score_names``, ranks and winners, and the record (``--record``).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from spacemission_env.games import GameConfig, get_game
+
+from ._games import read_records
+from ._protocol_games import RecordError, Replayer, game_record, seat_label
+
+HELP = """Commands:
+  NUMBER        the move with that number in the list, e.g. 3
+  LABEL         a move's whole label (any case)
+  board         show the board again      moves   list your moves again
+  save FILE     save the game (one JSON line); continue with: spacemission play --load FILE
+  quit          leave the game (asks first)        help    this text
+The board shows what your seat may see; the other seats' hidden choices stay hidden."""
+
+
+def _seed_for(seed: int, *parts: int) -> int:
+    """A per-seat, per-decision agent seed: a loaded game asks its bots the same questions
+    with the same randomness as the uninterrupted game."""
+    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0] >> 1)
+
+
+class Bot:
+    """An agent in one seat: it sees only its own observation of the type it asks for and
+    the legal mask of the reference state."""
+
+    def __init__(self, game, spec: str, seat: int, seed: int, config: GameConfig):
+        from spacemission_agents.registry import make_agent
+
+        self.game, self.spec, self.seat, self.seed = game, spec, seat, seed
+        self.agent = make_agent(spec, seed=_seed_for(seed, seat), game=game.name)
+        if callable(getattr(self.agent, "bind", None)):
+            try:
+                self.agent.bind(config)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"agent {spec!r} refuses this game: {exc}") from exc
+        self.observation_type = getattr(self.agent, "observation_type", None) or "info"
+        if self.observation_type not in game.observation_types:
+            raise ValueError(f"agent {spec!r} asks for observation_type {self.observation_type!r}; "
+                             f"expected one of {game.observation_types}")
+        self.reseed = callable(getattr(self.agent, "seed", None))
+
+    def act(self, state, ply: int) -> int:
+        g = self.game
+        if self.reseed:
+            self.agent.seed(_seed_for(self.seed, self.seat, ply))
+        obs = g.encoding.observe(state, self.seat, self.observation_type)
+        mask = np.zeros(g.num_actions, dtype=bool)
+        mask[g.rules.legal_actions(state)] = True
+        try:
+            action = self.agent.act(obs, mask)
+        except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
+            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < len(mask) or not mask[action]:
+            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) returned {action!r}, not a legal action")
+        return int(action)
+
+
+class ProtocolTable:
+    """One person's seat against bots in a protocol game, shared by the terminal and the web
+    page: ``play`` the person's move, ``bot_step`` / ``bots_until_person`` the bots' moves,
+    ``log`` every move as the person saw it (``seat_label``), ``actions`` as recorded."""
+
+    def __init__(self, game, config: GameConfig, seat: int, seed: int, specs: list, state=None, actions=None):
+        self.game, self.config, self.seat, self.seed, self.specs = game, config, seat, seed, specs
+        self.state = state if state is not None else game.new_reference_game(config, seed)
+        self.bots = {q: Bot(game, sp, q, seed, config) for q, sp in enumerate(specs) if sp is not None}  # ValueError
+        self.actions: list[list] = [list(a) for a in actions or []]
+        self.log: list[dict] = []
+        self.failure = None  # a bot's error, which ends the game
+
+    @property
+    def over(self) -> bool:
+        return self.game.rules.is_over(self.state) or self.failure is not None
+
+    @property
+    def person_to_act(self) -> bool:
+        return not self.over and self.game.rules.current_player(self.state) == self.seat
+
+    def legal(self) -> list[int]:
+        return list(self.game.rules.legal_actions(self.state))
+
+    def agents(self) -> list[str]:
+        return ["human" if sp is None else sp for sp in self.specs]
+
+    def _apply(self, action: int) -> dict:
+        g, s = self.game, self.state
+        q = g.rules.current_player(s)
+        entry = {"seat": q, "text": seat_label(g, action, s, self.seat), "round": getattr(s, "round", None)}
+        self.actions.append([q, action, g.action_label(action, s)])
+        g.rules.apply(s, action)
+        self.log.append(entry)
+        return entry
+
+    def play(self, action) -> dict:
+        """The person's move (its log entry); ValueError naming the problem, the game unchanged."""
+        if self.over:
+            raise ValueError("the game is over")
+        if not self.person_to_act:
+            raise ValueError(f"it is seat {self.game.rules.current_player(self.state)}'s turn, not yours")
+        legal = self.legal()
+        if action not in legal:
+            raise ValueError(f"action {action} is not one of your legal moves now ({len(legal)} legal: "
+                             f"{', '.join(map(str, legal[:12]))}{', ...' if len(legal) > 12 else ''})")
+        return self._apply(action)
+
+    def bot_step(self) -> dict | None:
+        """The acting bot's move (its log entry); None when a bot failed (``failure`` says why)."""
+        q = self.game.rules.current_player(self.state)
+        try:
+            action = self.bots[q].act(self.state, len(self.actions))
+        except RuntimeError as exc:
+            self.failure = str(exc)
+            return None
+        return self._apply(action)
+
+    def bots_until_person(self) -> None:
+        while not self.over and not self.person_to_act:
+            self.bot_step()
+
+
+def new_game(args, ap, game) -> dict:
+    """The game of the command line: seats, seed, specs (None for the person)."""
+    d = game.description
+    players = d.min_players if args.players is None else args.players
+    try:
+        config = GameConfig(players, args.rules, args.max_rounds, game=game.name)
+    except ValueError as exc:
+        field = "players" if "num_players" in str(exc) else ("rules" if "rules" in str(exc) else "max-rounds")
+        ap.error(f"argument --{field}: {exc}")
+    from .play import seats_seed_specs
+
+    seat, seed, specs = seats_seed_specs(args, ap, players)
+    return {"config": config, "seat": seat, "seed": seed, "specs": specs, "actions": []}
+
+
+def load_game(args, ap, game_name: str | None) -> dict:
+    """A game saved with ``save FILE``: its record rebuilt action by action."""
+    given = [n for n in ("players", "opponents", "rules", "seed", "seat", "max_rounds") if getattr(args, n) is not None]
+    if given:
+        ap.error(f"argument --{given[0].replace('_', '-')}: not allowed with --load (the saved game fixes it)")
+    try:
+        (_, rec), = read_records(args.load)[:1]
+        if not rec.get("unfinished"):
+            raise RecordError("not a saved unfinished game (written by 'save FILE')")
+        agents = rec.get("agents")
+        if not isinstance(agents, list) or agents.count("human") != 1:
+            raise RecordError("its agents must name exactly one 'human' seat")
+        rebuilt = Replayer(rec, args.load)
+        while not rebuilt.done:
+            rebuilt.step()
+        rebuilt.finish()
+    except RecordError as exc:
+        ap.error(f"argument --load: {exc}")
+    if game_name is not None and rebuilt.game.name != game_name:
+        ap.error(f"argument --game: the saved game is {rebuilt.game.name!r}, not {game_name!r}")
+    seat = agents.index("human")
+    return {"config": rebuilt.config, "seat": seat, "seed": rec["seed"], "actions": [list(a) for a in rec["actions"]],
+            "specs": [None if q == seat else str(a) for q, a in enumerate(agents)], "state": rebuilt.state}
+
+
+class ProtocolSession:
+    """The terminal loop: the person's decisions at the prompt, the bots' moves in between."""
+
+    def __init__(self, game, setup: dict, prompt, record=None):
+        from rich.console import Console
+
+        self.console = Console(highlight=False)
+        if not self.console.is_terminal:
+            self.console = Console(highlight=False, width=110)
+        self.game, self.prompt, self.record = game, prompt, record
+        self.config, self.seat, self.seed = setup["config"], setup["seat"], setup["seed"]
+        self.specs = setup["specs"]
+        self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
+                                   actions=setup["actions"])
+        self.render = importlib.import_module(game.render_module)
+        self.saved = None
+
+    @property
+    def state(self):
+        return self.table.state
+
+    @property
+    def actions(self) -> list:
+        return self.table.actions
+
+    def name(self, q: int) -> str:
+        return "you" if q == self.seat else f"seat {q} ({self.specs[q]})"
+
+    def show_board(self) -> None:
+        self.console.print()
+        self.console.print(self.render.render_ansi(self.state, viewer=self.seat), markup=False, highlight=False,
+                           soft_wrap=True)
+
+    def show_moves(self, moves: list[int]) -> None:
+        self.console.print("Your moves:")
+        for k, a in enumerate(moves, 1):
+            self.console.print(f"  {k:>2}  {self.game.action_label(a, self.state)}", markup=False)
+
+    def play(self, action: int) -> str:
+        return self.table.play(action)["text"]
+
+    def run(self) -> int:
+        g, d = self.game, self.game.description
+        others = ", ".join(f"seat {q}: {s}" for q, s in enumerate(self.specs) if s is not None)
+        self.console.print(f"{d.title}, {self.config.num_players} players, seed {self.seed}. You are seat {self.seat}; "
+                           f"{others}. Type help for the commands.", markup=False)
+        while not g.rules.is_over(self.state):
+            q = g.rules.current_player(self.state)
+            if q == self.seat:
+                if not self.person_decision():
+                    return 0
+                continue
+            entry = self.table.bot_step()
+            if entry is None:
+                self.console.print(f"error: {self.table.failure}", markup=False)
+                return 1
+            self.console.print(f"  {self.name(q)}: {entry['text']}", markup=False)
+        self.finish()
+        return 0
+
+    def person_decision(self) -> bool:
+        """One decision of the person; False when the person leaves."""
+        self.show_board()
+        moves = self.table.legal()
+        self.show_moves(moves)
+        labels = {self.game.action_label(a, self.state).lower(): a for a in moves}
+        while True:
+            text = self.prompt.ask(self.console, "your move> ")
+            if text is None:
+                self.console.print("end of input: leaving the game" + ("" if self.is_saved() else " (not saved)"))
+                return False
+            word, _, rest = text.strip().partition(" ")
+            command = word.lower()
+            if not command:
+                continue
+            if command in ("help", "?"):
+                self.console.print(HELP, markup=False)
+            elif command == "board":
+                self.show_board()
+            elif command == "moves":
+                self.show_moves(moves)
+            elif command == "save":
+                self.save(rest.strip())
+            elif command in ("quit", "exit"):
+                answer = self.prompt.ask(self.console, "Leave the game? [y/N] ")
+                if answer is None or answer.strip().lower() in ("y", "yes"):
+                    return False
+            elif text.strip().isdigit():
+                k = int(text.strip())
+                if 1 <= k <= len(moves):
+                    self.console.print(f"  you: {self.play(moves[k - 1])}", markup=False)
+                    return True
+                self.console.print(f"There is no move {k}: choose 1-{len(moves)} (or type help).")
+            elif text.strip().lower() in labels:
+                self.console.print(f"  you: {self.play(labels[text.strip().lower()])}", markup=False)
+                return True
+            else:
+                self.console.print(f"{text.strip()!r} is not a legal move now or a command: type a move's number "
+                                   f"(1-{len(moves)}), its whole label, or help.", markup=False)
+
+    def agents(self) -> list[str]:
+        return self.table.agents()
+
+    def is_saved(self) -> bool:
+        return self.saved is not None and self.saved[1] == len(self.actions)
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.console.print("usage: save FILE")
+            return
+        rec = game_record(self.game, self.config, self.state, self.seed, self.agents(), self.actions, unfinished=True)
+        try:
+            Path(path).write_text(json.dumps(rec, separators=(",", ":")) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.console.print(f"cannot save to {path}: {exc}", markup=False)
+            return
+        self.saved = (path, len(self.actions))
+        self.console.print(f"saved to {path}; continue with: spacemission play --load {path}", markup=False)
+
+    def finish(self) -> None:
+        """Everything face up, the score breakdown, ranks and winners; the record when asked for."""
+        from rich.table import Table
+
+        from ._games import append_record
+
+        g, s = self.game, self.state
+        self.console.print()
+        self.console.print("The end: every card face up", markup=False)
+        self.console.print(self.render.render_ansi(s), markup=False, highlight=False, soft_wrap=True)
+        rec = game_record(g, self.config, s, self.seed, self.agents(), self.actions)
+        table = Table(title="Final scores")
+        for col in ("player", *g.score_names, "rank"):
+            table.add_column(col, justify="left" if col == "player" else "right")
+        for q, sc in enumerate(rec["scores"]):
+            table.add_row(self.name(q), *(str(sc[k]) for k in g.score_names), str(rec["ranks"][q]))
+        self.console.print(table)
+        won = rec["winners"]
+        self.console.print("You win!" if won == [self.seat] else
+                           "Winners: " + ", ".join(self.name(q) for q in won) + (" (shared)" if len(won) > 1 else ""),
+                           markup=False)
+        if self.record:
+            try:
+                k = append_record(self.record, rec)
+            except OSError as exc:
+                self.console.print(f"cannot record the game in {self.record}: {exc}", markup=False)
+                return
+            self.console.print(f"recorded as game {k} in {self.record} (spacemission replay {self.record} --game {k})",
+                               markup=False)
+
+
+def main(args, ap, game_name: str | None) -> int:
+    """``play`` for a protocol game: ``args`` parsed by play's parser."""
+    import sys
+
+    from ._prompt import Prompt
+
+    setup = load_game(args, ap, game_name) if args.load else new_game(args, ap, get_game(game_name))
+    game = get_game(setup["config"].game)
+    try:
+        session = ProtocolSession(game, setup, Prompt(sys.stdin), record=args.record)
+    except ValueError as exc:
+        ap.error(f"argument --opponents: {exc}")
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        session.console.print("\ninterrupted: the game is left unsaved")
+        return 130

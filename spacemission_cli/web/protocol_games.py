@@ -1,0 +1,79 @@
+"""Live games of the page for every game of the protocol other than Space Mission (which keeps
+its own view model, ``_table.Table``): the simplest honest page, the game's own
+viewer-restricted text board (``render_ansi(state, viewer=seat)``), its picture
+(``render_rgb(state, viewer=seat)``) and the person's legal moves as buttons.
+
+Only the seat's view ever leaves the server while the game runs: the board and the picture
+are drawn for the person's seat, the log gives the other seats' hidden moves as hidden
+(``seat_label``: Red Planet's commits and keeps, M-R3, M-S6), and the moves are the person's
+own legal ones, only when it is the person's turn. At the end everything is turned face up,
+as a table does."""
+from __future__ import annotations
+
+import importlib
+import io
+
+from spacemission_env.games import GameConfig, get_game
+
+from .._protocol_games import game_record
+from .._protocol_play import ProtocolTable
+from .games import ApiError, _int_field, seats_and_seed
+
+
+def picture_png(table: ProtocolTable) -> bytes:
+    """The picture as the person's seat sees it (everything once the game is over)."""
+    from PIL import Image
+
+    render = importlib.import_module(table.game.render_module)
+    rgb = render.render_rgb(table.state, viewer=None if table.over else table.seat)
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
+    """The checked options of a new game of ``body["game"]``: players, opponents (one of the
+    server's specs for all, or one per opponent), seat (a number or "random"), seed."""
+    known = {"game", "players", "opponents", "seat", "seed"}
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r}; a new {body['game']} game takes {', '.join(sorted(known))}")
+    try:
+        game = get_game(body["game"])
+    except (TypeError, ValueError) as exc:
+        raise ApiError(400, str(exc)) from None
+    d = game.description
+    players = _int_field(body, "players", d.min_players, d.min_players, min(max_players, d.max_players))
+    specs, seat, seed = seats_and_seed(body, allowed, players)
+    return {"game": game, "config": GameConfig(players, game=game.name), "seat": seat, "seed": seed,
+            "specs": specs[:seat] + [None] + specs[seat:]}
+
+
+def make_protocol_table(options: dict) -> ProtocolTable:
+    """A new game with its bots built and bound (ApiError 400 when a bot refuses the game)."""
+    try:
+        return ProtocolTable(options["game"], options["config"], options["seat"], options["seed"], options["specs"])
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+def protocol_game_json(game_id: str, table: ProtocolTable, since: int) -> dict:
+    """The game as the person's seat sees it (everything once it is over), the person's moves
+    when it is the person's turn, and the log from entry ``since`` on."""
+    g, s = table.game, table.state
+    viewer = None if table.over else table.seat
+    out = {
+        "id": game_id, "game": g.name, "title": g.description.title, "seat": table.seat,
+        "players": table.config.num_players, "seed": table.seed,
+        "names": ["you" if q == table.seat else f"seat {q} ({sp})" for q, sp in enumerate(table.specs)],
+        "board": importlib.import_module(g.render_module).render_ansi(s, viewer=viewer), "picture": f"/api/games/{game_id}/picture.png",
+        "moves": ([{"action": int(a), "label": g.action_label(a, s)} for a in g.rules.legal_actions(s)]
+                  if table.person_to_act else []),
+        "can_undo": False, "over": table.over, "your_turn": table.person_to_act, "error": table.failure,
+        "log": table.log[since:], "log_from": since, "log_size": len(table.log), "final": None,
+    }
+    if g.rules.is_over(s):
+        rec = game_record(g, table.config, s, table.seed, table.agents(), table.actions)
+        out["final"] = {"scores": rec["scores"], "ranks": rec["ranks"], "winners": rec["winners"],
+                        "score_parts": list(g.score_names), "record": rec}
+    return out

@@ -1,0 +1,197 @@
+"""``spacemission play / replay / bench / serve --game red_planet``: Mission: Red Planet through
+the command line, driven with piped input, in-process."""
+import io
+import json
+import re
+import sys
+
+import pytest
+from spacemission_agents.arena import run_arena
+
+from spacemission_cli import bench, play, replay
+from spacemission_cli._games import read_records
+from spacemission_cli._protocol_games import Replayer, record_game
+from spacemission_env.red_planet import actions as A
+from spacemission_env.red_planet.components import ROLE_NAMES
+
+ONES = "1\n" * 1000  # always the first move listed
+
+
+def run_play(argv, text, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code = play.main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def run_replay(argv, capsys, text=""):
+    old = sys.stdin
+    sys.stdin = io.StringIO(text)
+    try:
+        code = replay.main([str(a) for a in argv])
+    finally:
+        sys.stdin = old
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def arena_file(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rp_arena")
+    run_arena(["random", "random"], num_players=3, games=2, seed=1, out=str(out), progress=False, game="red_planet")
+    return out / "games.jsonl"
+
+
+def test_whole_game_against_bots_is_recorded_and_replays(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "games.jsonl"
+    code, out, err = run_play(["--game", "red_planet", "--opponents", "random,greedy", "--seed", 5, "--seat", 1,
+                               "--record", path], ONES, monkeypatch, capsys)
+    assert code == 0, err
+    assert "Mission: Red Planet, 3 players, seed 5. You are seat 1; seat 0: random, seat 2: greedy" in out
+    assert "seat 1's view" in out and "Your moves:" in out and "   1  " in out
+    (_, rec), = read_records(path)
+    assert rec["config"]["game"] == "red_planet" and rec["agents"] == ["random", "human", "greedy"]
+    rebuilt = Replayer(rec, "test")
+    while not rebuilt.done:
+        rebuilt.step()
+    assert rebuilt.finish() == ["scores", "rounds", "ranks", "winners"]
+    header = next(line for line in out.splitlines() if "ice_bonus" in line)
+    for name in ("ice", "sylvanite", "celerium", "discovery_cards", "bonus_cards", "total", "rank"):
+        assert name in header
+    you = next(line for line in out.splitlines() if line.startswith("│ you "))
+    assert you.split("│")[-3].strip() == str(rec["scores"][1]["total"])
+    assert "The end: every card face up" in out and "recorded as game 0" in out
+
+
+def test_the_person_commits_without_seeing_earlier_commits(monkeypatch, capsys):
+    """Seat 2 commits last in round 1 (start player 0 with this seed): nothing shown before its
+    commit names the roles seats 0 and 1 committed (M-R3, M-I4)."""
+    code, out, _ = run_play(["--game", "red_planet", "--opponents", "random", "--seed", 5, "--seat", 2], ONES,
+                            monkeypatch, capsys)
+    assert code == 0
+    lines = out.splitlines()
+    first_commit = next(i for i, line in enumerate(lines) if "phase commit: player_2 to act" in line)
+    start = max(i for i in range(first_commit) if lines[i].startswith("  you: "))
+    prompt = next(i for i in range(first_commit, len(lines)) if lines[i].startswith("your move>"))
+    shown = [ln for ln in lines[start:prompt] if not re.match(r"\s+\d+  commit the ", ln)]  # minus the moves list
+    bot_commits = [ln for ln in shown if ln.startswith("  seat ")]
+    assert len(bot_commits) == 2 and all("commits a role (hidden" in ln for ln in bot_commits)
+    others = [ln for ln in shown if "| commit " in ln and "bonus: 1 hidden" in ln]  # seats 0 and 1
+    assert len(others) == 2 and all("commit chosen (hidden)" in ln for ln in others)
+    assert not any(role in ln for ln in shown for role in ROLE_NAMES)
+    assert not any(ln.startswith("  seat ") and ("commit the" in ln or "keep " in ln) for ln in lines)
+
+
+def test_save_and_load_continue_the_same_game(tmp_path, monkeypatch, capsys):
+    whole, saved, cont = tmp_path / "whole.jsonl", tmp_path / "save.json", tmp_path / "cont.jsonl"
+    argv = ["--game", "red_planet", "--opponents", "random", "--seed", 8, "--players", 4]
+    assert run_play(argv + ["--record", whole], ONES, monkeypatch, capsys)[0] == 0
+    code, out, _ = run_play(argv, "1\n" * 6 + f"save {saved}\nquit\ny\n", monkeypatch, capsys)
+    assert code == 0 and f"saved to {saved}" in out
+    (_, part), = read_records(saved)
+    assert part["unfinished"] and part["ranks"] is None
+    assert run_play(["--load", saved, "--record", cont], ONES, monkeypatch, capsys)[0] == 0
+    assert read_records(cont)[0][1]["actions"] == read_records(whole)[0][1]["actions"]
+
+
+def test_bad_arguments_name_the_problem(tmp_path, monkeypatch, capsys):
+    for argv, text in ((["--players", 2], "argument --players: num_players must be an integer in 3..5"),
+                       (["--opponents", "random,random,random"], "argument --opponents: 3 players have 2 opponents"),
+                       (["--opponents", "kind-random"], "argument --opponents: "),
+                       (["--max-rounds", 5], "argument --max-rounds: max_rounds must be 10"),
+                       (["--seat", 3], "argument --seat: must be a seat in 0..2")):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        with pytest.raises(SystemExit) as exc:
+            play.main(["--game", "red_planet"] + [str(a) for a in argv])
+        assert exc.value.code == 2 and text in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "spacemission-arena-game", "version": 1, "seed": 1, "actions": [],
+                               "scores": [], "config": {"game": "red_planet", "num_players": 3}}) + "\n")
+    with pytest.raises(SystemExit):
+        play.main(["--load", str(bad)])
+    assert "argument --load: " in capsys.readouterr().err
+
+
+def test_arena_records_replay_as_everyone_and_as_one_seat(arena_file, capsys):
+    rec = read_records(arena_file)[1][1]
+    assert record_game(rec) == "red_planet"
+    code, out, err = run_replay([arena_file, "--game", 1], capsys)
+    assert code == 0, err
+    assert "Mission: Red Planet, 3 players" in out and "The rebuilt game matches the record (scores" in out
+    assert sum(1 for ln in out.splitlines() if ln.startswith("  seat ") and "commit the" in ln) == 30  # 3 x 10 rounds
+    code, out, err = run_replay([arena_file, "--game", 1, "--seat", 0, "--boards", "end"], capsys)
+    assert code == 0, err
+    moves = [ln for ln in out.splitlines() if ln.startswith("  seat ")]
+    own, others = [ln for ln in moves if ln.startswith("  seat 0 ")], [ln for ln in moves if not ln.startswith("  seat 0 ")]
+    assert sum("commit the" in ln for ln in own) == 10 and not any("commit the" in ln for ln in others)
+    assert sum("commits a role (hidden" in ln for ln in others) == 20
+    assert sum("keep " in ln for ln in own) == 1 and sum("keeps one bonus card" in ln for ln in others) == 2
+    assert out.count("Board ") == 2 and "seat 0's view" in out
+
+
+def test_step_walks_forward_and_back(arena_file, capsys):
+    code, out, _ = run_replay([arena_file, "--step"], capsys, text="n\nn\nb\nq\n")
+    assert code == 0
+    titles = [ln.split(" of ")[0] for ln in out.splitlines() if ln.startswith("Board after turn")]
+    assert titles == ["Board after turn 1", "Board after turn 2", "Board after turn 3", "Board after turn 2"]
+    assert "back to turn 2" in out and out.rstrip().endswith("stopped")
+
+
+def _write(path, games):
+    path.write_text("".join(json.dumps(g) + "\n" for g in games))
+    return path
+
+
+def test_records_that_do_not_replay_or_are_malformed(arena_file, tmp_path, capsys):
+    rec = read_records(arena_file)[0][1]
+    bad = dict(rec, actions=[list(a) for a in rec["actions"]])
+    bad["actions"][4][2] = "commit the Astronaut"
+    code, _, err = run_replay([_write(tmp_path / "a.jsonl", [bad])], capsys)
+    assert code == 1 and "action 5 of" in err and "recorded label 'commit the Astronaut'" in err
+    short = dict(rec, actions=rec["actions"][:-2])
+    code, _, err = run_replay([_write(tmp_path / "b.jsonl", [short])], capsys)
+    assert code == 1 and "end before the game is over" in err
+    for config, message in (({"game": "red_planet", "num_players": 2}, "num_players must be an integer in 3..5"),
+                            ({"game": "tom_tube", "num_players": 3}, "unknown game 'tom_tube'"),
+                            ({"game": "red_planet", "num_players": 3, "max_rounds": 7}, "max_rounds must be 10")):
+        path = _write(tmp_path / "c.jsonl", [dict(rec, config=config)])
+        with pytest.raises(SystemExit) as exc:
+            replay.main([str(path)])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "argument FILE" in err and message in err
+
+
+def test_old_records_without_a_game_are_space_missions():
+    assert record_game({"config": {"num_players": 2, "rules": "yucata", "max_rounds": 100}}) == "spacemission"
+    assert record_game({"config": {"game": "red_planet"}}) == "red_planet"
+
+
+def test_bench_prints_every_figure_in_one_run(capsys):
+    assert bench.main(["--game", "red_planet", "--seconds", "0.2", "--batch", "64", "--agents", "random",
+                       "--agent-batch", "16", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "red_planet" and out["players"] == 3 and out["engine"]["batch"] == 64
+    for key in ("engine", "reference", "vector", "env"):
+        assert out[key]["agent_steps_per_s"] > 0
+    assert out["engine"]["x_reference"] == pytest.approx(
+        out["engine"]["agent_steps_per_s"] / out["reference"]["agent_steps_per_s"])
+    assert [r["spec"] for r in out["agents"]] == ["random"] and out["agents"][0]["batched_per_s"] > 0
+    with pytest.raises(SystemExit):
+        bench.main(["--game", "red_planet", "--agents", "kind-random"])
+    assert "argument --agents" in capsys.readouterr().err
+
+
+def test_the_page_lists_red_planet_records_as_not_shown(arena_file):
+    from spacemission_cli.web.replays import ReplayLibrary
+
+    lib = ReplayLibrary()
+    assert lib.load_file(arena_file) >= 2
+    games = lib.listing("file")["games"]
+    assert all("the page replays Space Mission games only" in g["error"] for g in games)
+
+
+def test_hidden_kinds_are_action_kinds():
+    from spacemission_cli._protocol_games import HIDDEN_KINDS
+
+    assert set(HIDDEN_KINDS["red_planet"]) <= set(A.ACTION_KINDS)
