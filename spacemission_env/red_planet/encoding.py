@@ -37,6 +37,7 @@ import functools
 
 import numpy as np
 
+from ..obs_layout import block_layout, decode_blocks
 from .components import (
     DISCOVERY_CARDS,
     MAX_PLAYERS,
@@ -157,12 +158,7 @@ def _layout(observation_type: str) -> tuple:
 
 @functools.cache
 def _cached_layout(observation_type: str) -> tuple:
-    out, k = [], 0
-    for name, shape, meaning in _blocks(observation_type):
-        n = int(np.prod(shape))
-        out.append((name, k, k + n, meaning))
-        k += n
-    return tuple(out)
+    return block_layout(_blocks(observation_type))
 
 
 def observation_layout(observation_type: str = "info") -> list[tuple[str, int, int, str]]:
@@ -188,14 +184,7 @@ def decode(obs, observation_type: str = "info") -> dict[str, np.ndarray]:
         v["mars"][:, 0]          # [10]: own astronauts per zone
         v["roles_left"][1]       # [9]: the next seat's remaining role cards
     """
-    shapes = observation_shapes(observation_type)
-    arr = np.asarray(obs)
-    d = observation_size(observation_type)
-    if arr.ndim not in (1, 2) or arr.shape[-1] != d:
-        raise ValueError(f"observation_type {observation_type!r}: an observation has shape [{d}] or [N, {d}], "
-                         f"got {list(arr.shape)}")
-    lead = arr.shape[:-1]
-    return {name: arr[..., a:b].reshape(lead + shapes[name]) for name, a, b, _ in _layout(observation_type)}
+    return decode_blocks(obs, _layout(observation_type), observation_shapes(observation_type), observation_type)
 
 
 def revealed(state: GameState, player: int) -> bool:

@@ -199,7 +199,7 @@ def test_prior_auto_leads_with_the_shipped_network_where_one_fits():
     bot = _fast(prior="ppo")
     bot.bind(GameConfig(4))
     st = _states(4, "yucata", 4, 9)
-    with pytest.raises(ValueError, match="prior='ppo'.*4 players"):
+    with pytest.raises(ValueError, match="prior='ppo'.*4-player"):
         bot.act_batch(engine.observe(st, observation_type="recall"), engine.legal_action_mask(st))
 
 

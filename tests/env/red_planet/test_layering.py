@@ -25,7 +25,8 @@ def imported_modules(path: Path) -> list[str]:
 
 
 GAME_NEUTRAL = tuple(f"spacemission_env.{m}." for m in (  # shared by every game
-    "rng", "action_ids", "extras", "jit", "compile_notice", "engine_common", "games", "game_description"))
+    "rng", "action_ids", "extras", "jit", "compile_notice", "engine_common", "games", "game_description",
+    "obs_layout"))
 
 
 def test_red_planet_imports_only_the_game_neutral_modules_of_space_mission():
