@@ -75,7 +75,7 @@ def seed_array(seeds, batch_size: int) -> np.ndarray:
 
 
 
-def check_actions(st: BatchState, actions) -> np.ndarray:
+def check_actions(st, actions) -> np.ndarray:
     a = np.asarray(actions)
     if a.shape != (st.batch_size,):
         raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {a!r}")
@@ -87,7 +87,7 @@ def check_actions(st: BatchState, actions) -> np.ndarray:
 
 
 
-def check_select(st: BatchState, select) -> np.ndarray:
+def check_select(st, select) -> np.ndarray:
     """bool [B] of the games a call acts on (None: all)."""
     if select is None:
         return st.all_games
@@ -99,7 +99,7 @@ def check_select(st: BatchState, select) -> np.ndarray:
 
 
 
-def check_players(st: BatchState, player) -> np.ndarray:
+def check_players(st, player) -> np.ndarray:
     if player is None:
         return st.current_player.astype(np.int64)
     if isinstance(player, (int, np.integer)) and not isinstance(player, bool):

@@ -5,7 +5,6 @@ the package versions are saved with the run (``run_dir/config.json``)."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import platform
