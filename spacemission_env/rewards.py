@@ -69,9 +69,13 @@ def potential(scores: np.ndarray, scale: float = POTENTIAL_SCALE) -> np.ndarray:
 
 
 def score_view(st, rows: np.ndarray):
-    """The games ``rows`` of a batch as a batch of their own (``BatchState.take``), so
-    that finished games are scored without scoring the whole batch."""
-    return st.take(np.asarray(rows))
+    """The games ``rows`` of a batch as a batch of their own, so that finished games are
+    scored without scoring the whole batch: the state's ``score_view(rows)`` where its
+    engine offers one (only the fields ``scores`` and ``rewards`` read), else
+    ``BatchState.take``."""
+    rows = np.asarray(rows)
+    view = getattr(st, "score_view", None)
+    return view(rows) if view is not None else st.take(rows)
 
 
 class RewardFunction:

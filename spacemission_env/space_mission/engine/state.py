@@ -75,6 +75,7 @@ FIELDS = (
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
 _FIELD_SET = frozenset(FIELD_NAMES)
+_SCORED_FIELDS = ("collection", "gate_probes", "stations", "terminated", "round_limit")  # what scores / rewards read
 
 # Component tables passed to every kernel as arguments (not numba globals), so a
 # replaced data file never meets a stale compiled constant in the numba cache.
@@ -147,6 +148,19 @@ class BatchState:
         out.batch_size = len(rows)
         out.all_games = np.ones(len(rows), dtype=np.bool_)
         out.all_games.flags.writeable = False
+        return out
+
+    def score_view(self, rows) -> "BatchState":
+        """The games ``rows`` with only the fields ``engine.scores`` and ``engine.rewards``
+        read (collection, gate probes, stations, terminated, round limit): finished games
+        are scored without copying their whole state (tests/env/test_env_rewards.py)."""
+        rows = np.asarray(rows)
+        out = BatchState.__new__(BatchState)
+        object.__setattr__(out, "__dict__", {k: v for k, v in self.__dict__.items() if k not in _FIELD_SET
+                                             and k != "_arrays"})
+        for n in _SCORED_FIELDS:
+            object.__setattr__(out, n, getattr(self, n)[rows])
+        out.batch_size = len(rows)
         return out
 
     def __repr__(self) -> str:
