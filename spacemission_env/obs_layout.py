@@ -27,3 +27,23 @@ def decode_blocks(obs, layout: tuple, shapes: dict, observation_type: str) -> di
                          f"got {list(arr.shape)}")
     lead = arr.shape[:-1]
     return {name: arr[..., a:b].reshape(lead + shapes[name]) for name, a, b, _ in layout}
+
+
+def layout_tables_markdown(encoding) -> list[str]:
+    """The markdown tables of a game's observation blocks (``info``/``recall`` share one,
+    ``seer`` adds its own after the info blocks), from ``encoding.observation_layout`` and
+    ``observation_shapes``: the body of each game's generated observation page."""
+    lines = []
+    d_info = encoding.observation_size("info")
+    info_names = {r[0] for r in encoding.observation_layout("info")}
+    for kind, title in (("info", "`info` and `recall`"), ("seer", "`seer`")):
+        lines += [f"## {title}", "", "| name | shape | indices | size | meaning |", "|---|---|---|---|---|"]
+        shapes = encoding.observation_shapes(kind)
+        if kind == "seer":
+            lines.append(f"| (info blocks, recall-filled) | | 0-{d_info - 1} | {d_info} | as above |")
+        for name, a, b, meaning in encoding.observation_layout(kind):
+            if kind == "seer" and name in info_names:
+                continue
+            lines.append(f"| `{name}` | {list(shapes[name])} | {a}-{b - 1} | {b - a} | {meaning} |")
+        lines.append("")
+    return lines

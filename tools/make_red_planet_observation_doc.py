@@ -4,6 +4,7 @@ tests/env/red_planet/test_encoding.py fails if the committed file differs from w
 
     python tools/make_red_planet_observation_doc.py > docs/red_planet/observation.md
 """
+from spacemission_env.obs_layout import layout_tables_markdown
 from spacemission_env.red_planet import encoding as E
 from spacemission_env.red_planet.components import (
     CARD_LABELS,
@@ -83,17 +84,7 @@ def layout_markdown() -> str:
         "```",
         "",
     ]
-    info_names = {r[0] for r in E.observation_layout("info")}
-    for kind, title in (("info", "`info` and `recall`"), ("seer", "`seer`")):
-        lines += [f"## {title}", "", "| name | shape | indices | size | meaning |", "|---|---|---|---|---|"]
-        shapes = E.observation_shapes(kind)
-        if kind == "seer":
-            lines.append(f"| (info blocks, recall-filled) | | 0-{d_info - 1} | {d_info} | as above |")
-        for name, a, b, meaning in E.observation_layout(kind):
-            if kind == "seer" and name in info_names:
-                continue
-            lines.append(f"| `{name}` | {list(shapes[name])} | {a}-{b - 1} | {b - a} | {meaning} |")
-        lines.append("")
+    lines += layout_tables_markdown(E)
     return "\n".join(lines)
 
 
