@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission against the bots in the terminal.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    from spacemission_env.games import GAMES
+    from spacemission_env.games import GAMES, get_game
 
     ap.add_argument("--game", choices=sorted(GAMES), help="the game (default spacemission; red_planet: Mission: Red Planet, "
                     "3-5 players, its own bots: random, greedy, heuristic)")
@@ -38,7 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="players, 2-5 (default 2; Red Planet 3-5, default 3)")
     ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
                     help="the other seats' agents, one spec for all or one per opponent (default heuristic)")
-    ap.add_argument("--rules", choices=RULE_SETS, help="rule set (default yucata)")
+    rule_sets = sorted({r for name in GAMES for r in get_game(name).rule_sets})  # checked per game
+    ap.add_argument("--rules", choices=rule_sets, help="rule set (default: the game's first; Space Mission: "
+                                                       f"{', '.join(RULE_SETS)}; Red Planet: first_edition)")
     ap.add_argument("--seed", type=int_arg, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
     ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
     ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100)")
@@ -146,7 +148,7 @@ def _new_game(args, ap) -> dict:
     try:
         config = GameConfig(players, args.rules or "yucata", 100 if args.max_rounds is None else args.max_rounds)
     except ValueError as exc:
-        ap.error(f"argument --max-rounds: {exc}")
+        ap.error(f"argument --{'rules' if 'rules' in str(exc) else 'max-rounds'}: {exc}")
     state = new_game(players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)
     return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
 

@@ -195,3 +195,13 @@ def test_hidden_kinds_are_action_kinds():
     from spacemission_cli._protocol_games import HIDDEN_KINDS
 
     assert set(HIDDEN_KINDS["red_planet"]) <= set(A.ACTION_KINDS)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rules", "first_edition"], "argument --rules: unknown rules 'first_edition' for Space Mission"),
+    (["--game", "red_planet", "--rules", "yucata"], "argument --rules: unknown rules 'yucata' for Mission: Red Planet"),
+])
+def test_play_checks_the_rule_set_per_game(argv, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        play.main(argv + ["--seed", "1"])
+    assert info.value.code == 2 and message in capsys.readouterr().err
