@@ -159,3 +159,20 @@ def rank_reward_table(n: int) -> np.ndarray:
         for tied in range(1, n - better + 1):
             table[better, tied] = sum(values[better:better + tied]) / tied
     return table
+
+
+def output_buffer(out, shape: tuple, dtype) -> np.ndarray:
+    """``out`` checked as a kernel's output buffer (a writeable C-contiguous array of
+    ``shape`` and ``dtype``), or a new one when None; ValueError naming what is wanted."""
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"out must be a writeable C-contiguous {np.dtype(dtype).name} array of shape {shape}")
+    return out
+
+
+def illegal_action(actions: np.ndarray, game: int, mask_row: np.ndarray) -> ValueError:
+    """The error of a step whose game ``game`` got an illegal action, naming the legal ones."""
+    return ValueError(f"game {game}: action {int(actions[game])} is not legal now "
+                      f"(legal: {np.flatnonzero(mask_row).tolist()})")

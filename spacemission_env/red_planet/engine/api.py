@@ -11,6 +11,7 @@ from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
 from ...engine_common import rank_rewards, sample_legal
 from ...engine_common import seed_array as _seed_array
+from ...engine_common import illegal_action, output_buffer
 from .. import actions as A
 from .. import encoding as E
 from ..rules.scoring import CATEGORIES
@@ -58,8 +59,7 @@ def step(st: BatchState, actions, select=None) -> None:
         bad = K.step_games(a, sel, st.record, st.rng)
     st.sync()
     if bad >= 0:
-        legal = np.flatnonzero(legal_action_mask(st)[bad]).tolist()
-        raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now (legal: {legal})")
+        raise illegal_action(a, bad, legal_action_mask(st)[bad])
 
 
 def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None) -> np.ndarray:
@@ -67,11 +67,7 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
     sees an empty row; stepping a finished game is a no-op whatever the action).
     With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
     sel = _select(st, select)
-    if out is None:
-        out = np.empty((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
-    elif not isinstance(out, np.ndarray) or out.shape != (st.batch_size, NUM_ACTIONS) or out.dtype != np.bool_ \
-            or not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError(f"out must be a writeable C-contiguous bool array of shape ({st.batch_size}, {NUM_ACTIONS})")
+    out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_)
     K.legal_mask(out, sel, st.record, st.rng)
     return out
 
@@ -89,11 +85,7 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     = that seat), identical to encoding.observe on to_reference(st, i)."""
     d = observation_size(observation_type)
     players = _players(st, player)
-    if out is None:
-        out = np.empty((st.batch_size, d), dtype=np.int8)
-    elif not isinstance(out, np.ndarray) or out.shape != (st.batch_size, d) or out.dtype != np.int8 \
-            or not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError(f"out must be a writeable C-contiguous int8 array of shape ({st.batch_size}, {d})")
+    out = output_buffer(out, (st.batch_size, d), np.int8)
     O.observe_games(out, players, E.OBSERVATION_TYPES.index(observation_type), st.record, st.rng)
     return out
 

@@ -10,6 +10,7 @@ from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
 from ...engine_common import rank_reward_table
 from ...engine_common import seed_array as _seed_array
+from ...engine_common import illegal_action, output_buffer
 from .. import actions as A
 from .. import encoding as E
 from ..components import (
@@ -71,8 +72,7 @@ def step(st: BatchState, actions, select=None) -> None:
     with _quiet():
         bad = K.step_games(a, sel, *st.arrays(), *TABLES, st.max_rounds)
     if bad >= 0:
-        legal = np.flatnonzero(legal_action_mask(st)[bad]).tolist()
-        raise ValueError(f"game {bad}: action {int(a[bad])} is not legal now (legal: {legal})")
+        raise illegal_action(a, bad, legal_action_mask(st)[bad])
 
 
 def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None) -> np.ndarray:
@@ -80,10 +80,7 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
     sees an empty row; stepping a finished game is a no-op whatever the action).
     With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
     sel = _select(st, select)
-    if out is None:
-        out = np.empty((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
-    elif out.shape != (st.batch_size, NUM_ACTIONS) or out.dtype != np.bool_:
-        raise ValueError(f"out must be a bool array of shape ({st.batch_size}, {NUM_ACTIONS})")
+    out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_)
     K.legal_mask(out, sel, *_legal_args(st))
     return out
 
@@ -99,10 +96,7 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     """int8 [B, D]: the observation of ``player`` (None = each game's acting player; an
     int or int array [B] = that seat), identical to encoding.observe on to_reference(st, i)."""
     d = observation_size(observation_type)
-    if out is None:
-        out = np.empty((st.batch_size, d), dtype=np.int8)
-    elif out.shape != (st.batch_size, d) or out.dtype != np.int8:
-        raise ValueError(f"out must be an int8 array of shape ({st.batch_size}, {d})")
+    out = output_buffer(out, (st.batch_size, d), np.int8)
     mode = E.OBSERVATION_TYPES.index(observation_type)  # observe.MODE_INFO / MODE_RECALL / MODE_SEER
     O.observe_games(out, _players(st, player), _OFFSETS[observation_type], mode, st.rules_id, st.max_rounds,
                     *st.arrays()[1:], TABLES[0], TABLES[1], TABLES[3])
