@@ -12,7 +12,8 @@ arrays and a JSON string of metadata under ``"metadata"``:
   ``obs[active] * scale`` (the observation's active features scaled into [0, 1]);
 * ``w0, b0, ..., wL, bL``: dense layers (weight [out, in], bias [out]); ReLU after every
   layer but the last, whose 100 outputs are the action logits (docs/actions.md ids);
-* with a heuristic prior (metadata ``"prior"``, agents/spacemission_agents/ppo_prior.py): ``prior_beta``
+* with a heuristic prior (metadata ``"prior"``, agents/spacemission_agents/ppo_prior.py, the
+  game's heuristic bot): ``prior_beta``
   (float32 [1]); the input is ``obs[active] * scale`` followed by ``1 + codes / 80`` (the
   heuristic's per-action codes) and the logits get ``prior_beta * codes / 10`` added.
 
@@ -135,11 +136,11 @@ class PPOAgent(BasePolicy):
         self._num_actions = get_game(self.game).num_actions
         self._prior = None
         if self.metadata.get("prior") is not None:
-            if self.game != "spacemission":
-                raise ValueError(f"model for {self.game!r} names a heuristic prior; the prior is Space Mission's")
             from .ppo_prior import HeuristicPrior
 
             self._prior = HeuristicPrior.from_description(self.metadata["prior"])
+            if self._prior.game != self.game:
+                raise ValueError(f"model for {self.game!r} names the heuristic prior of {self._prior.game!r}")
             if self._prior.observation_type != self.metadata["observation_type"]:
                 raise ValueError(f"model prior reads {self._prior.observation_type!r} observations; the model's "
                                  f"observation_type is {self.metadata['observation_type']!r}")

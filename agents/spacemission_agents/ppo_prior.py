@@ -1,56 +1,72 @@
-"""The heuristic prior of a PPO policy: the heuristic bot's plan values as an extra input
-and as a bias on the policy's logits.
+"""The heuristic prior of a PPO policy: a game's heuristic bot's per-action values as an
+extra input and as a bias on the policy's logits.
 
 A policy trained from scratch, or cloned from the heuristic bot, has to rediscover in its
 weights the plans the heuristic computes every decision (its cloned copy agreed with the
-teacher on only 62-64% of decisions; docs/training.md). With a prior the network does not
-imitate the plan, it is handed it:
+teacher on only 62-64% of decisions in Space Mission, 45% in Red Planet; docs/training.md).
+With a prior the network does not imitate the plan, it is handed it:
 
-* ``HeuristicPrior(obs, masks)`` runs ``HeuristicAgent`` (numba, no torch) on the
-  observations and returns int8 codes ``[N, 100]``: for each legal action the heuristic
-  evaluated, ``round(10 * max(value - best, -8))``, its plan value in tenths of a point
-  below the best action's, saturating 8 points down; ``-80`` for every other action
-  (legal ones the heuristic does not evaluate, such as the equivalent top-up masks, and
-  illegal ones). A row where it evaluated nothing (a forced move) is 0 on its legal actions.
+* ``HeuristicPrior(params, game=...)`` runs the game's heuristic bot (Space Mission:
+  ``HeuristicAgent``, numba, its plan values; Red Planet: ``red_planet.HeuristicBot``,
+  numpy, its action values; both in points, no torch) on the observations and returns
+  int8 codes ``[N, A]`` (``A`` the game's action count): for each legal action the
+  heuristic evaluated, ``round(10 * max(value - best, -8))``, its value in tenths of a
+  point below the best action's, saturating 8 points down; ``-80`` for every other action
+  (legal ones the heuristic does not evaluate, such as Space Mission's equivalent top-up
+  masks, and illegal ones). A row where it evaluated nothing (a forced move) is 0 on its
+  legal actions.
 * The network reads ``obs[active] * scale`` followed by ``1 + codes / 80`` (in [0, 1]:
   1 for the heuristic's choice), and its logits are ``net(x) + beta * codes / 10``: the
-  heuristic's plan values in points times a learned ``beta``. At initialisation (``net``
+  heuristic's values in points times a learned ``beta``. At initialisation (``net``
   near 0) the policy is the heuristic's softmax at inverse temperature ``beta``; PPO then
   learns where to deviate from it.
 
 The codes are int8 so that the augmented observation stays int8 (rollout buffers, cloning
 data and checkpoints keep their size). The same function serves the training wrapper
 (spacemission_training.prior) and the numpy :class:`~spacemission_agents.ppo.PPOAgent`,
-so a saved model sees exactly the codes it was trained on.
+so a saved model sees exactly the codes it was trained on. A description without a
+``game`` (files saved before Red Planet had a prior) is Space Mission's.
 """
 from __future__ import annotations
 
+from importlib import import_module
+
 import numpy as np
 
-from spacemission_env.space_mission.actions import NUM_ACTIONS
+from spacemission_env.games import DEFAULT_GAME, get_game
 
-__all__ = ["FLOOR_CODE", "HeuristicPrior", "PRIOR_KINDS", "STEP_POINTS"]
+__all__ = ["FLOOR_CODE", "HEURISTICS", "HeuristicPrior", "PRIOR_KINDS", "STEP_POINTS", "make_prior", "prior_observation_type"]
 
 STEP_POINTS = 0.1  # points per code unit
 FLOOR_CODE = -80  # 8 points below the best: "not worth considering"
 PRIOR_KINDS = ("heuristic",)
+# game -> (module, class) of the heuristic bot whose ``last_values`` ([N, A], -inf where
+# it evaluated nothing) the prior codes; the module also holds the bot's ``DEFAULTS``
+HEURISTICS = {
+    "spacemission": ("spacemission_agents.heuristic", "HeuristicAgent"),
+    "red_planet": ("spacemission_agents.red_planet.heuristic", "HeuristicBot"),
+}
 
 
 class HeuristicPrior:
-    """Per-action prior codes from ``HeuristicAgent(**params)`` (module doc)."""
+    """Per-action prior codes from the game's heuristic bot with ``params`` (module doc)."""
 
     kind = "heuristic"
 
-    def __init__(self, params: dict | None = None):
-        from .heuristic import DEFAULTS, HeuristicAgent
-
-        self.params = {**DEFAULTS, **(params or {})}
-        self._agent = HeuristicAgent(seed=0, **self.params)
+    def __init__(self, params: dict | None = None, game: str = DEFAULT_GAME):
+        if game not in HEURISTICS:
+            raise ValueError(f"no heuristic prior for game {game!r}; games with one: {sorted(HEURISTICS)}")
+        module = import_module(HEURISTICS[game][0])
+        self.game = game
+        self.num_actions = get_game(game).num_actions
+        self.params = {**module.DEFAULTS, **(params or {})}
+        self._agent = getattr(module, HEURISTICS[game][1])(seed=0, **self.params)
         self.observation_type = self._agent.observation_type
 
     def describe(self) -> dict:
         """What a saved model records to rebuild exactly this prior."""
-        return {"kind": self.kind, "params": dict(self.params), "step_points": STEP_POINTS, "floor_code": FLOOR_CODE}
+        return {"kind": self.kind, "game": self.game, "params": dict(self.params), "step_points": STEP_POINTS,
+                "floor_code": FLOOR_CODE}
 
     @classmethod
     def from_description(cls, desc: dict) -> "HeuristicPrior":
@@ -59,12 +75,12 @@ class HeuristicPrior:
         if desc.get("step_points") != STEP_POINTS or desc.get("floor_code") != FLOOR_CODE:
             raise ValueError(f"policy prior coded with step {desc.get('step_points')} and floor "
                              f"{desc.get('floor_code')}; this package codes step {STEP_POINTS}, floor {FLOOR_CODE}")
-        return cls(desc.get("params"))
+        return cls(desc.get("params"), game=desc.get("game", "spacemission"))
 
     def __call__(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """int8 codes [N, 100] for int8 observations [N, D] and bool masks [N, 100]."""
+        """int8 codes [N, A] for int8 observations [N, D] and bool masks [N, A]."""
         masks = np.asarray(action_masks, dtype=np.bool_)
-        codes = np.full((len(masks), NUM_ACTIONS), FLOOR_CODE, dtype=np.int8)
+        codes = np.full((len(masks), self.num_actions), FLOOR_CODE, dtype=np.int8)
         if not len(masks):
             return codes
         self._agent.act_batch(observations, masks)
@@ -78,7 +94,15 @@ class HeuristicPrior:
         return codes
 
 
-def make_prior(kind: str, params: dict | None = None) -> HeuristicPrior:
+def prior_observation_type(game: str) -> str:
+    """The observation type the game's heuristic prior reads (its bot's); ValueError for a game without one."""
+    if game not in HEURISTICS:
+        raise ValueError(f"no heuristic prior for game {game!r}; games with one: {sorted(HEURISTICS)}")
+    module, name = HEURISTICS[game]
+    return getattr(import_module(module), name).observation_type
+
+
+def make_prior(kind: str, params: dict | None = None, game: str = DEFAULT_GAME) -> HeuristicPrior:
     if kind != "heuristic":
         raise ValueError(f"unknown policy prior {kind!r}; known: {', '.join(PRIOR_KINDS)}")
-    return HeuristicPrior(params)
+    return HeuristicPrior(params, game=game)

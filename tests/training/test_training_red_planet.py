@@ -1,6 +1,6 @@
 """The trainer over the game protocol: a tiny Mission: Red Planet run end to end (its model
 loads, plays legal moves in the arena and refuses Space Mission), Space Mission's defaults
-unchanged by ``--game``, and the heuristic prior (Space Mission's) refused for Red Planet."""
+unchanged by ``--game``, and the heuristic prior checked against the game's observation."""
 import json
 from dataclasses import fields
 
@@ -96,12 +96,15 @@ def test_game_flag_applies_the_games_defaults_under_the_flags():
     assert all(getattr(cfg, k) == getattr(TrainConfig(), k) for k in others)
 
 
-def test_the_heuristic_prior_is_refused_for_red_planet(capsys):
-    with pytest.raises(ValueError, match="--prior 'heuristic' is Space Mission's"):
+def test_the_heuristic_prior_reads_the_games_observation(capsys):
+    assert for_game("red_planet", prior="heuristic").observation_type == "info"
+    with pytest.raises(ValueError, match="the heuristic prior reads the 'info' observation"):
         for_game("red_planet", prior="heuristic", observation_type="recall")
+    with pytest.raises(ValueError, match="the heuristic prior reads the 'recall' observation"):
+        TrainConfig(prior="heuristic", observation_type="info")
     with pytest.raises(SystemExit):
         parse_args(["--game", "red_planet", "--prior", "heuristic", "--observation-type", "recall"])
-    assert "--prior" in capsys.readouterr().err
+    assert "the heuristic prior reads the 'info' observation" in capsys.readouterr().err
 
 
 def test_a_configuration_outside_the_game_is_refused():

@@ -89,9 +89,6 @@ class TrainConfig:
         from spacemission_env.games import GameConfig, get_game
 
         game = get_game(self.game)  # ValueError naming an unknown game
-        if self.prior and game.name != "spacemission":
-            raise ValueError(f"bad training configuration: --prior {self.prior!r} is Space Mission's heuristic prior; "
-                             f"{game.description.title} has none: pass --prior '' (the default for --game {game.name})")
         GameConfig(self.players, self.rules, self.max_rounds, game=game.name)  # ValueError naming the bad field
         checks = [
             (2 <= self.players <= 5, "players must be in 2..5"),
@@ -105,9 +102,13 @@ class TrainConfig:
             (self.bc_samples >= 0 and self.bc_epochs >= 0, "bc_samples and bc_epochs must be >= 0"),
             (self.stop_after_steps >= 0, "stop_after_steps must be >= 0"),
             (self.prior in ("", "heuristic"), "prior must be 'heuristic' or '' (none)"),
-            (not self.prior or self.observation_type == "recall", "the heuristic prior reads the 'recall' observation"),
             (self.prior_beta == self.prior_beta and abs(self.prior_beta) < 1e3, "prior_beta must be a finite number"),
         ]
+        if self.prior == "heuristic":
+            from spacemission_agents.ppo_prior import prior_observation_type
+
+            wanted = prior_observation_type(game.name)  # ValueError naming a game without a prior
+            checks.append((self.observation_type == wanted, f"the heuristic prior reads the {wanted!r} observation"))
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad training configuration: {message} ({self.as_dict()})")

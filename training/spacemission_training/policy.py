@@ -90,14 +90,17 @@ class ObsTrunk(BaseFeaturesExtractor):
         return self.trunk(x)
 
 
-def policy_kwargs(arch: Architecture, active: np.ndarray, scale: np.ndarray, prior_beta: float | None = None) -> dict:
+def policy_kwargs(arch: Architecture, active: np.ndarray, scale: np.ndarray, prior_beta: float | None = None,
+                  num_actions: int = 100) -> dict:
     """MaskablePPO's ``policy_kwargs`` for ``arch`` with the given input features (for
-    ``PriorMaskablePolicy`` when ``prior_beta`` is given)."""
+    ``PriorMaskablePolicy`` when ``prior_beta`` is given; ``num_actions``: the game's action count,
+    the number of prior codes after the observation)."""
     if prior_beta is not None:
         from .prior import PriorTrunk
 
         return dict(features_extractor_class=PriorTrunk,
-                    features_extractor_kwargs=dict(active=active.tolist(), scale=scale.tolist(), trunk=list(arch.trunk)),
+                    features_extractor_kwargs=dict(active=active.tolist(), scale=scale.tolist(), trunk=list(arch.trunk),
+                                                   num_actions=int(num_actions)),
                     heads=dict(pi=list(arch.pi), vf=list(arch.vf)), prior_beta=float(prior_beta),
                     share_features_extractor=True)
     return dict(features_extractor_class=ObsTrunk,

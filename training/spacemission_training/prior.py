@@ -1,8 +1,8 @@
 """Training with a heuristic prior (``--prior heuristic``; agents/spacemission_agents/ppo_prior.py says what the
 prior is and why).
 
-* ``PriorVecEnv`` wraps the SpaceMissionVecEnv: every observation the learner gets is its
-  int8 observation followed by the 100 int8 prior codes of that position (the heuristic
+* ``PriorVecEnv`` wraps the GameVecEnv: every observation the learner gets is its
+  int8 observation followed by the game's action count of int8 prior codes of that position (the heuristic
   bot run on the learner's own observation and mask), so SB3's rollout buffer, the
   cloning data and the checkpoints hold what the policy reads. A terminal observation in
   ``infos`` (never bootstrapped: R-E3 is a real end) gets floor codes: no decision is
@@ -33,10 +33,10 @@ from spacemission_env.space_mission.actions import NUM_ACTIONS
 __all__ = ["PriorHead", "PriorMaskablePolicy", "PriorMlpExtractor", "PriorTrunk", "PriorVecEnv", "augmented_box"]
 
 
-def augmented_box(box: spaces.Box) -> spaces.Box:
-    """The int8 observation space followed by the 100 prior codes (FLOOR_CODE..0)."""
-    low = np.concatenate([np.broadcast_to(box.low, box.shape), np.full(NUM_ACTIONS, FLOOR_CODE)]).astype(np.int8)
-    high = np.concatenate([np.broadcast_to(box.high, box.shape), np.zeros(NUM_ACTIONS)]).astype(np.int8)
+def augmented_box(box: spaces.Box, num_actions: int = NUM_ACTIONS) -> spaces.Box:
+    """The int8 observation space followed by the ``num_actions`` prior codes (FLOOR_CODE..0)."""
+    low = np.concatenate([np.broadcast_to(box.low, box.shape), np.full(num_actions, FLOOR_CODE)]).astype(np.int8)
+    high = np.concatenate([np.broadcast_to(box.high, box.shape), np.zeros(num_actions)]).astype(np.int8)
     return spaces.Box(low, high, dtype=np.int8)
 
 
@@ -49,7 +49,9 @@ class PriorVecEnv(VecEnvWrapper):
         if getattr(venv, "observation_type", None) != prior.observation_type:
             raise ValueError(f"the {prior.kind} prior reads {prior.observation_type!r} observations; the env gives "
                              f"{getattr(venv, 'observation_type', None)!r}")
-        super().__init__(venv, observation_space=augmented_box(venv.observation_space))
+        if venv.action_space.n != prior.num_actions:
+            raise ValueError(f"the {prior.game} prior codes {prior.num_actions} actions; the env has {venv.action_space.n}")
+        super().__init__(venv, observation_space=augmented_box(venv.observation_space, prior.num_actions))
         self.prior = prior
 
     def _augment(self, obs: np.ndarray) -> np.ndarray:
@@ -63,7 +65,8 @@ class PriorVecEnv(VecEnvWrapper):
         for i in np.flatnonzero(dones):
             last = infos[i].get("terminal_observation")
             if last is not None:
-                infos[i]["terminal_observation"] = np.concatenate([last, np.full(NUM_ACTIONS, FLOOR_CODE, np.int8)])
+                infos[i]["terminal_observation"] = np.concatenate(
+                    [last, np.full(self.prior.num_actions, FLOOR_CODE, np.int8)])
         return self._augment(obs), rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
@@ -89,14 +92,14 @@ def _mlp(sizes: list[int]) -> nn.Sequential:
 class PriorTrunk(BaseFeaturesExtractor):
     """Active features, scaled, and the prior's inputs into the shared trunk; the codes passed on."""
 
-    def __init__(self, observation_space: spaces.Box, active, scale, trunk: list[int]):
+    def __init__(self, observation_space: spaces.Box, active, scale, trunk: list[int], num_actions: int = NUM_ACTIONS):
         if not trunk:
             raise ValueError("a policy with a prior needs at least one trunk layer (--trunk)")
-        self.obs_size = observation_space.shape[0] - NUM_ACTIONS
-        super().__init__(observation_space, trunk[-1] + NUM_ACTIONS)
+        self.obs_size = observation_space.shape[0] - num_actions
+        super().__init__(observation_space, trunk[-1] + num_actions)
         self.register_buffer("active", torch.as_tensor(np.asarray(active, dtype=np.int64)))
         self.register_buffer("scale", torch.as_tensor(np.asarray(scale, dtype=np.float32)))
-        self.trunk = _mlp([len(active) + NUM_ACTIONS, *trunk])
+        self.trunk = _mlp([len(active) + num_actions, *trunk])
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         codes = observations[:, self.obs_size:].float()
@@ -107,12 +110,12 @@ class PriorTrunk(BaseFeaturesExtractor):
 class PriorMlpExtractor(nn.Module):
     """Policy and value heads on the trunk's output; the policy latent carries the codes."""
 
-    def __init__(self, trunk_dim: int, pi: list[int], vf: list[int]):
+    def __init__(self, trunk_dim: int, pi: list[int], vf: list[int], num_actions: int = NUM_ACTIONS):
         super().__init__()
         self.trunk_dim = trunk_dim
         self.policy_net = _mlp([trunk_dim, *pi])
         self.value_net = _mlp([trunk_dim, *vf])
-        self.latent_dim_pi = (pi[-1] if pi else trunk_dim) + NUM_ACTIONS
+        self.latent_dim_pi = (pi[-1] if pi else trunk_dim) + num_actions
         self.latent_dim_vf = vf[-1] if vf else trunk_dim
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -129,13 +132,14 @@ class PriorMlpExtractor(nn.Module):
 class PriorHead(nn.Module):
     """logits = linear(policy latent) + beta * codes * STEP_POINTS (the plan values in points)."""
 
-    def __init__(self, latent_dim: int, beta: float):
+    def __init__(self, latent_dim: int, beta: float, num_actions: int = NUM_ACTIONS):
         super().__init__()
-        self.linear = nn.Linear(latent_dim, NUM_ACTIONS)
+        self.num_actions = num_actions
+        self.linear = nn.Linear(latent_dim, num_actions)
         self.beta = nn.Parameter(torch.tensor([float(beta)]))
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        h, codes = latent[:, :-NUM_ACTIONS], latent[:, -NUM_ACTIONS:]
+        h, codes = latent[:, :-self.num_actions], latent[:, -self.num_actions:]
         return self.linear(h) + self.beta * STEP_POINTS * codes
 
 
@@ -149,12 +153,13 @@ class PriorMaskablePolicy(MaskableActorCriticPolicy):
         super().__init__(*args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = PriorMlpExtractor(self.features_dim - NUM_ACTIONS, list(self._heads["pi"]),
-                                               list(self._heads["vf"]))
+        n = self.action_space.n
+        self.mlp_extractor = PriorMlpExtractor(self.features_dim - n, list(self._heads["pi"]), list(self._heads["vf"]), n)
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
-        head = PriorHead(self.mlp_extractor.latent_dim_pi - NUM_ACTIONS, self._prior_beta)
+        n = self.action_space.n
+        head = PriorHead(self.mlp_extractor.latent_dim_pi - n, self._prior_beta, n)
         if self.ortho_init:  # the linear part as SB3 initialises an action net: near-zero logits
             head.linear.apply(lambda m: self.init_weights(m, gain=0.01))
         self.action_net = head

@@ -104,7 +104,7 @@ def make_prior(cfg: TrainConfig):
         return None
     from spacemission_agents.ppo_prior import make_prior as make
 
-    return make(cfg.prior)
+    return make(cfg.prior, game=cfg.game)
 
 
 def make_env(cfg: TrainConfig, pool: OpponentPool) -> GameVecEnv | PriorVecEnv:
@@ -122,7 +122,8 @@ def policy_class(cfg: TrainConfig):
 
 
 def learner_kwargs(cfg: TrainConfig, active, scale) -> dict:
-    return policy_kwargs(arch_of(cfg), active, scale, prior_beta=cfg.prior_beta if cfg.prior else None)
+    return policy_kwargs(arch_of(cfg), active, scale, prior_beta=cfg.prior_beta if cfg.prior else None,
+                         num_actions=get_game(cfg.game).num_actions)
 
 
 def build_model(cfg: TrainConfig, venv, active, scale) -> MaskablePPO:
@@ -183,7 +184,7 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
                                   game=cfg.game,
                                   extra=None if data is None else data["obs"][:, :box.shape[0]])
     if cfg.prior:
-        box = augmented_box(box)
+        box = augmented_box(box, game.num_actions)
     policy = policy_class(cfg)(box, spaces.Discrete(game.num_actions), lambda _: cfg.bc_lr,
                                **learner_kwargs(cfg, active, scale))
     if data is not None and cfg.bc_epochs > 0:

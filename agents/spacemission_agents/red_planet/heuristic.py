@@ -35,6 +35,8 @@ that value most:
 Parameters are keyword arguments (``DEFAULTS``). Vectorised with numpy over the batch;
 ties break by a hash of the seed and the observation, so the bot is deterministic given
 its seed and ``act`` equals ``act_batch`` row by row.
+After each batch ``last_values`` [N, 243] holds every legal action's value in points
+(-inf on illegal ones): the heuristic prior of a PPO policy codes them (ppo_prior.py).
 """
 from __future__ import annotations
 
@@ -252,7 +254,9 @@ class HeuristicBot(RedPlanetBot):
             values += keep_values(view, keep_table(view.n))
         if (view.phase == PHASE["discovery"]).any():
             values += self._discovery_values(view, model, proj)
-        score = np.where(masks, finite(values) + tie_noise(obs, self._salt), -np.inf)
+        # the values of the legal actions, in points, before tie-breaking: the PPO prior's input (ppo_prior.py)
+        self.last_values = np.where(masks, finite(values), -np.inf)
+        score = np.where(masks, self.last_values + tie_noise(obs, self._salt), -np.inf)
         return score.argmax(axis=1)
 
     def _commit_values(self, view: View, vv: np.ndarray, per_astronaut: np.ndarray) -> np.ndarray:
