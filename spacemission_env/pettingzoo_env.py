@@ -205,6 +205,7 @@ class raw_env(EnvBase, AECEnv):
         d = self.observation_size
         self._obs_bufs = [np.empty((1, d), dtype=np.int8) for _ in range(self.num_players)]  # one per seat
         self._obs_step = [-1] * self.num_players  # _obs_bufs[seat] holds the view of state number _obs_step[seat]
+        self._next_obs = np.empty((1, d), dtype=np.int8)  # the acting seat's view after a fused step (swapped in)
         self._step_count = 0  # numbers the states of the env, for the observation cache
         self._mask_buf = np.zeros((1, self.num_actions), dtype=np.bool_)
         self._action = np.zeros(1, dtype=np.int64)
@@ -252,8 +253,10 @@ class raw_env(EnvBase, AECEnv):
         self._acting_seat = -1
         self._after_change()
 
-    def _after_change(self) -> None:
-        """Refresh the acting agent, its legal mask (also in its info) and the observation cache."""
+    def _after_change(self, fused: bool = False) -> None:
+        """Refresh the acting agent, its legal mask (also in its info) and the observation
+        cache. ``fused``: the engine's ``step_observe`` already wrote the mask into
+        ``_mask_buf`` and the acting seat's observation into ``_next_obs``."""
         st = self._st
         self._step_count += 1  # every cached observation is now stale
         self._over = bool(st.terminated[0])
@@ -261,7 +264,11 @@ class raw_env(EnvBase, AECEnv):
             self._acting_seat = -1
             return
         cp = int(st.current_player[0])
-        self.engine.legal_action_mask(st, out=self._mask_buf)
+        if fused:  # the acting seat's view is current: swap it in rather than copy it
+            self._obs_bufs[cp], self._next_obs = self._next_obs, self._obs_bufs[cp]
+            self._obs_step[cp] = self._step_count
+        else:
+            self.engine.legal_action_mask(st, out=self._mask_buf)
         agent = self.possible_agents[cp]
         self.agent_selection = agent
         self.infos[agent] = {"action_mask": self._mask_buf[0].view(np.int8).copy()}
@@ -335,7 +342,12 @@ class raw_env(EnvBase, AECEnv):
         rf = self.reward_fn
         phi = rf.before(st) if rf.shaping else None
         self._action[0] = a
-        self.engine.step(st, self._action)
+        engine = self.engine
+        fused = hasattr(engine, "step_observe")  # one kernel call instead of three (optional in the protocol)
+        if fused:
+            engine.step_observe(st, self._action, self._mask_buf, self._next_obs, self.observation_type)
+        else:
+            engine.step(st, self._action)
         self._cumulative_rewards[agent] = 0.0
         over = bool(st.terminated[0])
         if over or rf.shaping:
@@ -349,7 +361,7 @@ class raw_env(EnvBase, AECEnv):
             self._finish(round_limit=bool(self.game.round_limit(st)[0]), offender=None)
         if not self._rewards_zero:
             self._accumulate_rewards()
-        self._after_change()
+        self._after_change(fused)
 
     def _finish(self, round_limit: bool, offender: str | None) -> None:
         """Every agent terminated (never truncated: R-E3 ends the game, see the module

@@ -23,6 +23,7 @@ from ..components import (
     WATER_TABLE,
 )
 from ..scoring import ALIENS, MATTER_BLUE, MATTER_GREEN, MEDAL, MINERALS, WATER
+from . import fused as F
 from . import kernels as K
 from . import observe as O
 from .state import TABLES, BatchState
@@ -101,6 +102,25 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     O.observe_games(out, _players(st, player), _OFFSETS[observation_type], mode, st.rules_id, st.max_rounds,
                     *st.arrays()[1:], TABLES[0], TABLES[1], TABLES[3])
     return out
+
+
+def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndarray,
+                 observation_type: str = "info") -> None:
+    """``step(st, actions)``, then ``legal_action_mask(st, out=mask_out)`` and
+    ``observe(st, None, observation_type, out=obs_out)`` in one kernel call: the same
+    results, for loops over a batch of one where each call's dispatch costs as much as
+    its work (fused.py). An illegal action raises as ``step`` does, changing nothing."""
+    a = _actions(st, actions)
+    d = observation_size(observation_type)
+    mask_out = output_buffer(mask_out, (st.batch_size, NUM_ACTIONS), np.bool_)
+    obs_out = output_buffer(obs_out, (st.batch_size, d), np.int8)
+    players = np.empty(st.batch_size, np.int64)
+    with _quiet():
+        bad = F.step_mask_observe(a, mask_out, obs_out, players, _OFFSETS[observation_type],
+                                  E.OBSERVATION_TYPES.index(observation_type), st.rules_id, st.max_rounds,
+                                  *st.arrays(), *TABLES)
+    if bad >= 0:
+        raise illegal_action(a, bad, legal_action_mask(st)[bad])
 
 
 def _collection_terms(col: np.ndarray) -> tuple:

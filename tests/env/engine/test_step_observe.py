@@ -1,0 +1,46 @@
+"""``engine.step_observe`` (one fused kernel call, engine/fused.py) equals ``step`` followed by
+``legal_action_mask`` and ``observe`` of the acting seats, for every observation type and
+player count, and an illegal action raises naming the game and changes nothing."""
+import numpy as np
+import pytest
+
+from spacemission_env.space_mission import engine as E
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize("observation_type", ["info", "recall", "seer"])
+def test_step_observe_equals_step_mask_observe(players, observation_type):
+    B = 16
+    a, b = E.init(B, players, seeds=11, max_rounds=6), E.init(B, players, seeds=11, max_rounds=6)
+    mask_out = np.zeros((B, 100), bool)
+    obs_out = np.zeros((B, E.observation_size(observation_type)), np.int8)
+    rng = np.random.default_rng(players)
+    finished = 0
+    for t in range(400):
+        masks = E.legal_action_mask(a)
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        E.step(a, actions)
+        E.step_observe(b, actions, mask_out, obs_out, observation_type)
+        assert np.array_equal(mask_out, E.legal_action_mask(a))
+        assert np.array_equal(obs_out, E.observe(a, None, observation_type))
+        assert all(np.array_equal(x, y) for x, y in zip(a.arrays(), b.arrays()))
+        finished += int(a.terminated.sum())
+        E.reset_finished(a, np.arange(B) + 100 * t)
+        E.reset_finished(b, np.arange(B) + 100 * t)
+    assert finished > 0  # finished games (all-True mask rows) were met along the way
+
+
+def test_an_illegal_action_raises_and_changes_nothing():
+    st = E.init(4, 3, seeds=5)
+    before = [x.copy() for x in st.arrays()]
+    masks = E.legal_action_mask(st)
+    actions = np.array([np.flatnonzero(row)[0] for row in masks])
+    actions[2] = int(np.flatnonzero(~masks[2])[0])
+    mask_out, obs_out = np.zeros((4, 100), bool), np.zeros((4, E.observation_size("info")), np.int8)
+    with pytest.raises(ValueError, match="game 2: action"):
+        E.step_observe(st, actions, mask_out, obs_out)
+    assert all(np.array_equal(x, y) for x, y in zip(before, st.arrays()))
+    with pytest.raises(ValueError, match="out must be a writeable C-contiguous int8 array"):
+        E.step_observe(st, actions, mask_out, np.zeros((4, 5), np.int8))
+    with pytest.raises(ValueError, match="unknown observation_type"):
+        E.step_observe(st, actions, mask_out, obs_out, "full")
