@@ -39,7 +39,9 @@ def test_a_tiny_red_planet_run_exports_a_red_planet_model(red_planet_run):
     agent = PPOAgent.load(run_dir / "final.npz")
     assert agent.game == "red_planet"
     assert agent.metadata["num_actions"] == 243 and agent.metadata["observation_size"] == get_game("red_planet").description.observation_size("info")
-    assert agent.metadata["num_players"] == 4 and agent.prior is None
+    assert agent.metadata["num_players"] == 4
+    assert agent.prior is not None and agent.prior.game == "red_planet"  # Red Planet's default: its heuristic prior
+    assert agent.metadata["prior"]["game"] == "red_planet" and agent.params["prior_beta"].shape == (1,)
     assert json.loads((run_dir / "config.json").read_text())["config"]["game"] == "red_planet"
 
 
@@ -90,7 +92,8 @@ def test_space_mission_defaults_are_unchanged():
 
 def test_game_flag_applies_the_games_defaults_under_the_flags():
     cfg, _ = parse_args(["--game", "red_planet", "--num-envs", "32"])
-    assert (cfg.game, cfg.prior, cfg.rules, cfg.max_rounds, cfg.players) == ("red_planet", "", "first_edition", 10, 4)
+    assert (cfg.game, cfg.prior, cfg.rules, cfg.max_rounds, cfg.players) == ("red_planet", "heuristic", "first_edition",
+                                                                             10, 4)
     assert cfg.num_envs == 32
     others = {f.name for f in fields(TrainConfig)} - set(GAME_DEFAULTS["red_planet"]) - {"game", "num_envs"}
     assert all(getattr(cfg, k) == getattr(TrainConfig(), k) for k in others)

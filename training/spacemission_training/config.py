@@ -134,11 +134,11 @@ class TrainConfig:
 
 
 # the defaults that differ from Space Mission's for each other game (--game NAME applies
-# them under the config file and the flags): its rule set and length, no heuristic prior
-# (ppo_prior.py is Space Mission's), its own bots, and a budget for its slower engine
+# them under the config file and the flags): its rule set and length, the observation its
+# heuristic prior reads (ppo_prior.py), its own bots, and a budget for its slower engine
 GAME_DEFAULTS: dict[str, dict] = {
     "spacemission": {},
-    "red_planet": dict(rules="first_edition", max_rounds=10, observation_type="info", prior="", players=4,
+    "red_planet": dict(rules="first_edition", max_rounds=10, observation_type="info", players=4,
                        opponents="heuristic=0.35,greedy=0.2,random=0.05,self=0.4", num_envs=128, n_steps=64,
                        batch_size=2048, bc_samples=40_000, snapshot_every=50_000, eval_every=0, eval_games=100,
                        final_eval_games=100, checkpoint_every=50_000),
