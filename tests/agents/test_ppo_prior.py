@@ -13,7 +13,7 @@ from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.ppo_prior import FLOOR_CODE, STEP_POINTS, HeuristicPrior
 from spacemission_env.space_mission import engine
 
-from tests.helpers.bots import sample_positions
+from tests.helpers.bots import sample_positions, torch_prior_logits
 
 
 def test_codes_follow_the_heuristic_plan_values():
@@ -79,14 +79,10 @@ def prior_policy_and_agent():
 
 
 def test_numpy_forward_with_prior_equals_torch(prior_policy_and_agent, tmp_path):
-    import torch
-
     policy, agent, prior = prior_policy_and_agent
     obs, masks = sample_positions(n=64)
     codes = prior(obs, masks)
-    with torch.no_grad():
-        t_obs = torch.as_tensor(np.concatenate([obs, codes], axis=1))
-        expected = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(t_obs))).numpy()
+    expected = torch_prior_logits(policy, obs, codes)
     got = agent.logits(obs, masks)
     assert np.abs(expected).max() > 1.0
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)

@@ -86,3 +86,12 @@ def sample_positions(n=64, players=2, seed=3, otype="recall"):
             masks.append(engine.legal_action_mask(st)[~st.terminated])
         engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng, by_kind=True), select=~st.terminated)
     return np.concatenate(obs), np.concatenate(masks)
+
+
+def torch_prior_logits(policy, obs: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The logits of a torch PriorMaskablePolicy for observations with their prior codes appended."""
+    import torch
+
+    with torch.no_grad():
+        t_obs = torch.as_tensor(np.concatenate([obs, codes], axis=1))
+        return policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(t_obs))).numpy()

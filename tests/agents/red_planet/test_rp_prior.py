@@ -13,6 +13,7 @@ from spacemission_agents.red_planet.heuristic import HeuristicBot
 from spacemission_env.red_planet.actions import NUM_ACTIONS
 
 from tests.agents.red_planet.test_bots import random_positions
+from tests.helpers.bots import torch_prior_logits
 
 
 @pytest.fixture(scope="module")
@@ -96,14 +97,10 @@ def test_an_untrained_prior_policy_plays_the_heuristic_moves(positions):
 
 
 def test_numpy_forward_equals_torch_and_survives_saving(positions, tmp_path):
-    import torch
-
     policy, agent, prior = _prior_policy(beta=2.5, perturb=True)
     obs, masks = positions
     codes = prior(obs, masks)
-    with torch.no_grad():
-        t_obs = torch.as_tensor(np.concatenate([obs, codes], axis=1))
-        expected = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(t_obs))).numpy()
+    expected = torch_prior_logits(policy, obs, codes)
     got = agent.logits(obs, masks)
     assert np.abs(expected).max() > 1.0
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
