@@ -34,3 +34,31 @@ class Prompt:
         line = line.rstrip("\r\n")
         console.print(line, markup=False, highlight=False)
         return line
+
+
+def next_command(session, moves, help_text: str) -> tuple[str, str, str] | None:
+    """Ask ``session``'s person until they type something other than the commands every
+    play session answers alike (help, board, moves, save): returns ``(command, rest,
+    text)`` (the first word lower-cased, the rest of the line, the whole line), or None
+    when the input ends. ``session`` has ``prompt``, ``console``, ``is_saved()``,
+    ``show_board()``, ``show_moves(moves)`` and ``save(path)``."""
+    console = session.console
+    while True:
+        text = session.prompt.ask(console, "your move> ")
+        if text is None:
+            console.print("end of input: leaving the game" + ("" if session.is_saved() else " (not saved)"))
+            return None
+        word, _, rest = text.strip().partition(" ")
+        command = word.lower()
+        if not command:
+            continue
+        if command in ("help", "?"):
+            console.print(help_text, markup=False)
+        elif command == "board":
+            session.show_board()
+        elif command == "moves":
+            session.show_moves(moves)
+        elif command == "save":
+            session.save(rest.strip())
+        else:
+            return command, rest, text

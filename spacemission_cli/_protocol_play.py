@@ -21,6 +21,7 @@ import numpy as np
 from spacemission_env.games import GameConfig, get_game
 
 from ._games import read_records
+from ._prompt import next_command
 from ._protocol_games import RecordError, Replayer, game_record, seat_label
 
 HELP = """Commands:
@@ -245,23 +246,11 @@ class ProtocolSession:
         self.show_moves(moves)
         labels = {self.game.action_label(a, self.state).lower(): a for a in moves}
         while True:
-            text = self.prompt.ask(self.console, "your move> ")
-            if text is None:
-                self.console.print("end of input: leaving the game" + ("" if self.is_saved() else " (not saved)"))
+            got = next_command(self, moves, HELP)
+            if got is None:
                 return False
-            word, _, rest = text.strip().partition(" ")
-            command = word.lower()
-            if not command:
-                continue
-            if command in ("help", "?"):
-                self.console.print(HELP, markup=False)
-            elif command == "board":
-                self.show_board()
-            elif command == "moves":
-                self.show_moves(moves)
-            elif command == "save":
-                self.save(rest.strip())
-            elif command in ("quit", "exit"):
+            command, _, text = got
+            if command in ("quit", "exit"):
                 answer = self.prompt.ask(self.console, "Leave the game? [y/N] ")
                 if answer is None or answer.strip().lower() in ("y", "yes"):
                     return False

@@ -10,6 +10,7 @@ from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 from . import _view as V
 from ._games import SAVE_FORMAT, SAVE_VERSION, append_record, game_record
+from ._prompt import next_command
 from ._table import Move, Table, normalise, top_up_move
 
 HELP = """Commands:
@@ -131,23 +132,11 @@ class Session:
         moves = self.listed_moves()
         self.show_moves(moves)
         while True:
-            text = self.prompt.ask(self.console, "your move> ")
-            if text is None:
-                self.console.print("end of input: leaving the game" + (" (not saved)" if not self.is_saved() else ""))
+            got = next_command(self, moves, HELP)
+            if got is None:
                 return False
-            word, _, rest = text.strip().partition(" ")
-            command = word.lower()
-            if not command:
-                continue
-            if command in ("help", "?"):
-                self.console.print(HELP, markup=False)
-            elif command == "board":
-                self.show_board()
-            elif command == "moves":
-                self.show_moves(moves)
-            elif command == "save":
-                self.save(rest.strip())
-            elif command == "undo":
+            command, _, text = got
+            if command == "undo":
                 try:
                     self.console.print(f"  took back: {self.table.undo()}", markup=False)
                     return True
