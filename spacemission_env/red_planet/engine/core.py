@@ -271,6 +271,52 @@ def ability_row(g, rng, b, row, write):
 
 
 @njit
+def ability_legal(g, rng, b, a):
+    """Whether ability_row offers action a (pass excluded): the same conditions for that
+    one id, without enumerating the others."""
+    q, role, n = g[b, F_CURRENT_PLAYER], g[b, F_ROLE], g[b, F_PLAYER_COUNT]
+    if role == R_EXPLORER:
+        i = a - A_MOVE
+        return 0 <= i < NUM_EDGES and g[b, F_STEPS_LEFT] > 0 and g[b, F_MARS + EDGE_FROM[i] * PAD + q] > 0
+    if role == R_SCIENTIST:
+        if a == A_DRAW:
+            return g[b, F_EVENT_PILE_LEN] > 0
+        z = a - A_LOOK
+        return 0 <= z < Z and g[b, F_DISCOVERY + z] != NONE
+    if role == R_SECRET_AGENT:
+        k = a - A_LAUNCH
+        return 0 <= k < n and on_pad(g, rng, b, k) and free_seats(g, rng, b, g[b, F_SLOTS + k]) > 0
+    if role == R_FEMME_FATALE:
+        i = a - A_SEDUCE
+        if i < 0 or i >= A_SABOTAGE - A_SEDUCE:
+            return False
+        k, c = i // COLOURS, i % COLOURS
+        ship = g[b, F_SLOTS + k] if k < n else NONE
+        return (g[b, F_SUPPLY + q] > 0 and ship != NONE and c < n and c != q
+                and g[b, F_CREW + ship * PAD + c] > 0)
+    if role == R_SABOTEUR:
+        k = a - A_SABOTAGE
+        return 0 <= k < n and on_pad(g, rng, b, k)
+    if role == R_SOLDIER:
+        i = a - A_KILL
+        if i < 0 or i >= A_PILOT - A_KILL:
+            return False
+        z, c = i // COLOURS, i % COLOURS
+        return OUTER_T[z] and c < n and g[b, F_MARS + z * PAD + c] > 0
+    if role == R_PILOT:
+        i = a - A_PILOT
+        if i < 0 or i >= A_PASS - A_PILOT:
+            return False
+        k, z = i // Z, i % Z
+        ship = g[b, F_SLOTS + k] if k < n else NONE
+        if ship == NONE:
+            return False
+        d = destination(g, rng, b, ship)
+        return d != NONE and z != d and g[b, F_TOKEN_SUPPLY + z] > 0
+    return False
+
+
+@njit
 def has_ability(g, rng, b):
     """Whether the role's ability can act on something now (M-R5)."""
     return ability_row(g, rng, b, g[b], False) > 0  # counts only: the row argument is never written

@@ -54,7 +54,9 @@ from .core import (
     PH_PLACE,
     PH_SETUP_ZONE,
     Z,
+    ability_legal,
     ability_row,
+    any_placement,
     can_board,
 )
 from .flow import (
@@ -124,6 +126,40 @@ def mask_row(g, rng, b, row):
 
 
 @njit
+def is_legal(g, rng, b, a):
+    """Whether mask_row(g, rng, b)[a] is True for any int64 a (out-of-range ids are not),
+    for a running game: mask_row's conditions for that one id, so a step need not build
+    the whole row (tests/env/red_planet/engine/test_api.py checks every id against the mask)."""
+    ph = g[b, F_PHASE]
+    q = g[b, F_CURRENT_PLAYER]
+    if ph == PH_SETUP_ZONE or ph == PH_DESTINATION:
+        z = a - (A_SETUP_ZONE if ph == PH_SETUP_ZONE else A_DESTINATION)
+        return 0 <= z < Z and g[b, F_TOKEN_SUPPLY + z] > 0
+    if ph == PH_KEEP:
+        i = a - A_KEEP
+        if i < 0 or i >= A_COMMIT - A_KEEP:
+            return False
+        for j in range(g[b, F_SETUP_HAND_LEN + q]):
+            if g[b, F_SETUP_HAND + q * SETUP_CARDS + j] == BONUS_CARDS_T[i]:
+                return True
+        return False
+    if ph == PH_COMMIT:
+        r = a - A_COMMIT
+        return 0 <= r < NR and g[b, F_HAND + q * R + r] != 0
+    if ph == PH_PLACE:
+        if a == A_STOP:
+            return not GROUP_ROLE[g[b, F_ROLE]] and any_placement(g, rng, b)
+        k = a - A_PLACE
+        return 0 <= k < g[b, F_PLAYER_COUNT] and can_board(g, rng, b, q, k)
+    if ph == PH_ABILITY:
+        return a == A_PASS or ability_legal(g, rng, b, a)
+    if ph == PH_DISCOVERY:
+        z = a - A_DISCOVERY
+        return 0 <= z < Z and OUTER_T[z] and g[b, F_DISCOVERY + z] == NONE
+    return False
+
+
+@njit
 def legal_mask(out, select, g, rng):
     for b in range(out.shape[0]):
         if select[b]:
@@ -178,15 +214,9 @@ def step_games(actions, select, g, rng):
     """Step every selected running game; returns -1, or the first game whose action is
     out of range or illegal (then no game has changed)."""
     B = actions.shape[0]
-    row = np.empty(NUM_ACTIONS, np.bool_)
     for b in range(B):
-        if select[b] and not g[b, F_TERMINATED]:
-            a = actions[b]
-            if a < 0 or a >= NUM_ACTIONS:
-                return b
-            mask_row(g, rng, b, row)
-            if not row[a]:
-                return b
+        if select[b] and not g[b, F_TERMINATED] and not is_legal(g, rng, b, actions[b]):
+            return b
     for b in range(B):
         if select[b] and not g[b, F_TERMINATED]:
             resolve(g, rng, b, apply_action(g, rng, b, actions[b]))

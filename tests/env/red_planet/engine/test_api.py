@@ -1,6 +1,8 @@
 """The Red Planet fast engine's API: setup identical to the reference, bad input rejected
 with the state unchanged, the batch conventions (select, finished games, copy/take,
 reset), scores and rewards, conservation after steps."""
+import importlib
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from spacemission_env.red_planet import engine
 from spacemission_env.red_planet import rules as G
 from spacemission_env.red_planet.actions import NUM_ACTIONS
 from spacemission_env.red_planet.rules.scoring import CATEGORIES
+from spacemission_env.red_planet.rules.state import PHASES
 from tests.helpers.red_planet_positions import act, position
 
 
@@ -72,6 +75,26 @@ def test_bad_actions_rejected_with_every_game_unchanged():
     with pytest.raises(ValueError, match="select"):
         engine.step(st, good, select=np.ones(3, bool))
     assert_unchanged(st, snap)
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_step_validation_agrees_with_the_legal_mask(num_players):
+    """step checks each game's one action (step.is_legal) instead of building its mask
+    row: it must accept exactly the ids of the mask, out-of-range ids rejected, in every
+    kind of decision (every phase, every role's ability) over whole games."""
+    K = importlib.import_module("spacemission_env.red_planet.engine.step")
+    st = engine.init(12, num_players, seeds=1000 * num_players)
+    rng = np.random.default_rng(num_players)
+    decisions = set()
+    while not st.terminated.all():
+        mask = engine.legal_action_mask(st)
+        for b in np.flatnonzero(~st.terminated):
+            decisions.add((int(st.phase[b]), int(st.role[b])))
+            got = [K.is_legal(st.record, st.rng, b, a) for a in range(-3, NUM_ACTIONS + 3)]
+            assert got == [0 <= a < NUM_ACTIONS and bool(mask[b, a]) for a in range(-3, NUM_ACTIONS + 3)], b
+        engine.step(st, engine.sample_actions(mask, rng))
+    abilities = {role for phase, role in decisions if PHASES[phase] == "ability"}
+    assert {PHASES[phase] for phase, _ in decisions} == set(PHASES) - {"over"} and len(abilities) == 7, abilities
 
 
 def test_select_and_finished_games_are_left_unchanged():
