@@ -56,8 +56,7 @@ from .core import (
     Z,
     ability_legal,
     ability_row,
-    any_placement,
-    can_board,
+    boardable,
 )
 from .flow import (
     NEXT_BEGIN_ABILITY,
@@ -107,12 +106,10 @@ def mask_row(g, rng, b, row):
             if g[b, F_HAND + q * R + r]:
                 row[A_COMMIT + r] = True
     elif ph == PH_PLACE:  # M-L1; stopping early is allowed except for the groups (M-O7, M-O8)
-        found = False
+        bits = boardable(g, rng, b)
         for k in range(g[b, F_PLAYER_COUNT]):
-            if can_board(g, rng, b, q, k):
-                row[A_PLACE + k] = True
-                found = True
-        if found and not GROUP_ROLE[g[b, F_ROLE]]:
+            row[A_PLACE + k] = (bits >> k) & 1
+        if bits and not GROUP_ROLE[g[b, F_ROLE]]:
             row[A_STOP] = True
     elif ph == PH_ABILITY:  # M-O1..M-O9; declining is always allowed (M-R5)
         ability_row(g, rng, b, row, True)
@@ -148,9 +145,9 @@ def is_legal(g, rng, b, a):
         return 0 <= r < NR and g[b, F_HAND + q * R + r] != 0
     if ph == PH_PLACE:
         if a == A_STOP:
-            return not GROUP_ROLE[g[b, F_ROLE]] and any_placement(g, rng, b)
+            return not GROUP_ROLE[g[b, F_ROLE]] and boardable(g, rng, b) != 0
         k = a - A_PLACE
-        return 0 <= k < g[b, F_PLAYER_COUNT] and can_board(g, rng, b, q, k)
+        return 0 <= k < g[b, F_PLAYER_COUNT] and (boardable(g, rng, b) >> k) & 1 != 0
     if ph == PH_ABILITY:
         return a == A_PASS or ability_legal(g, rng, b, a)
     if ph == PH_DISCOVERY:
