@@ -164,6 +164,37 @@ def legal_mask(out, select, g, rng):
 
 
 @njit
+def sample_mask(mask, u, out):
+    """engine_common.sample_legal's draw, the same ids for the same u: out[b] = the k-th
+    legal id of row b, k = floor(u[b] * #legal); -1 for a row with none. The count is one
+    vectorised pass; the k-th id is then found by skipping whole 16-id chunks, so a row
+    of 243 ids costs less than half of sample_legal's gather of every legal id."""
+    A = mask.shape[1]
+    for b in range(mask.shape[0]):
+        row = mask[b]
+        n = 0
+        for a in range(A):
+            n += row[a]
+        if n == 0:
+            out[b] = -1
+            continue
+        k = min(int(u[b] * n), n - 1)
+        a = 0
+        while a + 16 <= A:
+            c = 0
+            for j in range(16):
+                c += row[a + j]
+            if c > k:
+                break
+            k -= c
+            a += 16
+        while not row[a] or k > 0:
+            k -= row[a]
+            a += 1
+        out[b] = a
+
+
+@njit
 def apply_action(g, rng, b, a):
     """Play legal action a for game b's current player (rules/game.py HANDLERS); returns
     what is left to do (flow.NEXT_*)."""

@@ -6,6 +6,7 @@ import importlib
 import numpy as np
 import pytest
 
+from spacemission_env.engine_common import sample_legal
 from spacemission_env.red_planet import encoding as E
 from spacemission_env.red_planet import engine
 from spacemission_env.red_planet import rules as G
@@ -166,6 +167,27 @@ def test_sample_actions_rejects_bad_masks():
         engine.sample_actions(np.eye(2, NUM_ACTIONS, dtype=bool)[[0, 1]] & np.array([[True], [False]]))
     with pytest.raises(TypeError):
         engine.sample_actions(np.ones((1, NUM_ACTIONS), bool), rng=0)
+
+
+def test_sample_actions_draws_as_the_shared_sampler():
+    """sample_actions' kernel (step.sample_mask) gives engine_common.sample_legal's id for
+    every row and draw: sparse, dense, full and empty rows, ids at both ends, u at 0 and
+    just below 1."""
+    K = importlib.import_module("spacemission_env.red_planet.engine.step")
+    rng = np.random.default_rng(5)
+    masks = [rng.random((400, NUM_ACTIONS)) < p for p in (0.003, 0.02, 0.1, 0.5, 0.97)]
+    edges = np.zeros((4, NUM_ACTIONS), bool)
+    edges[0, 0] = edges[1, -1] = edges[2, [0, -1]] = True
+    edges[3] = True
+    masks.append(edges)
+    masks.append(engine.legal_action_mask(advance(engine.init(64, 5, seeds=9), 40)))
+    for mask in masks:
+        for u in (rng.random(len(mask)), np.zeros(len(mask)), np.full(len(mask), np.nextafter(1.0, 0.0))):
+            want = np.empty(len(mask), np.int64)
+            got = np.empty(len(mask), np.int64)
+            sample_legal(mask, u, want)
+            K.sample_mask(mask, u, got)
+            assert np.array_equal(got, want)
 
 
 def test_conservation_after_every_step_and_copy_take_reset():
