@@ -219,11 +219,12 @@ def observe_one(g, rng, b, me, mode, row):
     # Mars (M-I1); the mineral pool counts down from all tokens as zones show theirs
     for t in range(NM):
         row[O_MINERAL_POOL + t] = MINERAL_TOKENS_T[t]
-    for z in range(Z):
-        for r in range(n):
-            q = r + me - n if r + me >= n else r + me
+    for r in range(n):  # zones innermost: a fixed count, unrolled
+        q = r + me - n if r + me >= n else r + me
+        for z in range(Z):
             row[O_MARS + z * S + r] = gb[ix(F_MARS + z * PAD + q)]
             row[O_LOOKED + z * S + r] = gb[ix(F_LOOKED + z * PAD + q)] != 0
+    for z in range(Z):
         m = gb[F_MINERAL + z]
         if m != NONE:
             row[ix(O_MINERAL + z * NM + m)] = 1
