@@ -126,7 +126,8 @@ def main(argv=None) -> None:
         print(f"batch {args.batch_size}, {args.seconds:.0f} CPU s per player count: CPU ns per agent step")
         for n in (int(x) for x in args.players.split(",")):
             p = profile_engine(args.batch_size, n, args.seconds)
-            print(f"{n} players: " + ", ".join(f"{k} {v:,.0f}" for k, v in p.items()) + f"; total {sum(p.values()):,.0f}")
+            parts = ", ".join(f"{k} {v:,.0f}" for k, v in p.items())
+            print(f"{n} players: {parts}; total {sum(p.values()):,.0f}")
         return
     print(f"batch {args.batch_size}, {args.seconds:.0f} CPU s per figure, observation 'info' + mask every step, "
           f"medians of {args.repeats} alternating repeats")
