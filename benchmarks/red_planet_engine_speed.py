@@ -12,7 +12,10 @@ the engine. Each player count is measured ``--repeats`` times, fast and referenc
 alternating; the medians and the median of the paired ratios are printed.
 
     .venv/bin/python benchmarks/red_planet_engine_speed.py [--players 3,4,5] [--batch-size 1024] [--seconds 5]
-        [--repeats 3]
+        [--repeats 3] [--profile]
+
+``--profile`` prints instead where the fast engine's time goes: the CPU ns per agent step
+of each call of the loop (mask, observation, random action, step, resets).
 """
 from __future__ import annotations
 
@@ -57,6 +60,41 @@ def bench_engine(B: int, players: int, seconds: float, seed: int = 0) -> dict:
     return {"agent_steps_per_s": steps / el, "games_per_s": games / el, "bytes_per_game": st.nbytes() / B}
 
 
+def profile_engine(B: int, players: int, seconds: float, seed: int = 0) -> dict:
+    """bench_engine's loop with each call timed alone: CPU ns per agent step of the mask,
+    the observation, the random action, the step and the resets of finished games."""
+    st = engine.init(B, players, seeds=seed)
+    mask = np.empty((B, 243), dtype=bool)
+    obs = np.empty((B, engine.observation_size()), dtype=np.int8)
+    actions = np.empty(B, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    next_seed = seed + B
+    parts = dict.fromkeys(("mask", "observation", "random action", "step", "reset"), 0.0)
+    steps = 0
+    for i in range(10**9):
+        if i == 5:  # after the warm-up (loads or compiles the kernels)
+            parts, steps = dict.fromkeys(parts, 0.0), 0
+        elif i > 5 and sum(parts.values()) >= seconds:
+            break
+        t = [time.process_time()]
+        engine.legal_action_mask(st, out=mask)
+        t.append(time.process_time())
+        engine.observe(st, out=obs)
+        t.append(time.process_time())
+        engine.sample_actions(mask, rng, out=actions)
+        t.append(time.process_time())
+        steps += int(B - st.terminated.sum())
+        engine.step(st, actions)
+        t.append(time.process_time())
+        if st.terminated.any():
+            engine.reset_finished(st, next_seed)
+            next_seed += B
+        t.append(time.process_time())
+        for k, t0, t1 in zip(parts, t, t[1:]):
+            parts[k] += t1 - t0
+    return {k: v / steps * 1e9 for k, v in parts.items()}
+
+
 def bench_reference(players: int, seconds: float, seed: int = 0) -> dict:
     """The reference engine with the same work per step: legal mask, the acting seat's
     observation, one uniformly random legal action."""
@@ -81,7 +119,16 @@ def main(argv=None) -> None:
     ap.add_argument("--batch-size", type=int, default=1024)
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--profile", action="store_true",
+                    help="instead: the fast engine's CPU ns per agent step of each call (mask, observation, ...)")
     args = ap.parse_args(argv)
+    if args.profile:
+        print(f"batch {args.batch_size}, {args.seconds:.0f} CPU s per player count: CPU ns per agent step")
+        for n in (int(x) for x in args.players.split(",")):
+            p = profile_engine(args.batch_size, n, args.seconds)
+            parts = ", ".join(f"{k} {v:,.0f}" for k, v in p.items())
+            print(f"{n} players: {parts}; total {sum(p.values()):,.0f}")
+        return
     print(f"batch {args.batch_size}, {args.seconds:.0f} CPU s per figure, observation 'info' + mask every step, "
           f"medians of {args.repeats} alternating repeats")
     print("players  fast agent-steps/s  games/s  reference agent-steps/s  ratio  bytes/game")

@@ -9,7 +9,7 @@ from ...engine_common import check_actions as _actions
 from ...engine_common import check_players as _players
 from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
-from ...engine_common import rank_rewards, sample_legal
+from ...engine_common import rank_rewards
 from ...engine_common import seed_array as _seed_array
 from ...engine_common import illegal_action, output_buffer
 from .. import actions as A
@@ -136,7 +136,7 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
         out = np.empty(m.shape[0], dtype=np.int64)
     elif not isinstance(out, np.ndarray) or out.shape != (m.shape[0],) or out.dtype != np.int64:
         raise ValueError(f"out must be an int64 array of shape ({m.shape[0]},)")
-    sample_legal(m, rng.random(m.shape[0]), out)
+    K.sample_mask(m, rng.random(m.shape[0]), out)
     if m.shape[0] and out.min() < 0:
         raise ValueError(f"mask row {int(np.argmin(out))} has no legal action")
     return out

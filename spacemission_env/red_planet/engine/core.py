@@ -177,30 +177,33 @@ def mars_leaders(g, rng, b, z, out):
 
 # --- what a decision offers (rules/game.py placement_actions, ability_actions) --------------
 @njit
-def can_board(g, rng, b, q, slot):
-    """M-L1 with the role's constraints (M-O4 two different ships, M-O7/M-O8 one group)."""
-    if not on_pad(g, rng, b, slot):
-        return False
-    role = g[b, F_ROLE]
+def boardable(g, rng, b):
+    """The pad slots the current player can board now, as bits (bit k: slot k): M-L1 with
+    the role's constraints (M-O4 two different ships, M-O7/M-O8 the whole group into one
+    ship). One pass for all slots: the mask, the step's check and the turn flow share it."""
+    q, role = g[b, F_CURRENT_PLAYER], g[b, F_ROLE]
     placed = g[b, F_PLACED_LEN]
     group = GROUP_ROLE[role]
     need = ROLE_PLACE_T[role] if group else 1
-    if placed >= ROLE_PLACE_T[role] or (group and placed > 0):
-        return False
+    if placed >= ROLE_PLACE_T[role] or (group and placed > 0) or g[b, F_SUPPLY + q] < need:
+        return 0
+    taken = 0  # slots in the air (M-L3), and for the Secret Agent those he boarded (M-O4)
+    for i in range(g[b, F_AIRBORNE_LEN]):
+        taken |= 1 << g[b, F_AIRBORNE + i]
     if role == R_SECRET_AGENT:
         for i in range(placed):
-            if g[b, F_PLACED_SLOTS + i] == slot:
-                return False
-    return free_seats(g, rng, b, g[b, F_SLOTS + slot]) >= need and g[b, F_SUPPLY + q] >= need
+            taken |= 1 << g[b, F_PLACED_SLOTS + i]
+    bits = 0
+    for k in range(g[b, F_PLAYER_COUNT]):
+        ship = g[b, F_SLOTS + k]
+        if ship != NONE and not (taken >> k) & 1 and free_seats(g, rng, b, ship) >= need:
+            bits |= 1 << k
+    return bits
 
 
 @njit
 def any_placement(g, rng, b):
-    q = g[b, F_CURRENT_PLAYER]
-    for k in range(g[b, F_PLAYER_COUNT]):
-        if can_board(g, rng, b, q, k):
-            return True
-    return False
+    return boardable(g, rng, b) != 0
 
 
 @njit
@@ -268,6 +271,52 @@ def ability_row(g, rng, b, row, write):
                             if write:
                                 row[A_PILOT + k * Z + z] = True
     return cnt
+
+
+@njit
+def ability_legal(g, rng, b, a):
+    """Whether ability_row offers action a (pass excluded): the same conditions for that
+    one id, without enumerating the others."""
+    q, role, n = g[b, F_CURRENT_PLAYER], g[b, F_ROLE], g[b, F_PLAYER_COUNT]
+    if role == R_EXPLORER:
+        i = a - A_MOVE
+        return 0 <= i < NUM_EDGES and g[b, F_STEPS_LEFT] > 0 and g[b, F_MARS + EDGE_FROM[i] * PAD + q] > 0
+    if role == R_SCIENTIST:
+        if a == A_DRAW:
+            return g[b, F_EVENT_PILE_LEN] > 0
+        z = a - A_LOOK
+        return 0 <= z < Z and g[b, F_DISCOVERY + z] != NONE
+    if role == R_SECRET_AGENT:
+        k = a - A_LAUNCH
+        return 0 <= k < n and on_pad(g, rng, b, k) and free_seats(g, rng, b, g[b, F_SLOTS + k]) > 0
+    if role == R_FEMME_FATALE:
+        i = a - A_SEDUCE
+        if i < 0 or i >= A_SABOTAGE - A_SEDUCE:
+            return False
+        k, c = i // COLOURS, i % COLOURS
+        ship = g[b, F_SLOTS + k] if k < n else NONE
+        return (g[b, F_SUPPLY + q] > 0 and ship != NONE and c < n and c != q
+                and g[b, F_CREW + ship * PAD + c] > 0)
+    if role == R_SABOTEUR:
+        k = a - A_SABOTAGE
+        return 0 <= k < n and on_pad(g, rng, b, k)
+    if role == R_SOLDIER:
+        i = a - A_KILL
+        if i < 0 or i >= A_PILOT - A_KILL:
+            return False
+        z, c = i // COLOURS, i % COLOURS
+        return OUTER_T[z] and c < n and g[b, F_MARS + z * PAD + c] > 0
+    if role == R_PILOT:
+        i = a - A_PILOT
+        if i < 0 or i >= A_PASS - A_PILOT:
+            return False
+        k, z = i // Z, i % Z
+        ship = g[b, F_SLOTS + k] if k < n else NONE
+        if ship == NONE:
+            return False
+        d = destination(g, rng, b, ship)
+        return d != NONE and z != d and g[b, F_TOKEN_SUPPLY + z] > 0
+    return False
 
 
 @njit

@@ -18,8 +18,6 @@ from .core import (
     SHIP_CAP_T,
     SHIP_DEST_T,
     Z,
-    destination,
-    free_seats,
 )
 from .state import (
     F_ACTED,
@@ -149,6 +147,13 @@ assert not IS_BONUS_T[list(E.DISCOVERY_INDEX)].any()
 
 
 @njit
+def ix(i):
+    """i (>= 0) as an unsigned index: numba then drops its negative-index wrap-around (a
+    compare and a conditional add on every access, a third of this kernel's time)."""
+    return np.uint64(i)
+
+
+@njit
 def rel(q, me, n):
     """The relative seat of q for observer me (0 = me, then clockwise); no modulo."""
     d = q - me
@@ -159,116 +164,123 @@ def rel(q, me, n):
 def revealed(gb, q):
     """M-R4, M-I4: a commit is open once its role has been called, or its owner acted
     (gb: one game's record)."""
-    c, role = gb[F_COMMIT + q], gb[F_ROLE]
-    return (c != NONE and role != NONE and c <= role) or gb[F_ACTED + q] != 0
+    c, role = gb[ix(F_COMMIT + q)], gb[F_ROLE]
+    return (c != NONE and role != NONE and c <= role) or gb[ix(F_ACTED + q)] != 0
 
 
 @njit
 def observe_one(g, rng, b, me, mode, row):
+    """One game's observation into row. Seat blocks are walked by relative seat r (q =
+    the seat r places after me); every index read from the record goes through ix()."""
     gb = g[b]  # this game's record
     n = gb[F_PLAYER_COUNT]
     over = gb[F_PHASE] == PH_OVER
     cur = gb[F_CURRENT_PLAYER]
     row[:] = 0
     # the decision being asked
-    row[O_PHASE + gb[F_PHASE]] = 1
+    row[ix(O_PHASE + gb[F_PHASE])] = 1
     if gb[F_ROLE] != NONE:
-        row[O_ROLE + gb[F_ROLE]] = 1
+        row[ix(O_ROLE + gb[F_ROLE])] = 1
     for i in range(gb[F_PLACED_LEN]):
-        row[O_PLACED + gb[F_PLACED_SLOTS + i]] += 1
+        row[ix(O_PLACED + gb[ix(F_PLACED_SLOTS + i)])] += 1
     row[O_STEPS_LEFT] = gb[F_STEPS_LEFT]
     if gb[F_PENDING_SLOT] != NONE:
-        row[O_PENDING_SLOT + gb[F_PENDING_SLOT]] = 1
+        row[ix(O_PENDING_SLOT + gb[F_PENDING_SLOT])] = 1
     if gb[F_DRAWN] != NONE and not over and cur == me:  # only the drawer sees it (M-E1)
-        row[O_DRAWN + DISCOVERY_INDEX_T[gb[F_DRAWN]]] = 1
+        row[ix(O_DRAWN + DISCOVERY_INDEX_T[ix(gb[F_DRAWN])])] = 1
     # clock and seats
     row[O_ROUND] = gb[F_ROUND]
-    row[O_OWN_COLOUR + me] = 1
-    for q in range(n):
-        row[O_SEAT_PRESENT + q] = 1
+    row[ix(O_OWN_COLOUR + me)] = 1
+    for r in range(n):
+        row[O_SEAT_PRESENT + r] = 1
     if not over:
-        row[O_ACTING_SEAT + rel(cur, me, n)] = 1
-    row[O_START_SEAT + rel(gb[F_START_PLAYER], me, n)] = 1
+        row[ix(O_ACTING_SEAT + rel(cur, me, n))] = 1
+    row[ix(O_START_SEAT + rel(gb[F_START_PLAYER], me, n))] = 1
     if gb[F_LAST_ACTOR] != NONE:
-        row[O_LAST_ACTOR + rel(gb[F_LAST_ACTOR], me, n)] = 1
+        row[ix(O_LAST_ACTOR + rel(gb[F_LAST_ACTOR], me, n))] = 1
     # per player (M-I1); an unrevealed commit stays among the remaining cards (M-I4)
-    for q in range(n):
-        r = rel(q, me, n)
-        row[O_SUPPLY + r] = gb[F_SUPPLY + q]
-        row[O_LISM + r] = gb[F_LISM + q]
-        row[O_REMOVED + r] = gb[F_REMOVED + q]
+    for r in range(n):
+        q = r + me - n if r + me >= n else r + me
+        row[O_SUPPLY + r] = gb[ix(F_SUPPLY + q)]
+        row[O_LISM + r] = gb[ix(F_LISM + q)]
+        row[O_REMOVED + r] = gb[ix(F_REMOVED + q)]
         for t in range(NM):
-            row[O_COUNTERS + r * NM + t] = min(gb[F_COUNTERS + q * NM + t], CLIP)
-        row[O_BONUS_COUNT + r] = gb[F_BONUS_LEN + q]
+            row[O_COUNTERS + r * NM + t] = min(gb[ix(F_COUNTERS + q * NM + t)], CLIP)
+        row[O_BONUS_COUNT + r] = gb[ix(F_BONUS_LEN + q)]
         for k in range(NR):
-            row[O_ROLES_LEFT + r * NR + k] = gb[F_HAND + q * NR + k]
-        c = gb[F_COMMIT + q]
+            row[O_ROLES_LEFT + r * NR + k] = gb[ix(F_HAND + q * NR + k)]
+        c = gb[ix(F_COMMIT + q)]
         if c != NONE:
             if revealed(gb, q):
-                row[O_REVEALED_ROLE + r * NR + c] = 1
-            elif gb[F_ACTED + q] == 0:
-                row[O_ROLES_LEFT + r * NR + c] = 1
-        row[O_ACTED + r] = gb[F_ACTED + q]
-    # Mars (M-I1)
+                row[ix(O_REVEALED_ROLE + r * NR + c)] = 1
+            elif gb[ix(F_ACTED + q)] == 0:
+                row[ix(O_ROLES_LEFT + r * NR + c)] = 1
+        row[O_ACTED + r] = gb[ix(F_ACTED + q)]
+    # Mars (M-I1); the mineral pool counts down from all tokens as zones show theirs
+    for t in range(NM):
+        row[O_MINERAL_POOL + t] = MINERAL_TOKENS_T[t]
+    for r in range(n):  # zones innermost: a fixed count, unrolled
+        q = r + me - n if r + me >= n else r + me
+        for z in range(Z):
+            row[O_MARS + z * S + r] = gb[ix(F_MARS + z * PAD + q)]
+            row[O_LOOKED + z * S + r] = gb[ix(F_LOOKED + z * PAD + q)] != 0
     for z in range(Z):
-        for q in range(n):
-            row[O_MARS + z * S + rel(q, me, n)] = gb[F_MARS + z * PAD + q]
         m = gb[F_MINERAL + z]
         if m != NONE:
-            row[O_MINERAL + z * NM + m] = 1
+            row[ix(O_MINERAL + z * NM + m)] = 1
+            row[ix(O_MINERAL_POOL + m)] -= 1
         row[O_LEFTOVER + z] = min(gb[F_LEFTOVER + z], CLIP)
         d = gb[F_DISCOVERY + z]
         if d != NONE:
             owner = gb[F_DISCOVERY_OWNER + z]
             row[O_DISCOVERY_PRESENT + z] = 1
-            row[O_DISCOVERY_OWNER + z * S + rel(owner, me, n)] = 1
-            if owner == me or gb[F_LOOKED + z * PAD + me] != 0:  # M-I2
-                row[O_KNOWN_DISCOVERY + z * ND + DISCOVERY_INDEX_T[d]] = 1
-        for q in range(n):
-            if gb[F_LOOKED + z * PAD + q] != 0:
-                row[O_LOOKED + z * S + rel(q, me, n)] = 1
+            row[ix(O_DISCOVERY_OWNER + z * S + rel(owner, me, n))] = 1
+            if owner == me or gb[ix(F_LOOKED + z * PAD + me)] != 0:  # M-I2
+                row[ix(O_KNOWN_DISCOVERY + z * ND + DISCOVERY_INDEX_T[ix(d)])] = 1
         row[O_TOKEN_SUPPLY + z] = gb[F_TOKEN_SUPPLY + z]
-    # ships (M-I1), by pad slot
+    # ships (M-I1), by pad slot (an airborne slot always holds its ship)
+    for i in range(gb[F_AIRBORNE_LEN]):
+        k = gb[ix(F_AIRBORNE + i)]
+        row[ix(O_SLOT_AIRBORNE + k)] = 1
+        row[ix(O_SLOT_LAUNCH_ORDER + k)] = i + 1
     for k in range(n):
-        ship = gb[F_SLOTS + k]
+        ship = gb[ix(F_SLOTS + k)]
         if ship == NONE:
             continue
-        row[O_SLOT_SHIP + k * NSH + ship] = 1
-        for i in range(gb[F_AIRBORNE_LEN]):
-            if gb[F_AIRBORNE + i] == k:
-                row[O_SLOT_AIRBORNE + k] = 1
-                row[O_SLOT_LAUNCH_ORDER + k] = i + 1
-        row[O_SLOT_CAPACITY + k] = SHIP_CAP_T[ship]
-        row[O_SLOT_FREE + k] = free_seats(g, rng, b, ship)
-        row[O_SLOT_HAND_PILOTED + k] = SHIP_DEST_T[ship] == NONE
-        if gb[F_TOKEN + ship] != NONE:
-            row[O_SLOT_TOKEN + k * Z + gb[F_TOKEN + ship]] = 1
-        dest = destination(g, rng, b, ship)
+        row[ix(O_SLOT_SHIP + k * NSH + ship)] = 1
+        aboard = 0
+        for r in range(n):
+            q = r + me - n if r + me >= n else r + me
+            c = gb[ix(F_CREW + ship * PAD + q)]
+            row[O_SLOT_CREW + k * S + r] = c
+            aboard += c
+        cap = SHIP_CAP_T[ix(ship)]
+        row[O_SLOT_CAPACITY + k] = cap
+        row[O_SLOT_FREE + k] = cap - aboard  # free_seats
+        dest = SHIP_DEST_T[ix(ship)]
+        row[O_SLOT_HAND_PILOTED + k] = dest == NONE
+        token = gb[ix(F_TOKEN + ship)]
+        if token != NONE:
+            row[ix(O_SLOT_TOKEN + k * Z + token)] = 1
+            dest = token  # destination(): the token, else the printed zone
         if dest != NONE:
-            row[O_SLOT_DESTINATION + k * Z + dest] = 1
-        for q in range(n):
-            row[O_SLOT_CREW + k * S + rel(q, me, n)] = gb[F_CREW + ship * PAD + q]
+            row[ix(O_SLOT_DESTINATION + k * Z + dest)] = 1
     for i in range(gb[F_USED_SHIPS_LEN]):
-        row[O_USED_SHIPS + gb[F_USED_SHIPS + i]] = 1
+        row[ix(O_USED_SHIPS + gb[ix(F_USED_SHIPS + i)])] = 1
     row[O_SHIP_DECK_SIZE] = gb[F_SHIP_DECK_LEN]
     row[O_EVENT_PILE_SIZE] = gb[F_EVENT_PILE_LEN]
     row[O_REMOVED_CARDS_COUNT] = gb[F_REMOVED_CARDS_LEN]
-    for t in range(NM):
-        left = MINERAL_TOKENS_T[t]
-        for z in range(Z):
-            left -= gb[F_MINERAL + z] == t
-        row[O_MINERAL_POOL + t] = left
     row[O_MINERAL_POOL_SIZE] = gb[F_MINERAL_POOL_LEN]
     # own private knowledge (M-I2)
-    for i in range(gb[F_BONUS_LEN + me]):
-        row[O_OWN_BONUS + gb[F_BONUS + me * NB + i]] = 1
-    if gb[F_COMMIT + me] != NONE:
-        row[O_OWN_COMMIT + gb[F_COMMIT + me]] = 1
-    for i in range(gb[F_SETUP_HAND_LEN + me]):
-        row[O_OWN_SETUP_HAND + gb[F_SETUP_HAND + me * SETUP_CARDS + i]] = 1
+    for i in range(gb[ix(F_BONUS_LEN + me)]):
+        row[ix(O_OWN_BONUS + gb[ix(F_BONUS + me * NB + i)])] = 1
+    if gb[ix(F_COMMIT + me)] != NONE:
+        row[ix(O_OWN_COMMIT + gb[ix(F_COMMIT + me)])] = 1
+    for i in range(gb[ix(F_SETUP_HAND_LEN + me)]):
+        row[ix(O_OWN_SETUP_HAND + gb[ix(F_SETUP_HAND + me * SETUP_CARDS + i)])] = 1
     if mode != MODE_INFO:  # M-I5: perfect recall
         for c in range(NE):
-            row[O_SEEN_CARDS + c] = gb[F_SEEN + me * NE + c]
+            row[O_SEEN_CARDS + c] = gb[ix(F_SEEN + me * NE + c)]
     if mode == MODE_SEER:
         observe_seer(g, b, me, row)
 

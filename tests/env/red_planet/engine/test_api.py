@@ -1,14 +1,18 @@
 """The Red Planet fast engine's API: setup identical to the reference, bad input rejected
 with the state unchanged, the batch conventions (select, finished games, copy/take,
 reset), scores and rewards, conservation after steps."""
+import importlib
+
 import numpy as np
 import pytest
 
+from spacemission_env.engine_common import sample_legal
 from spacemission_env.red_planet import encoding as E
 from spacemission_env.red_planet import engine
 from spacemission_env.red_planet import rules as G
 from spacemission_env.red_planet.actions import NUM_ACTIONS
 from spacemission_env.red_planet.rules.scoring import CATEGORIES
+from spacemission_env.red_planet.rules.state import PHASES
 from tests.helpers.red_planet_positions import act, position
 
 
@@ -72,6 +76,26 @@ def test_bad_actions_rejected_with_every_game_unchanged():
     with pytest.raises(ValueError, match="select"):
         engine.step(st, good, select=np.ones(3, bool))
     assert_unchanged(st, snap)
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_step_validation_agrees_with_the_legal_mask(num_players):
+    """step checks each game's one action (step.is_legal) instead of building its mask
+    row: it must accept exactly the ids of the mask, out-of-range ids rejected, in every
+    kind of decision (every phase, every role's ability) over whole games."""
+    K = importlib.import_module("spacemission_env.red_planet.engine.step")
+    st = engine.init(12, num_players, seeds=1000 * num_players)
+    rng = np.random.default_rng(num_players)
+    decisions = set()
+    while not st.terminated.all():
+        mask = engine.legal_action_mask(st)
+        for b in np.flatnonzero(~st.terminated):
+            decisions.add((int(st.phase[b]), int(st.role[b])))
+            got = [K.is_legal(st.record, st.rng, b, a) for a in range(-3, NUM_ACTIONS + 3)]
+            assert got == [0 <= a < NUM_ACTIONS and bool(mask[b, a]) for a in range(-3, NUM_ACTIONS + 3)], b
+        engine.step(st, engine.sample_actions(mask, rng))
+    abilities = {role for phase, role in decisions if PHASES[phase] == "ability"}
+    assert {PHASES[phase] for phase, _ in decisions} == set(PHASES) - {"over"} and len(abilities) == 7, abilities
 
 
 def test_select_and_finished_games_are_left_unchanged():
@@ -143,6 +167,27 @@ def test_sample_actions_rejects_bad_masks():
         engine.sample_actions(np.eye(2, NUM_ACTIONS, dtype=bool)[[0, 1]] & np.array([[True], [False]]))
     with pytest.raises(TypeError):
         engine.sample_actions(np.ones((1, NUM_ACTIONS), bool), rng=0)
+
+
+def test_sample_actions_draws_as_the_shared_sampler():
+    """sample_actions' kernel (step.sample_mask) gives engine_common.sample_legal's id for
+    every row and draw: sparse, dense, full and empty rows, ids at both ends, u at 0 and
+    just below 1."""
+    K = importlib.import_module("spacemission_env.red_planet.engine.step")
+    rng = np.random.default_rng(5)
+    masks = [rng.random((400, NUM_ACTIONS)) < p for p in (0.003, 0.02, 0.1, 0.5, 0.97)]
+    edges = np.zeros((4, NUM_ACTIONS), bool)
+    edges[0, 0] = edges[1, -1] = edges[2, [0, -1]] = True
+    edges[3] = True
+    masks.append(edges)
+    masks.append(engine.legal_action_mask(advance(engine.init(64, 5, seeds=9), 40)))
+    for mask in masks:
+        for u in (rng.random(len(mask)), np.zeros(len(mask)), np.full(len(mask), np.nextafter(1.0, 0.0))):
+            want = np.empty(len(mask), np.int64)
+            got = np.empty(len(mask), np.int64)
+            sample_legal(mask, u, want)
+            K.sample_mask(mask, u, got)
+            assert np.array_equal(got, want)
 
 
 def test_conservation_after_every_step_and_copy_take_reset():
