@@ -49,7 +49,7 @@ from ._bot_features import (
 
 # --- state vector ----------------------------------------------------------------------------
 O_SHIP, O_SUPPLY, O_GATE, O_USED, O_UNK, O_REV, O_STAT, O_EXTRA, O_GIFT = range(9)
-O_TOUCHED = 9  # bitmask of the piles whose contents the plan changed (see ``top``)
+O_TOUCHED = 9  # bitmask of the planets whose pile, station, scans or reservations the plan changed
 O_COL = 16  # [10] own collection
 O_RES = 26  # [8, 10] own reservations
 O_PTS = 106  # [8] point tiles in the pile (estimated where unseen)
@@ -67,7 +67,9 @@ NSTATE = 314
 # W_ROW the row's stamp and W_CARDS its card choices (see ``card``)
 W_COL, W_RES, W_NTAB, W_ROW, W_CARDS = 10, 20, 32, 33, 48
 W_JUMPS, W_SCANS, W_PAIRS = W_CARDS, W_CARDS + 32 * 8 * 2, W_CARDS + 32 * 8 * 2 + 32 * 6 * 8 * 2
-NWORK = W_PAIRS + 32 * 8
+W_PLANS = W_PAIRS + 32 * 8  # NPLANS x (key, value, cards, jump card) of plan_at, see ``potential``
+NPLANS = 2048
+NWORK = W_PLANS + 4 * NPLANS
 
 # --- value table (per row) ---------------------------------------------------------------------
 # A plan's states share few distinct collections (only a discover, develop or take changes one),
@@ -451,6 +453,7 @@ def do_fly(S, d):
 def do_scan(S, s, vals):
     S[O_USED] = int(S[O_USED]) | (1 << s)
     p = int(S[O_SHIP])
+    S[O_TOUCHED] = int(S[O_TOUCHED]) | (1 << p)
     S[O_SCANNED + p] = 1.0
     if S[O_PTS + p] >= 0.5:
         t = pick_tile(S, p, vals)
@@ -464,6 +467,7 @@ def do_scan(S, s, vals):
 def do_develop(S, pair, probes, n, M, share, kb, params, consts, work):
     S[O_USED] = int(S[O_USED]) | pair
     p = int(S[O_SHIP])
+    S[O_TOUCHED] = int(S[O_TOUCHED]) | (1 << p)
     S[O_SUPPLY] -= 1.0
     S[O_STATION + p] = 0.0
     S[O_STAT] += 1.0
@@ -544,27 +548,50 @@ def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts
     S[O_GATE] -= 1.0
     best = 0.0
     bmask = 0
+    touched = int(S[O_TOUCHED])
+    used = int(S[O_USED]) & 31
     for k in range(24):  # per planet: stay (the ship's), fly (a neighbour), jump; one call site of plan_at
         q = k // 3
         kind = k - 3 * q
-        a = 1
-        excl = -1
-        s = sup
-        if kind == 0:
-            if q != ship:
+        if kind == 0 and q != ship:
+            continue
+        if kind == 1 and (q == ship or ship < 0 or (q != (ship + 1) % 8 and q != (ship + 7) % 8)):
+            continue
+        if kind == 2 and (q == ship or sup < 1):
+            continue
+        s = sup - 1 if kind == 2 else sup
+        # plan_at (and the jump's card) read of S only planet q, the collection (table row e),
+        # the cards used and whether s >= 1, >= 2: on a planet the plan has not touched they
+        # are kept per row and key in work's W_PLANS (open addressing, row-stamped keys)
+        slot = -1
+        key = -1.0
+        if e < NTAB and (touched >> q) & 1 == 0:
+            key = ((((work[W_ROW] * NTAB + e) * 8 + q) * 3 + kind) * 3 + min(max(np.floor(s), 0.0), 2.0)) * 32 + used
+            stale = work[W_ROW] * (NTAB * 8 * 3 * 3 * 32)
+            h = int(key) * 0x9E3779B1
+            for probe in range(8):
+                x = W_PLANS + 4 * ((h + probe) & (NPLANS - 1))
+                if work[x] == key or work[x] < stale:
+                    slot = x
+                    break
+        if slot >= 0 and work[slot] == key:
+            excl = int(work[slot + 3])
+            if kind == 2 and excl < 0:
                 continue
-            a = 2
-        elif kind == 1:
-            if q == ship or ship < 0 or (q != (ship + 1) % 8 and q != (ship + 7) % 8):
-                continue
+            v = work[slot + 1]
+            m = int(work[slot + 2])
         else:
-            if q == ship or sup < 1:
-                continue
-            excl = card(S, hand, nh, ring, q, 0, -1, work)
-            if excl < 0:
-                continue
-            s = sup - 1
-        v, m = plan_at(S, q, a, excl, s, hand, nh, ring, probes, n, rscan, params, M, e, work, share, kb, consts)
+            excl = -1
+            if kind == 2:
+                excl = card(S, hand, nh, ring, q, 0, -1, work)
+                if excl < 0:
+                    if slot >= 0:
+                        work[slot], work[slot + 3] = key, -1.0
+                    continue
+            v, m = plan_at(S, q, 2 if kind == 0 else 1, excl, s, hand, nh, ring, probes, n, rscan, params, M, e,
+                           work, share, kb, consts)
+            if slot >= 0:
+                work[slot], work[slot + 1], work[slot + 2], work[slot + 3] = key, v, m, excl
         if kind == 2:
             v += jump_gain
             m |= 1 << excl
