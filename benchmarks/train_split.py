@@ -11,7 +11,9 @@ steps, then the update), timing with wrappers around:
 - policy: the learner's forward passes during the rollout,
 - update: ``model.train()``;
 
-the remainder of the rollout (SB3's buffer and bookkeeping) is printed as ``other``.
+the remainder of the rollout (SB3's buffer and bookkeeping) is printed as ``other``. The
+parts are wall seconds; ``cpu/s`` is learner steps per CPU second of this process
+(time.process_time), the figure to compare on a machine other processes share.
 
     .venv/bin/python benchmarks/train_split.py [--iterations 2] [--num-envs 256] [--n-steps 128] [--json]
 """
@@ -86,14 +88,17 @@ def main(argv=None) -> dict:
     rows = []
     for _ in range(args.iterations):
         t.clear()
+        c0 = time.process_time()
         t0 = time.perf_counter()
         model.collect_rollouts(venv, cb, model.rollout_buffer, cfg.n_steps, use_masking=True)
         t1 = time.perf_counter()
         model.train()
         t2 = time.perf_counter()
+        cpu = time.process_time() - c0
         steps = cfg.num_envs * cfg.n_steps
         env = t["env_step_wait"] - t["opponents"]
-        row = {"learner_steps": steps, "wall_s": t2 - t0, "steps_per_s": steps / (t2 - t0),
+        row = {"learner_steps": steps, "wall_s": t2 - t0, "steps_per_s": steps / (t2 - t0), "cpu_s": cpu,
+               "steps_per_cpu_s": steps / max(cpu, 1e-9),
                "env_s": env, "opponents_s": t["opponents"], "prior_s": t["prior"], "policy_s": t["policy"],
                "update_s": t2 - t1}
         row["other_s"] = (t1 - t0) - env - t["opponents"] - t["prior"] - t["policy"]
@@ -106,9 +111,9 @@ def main(argv=None) -> dict:
     print(f"train_split: {cfg.players} players, prior {cfg.prior or 'none'}, opponents {cfg.opponents}, "
           f"{cfg.num_envs} envs x {cfg.n_steps} steps, torch threads {cfg.threads}")
     keys = ("env_s", "opponents_s", "prior_s", "policy_s", "other_s", "update_s")
-    print(f"{'iter':>4} {'steps/s':>9} {'wall s':>7} " + " ".join(f"{k[:-2]:>10}" for k in keys))
+    print(f"{'iter':>4} {'steps/s':>9} {'cpu/s':>7} {'wall s':>7} " + " ".join(f"{k[:-2]:>10}" for k in keys))
     for i, r in enumerate(rows):
-        print(f"{i:>4} {r['steps_per_s']:>9,.0f} {r['wall_s']:>7.1f} "
+        print(f"{i:>4} {r['steps_per_s']:>9,.0f} {r['steps_per_cpu_s']:>7,.0f} {r['wall_s']:>7.1f} "
               + " ".join(f"{r[k]:>5.1f} {100 * r[k] / r['wall_s']:>3.0f}%" for k in keys))
     return res
 

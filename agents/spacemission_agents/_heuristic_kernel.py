@@ -4,9 +4,12 @@ agents/spacemission_agents/heuristic.py describes the strategy in words.
 
 The state is one float64 vector (offsets O_*) so a plan level is copied with one slice;
 what the bot cannot change in its own turn (the ring, the rivals) lives in context arrays
-built once per row. The card rules (R-C2, R-A5) are the engine's own kernels, the tie-break
-hash is _bot_features'; spacemission_env/jit.py says why the disk cache stays correct
-when they change.
+built once per row. Within a row the kernel keeps what many plans recompute alike: a value
+table per collection (``lookup``, ``top``), the card choices (``card``, ``pair_for``) and
+the next-turn plan per untouched planet (``potential``); each is a pure function of its key,
+so the outputs are bit for bit those of computing it every time. The card rules (R-C2,
+R-A5) are the engine's own kernels, the tie-break hash is _bot_features';
+spacemission_env/jit.py says why the disk cache stays correct when they change.
 """
 from __future__ import annotations
 
