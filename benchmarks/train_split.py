@@ -15,7 +15,7 @@ the remainder of the rollout (SB3's buffer and bookkeeping) is printed as ``othe
 parts are wall seconds; ``cpu/s`` is learner steps per CPU second of this process
 (time.process_time), the figure to compare on a machine other processes share.
 
-    .venv/bin/python benchmarks/train_split.py [--iterations 2] [--num-envs 256] [--n-steps 128] [--json]
+    .venv/bin/python benchmarks/train_split.py [--iterations 2] [--num-envs 256] [--n-steps 128] [--threads 1] [--json]
 """
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--iterations", type=int, default=2)
     ap.add_argument("--num-envs", type=int, default=None, help="default: TrainConfig's")
     ap.add_argument("--n-steps", type=int, default=None, help="default: TrainConfig's")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads (default: TrainConfig's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
@@ -53,7 +54,8 @@ def main(argv=None) -> dict:
     from spacemission_training.pool import OpponentPool
     from spacemission_training.policy import feature_stats
 
-    overrides = {k: v for k, v in (("num_envs", args.num_envs), ("n_steps", args.n_steps)) if v is not None}
+    overrides = {k: v for k, v in (("num_envs", args.num_envs), ("n_steps", args.n_steps), ("threads", args.threads))
+                 if v is not None}
     cfg = TrainConfig(**overrides)
     torch.set_num_threads(cfg.threads)
     pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,
