@@ -11,9 +11,11 @@ steps, then the update), timing with wrappers around:
 - policy: the learner's forward passes during the rollout,
 - update: ``model.train()``;
 
-the remainder of the rollout (SB3's buffer and bookkeeping) is printed as ``other``.
+the remainder of the rollout (SB3's buffer and bookkeeping) is printed as ``other``. The
+parts are wall seconds; ``cpu/s`` is learner steps per CPU second of this process
+(time.process_time), the figure to compare on a machine other processes share.
 
-    .venv/bin/python benchmarks/train_split.py [--iterations 2] [--num-envs 256] [--n-steps 128] [--json]
+    .venv/bin/python benchmarks/train_split.py [--iterations 2] [--num-envs 256] [--n-steps 128] [--threads 1] [--json]
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--iterations", type=int, default=2)
     ap.add_argument("--num-envs", type=int, default=None, help="default: TrainConfig's")
     ap.add_argument("--n-steps", type=int, default=None, help="default: TrainConfig's")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads (default: TrainConfig's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
@@ -51,7 +54,8 @@ def main(argv=None) -> dict:
     from spacemission_training.pool import OpponentPool
     from spacemission_training.policy import feature_stats
 
-    overrides = {k: v for k, v in (("num_envs", args.num_envs), ("n_steps", args.n_steps)) if v is not None}
+    overrides = {k: v for k, v in (("num_envs", args.num_envs), ("n_steps", args.n_steps), ("threads", args.threads))
+                 if v is not None}
     cfg = TrainConfig(**overrides)
     torch.set_num_threads(cfg.threads)
     pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,
@@ -86,14 +90,17 @@ def main(argv=None) -> dict:
     rows = []
     for _ in range(args.iterations):
         t.clear()
+        c0 = time.process_time()
         t0 = time.perf_counter()
         model.collect_rollouts(venv, cb, model.rollout_buffer, cfg.n_steps, use_masking=True)
         t1 = time.perf_counter()
         model.train()
         t2 = time.perf_counter()
+        cpu = time.process_time() - c0
         steps = cfg.num_envs * cfg.n_steps
         env = t["env_step_wait"] - t["opponents"]
-        row = {"learner_steps": steps, "wall_s": t2 - t0, "steps_per_s": steps / (t2 - t0),
+        row = {"learner_steps": steps, "wall_s": t2 - t0, "steps_per_s": steps / (t2 - t0), "cpu_s": cpu,
+               "steps_per_cpu_s": steps / max(cpu, 1e-9),
                "env_s": env, "opponents_s": t["opponents"], "prior_s": t["prior"], "policy_s": t["policy"],
                "update_s": t2 - t1}
         row["other_s"] = (t1 - t0) - env - t["opponents"] - t["prior"] - t["policy"]
@@ -106,9 +113,9 @@ def main(argv=None) -> dict:
     print(f"train_split: {cfg.players} players, prior {cfg.prior or 'none'}, opponents {cfg.opponents}, "
           f"{cfg.num_envs} envs x {cfg.n_steps} steps, torch threads {cfg.threads}")
     keys = ("env_s", "opponents_s", "prior_s", "policy_s", "other_s", "update_s")
-    print(f"{'iter':>4} {'steps/s':>9} {'wall s':>7} " + " ".join(f"{k[:-2]:>10}" for k in keys))
+    print(f"{'iter':>4} {'steps/s':>9} {'cpu/s':>7} {'wall s':>7} " + " ".join(f"{k[:-2]:>10}" for k in keys))
     for i, r in enumerate(rows):
-        print(f"{i:>4} {r['steps_per_s']:>9,.0f} {r['wall_s']:>7.1f} "
+        print(f"{i:>4} {r['steps_per_s']:>9,.0f} {r['steps_per_cpu_s']:>7,.0f} {r['wall_s']:>7.1f} "
               + " ".join(f"{r[k]:>5.1f} {100 * r[k] / r['wall_s']:>3.0f}%" for k in keys))
     return res
 

@@ -4,9 +4,12 @@ agents/spacemission_agents/heuristic.py describes the strategy in words.
 
 The state is one float64 vector (offsets O_*) so a plan level is copied with one slice;
 what the bot cannot change in its own turn (the ring, the rivals) lives in context arrays
-built once per row. The card rules (R-C2, R-A5) are the engine's own kernels, the tie-break
-hash is _bot_features'; spacemission_env/jit.py says why the disk cache stays correct
-when they change.
+built once per row. Within a row the kernel keeps what many plans recompute alike: a value
+table per collection (``lookup``, ``top``), the card choices (``card``, ``pair_for``) and
+the next-turn plan per untouched planet (``potential``); each is a pure function of its key,
+so the outputs are bit for bit those of computing it every time. The card rules (R-C2,
+R-A5) are the engine's own kernels, the tie-break hash is _bot_features';
+spacemission_env/jit.py says why the disk cache stays correct when they change.
 """
 from __future__ import annotations
 
@@ -49,6 +52,7 @@ from ._bot_features import (
 
 # --- state vector ----------------------------------------------------------------------------
 O_SHIP, O_SUPPLY, O_GATE, O_USED, O_UNK, O_REV, O_STAT, O_EXTRA, O_GIFT = range(9)
+O_TOUCHED = 9  # bitmask of the planets whose pile, station, scans or reservations the plan changed
 O_COL = 16  # [10] own collection
 O_RES = 26  # [8, 10] own reservations
 O_PTS = 106  # [8] point tiles in the pile (estimated where unseen)
@@ -62,8 +66,22 @@ O_EXACT = 306  # [8] the pile's contents are known
 NSTATE = 314
 
 # scratch vector ``work``: [0:10] expected_top, W_COL collection + reservations, W_RES joint
-# reservation value per planet (set by evaluate, read by plan_at), W_VALS tile values after them
-W_COL, W_RES, W_VALS, NWORK = 10, 20, 32, 48
+# reservation value per planet (set by evaluate, read by plan_at), W_NTAB entries of the table,
+# W_ROW the row's stamp and W_CARDS its card choices (see ``card``)
+W_COL, W_RES, W_NTAB, W_ROW, W_CARDS = 10, 20, 32, 33, 48
+W_JUMPS, W_SCANS, W_PAIRS = W_CARDS, W_CARDS + 32 * 8 * 2, W_CARDS + 32 * 8 * 2 + 32 * 6 * 8 * 2
+W_PLANS = W_PAIRS + 32 * 8  # NPLANS x (key, value, cards, jump card) of plan_at, see ``potential``
+NPLANS = 2048
+NWORK = W_PLANS + 4 * NPLANS
+
+# --- value table (per row) ---------------------------------------------------------------------
+# A plan's states share few distinct collections (only a discover, develop or take changes one),
+# so the tile values of a collection, its points and set value, and the expected best tiles of
+# the piles the plan has not touched are computed once per row and collection and looked up
+# afterwards: the same arithmetic on the same inputs, hence the same bits. Row of table M:
+# key, tile values [10], fvalue, points, per pile a computed flag [8] and (best, second) [16].
+M_KEY, M_VALS, M_F0, M_PTS, M_TOPOK, M_TOP, MW = 0, 1, 11, 12, 13, 21, 37
+NTAB = 48  # entries per row; beyond them two spare rows (NTAB, NTAB + 1) are recomputed each use
 
 # --- context (per row, fixed during the bot's turn) ------------------------------------------
 X_NP, X_THRESH, X_REV0, X_LAST, X_NHAND, X_AFTER, X_K, X_LEAD0, X_MYPTS0, X_RIVALMAX = range(10)
@@ -128,14 +146,44 @@ def fvalue(c, share, kb, consts):
 
 @njit
 def tile_values(c, share, kb, consts, out):
+    """out[t]: what one more tile of type t adds to fvalue; returns fvalue(c)."""
     base = fvalue(c, share, kb, consts)
     for t in range(10):
         c[t] += 1.0
         out[t] = fvalue(c, share, kb, consts) - base
         c[t] -= 1.0
+    return base
 
 
 @njit
+def lookup(M, work, c, share, kb, consts, spare):
+    """The table row of collection c (share and kb are fixed within a row), filled on first
+    use; ``spare`` (NTAB or NTAB + 1, one per caller that may hold a row while another is
+    looked up) when the table is full or c is not a small count vector."""
+    key = 0.0
+    ok = True
+    for t in range(10):
+        x = c[t]
+        if not (0.0 <= x < 32.0 and x == np.floor(x)):
+            ok = False
+        key = key * 32.0 + x  # exact: below 2 ** 50 for counts under 32
+    n = int(work[W_NTAB])
+    e = spare
+    if ok:
+        for k in range(n):
+            if M[k, M_KEY] == key:
+                return k
+        if n < NTAB:
+            e = n
+            work[W_NTAB] = n + 1
+    M[e, M_KEY] = key if ok else -1.0
+    M[e, M_F0] = tile_values(c, share, kb, consts, M[e, M_VALS:M_VALS + 10])
+    M[e, M_PTS] = points(c, consts)
+    M[e, M_TOPOK:M_TOPOK + 8] = 0.0
+    return e
+
+
+@njit(inline="always")
 def gate_pts(gate, present, q, consts):
     if gate[q] <= 0:
         return 0.0
@@ -146,7 +194,7 @@ def gate_pts(gate, present, q, consts):
     return consts[C_GATE + rank] if rank < 4 else 0.0
 
 
-@njit
+@njit(inline="always")
 def gate_balance(S, gate, present, n, consts, rw):
     """Own gate points minus rw x the rivals' mean, with the bot's planned probes."""
     gate[0] = S[O_GATE]
@@ -158,12 +206,12 @@ def gate_balance(S, gate, present, n, consts, rw):
 
 
 # --- cards -------------------------------------------------------------------------------------
-@njit
+@njit(inline="always")
 def held(S, s, nh):
     return s < nh and (int(S[O_USED]) >> s) & 1 == 0
 
 
-@njit
+@njit(inline="always")
 def flex(hand, s, params):
     j = 0
     for c in range(3):
@@ -222,12 +270,58 @@ def best_card(S, hand, nh, ring, q, colour, want, excl):
     return best
 
 
+# The card choices depend on the state only through the cards used (a hand has at most 5 slots)
+# and whether the planet has a station, so each is made once per row: work holds
+# ``stamp * 64 + answer + 1`` where ``stamp`` (W_ROW) numbers the row within the call.
+@njit(inline="always")
+def _cached(work, k):
+    """The answer stored at work[k] for this row, or -2."""
+    base = work[W_ROW] * 64.0
+    return int(work[k] - base) - 1 if work[k] >= base else -2
+
+
+@njit(inline="always")
+def card(S, hand, nh, ring, q, colour, excl, work):
+    """best_card(S, hand, nh, ring, q, colour, ring[q, colour], excl), once per row and key."""
+    sf = 1 if S[O_STATION + q] < 0 else 0
+    used = int(S[O_USED]) & 31
+    if colour == 0 and excl < 0:
+        k = W_JUMPS + (used * 8 + q) * 2 + sf
+    elif colour == 1:
+        k = W_SCANS + ((used * 6 + excl + 1) * 8 + q) * 2 + sf
+    else:
+        return best_card(S, hand, nh, ring, q, colour, ring[q, colour], excl)
+    c = _cached(work, k)
+    if c == -2:
+        c = best_card(S, hand, nh, ring, q, colour, ring[q, colour], excl)
+        work[k] = work[W_ROW] * 64.0 + c + 1
+    return c
+
+
+@njit(inline="always")
+def pair_for(S, hand, nh, ring, q, excl1, excl2, work):
+    """find_pair(S, hand, nh, ring, q, excl1, excl2), once per row and key: excluding a slot is
+    the same as having used it."""
+    used = int(S[O_USED])
+    if excl1 >= 0:
+        used |= 1 << excl1
+    if excl2 >= 0:
+        used |= 1 << excl2
+    k = W_PAIRS + (used & 31) * 8 + q
+    c = _cached(work, k)
+    if c == -2:
+        c = find_pair(S, hand, nh, ring, q, excl1, excl2)
+        work[k] = work[W_ROW] * 64.0 + c + 1
+    return c
+
+
 # --- actions on the state ----------------------------------------------------------------------
 @njit
 def take_tile(S, p, t, reserve, vals, extra_value):
     """Take type t from pile p (reserve it under a probe, R-A4, or collect it, R-A5/R-A6), then
     R-V1's reveal check. ``extra_value`` corrects to the expected value of an uncertain pile."""
     S[O_EXTRA] += extra_value
+    S[O_TOUCHED] = int(S[O_TOUCHED]) | (1 << p)
     if reserve:
         S[O_RES + p * 10 + t] += 1.0
         S[O_SUPPLY] -= 1.0
@@ -301,27 +395,42 @@ def expected_top(S, p, vals, second, work):
     return e, (e * second if S[O_PTS + p] >= 1.5 else 0.0)
 
 
+@njit(inline="always")
+def top(S, p, M, e, params, work):
+    """expected_top of pile p with the tile values of table row e, from the table while
+    the plan has not touched the pile (its contents are then the row's own)."""
+    if (int(S[O_TOUCHED]) >> p) & 1:
+        return expected_top(S, p, M[e, M_VALS:M_VALS + 10], params[Q_SECOND], work)
+    if M[e, M_TOPOK + p] == 0:
+        v1, v2 = expected_top(S, p, M[e, M_VALS:M_VALS + 10], params[Q_SECOND], work)
+        M[e, M_TOP + 2 * p] = v1
+        M[e, M_TOP + 2 * p + 1] = v2
+        M[e, M_TOPOK + p] = 1.0
+    return M[e, M_TOP + 2 * p], M[e, M_TOP + 2 * p + 1]
+
+
 @njit
-def collect_best(S, p, vals, params, work):
+def collect_best(S, p, M, e, params, work):
+    vals = M[e, M_VALS:M_VALS + 10]
     t = pick_tile(S, p, vals)
     if t < 0:
         reveal_check(S, p)
         return
     extra = 0.0
     if S[O_EXACT + p] == 0:
-        e, _ = expected_top(S, p, vals, params[Q_SECOND], work)
-        extra = e - vals[t]
+        v, _ = top(S, p, M, e, params, work)
+        extra = v - vals[t]
     take_tile(S, p, t, False, vals, extra)
 
 
-@njit
+@njit(inline="always")
 def res_weight(q, rscan, params):
     """Chance-like weight that a reservation on planet q is collected (R-A5 by anyone, R-E2):
     higher where a rival has scanned, as it may develop there."""
     return min(params[Q_RES] + params[Q_RES_RIVAL] * rscan[q], 0.95)
 
 
-@njit
+@njit(inline="always")
 def gift(q, probes, n, params):
     """What developing q hands the rivals (R-A5 step 2), in the bot's relative points."""
     g = 0.0
@@ -347,6 +456,7 @@ def do_fly(S, d):
 def do_scan(S, s, vals):
     S[O_USED] = int(S[O_USED]) | (1 << s)
     p = int(S[O_SHIP])
+    S[O_TOUCHED] = int(S[O_TOUCHED]) | (1 << p)
     S[O_SCANNED + p] = 1.0
     if S[O_PTS + p] >= 0.5:
         t = pick_tile(S, p, vals)
@@ -357,9 +467,10 @@ def do_scan(S, s, vals):
 
 
 @njit
-def do_develop(S, pair, probes, n, vals, share, kb, params, consts, work):
+def do_develop(S, pair, probes, n, M, share, kb, params, consts, work):
     S[O_USED] = int(S[O_USED]) | pair
     p = int(S[O_SHIP])
+    S[O_TOUCHED] = int(S[O_TOUCHED]) | (1 << p)
     S[O_SUPPLY] -= 1.0
     S[O_STATION + p] = 0.0
     S[O_STAT] += 1.0
@@ -369,8 +480,8 @@ def do_develop(S, pair, probes, n, vals, share, kb, params, consts, work):
         S[O_SUPPLY] += r
         S[O_RES + p * 10 + t] = 0.0
     S[O_GIFT] += gift(p, probes, n, params)
-    tile_values(S[O_COL:O_COL + 10], share, kb, consts, vals)
-    collect_best(S, p, vals, params, work)
+    e = lookup(M, work, S[O_COL:O_COL + 10], share, kb, consts, NTAB)
+    collect_best(S, p, M, e, params, work)
 
 
 @njit
@@ -384,10 +495,10 @@ def do_topup(S, mask, nh):
 
 
 # --- evaluation -------------------------------------------------------------------------------
-@njit
-def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb, consts):
+@njit(inline="always")
+def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, M, e, work, share, kb, consts):
     """Value of a turn with ``a`` actions on planet q (the cards used as a bitmask)."""
-    v1, v2 = expected_top(S, q, vals, params[Q_SECOND], work)
+    v1, v2 = top(S, q, M, e, params, work)
     if a < 2:
         v2 = 0.0
     if S[O_STATION + q] >= 0:
@@ -399,8 +510,7 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
     if work[W_RES + q] != 0:  # a develop's tiles join the reservations (not additive)
         for t in range(10):
             work[W_COL + t] = S[O_COL + t] + S[O_RES + q * 10 + t]
-        tile_values(work[W_COL:W_COL + 10], share, kb, consts, work[W_VALS:W_VALS + 10])
-        d1, d2 = expected_top(S, q, work[W_VALS:W_VALS + 10], params[Q_SECOND], work)
+        d1, d2 = top(S, q, M, lookup(M, work, work[W_COL:W_COL + 10], share, kb, consts, NTAB + 1), params, work)
     else:
         d1, d2 = v1, v2
     if a < 2:
@@ -409,17 +519,17 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
     # rivals is not (else waiting always looks cheaper than developing)
     g = gift(q, probes, n, params) / max(params[Q_GAMMA], 0.05)
     if S[O_SCANNED + q] > 0 and sup >= 1:
-        pair = find_pair(S, hand, nh, ring, q, excl, -1)
+        pair = pair_for(S, hand, nh, ring, q, excl, -1, work)
         if pair != 0:
             best = 3.0 + resgain - g + d1 + d2
             bmask = pair
     if sup >= 1 and S[O_PTS + q] >= 0.5:
-        sc = best_card(S, hand, nh, ring, q, 1, ring[q, 1], excl)
+        sc = card(S, hand, nh, ring, q, 1, excl, work)
         if sc >= 0:
             v = rw * v1
             m = 1 << sc
             if a >= 2 and sup >= 2:
-                pair = find_pair(S, hand, nh, ring, q, excl, sc)
+                pair = pair_for(S, hand, nh, ring, q, excl, sc, work)
                 if pair != 0:
                     v = 3.0 + resgain - g + d1 + d2
                     m |= pair
@@ -429,52 +539,83 @@ def plan_at(S, q, a, excl, sup, hand, nh, ring, probes, n, rscan, params, vals, 
     return best, bmask
 
 
-@njit
-def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work, share, kb):
-    """The best next turn from here: stay, fly to a neighbour or jump, then act (plan_at)."""
+@njit(inline="always")
+def potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, M, e, work, share, kb, g0):
+    """The best next turn from here: stay, fly to a neighbour or jump, then act (plan_at);
+    g0 is the state's gate_balance."""
     ship = int(S[O_SHIP])
     sup = S[O_SUPPLY]
     rw = params[Q_RIVAL_W]
-    g0 = gate_balance(S, gate, present, n, consts, rw)
     S[O_GATE] += 1.0
     jump_gain = gate_balance(S, gate, present, n, consts, rw) - g0 - params[Q_CHIP]
     S[O_GATE] -= 1.0
     best = 0.0
     bmask = 0
-    for q in range(8):
-        if q == ship:
-            v, m = plan_at(S, q, 2, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb,
-                           consts)
-            if v > best:
-                best, bmask = v, m
+    touched = int(S[O_TOUCHED])
+    used = int(S[O_USED]) & 31
+    for k in range(24):  # per planet: stay (the ship's), fly (a neighbour), jump; one call site of plan_at
+        q = k // 3
+        kind = k - 3 * q
+        if kind == 0 and q != ship:
             continue
-        if ship >= 0 and (q == (ship + 1) % 8 or q == (ship + 7) % 8):
-            v, m = plan_at(S, q, 1, -1, sup, hand, nh, ring, probes, n, rscan, params, vals, work, share, kb,
-                           consts)
-            if v > best:
-                best, bmask = v, m
-        if sup >= 1:
-            cj = best_card(S, hand, nh, ring, q, 0, ring[q, 0], -1)
-            if cj >= 0:
-                v, m = plan_at(S, q, 1, cj, sup - 1, hand, nh, ring, probes, n, rscan, params, vals, work,
-                               share, kb, consts)
-                v += jump_gain
-                if v > best:
-                    best, bmask = v, m | (1 << cj)
+        if kind == 1 and (q == ship or ship < 0 or (q != (ship + 1) % 8 and q != (ship + 7) % 8)):
+            continue
+        if kind == 2 and (q == ship or sup < 1):
+            continue
+        s = sup - 1 if kind == 2 else sup
+        # plan_at (and the jump's card) read of S only planet q, the collection (table row e),
+        # the cards used and whether s >= 1, >= 2: on a planet the plan has not touched they
+        # are kept per row and key in work's W_PLANS (open addressing, row-stamped keys)
+        slot = -1
+        key = -1.0
+        if e < NTAB and (touched >> q) & 1 == 0:
+            key = ((((work[W_ROW] * NTAB + e) * 8 + q) * 3 + kind) * 3 + min(max(np.floor(s), 0.0), 2.0)) * 32 + used
+            stale = work[W_ROW] * (NTAB * 8 * 3 * 3 * 32)
+            h = int(key) * 0x9E3779B1
+            for probe in range(8):
+                x = W_PLANS + 4 * ((h + probe) & (NPLANS - 1))
+                if work[x] == key or work[x] < stale:
+                    slot = x
+                    break
+        if slot >= 0 and work[slot] == key:
+            excl = int(work[slot + 3])
+            if kind == 2 and excl < 0:
+                continue
+            v = work[slot + 1]
+            m = int(work[slot + 2])
+        else:
+            excl = -1
+            if kind == 2:
+                excl = card(S, hand, nh, ring, q, 0, -1, work)
+                if excl < 0:
+                    if slot >= 0:
+                        work[slot], work[slot + 3] = key, -1.0
+                    continue
+            v, m = plan_at(S, q, 2 if kind == 0 else 1, excl, s, hand, nh, ring, probes, n, rscan, params, M, e,
+                           work, share, kb, consts)
+            if slot >= 0:
+                work[slot], work[slot + 1], work[slot + 2], work[slot + 3] = key, v, m, excl
+        if kind == 2:
+            v += jump_gain
+            m |= 1 << excl
+        if v > best:
+            best, bmask = v, m
     return best, bmask
 
 
 @njit
-def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work):
+def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, M, work):
     """V of a state at the end of the bot's turn (relative points); also the cards the
     best next-turn plan uses (bitmask of hand slots)."""
     n = int(ctx[X_NP])
     nh = int(ctx[X_NHAND])
     col = S[O_COL:O_COL + 10]
-    pts = points(col, consts) + S[O_EXTRA] + consts[C_STATION] * S[O_STAT]
+    pc = points(col, consts)
+    pts = pc + S[O_EXTRA] + consts[C_STATION] * S[O_STAT]
     gate[0] = S[O_GATE]
     mine = pts + gate_pts(gate, present, 0, consts)
-    base = pts + gate_balance(S, gate, present, n, consts, params[Q_RIVAL_W]) - S[O_GIFT]
+    g0 = gate_balance(S, gate, present, n, consts, params[Q_RIVAL_W])
+    base = pts + g0 - S[O_GIFT]
     if ctx[X_LAST] > 0:  # the bot's last turn: only points count (R-E1, R-E2, R-E3)
         return base, 0
     lead = mine - ctx[X_RIVALMAX]
@@ -482,9 +623,9 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
         final = lead - ctx[X_AFTER] * params[Q_RIVAL_TURN]
         return base + params[Q_END_BONUS] * np.tanh(final / params[Q_END_SCALE]), 0
     kb = params[Q_BETA] * ctx[X_K]
-    tile_values(col, share, kb, consts, vals)
-    v = base + fvalue(col, share, kb, consts) - points(col, consts)
-    f0 = fvalue(col, share, kb, consts)
+    e = lookup(M, work, col, share, kb, consts, NTAB)
+    f0 = M[e, M_F0]
+    v = base + f0 - pc
     for p in range(8):  # reservations valued jointly per planet (set points are not additive)
         work[W_RES + p] = 0.0
         r = 0.0
@@ -492,10 +633,11 @@ def evaluate(S, ctx, hand, ring, probes, gate, present, share, rscan, params, co
             work[W_COL + t] = col[t] + S[O_RES + p * 10 + t]
             r += S[O_RES + p * 10 + t]
         if r > 0:
-            work[W_RES + p] = fvalue(work[W_COL:W_COL + 10], share, kb, consts) - f0
+            work[W_RES + p] = M[lookup(M, work, work[W_COL:W_COL + 10], share, kb, consts, NTAB + 1), M_F0] - f0
             v += work[W_RES + p] * res_weight(p, rscan, params)
     v += params[Q_CHIP] * min(S[O_SUPPLY], 12.0) + params[Q_CHIP_RESERVE] * min(S[O_SUPPLY], 2.0)
-    pot, mask = potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, vals, work, share, kb)
+    pot, mask = potential(S, hand, nh, ring, probes, n, gate, present, rscan, params, consts, M, e, work, share, kb,
+                          g0)
     v += params[Q_GAMMA] * pot
     for s in range(nh):
         if held(S, s, nh) and (mask >> s) & 1 == 0:
@@ -512,7 +654,7 @@ K_TOPUP, K_JUMP, K_FLY, K_SCAN, K_DEVELOP, K_DISCOVER, K_TAKE = range(7)
 
 
 @njit
-def apply(S, kind, a, b, nh, probes, n, vals, share, kb, params, consts, work):
+def apply(S, kind, a, b, nh, probes, n, M, share, kb, params, consts, work):
     """Play one action on the model: top up (a = discard mask), jump (slot a to b), fly
     (direction a), scan (slot a), develop (slot mask a), discover, take tile a (b: reserve)."""
     if kind == K_TOPUP:
@@ -522,19 +664,19 @@ def apply(S, kind, a, b, nh, probes, n, vals, share, kb, params, consts, work):
     elif kind == K_FLY:
         do_fly(S, a)
     elif kind == K_DEVELOP:
-        do_develop(S, a, probes, n, vals, share, kb, params, consts, work)
+        do_develop(S, a, probes, n, M, share, kb, params, consts, work)
     else:
-        tile_values(S[O_COL:O_COL + 10], share, kb, consts, vals)
+        e = lookup(M, work, S[O_COL:O_COL + 10], share, kb, consts, NTAB)
         if kind == K_SCAN:
-            do_scan(S, a, vals)
+            do_scan(S, a, M[e, M_VALS:M_VALS + 10])
         elif kind == K_DISCOVER:
-            collect_best(S, int(S[O_SHIP]), vals, params, work)
+            collect_best(S, int(S[O_SHIP]), M, e, params, work)
         else:
-            take_tile(S, int(S[O_SHIP]), a, b != 0, vals, 0.0)
+            take_tile(S, int(S[O_SHIP]), a, b != 0, M[e, M_VALS:M_VALS + 10], 0.0)
 
 
 @njit
-def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work, cand):
+def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, M, work, cand):
     """The best V over the second actions the model allows after S1."""
     n = int(ctx[X_NP])
     nh = int(ctx[X_NHAND])
@@ -543,7 +685,7 @@ def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, para
     sup = S1[O_SUPPLY]
     S2[:] = S1  # a top up that only draws; its next-turn plan names the cards worth keeping
     do_topup(S2, 0, nh)
-    best, plan = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+    best, plan = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, M, work)
     k = 0
     d = 0
     for s in range(nh):
@@ -562,26 +704,26 @@ def _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, para
                 k += 1
         elif sup >= 1:
             if S1[O_SCANNED + ship] > 0:
-                pair = find_pair(S1, hand, nh, ring, ship, -1, -1)
+                pair = pair_for(S1, hand, nh, ring, ship, -1, -1, work)
                 if pair != 0:
                     cand[k, 0], cand[k, 1], cand[k, 2] = K_DEVELOP, pair, 0
                     k += 1
             if S1[O_PTS + ship] >= 0.5:
-                sc = best_card(S1, hand, nh, ring, ship, 1, ring[ship, 1], -1)
+                sc = card(S1, hand, nh, ring, ship, 1, -1, work)
                 if sc >= 0:
                     cand[k, 0], cand[k, 1], cand[k, 2] = K_SCAN, sc, 0
                     k += 1
     if sup >= 1:
         for q in range(8):
             if q != ship:
-                cj = best_card(S1, hand, nh, ring, q, 0, ring[q, 0], -1)
+                cj = card(S1, hand, nh, ring, q, 0, -1, work)
                 if cj >= 0:
                     cand[k, 0], cand[k, 1], cand[k, 2] = K_JUMP, cj, q
                     k += 1
     for j in range(k):
         S2[:] = S1
-        apply(S2, cand[j, 0], cand[j, 1], cand[j, 2], nh, probes, n, vals, share, kb, params, consts, work)
-        v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+        apply(S2, cand[j, 0], cand[j, 1], cand[j, 2], nh, probes, n, M, share, kb, params, consts, work)
+        v, _ = evaluate(S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, M, work)
         best = max(best, v)
     return best
 
@@ -666,7 +808,7 @@ def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, 
     present = np.zeros(5)
     share = np.zeros(10)
     rscan = np.zeros(8)
-    vals = np.zeros(10)
+    M = np.zeros((NTAB + 2, MW))
     work = np.zeros(NWORK)
     cand = np.zeros((32, 4), np.int64)  # first actions: kind, a, b, action id
     cand2 = np.zeros((32, 3), np.int64)
@@ -684,6 +826,8 @@ def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, 
         probes = probes_all[i]
         _setup_row(i, scal, hand_all, ring_all, seat, scanned, planet, col, res, pres, est, seen, avail, params,
                    consts, S0, ctx, gate, present, share, rscan)
+        work[W_NTAB] = 0.0  # a new row: new share and kb, new hand and ring
+        work[W_ROW] = i + 1.0
         h = row_salt(salt, scal, hand_all, planet, col, i)
         nh = scal[i, F_NHAND]
         n = scal[i, F_NPLAYERS]
@@ -698,7 +842,7 @@ def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, 
                     k += 1
         else:
             # top ups: one that only draws, one that also discards what the next-turn plan does not use
-            _, plan = evaluate(S0, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+            _, plan = evaluate(S0, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, M, work)
             disc = 0
             for s in range(nh):
                 if (plan >> s) & 1 == 0 and flex(hand, s, params) < params[Q_UNK]:
@@ -746,12 +890,12 @@ def heuristic_kernel(scal, hand_all, ring_all, seat, scanned, planet, col, res, 
         for j in range(k):
             S1[:] = S0
             kind = cand[j, 0]
-            apply(S1, kind, cand[j, 1], cand[j, 2], nh, probes, n, vals, share, kb, params, consts, work)
+            apply(S1, kind, cand[j, 1], cand[j, 2], nh, probes, n, M, share, kb, params, consts, work)
             if more and kind != K_TOPUP:
-                v = _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work,
+                v = _followup(S1, S2, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, M, work,
                               cand2)
             else:
-                v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, vals, work)
+                v, _ = evaluate(S1, ctx, hand, ring, probes, gate, present, share, rscan, params, consts, M, work)
                 if more:  # the top up leaves an action for the cards it draws
                     v += params[Q_TOPUP_FIRST]
             if kind == K_DEVELOP:  # keep jokers for later

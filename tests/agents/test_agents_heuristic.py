@@ -1,5 +1,7 @@
 """HeuristicAgent (agents/spacemission_agents/heuristic.py): legal everywhere, deterministic, act == act_batch,
-parameters, the strategic choices of explicit positions, and its strength."""
+parameters, its outputs pinned, the strategic choices of explicit positions, and its strength."""
+import hashlib
+
 import numpy as np
 import pytest
 from tests.helpers.bots import check_random_states, decide, duel
@@ -34,6 +36,37 @@ def test_deterministic_given_seed_and_protocol():
     assert (first == b.act_batch(obs, mask)).all() and (first == a.act_batch(obs, mask)).all()
     assert [a.act(o, m) for o, m in zip(obs, mask)] == first.tolist()
     assert a.name == "heuristic" and a.observation_type in ("info", "recall")
+
+
+def _random_positions(players, rules, seed, games=12, every=4):
+    rng = np.random.default_rng(seed)
+    st = engine.init(games, players, seeds=seed, rules=rules)
+    obs, masks, t = [], [], 0
+    while not st.terminated.all():
+        live = ~st.terminated
+        if t % every == 0:
+            obs.append(engine.observe(st, observation_type="recall")[live])
+            masks.append(engine.legal_action_mask(st)[live])
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng, by_kind=True))
+        t += 1
+    return np.concatenate(obs), np.concatenate(masks)
+
+
+def test_outputs_pinned():
+    """Actions and plan values (``last_values``, the PPO prior's input) on 10,971 positions of
+    kind-random games at 2-5 players under both rule sets, hashed: a speed-up of the kernel must
+    keep them (the digest is the one of the kernel before its value table and card cache; the
+    values are rounded to 1e-9 only so that a platform's last-bit libm difference cannot flip it)."""
+    h, n = hashlib.sha256(), 0
+    for players in (2, 3, 4, 5):
+        for rules in ("yucata", "schmidt"):
+            obs, masks = _random_positions(players, rules, seed=70 + players)
+            agent = HeuristicAgent(seed=players)
+            h.update(agent.act_batch(obs, masks).astype("<i8").tobytes())
+            h.update(np.round(agent.last_values, 9).astype("<f8").tobytes())
+            n += len(obs)
+    assert n == 10_971
+    assert h.hexdigest() == "23ae0bf8f5c47c9def991d03690330c9a18cafa24ceb4c495e0e0ba8d37cfeef"
 
 
 def test_parameters():
