@@ -28,6 +28,16 @@ Cost: reading the import statements and hashing the sources once per process, ab
 0.1-0.3 s for all the project's kernel modules (docs/engine.md, "First use"); the compile
 itself is unchanged.
 ``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba.
+
+One more difference from ``numba.njit``: a call from one compiled function to another
+with a constant argument (``shuffle(rng, b, pile, 12)``, ``ability_row(..., True)``)
+compiles the callee for the argument's plain type (int64, bool), not for the literal
+(``Literal[int](12)``), as numba already does for a call from Python. numba's default
+compiled one specialisation per distinct constant, each a full compile of the callee
+(``engine_common.shuffle`` five times in a Red Planet step); the callee's code is the
+same, and LLVM still sees the constant once the callee is inlined. A callee whose typing
+needs the constant (a tuple indexed by it) still gets the literal: the plain compile
+fails to type and the literal one follows.
 """
 from __future__ import annotations
 
@@ -39,6 +49,7 @@ import inspect
 import os
 
 import numba
+from numba.core import errors, types
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 
 _PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_training")
@@ -146,6 +157,25 @@ class _DependencyCache(FunctionCache):
         self._cache_file = IndexDataCacheFile(self._cache_path, self._impl.filename_base, stamp)
 
 
+def _plain_call_template(disp) -> None:
+    """Make calls from compiled code compile ``disp`` for unliteral argument types
+    (module docstring): numba asks the callee's ``get_call_template`` for a template
+    (compiling it if needed) with the caller's argument types, literals included."""
+    call_template = disp.get_call_template
+
+    def get_call_template(args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return call_template(plain, plain_kws)
+            except errors.TypingError:
+                pass  # the body needs the constant itself: compile for the literal, as numba would
+        return call_template(args, kws)
+
+    disp.get_call_template = get_call_template
+
+
 def njit(fn=None, **options):
     """``numba.njit`` with the project's dependency-aware disk cache (module docstring).
     Use as ``@njit`` or ``@njit(parallel=True, ...)``; ``cache`` is not an option here."""
@@ -156,6 +186,7 @@ def njit(fn=None, **options):
         disp = numba.njit(**options)(f)
         if hasattr(disp, "enable_caching"):  # absent under NUMBA_DISABLE_JIT
             disp._cache = _DependencyCache(disp.py_func)
+            _plain_call_template(disp)
         return disp
 
     return wrap if fn is None else wrap(fn)
