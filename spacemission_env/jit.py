@@ -30,13 +30,15 @@ itself is unchanged.
 ``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba.
 
 One more difference from ``numba.njit``: a call from one compiled function to another
-with a constant argument (``shuffle(rng, b, pile, 12)``, ``ability_row(..., True)``)
-compiles the callee for the argument's plain type (int64, bool), not for the literal
-(``Literal[int](12)``), as numba already does for a call from Python. numba's default
-compiles one specialisation per distinct constant, each a full compile of the callee
-(``engine_common.shuffle`` for the constants 0, 12 and 60 besides its plain versions in a
-Space Mission step; ``_onehot_value`` eight times in the arena). The results are the
-same, and so was the speed of the engines and bots (docs/engine.md, "First call
+with an integer constant argument (``shuffle(rng, b, pile, 12)``) compiles the callee for
+int64, not for the literal (``Literal[int](12)``), as numba already does for a call from
+Python. numba's default compiles one specialisation per distinct constant, each a full
+compile of the callee (``engine_common.shuffle`` for the constants 0, 12 and 60 besides
+its plain versions in a Space Mission step; ``_onehot_value`` eight times in the arena).
+A boolean constant (``ability_row(..., True)``) keeps its literal: it is a flag that
+numba's branch pruning uses to drop the code it turns off, and compiling the callee
+whole in its callers made Red Planet's first step 15-20% slower to compile. The results
+are the same, and so was the speed of the engines and bots (docs/engine.md, "First call
 (compile)"). A callee whose typing needs the constant (a tuple indexed by it) still gets
 the literal: the plain compile fails to type and the literal one follows.
 """
@@ -158,15 +160,20 @@ class _DependencyCache(FunctionCache):
         self._cache_file = IndexDataCacheFile(self._cache_path, self._impl.filename_base, stamp)
 
 
+def _plain(t):
+    """int64 for an integer constant; a boolean constant stays (module docstring)."""
+    return types.unliteral(t) if isinstance(t, types.IntegerLiteral) else t
+
+
 def _plain_call_template(disp) -> None:
-    """Make calls from compiled code compile ``disp`` for unliteral argument types
-    (module docstring): numba asks the callee's ``get_call_template`` for a template
+    """Make calls from compiled code compile ``disp`` for the plain type of an integer
+    constant argument (module docstring): numba asks the callee's ``get_call_template`` for a template
     (compiling it if needed) with the caller's argument types, literals included."""
     call_template = disp.get_call_template
 
     def get_call_template(args, kws):
-        plain = tuple(types.unliteral(a) for a in args)
-        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+        plain = tuple(_plain(a) for a in args)
+        plain_kws = {k: _plain(v) for k, v in kws.items()}
         if plain != tuple(args) or plain_kws != kws:
             try:
                 return call_template(plain, plain_kws)
