@@ -167,8 +167,9 @@ def _plain(t):
 
 def _plain_call_template(disp) -> None:
     """Make calls from compiled code compile ``disp`` for the plain type of an integer
-    constant argument (module docstring): numba asks the callee's ``get_call_template`` for a template
-    (compiling it if needed) with the caller's argument types, literals included."""
+    constant argument (module docstring): numba asks the callee's ``get_call_template``
+    for a template (compiling it if needed) with the caller's argument types, literals
+    included."""
     call_template = disp.get_call_template
 
     def get_call_template(args, kws):
