@@ -13,7 +13,7 @@ import sys
 
 from numba.core import event
 
-# the figures: docs/engine.md, "First call (compile)" (7-21 s of CPU for one game's environments, 20-35 s with the bots)
+# the figures: docs/engine.md, "First call (compile)" (7-19 s of CPU for one game's environments, 20-30 s with the bots)
 MESSAGE = ("spacemission_env: compiling the numba kernels (first use only, typically 10-40 s; "
            "later runs load them from the numba cache; `spacemission warmup` compiles them all at once)...")
 
