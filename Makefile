@@ -18,6 +18,9 @@ $(STAMP): pyproject.toml
 	# torch first, pinned to the local CPU build, so stable-baselines3 does not pull CUDA wheels
 	$(PIP) install torch==2.13.0
 	$(PIP) install -e '.[all,dev]'
+	# compile every numba kernel now (engines, interfaces, bots; about 1-2 minutes of CPU), into the
+	# numba cache beside the sources, so the first step of `make run`, the tests or your own code loads them
+	$(VENV)/bin/spacemission warmup
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("spacemission_cli.play", "play a game against the bots in the terminal"),
     "serve": ("spacemission_cli.serve", "a web page where people play the bots and watch recorded games"),
     "replay": ("spacemission_cli.replay", "step through a recorded game (arena or play), optionally as one seat saw it"),
+    "warmup": ("spacemission_cli.warmup", "compile the numba kernels now (environments and bots) into numba's cache"),
     "train": ("spacemission_cli.train", "train a PPO agent (heuristic prior, behaviour-cloning warm start, opponent pool, resume)"),
 }
 

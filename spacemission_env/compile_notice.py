@@ -1,8 +1,10 @@
-"""One line on stderr the first time this process compiles an engine kernel.
+"""One line on stderr the first time this process compiles a kernel of the engines or the bots.
 
 numba compiles a kernel at its first call unless it loads from the on-disk cache
 (``__pycache__``, or ``NUMBA_CACHE_DIR``); a cold start takes tens of seconds in
-silence. numba fires its "numba:compile" event only on a cache miss (a load from
+silence. ``spacemission warmup`` (``make install`` runs it) compiles them all up front
+(spacemission_env/warmup.py); it prints its own progress and sets this notice as shown.
+numba fires its "numba:compile" event only on a cache miss (a load from
 the cache fires none), so the notice appears exactly when compilation happens.
 """
 from __future__ import annotations
@@ -11,12 +13,14 @@ import sys
 
 from numba.core import event
 
-MESSAGE = ("spacemission_env: compiling the engine's numba kernels (first use only, typically 10-30 s; "
-           "later runs load them from the numba cache)...")
+# the figures: docs/engine.md, "First call (compile)" (7-19 s of CPU for one game's environments, 20-30 s with the bots)
+MESSAGE = ("spacemission_env: compiling the numba kernels (first use only, typically 10-40 s; "
+           "later runs load them from the numba cache; `spacemission warmup` compiles them all at once)...")
 
 
 class CompileNotice(event.Listener):
-    """Prints MESSAGE once, at the first compile of a function of this package."""
+    """Prints MESSAGE once, at the first compile of a function of this package or of the
+    bots' (spacemission_agents: they compile on their own when the engine is cached)."""
 
     def __init__(self, stream=None):
         self.stream = stream
@@ -26,7 +30,7 @@ class CompileNotice(event.Listener):
         if self.shown:
             return
         func = getattr(ev.data.get("dispatcher"), "py_func", None)
-        if getattr(func, "__module__", "").startswith("spacemission_env."):
+        if getattr(func, "__module__", "").startswith(("spacemission_env.", "spacemission_agents.")):
             self.shown = True
             print(MESSAGE, file=self.stream or sys.stderr, flush=True)
 

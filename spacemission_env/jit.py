@@ -28,6 +28,19 @@ Cost: reading the import statements and hashing the sources once per process, ab
 0.1-0.3 s for all the project's kernel modules (docs/engine.md, "First use"); the compile
 itself is unchanged.
 ``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba.
+
+One more difference from ``numba.njit``: a call from one compiled function to another
+with an integer constant argument (``shuffle(rng, b, pile, 12)``) compiles the callee for
+int64, not for the literal (``Literal[int](12)``), as numba already does for a call from
+Python. numba's default compiles one specialisation per distinct constant, each a full
+compile of the callee (``engine_common.shuffle`` for the constants 0, 12 and 60 besides
+its plain versions in a Space Mission step; ``_onehot_value`` eight times in the arena).
+A boolean constant (``ability_row(..., True)``) keeps its literal: it is a flag that
+numba's branch pruning uses to drop the code it turns off, and compiling the callee
+whole in its callers made Red Planet's first step 15-20% slower to compile. The results
+are the same, and so was the speed of the engines and bots (docs/engine.md, "First call
+(compile)"). A callee whose typing needs the constant (a tuple indexed by it) still gets
+the literal: the plain compile fails to type and the literal one follows.
 """
 from __future__ import annotations
 
@@ -39,6 +52,7 @@ import inspect
 import os
 
 import numba
+from numba.core import errors, types
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 
 _PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_training")
@@ -146,6 +160,31 @@ class _DependencyCache(FunctionCache):
         self._cache_file = IndexDataCacheFile(self._cache_path, self._impl.filename_base, stamp)
 
 
+def _plain(t):
+    """int64 for an integer constant; a boolean constant stays (module docstring)."""
+    return types.unliteral(t) if isinstance(t, types.IntegerLiteral) else t
+
+
+def _plain_call_template(disp) -> None:
+    """Make calls from compiled code compile ``disp`` for the plain type of an integer
+    constant argument (module docstring): numba asks the callee's ``get_call_template``
+    for a template (compiling it if needed) with the caller's argument types, literals
+    included."""
+    call_template = disp.get_call_template
+
+    def get_call_template(args, kws):
+        plain = tuple(_plain(a) for a in args)
+        plain_kws = {k: _plain(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return call_template(plain, plain_kws)
+            except errors.TypingError:
+                pass  # the body needs the constant itself: compile for the literal, as numba would
+        return call_template(args, kws)
+
+    disp.get_call_template = get_call_template
+
+
 def njit(fn=None, **options):
     """``numba.njit`` with the project's dependency-aware disk cache (module docstring).
     Use as ``@njit`` or ``@njit(parallel=True, ...)``; ``cache`` is not an option here."""
@@ -156,6 +195,7 @@ def njit(fn=None, **options):
         disp = numba.njit(**options)(f)
         if hasattr(disp, "enable_caching"):  # absent under NUMBA_DISABLE_JIT
             disp._cache = _DependencyCache(disp.py_func)
+            _plain_call_template(disp)
         return disp
 
     return wrap if fn is None else wrap(fn)
