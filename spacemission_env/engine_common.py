@@ -95,6 +95,10 @@ def check_select(st, select) -> np.ndarray:
     if sel.shape != (st.batch_size,) or sel.dtype != np.bool_:
         raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} "
                          f"dtype {sel.dtype}: {select!r}")
+    # a read-only C-contiguous view, the type of st.all_games: numba types read-only and
+    # writeable arrays apart, so a caller's own array would compile every kernel twice
+    sel = np.ascontiguousarray(sel).view()
+    sel.flags.writeable = False
     return sel
 
 
