@@ -39,7 +39,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._bot_features import CONSTS, DEV_PAIRS, BotBase, Features
-from ._heuristic_kernel import PARAM_NAMES, heuristic_kernel
+from ._heuristic_kernel import heuristic_kernel
+from ._heuristic_values import PARAM_NAMES
 
 DEFAULTS = {
     "set_potential": 0.8,  # weight of the expected marginal of future tiles (per future tile)
