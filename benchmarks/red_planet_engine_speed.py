@@ -28,13 +28,16 @@ import numpy as np
 from spacemission_env.red_planet import encoding, engine, rules
 
 
-def bench_engine(B: int, players: int, seconds: float, seed: int = 0) -> dict:
+def _loop_state(B: int, players: int, seed: int) -> tuple:
+    """A batch of new games and the buffers both loops fill: (state, mask, obs, actions, rng, next seed)."""
     st = engine.init(B, players, seeds=seed)
     mask = np.empty((B, 243), dtype=bool)
     obs = np.empty((B, engine.observation_size()), dtype=np.int8)
-    actions = np.empty(B, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    next_seed = seed + B
+    return st, mask, obs, np.empty(B, dtype=np.int64), np.random.default_rng(seed), seed + B
+
+
+def bench_engine(B: int, players: int, seconds: float, seed: int = 0) -> dict:
+    st, mask, obs, actions, rng, next_seed = _loop_state(B, players, seed)
     for _ in range(5):  # warm-up (loads or compiles the kernels)
         engine.legal_action_mask(st, out=mask)
         engine.observe(st, out=obs)
@@ -63,12 +66,7 @@ def bench_engine(B: int, players: int, seconds: float, seed: int = 0) -> dict:
 def profile_engine(B: int, players: int, seconds: float, seed: int = 0) -> dict:
     """bench_engine's loop with each call timed alone: CPU ns per agent step of the mask,
     the observation, the random action, the step and the resets of finished games."""
-    st = engine.init(B, players, seeds=seed)
-    mask = np.empty((B, 243), dtype=bool)
-    obs = np.empty((B, engine.observation_size()), dtype=np.int8)
-    actions = np.empty(B, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    next_seed = seed + B
+    st, mask, obs, actions, rng, next_seed = _loop_state(B, players, seed)
     parts = dict.fromkeys(("mask", "observation", "random action", "step", "reset"), 0.0)
     steps = 0
     for i in range(10**9):
