@@ -52,7 +52,7 @@ __all__ = ["FORMAT", "PPOAgent", "SHIPPED", "SHIPPED_BY_GAME", "layout_hash", "m
 
 FORMAT = "spacemission-ppo-policy"
 VERSION = 3  # 2: optional heuristic prior; 3: the game (older files, without it, are Space Mission's)
-SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz"}  # Space Mission: player count -> file in spacemission_agents/data
+SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz", 4: "ppo_4p.npz", 5: "ppo_5p.npz"}  # Space Mission: player count -> file in spacemission_agents/data
 SHIPPED_BY_GAME = {"spacemission": SHIPPED, "red_planet": {4: "red_planet_ppo_4p.npz"}}
 
 
@@ -287,6 +287,11 @@ class PPOAgent(BasePolicy):
             m = self.metadata
         want = (m["num_players"], m["rules"], m["max_rounds"])
         have = (config.num_players, config.rules, config.max_rounds)
+        if have != want and self._shipped_players is not None and have[0] == want[0]:
+            raise ValueError(f"no shipped PPO model fits this game ({have[0]} players, rules {have[1]!r}, max_rounds "
+                             f"{have[2]}): the shipped {self.game!r} models play rules {want[1]!r} with max_rounds "
+                             f"{want[2]} (train one: spacemission train --game {self.game} --players {have[0]} "
+                             f"--rules {have[1]} --max-rounds {have[2]}, then ppo:PATH)")
         if have != want:
             raise ValueError(f"PPO model {self.name!r} was trained for {want[0]} players, rules {want[1]!r}, "
                              f"max_rounds {want[2]}; this game has {have[0]} players, rules {have[1]!r}, "

@@ -12,7 +12,7 @@ Each decision (docs/agents_search.md has the measurements):
    equivalent top-up masks and jump cards never are. With ``prior=None`` every legal
    action is a candidate except the top-ups, which are cut to three masks (draw only,
    discard everything, discard the highest slot). ``prior="auto"`` (default) puts the
-   shipped PPO agent's choice first where a shipped model fits the game (2 and 3 players,
+   shipped PPO agent's choice first where a shipped model fits the game (2-5 players,
    yucata, 100 rounds), so it is the choice kept unless beaten; elsewhere the heuristic's
    best leads. ``prior="ppo"`` insists on the network (ValueError where none fits).
 3. **Worlds.** ``spacemission_env.space_mission.determinize.sample_worlds_from_observation`` draws K

@@ -181,5 +181,15 @@ def test_the_shipped_models_load_and_beat_random():
     assert result.pair("ppo", "random").win_rate >= 0.9
     agent.bind(GameConfig(3, "yucata", 100))  # the shipped agent follows the game's player count
     assert agent.metadata["num_players"] == 3
-    with pytest.raises(ValueError, match=r"no shipped PPO model for 4-player Space Mission.*shipped: \[2, 3\]"):
-        make_agent("ppo").bind(GameConfig(4, "yucata", 100))
+    for players in (4, 5):  # every Space Mission player count has one
+        agent = make_agent("ppo")
+        agent.bind(GameConfig(players, "yucata", 100))
+        assert agent.metadata["num_players"] == players
+    with pytest.raises(ValueError, match=r"no shipped PPO model for 6-player Space Mission.*shipped: \[2, 3, 4, 5\]"):
+        PPOAgent.shipped_path(6)
+    with pytest.raises(ValueError, match=r"no shipped PPO model fits this game \(4 players, rules 'schmidt'.*"
+                                         r"rules 'yucata' with max_rounds 100"):
+        make_agent("ppo").bind(GameConfig(4, "schmidt", 100))
+    with pytest.raises(ValueError, match=r"no shipped PPO model fits this game \(2 players, rules 'yucata', "
+                                         r"max_rounds 30\)"):
+        make_agent("ppo").bind(GameConfig(2, "yucata", 30))

@@ -185,21 +185,23 @@ def _leads(players: int, rule_set: str, prior: str, rows: int = 12):
 
 def test_prior_auto_leads_with_the_shipped_network_where_one_fits():
     """prior="auto": the shipped 2-player PPO agent's choice is the first candidate (the one
-    kept unless beaten); in a 4-player game (no shipped model) and under schmidt (the model
-    was trained on yucata) the heuristic's best leads, as with prior="heuristic"."""
+    kept unless beaten); under schmidt or another round limit (the models were trained on
+    yucata with 100 rounds) the heuristic's best leads, as with prior="heuristic"."""
     from spacemission_agents.ppo import PPOAgent
     net = PPOAgent.load_shipped(2)
     leads = _leads(2, "yucata", "auto")
     assert all(first == net.act(o, m) for first, o, m in leads)
+    net4 = PPOAgent.load_shipped(4)  # and at 4 players the 4-player model's
+    assert all(first == net4.act(o, m) for first, o, m in _leads(4, "yucata", "auto"))
     heuristic_leads = [first for first, _, _ in _leads(2, "yucata", "heuristic")]
     assert heuristic_leads != [first for first, _, _ in leads]  # the network does differ somewhere
-    for players, rule_set in ((4, "yucata"), (2, "schmidt")):
+    for players, rule_set in ((4, "schmidt"), (2, "schmidt")):
         assert ([f for f, _, _ in _leads(players, rule_set, "auto")]
                 == [f for f, _, _ in _leads(players, rule_set, "heuristic")])
     bot = _fast(prior="ppo")
-    bot.bind(GameConfig(4))
-    st = _states(4, "yucata", 4, 9)
-    with pytest.raises(ValueError, match="prior='ppo'.*4-player"):
+    bot.bind(GameConfig(4, "schmidt"))
+    st = _states(4, "schmidt", 4, 9)
+    with pytest.raises(ValueError, match="prior='ppo'.*no shipped PPO model fits this game"):
         bot.act_batch(engine.observe(st, observation_type="recall"), engine.legal_action_mask(st))
 
 
