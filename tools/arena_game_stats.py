@@ -13,9 +13,10 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-# docs/actions.md: ids -> kind (the table is checked against the engine by tests/env/test_actions.py)
-KINDS = [("top_up", 0, 31), ("jump", 32, 71), ("fly", 72, 73), ("scan", 74, 78), ("develop", 79, 88),
-         ("discover", 89, 89), ("tile", 90, 99)]
+from spacemission_env.space_mission.actions import action_table
+
+# (kind, first id, last id) from the engine's table (docs/actions.md)
+KINDS = [(kind, int(ids.split("-")[0]), int(ids.split("-")[-1])) for ids, kind, _ in action_table()]
 CATEGORIES = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total")
 
 
