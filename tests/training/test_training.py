@@ -114,6 +114,18 @@ def test_a_run_without_prior_trains_and_resumes(tmp_path):
     assert TrainConfig(**{**TINY, "observation_type": "info", "prior": ""}).prior == ""
 
 
+def test_a_pool_without_self_trains_and_checkpoint_models_are_kept(tmp_path):
+    # a best response against fixed bots: no snapshots are taken (the pool refuses them)
+    cfg = TrainConfig(**{**TINY, "opponents": "random=1.0", "steps": 1024, "checkpoint_models": True},
+                      run_dir=str(tmp_path))
+    summary = train(cfg)
+    assert summary["steps"] >= 1024 and [e["name"] for e in summary["pool"]] == ["random"]
+    saved = sorted(p.name for p in (tmp_path / "checkpoints").glob("step_*.npz"))
+    assert saved == ["step_1024.npz", "step_512.npz"]
+    assert _same(_weights(tmp_path), {k: v for k, v in PPOAgent.load(tmp_path / "checkpoints" / "step_1024.npz")
+                                      .params.items()})
+
+
 def test_same_seed_same_weights(unbroken, tmp_path):
     run_dir, _ = unbroken
     train(TrainConfig(**TINY, run_dir=str(tmp_path / "again")))

@@ -103,15 +103,19 @@ def load_cache(path, settings: dict) -> dict | None:
 
 
 def pretrain(policy, data: dict, *, epochs: int, lr: float, batch_size: int, vf_coef: float, seed: int,
-             holdout: float = 0.05, log=None) -> dict:
+             holdout: float = 0.05, log=None, value_only: bool = False) -> dict:
     """Fit the policy to the teacher's actions and the value head to the returns (module
-    doc). Returns the final statistics (``bc/accuracy`` on the held-out slice, losses)."""
+    doc). Returns the final statistics (``bc/accuracy`` on the held-out slice, losses).
+    ``value_only``: fit the value head alone (its own layers; the shared trunk and the
+    actor stay exactly as they are), for a policy loaded from a model file."""
     n = len(data["action"])
     rng = np.random.default_rng(seed)
     order = rng.permutation(n)
     n_test = max(1, int(n * holdout)) if n > 20 else 0
     test, train = order[:n_test], order[n_test:]
-    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    params = (list(policy.mlp_extractor.value_net.parameters()) + list(policy.value_net.parameters())
+              if value_only else list(policy.parameters()))
+    opt = torch.optim.Adam(params, lr=lr)
     obs_t = torch.as_tensor(data["obs"])
     mask_t = torch.as_tensor(data["mask"])
     act_t = torch.as_tensor(data["action"])
@@ -123,18 +127,25 @@ def pretrain(policy, data: dict, *, epochs: int, lr: float, batch_size: int, vf_
         ce_sum = v_sum = 0.0
         for lo in range(0, len(perm), batch_size):
             b = torch.as_tensor(perm[lo:lo + batch_size])
-            values, log_prob, _ = policy.evaluate_actions(obs_t[b], act_t[b], action_masks=mask_t[b])
-            ce = -log_prob.mean()
+            if value_only:  # the trunk's output is a constant here: no gradient reaches the actor
+                with torch.no_grad():
+                    features = policy.extract_features(obs_t[b], policy.vf_features_extractor)
+                values = policy.value_net(policy.mlp_extractor.forward_critic(features))
+                ce = torch.zeros(())
+            else:
+                values, log_prob, _ = policy.evaluate_actions(obs_t[b], act_t[b], action_masks=mask_t[b])
+                ce = -log_prob.mean()
             v = torch.nn.functional.mse_loss(values.flatten(), ret_t[b])
-            loss = ce + vf_coef * v
+            loss = vf_coef * v if value_only else ce + vf_coef * v
             opt.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
             opt.step()
             ce_sum += float(ce.detach()) * len(b)
             v_sum += float(v.detach()) * len(b)
-        stats = {"bc/cross_entropy": ce_sum / max(len(perm), 1), "bc/value_loss": v_sum / max(len(perm), 1),
-                 "bc/epoch": epoch + 1}
+        stats = {"bc/value_loss": v_sum / max(len(perm), 1), "bc/epoch": epoch + 1}
+        if not value_only:
+            stats["bc/cross_entropy"] = ce_sum / max(len(perm), 1)
         if n_test:
             stats.update(_agreement(policy, obs_t[test], mask_t[test], act_t[test], ret_t[test]))
         if log is not None:

@@ -66,6 +66,10 @@ class TrainConfig:
     bc_batch: int = _h("minibatch of the cloning phase", default=1024)
     bc_cache: str = _h("an .npz file for the teacher data: loaded when it holds data collected with the same "
                        "settings, else collected and saved there ('' : not kept)", default="")
+    # fine-tuning a saved model instead of cloning a teacher
+    init_from: str = _h("a model file (.npz, a PPOAgent) to fine-tune: its actor is loaded exactly (input features, "
+                        "layers, prior_beta) and only a value head is fitted, on bc_samples decisions that the loaded "
+                        "policy plays (bc_epochs passes); bc_teacher is then unused ('': a fresh network)", default="")
     # opponents
     opponents: str = _h("opponent groups and weights: agent specs and 'self' (snapshots of the learner)",
                         default="heuristic=0.35,greedy=0.15,self=0.4,kind-random=0.05,random=0.05")
@@ -80,6 +84,8 @@ class TrainConfig:
     eval_seed: int = _h("arena seed of the evaluations (the same deals every time)", default=2024)
     final_eval_games: int = _h("arena games per opponent in the evaluation at the end", default=400)
     checkpoint_every: int = _h("steps between checkpoints (run_dir/checkpoints/last.pt)", default=500_000)
+    checkpoint_models: bool = _h("also save the actor at every checkpoint as run_dir/checkpoints/step_<N>.npz "
+                                 "(a PPOAgent file: checkpoints can be compared in the arena)", default=False)
     tensorboard: bool = _h("write TensorBoard event files (run_dir/tb)", default=True)
     progress: str = _h("progress display: auto (a bar on a terminal), bar, lines", default="auto")
     stop_after_steps: int = _h("stop (as if killed) once this many steps are done, after checkpointing (tests)",
@@ -114,6 +120,10 @@ class TrainConfig:
                 raise ValueError(f"bad training configuration: {message} ({self.as_dict()})")
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
+        if self.init_from:
+            from .init_from import check
+
+            check(self)  # ValueError naming what does not fit the run
 
     def layers(self, name: str) -> list[int]:
         text = str(getattr(self, name)).strip()

@@ -31,7 +31,7 @@ from torch import nn
 from spacemission_agents.ppo import PPOAgent, make_metadata
 from spacemission_env.games import get_game
 
-__all__ = ["Architecture", "ObsTrunk", "feature_stats", "policy_kwargs", "to_agent"]
+__all__ = ["Architecture", "ObsTrunk", "actor_layers", "actor_modules", "feature_stats", "policy_kwargs", "to_agent"]
 
 
 @dataclass
@@ -113,13 +113,17 @@ def _linears(module: nn.Module) -> list[nn.Linear]:
     return [m for m in module.modules() if isinstance(m, nn.Linear)]
 
 
-def actor_layers(policy) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(weight [out, in], bias [out]) of every actor layer in order, as float32 numpy."""
+def actor_modules(policy) -> list[nn.Linear]:
+    """Every actor layer in order: the trunk, the policy head, the action layer."""
     fx = policy.pi_features_extractor
     head = getattr(policy.action_net, "linear", policy.action_net)  # PriorHead or a plain Linear
-    layers = _linears(fx.trunk) + _linears(policy.mlp_extractor.policy_net) + [head]
+    return _linears(fx.trunk) + _linears(policy.mlp_extractor.policy_net) + [head]
+
+
+def actor_layers(policy) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(weight [out, in], bias [out]) of every actor layer in order, as float32 numpy."""
     return [(m.weight.detach().cpu().numpy().astype(np.float32).copy(),
-             m.bias.detach().cpu().numpy().astype(np.float32).copy()) for m in layers]
+             m.bias.detach().cpu().numpy().astype(np.float32).copy()) for m in actor_modules(policy)]
 
 
 def to_agent(policy, *, game: str = "spacemission", observation_type: str, num_players: int, rules: str, max_rounds: int,

@@ -15,7 +15,8 @@ The whole run, top to bottom (``train``):
 3. the network (policy.py): input features and scales from a sample of observations,
    the prior's codes as extra inputs and a bias on the logits (prior.py), shared trunk,
    policy and value heads; cloned from the teacher with the value head fitted to
-   Monte-Carlo returns; its first snapshot joins the pool;
+   Monte-Carlo returns (or, with ``init_from``, a saved model's actor loaded exactly and
+   only the value head fitted: init_from.py); its first snapshot joins the pool;
 4. the env: ``num_envs`` games, the learner in a random seat, each game's opponents drawn
    from the pool, the prior's codes appended to the learner's observations; shaping uses
    the learner's own gamma;
@@ -42,13 +43,14 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.utils import set_random_seed
 
+from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.registry import make_agent
 from spacemission_env.env_common import observation_box
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
-from . import bc, checkpoint
+from . import bc, checkpoint, init_from
 from .config import TrainConfig, parse_args, versions
 from .logs import Progress, RunLog, evaluate, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
@@ -156,41 +158,55 @@ def snapshot_seed(cfg: TrainConfig, step: int) -> int:
 
 def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.ndarray, np.ndarray, dict]:
     """The network before PPO: features from a sample of observations; cloned from the
-    teacher (and its value head fitted) when ``bc_teacher`` is set."""
+    teacher (and its value head fitted) when ``bc_teacher`` is set. With ``init_from``:
+    the file's features and actor, exactly, and a value head fitted on the decisions of
+    that policy (init_from.py)."""
     data, stats = None, {}
-    if cfg.bc_teacher and cfg.bc_samples > 0:
-        teacher = make_agent(cfg.bc_teacher, seed=cfg.seed, game=cfg.game)
+    init = init_from.check(cfg) if cfg.init_from else None
+    spec = init_from.teacher_spec(cfg) if init is not None else cfg.bc_teacher
+    if spec and cfg.bc_samples > 0:
+        # the loaded policy samples its moves as PPO's rollouts will; a bot teacher plays as it does
+        teacher = (PPOAgent.load(cfg.init_from, temperature=1.0, seed=cfg.seed) if init is not None
+                   else make_agent(spec, seed=cfg.seed, game=cfg.game))
         weights = parse_weights(cfg.opponents)  # the PPO pool's bots; "self" becomes the teacher itself
         self_w = weights.pop(SELF, 0.0)
-        weights[cfg.bc_teacher] = weights.get(cfg.bc_teacher, 0.0) + self_w
-        settings = dict(game=cfg.game, teacher=cfg.bc_teacher, opponents=weights, num_envs=cfg.num_envs,
+        weights[spec] = weights.get(spec, 0.0) + self_w
+        settings = dict(game=cfg.game, teacher=spec, opponents=weights, num_envs=cfg.num_envs,
                         samples=cfg.bc_samples,
                         num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
                         observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
                         gamma=cfg.env_gamma, seed=cfg.seed + 1, prior=cfg.prior)
+        if init is not None:
+            settings["teacher_temperature"] = 1.0
         data = bc.load_cache(cfg.bc_cache, settings) if cfg.bc_cache else None
         if data is None:
             data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1, game=cfg.game)
             prior = make_prior(cfg)
             data = bc.collect(teacher, data_pool, wrap=None if prior is None else (lambda v: PriorVecEnv(v, prior)),
-                              **{k: v for k, v in settings.items() if k not in ("teacher", "opponents", "prior")})
+                              **{k: v for k, v in settings.items()
+                                 if k not in ("teacher", "opponents", "prior", "teacher_temperature")})
             if cfg.bc_cache:
                 bc.save_cache(cfg.bc_cache, settings, data)
         stats = {"bc/samples": len(data["action"]), "bc/games": data["games"], "bc/collect_s": data["seconds"]}
         log(stats)
     game = get_game(cfg.game)
     box = observation_box(cfg.observation_type, np.int8, game.description)
-    active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,
-                                  game=cfg.game,
-                                  extra=None if data is None else data["obs"][:, :box.shape[0]])
+    if init is not None:
+        active, scale = init.params["active"].astype(np.int64), init.params["scale"].astype(np.float32)
+    else:
+        active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,
+                                      game=cfg.game,
+                                      extra=None if data is None else data["obs"][:, :box.shape[0]])
     if cfg.prior:
         box = augmented_box(box, game.num_actions)
     policy = policy_class(cfg)(box, spaces.Discrete(game.num_actions), lambda _: cfg.bc_lr,
                                **learner_kwargs(cfg, active, scale))
+    if init is not None:
+        init_from.load_actor(policy, init)
     if data is not None and cfg.bc_epochs > 0:
         t0 = time.perf_counter()
         stats.update(bc.pretrain(policy, data, epochs=cfg.bc_epochs, lr=cfg.bc_lr, batch_size=cfg.bc_batch,
-                                 vf_coef=cfg.vf_coef, seed=cfg.seed, log=log))
+                                 vf_coef=cfg.vf_coef, seed=cfg.seed, log=log, value_only=init is not None))
         stats["bc/train_s"] = time.perf_counter() - t0
     return policy, active, scale, stats
 
@@ -277,7 +293,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
             values.update({f"pool/{e['name']}/p": e["probability"] for e in pool.summary()})
             runlog.log(step, values, elapsed()[0])
 
-            if step >= loop["next_snapshot"]:
+            if step >= loop["next_snapshot"] and pool.weights.get(SELF, 0) > 0:  # without 'self': no snapshots
                 snap = export(model, cfg, temperature=cfg.snapshot_temperature, name=f"self@{step}")
                 snap.seed(snapshot_seed(cfg, step))
                 pool.add_snapshot(snap, step)
@@ -293,6 +309,8 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
             if step >= loop["next_checkpoint"] or stop_now:
                 loop["wall_s"], loop["cpu_s"] = elapsed()
                 checkpoint.save(ckpt_path, model, world, loop)
+                if cfg.checkpoint_models:
+                    export(model, cfg, name=f"ppo@{step}").save(ckpt_path.parent / f"step_{step}.npz")
                 if step >= loop["next_checkpoint"]:
                     loop["next_checkpoint"] += cfg.checkpoint_every * (
                         1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)

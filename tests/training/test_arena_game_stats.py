@@ -1,0 +1,24 @@
+"""tools/arena_game_stats.py: per-agent figures from an arena's games.jsonl (used for the
+exploitability section of docs/training.md)."""
+import json
+
+import pytest
+
+from spacemission_agents.arena import run_arena
+from tests.helpers.paths import load_tool
+
+
+def test_stats_of_a_small_arena(tmp_path):
+    tool = load_tool("arena_game_stats")
+    run_arena(["random", "greedy"], num_players=2, games=4, seed=3, out=tmp_path, progress=False)
+    out = tool.stats([str(tmp_path / "games.jsonl")])
+    assert set(out) == {"random", "greedy"}
+    assert out["random"]["win_share"] + out["greedy"]["win_share"] == pytest.approx(1.0)
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    for seat_name in out:
+        s = out[seat_name]
+        assert s["games"] == 4 and sum(s["kind_share"].values()) == pytest.approx(1.0)
+        assert s["rounds"] == pytest.approx(sum(g["rounds"] for g in games) / 4)
+    assert tool.kind_of(0) == "top_up" and tool.kind_of(89) == "discover" and tool.kind_of(99) == "tile"
+    with pytest.raises(ValueError, match="outside"):
+        tool.kind_of(100)

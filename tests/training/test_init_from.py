@@ -1,0 +1,102 @@
+"""Fine-tuning a saved model (``init_from``): the actor is loaded exactly (the export
+before any PPO update equals the file, also for the shipped 2-player agent), only the
+value head is fitted, a tiny run trains from it, and a file that does not fit the run is
+refused with a ValueError naming the mismatch."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+import torch  # noqa: E402
+
+from spacemission_agents.ppo import PPOAgent  # noqa: E402
+from spacemission_training import checkpoint  # noqa: E402
+from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
+from spacemission_training.train_ppo import export, train, warm_start  # noqa: E402
+
+TINY = dict(num_envs=16, n_steps=32, batch_size=256, epochs=2, trunk="32", pi="16", vf="16", bc_teacher="kind-random",
+            bc_samples=0, bc_epochs=1, opponents="random=0.5,kind-random=0.2,self=0.3", snapshot_every=512,
+            eval_every=0, final_eval_games=0, checkpoint_every=512, steps=1024, threads=1, progress="lines")
+SHIPPED = PPOAgent.shipped_path(2)
+
+
+@pytest.fixture(autouse=True)
+def keep_torch_threads():
+    before = torch.get_num_threads()
+    yield
+    torch.set_num_threads(before)
+
+
+def _arrays(agent_or_path) -> dict:
+    if isinstance(agent_or_path, PPOAgent):
+        return dict(agent_or_path.params)
+    with np.load(agent_or_path) as z:
+        return {k: z[k] for k in z.files if k != "metadata"}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(a[k].dtype == b[k].dtype and np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    """A tiny model file whose layers are far from an initialisation (random weights)."""
+    cfg = TrainConfig(**TINY)
+    torch.manual_seed(5)
+    policy, *_ = warm_start(cfg, lambda v: None)
+    with torch.no_grad():
+        for p in policy.parameters():
+            p.add_(torch.randn_like(p) * 0.3)
+    return export(policy, cfg).save(tmp_path_factory.mktemp("model") / "tiny.npz")
+
+
+def test_the_shipped_agent_is_loaded_exactly():
+    cfg = TrainConfig(players=2, init_from=str(SHIPPED), bc_samples=0)
+    policy, active, scale, _ = warm_start(cfg, lambda v: None)
+    assert _same(_arrays(export(policy, cfg)), _arrays(SHIPPED))
+
+
+def test_only_the_value_head_is_fitted_and_a_run_trains_from_the_file(tiny_model, tmp_path):
+    cfg = TrainConfig(**{**TINY, "bc_samples": 400, "bc_epochs": 2}, init_from=str(tiny_model),
+                      run_dir=str(tmp_path / "run"))
+    torch.manual_seed(0)
+    policy, _, _, stats = warm_start(cfg, lambda v: None)
+    assert stats["bc/samples"] > 0 and "bc/value_loss" in stats and "bc/cross_entropy" not in stats
+    assert _same(_arrays(export(policy, cfg)), _arrays(tiny_model))  # the value fit left the actor alone
+    torch.manual_seed(0)
+    fresh, *_ = warm_start(TrainConfig(**{**TINY}, init_from=str(tiny_model)), lambda v: None)
+    vf, vf0 = policy.value_net.weight.detach(), fresh.value_net.weight.detach()
+    assert not torch.equal(vf, vf0)
+
+    summary = train(cfg, argv=["--tiny"])
+    assert not _same(_arrays(Path(summary["model"])), _arrays(tiny_model))  # PPO moved it
+    pool = checkpoint.load(tmp_path / "run" / "checkpoints" / "last.pt")["world"]["pool"]
+    first = [e for e in pool.entries if e.name == "self@0"]
+    assert len(first) == 1 and _same(_arrays(first[0].policy), _arrays(tiny_model))  # the learner before PPO
+
+
+def test_a_file_that_does_not_fit_is_refused(tiny_model, tmp_path):
+    with pytest.raises(ValueError, match="no model file"):
+        TrainConfig(**TINY, init_from=str(tmp_path / "missing.npz"))
+    junk = tmp_path / "junk.npz"
+    np.savez(junk, x=np.zeros(3))
+    with pytest.raises(ValueError, match="no metadata"):
+        TrainConfig(**TINY, init_from=str(junk))
+    with pytest.raises(ValueError, match=r"trunk \[32\]; this run has trunk \[64\]"):
+        TrainConfig(**{**TINY, "trunk": "64"}, init_from=str(tiny_model))
+    with pytest.raises(ValueError, match="players 2; this run has players 3"):
+        TrainConfig(**{**TINY, "players": 3}, init_from=str(tiny_model))
+    with pytest.raises(ValueError, match="prior 'heuristic'; this run has prior ''"):
+        TrainConfig(**{**TINY, "prior": ""}, init_from=str(tiny_model))
+    with pytest.raises(ValueError, match="game 'spacemission'; this run has game 'red_planet'"):
+        TrainConfig(**{**TINY, "game": "red_planet", "players": 4, "rules": "first_edition", "max_rounds": 10,
+                       "observation_type": "info"}, init_from=str(tiny_model))
+
+
+def test_the_command_line_names_the_problem(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        parse_args(["--init-from", str(SHIPPED), "--trunk", "128"])
+    assert "trunk [256]; this run has trunk [128]" in capsys.readouterr().err
+    cfg, _ = parse_args(["--init-from", str(SHIPPED), "--steps", "1000"])
+    assert cfg.init_from == str(SHIPPED)
