@@ -42,6 +42,7 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 from spacemission_env.space_mission.encoding import observation_size
 from spacemission_env.space_mission.engine.state import FIELD_NAMES, BatchState
 
+from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent
 from .value import ValueNet
 
@@ -86,7 +87,7 @@ class NetSearchAgent(BasePolicy):
     uses_observation = True
 
     def __init__(self, budget: float = 0.1, iterations: int | None = None, seed: int | None = 0, *,
-                 worlds: int = 64, candidates: int = 6, c_puct: float = 1.0, temperature: float = 1.0, depth: int = 12, until: str = "turn", first: int = 2,
+                 worlds: int = 64, candidates: int = 6, c_puct: float = 3.0, temperature: float = 3.0, mix: float = 0.5, depth: int = 12, until: str = "turn", first: int = 2,
                  wave: int = 16, policy: str | None = None, value: str | None = None, clock: str = "cpu"):
         self.budget = _number("budget", budget, 0.0)
         if self.budget <= 0:
@@ -96,6 +97,10 @@ class NetSearchAgent(BasePolicy):
         self.candidates = _number("candidates", candidates, 1, integer=True)
         self.c_puct = _number("c_puct", c_puct, 0.0)
         self.temperature = _number("temperature", temperature, 0.0)
+        self.mix = _number("mix", mix, 0.0)
+        if self.mix > 1:
+            raise ValueError(f"NetSearchAgent: mix must be in [0, 1], got {mix!r}")
+        self._greedy = GreedyRollout(salt=0)
         if self.temperature <= 0:
             raise ValueError(f"NetSearchAgent: temperature must be > 0, got {temperature!r}")
         self.depth = _number("depth", depth, 0, integer=True)
@@ -288,6 +293,9 @@ class NetSearchAgent(BasePolicy):
         over = st.terminated
         if over.any():
             v[over] = engine.rewards(st)[over, 0]
+        if self.mix > 0:  # and a greedy rollout from the leaf to the end of the game
+            outcome, _, _, _ = simulate(st, self._greedy, reservation_weight=0.0)
+            v = np.where(over, v, (1 - self.mix) * v + self.mix * outcome)
         return v
 
     def __repr__(self) -> str:
