@@ -4,17 +4,22 @@ Each decision (docs/agents_netsearch.md has the measurements):
 
 1. **Forced moves** (one legal action) are played at once.
 2. **Prior.** One call of the PPO model (``PPOAgent.logits``) on the bot's own "recall"
-   observation and mask: P = softmax of its logits over the legal actions; the
-   ``candidates`` most probable actions are searched (P renormalised over them).
+   observation and mask: P = softmax of its logits / ``temperature`` over the legal
+   actions (the shipped model's softmax is nearly one-hot: a temperature flattens it);
+   the ``candidates`` most probable actions are searched (P renormalised over them).
 3. **Worlds.** ``sample_worlds_from_observation`` draws ``worlds`` full states
    consistent with the observation (R-I1..R-I5); the bot is seat 0 in them. Candidate
    ``a``'s ``k``-th simulation runs in world ``k mod worlds``, so every candidate meets
-   the same worlds in the same order (common random numbers).
+   the same worlds in the same order (common random numbers); the worlds are sampled in
+   chunks of 16 as the visits reach them.
 4. **Simulations**, in waves (one batched engine call per ply for the whole wave): apply
    the candidate in a copy of its world; then the policy plays every seat (one
-   ``act_batch`` per ply for all rows) until the bot is to act again, the game ends or
-   ``depth`` plies were played (``depth=0``: none); the leaf is valued by the value net
-   on the bot's observation (a finished game: its true R-P8 rank reward).
+   ``act_batch`` per ply for all rows) until the bot starts its next turn
+   (``until="turn"``; ``"decision"``: its next decision), the game ends or ``depth``
+   plies were played (``depth=0``: none); the leaf is valued by the value net on the
+   bot's observation (a finished game: its true R-P8 rank reward), mixed with weight
+   ``mix`` with the outcome of a greedy rollout from the leaf to the end
+   (``_search_rollout.simulate``, GreedyAgent's kernel at every seat).
 5. **Selection** (PUCT at the root): each simulation of a wave goes to the candidate
    maximising ``Q + c_puct * P * sqrt(N_total) / (1 + N)`` (an unvisited candidate's Q
    is the root's own value estimate); visits already given out in the wave count, so a
@@ -35,15 +40,15 @@ import time
 import numpy as np
 
 from spacemission_env.games import GameConfig, require_game
-from spacemission_env.policies import BasePolicy, check_masks
+from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
-from spacemission_env.space_mission.encoding import observation_size
 from spacemission_env.space_mission.engine.state import FIELD_NAMES, BatchState
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent
+from .search import check_recall_rows
 from .value import ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -77,7 +82,8 @@ class NetSearchAgent(BasePolicy):
     """PUCT over determinized worlds with the PPO prior and a fitted value net (module doc).
 
     ``NetSearchAgent(budget=0.1, iterations=None, seed=0, *, worlds=64, candidates=6,
-    c_puct=1.0, depth=0, first=2, wave=16, policy=None, value=None, clock="cpu")``;
+    c_puct=3.0, temperature=3.0, mix=0.5, depth=12, until="turn", first=2, wave=16,
+    policy=None, value=None, clock="cpu")``;
     ``policy``/``value``: paths of a PPO model and of the value net fitted for it
     (default: the shipped ones for the game's player count). Bad values raise ValueError
     naming the parameter."""
@@ -160,14 +166,7 @@ class NetSearchAgent(BasePolicy):
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One search per row, each with the full budget."""
-        masks = check_masks(action_masks, 100)
-        obs = np.asarray(observations)
-        d = observation_size(self.observation_type)
-        if obs.ndim != 2 or obs.shape != (masks.shape[0], d) or obs.dtype != np.int8:
-            raise ValueError(f"NetSearchAgent: observations must be int8 of shape [{masks.shape[0]}, {d}] "
-                             f"(observation_type 'recall'), got {obs.dtype} {obs.shape}")
-        if masks.shape[0] and not masks.any(axis=1).all():
-            raise ValueError(f"NetSearchAgent: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
+        obs, masks = check_recall_rows("NetSearchAgent", observations, action_masks, 100)
         return np.array([self._decide(obs[i], masks[i]) for i in range(masks.shape[0])], dtype=np.int64)
 
     # --- one decision ----------------------------------------------------------------------

@@ -29,7 +29,7 @@ import numpy as np
 
 from spacemission_env.games import DEFAULT_GAME, get_game
 
-from .ppo import layout_hash, one_blas_thread, package_version
+from .ppo import layout_hash, one_blas_thread, package_version, read_npz_file
 
 __all__ = ["FORMAT", "SHIPPED_VALUES", "ValueNet", "file_sha256", "make_value_metadata"]
 
@@ -106,16 +106,7 @@ class ValueNet:
     def load(cls, path) -> "ValueNet":
         """The value net saved at ``path``; ValueError for a missing or foreign file."""
         p = Path(path)
-        if not p.is_file():
-            raise ValueError(f"no value net file at {str(p)!r}")
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                arrays = {k: z[k] for k in z.files}
-        except Exception as exc:  # noqa: BLE001 - any unreadable file means the same thing
-            raise ValueError(f"{str(p)!r} is not a readable .npz value net ({type(exc).__name__}: {exc})") from exc
-        if "metadata" not in arrays:
-            raise ValueError(f"{str(p)!r} has no metadata; not a value net")
-        meta = json.loads(str(arrays.pop("metadata")))
+        arrays, meta = read_npz_file(p, "value net file", "value net", "a value net")
         cls._check_metadata(meta, f"value net {str(p)!r}")
         return cls(arrays, meta)
 
