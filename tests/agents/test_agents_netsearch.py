@@ -107,3 +107,21 @@ def test_time_budget_honoured():
     bot.act_batch(obs, mask)
     assert time.thread_time() - t0 < 0.2
     assert bot.last_search["simulations"] >= 6
+
+
+def test_values_can_overrule_the_prior():
+    """With no prior weight (c_puct=0) the visits follow the leaf values alone, and over a
+    few positions the most visited (played) action is not always the prior's favourite:
+    the search can pick a move the network ranks low."""
+    st = _states(games=6, steps=30, seed=3)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    bot = _bot(c_puct=0.0, iterations=48, worlds=8, mix=0.0)
+    overruled = 0
+    for i in range(len(obs)):
+        a = int(bot.act_batch(obs[i:i + 1], mask[i:i + 1])[0])
+        s = bot.last_search
+        if s is None:
+            continue
+        assert mask[i, a] and s["visits"][s["candidates"].index(a)] == max(s["visits"])
+        overruled += a != s["candidates"][0]
+    assert overruled >= 1
