@@ -11,7 +11,8 @@ EXAMPLE = """example:
       --rules yucata --workers 2 --out results/
 
 agent specs (comma-separated in --agents):
-  random, kind-random, greedy, heuristic, search, ppo   registered agents
+  random, kind-random, greedy, heuristic, search, ppo, netsearch
+                                                        registered agents
   NAME:KEY=VALUE[:KEY=VALUE]                            with parameters, e.g. search:budget=0.1
   ppo:PATH                                              a saved PPO model
   MODULE:CLASS[:KEY=VALUE]                              any importable agent class

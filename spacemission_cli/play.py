@@ -20,7 +20,7 @@ asks you to confirm), "top up" with the cards to discard by face (top up J2/S1 S
 command: undo, board, moves, save FILE, quit, help (which also sums up the rules).
 Piped input works too (one answer per line; the end of the input leaves the game).
 Opponents are agent specs as for 'spacemission arena' (random, kind-random, greedy,
-heuristic, search, ppo, ppo:PATH, MODULE:CLASS); one spec for all, or one per opponent."""
+heuristic, search, ppo, netsearch, ppo:PATH, MODULE:CLASS); one spec for all, or one per opponent."""
 
 FIXED_BY_LOAD = ("players", "opponents", "rules", "seed", "seat", "max_rounds")  # the saved game fixes these
 

@@ -74,6 +74,22 @@ def one_blas_thread():
     return contextlib.nullcontext() if _BLAS[0] is None else _BLAS[0].limit(limits=1, user_api="blas")
 
 
+def read_npz_file(p: Path, missing: str, kind: str, what: str) -> tuple[dict, dict]:
+    """(arrays, metadata) of a model-like .npz (arrays plus a JSON string under
+    "metadata"); ValueError for a missing file ("no {missing} at ..."), an unreadable one
+    or one without metadata ("not {what}")."""
+    if not p.is_file():
+        raise ValueError(f"no {missing} at {str(p)!r}")
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except Exception as exc:  # noqa: BLE001 - any unreadable file means the same thing
+        raise ValueError(f"{str(p)!r} is not a readable .npz {kind} ({type(exc).__name__}: {exc})") from exc
+    if "metadata" not in arrays:
+        raise ValueError(f"{str(p)!r} has no metadata; not {what}")
+    return arrays, json.loads(str(arrays.pop("metadata")))
+
+
 def package_version() -> str:
     try:
         from importlib.metadata import version
@@ -218,16 +234,7 @@ class PPOAgent(BasePolicy):
         """The model saved at ``path`` (.npz). ValueError for a missing file, a file that is
         not a model, or one made for another observation layout or action space."""
         p = Path(path)
-        if not p.is_file():
-            raise ValueError(f"no PPO model file at {str(p)!r}")
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                arrays = {k: z[k] for k in z.files}
-        except Exception as exc:  # noqa: BLE001 - any unreadable file means the same thing
-            raise ValueError(f"{str(p)!r} is not a readable .npz model file ({type(exc).__name__}: {exc})") from exc
-        if "metadata" not in arrays:
-            raise ValueError(f"{str(p)!r} has no metadata; not a Space Mission PPO policy")
-        meta = json.loads(str(arrays.pop("metadata")))
+        arrays, meta = read_npz_file(p, "PPO model file", "model file", "a Space Mission PPO policy")
         cls._check_metadata(meta, f"model {str(p)!r}")
         return cls(arrays, meta, temperature=temperature, seed=seed, name=name or f"ppo:{p.name}")
 

@@ -45,6 +45,8 @@ AGENTS: dict[str, _Entry] = {
     "heuristic": _Entry("spacemission_agents.heuristic", "HeuristicAgent", "planning heuristic with parameters"),
     "search": _Entry("spacemission_agents.search", "SearchAgent", "determinized Monte Carlo search (budget per decision)"),
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
+    "netsearch": _Entry("spacemission_agents.netsearch", "NetSearchAgent",
+                        "PUCT over determinized worlds: PPO prior, fitted value net (budget per decision)"),
 }
 RED_PLANET_AGENTS: dict[str, _Entry] = {
     "random": _Entry("spacemission_agents.red_planet.random_bot", "RandomBot", "uniform over legal action ids"),

@@ -90,6 +90,20 @@ def _number(name: str, value, low: float, integer: bool = False, allow_none: boo
     return int(value) if integer else float(value)
 
 
+def check_recall_rows(who: str, observations, action_masks, num_actions: int | None = None):
+    """(observations, masks) of a search bot's ``act_batch``: int8 "recall" rows and bool
+    masks with a legal action in every row; ValueError naming ``who`` otherwise."""
+    masks = check_masks(action_masks, num_actions)
+    obs = np.asarray(observations)
+    d = observation_size("recall")
+    if obs.ndim != 2 or obs.shape != (masks.shape[0], d) or obs.dtype != np.int8:
+        raise ValueError(f"{who}: observations must be int8 of shape [{masks.shape[0]}, {d}] "
+                         f"(observation_type 'recall'), got {obs.dtype} {obs.shape}")
+    if masks.shape[0] and not masks.any(axis=1).all():
+        raise ValueError(f"{who}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
+    return obs, masks
+
+
 class SearchAgent(BasePolicy):
     """Determinized Monte Carlo search (module docstring). ``SearchAgent(budget=0.1,
     iterations=None, rollout="greedy", seed=0, *, candidates=6, prior="auto",
@@ -164,14 +178,7 @@ class SearchAgent(BasePolicy):
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One search per row, each with the full budget (rows are independent)."""
-        masks = check_masks(action_masks)
-        obs = np.asarray(observations)
-        d = observation_size(self.observation_type)
-        if obs.ndim != 2 or obs.shape != (masks.shape[0], d) or obs.dtype != np.int8:
-            raise ValueError(f"SearchAgent: observations must be int8 of shape [{masks.shape[0]}, {d}] "
-                             f"(observation_type 'recall'), got {obs.dtype} {obs.shape}")
-        if masks.shape[0] and not masks.any(axis=1).all():
-            raise ValueError(f"SearchAgent: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
+        obs, masks = check_recall_rows("SearchAgent", observations, action_masks)
         out = np.zeros(masks.shape[0], dtype=np.int64)
         for i in range(masks.shape[0]):
             out[i] = self._decide(obs[i], masks[i])

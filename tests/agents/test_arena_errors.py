@@ -18,7 +18,7 @@ def test_spec_syntax():
     assert parse_spec("ppo") == ("ppo", None, {})
     assert parse_spec("ppo:runs/a.zip:device='cpu'") == ("ppo", "runs/a.zip", {"device": "cpu"})
     assert parse_spec("mypkg.bots:MyBot:depth=2:fast=True") == ("mypkg.bots:MyBot", None, {"depth": 2, "fast": True})
-    assert set(AGENTS) == {"random", "kind-random", "greedy", "heuristic", "search", "ppo"}
+    assert set(AGENTS) == {"random", "kind-random", "greedy", "heuristic", "search", "ppo", "netsearch"}
 
 
 @pytest.mark.parametrize("spec, match", [

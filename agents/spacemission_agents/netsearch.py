@@ -1,0 +1,302 @@
+"""NetSearchAgent: PUCT search over determinized worlds, guided by the shipped network.
+
+Each decision (docs/agents_netsearch.md has the measurements):
+
+1. **Forced moves** (one legal action) are played at once.
+2. **Prior.** One call of the PPO model (``PPOAgent.logits``) on the bot's own "recall"
+   observation and mask: P = softmax of its logits / ``temperature`` over the legal
+   actions (the shipped model's softmax is nearly one-hot: a temperature flattens it);
+   the ``candidates`` most probable actions are searched (P renormalised over them).
+3. **Worlds.** ``sample_worlds_from_observation`` draws ``worlds`` full states
+   consistent with the observation (R-I1..R-I5); the bot is seat 0 in them. Candidate
+   ``a``'s ``k``-th simulation runs in world ``k mod worlds``, so every candidate meets
+   the same worlds in the same order (common random numbers); the worlds are sampled in
+   chunks of 16 as the visits reach them.
+4. **Simulations**, in waves (one batched engine call per ply for the whole wave): apply
+   the candidate in a copy of its world; then the policy plays every seat (one
+   ``act_batch`` per ply for all rows) until the bot starts its next turn
+   (``until="turn"``; ``"decision"``: its next decision), the game ends or ``depth``
+   plies were played (``depth=0``: none); the leaf is valued by the value net on the
+   bot's observation (a finished game: its true R-P8 rank reward), mixed with weight
+   ``mix`` with the outcome of a greedy rollout from the leaf to the end
+   (``_search_rollout.simulate``, GreedyAgent's kernel at every seat).
+5. **Selection** (PUCT at the root): each simulation of a wave goes to the candidate
+   maximising ``Q + c_puct * P * sqrt(N_total) / (1 + N)`` (an unvisited candidate's Q
+   is the root's own value estimate); visits already given out in the wave count, so a
+   wave spreads. The first wave gives every candidate ``first`` simulations. The action
+   played is the most visited (ties: the higher Q).
+
+Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), or
+``iterations`` simulations per decision (then the action is a deterministic function of
+the seed and the observation). The world sampling is seeded from a hash of the seed and
+the observation.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+
+import numpy as np
+
+from spacemission_env.games import GameConfig, require_game
+from spacemission_env.policies import BasePolicy
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.config import check_game_config
+from spacemission_env.space_mission.determinize import sample_worlds_from_observation
+from spacemission_env.space_mission.engine.state import FIELD_NAMES, BatchState
+
+from ._search_rollout import GreedyRollout, simulate
+from .ppo import PPOAgent
+from .search import check_recall_rows
+from .value import ValueNet
+
+__all__ = ["NetSearchAgent"]
+
+CHUNK = 16  # worlds are sampled in chunks of this many, as the visits need them
+CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
+
+
+def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
+    if value is None and allow_none:
+        return None
+    ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.integer, np.floating))
+    if isinstance(value, bool) or not ok or not math.isfinite(value) or value < low:
+        kind = "an integer" if integer else "a finite number"
+        raise ValueError(f"NetSearchAgent: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, "
+                         f"got {value!r}")
+    return int(value) if integer else float(value)
+
+
+def _concat(a: BatchState, b: BatchState) -> BatchState:
+    out = a.take(np.arange(a.batch_size))
+    for f in FIELD_NAMES:
+        setattr(out, f, np.concatenate([getattr(a, f), getattr(b, f)]))
+    out.batch_size = a.batch_size + b.batch_size
+    out.all_games = np.ones(out.batch_size, dtype=np.bool_)
+    out.all_games.flags.writeable = False
+    return out
+
+
+class NetSearchAgent(BasePolicy):
+    """PUCT over determinized worlds with the PPO prior and a fitted value net (module doc).
+
+    ``NetSearchAgent(budget=0.1, iterations=None, seed=0, *, worlds=64, candidates=6,
+    c_puct=3.0, temperature=3.0, mix=0.5, depth=12, until="turn", first=2, wave=16,
+    policy=None, value=None, clock="cpu")``;
+    ``policy``/``value``: paths of a PPO model and of the value net fitted for it
+    (default: the shipped ones for the game's player count). Bad values raise ValueError
+    naming the parameter."""
+
+    name = "netsearch"
+    observation_type = "recall"
+    uses_observation = True
+
+    def __init__(self, budget: float = 0.1, iterations: int | None = None, seed: int | None = 0, *,
+                 worlds: int = 64, candidates: int = 6, c_puct: float = 3.0, temperature: float = 3.0, mix: float = 0.5, depth: int = 12, until: str = "turn", first: int = 2,
+                 wave: int = 16, policy: str | None = None, value: str | None = None, clock: str = "cpu"):
+        self.budget = _number("budget", budget, 0.0)
+        if self.budget <= 0:
+            raise ValueError(f"NetSearchAgent: budget must be > 0 seconds, got {budget!r}")
+        self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
+        self.worlds = _number("worlds", worlds, 1, integer=True)
+        self.candidates = _number("candidates", candidates, 1, integer=True)
+        self.c_puct = _number("c_puct", c_puct, 0.0)
+        self.temperature = _number("temperature", temperature, 0.0)
+        self.mix = _number("mix", mix, 0.0)
+        if self.mix > 1:
+            raise ValueError(f"NetSearchAgent: mix must be in [0, 1], got {mix!r}")
+        self._greedy = GreedyRollout(salt=0)
+        if self.temperature <= 0:
+            raise ValueError(f"NetSearchAgent: temperature must be > 0, got {temperature!r}")
+        self.depth = _number("depth", depth, 0, integer=True)
+        self.first = _number("first", first, 0, integer=True)
+        self.wave = _number("wave", wave, 1, integer=True)
+        if until not in ("turn", "decision"):
+            raise ValueError(f"NetSearchAgent: until must be 'turn' or 'decision', got {until!r}")
+        self.until = until
+        if clock not in CLOCKS:
+            raise ValueError(f"NetSearchAgent: clock must be one of {tuple(CLOCKS)}, got {clock!r}")
+        for name, p in (("policy", policy), ("value", value)):
+            if p is not None and not isinstance(p, str):
+                raise ValueError(f"NetSearchAgent: {name} must be a file path or None, got {p!r}")
+        if (policy is None) != (value is None):
+            raise ValueError("NetSearchAgent: give both policy and value paths, or neither (the shipped pair)")
+        self.clock, self._clock = clock, CLOCKS[clock]
+        self._paths = (policy, value)
+        self._nets: dict[tuple, tuple[PPOAgent, ValueNet]] = {}
+        self.config = None
+        self._row_cost = 2e-4  # running estimate of CPU seconds per simulation
+        self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "seconds": 0.0}
+        self.last_search: dict | None = None
+        self.seed(seed)
+
+    # --- protocol --------------------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"NetSearchAgent: seed must be a non-negative integer or None, got {seed!r}")
+        self._seed = int(seed or 0)
+
+    def bind(self, config) -> None:
+        """Keep the game configuration and load the policy and value net for it
+        (ValueError where none fits)."""
+        require_game(config, "spacemission", "NetSearchAgent")
+        self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
+        self._networks(self.config)
+
+    def _networks(self, game: tuple[int, str, int]) -> tuple[PPOAgent, ValueNet]:
+        if game not in self._nets:
+            n = game[0]
+            pol_path, val_path = self._paths
+            try:
+                if pol_path is None:
+                    pol_path, val_path = PPOAgent.shipped_path(n), ValueNet.shipped_path(n)
+                policy, value = PPOAgent.load(pol_path), ValueNet.load(val_path)
+                policy.bind(GameConfig(*game))
+            except ValueError as e:
+                raise ValueError(f"NetSearchAgent: no policy and value net for {n} players, rules {game[1]!r}, "
+                                 f"max_rounds {game[2]}: {e}") from None
+            value.check_policy(pol_path)
+            m = value.metadata
+            if (m["num_players"], m["rules"], m["max_rounds"]) != game:
+                raise ValueError(f"NetSearchAgent: the value net was fitted for {m['num_players']} players, rules "
+                                 f"{m['rules']!r}, max_rounds {m['max_rounds']}; the game is {game}")
+            self._nets[game] = (policy, value)
+        return self._nets[game]
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """One search per row, each with the full budget."""
+        obs, masks = check_recall_rows("NetSearchAgent", observations, action_masks, 100)
+        return np.array([self._decide(obs[i], masks[i]) for i in range(masks.shape[0])], dtype=np.int64)
+
+    # --- one decision ----------------------------------------------------------------------
+    def _game(self, obs: np.ndarray) -> tuple[int, str, int]:
+        from spacemission_env import decode
+
+        n = int(decode(obs, "recall")["seat_present"].sum())
+        if self.config is None:
+            return check_game_config(n, "yucata", 100)
+        if n != self.config[0]:
+            raise ValueError(f"NetSearchAgent: the observation has {n} seats but the bot is bound to "
+                             f"{self.config[0]} players")
+        return self.config
+
+    def _rng(self, obs: np.ndarray) -> np.random.Generator:
+        h = int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
+        return np.random.default_rng([self._seed, h])
+
+    def _decide(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        self.stats["decisions"] += 1
+        legal = np.flatnonzero(mask)
+        if legal.size == 1:
+            self.last_search = None
+            return int(legal[0])
+        t0 = self._clock()
+        deadline = t0 + self.budget
+        game = self._game(obs)
+        policy, value = self._networks(game)
+        z = policy.logits(obs[None], mask[None])[0][legal].astype(np.float64) / self.temperature
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        order = np.argsort(-p, kind="stable")[:self.candidates]
+        cands, prior = legal[order], p[order] / p[order].sum()
+        if cands.size == 1:
+            self.last_search = None
+            return int(cands[0])
+        rng = self._rng(obs)
+        worlds = sample_worlds_from_observation(obs, *game, min(self.worlds, CHUNK), rng, player=0)
+        root_v = float(value.values(obs[None])[0])
+        c = cands.size
+        n_vis, w_sum = np.zeros(c, np.int64), np.zeros(c)
+        left = self.iterations
+        sims = 0
+        first = True
+        while True:
+            if first:
+                pick = np.repeat(np.arange(c), max(1, min(self.first, self.worlds)))
+            else:
+                pick = self._select(prior, n_vis, w_sum, root_v, self.wave)
+            if left is not None:
+                pick = pick[:left]
+                left -= pick.size
+            elif not first:  # the time budget: stop before a wave that would overrun it
+                room = int((deadline - self._clock()) / max(self._row_cost, 1e-6))
+                if room < 1:
+                    break
+                pick = pick[:room]
+            w_idx = (n_vis[pick] + self._offsets(pick)) % self.worlds
+            while w_idx.max() >= worlds.batch_size:  # more worlds, sampled as the visits need them
+                more = min(CHUNK, self.worlds - worlds.batch_size)
+                worlds = _concat(worlds, sample_worlds_from_observation(obs, *game, more, rng, player=0))
+            ts = self._clock()
+            v = self._simulate(worlds, w_idx, cands[pick], policy, value)
+            self._row_cost = 0.8 * self._row_cost + 0.2 * (self._clock() - ts) / pick.size
+            np.add.at(n_vis, pick, 1)
+            np.add.at(w_sum, pick, v)
+            sims += pick.size
+            first = False
+            if (left is not None and left <= 0) or (left is None and self._clock() >= deadline):
+                break
+        q = np.where(n_vis > 0, w_sum / np.maximum(n_vis, 1), -np.inf)
+        best = int(np.lexsort((-np.arange(c), q, n_vis))[-1])  # most visits, then higher Q, then prior
+        elapsed = self._clock() - t0
+        self.stats["searched"] += 1
+        self.stats["simulations"] += sims
+        self.stats["seconds"] += elapsed
+        self.last_search = {"candidates": cands.tolist(), "prior": prior.tolist(), "visits": n_vis.tolist(),
+                            "q": np.where(n_vis > 0, q, np.nan).tolist(), "root_value": root_v,
+                            "simulations": sims, "seconds": elapsed, "action": int(cands[best])}
+        return int(cands[best])
+
+    @staticmethod
+    def _offsets(pick: np.ndarray) -> np.ndarray:
+        """Within one wave, the j-th simulation of a candidate goes to the world after the
+        (j-1)-th (visits are counted after the wave)."""
+        out = np.zeros(pick.size, np.int64)
+        seen: dict[int, int] = {}
+        for i, a in enumerate(pick.tolist()):
+            out[i] = seen.get(a, 0)
+            seen[a] = out[i] + 1
+        return out
+
+    def _select(self, prior, n_vis, w_sum, root_v, size) -> np.ndarray:
+        """``size`` PUCT choices, each counted as a visit (with its current Q) for the next."""
+        n = n_vis.astype(np.float64)
+        q = np.where(n_vis > 0, w_sum / np.maximum(n_vis, 1), root_v)
+        out = []
+        for _ in range(size):
+            u = q + self.c_puct * prior * math.sqrt(max(n.sum(), 1.0)) / (1.0 + n)
+            a = int(np.argmax(u))
+            out.append(a)
+            n[a] += 1
+        return np.array(out, np.int64)
+
+    def _simulate(self, worlds, w_idx, actions, policy: PPOAgent, value: ValueNet) -> np.ndarray:
+        """Values for seat 0 of ``actions`` applied in the worlds ``w_idx`` (module doc, step 4)."""
+        st = worlds.take(w_idx)
+        engine.step(st, actions)
+        for _ in range(self.depth):
+            live = ~st.terminated
+            if self.until == "turn":  # stop where the bot starts its next turn
+                live &= ~((st.current_player == 0) & (st.actions_left == 2) & (st.phase == 0))
+            else:  # stop at the bot's next decision
+                live &= st.current_player != 0
+            if not live.any():
+                break
+            mask = engine.legal_action_mask(st)
+            obs = engine.observe(st, observation_type="recall")
+            act = np.zeros(st.batch_size, np.int64)
+            act[live] = policy.act_batch(obs[live], mask[live])
+            engine.step(st, act, select=live)
+        v = value.values(engine.observe(st, player=0, observation_type="recall")).astype(np.float64)
+        over = st.terminated
+        if over.any():
+            v[over] = engine.rewards(st)[over, 0]
+        if self.mix > 0:  # and a greedy rollout from the leaf to the end of the game
+            outcome, _, _, _ = simulate(st, self._greedy, reservation_weight=0.0)
+            v = np.where(over, v, (1 - self.mix) * v + self.mix * outcome)
+        return v
+
+    def __repr__(self) -> str:
+        b = f"iterations={self.iterations}" if self.iterations is not None else f"budget={self.budget}"
+        return f"NetSearchAgent({b}, worlds={self.worlds}, depth={self.depth}, c_puct={self.c_puct})"

@@ -1,0 +1,157 @@
+"""NetSearchAgent strength against its time budget, against the shipped ``ppo`` agent and
+``heuristic`` (2 players, duplicate format, one worker; docs/agents_netsearch.md).
+
+    # one run: netsearch at 0.1 s vs ppo, 200 deals x 2 seatings = 400 games, seed 21
+    python benchmarks/netsearch_budget.py duel --opponent ppo --budget 0.1 --games 400 --seed 21
+    # extra NetSearchAgent parameters (development runs go to another --dir)
+    python benchmarks/netsearch_budget.py --dir runs/netsearch_dev duel --opponent ppo --budget 0.03 \\
+        --games 60 --seed 101 --params depth=2,c_puct=2.0
+    # pool every saved run: win rate [95% CI] and CPU s per decision per budget, and the plot
+    python benchmarks/netsearch_budget.py report --png docs/images/netsearch_budget.png
+
+Each run is saved as JSON under --dir; runs at one (opponent, budget, params) with
+different seeds play disjoint deals and are pooled. Ties count half; the 95% interval is
+the arena's (arena_stats.proportion_ci: Wilson with the duplicate design effect, a deal
+and seed being one cluster). Budgets run on the thread's CPU clock, so a loaded machine
+changes the wall time, not the figures; "CPU s/decision" is the bot's own CPU time per
+decision it searched (forced moves are not searched).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from spacemission_agents.arena import run_arena
+from spacemission_agents.arena_stats import proportion_ci
+from spacemission_agents.netsearch import NetSearchAgent
+from spacemission_agents.registry import _parse_value
+
+DIR = Path("results/netsearch_budget")
+
+
+def _params(text: str) -> dict:
+    out = {}
+    for item in filter(None, (text or "").split(",")):
+        k, _, v = item.partition("=")
+        out[k.strip()] = _parse_value(v.strip())
+    return out
+
+
+def duel(args) -> None:
+    params = _params(args.params)
+    bot = NetSearchAgent(budget=args.budget, **params)
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    res = run_arena([args.opponent, bot], num_players=2, games=args.games, seed=args.seed, workers=1, progress=False)
+    g = res.games
+    key = g.keys()
+    s_seat = np.argmax(g.seats == 1, axis=1)
+    rows = np.arange(len(g))
+    mine, theirs = key[rows, s_seat], key[rows, 1 - s_seat]
+    outcome = np.where(mine > theirs, 1.0, np.where(mine == theirs, 0.5, 0.0))
+    run = {"kind": "duel", "opponent": args.opponent, "budget": args.budget, "params": params, "seed": args.seed,
+           "games": len(g), "deal": g.deal.tolist(), "outcome": outcome.tolist(),
+           "bot_score": g.scores[rows, s_seat, -1].tolist(), "opponent_score": g.scores[rows, 1 - s_seat, -1].tolist(),
+           "forfeits": len(res.forfeits), "stats": bot.stats, "cpu_s": time.process_time() - cpu0,
+           "wall_s": time.perf_counter() - t0}
+    tag = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
+    out = args.dir / f"duel_{args.opponent}_b{args.budget}{'_' + tag if tag else ''}_s{args.seed}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(run))
+    p, lo, hi = proportion_ci(outcome, g.deal)
+    st = bot.stats
+    print(f"netsearch(budget={args.budget}, {params}) vs {args.opponent}: {len(g)} games, win {100 * p:.1f}% "
+          f"[{100 * lo:.1f}, {100 * hi:.1f}], CPU s/searched decision {st['seconds'] / max(1, st['searched']):.4f} "
+          f"({st['searched']}/{st['decisions']} searched, {st['simulations'] / max(1, st['searched']):.0f} "
+          f"simulations each), run CPU {run['cpu_s']:.0f} s, wall {run['wall_s']:.0f} s -> {out}", flush=True)
+
+
+def _table(runs: list[dict]) -> list[dict]:
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        groups.setdefault((r["opponent"], r["budget"], json.dumps(r["params"], sort_keys=True)), []).append(r)
+    table = []
+    for (opp, b, params), rs in sorted(groups.items()):
+        outcome = np.concatenate([r["outcome"] for r in rs])
+        cluster = np.concatenate([np.array(r["deal"]) + 10**6 * r["seed"] for r in rs])
+        p, lo, hi = proportion_ci(outcome, cluster)
+        searched = sum(r["stats"]["searched"] for r in rs)
+        table.append(dict(opponent=opp, budget=b, params=json.loads(params), games=len(outcome), win=p, low=lo,
+                          high=hi, s_per_decision=sum(r["stats"]["seconds"] for r in rs) / max(1, searched),
+                          sims=sum(r["stats"]["simulations"] for r in rs) / max(1, searched),
+                          seeds=sorted(r["seed"] for r in rs), cpu_s=sum(r["cpu_s"] for r in rs)))
+    return table
+
+
+def report(args) -> None:
+    runs = [json.loads(p.read_text()) for p in sorted(args.dir.glob("duel_*.json"))]
+    table = _table(runs)
+    print("netsearch, 2 players, duplicate deals (ties half)")
+    print(f"{'opponent':>9} {'budget s':>9} {'params':>22} {'games':>6} {'win %':>6} {'95% CI':>14} "
+          f"{'CPU s/dec':>10} {'sims/dec':>9} {'seeds':>12}")
+    for r in table:
+        ci = f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+        print(f"{r['opponent']:>9} {r['budget']:>9g} {json.dumps(r['params']):>22} {r['games']:>6} "
+              f"{100 * r['win']:>6.1f} {ci:>14} "
+              f"{r['s_per_decision']:>10.4f} {r['sims']:>9.0f} {','.join(map(str, r['seeds'])):>12}")
+    print(f"CPU time of these runs: {sum(r['cpu_s'] for r in runs) / 60:.1f} min")
+    if args.png:
+        _plot([r for r in table if not r["params"]], Path(args.png))
+
+
+def _plot(table: list[dict], png: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=120)
+    for opp, colour, target in (("ppo", "tab:blue", 60), ("heuristic", "tab:orange", 70)):
+        rows = sorted((r for r in table if r["opponent"] == opp), key=lambda r: r["budget"])
+        if not rows:
+            continue
+        b = np.array([r["budget"] for r in rows])
+        w = np.array([100 * r["win"] for r in rows])
+        err = np.array([[100 * (r["win"] - r["low"]) for r in rows], [100 * (r["high"] - r["win"]) for r in rows]])
+        ax.errorbar(b, w, yerr=err, fmt="o-", capsize=4, color=colour, label=f"vs {opp} (95% CI)")
+        for x, y, r in zip(b, w, rows):
+            ax.annotate(f"{r['games']}", (x, y), textcoords="offset points", xytext=(5, -12), fontsize=7,
+                        color=colour)
+        ax.axhline(target, color=colour, lw=0.8, ls="--", label=f"target vs {opp} at 0.1 s ({target}%)")
+    ax.axhline(50, color="grey", lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ticks = sorted({r["budget"] for r in table})
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{x:g}" for x in ticks])
+    ax.set_xlabel("budget: CPU seconds per decision (one core)")
+    ax.set_ylabel("win rate, % (ties half); labels: games")
+    ax.set_title("NetSearchAgent, 2 players, duplicate deals")
+    ax.set_ylim(0, 100)
+    ax.legend(loc="lower right", fontsize=7)
+    fig.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png)
+    print(f"plot -> {png}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", type=Path, default=DIR, help="where runs are saved and read (default %(default)s)")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("duel", help="netsearch vs one opponent, 2 players, at one budget")
+    d.add_argument("--opponent", default="ppo", help="agent spec (default %(default)s)")
+    d.add_argument("--budget", type=float, required=True)
+    d.add_argument("--games", type=int, default=100)
+    d.add_argument("--seed", type=int, default=21)
+    d.add_argument("--params", default="", help="extra NetSearchAgent parameters, KEY=VALUE,...")
+    p = sub.add_parser("report", help="pool the saved runs, print the table, draw the plot")
+    p.add_argument("--png", default=None)
+    args = ap.parse_args()
+    {"duel": duel, "report": report}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

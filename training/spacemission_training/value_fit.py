@@ -1,0 +1,182 @@
+"""Fit a value network for a shipped (or saved) PPO policy: the value a search bot reads
+at its leaves (agents/spacemission_agents/value.py has the file format).
+
+    python -m spacemission_training.value_fit --players 2 --games 1536 \
+        --out agents/spacemission_agents/data/value_2p.npz
+
+1. **Data.** The policy plays every seat of ``--games`` games in the batched engine
+   (``act_batch`` on each acting seat's "recall" observation); with probability
+   ``--explore`` a decision is sampled from the policy's softmax instead of its argmax,
+   so the net also sees positions a search's other candidates lead to. After every step,
+   the observation of *each* seat is recorded with probability ``--keep`` (seats not to
+   act included), reduced to the policy's active features.
+2. **Target**: that seat's final R-P8 rank reward (engine.rewards, in [-1, 1]).
+3. **Fit**: an MLP (``--hidden``, ReLU, tanh output) on ``obs[active] * scale`` by MSE
+   with Adam; the last ``--holdout`` share of the games (whole games) is held out for the
+   validation loss. Exported to numpy (ValueNet), with a card beside the file.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from spacemission_agents.ppo import PPOAgent
+from spacemission_agents.value import ValueNet, file_sha256, make_value_metadata
+from spacemission_env.space_mission import engine
+
+__all__ = ["collect", "fit", "main", "to_value_net"]
+
+
+def collect(policy: PPOAgent, games: int, *, seed: int, explore: float, keep: float, batch: int = 256,
+            rules: str = "yucata", max_rounds: int = 100) -> dict:
+    """Self-play positions: {"x" int8 [M, A] (active features), "y" float32 [M], "game" int64 [M]}."""
+    n = policy.metadata["num_players"]
+    rng = np.random.default_rng(seed)
+    xs, gs, seats = [], [], []
+    ys = np.zeros((games, n), np.float32)
+    active = policy._active
+    for g0 in range(0, games, batch):
+        b = min(batch, games - g0)
+        st = engine.init(b, n, seeds=(seed * 1_000_003 + g0 + np.arange(b)).astype(np.uint64), rules=rules,
+                         max_rounds=max_rounds)
+        while not st.terminated.all():
+            live = ~st.terminated
+            mask = engine.legal_action_mask(st)
+            obs = engine.observe(st, observation_type="recall")
+            act = np.zeros(b, np.int64)
+            z = np.where(mask[live], policy.logits(obs[live], mask[live]), -np.inf)
+            greedy = np.argmax(z, axis=1)
+            p = np.exp(z - z.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            sampled = (p.cumsum(axis=1) < rng.random((len(p), 1))).sum(axis=1).clip(0, 99)
+            sampled = np.where(mask[live][np.arange(len(p)), sampled], sampled, greedy)
+            act[live] = np.where(rng.random(len(p)) < explore, sampled, greedy)
+            engine.step(st, act, select=live)
+            for s in range(n):
+                pick = np.flatnonzero(live & (rng.random(b) < keep))
+                if pick.size:
+                    xs.append(engine.observe(st, player=s, observation_type="recall")[pick][:, active])
+                    gs.append(g0 + pick)
+                    seats.append(np.full(pick.size, s))
+        ys[g0:g0 + b] = engine.rewards(st)
+        print(f"  games {g0 + b}/{games}", file=sys.stderr, flush=True)
+    game, seat = np.concatenate(gs), np.concatenate(seats)
+    return {"x": np.concatenate(xs), "y": ys[game, seat], "game": game}
+
+
+def fit(data: dict, scale: np.ndarray, hidden: list[int], *, holdout: float, epochs: int, lr: float, seed: int,
+        weight_decay: float = 1e-4, batch: int = 1024):
+    """(torch model, train MSE, validation MSE) fitted on ``data`` (collect): the epoch
+    with the lowest validation MSE is kept (whole games are held out: positions of one
+    game are strongly correlated, and a net that memorises games does not generalise)."""
+    torch.manual_seed(seed)
+    games = int(data["game"].max()) + 1
+    val = data["game"] >= games - max(1, int(round(holdout * games)))
+    x = torch.as_tensor(data["x"].astype(np.float32) * scale)
+    y = torch.as_tensor(data["y"])
+    layers, fan = [], x.shape[1]
+    for h in hidden:
+        layers += [torch.nn.Linear(fan, h), torch.nn.ReLU()]
+        fan = h
+    layers.append(torch.nn.Linear(fan, 1))
+    model = torch.nn.Sequential(*layers)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+    tr, va = np.flatnonzero(~val), np.flatnonzero(val)
+    gen = np.random.default_rng(seed)
+
+    def loss_on(idx):
+        if not len(idx):
+            return float("nan")
+        with torch.no_grad():
+            return float(torch.nn.functional.mse_loss(torch.tanh(model(x[idx]))[:, 0], y[idx]))
+
+    best = (loss_on(va) if va.size else np.inf, {k: v.clone() for k, v in model.state_dict().items()})
+    for ep in range(epochs):
+        for g in opt.param_groups:
+            g["lr"] = lr * (1 - ep / epochs)
+        perm = gen.permutation(tr)
+        for lo in range(0, len(perm), batch):
+            b = torch.as_tensor(perm[lo:lo + batch])
+            loss = torch.nn.functional.mse_loss(torch.tanh(model(x[b]))[:, 0], y[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        v = loss_on(va)
+        print(f"  epoch {ep + 1}: train MSE {loss_on(tr[:50_000]):.4f}, validation MSE {v:.4f}",
+              file=sys.stderr, flush=True)
+        if v < best[0]:
+            best = (v, {k: t.clone() for k, t in model.state_dict().items()})
+    model.load_state_dict(best[1])
+    return model, loss_on(tr), loss_on(va)
+
+
+def to_value_net(model: torch.nn.Sequential, active: np.ndarray, scale: np.ndarray, metadata: dict) -> ValueNet:
+    linear = [m for m in model if isinstance(m, torch.nn.Linear)]
+    params = {"active": active.astype(np.int64), "scale": scale.astype(np.float32)}
+    for i, m in enumerate(linear):
+        params[f"w{i}"] = m.weight.detach().numpy().astype(np.float32)
+        params[f"b{i}"] = m.bias.detach().numpy().astype(np.float32)
+    return ValueNet(params, metadata)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--policy", default=None, help="policy .npz (default: the shipped one for --players)")
+    ap.add_argument("--games", type=int, default=1536)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--explore", type=float, default=0.1)
+    ap.add_argument("--keep", type=float, default=0.5)
+    ap.add_argument("--hidden", default="256,64")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--holdout", type=float, default=0.1)
+    ap.add_argument("--weight-decay", type=float, default=1e-4)
+    ap.add_argument("--cache", type=Path, default=None, help="positions file: read if it exists, else written")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(1)
+    path = Path(args.policy) if args.policy else PPOAgent.shipped_path(args.players)
+    policy = PPOAgent.load(path)
+    if policy.metadata["num_players"] != args.players:
+        raise SystemExit(f"{path} is a {policy.metadata['num_players']}-player policy, not {args.players}")
+    cpu0 = time.process_time()
+    if args.cache is not None and args.cache.is_file():
+        with np.load(args.cache) as z:
+            data = {k: z[k] for k in z.files}
+    else:
+        data = collect(policy, args.games, seed=args.seed, explore=args.explore, keep=args.keep,
+                       rules=policy.metadata["rules"], max_rounds=policy.metadata["max_rounds"])
+        if args.cache is not None:
+            np.savez(args.cache, **data)
+    cpu_play = time.process_time() - cpu0
+    hidden = [int(h) for h in args.hidden.split(",") if h]
+    scale = policy.params["scale"].astype(np.float32)
+    model, train_mse, val_mse = fit(data, scale, hidden, holdout=args.holdout, epochs=args.epochs, lr=args.lr,
+                                    seed=args.seed, weight_decay=args.weight_decay)
+    command = "python -m spacemission_training.value_fit " + " ".join(argv if argv is not None else sys.argv[1:])
+    fitting = {"command": command, "games": args.games, "positions": int(len(data["y"])), "seed": args.seed,
+               "explore": args.explore, "keep": args.keep, "epochs": args.epochs, "lr": args.lr, "weight_decay": args.weight_decay,
+               "holdout": args.holdout, "train_mse": round(train_mse, 5), "validation_mse": round(val_mse, 5),
+               "constant_mse": round(float(np.mean(data["y"] ** 2)), 5),
+               "cpu_s_play": round(cpu_play, 1), "cpu_s_total": round(time.process_time() - cpu0, 1)}
+    meta = make_value_metadata(policy_metadata=policy.metadata, policy_sha256=file_sha256(path),
+                               architecture={"hidden": hidden, "activation": "relu", "output": "tanh"},
+                               fitting=fitting)
+    net = to_value_net(model, policy.params["active"], scale, meta)
+    out = net.save(args.out)
+    card = {"file": out.name, "bytes": out.stat().st_size, "sha256": file_sha256(out), "policy": path.name,
+            "metadata": meta}
+    out.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    print(json.dumps(fitting))
+    print(f"-> {out} ({out.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()
