@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 
 # make run: train a PPO agent on a short budget, then an arena table (docs/training.md).
 # Scale it: make run STEPS=3000000 GAMES=1000
-STEPS ?= 400000
+STEPS ?= 500000
 GAMES ?= 200
 
 $(STAMP): pyproject.toml

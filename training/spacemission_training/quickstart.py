@@ -23,7 +23,7 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m spacemission_training.quickstart", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--steps", type=int, default=400_000, help="PPO steps (learner decisions)")
+    ap.add_argument("--steps", type=int, default=500_000, help="PPO steps (learner decisions)")
     ap.add_argument("--bc-samples", type=int, default=60_000, help="teacher decisions cloned before PPO")
     ap.add_argument("--games", type=int, default=200, help="arena games per pair")
     ap.add_argument("--seed", type=int, default=0)
