@@ -20,11 +20,13 @@ the sources, or NUMBA_CACHE_DIR. Safe to run again; with a warm cache it only lo
 
 
 def _specs(game: str) -> list[str]:
-    """Every registered agent of ``game``; the search bot with a fixed, small number of
-    rollouts (its time budget would make the warm-up's length depend on the machine)."""
+    """Every registered agent of ``game``; the search bots with a fixed, small number of
+    rollouts (a time budget would make the warm-up's length depend on the machine, and at
+    0.1 s a decision the arena's games took two minutes of the install)."""
     from spacemission_agents.registry import AGENTS_BY_GAME
 
-    return ["search:iterations=2" if name == "search" else name for name in AGENTS_BY_GAME[game]]
+    budgeted = ("search", "netsearch")
+    return [f"{name}:iterations=2" if name in budgeted else name for name in AGENTS_BY_GAME[game]]
 
 
 def _players(game) -> int:
