@@ -48,7 +48,7 @@ from spacemission_env.space_mission.engine.state import FIELD_NAMES, BatchState
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent
-from .search import check_recall_rows
+from .search import _number as search_number, check_recall_rows
 from .value import ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -58,14 +58,7 @@ CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 
 
 def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
-    if value is None and allow_none:
-        return None
-    ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.integer, np.floating))
-    if isinstance(value, bool) or not ok or not math.isfinite(value) or value < low:
-        kind = "an integer" if integer else "a finite number"
-        raise ValueError(f"NetSearchAgent: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, "
-                         f"got {value!r}")
-    return int(value) if integer else float(value)
+    return search_number(name, value, low, integer, allow_none, owner="NetSearchAgent")
 
 
 def _concat(a: BatchState, b: BatchState) -> BatchState:

@@ -80,13 +80,14 @@ HEAD_PER_PLAYER = 4  # default heuristic steps at the head of a rollout, per pla
 _FIRST_ROW_COST = 1.5e-4  # x players^2: seconds per rollout before any was measured (default head)
 
 
-def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
+def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False, owner: str = "SearchAgent"):
+    """``value`` checked as a number >= ``low`` (ValueError naming ``owner`` and ``name``)."""
     if value is None and allow_none:
         return None
     ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.integer, np.floating))
     if isinstance(value, bool) or not ok or not math.isfinite(value) or value < low:
         kind = "an integer" if integer else "a finite number"
-        raise ValueError(f"SearchAgent: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, got {value!r}")
+        raise ValueError(f"{owner}: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, got {value!r}")
     return int(value) if integer else float(value)
 
 
