@@ -65,14 +65,18 @@ def _shipped_models(spec: str) -> str:
         from spacemission_agents.ppo import PPOAgent, SHIPPED
     except ImportError:
         return ""
-    games = []
+    by_game: dict[tuple, list[int]] = {}  # (rules, max_rounds) -> player counts with a model
     for players in sorted(SHIPPED):
         try:
             m = PPOAgent.load_shipped(players).metadata
         except (ValueError, OSError):
             continue
-        games.append(f"{m['num_players']} players, rules {m['rules']}, max_rounds {m['max_rounds']}")
-    return ("; the shipped PPO models play " + " and ".join(games) + " (ppo:PATH loads one of yours)") if games else ""
+        by_game.setdefault((m["rules"], m["max_rounds"]), []).append(m["num_players"])
+    games = []
+    for (rules, max_rounds), counts in by_game.items():
+        names = ", ".join(map(str, counts[:-1])) + (" and " if len(counts) > 1 else "") + str(counts[-1])
+        games.append(f"{names} players, rules {rules}, max_rounds {max_rounds}")
+    return ("; the shipped PPO models play " + "; ".join(games) + " (ppo:PATH loads one of yours)") if games else ""
 
 
 class Opponent:

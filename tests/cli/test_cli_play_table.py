@@ -139,14 +139,15 @@ def test_an_illegal_recorded_id_is_described_by_what_it_means(tmp_path, monkeypa
     assert code == 1 and "action 73 (fly counter-clockwise) is not legal" in err and "recorded label" in err
 
 
-@pytest.mark.parametrize("argv", [["--players", "4", "--opponents", "ppo"], ["--rules", "schmidt", "--opponents", "ppo"]])
+@pytest.mark.parametrize("argv", [["--max-rounds", "30", "--opponents", "ppo"], ["--rules", "schmidt", "--opponents", "ppo"]])
 def test_a_refused_ppo_names_the_shipped_models(argv, monkeypatch, capsys):
     pytest.importorskip("spacemission_agents.ppo")
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     with pytest.raises(SystemExit):
         play.main(argv)
     err = capsys.readouterr().err
-    assert "the shipped PPO models play 2 players, rules yucata, max_rounds 100 and 3 players" in err
+    assert "no shipped PPO model fits this game" in err
+    assert "the shipped PPO models play 2, 3, 4 and 5 players, rules yucata, max_rounds 100" in err
 
 
 def test_last_turns_do_not_wrap_at_80_columns():
