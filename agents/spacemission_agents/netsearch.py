@@ -33,7 +33,6 @@ the observation.
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 
@@ -44,11 +43,10 @@ from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
-from spacemission_env.space_mission.engine.state import FIELD_NAMES, BatchState
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent
-from .search import _number as search_number, check_recall_rows
+from .search import _number as search_number, check_recall_rows, observation_rng
 from .value import ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -59,16 +57,6 @@ CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 
 def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
     return search_number(name, value, low, integer, allow_none, owner="NetSearchAgent")
-
-
-def _concat(a: BatchState, b: BatchState) -> BatchState:
-    out = a.take(np.arange(a.batch_size))
-    for f in FIELD_NAMES:
-        setattr(out, f, np.concatenate([getattr(a, f), getattr(b, f)]))
-    out.batch_size = a.batch_size + b.batch_size
-    out.all_games = np.ones(out.batch_size, dtype=np.bool_)
-    out.all_games.flags.writeable = False
-    return out
 
 
 class NetSearchAgent(BasePolicy):
@@ -174,10 +162,6 @@ class NetSearchAgent(BasePolicy):
                              f"{self.config[0]} players")
         return self.config
 
-    def _rng(self, obs: np.ndarray) -> np.random.Generator:
-        h = int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
-        return np.random.default_rng([self._seed, h])
-
     def _decide(self, obs: np.ndarray, mask: np.ndarray) -> int:
         self.stats["decisions"] += 1
         legal = np.flatnonzero(mask)
@@ -196,7 +180,7 @@ class NetSearchAgent(BasePolicy):
         if cands.size == 1:
             self.last_search = None
             return int(cands[0])
-        rng = self._rng(obs)
+        rng = observation_rng(self._seed, obs)
         worlds = sample_worlds_from_observation(obs, *game, min(self.worlds, CHUNK), rng, player=0)
         root_v = float(value.values(obs[None])[0])
         c = cands.size
@@ -220,7 +204,7 @@ class NetSearchAgent(BasePolicy):
             w_idx = (n_vis[pick] + self._offsets(pick)) % self.worlds
             while w_idx.max() >= worlds.batch_size:  # more worlds, sampled as the visits need them
                 more = min(CHUNK, self.worlds - worlds.batch_size)
-                worlds = _concat(worlds, sample_worlds_from_observation(obs, *game, more, rng, player=0))
+                worlds = worlds.concat(sample_worlds_from_observation(obs, *game, more, rng, player=0))
             ts = self._clock()
             v = self._simulate(worlds, w_idx, cands[pick], policy, value)
             self._row_cost = 0.8 * self._row_cost + 0.2 * (self._clock() - ts) / pick.size

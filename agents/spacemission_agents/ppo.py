@@ -90,6 +90,41 @@ def read_npz_file(p: Path, missing: str, kind: str, what: str) -> tuple[dict, di
     return arrays, json.loads(str(arrays.pop("metadata")))
 
 
+def save_npz_file(path, metadata: dict, params: dict) -> Path:
+    """Write ``params`` and ``metadata`` (a JSON string) to ``path`` (.npz, compressed): the
+    format read_npz_file reads."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(p, metadata=np.array(json.dumps(metadata)), **params)
+    return p
+
+
+def check_observation_layout(meta: dict, where: str, made: str = "trained", remedy: str = "retrain it") -> None:
+    """ValueError unless ``meta``'s observation type, size and layout hash are this
+    package's for its game (a file made for another layout would read the wrong features)."""
+    game = meta.get("game", DEFAULT_GAME)
+    encoding = get_game(game).encoding
+    otype = meta.get("observation_type")
+    if otype not in encoding.OBSERVATION_TYPES:
+        raise ValueError(f"{where} uses observation_type {otype!r}, unknown to this package "
+                         f"({', '.join(encoding.OBSERVATION_TYPES)})")
+    want = (encoding.observation_size(otype), layout_hash(otype, game))
+    have = (meta.get("observation_size"), meta.get("observation_layout_hash"))
+    if have != want:
+        raise ValueError(f"{where} was {made} on a different {otype!r} observation layout (size {have[0]}, layout "
+                         f"hash {have[1]}) than this package's (size {want[0]}, hash {want[1]}; package "
+                         f"{package_version()}, file made with {meta.get('package_version')}); {remedy}")
+
+
+def shipped_data_path(filename: str, what: str) -> Path:
+    """The package data file ``filename`` (spacemission_agents/data); ValueError naming
+    ``what`` when the installation lacks it."""
+    path = Path(str(resources.files("spacemission_agents") / "data" / filename))
+    if not path.is_file():
+        raise ValueError(f"the shipped {what} is missing ({path}); reinstall the package")
+    return path
+
+
 def package_version() -> str:
     try:
         from importlib.metadata import version
@@ -215,17 +250,8 @@ class PPOAgent(BasePolicy):
         game = meta.get("game", DEFAULT_GAME)
         if game not in GAMES:
             raise ValueError(f"{where} is a model of game {game!r}, unknown to this package ({sorted(GAMES)})")
-        encoding, num_actions = get_game(game).encoding, get_game(game).num_actions
-        otype = meta.get("observation_type")
-        if otype not in encoding.OBSERVATION_TYPES:
-            raise ValueError(f"{where} uses observation_type {otype!r}, unknown to this package "
-                             f"({', '.join(encoding.OBSERVATION_TYPES)})")
-        want = (encoding.observation_size(otype), layout_hash(otype, game))
-        have = (meta.get("observation_size"), meta.get("observation_layout_hash"))
-        if have != want:
-            raise ValueError(f"{where} was trained on a different {otype!r} observation layout (size {have[0]}, layout "
-                             f"hash {have[1]}) than this package's (size {want[0]}, hash {want[1]}; package "
-                             f"{package_version()}, model made with {meta.get('package_version')}); retrain it")
+        check_observation_layout(meta, where)
+        num_actions = get_game(game).num_actions
         if meta.get("num_actions") != num_actions:
             raise ValueError(f"{where} has {meta.get('num_actions')} actions; {game!r} has {num_actions}")
 
@@ -247,10 +273,7 @@ class PPOAgent(BasePolicy):
             raise ValueError(f"no shipped PPO model for {num_players}-player {get_game(game).description.title} "
                              f"({game!r}); shipped: {sorted(shipped)} players (train one: spacemission train "
                              f"--game {game} --players {num_players}, then ppo:PATH)")
-        path = Path(str(resources.files("spacemission_agents") / "data" / shipped[num_players]))
-        if not path.is_file():
-            raise ValueError(f"the shipped {num_players}-player PPO model is missing ({path}); reinstall the package")
-        return path
+        return shipped_data_path(shipped[num_players], f"{num_players}-player PPO model")
 
     @classmethod
     def load_shipped(cls, num_players: int | None = None, *, temperature: float = 0.0,
@@ -268,10 +291,7 @@ class PPOAgent(BasePolicy):
 
     def save(self, path) -> Path:
         """Write the model (params + metadata) to ``path`` (.npz, compressed)."""
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(p, metadata=np.array(json.dumps(self.metadata)), **self.params)
-        return p
+        return save_npz_file(path, self.metadata, self.params)
 
     # --- the opponent protocol ---------------------------------------------------------
     @property

@@ -105,6 +105,13 @@ def check_recall_rows(who: str, observations, action_masks, num_actions: int | N
     return obs, masks
 
 
+def observation_rng(seed: int, obs: np.ndarray) -> np.random.Generator:
+    """The generator of one decision: a function of the bot's seed and the observation, so
+    play with an ``iterations`` budget is a deterministic function of both."""
+    h = int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
+    return np.random.default_rng([seed, h])
+
+
 class SearchAgent(BasePolicy):
     """Determinized Monte Carlo search (module docstring). ``SearchAgent(budget=0.1,
     iterations=None, rollout="greedy", seed=0, *, candidates=6, prior="auto",
@@ -227,9 +234,6 @@ class SearchAgent(BasePolicy):
         agent = self._ppo[game]
         return None if agent is None else int(agent.act(obs, mask))
 
-    def _rng(self, obs: np.ndarray) -> np.random.Generator:
-        h = int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
-        return np.random.default_rng([self._seed, h])
 
     def _policy(self, rng: np.random.Generator):
         if self.rollout == "greedy":
@@ -278,7 +282,7 @@ class SearchAgent(BasePolicy):
         cands = self._candidates(obs, mask, game)
         if cands.size == 1:
             return int(cands[0])
-        rng = self._rng(obs)
+        rng = observation_rng(self._seed, obs)
         policy = self._policy(rng)
         deadline = None if self.iterations is not None else start + self.budget
         self._rollouts = self._worlds = 0

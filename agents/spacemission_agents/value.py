@@ -21,15 +21,14 @@ how it was fitted (command, games, losses). The fitting script is
 from __future__ import annotations
 
 import hashlib
-import json
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from spacemission_env.games import DEFAULT_GAME, get_game
 
-from .ppo import layout_hash, one_blas_thread, package_version, read_npz_file
+from .ppo import (check_observation_layout, layout_hash, one_blas_thread, package_version, read_npz_file,
+                  save_npz_file, shipped_data_path)
 
 __all__ = ["FORMAT", "SHIPPED_VALUES", "ValueNet", "file_sha256", "make_value_metadata"]
 
@@ -92,15 +91,7 @@ class ValueNet:
     def _check_metadata(meta: dict, where: str) -> None:
         if meta.get("format") != FORMAT:
             raise ValueError(f"{where} is not a value net (format {meta.get('format')!r}, expected {FORMAT!r})")
-        game, otype = meta.get("game", DEFAULT_GAME), meta.get("observation_type")
-        enc = get_game(game).encoding
-        if otype not in enc.OBSERVATION_TYPES:
-            raise ValueError(f"{where} uses observation_type {otype!r}, unknown to this package")
-        want = (enc.observation_size(otype), layout_hash(otype, game))
-        have = (meta.get("observation_size"), meta.get("observation_layout_hash"))
-        if have != want:
-            raise ValueError(f"{where} was fitted on a different {otype!r} observation layout (size {have[0]}, hash "
-                             f"{have[1]}) than this package's (size {want[0]}, hash {want[1]}); refit it")
+        check_observation_layout(meta, where, made="fitted", remedy="refit it")
 
     @classmethod
     def load(cls, path) -> "ValueNet":
@@ -116,20 +107,14 @@ class ValueNet:
             raise ValueError(f"no shipped value net for {num_players}-player Space Mission; shipped: "
                              f"{sorted(SHIPPED_VALUES)} players (fit one: python -m spacemission_training.value_fit "
                              f"--players {num_players})")
-        path = Path(str(resources.files("spacemission_agents") / "data" / SHIPPED_VALUES[num_players]))
-        if not path.is_file():
-            raise ValueError(f"the shipped {num_players}-player value net is missing ({path}); reinstall the package")
-        return path
+        return shipped_data_path(SHIPPED_VALUES[num_players], f"{num_players}-player value net")
 
     @classmethod
     def load_shipped(cls, num_players: int) -> "ValueNet":
         return cls.load(cls.shipped_path(num_players))
 
     def save(self, path) -> Path:
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(p, metadata=np.array(json.dumps(self.metadata)), **self.params)
-        return p
+        return save_npz_file(path, self.metadata, self.params)
 
     def check_policy(self, policy_path) -> None:
         """ValueError unless the policy file at ``policy_path`` is the one this net was fitted for."""

@@ -150,6 +150,18 @@ class BatchState:
         out.all_games.flags.writeable = False
         return out
 
+    def concat(self, other: "BatchState") -> "BatchState":
+        """A new batch of this batch's games followed by ``other``'s (same player count and
+        rules): e.g. more sampled worlds appended to those already in use."""
+        out = BatchState.__new__(BatchState)
+        out.__dict__.update(self.__dict__)
+        for n in FIELD_NAMES:
+            setattr(out, n, np.concatenate([getattr(self, n), getattr(other, n)]))
+        out.batch_size = self.batch_size + other.batch_size
+        out.all_games = np.ones(out.batch_size, dtype=np.bool_)
+        out.all_games.flags.writeable = False
+        return out
+
     def score_view(self, rows) -> "BatchState":
         """The games ``rows`` with only the fields ``engine.scores`` and ``engine.rewards``
         read (collection, gate probes, stations, terminated, round limit): finished games

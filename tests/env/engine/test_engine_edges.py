@@ -290,3 +290,21 @@ def test_take_copies_rows_that_then_evolve_as_in_place():
     for name in FIELD_NAMES:
         assert np.array_equal(getattr(sub, name)[:2], getattr(st, name)[[2, 0]]), name
         assert np.array_equal(getattr(sub, name)[2], getattr(sub, name)[0]), name  # the copies agree
+
+
+def test_concat_appends_games_that_step_as_in_place():
+    """BatchState.concat: this batch's games then the other's, in a new batch that steps
+    exactly as the two batches stepped apart."""
+    from spacemission_env.space_mission.engine.state import FIELD_NAMES
+    a, b = engine.init(3, 2, seeds=5), engine.init(2, 2, seeds=9)
+    both = a.concat(b)
+    assert both.batch_size == 5 and both.all_games.shape == (5,) and not both.all_games.flags.writeable
+    for name in FIELD_NAMES:
+        assert np.array_equal(getattr(both, name), np.concatenate([getattr(a, name), getattr(b, name)])), name
+    rng = np.random.default_rng(1)
+    actions = engine.sample_actions(engine.legal_action_mask(both), rng)
+    engine.step(both, actions)
+    engine.step(a, actions[:3])
+    engine.step(b, actions[3:])
+    for name in FIELD_NAMES:
+        assert np.array_equal(getattr(both, name), np.concatenate([getattr(a, name), getattr(b, name)])), name
