@@ -14,17 +14,23 @@ Each decision (docs/agents_netsearch.md has the measurements):
    chunks of 16 as the visits reach them.
 4. **Simulations**, in waves (one batched engine call per ply for the whole wave): apply
    the candidate in a copy of its world; then the policy plays every seat (one
-   ``act_batch`` per ply for all rows) until the bot starts its next turn
-   (``until="turn"``; ``"decision"``: its next decision), the game ends or ``depth``
-   plies were played (``depth=0``: none); the leaf is valued by the value net on the
-   bot's observation (a finished game: its true R-P8 rank reward), mixed with weight
-   ``mix`` with the outcome of a greedy rollout from the leaf to the end
-   (``_search_rollout.simulate``, GreedyAgent's kernel at every seat).
+   ``act_batch`` per ply for all rows) to the end of the game (``until="end"``, the
+   default; ``"turn"``: until the bot starts its next turn; ``"decision"``: its next
+   decision) or for at most ``depth`` plies. A finished game is worth seat 0's R-P8 rank
+   reward mixed with weight ``margin`` with ``tanh(lead / 10 points)`` (its lead over the
+   best rival: far less noisy than a win/loss bit, so fewer simulations tell candidates
+   apart); an unfinished leaf is valued by the value net on the bot's observation, mixed
+   with weight ``mix`` with the outcome of a greedy rollout from the leaf to the end
+   (``_search_rollout.simulate``, GreedyAgent's kernel at every seat). Played to the end,
+   the simulations are the network's own continuation of each candidate: the search is a
+   policy-improvement step over the network (one-step lookahead with it as the rollout
+   policy), which gains most against the network itself.
 5. **Selection** (PUCT at the root): each simulation of a wave goes to the candidate
    maximising ``Q + c_puct * P * sqrt(N_total) / (1 + N)`` (an unvisited candidate's Q
    is the root's own value estimate); visits already given out in the wave count, so a
    wave spreads. The first wave gives every candidate ``first`` simulations. The action
-   played is the most visited (ties: the higher Q).
+   played is the most visited; a tie in visits (no evidence either way) goes to the
+   prior's favourite.
 
 Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), or
 ``iterations`` simulations per decision (then the action is a deterministic function of
@@ -47,11 +53,13 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent
 from .search import _number as search_number, check_recall_rows, observation_rng
-from .value import ValueNet
+from .value import SHIPPED_VALUES, ValueNet
 
 __all__ = ["NetSearchAgent"]
 
 CHUNK = 16  # worlds are sampled in chunks of this many, as the visits need them
+UNTIL = ("turn", "decision", "end")  # where the policy's plies stop (module doc, step 4)
+MARGIN_POINTS = 10.0  # a lead of this many points is worth tanh(1) of a win (``margin``)
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 
 
@@ -63,7 +71,7 @@ class NetSearchAgent(BasePolicy):
     """PUCT over determinized worlds with the PPO prior and a fitted value net (module doc).
 
     ``NetSearchAgent(budget=0.1, iterations=None, seed=0, *, worlds=64, candidates=6,
-    c_puct=3.0, temperature=3.0, mix=0.5, depth=12, until="turn", first=2, wave=16,
+    c_puct=3.0, temperature=3.0, mix=0.0, margin=0.5, depth=300, until="end", first=2, wave=16,
     policy=None, value=None, clock="cpu")``;
     ``policy``/``value``: paths of a PPO model and of the value net fitted for it
     (default: the shipped ones for the game's player count). Bad values raise ValueError
@@ -74,7 +82,8 @@ class NetSearchAgent(BasePolicy):
     uses_observation = True
 
     def __init__(self, budget: float = 0.1, iterations: int | None = None, seed: int | None = 0, *,
-                 worlds: int = 64, candidates: int = 6, c_puct: float = 3.0, temperature: float = 3.0, mix: float = 0.5, depth: int = 12, until: str = "turn", first: int = 2,
+                 worlds: int = 64, candidates: int = 6, c_puct: float = 3.0, temperature: float = 3.0,
+                 mix: float = 0.0, margin: float = 0.5, depth: int = 300, until: str = "end", first: int = 2,
                  wave: int = 16, policy: str | None = None, value: str | None = None, clock: str = "cpu"):
         self.budget = _number("budget", budget, 0.0)
         if self.budget <= 0:
@@ -87,22 +96,25 @@ class NetSearchAgent(BasePolicy):
         self.mix = _number("mix", mix, 0.0)
         if self.mix > 1:
             raise ValueError(f"NetSearchAgent: mix must be in [0, 1], got {mix!r}")
+        self.margin = _number("margin", margin, 0.0)
+        if self.margin > 1:
+            raise ValueError(f"NetSearchAgent: margin must be in [0, 1], got {margin!r}")
         self._greedy = GreedyRollout(salt=0)
         if self.temperature <= 0:
             raise ValueError(f"NetSearchAgent: temperature must be > 0, got {temperature!r}")
         self.depth = _number("depth", depth, 0, integer=True)
         self.first = _number("first", first, 0, integer=True)
         self.wave = _number("wave", wave, 1, integer=True)
-        if until not in ("turn", "decision"):
-            raise ValueError(f"NetSearchAgent: until must be 'turn' or 'decision', got {until!r}")
+        if until not in UNTIL:
+            raise ValueError(f"NetSearchAgent: until must be one of {UNTIL}, got {until!r}")
         self.until = until
         if clock not in CLOCKS:
             raise ValueError(f"NetSearchAgent: clock must be one of {tuple(CLOCKS)}, got {clock!r}")
         for name, p in (("policy", policy), ("value", value)):
             if p is not None and not isinstance(p, str):
                 raise ValueError(f"NetSearchAgent: {name} must be a file path or None, got {p!r}")
-        if (policy is None) != (value is None):
-            raise ValueError("NetSearchAgent: give both policy and value paths, or neither (the shipped pair)")
+        if policy is None and value is not None:
+            raise ValueError("NetSearchAgent: a value path needs the policy path it was fitted for")
         self.clock, self._clock = clock, CLOCKS[clock]
         self._paths = (policy, value)
         self._nets: dict[tuple, tuple[PPOAgent, ValueNet]] = {}
@@ -125,23 +137,29 @@ class NetSearchAgent(BasePolicy):
         self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
         self._networks(self.config)
 
-    def _networks(self, game: tuple[int, str, int]) -> tuple[PPOAgent, ValueNet]:
+    def _networks(self, game: tuple[int, str, int]) -> tuple[PPOAgent, ValueNet | None]:
+        """The policy and its value net for ``game``; the value net is None where no shipped
+        one fits (3-5 players): leaves that did not reach the end are then valued by a
+        greedy rollout alone."""
         if game not in self._nets:
             n = game[0]
             pol_path, val_path = self._paths
             try:
                 if pol_path is None:
-                    pol_path, val_path = PPOAgent.shipped_path(n), ValueNet.shipped_path(n)
-                policy, value = PPOAgent.load(pol_path), ValueNet.load(val_path)
+                    pol_path = PPOAgent.shipped_path(n)
+                    val_path = ValueNet.shipped_path(n) if n in SHIPPED_VALUES else None
+                policy = PPOAgent.load(pol_path)
                 policy.bind(GameConfig(*game))
+                value = None if val_path is None else ValueNet.load(val_path)
             except ValueError as e:
-                raise ValueError(f"NetSearchAgent: no policy and value net for {n} players, rules {game[1]!r}, "
+                raise ValueError(f"NetSearchAgent: no policy for {n} players, rules {game[1]!r}, "
                                  f"max_rounds {game[2]}: {e}") from None
-            value.check_policy(pol_path)
-            m = value.metadata
-            if (m["num_players"], m["rules"], m["max_rounds"]) != game:
-                raise ValueError(f"NetSearchAgent: the value net was fitted for {m['num_players']} players, rules "
-                                 f"{m['rules']!r}, max_rounds {m['max_rounds']}; the game is {game}")
+            if value is not None:
+                value.check_policy(pol_path)
+                m = value.metadata
+                if (m["num_players"], m["rules"], m["max_rounds"]) != game:
+                    raise ValueError(f"NetSearchAgent: the value net was fitted for {m['num_players']} players, "
+                                     f"rules {m['rules']!r}, max_rounds {m['max_rounds']}; the game is {game}")
             self._nets[game] = (policy, value)
         return self._nets[game]
 
@@ -182,7 +200,7 @@ class NetSearchAgent(BasePolicy):
             return int(cands[0])
         rng = observation_rng(self._seed, obs)
         worlds = sample_worlds_from_observation(obs, *game, min(self.worlds, CHUNK), rng, player=0)
-        root_v = float(value.values(obs[None])[0])
+        root_v = 0.0 if value is None else float(value.values(obs[None])[0])  # 0: an even game
         c = cands.size
         n_vis, w_sum = np.zeros(c, np.int64), np.zeros(c)
         left = self.iterations
@@ -215,7 +233,7 @@ class NetSearchAgent(BasePolicy):
             if (left is not None and left <= 0) or (left is None and self._clock() >= deadline):
                 break
         q = np.where(n_vis > 0, w_sum / np.maximum(n_vis, 1), -np.inf)
-        best = int(np.lexsort((-np.arange(c), q, n_vis))[-1])  # most visits, then higher Q, then prior
+        best = int(np.lexsort((q, prior, n_vis))[-1])  # most visits; a tie (no evidence): the prior's order
         elapsed = self._clock() - t0
         self.stats["searched"] += 1
         self.stats["simulations"] += sims
@@ -248,7 +266,7 @@ class NetSearchAgent(BasePolicy):
             n[a] += 1
         return np.array(out, np.int64)
 
-    def _simulate(self, worlds, w_idx, actions, policy: PPOAgent, value: ValueNet) -> np.ndarray:
+    def _simulate(self, worlds, w_idx, actions, policy: PPOAgent, value: ValueNet | None) -> np.ndarray:
         """Values for seat 0 of ``actions`` applied in the worlds ``w_idx`` (module doc, step 4)."""
         st = worlds.take(w_idx)
         engine.step(st, actions)
@@ -256,7 +274,7 @@ class NetSearchAgent(BasePolicy):
             live = ~st.terminated
             if self.until == "turn":  # stop where the bot starts its next turn
                 live &= ~((st.current_player == 0) & (st.actions_left == 2) & (st.phase == 0))
-            else:  # stop at the bot's next decision
+            elif self.until == "decision":  # stop at the bot's next decision
                 live &= st.current_player != 0
             if not live.any():
                 break
@@ -265,14 +283,30 @@ class NetSearchAgent(BasePolicy):
             act = np.zeros(st.batch_size, np.int64)
             act[live] = policy.act_batch(obs[live], mask[live])
             engine.step(st, act, select=live)
-        v = value.values(engine.observe(st, player=0, observation_type="recall")).astype(np.float64)
         over = st.terminated
+        v = np.zeros(st.batch_size)
         if over.any():
-            v[over] = engine.rewards(st)[over, 0]
-        if self.mix > 0:  # and a greedy rollout from the leaf to the end of the game
+            v[over] = self._final_value(st, over)
+        if over.all():
+            return v
+        mix = 1.0 if value is None else self.mix  # no value net: the greedy rollout alone
+        if mix < 1:
+            v[~over] = value.values(engine.observe(st, player=0, observation_type="recall")[~over])
+        if mix > 0:  # and a greedy rollout from the leaf to the end of the game
             outcome, _, _, _ = simulate(st, self._greedy, reservation_weight=0.0)
-            v = np.where(over, v, (1 - self.mix) * v + self.mix * outcome)
+            v = np.where(over, v, (1 - mix) * v + mix * outcome)
         return v
+
+    def _final_value(self, st, over: np.ndarray) -> np.ndarray:
+        """Seat 0's value of finished games: its R-P8 rank reward, mixed with weight
+        ``margin`` with ``tanh`` of its lead over the best rival in units of MARGIN_POINTS
+        (a lead says more than a win/loss bit: fewer simulations tell candidates apart)."""
+        r = engine.rewards(st)[over, 0].astype(np.float64)
+        if self.margin > 0:
+            points = engine.scores(st)[over][..., 7].astype(np.float64)
+            lead = points[:, 0] - points[:, 1:].max(axis=1)
+            r = (1 - self.margin) * r + self.margin * np.tanh(lead / MARGIN_POINTS)
+        return r
 
     def __repr__(self) -> str:
         b = f"iterations={self.iterations}" if self.iterations is not None else f"budget={self.budget}"

@@ -32,8 +32,8 @@ def _states(games=4, steps=40, seed=0):
     ({"budget": 0}, "budget"), ({"budget": -1.0}, "budget"), ({"iterations": 0}, "iterations"),
     ({"worlds": 0}, "worlds"), ({"candidates": 0}, "candidates"), ({"c_puct": -1}, "c_puct"),
     ({"temperature": 0}, "temperature"), ({"depth": -1}, "depth"), ({"wave": 0}, "wave"),
-    ({"until": "end"}, "until"), ({"clock": "sun"}, "clock"), ({"seed": -2}, "seed"),
-    ({"iterations": 2.5}, "iterations"), ({"worlds": True}, "worlds"), ({"policy": "x.npz"}, "policy"),
+    ({"until": "never"}, "until"), ({"margin": 1.5}, "margin"), ({"margin": -0.1}, "margin"), ({"clock": "sun"}, "clock"), ({"seed": -2}, "seed"),
+    ({"iterations": 2.5}, "iterations"), ({"worlds": True}, "worlds"), ({"value": "v.npz"}, "policy"),
     ({"policy": 3, "value": "v.npz"}, "policy"),
 ])
 def test_bad_parameters(kw, name):
@@ -48,11 +48,38 @@ def test_registry_spec_and_errors():
         make_agent("netsearch:c_puct=-2")
 
 
-def test_player_count_without_value_net():
-    with pytest.raises(ValueError, match="no policy and value net for 3 players"):
-        NetSearchAgent().bind(GameConfig(3))
-    with pytest.raises(ValueError, match="no policy and value net for 2 players, rules 'schmidt'"):
+def test_every_shipped_player_count_binds_and_a_missing_policy_is_named():
+    """3-5 players have a shipped policy but no value net: the bot binds and plays legal
+    moves (unfinished leaves valued by a greedy rollout); a game no policy fits is named."""
+    for n in (3, 4, 5):
+        bot = NetSearchAgent(iterations=12, worlds=4, depth=6)
+        bot.bind(GameConfig(n))
+        st = engine.init(1, n, seeds=n)
+        for _ in range(6):
+            engine.step(st, engine.sample_actions(engine.legal_action_mask(st), np.random.default_rng(n), by_kind=True))
+        obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+        a = bot.act_batch(obs, mask)
+        assert mask[0, a[0]]
+        assert bot._networks(bot.config)[1] is None
+    with pytest.raises(ValueError, match="no policy for 2 players, rules 'schmidt'"):
         NetSearchAgent().bind(GameConfig(2, "schmidt"))
+    with pytest.raises(ValueError, match="value path needs the policy"):
+        NetSearchAgent(value=str(ValueNet.shipped_path(2)))
+
+
+def test_policy_without_value_net_uses_greedy_leaves():
+    """A policy alone (no value net) values unfinished leaves by the greedy rollout: the
+    same decisions as mix=1 with the value net (which then goes unused)."""
+    st = _states(games=3, steps=30, seed=6)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    alone = _bot(policy=str(PPOAgent.shipped_path(2)), until="turn", mix=0.0)
+    mixed = _bot(until="turn", mix=1.0)
+    for i in range(len(obs)):
+        a = alone.act_batch(obs[i:i + 1], mask[i:i + 1])
+        b = mixed.act_batch(obs[i:i + 1], mask[i:i + 1])
+        if alone.last_search is not None:
+            assert alone.last_search["q"] == pytest.approx(mixed.last_search["q"], nan_ok=True)
+            assert a[0] == b[0]
 
 
 def test_value_net_for_another_policy_refused():
@@ -125,3 +152,68 @@ def test_values_can_overrule_the_prior():
         assert mask[i, a] and s["visits"][s["candidates"].index(a)] == max(s["visits"])
         overruled += a != s["candidates"][0]
     assert overruled >= 1
+
+
+def _finished(games=6, seed=5):
+    st = engine.init(games, 2, seeds=seed)
+    rng = np.random.default_rng(seed)
+    while not st.terminated.all():
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng, by_kind=True), select=~st.terminated)
+    return st
+
+
+def test_final_value_is_the_rank_reward_mixed_with_the_lead():
+    """R-P8: margin=0 gives the rank reward; margin=1 a value of the lead alone, in (-1, 1),
+    of the lead's sign and growing with it."""
+    st = _finished()
+    over = st.terminated.copy()
+    rank = engine.rewards(st)[:, 0]
+    np.testing.assert_allclose(_bot(margin=0.0)._final_value(st, over), rank)
+    points = engine.scores(st)[..., 7].astype(float)
+    lead = points[:, 0] - points[:, 1]
+    v = _bot(margin=1.0)._final_value(st, over)
+    assert (np.abs(v) < 1).all() and (np.sign(v) == np.sign(lead)).all()
+    order = np.argsort(lead, kind="stable")
+    assert (np.diff(v[order]) >= 0).all()
+    half = _bot(margin=0.5)._final_value(st, over)
+    np.testing.assert_allclose(half, 0.5 * rank + 0.5 * v)
+
+
+def test_until_end_values_finished_games_only():
+    """With until="end" the policy plays every leaf to the end of the game, so each
+    simulation is worth a rank reward (2 players: -1, 0 or 1) and visits x Q is a whole
+    number; until="turn" leaves are valued by the value net (fractions)."""
+    st = _states(games=3, steps=30, seed=2)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    ends, turns = _bot(until="end", depth=400, mix=0.0, margin=0.0), _bot(until="turn", mix=0.0)
+    fractions = 0
+    for i in range(len(obs)):
+        ends.act_batch(obs[i:i + 1], mask[i:i + 1])
+        turns.act_batch(obs[i:i + 1], mask[i:i + 1])
+        for bot in (ends, turns):
+            s = bot.last_search
+            if s is None:
+                continue
+            w = np.array(s["visits"]) * np.nan_to_num(np.array(s["q"]))
+            if bot is ends:
+                np.testing.assert_allclose(w, np.rint(w), atol=1e-9)
+            else:
+                fractions += int(np.abs(w - np.rint(w)).max() > 1e-6)
+    assert fractions >= 1
+
+
+def test_visit_ties_go_to_the_prior():
+    """A search that only ran its first wave (every candidate the same visits) has no
+    evidence against the network: it plays the prior's favourite, whatever the noisy Qs."""
+    st = _states(games=4, steps=30, seed=4)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    searched = 0
+    for i in range(len(obs)):
+        bot = _bot(candidates=3, first=2, iterations=6)
+        a = int(bot.act_batch(obs[i:i + 1], mask[i:i + 1])[0])
+        s = bot.last_search
+        if s is None or len(s["candidates"]) < 3:
+            continue
+        searched += 1
+        assert s["visits"] == [2, 2, 2] and a == s["candidates"][0]
+    assert searched >= 1
