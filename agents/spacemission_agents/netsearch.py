@@ -28,7 +28,8 @@ Each decision (docs/agents_netsearch.md has the measurements):
 5. **Selection** (PUCT at the root): each simulation of a wave goes to the candidate
    maximising ``Q + c_puct * P * sqrt(N_total) / (1 + N)`` (an unvisited candidate's Q
    is the root's own value estimate); visits already given out in the wave count, so a
-   wave spreads. The first wave gives every candidate ``first`` simulations. The action
+   wave spreads. The first wave gives every candidate ``first`` simulations (round robin
+   in the prior's order, cut like any wave to what the budget allows). The action
    played is the most visited; a tie in visits (no evidence either way) goes to the
    prior's favourite.
 
@@ -119,7 +120,7 @@ class NetSearchAgent(BasePolicy):
         self._paths = (policy, value)
         self._nets: dict[tuple, tuple[PPOAgent, ValueNet]] = {}
         self.config = None
-        self._row_cost = 2e-4  # running estimate of CPU seconds per simulation
+        self._row_cost = 1e-3  # running estimate of CPU seconds per simulation
         self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "seconds": 0.0}
         self.last_search: dict | None = None
         self.seed(seed)
@@ -207,14 +208,14 @@ class NetSearchAgent(BasePolicy):
         sims = 0
         first = True
         while True:
-            if first:
-                pick = np.repeat(np.arange(c), max(1, min(self.first, self.worlds)))
+            if first:  # round robin in the prior's order: a cut wave keeps the likeliest candidates
+                pick = np.tile(np.arange(c), max(1, min(self.first, self.worlds)))
             else:
                 pick = self._select(prior, n_vis, w_sum, root_v, self.wave)
             if left is not None:
                 pick = pick[:left]
                 left -= pick.size
-            elif not first:  # the time budget: stop before a wave that would overrun it
+            else:  # the time budget: stop before a wave that would overrun it (none: the prior's choice)
                 room = int((deadline - self._clock()) / max(self._row_cost, 1e-6))
                 if room < 1:
                     break

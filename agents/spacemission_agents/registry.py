@@ -46,7 +46,7 @@ AGENTS: dict[str, _Entry] = {
     "search": _Entry("spacemission_agents.search", "SearchAgent", "determinized Monte Carlo search (budget per decision)"),
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
     "netsearch": _Entry("spacemission_agents.netsearch", "NetSearchAgent",
-                        "PUCT over determinized worlds: PPO prior, fitted value net (budget per decision)"),
+                        "PUCT over determinized worlds: PPO prior, the policy's games to the end (budget per decision)"),
 }
 RED_PLANET_AGENTS: dict[str, _Entry] = {
     "random": _Entry("spacemission_agents.red_planet.random_bot", "RandomBot", "uniform over legal action ids"),

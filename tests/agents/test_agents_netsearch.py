@@ -217,3 +217,22 @@ def test_visit_ties_go_to_the_prior():
         searched += 1
         assert s["visits"] == [2, 2, 2] and a == s["candidates"][0]
     assert searched >= 1
+
+
+def test_a_budget_below_one_simulation_plays_the_prior():
+    """The first wave is cut to the budget like any other: with time for no simulation
+    the bot plays the network's favourite, within its budget (no first-wave overrun)."""
+    st = _states(games=1, steps=30, seed=8)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    bot = NetSearchAgent(budget=0.05)
+    bot.bind(GameConfig(2))
+    bot.act_batch(obs, mask)  # warm up, and learn the cost of a simulation
+    tiny = NetSearchAgent(budget=0.0005)
+    tiny.bind(GameConfig(2))
+    tiny._row_cost = bot._row_cost
+    t0 = time.thread_time()
+    a = int(tiny.act_batch(obs, mask)[0])
+    assert time.thread_time() - t0 < 0.02
+    s = tiny.last_search
+    assert mask.sum() > 1 and s is not None
+    assert a == s["candidates"][0] and s["simulations"] <= 1
