@@ -68,6 +68,14 @@ def _number(name: str, value, low: float, integer: bool = False, allow_none: boo
     return search_number(name, value, low, integer, allow_none, owner="NetSearchAgent")
 
 
+def _fraction(name: str, value) -> float:
+    """A weight in [0, 1] (ValueError naming it otherwise)."""
+    out = _number(name, value, 0.0)
+    if out > 1:
+        raise ValueError(f"NetSearchAgent: {name} must be in [0, 1], got {value!r}")
+    return out
+
+
 class NetSearchAgent(BasePolicy):
     """PUCT over determinized worlds with the PPO prior and a fitted value net (module doc).
 
@@ -94,13 +102,7 @@ class NetSearchAgent(BasePolicy):
         self.candidates = _number("candidates", candidates, 1, integer=True)
         self.c_puct = _number("c_puct", c_puct, 0.0)
         self.temperature = _number("temperature", temperature, 0.0)
-        self.mix = _number("mix", mix, 0.0)
-        if self.mix > 1:
-            raise ValueError(f"NetSearchAgent: mix must be in [0, 1], got {mix!r}")
-        self.margin = _number("margin", margin, 0.0)
-        if self.margin > 1:
-            raise ValueError(f"NetSearchAgent: margin must be in [0, 1], got {margin!r}")
-        self._greedy = GreedyRollout(salt=0)
+        self.mix, self.margin = _fraction("mix", mix), _fraction("margin", margin)
         if self.temperature <= 0:
             raise ValueError(f"NetSearchAgent: temperature must be > 0, got {temperature!r}")
         self.depth = _number("depth", depth, 0, integer=True)
@@ -117,8 +119,9 @@ class NetSearchAgent(BasePolicy):
         if policy is None and value is not None:
             raise ValueError("NetSearchAgent: a value path needs the policy path it was fitted for")
         self.clock, self._clock = clock, CLOCKS[clock]
+        self._greedy = GreedyRollout(salt=0)
         self._paths = (policy, value)
-        self._nets: dict[tuple, tuple[PPOAgent, ValueNet]] = {}
+        self._nets: dict[tuple, tuple[PPOAgent, ValueNet | None]] = {}
         self.config = None
         self._row_cost = 1e-3  # running estimate of CPU seconds per simulation
         self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "seconds": 0.0}

@@ -234,7 +234,6 @@ class SearchAgent(BasePolicy):
         agent = self._ppo[game]
         return None if agent is None else int(agent.act(obs, mask))
 
-
     def _policy(self, rng: np.random.Generator):
         if self.rollout == "greedy":
             return GreedyRollout(salt=self._seed)

@@ -21,11 +21,7 @@ TINY = dict(num_envs=16, n_steps=32, batch_size=256, epochs=2, trunk="32", pi="1
 SHIPPED = PPOAgent.shipped_path(2)
 
 
-@pytest.fixture(autouse=True)
-def keep_torch_threads():
-    before = torch.get_num_threads()
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("keep_torch_threads")  # tests/training/conftest.py
 
 
 def _arrays(agent_or_path) -> dict:

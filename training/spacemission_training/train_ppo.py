@@ -166,8 +166,8 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
     spec = init_from.teacher_spec(cfg) if init is not None else cfg.bc_teacher
     if spec and cfg.bc_samples > 0:
         # the loaded policy samples its moves as PPO's rollouts will; a bot teacher plays as it does
-        teacher = (PPOAgent.load(cfg.init_from, temperature=1.0, seed=cfg.seed) if init is not None
-                   else make_agent(spec, seed=cfg.seed, game=cfg.game))
+        teacher = (PPOAgent(init.params, init.metadata, temperature=1.0, seed=cfg.seed, name=init.name)
+                   if init is not None else make_agent(spec, seed=cfg.seed, game=cfg.game))
         weights = parse_weights(cfg.opponents)  # the PPO pool's bots; "self" becomes the teacher itself
         self_w = weights.pop(SELF, 0.0)
         weights[spec] = weights.get(spec, 0.0) + self_w
