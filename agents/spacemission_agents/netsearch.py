@@ -52,7 +52,7 @@ from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
 
 from ._search_rollout import GreedyRollout, simulate
-from .ppo import PPOAgent
+from .ppo import PPOAgent, one_blas_thread
 from .search import _number as search_number, check_recall_rows, observation_rng
 from .value import SHIPPED_VALUES, ValueNet
 
@@ -170,7 +170,8 @@ class NetSearchAgent(BasePolicy):
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One search per row, each with the full budget."""
         obs, masks = check_recall_rows("NetSearchAgent", observations, action_masks, 100)
-        return np.array([self._decide(obs[i], masks[i]) for i in range(masks.shape[0])], dtype=np.int64)
+        with one_blas_thread():  # once for the thousands of small forward passes of the searches
+            return np.array([self._decide(obs[i], masks[i]) for i in range(masks.shape[0])], dtype=np.int64)
 
     # --- one decision ----------------------------------------------------------------------
     def _game(self, obs: np.ndarray) -> tuple[int, str, int]:
