@@ -5,11 +5,11 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository root
 SPEC = ROOT.parent / "shared" / "spec"  # the rule specs, beside the repository (as in CI)
 
 
-def load_tool(name: str):
-    """The module of a script in tools/ (scripts, not an installed package)."""
+def load_tool(name: str, folder: str = "tools"):
+    """The module of a script in tools/ or benchmarks/ (scripts, not an installed package)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / folder / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

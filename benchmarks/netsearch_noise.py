@@ -1,0 +1,159 @@
+"""How many simulations NetSearchAgent needs to tell its candidates apart (2 players).
+
+NetSearchAgent values a candidate action by the network playing a sampled world to the end
+(docs/agents_netsearch.md). This script measures, on positions of the shipped policy's own
+games, what one such simulation says:
+
+* ``sd``: the standard deviation of one simulation's value (for one candidate, over worlds);
+* ``paired sd``: the standard deviation of the *difference* between an alternative and the
+  network's favourite simulated in the same world (common random numbers help only where this
+  is well below ``sd * sqrt(2)``);
+* ``rms gap``: the root-mean-square true gap between the network's favourite and each
+  alternative, corrected for the noise of the estimate (mean of d^2 minus its variance);
+* ``better`` / ``worse``: the share of alternatives shown better / worse than the favourite
+  by a z = 2 paired test over all ``--worlds`` worlds;
+* ``needed``: simulations per candidate for a z = 2 paired test to resolve the rms gap,
+  ``(2 * paired sd / rms gap)^2``, against what the bot runs at a budget (``--budget``);
+* ``regret`` by simulations per decision (``--iterations``; 0: the network's favourite):
+  the reference mean (over the ``--worlds`` worlds, which the searches do not see) of the
+  best candidate minus that of the candidate the search plays. The reference's own noise
+  adds the same amount to every row, so compare rows, not the figures with 0.
+
+    .venv/bin/python benchmarks/netsearch_noise.py [--positions 24] [--worlds 128] [--budget 0.1] \
+        [--iterations 0 120 480] [--seed 0]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from spacemission_agents.netsearch import NetSearchAgent
+from spacemission_env.games import GameConfig
+from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.determinize import sample_worlds_from_observation
+
+
+def positions(bot: NetSearchAgent, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Decisions with a choice, drawn evenly from games of the policy against itself."""
+    policy, _ = bot._networks(bot.config)
+    rng = np.random.default_rng(seed)
+    games = max(2, count // 4)
+    st = engine.init(games, 2, seeds=seed)
+    found = []
+    while not st.terminated.all():
+        live = ~st.terminated
+        mask = engine.legal_action_mask(st)
+        obs = engine.observe(st, observation_type="recall")
+        for i in np.flatnonzero(live & (mask.sum(axis=1) > 1)):
+            found.append((obs[i].copy(), mask[i].copy()))
+        act = np.zeros(games, np.int64)
+        act[live] = policy.act_batch(obs[live], mask[live])
+        engine.step(st, act, select=live)
+    pick = rng.choice(len(found), size=min(count, len(found)), replace=False)
+    return [found[i] for i in np.sort(pick)]
+
+
+def candidates(bot: NetSearchAgent, obs, mask) -> list[int]:
+    """The bot's candidates in the prior's order (its ``candidates`` likeliest legal actions)."""
+    policy, _ = bot._networks(bot.config)
+    legal = np.flatnonzero(mask)
+    z = policy.logits(obs[None], mask[None])[0][legal]
+    return legal[np.argsort(-z, kind="stable")[:bot.candidates]].tolist()
+
+
+def candidate_values(bot: NetSearchAgent, obs, mask, worlds: int, rng) -> np.ndarray:
+    """[C, W]: each of the bot's candidates (the prior's order) simulated in the same W worlds."""
+    policy, value = bot._networks(bot.config)
+    cands = candidates(bot, obs, mask)
+    w = sample_worlds_from_observation(obs, *bot.config, worlds, rng, player=0)
+    idx = np.arange(worlds)
+    return np.array([bot._simulate(w, idx, np.full(worlds, a), policy, value) for a in cands])
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=24)
+    ap.add_argument("--worlds", type=int, default=128)
+    ap.add_argument("--budget", type=float, default=0.1, help="CPU s per decision to compare against")
+    ap.add_argument("--iterations", type=int, nargs="*", default=[0, 120, 480],
+                    help="simulations per decision whose regret is measured (0: the network's favourite)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    if args.positions < 1 or args.worlds < 2 or args.budget <= 0 or min(args.iterations, default=0) < 0:
+        ap.error("--positions >= 1, --worlds >= 2, --budget > 0 and --iterations >= 0 are needed")
+    bot = NetSearchAgent(budget=args.budget, seed=args.seed)
+    bot.bind(GameConfig(2))
+    rng = np.random.default_rng(args.seed)
+    sd, pair_sd, d2, se2, z = [], [], [], [], []
+    cpu = time.process_time()
+    found = positions(bot, args.positions, args.seed)
+    refs = []  # per position: the reference mean of each candidate (the prior's order)
+    for obs, mask in found:
+        v = candidate_values(bot, obs, mask, args.worlds, rng)
+        refs.append(v.mean(axis=1))
+        sd.append(v.std(axis=1, ddof=1).mean())
+        if len(v) < 2:
+            continue
+        d = v[1:] - v[0]  # each alternative against the network's favourite, world by world
+        pair_sd.extend(d.std(axis=1, ddof=1))
+        d2.extend(d.mean(axis=1) ** 2)
+        se2.extend(d.var(axis=1, ddof=1) / args.worlds)
+        z.extend(d.mean(axis=1) / np.maximum(np.sqrt(se2[-len(d):]), 1e-12))
+    cpu = time.process_time() - cpu
+    gap2 = max(float(np.mean(d2) - np.mean(se2)), 0.0)
+    paired = float(np.sqrt(np.mean(np.square(pair_sd))))
+    needed = float("inf") if gap2 == 0 else (2 * paired) ** 2 / gap2
+    z = np.array(z)
+    timed = positions(bot, args.positions + 1, args.seed + 1)
+    bot.act_batch(timed[0][0][None], timed[0][1][None])  # warm up: the first decision also loads and compiles
+    sims = searched = 0
+    for obs, mask in timed[1:]:  # what the budget buys
+        bot.act_batch(obs[None], mask[None])
+        if bot.last_search is not None:
+            sims, searched = sims + bot.last_search["simulations"], searched + 1
+    regret = {it: regret_at(it, found, refs, bot, args.seed) for it in args.iterations}
+    out = {"positions": len(sd), "worlds": args.worlds, "sd": float(np.mean(sd)), "paired_sd": paired,
+           "rms_gap": float(np.sqrt(gap2)), "better": float((z > 2).mean()), "worse": float((z < -2).mean()),
+           "needed_per_candidate": needed,
+           "budget": args.budget, "simulations_per_decision": sims / max(1, searched),
+           "candidates": bot.candidates, "cpu_s": cpu, "regret": regret}
+    print(f"{out['positions']} positions x {bot.candidates} candidates x {args.worlds} shared worlds ({cpu:.0f} CPU s)")
+    print(f"one simulation: sd {out['sd']:.3f}; paired difference: sd {paired:.3f} "
+          f"(independent would be {out['sd'] * np.sqrt(2):.3f})")
+    print(f"rms gap between the network's favourite and an alternative: {out['rms_gap']:.3f}")
+    print(f"alternatives shown better than the favourite over {args.worlds} worlds (z > 2): "
+          f"{100 * out['better']:.1f}%; worse (z < -2): {100 * out['worse']:.1f}%")
+    print(f"simulations per candidate to resolve it (z = 2): {needed:.0f}; at {args.budget} s the bot runs "
+          f"{out['simulations_per_decision']:.0f} per decision, about "
+          f"{out['simulations_per_decision'] / bot.candidates:.0f} per candidate")
+    for it, r in regret.items():
+        print(f"regret at {it:5d} simulations per decision: {r['mean']:.4f} +- {r['se']:.4f} "
+              f"(plays another move than the network's in {100 * r['deviates']:.0f}% of positions, "
+              f"{r['cpu_s']:.3f} CPU s per decision)")
+    return out
+
+
+def regret_at(iterations: int, found, refs, bot: NetSearchAgent, seed: int) -> dict:
+    """Mean regret against the reference of a search with ``iterations`` simulations per
+    decision (0: the network's favourite), and how often it leaves the network's move."""
+    cands = [candidates(bot, obs, mask) for obs, mask in found]  # the rows of refs
+    search = None
+    if iterations:
+        search = NetSearchAgent(iterations=iterations, seed=seed + 7)
+        search.bind(GameConfig(*bot.config))
+    regrets, moved = [], 0
+    cpu = time.process_time()
+    for (obs, mask), ref, cand in zip(found, refs, cands):
+        a = cand[0] if search is None else int(search.act_batch(obs[None], mask[None])[0])
+        regrets.append(ref.max() - ref[cand.index(a)])
+        moved += a != cand[0]
+    cpu = (time.process_time() - cpu) / max(1, len(found))
+    r = np.array(regrets)
+    return {"mean": float(r.mean()), "se": float(r.std(ddof=1) / np.sqrt(len(r))) if len(r) > 1 else 0.0,
+            "deviates": moved / max(1, len(found)), "cpu_s": cpu}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""benchmarks/netsearch_noise.py: the spread of NetSearchAgent's simulations and the paired
+differences between its candidates (docs/agents_netsearch.md, "Why 0.1 s is not enough")."""
+import numpy as np
+import pytest
+
+from spacemission_agents.netsearch import NetSearchAgent
+from spacemission_env.games import GameConfig
+from tests.helpers.paths import load_tool
+
+
+@pytest.fixture(scope="module")
+def noise():
+    return load_tool("netsearch_noise", folder="benchmarks")
+
+
+def test_candidates_meet_the_same_worlds_deterministically(noise):
+    """Each row is one candidate in the same W worlds: simulating again gives the same
+    values (the policy plays greedily), and every value is a finished game's, in [-1, 1]."""
+    bot = NetSearchAgent(seed=0)
+    bot.bind(GameConfig(2))
+    obs, mask = noise.positions(bot, 1, seed=3)[0]
+    a = noise.candidate_values(bot, obs, mask, 6, np.random.default_rng(1))
+    b = noise.candidate_values(bot, obs, mask, 6, np.random.default_rng(1))
+    assert a.shape == (min(bot.candidates, int(mask.sum())), 6)
+    np.testing.assert_array_equal(a, b)
+    assert (np.abs(a) <= 1).all()
+
+
+def test_summary_is_consistent(noise):
+    out = noise.main(["--positions", "2", "--worlds", "4", "--budget", "0.02", "--iterations", "0", "6",
+                      "--seed", "2"])
+    assert out["positions"] == 2 and out["sd"] >= 0 and out["paired_sd"] >= 0
+    assert 0 <= out["better"] and 0 <= out["worse"] and out["better"] + out["worse"] <= 1
+    if out["rms_gap"] > 0:
+        assert out["needed_per_candidate"] == pytest.approx((2 * out["paired_sd"] / out["rms_gap"]) ** 2)
+    net, search = out["regret"][0], out["regret"][6]
+    assert net["deviates"] == 0 and net["mean"] >= 0 and search["mean"] >= 0  # regret against the best reference mean
+    with pytest.raises(SystemExit):
+        noise.main(["--worlds", "1"])
+    with pytest.raises(SystemExit):
+        noise.main(["--iterations", "-1"])
+
+
+def test_regret_is_measured_against_the_reference_best(noise):
+    """Regret is the best reference mean minus the played candidate's: 0 where the network's
+    favourite is the reference's best, the gap where another candidate is."""
+    bot = NetSearchAgent(seed=0)
+    bot.bind(GameConfig(2))
+    found = noise.positions(bot, 2, seed=4)
+    sizes = [len(noise.candidates(bot, o, m)) for o, m in found]
+    refs = [np.linspace(0.0, -0.5, k) for k in sizes]  # the favourite first: no regret
+    assert noise.regret_at(0, found, refs, bot, 0)["mean"] == 0
+    refs = [np.linspace(-0.5, 0.0, k) for k in sizes]  # the favourite last: regret 0.5
+    assert noise.regret_at(0, found, refs, bot, 0)["mean"] == pytest.approx(0.5)
