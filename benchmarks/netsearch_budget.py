@@ -8,6 +8,8 @@
         --games 60 --seed 101 --params depth=2,c_puct=2.0
     # pool every saved run: win rate [95% CI] and CPU s per decision per budget, and the plot
     python benchmarks/netsearch_budget.py report --png docs/images/netsearch_budget.png
+    # another setting's runs (in --other) against these on the same deals: the paired difference
+    python benchmarks/netsearch_budget.py compare --other runs/nswave
 
 Each run is saved as JSON under --dir; runs at one (opponent, budget, params) with
 different seeds play disjoint deals and are pooled. Ties count half; the 95% interval is
@@ -102,6 +104,51 @@ def report(args) -> None:
         _plot([r for r in table if not r["params"]], Path(args.png))
 
 
+def paired(runs: list[dict], others: list[dict]) -> list[dict]:
+    """Each run of ``others`` against the run of ``runs`` with the same opponent, budget and
+    seed (the same deals, checked), pooled per (opponent, budget, both params): win rates
+    and their difference with a 95% interval from the per-deal differences (a deal and seed
+    being one cluster, as in the arena's intervals)."""
+    base: dict[tuple, list[dict]] = {}
+    for r in runs:
+        base.setdefault((r["opponent"], r["budget"], r["seed"]), []).append(r)
+    groups: dict[tuple, list[tuple[dict, dict]]] = {}
+    for o in others:
+        key = (o["opponent"], o["budget"], o["seed"])
+        for r in base.get(key, []):
+            if r["deal"] != o["deal"]:
+                raise SystemExit(f"compare: the runs at opponent {key[0]}, budget {key[1]}, seed {key[2]} played "
+                                 "other deals (another --games?)")
+            tag = (key[0], key[1], json.dumps(o["params"], sort_keys=True), json.dumps(r["params"], sort_keys=True))
+            groups.setdefault(tag, []).append((o, r))
+    out = []
+    for (opp, b, p_other, p_base), pairs in sorted(groups.items()):
+        a = np.concatenate([o["outcome"] for o, _ in pairs])
+        z = np.concatenate([r["outcome"] for _, r in pairs])
+        cluster = np.concatenate([np.array(o["deal"]) + 10**6 * o["seed"] for o, _ in pairs])
+        per = np.array([(a - z)[cluster == c].sum() for c in np.unique(cluster)])
+        se = per.std(ddof=1) * np.sqrt(len(per)) / len(a) if len(per) > 1 else float("nan")
+        out.append(dict(opponent=opp, budget=b, params=json.loads(p_other), base_params=json.loads(p_base),
+                        games=len(a), win=float(a.mean()), base_win=float(z.mean()), diff=float((a - z).mean()),
+                        half_width=1.96 * se, seeds=sorted(o["seed"] for o, _ in pairs)))
+    return out
+
+
+def compare(args) -> None:
+    load = lambda d: [json.loads(p.read_text()) for p in sorted(Path(d).glob("duel_*.json"))]  # noqa: E731
+    rows = paired(load(args.dir), load(args.other))
+    if not rows:
+        raise SystemExit(f"compare: no run in {args.other} has a run with the same opponent, budget and seed "
+                         f"in {args.dir}")
+    print(f"runs in {args.other} against those in {args.dir} on the same deals (ties half; 95% interval of "
+          "the paired difference)")
+    for r in rows:
+        print(f"vs {r['opponent']} at {r['budget']:g} s, {r['games']} games: {json.dumps(r['params'])} "
+              f"{100 * r['win']:.1f}% against {json.dumps(r['base_params'])} {100 * r['base_win']:.1f}%: "
+              f"{100 * r['diff']:+.1f} +- {100 * r['half_width']:.1f} points (seeds "
+              f"{','.join(map(str, r['seeds']))})")
+
+
 def _plot(table: list[dict], png: Path) -> None:
     import matplotlib
 
@@ -137,7 +184,7 @@ def _plot(table: list[dict], png: Path) -> None:
     print(f"plot -> {png}")
 
 
-def main() -> None:
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, default=DIR, help="where runs are saved and read (default %(default)s)")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -149,8 +196,10 @@ def main() -> None:
     d.add_argument("--params", default="", help="extra NetSearchAgent parameters, KEY=VALUE,...")
     p = sub.add_parser("report", help="pool the saved runs, print the table, draw the plot")
     p.add_argument("--png", default=None)
-    args = ap.parse_args()
-    {"duel": duel, "report": report}[args.cmd](args)
+    c = sub.add_parser("compare", help="runs in --other against the runs in --dir on the same deals")
+    c.add_argument("--other", type=Path, required=True)
+    args = ap.parse_args(argv)
+    {"duel": duel, "report": report, "compare": compare}[args.cmd](args)
 
 
 if __name__ == "__main__":
