@@ -88,8 +88,13 @@ def _table(runs: list[dict]) -> list[dict]:
     return table
 
 
+def load_runs(folder: Path) -> list[dict]:
+    """The duel runs saved in ``folder``."""
+    return [json.loads(p.read_text()) for p in sorted(Path(folder).glob("duel_*.json"))]
+
+
 def report(args) -> None:
-    runs = [json.loads(p.read_text()) for p in sorted(args.dir.glob("duel_*.json"))]
+    runs = load_runs(args.dir)
     table = _table(runs)
     print("netsearch, 2 players, duplicate deals (ties half)")
     print(f"{'opponent':>9} {'budget s':>9} {'params':>22} {'games':>6} {'win %':>6} {'95% CI':>14} "
@@ -135,8 +140,7 @@ def paired(runs: list[dict], others: list[dict]) -> list[dict]:
 
 
 def compare(args) -> None:
-    load = lambda d: [json.loads(p.read_text()) for p in sorted(Path(d).glob("duel_*.json"))]  # noqa: E731
-    rows = paired(load(args.dir), load(args.other))
+    rows = paired(load_runs(args.dir), load_runs(args.other))
     if not rows:
         raise SystemExit(f"compare: no run in {args.other} has a run with the same opponent, budget and seed "
                          f"in {args.dir}")
