@@ -36,7 +36,8 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 
 
 def positions(bot: NetSearchAgent, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Decisions with a choice, drawn evenly from games of the policy against itself."""
+    """Decisions with a choice (more than one legal action), drawn at random from games of the
+    policy against itself."""
     policy, _ = bot._networks(bot.config)
     rng = np.random.default_rng(seed)
     games = max(2, count // 4)
