@@ -58,10 +58,7 @@ def positions(bot: NetSearchAgent, count: int, seed: int) -> list[tuple[np.ndarr
 
 def candidates(bot: NetSearchAgent, obs, mask) -> list[int]:
     """The bot's candidates in the prior's order (its ``candidates`` likeliest legal actions)."""
-    policy, _ = bot._networks(bot.config)
-    legal = np.flatnonzero(mask)
-    z = policy.logits(obs[None], mask[None])[0][legal]
-    return legal[np.argsort(-z, kind="stable")[:bot.candidates]].tolist()
+    return bot._candidates(obs, mask, bot._networks(bot.config)[0])[0].tolist()
 
 
 def candidate_values(bot: NetSearchAgent, obs, mask, worlds: int, rng) -> np.ndarray:

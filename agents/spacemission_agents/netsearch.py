@@ -195,11 +195,7 @@ class NetSearchAgent(BasePolicy):
         deadline = t0 + self.budget
         game = self._game(obs)
         policy, value = self._networks(game)
-        z = policy.logits(obs[None], mask[None])[0][legal].astype(np.float64) / self.temperature
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        order = np.argsort(-p, kind="stable")[:self.candidates]
-        cands, prior = legal[order], p[order] / p[order].sum()
+        cands, prior = self._candidates(obs, mask, policy)
         if cands.size == 1:
             self.last_search = None
             return int(cands[0])
@@ -247,6 +243,16 @@ class NetSearchAgent(BasePolicy):
                             "q": np.where(n_vis > 0, q, np.nan).tolist(), "root_value": root_v,
                             "simulations": sims, "seconds": elapsed, "action": int(cands[best])}
         return int(cands[best])
+
+    def _candidates(self, obs: np.ndarray, mask: np.ndarray, policy: PPOAgent) -> tuple[np.ndarray, np.ndarray]:
+        """The searched actions, the prior's ``candidates`` likeliest legal ones (likeliest
+        first), and their prior: softmax(logits / temperature) renormalised over them."""
+        legal = np.flatnonzero(mask)
+        z = policy.logits(obs[None], mask[None])[0][legal].astype(np.float64) / self.temperature
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        order = np.argsort(-p, kind="stable")[:self.candidates]
+        return legal[order], p[order] / p[order].sum()
 
     @staticmethod
     def _offsets(pick: np.ndarray) -> np.ndarray:
