@@ -236,3 +236,28 @@ def test_a_budget_below_one_simulation_plays_the_prior():
     s = tiny.last_search
     assert mask.sum() > 1 and s is not None
     assert a == s["candidates"][0] and s["simulations"] <= 1
+
+
+def test_bind_warms_up_once_outside_any_decision(monkeypatch):
+    """bind loads the networks and runs one simulation (numba's cached kernels load then, not
+    in the first decision's budget); a second bind of the same game, and a decision, do not
+    repeat it; the warm-up counts in no decision's stats."""
+    calls = []
+    real = NetSearchAgent._simulate
+
+    def counting(self, worlds, w_idx, actions, policy, value):
+        calls.append(len(w_idx))
+        return real(self, worlds, w_idx, actions, policy, value)
+
+    monkeypatch.setattr(NetSearchAgent, "_simulate", counting)
+    bot = NetSearchAgent(iterations=6, worlds=4, depth=2, seed=0)
+    bot.bind(GameConfig(2))
+    assert calls == [1] and bot.stats["decisions"] == 0 and bot.stats["simulations"] == 0
+    bot.bind(GameConfig(2))
+    assert calls == [1]
+    st = _states(games=1, steps=30, seed=3)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    bot.act_batch(obs, mask)
+    assert bot.last_search is not None  # a position with a choice: the decision searched
+    assert calls[0] == 1 and sum(calls[1:]) == 6
+    assert bot.stats["simulations"] == sum(calls[1:])
