@@ -147,7 +147,7 @@ def test_env_is_the_pettingzoo_env_unchanged():
 
 
 @pytest.mark.parametrize("bad, message", [
-    (dict(players=6), "players must be in 2..5"),
+    (dict(players=6), "num_players must be an integer in 2..5"),
     (dict(minibatch=5000, train_batch=1000), "minibatch in 1..train_batch"),
     (dict(opponents="heuristic=-1"), "must be >= 0"),
     (dict(trunk="256,x"), "comma-separated layer sizes"),

@@ -1,6 +1,7 @@
-"""Multi-agent PPO self-play on Ray RLlib (new API stack), on the PettingZoo env.
+"""Multi-agent PPO self-play on Ray RLlib (new API stack), on the PettingZoo env of any game.
 
     spacemission train --backend rllib --steps 200000 --num-env-runners 2            # a local Ray
+    spacemission train --backend rllib --game red_planet --steps 200000               # Mission: Red Planet
     spacemission train --backend rllib --address auto --num-env-runners 8 ...         # join a cluster
     python -m spacemission_training.rllib --resume runs/rllib-2p-s0                    # after a kill
 
@@ -9,11 +10,12 @@ lives in its own virtualenv: ``make install-ray``). docs/training.md, "Training 
 
 The run, top to bottom (``train``):
 
-1. configuration (``RLlibConfig``: defaults < ``--config`` file < flags), saved as
-   ``run_dir/config.json``; Ray is started locally, or joined at ``--address``;
-2. the env: ``spacemission_env.pettingzoo_env.env`` (the AEC env, unchanged) in RLlib's
-   ``PettingZooEnv`` wrapper, one game per env runner; the modules read its observation
-   dict themselves (rllib_module.py), so no observation adapter is needed;
+1. configuration (``RLlibConfig``: defaults < the game's defaults (``--game``, the SB3
+   trainer's GAME_DEFAULTS) < ``--config`` file < flags), saved as ``run_dir/config.json``;
+   Ray is started locally, or joined at ``--address``;
+2. the env: ``spacemission_env.pettingzoo_env.env`` (the AEC env of ``--game``, unchanged)
+   in RLlib's ``PettingZooEnv`` wrapper, one game per env runner; the modules read its
+   observation dict themselves (rllib_module.py), so no observation adapter is needed;
 3. the modules (one ``MultiRLModule``): ``learner`` (MaskedPPOModule, the only one
    trained), ``max_snapshots`` frozen copies ``self_0..`` of it, and one ``BotModule`` per
    bot of the opponent mix;
@@ -48,7 +50,8 @@ import numpy as np
 
 from .config import TrainConfig, _bool
 
-__all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "stop_algorithm", "export_agent", "main", "parse_args", "train"]
+__all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
+           "stop_algorithm", "train"]
 
 LEARNER = "learner"
 ENV_NAME = "spacemission_pettingzoo"
@@ -67,6 +70,7 @@ def _same(name: str, **default):
 @dataclass
 class RLlibConfig:
     # the game
+    game: str = _same("game")
     players: int = _same("players")
     rules: str = _same("rules")
     max_rounds: int = _same("max_rounds")
@@ -112,10 +116,19 @@ class RLlibConfig:
     layers = TrainConfig.layers  # "256,128" -> [256, 128], ValueError naming the option
 
     def __post_init__(self):
+        from spacemission_env.games import GameConfig, get_game
+
         from .pool import parse_weights
 
+        try:  # the game's own ranges (players, rules, round limit), named by GameConfig
+            self.game = get_game(self.game).name
+            GameConfig(self.players, self.rules, self.max_rounds, game=self.game)
+            if self.observation_type not in get_game(self.game).observation_types:
+                raise ValueError(f"observation_type must be one of {get_game(self.game).observation_types}, "
+                                 f"got {self.observation_type!r}")
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"bad RLlib training configuration: {exc}") from None
         checks = [
-            (2 <= self.players <= 5, "players must be in 2..5"),
             (self.steps > 0 and self.train_batch > 0 and 0 < self.minibatch <= self.train_batch,
              "steps and train_batch must be > 0, minibatch in 1..train_batch"),
             (self.epochs >= 1 and self.num_env_runners >= 0 and self.threads >= 1,
@@ -138,7 +151,8 @@ class RLlibConfig:
 
 # --- the env and the seat mapping -------------------------------------------------------------
 def make_env(env_config: dict):
-    """RLlib's PettingZooEnv around the project's AEC env (``env_config``: its keyword arguments)."""
+    """RLlib's PettingZooEnv around the project's AEC env (``env_config``: its keyword
+    arguments, ``game`` among them)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     from spacemission_env.pettingzoo_env import env
@@ -219,7 +233,7 @@ def build_algorithm(cfg: RLlibConfig, arch: dict):
     weights = parse_weights(cfg.opponents)
     bots = [g for g in weights if g != SELF and weights[g] > 0]
     bot_ids = {spec: f"bot_{i}" for i, spec in enumerate(bots)}
-    game = dict(num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds)
+    game = dict(game=cfg.game, num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds)
     specs = {LEARNER: RLModuleSpec(module_class=MaskedPPOModule, model_config=arch)}
     specs.update({f"self_{k}": RLModuleSpec(module_class=MaskedPPOModule, model_config=arch)
                   for k in range(cfg.max_snapshots)})
@@ -272,8 +286,8 @@ def export_agent(module, cfg: RLlibConfig, training: dict | None = None, name: s
     from spacemission_agents.ppo import PPOAgent, make_metadata
 
     arch = {"trunk": cfg.layers("trunk"), "pi": cfg.layers("pi"), "vf": cfg.layers("vf"), "activation": "relu"}
-    meta = make_metadata(observation_type=cfg.observation_type, num_players=cfg.players, rules=cfg.rules,
-                         max_rounds=cfg.max_rounds, architecture=arch,
+    meta = make_metadata(game=cfg.game, observation_type=cfg.observation_type, num_players=cfg.players,
+                         rules=cfg.rules, max_rounds=cfg.max_rounds, architecture=arch,
                          training={"backend": "rllib", **(training or {})}, prior=None)
     params = {"active": module.active.cpu().numpy().copy(), "scale": module.scale.cpu().numpy().copy()}
     for i, (w, b) in enumerate(module.actor_layers()):
@@ -283,7 +297,8 @@ def export_agent(module, cfg: RLlibConfig, training: dict | None = None, name: s
 
 # --- the run --------------------------------------------------------------------------------------
 def default_run_dir(cfg: RLlibConfig) -> Path:
-    return Path("runs") / f"rllib-{cfg.players}p-s{cfg.seed}"
+    game = "" if cfg.game == "spacemission" else f"{cfg.game}-"
+    return Path("runs") / f"rllib-{game}{cfg.players}p-s{cfg.seed}"
 
 
 def init_ray(address: str) -> None:
@@ -344,7 +359,8 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
 
     def evaluation(step: int, games: int, seed: int) -> dict:
         return evaluate(export_agent(learner_module(algo), cfg), eval_opponents, num_players=cfg.players,
-                        rules=cfg.rules, max_rounds=cfg.max_rounds, games=games, seed=seed) if games else {}
+                        rules=cfg.rules, max_rounds=cfg.max_rounds, games=games, seed=seed,
+                        game=cfg.game) if games else {}
 
     if resume:
         if not loop_path.is_file():
@@ -358,7 +374,8 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         (run_dir / "config.json").write_text(json.dumps(
             {"config": cfg.as_dict(), "command": command, "versions": {**versions(), "ray": _ray_version()},
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
-        active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed)
+        active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,
+                                      game=cfg.game)
         arch = architecture(cfg, active, scale)
         algo = build_algorithm(cfg, arch)
         for k in range(cfg.max_snapshots):  # every slot starts as the initial network
@@ -440,6 +457,7 @@ EXAMPLES = """examples:
   ray start --address HEAD_IP:6379 --num-cpus 8
   spacemission train --backend rllib --address auto --num-env-runners 15     # on the head node
   spacemission train --backend rllib --resume runs/rllib-2p-s0 --steps 400000
+  spacemission train --backend rllib --game red_planet --players 4 --steps 200000  # the other game
 docs/training.md, "Training on Ray"."""
 
 RESUME_OVERRIDES = ("steps", "progress", "address", "num_env_runners")
@@ -459,8 +477,19 @@ def build_parser(prog: str = "spacemission train --backend rllib") -> argparse.A
     return ap
 
 
+def game_defaults(game: str) -> dict:
+    """What ``--game NAME`` puts in place of Space Mission's defaults: the SB3 trainer's
+    GAME_DEFAULTS for the options this trainer has (rules, round limit, observation type,
+    players, opponents, intervals), ValueError naming an unknown game."""
+    from .config import game_defaults as sb3_defaults
+
+    names = {f.name for f in fields(RLlibConfig)}
+    return {k: v for k, v in sb3_defaults(game).items() if k in names}
+
+
 def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
-    """(config, resume run dir or None). Precedence: defaults < --config file < flags."""
+    """(config, resume run dir or None). Precedence: defaults < the game's defaults
+    (``--game``, from the file or the flags) < --config file < flags."""
     ap = build_parser()
     ns = ap.parse_args(argv)
     flags = {f.name: getattr(ns, f.name) for f in fields(RLlibConfig) if getattr(ns, f.name) is not None}
@@ -485,7 +514,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
             unknown = sorted(set(values) - names)
             if unknown:
                 raise ValueError(f"config file {ns.config!r}: unknown keys {unknown}; known: {sorted(names)}")
-        return RLlibConfig(**{**values, **flags}), None
+        game = flags.get("game", values.get("game", "spacemission"))
+        return RLlibConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
         ap.error(str(exc))
 

@@ -1,21 +1,22 @@
-"""RLlib (new API stack) modules for Space Mission: the masked learner and the bots.
+"""RLlib (new API stack) modules for every game of the package: the masked learner and the bots.
 
 ``MaskedPPOModule`` is a ``TorchRLModule`` with ``ValueFunctionAPI`` (what RLlib's PPO
 needs) that reads the PettingZoo env's own observation dict: ``obs["observation"]``
-(int8 [D]) and ``obs["action_mask"]`` (int8 [100]). No observation wrapper is needed:
-the module casts the int8 observation to float itself and applies the mask, so RLlib's
-``PettingZooEnv`` wrapper drives ``spacemission_env.pettingzoo_env.env`` unchanged.
+(int8 [D]) and ``obs["action_mask"]`` (int8 [A], the game's action count). No observation
+wrapper is needed: the module casts the int8 observation to float itself and applies the
+mask, so RLlib's ``PettingZooEnv`` wrapper drives ``spacemission_env.pettingzoo_env.env``
+unchanged.
 
 Its network is the SB3 trainer's (training/spacemission_training/policy.py): the
 observation's *active* features scaled into [0, 1] (``x = obs[active] * scale``), a
-shared ReLU trunk, then a policy head ending in 100 logits and a value head ending in
+shared ReLU trunk, then a policy head ending in A logits and a value head ending in
 one number. Illegal actions get a logit of ``FLOAT_MIN`` (about -3.4e38), so they are
 never sampled and take no probability mass in PPO's ratio or entropy. ``actor_layers``
 gives the actor's (weight, bias) pairs in the order of the numpy agent format
 (agents/spacemission_agents/ppo.py), so an RLlib-trained policy plays without Ray.
 
 ``BotModule`` makes any agent spec (``heuristic``, ``greedy``, ``random``,
-``ppo:PATH``...) an RLModule that is never trained: it calls the agent's
+``ppo:PATH``..., of the game in ``model_config``) an RLModule that is never trained: it calls the agent's
 ``act_batch(observations, masks)`` and hands RLlib the actions (``Columns.ACTIONS``).
 Each env runner builds its own copy from the spec, so no model is pickled to workers.
 """
@@ -95,16 +96,18 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
 
 class BotModule(RLModule):
     """An agent spec as a frozen RLModule (module doc). ``model_config``: ``spec``,
-    ``seed``, and the game (``num_players``, ``rules``, ``max_rounds``) it is bound to."""
+    ``seed``, and the game (``game``, default Space Mission, ``num_players``, ``rules``,
+    ``max_rounds``) it is bound to."""
 
     def setup(self):
         from spacemission_agents.arena import _game_config
         from spacemission_agents.registry import make_agent
 
         cfg = self.model_config
-        self.agent = make_agent(cfg["spec"], seed=int(cfg.get("seed", 0)))
+        game = cfg.get("game", "spacemission")
+        self.agent = make_agent(cfg["spec"], seed=int(cfg.get("seed", 0)), game=game)
         if callable(getattr(self.agent, "bind", None)):
-            self.agent.bind(_game_config(cfg["num_players"], cfg["rules"], cfg["max_rounds"]))
+            self.agent.bind(_game_config(cfg["num_players"], cfg["rules"], cfg["max_rounds"], game))
         wanted = getattr(self.agent, "observation_type", None)
         if getattr(self.agent, "uses_observation", True) and wanted not in (None, cfg["observation_type"]):
             raise ValueError(f"opponent {cfg['spec']!r} reads {wanted!r} observations; the env gives "
