@@ -18,9 +18,15 @@ games, what one such simulation says:
   the reference mean (over the ``--worlds`` worlds, which the searches do not see) of the
   best candidate minus that of the candidate the search plays. The reference's own noise
   adds the same amount to every row, so compare rows, not the figures with 0.
+* ``gain by gap``: what leaving the network's favourite could gain, by how sure the network
+  is (the logit gap between its favourite and its runner-up, in ``--bins`` equal-count bins):
+  the best candidate chosen on half of the worlds, measured against the favourite on the
+  other half (and the halves swapped), so the reference's noise does not inflate it. If the
+  gain sat in a few uncertain positions, a search that spent its time there would need fewer
+  simulations in all.
 
     .venv/bin/python benchmarks/netsearch_noise.py [--positions 24] [--worlds 128] [--budget 0.1] \
-        [--iterations 0 120 480] [--seed 0]
+        [--iterations 0 120 480] [--bins 5] [--seed 0]
 """
 from __future__ import annotations
 
@@ -77,10 +83,12 @@ def main(argv=None) -> dict:
     ap.add_argument("--budget", type=float, default=0.1, help="CPU s per decision to compare against")
     ap.add_argument("--iterations", type=int, nargs="*", default=[0, 120, 480],
                     help="simulations per decision whose regret is measured (0: the network's favourite)")
+    ap.add_argument("--bins", type=int, default=5, help="bins of the network's logit gap for the gain table")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    if args.positions < 1 or args.worlds < 2 or args.budget <= 0 or min(args.iterations, default=0) < 0:
-        ap.error("--positions >= 1, --worlds >= 2, --budget > 0 and --iterations >= 0 are needed")
+    if args.positions < 1 or args.worlds < 2 or args.budget <= 0 or min(args.iterations, default=0) < 0 \
+            or args.bins < 1:
+        ap.error("--positions >= 1, --worlds >= 2, --budget > 0, --iterations >= 0 and --bins >= 1 are needed")
     bot = NetSearchAgent(budget=args.budget, seed=args.seed)
     bot.bind(GameConfig(2))
     rng = np.random.default_rng(args.seed)
@@ -88,9 +96,12 @@ def main(argv=None) -> dict:
     cpu = time.process_time()
     found = positions(bot, args.positions, args.seed)
     refs = []  # per position: the reference mean of each candidate (the prior's order)
+    gaps, gains = [], []
     for obs, mask in found:
         v = candidate_values(bot, obs, mask, args.worlds, rng)
         refs.append(v.mean(axis=1))
+        gaps.append(logit_gap(bot, obs, mask))
+        gains.append(split_half_gain(v))
         sd.append(v.std(axis=1, ddof=1).mean())
         if len(v) < 2:
             continue
@@ -116,7 +127,8 @@ def main(argv=None) -> dict:
            "rms_gap": float(np.sqrt(gap2)), "better": float((z > 2).mean()), "worse": float((z < -2).mean()),
            "needed_per_candidate": needed,
            "budget": args.budget, "simulations_per_decision": sims / max(1, searched),
-           "candidates": bot.candidates, "cpu_s": cpu, "regret": regret}
+           "candidates": bot.candidates, "cpu_s": cpu, "regret": regret,
+           "by_gap": gain_by_gap(np.array(gaps), np.array(gains), args.bins)}
     print(f"{out['positions']} positions x {bot.candidates} candidates x {args.worlds} shared worlds ({cpu:.0f} CPU s)")
     print(f"one simulation: sd {out['sd']:.3f}; paired difference: sd {paired:.3f} "
           f"(independent would be {out['sd'] * np.sqrt(2):.3f})")
@@ -130,6 +142,35 @@ def main(argv=None) -> dict:
         print(f"regret at {it:5d} simulations per decision: {r['mean']:.4f} +- {r['se']:.4f} "
               f"(plays another move than the network's in {100 * r['deviates']:.0f}% of positions, "
               f"{r['cpu_s']:.3f} CPU s per decision)")
+    print(f"gain of the best candidate over the network's favourite (split halves of the worlds), by the "
+          f"network's logit gap (mean {np.mean(gains):+.4f}):")
+    for b in out["by_gap"]:
+        print(f"  gap {b['low']:6.2f} .. {b['high']:6.2f}: {b['positions']:4d} positions, gain {b['gain']:+.4f} "
+              f"+- {b['se']:.4f}")
+    return out
+
+
+def logit_gap(bot: NetSearchAgent, obs, mask) -> float:
+    """The network's logit of its favourite minus its runner-up's (inf with one legal action)."""
+    z = np.sort(bot._networks(bot.config)[0].logits(obs[None], mask[None])[0][np.flatnonzero(mask)])
+    return float(z[-1] - z[-2]) if z.size > 1 else float("inf")
+
+
+def split_half_gain(v: np.ndarray) -> float:
+    """[C, W] values (row 0 the favourite): the best row picked on the even worlds scored
+    against row 0 on the odd ones, and the other way round, averaged; near 0 (or below: a
+    pick on noise) where no candidate beats the favourite, the gap where one does."""
+    a, b = v[:, 0::2].mean(axis=1), v[:, 1::2].mean(axis=1)
+    return float(0.5 * ((b[a.argmax()] - b[0]) + (a[b.argmax()] - a[0])))
+
+
+def gain_by_gap(gaps: np.ndarray, gains: np.ndarray, bins: int) -> list[dict]:
+    """Mean gain (and its standard error) in ``bins`` equal-count bins of the logit gap."""
+    out = []
+    for part in np.array_split(np.argsort(gaps, kind="stable"), min(bins, len(gaps))):
+        g = gains[part]
+        out.append({"low": float(gaps[part].min()), "high": float(gaps[part].max()), "positions": int(part.size),
+                    "gain": float(g.mean()), "se": float(g.std(ddof=1) / np.sqrt(g.size)) if g.size > 1 else 0.0})
     return out
 
 

@@ -30,6 +30,7 @@ def test_summary_is_consistent(noise):
     out = noise.main(["--positions", "2", "--worlds", "4", "--budget", "0.02", "--iterations", "0", "6",
                       "--seed", "2"])
     assert out["positions"] == 2 and out["sd"] >= 0 and out["paired_sd"] >= 0
+    assert sum(b["positions"] for b in out["by_gap"]) == 2
     assert 0 <= out["better"] and 0 <= out["worse"] and out["better"] + out["worse"] <= 1
     if out["rms_gap"] > 0:
         assert out["needed_per_candidate"] == pytest.approx((2 * out["paired_sd"] / out["rms_gap"]) ** 2)
@@ -52,3 +53,17 @@ def test_regret_is_measured_against_the_reference_best(noise):
     assert noise.regret_at(0, found, refs, bot, 0)["mean"] == 0
     refs = [np.linspace(-0.5, 0.0, k) for k in sizes]  # the favourite last: regret 0.5
     assert noise.regret_at(0, found, refs, bot, 0)["mean"] == pytest.approx(0.5)
+
+
+def test_split_half_gain_and_its_bins(noise):
+    """The split-half gain is the better candidate's margin where one beats the favourite in
+    every world, 0 where the favourite is best everywhere; the bins sort by the logit gap and
+    hold equal counts."""
+    worlds = np.tile([0.2, -0.2], 8)  # the same world-to-world noise for every candidate
+    v = np.stack([worlds, worlds + 0.3, worlds - 0.1])
+    assert noise.split_half_gain(v) == pytest.approx(0.3)
+    assert noise.split_half_gain(np.stack([worlds, worlds - 0.3])) == pytest.approx(0.0)
+    bins = noise.gain_by_gap(np.array([5.0, 1.0, 3.0, 9.0]), np.array([0.5, 0.1, 0.3, 0.9]), 2)
+    assert [b["positions"] for b in bins] == [2, 2]
+    assert (bins[0]["low"], bins[0]["high"], bins[1]["low"], bins[1]["high"]) == (1.0, 3.0, 5.0, 9.0)
+    assert bins[0]["gain"] == pytest.approx(0.2) and bins[1]["gain"] == pytest.approx(0.7)
