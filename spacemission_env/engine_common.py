@@ -81,6 +81,9 @@ def check_actions(st, actions) -> np.ndarray:
         raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {a!r}")
     if a.dtype.kind not in "iu":
         raise ValueError(f"actions must be integer ids, got dtype {a.dtype}: {a!r}")
+    if a.dtype == np.uint64 and (a > np.iinfo(np.int64).max).any():  # would wrap to a negative id below
+        g = int(np.flatnonzero(a > np.iinfo(np.int64).max)[0])
+        raise ValueError(f"game {g}: action {int(a[g])} is out of range (not an action id)")
     if a.dtype != np.int64:
         a = a.astype(np.int64)
     return a
@@ -107,6 +110,8 @@ def check_players(st, player) -> np.ndarray:
     if player is None:
         return st.current_player.astype(np.int64)
     if isinstance(player, (int, np.integer)) and not isinstance(player, bool):
+        if not 0 <= player < st.num_players:  # before np.full, which cannot hold a huge int
+            raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {int(player)}")
         p = np.full(st.batch_size, int(player), dtype=np.int64)
     else:
         p = np.asarray(player)

@@ -169,11 +169,15 @@ class GameEnv(EnvBase, gymnasium.Env):
     # --- Gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         seed = check_seed(seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict (e.g. {{'seat': 0}}) or None, got {options!r}")
+        unknown = sorted(map(repr, set(options or {}) - {"seat"}))
+        if unknown:
+            raise ValueError(f"unknown reset option {unknown[0]}; the only option is 'seat'")
+        seat = check_seat((options or {}).get("seat", self.seat_option), self.num_players)  # before any reseeding
         super().reset(seed=seed)
         if seed is not None:
             seed_policies(self.opponents, np.random.SeedSequence(seed))
-        seat = (options or {}).get("seat", self.seat_option)
-        seat = check_seat(seat, self.num_players)
         self.seat = int(self.np_random.integers(self.num_players)) if seat == "random" else seat
         self._seat_arr = np.array([self.seat], dtype=np.int64)
         game_seed = int(self.np_random.integers(0, 2**63))

@@ -72,6 +72,8 @@ class VectorEnv(EnvBase):
         self.single_observation_space = self._observation_box()  # one game's (Gymnasium's VectorEnv names)
         self.single_action_space = self._action_discrete()
         self.num_actions = self.single_action_space.n
+        if not isinstance(final_observation, (bool, np.bool_)):
+            raise TypeError(f"final_observation must be True or False, got {final_observation!r}")
         self.final_observation = bool(final_observation)
         self._rng = np.random.default_rng(check_seed(seed))
 

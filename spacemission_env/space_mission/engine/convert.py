@@ -119,6 +119,9 @@ def from_reference(states: Sequence[GameState]) -> BatchState:
     states = list(states)
     if not states:
         raise ValueError("from_reference needs at least one state")
+    for k, s in enumerate(states):
+        if not isinstance(s, GameState):
+            raise TypeError(f"states[{k}] must be a Space Mission GameState, got {type(s).__name__}")
     s0 = states[0]
     st = BatchState(len(states), s0.num_players, s0.rules, s0.max_rounds)
     for i, s in enumerate(states):

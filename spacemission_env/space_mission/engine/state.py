@@ -139,8 +139,15 @@ class BatchState:
     def take(self, rows) -> "BatchState":
         """A new batch of the games ``self[rows]``, in that order; rows may repeat (copies
         of one game). Finished games dropped this way stop costing kernel time, and every
-        game evolves exactly as it would have in place."""
+        game evolves exactly as it would have in place. ValueError unless ``rows`` is a 1-d
+        integer array of indices into this batch (a bool mask would leave ``batch_size``
+        wrong)."""
         rows = np.asarray(rows)
+        if rows.ndim != 1 or (rows.dtype.kind not in "iu" and rows.size):
+            raise ValueError(f"rows must be a 1-d integer array, got {rows!r}")
+        if rows.size and (rows.min() < -self.batch_size or rows.max() >= self.batch_size):
+            raise ValueError(f"rows must index the batch of {self.batch_size}, got {rows!r}")
+        rows = rows.astype(np.intp, copy=False)
         out = BatchState.__new__(BatchState)
         out.__dict__.update(self.__dict__)
         for n in FIELD_NAMES:
@@ -153,6 +160,13 @@ class BatchState:
     def concat(self, other: "BatchState") -> "BatchState":
         """A new batch of this batch's games followed by ``other``'s (same player count and
         rules): e.g. more sampled worlds appended to those already in use."""
+        if not isinstance(other, BatchState):
+            raise TypeError(f"concat needs a Space Mission BatchState, got {type(other).__name__}")
+        mine = (self.num_players, self.rules, self.max_rounds)
+        theirs = (other.num_players, other.rules, other.max_rounds)
+        if mine != theirs:
+            raise ValueError(f"concat needs games of one configuration (num_players, rules, max_rounds): "
+                             f"this batch has {mine}, the other {theirs}")
         out = BatchState.__new__(BatchState)
         out.__dict__.update(self.__dict__)
         for n in FIELD_NAMES:

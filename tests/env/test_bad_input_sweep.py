@@ -1,0 +1,104 @@
+"""Bad input found by a robustness sweep of the interfaces and the engines, beyond
+test_bad_input.py: each case raises an error naming the problem and changes nothing."""
+import re
+
+import numpy as np
+import pytest
+
+from spacemission_env.gym_env import GameEnv
+from spacemission_env.red_planet import engine as rp_engine
+from spacemission_env.space_mission import engine as sm_engine
+from spacemission_env.vector import VectorEnv
+
+GAMES = [("spacemission", 2), ("red_planet", 3)]
+ENGINES = [(sm_engine, 2), (rp_engine, 3)]
+
+
+# --- Gymnasium reset(options=...) ------------------------------------------------------------
+@pytest.mark.parametrize("game, players", GAMES)
+@pytest.mark.parametrize("options, exc, text", [
+    (["seat"], TypeError, "options must be a dict (e.g. {'seat': 0}) or None, got ['seat']"),
+    (5, TypeError, "got 5"),
+    ({"seta": 1}, ValueError, "unknown reset option 'seta'"),
+    ({"seat": 9}, ValueError, "seat must be 'random' or a seat in 0..1"),
+])
+def test_gym_reset_rejects_bad_options_before_reseeding(game, players, options, exc, text):
+    """A refused reset leaves the episode in progress and the env's generator as they were
+    (before the fix: AttributeError for a non-dict, a typo ignored, and a bad seat raised
+    only after np_random and the opponents had been reseeded)."""
+    env = GameEnv(game=game, num_players=players)
+    env.reset(seed=3)
+    rng_before = env.np_random.bit_generator.state
+    seer = env.engine.observe(env.batch_state, player=0, observation_type="seer").copy()
+    seat_before = env.seat
+    with pytest.raises(exc, match=re.escape(text.replace("0..1", f"0..{players - 1}"))):
+        env.reset(seed=99, options=options)
+    assert env.np_random.bit_generator.state == rng_before
+    assert env.seat == seat_before
+    assert np.array_equal(env.engine.observe(env.batch_state, player=0, observation_type="seer"), seer)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))  # the episode goes on
+
+
+# --- VectorEnv(final_observation=...) ----------------------------------------------------------
+@pytest.mark.parametrize("value", ["no", 0, None, 1.0])
+def test_vector_final_observation_must_be_a_bool(value):
+    with pytest.raises(TypeError, match=re.escape(f"final_observation must be True or False, got {value!r}")):
+        VectorEnv(2, final_observation=value)
+
+
+# --- engine.step / observe: huge values ------------------------------------------------------------
+@pytest.mark.parametrize("engine, players", ENGINES)
+def test_step_names_a_uint64_action_as_given_not_wrapped(engine, players):
+    st = engine.init(2, players, seeds=5)
+    before = st.copy()
+    with pytest.raises(ValueError, match=r"game 1: action 18446744073709551615 is out of range"):
+        engine.step(st, np.array([0, 2**64 - 1], dtype=np.uint64))
+    assert np.array_equal(st.current_player, before.current_player)
+    assert np.array_equal(engine.observe(st, player=0), engine.observe(before, player=0))
+
+
+@pytest.mark.parametrize("engine, players", ENGINES)
+@pytest.mark.parametrize("player", [2**70, -(2**70), np.uint64(2**64 - 1)])
+def test_observe_rejects_a_huge_seat_by_name(engine, players, player):
+    st = engine.init(2, players)
+    with pytest.raises(ValueError, match=re.escape(f"player must be a seat in 0..{players - 1}, got {int(player)}")):
+        engine.observe(st, player=player)
+
+
+# --- Space Mission BatchState.take / concat, from_reference ---------------------------------------
+@pytest.mark.parametrize("rows, text", [
+    ([True, False], "rows must be a 1-d integer array"),
+    ([[0, 1]], "rows must be a 1-d integer array"),
+    ([0.5], "rows must be a 1-d integer array"),
+    ([0, 2], "rows must index the batch of 2"),
+])
+def test_take_rejects_rows_that_are_not_indices(rows, text):
+    """Before the fix a bool mask gave a batch whose batch_size (2) did not match its
+    arrays (1 row), which the kernels then read past."""
+    st = sm_engine.init(2, 2, seeds=1)
+    before = st.copy()
+    with pytest.raises(ValueError, match=re.escape(text)):
+        st.take(rows)
+    assert st.batch_size == 2 and np.array_equal(st.current_player, before.current_player)
+    assert st.take([1, 1]).batch_size == 2  # repeats still fine
+
+
+@pytest.mark.parametrize("other, exc, text", [
+    (lambda: sm_engine.init(2, 2, rules="schmidt"), ValueError, "one configuration"),
+    (lambda: sm_engine.init(2, 2, max_rounds=5), ValueError, "(2, 'yucata', 100), the other (2, 'yucata', 5)"),
+    (lambda: sm_engine.init(2, 3), ValueError, "one configuration"),
+    (lambda: None, TypeError, "concat needs a Space Mission BatchState, got NoneType"),
+])
+def test_concat_refuses_games_of_another_configuration(other, exc, text):
+    """Before the fix the other batch's games were silently played by this batch's rules
+    and round limit."""
+    st = sm_engine.init(2, 2)
+    with pytest.raises(exc, match=re.escape(text)):
+        st.concat(other())
+    assert st.concat(sm_engine.init(1, 2)).batch_size == 3
+
+
+def test_from_reference_names_a_state_of_the_wrong_type():
+    good = sm_engine.to_reference(sm_engine.init(1, 2), 0)
+    with pytest.raises(TypeError, match=re.escape("states[1] must be a Space Mission GameState, got NoneType")):
+        sm_engine.from_reference([good, None])
