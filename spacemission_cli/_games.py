@@ -113,7 +113,7 @@ def parse_records(text: str, where: str) -> list[tuple[int, dict]]:
     """The games of a recorded file's text (see :func:`read_records`)."""
     try:
         whole = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not one JSON document: JSON lines (each checked below)
         whole = None
     if isinstance(whole, dict) and whole.get("format") == SAVE_FORMAT:
         return [(1, record_from_save(whole, where))]
@@ -123,7 +123,9 @@ def parse_records(text: str, where: str) -> list[tuple[int, dict]]:
             continue
         try:
             rec = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except RecursionError:
+            raise ReplayError(f"{where} line {n}: not valid JSON: nested too deeply") from None
+        except ValueError as exc:  # JSONDecodeError, or an integer of too many digits
             raise ReplayError(f"{where} line {n}: not valid JSON: {exc}") from None
         _check_shape(rec, f"{where} line {n}")
         out.append((n, rec))
@@ -176,8 +178,8 @@ def _check_shape(rec, where: str) -> None:
     except ValueError as exc:
         raise ReplayError(f"{where}: config: {exc}") from None
     seed = rec["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ReplayError(f"{where}: seed must be a non-negative integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {seed!r}")
     acts = rec["actions"]
     if not isinstance(acts, list) or not all(
             isinstance(a, list) and len(a) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in a[:2])

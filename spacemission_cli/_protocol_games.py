@@ -96,8 +96,8 @@ def check_record(rec: dict, where: str) -> None:
     except (TypeError, ValueError) as exc:
         raise RecordError(f"{where}: config: {exc}") from None
     seed = rec["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RecordError(f"{where}: seed must be a non-negative integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise RecordError(f"{where}: seed must be an integer in [0, 2**64), got {seed!r}")
     acts = rec["actions"]
     if not isinstance(acts, list) or not all(
             isinstance(a, list) and len(a) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in a[:2])

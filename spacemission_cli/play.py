@@ -173,7 +173,9 @@ def _load_game(args, ap) -> dict:
             data = json.load(f)
     except (OSError, UnicodeDecodeError) as exc:
         bad(f"cannot read it ({exc})")
-    except json.JSONDecodeError as exc:
+    except RecursionError:
+        bad("not valid JSON: nested too deeply")
+    except ValueError as exc:  # JSONDecodeError, or an integer of too many digits
         bad(f"not valid JSON: {exc}")
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
         bad(f"not a saved game (expected format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
@@ -203,7 +205,7 @@ def _is_space_mission_save(path: str) -> bool:
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # ValueError: not JSON, not UTF-8, too many digits
         return True
     return not (isinstance(data, dict) and data.get("format") != SAVE_FORMAT
                 and isinstance(data.get("config"), dict) and data["config"].get("game", "spacemission") != "spacemission")

@@ -44,7 +44,9 @@ async def read_json(request: Request, limit: int = MAX_BODY):
         return {}
     try:
         return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise ApiError(400, "the request body is not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits
         raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
 
 
@@ -155,6 +157,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         action, seat = body["action"], body.get("seat", game.table.seat)
         if isinstance(action, bool) or not isinstance(action, int):
             raise ApiError(400, f"action must be an integer action id, got {action!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ApiError(400, f"seat must be an integer, got {seat!r}")
         if seat != game.table.seat:
             raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat!r}")
 

@@ -33,9 +33,10 @@ class LiveGame:
 
 
 def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
-    value = body.get(key, default)
+    """``body[key]`` checked as an integer in lo..hi; absent or null: ``default``."""
+    value = body.get(key)
     if value is None:
-        return None
+        return default
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(400, f"{key} must be an integer, got {value!r}")
     if value < lo or (hi is not None and value > hi):
@@ -71,7 +72,7 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
 def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     """The checked options of a new game from the request's JSON object: players, opponents
     (one of the server's specs for all, or one per opponent), rules, seat (a number or
-    "random"), seed (null: a random one), max_rounds."""
+    "random"), seed (null: a random one), max_rounds; a null number takes its default."""
     if not isinstance(body, dict):
         raise ApiError(400, f"a new game is a JSON object, got {type(body).__name__}")
     known = {"players", "opponents", "rules", "seat", "seed", "max_rounds"}

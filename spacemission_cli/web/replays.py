@@ -41,8 +41,9 @@ def _checked(records: list[tuple[int, dict]], where: str) -> list[dict]:
 def _summary(k: int, entry: dict) -> dict:
     rec = entry["record"]
     return {"index": k, "game": rec.get("game"), "line": entry["line"], "players": rec["config"]["num_players"],
-            "rules": rec["config"]["rules"], "agents": rec.get("agents"), "steps": len(rec["actions"]),
-            "totals": [sc.get("total") for sc in rec["scores"]] if isinstance(rec["scores"], list) else None,
+            "rules": rec["config"].get("rules"), "agents": rec.get("agents"), "steps": len(rec["actions"]),
+            "totals": [sc.get("total") if isinstance(sc, dict) else None for sc in rec["scores"]]
+            if isinstance(rec["scores"], list) else None,
             "unfinished": bool(rec.get("unfinished")), "error": entry["error"]}
 
 

@@ -171,15 +171,24 @@ def _read_file(path: str) -> dict:
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"config file {path!r} does not exist")
-    if p.suffix == ".toml":
-        import tomllib
-
-        data = tomllib.loads(p.read_text())
-    elif p.suffix == ".json":
-        data = json.loads(p.read_text())
-    else:
+    if p.suffix not in (".toml", ".json"):
         raise ValueError(f"config file {path!r}: expected .toml or .json")
+    try:
+        if p.suffix == ".toml":
+            import tomllib
+
+            data = tomllib.loads(p.read_text())
+        else:
+            data = json.loads(p.read_text())
+    except RecursionError:
+        raise ValueError(f"config file {path!r}: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, TOMLDecodeError, UnicodeDecodeError
+        raise ValueError(f"config file {path!r}: not valid {p.suffix[1:].upper()}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"config file {path!r}: expected an object of options, got {type(data).__name__}")
     data = data.get("config", data)  # a run's config.json nests the values under "config"
+    if not isinstance(data, dict):
+        raise ValueError(f"config file {path!r}: \"config\" must be an object of options, got {type(data).__name__}")
     names = {f.name for f in fields(TrainConfig)}
     unknown = sorted(set(data) - names)
     if unknown:

@@ -1,0 +1,128 @@
+"""Malformed files and requests found by a robustness sweep of the CLI and the web
+server: a one-line argument error (exit 2) or a 4xx JSON error naming the problem, never a
+traceback or a 500, and the server keeps working."""
+import json
+
+import pytest
+
+from spacemission_cli import play, replay
+
+DEEP = "[" * 5000 + "]" * 5000  # past Python's recursion limit, under the server's body limit
+DIGITS = '{"seed": ' + "9" * 5000 + "}"  # an integer Python refuses to convert
+RECORD = {"format": "spacemission-arena-game", "version": 1, "seed": 1, "actions": [], "scores": [],
+          "config": {"num_players": 2, "rules": "yucata", "max_rounds": 5}}
+RP_RECORD = dict(RECORD, config={"game": "red_planet", "num_players": 3})
+
+
+def argument_error(main, argv, capsys) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main([str(a) for a in argv])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+# --- replay, play --load -------------------------------------------------------------------------
+@pytest.mark.parametrize("content, message", [
+    (DEEP, "line 1: not valid JSON: nested too deeply"),
+    (DIGITS, "line 1: not valid JSON: Exceeds the limit"),
+    (json.dumps(dict(RECORD, seed=2**64)), "line 1: seed must be an integer in [0, 2**64), got 18446744073709551616"),
+    (json.dumps(dict(RP_RECORD, seed=2**64)), "line 1: seed must be an integer in [0, 2**64), got 18446744073709551616"),
+])
+def test_replay_refuses_malformed_records_as_argument_errors(content, message, tmp_path, capsys):
+    """Before the fix: RecursionError / ValueError tracebacks (the seed from new_game)."""
+    path = tmp_path / "g.jsonl"
+    path.write_text(content + "\n")
+    err = argument_error(replay.main, [path], capsys)
+    assert "argument FILE" in err and message in err
+
+
+@pytest.mark.parametrize("argv", [[], ["--game", "red_planet"]])
+def test_play_load_refuses_deeply_nested_json(argv, tmp_path, capsys):
+    path = tmp_path / "save.json"
+    path.write_text(DEEP)
+    err = argument_error(play.main, argv + ["--load", path], capsys)
+    assert "argument --load" in err and "not valid JSON: nested too deeply" in err
+
+
+# --- train --config -------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, content, message", [
+    ("c.json", "[1, 2]", "expected an object of options, got list"),
+    ("c.json", '"x"', "expected an object of options, got str"),
+    ("c.json", '{"config": 5}', '"config" must be an object of options, got int'),
+    ("c.json", DEEP, "nested too deeply"),
+    ("c.json", "{not json", "not valid JSON: Expecting property name"),
+    ("c.toml", "x = [", "not valid TOML"),
+])
+def test_train_config_file_errors_name_the_file(name, content, message, tmp_path, capsys):
+    """Before the fix a JSON list or string was an AttributeError traceback."""
+    config = pytest.importorskip("spacemission_training.config")
+    path = tmp_path / name
+    path.write_text(content)
+    err = argument_error(config.parse_args, ["--config", path], capsys)
+    assert f"config file {str(path)!r}" in err and message in err
+
+
+# --- the web server ---------------------------------------------------------------------------------
+@pytest.fixture
+def client():
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
+    from starlette.testclient import TestClient
+
+    from spacemission_cli.web.app import create_app
+    return TestClient(create_app(["random"], max_games=10), raise_server_exceptions=False)
+
+
+def refused(response, status: int, words: str) -> None:
+    assert response.status_code == status, response.text
+    assert words in response.json()["error"], response.text
+
+
+def test_unparsable_bodies_are_400_on_every_post(client):
+    """Before the fix: 500 (RecursionError, or the ValueError of a too-long integer)."""
+    g = client.post("/api/games", json={"seed": 4}).json()
+    before = client.get(f"/api/games/{g['id']}").json()
+    for url in ("/api/games", f"/api/games/{g['id']}/move", f"/api/games/{g['id']}/undo"):
+        refused(client.post(url, content=DEEP.encode()), 400, "not valid JSON: nested too deeply")
+        refused(client.post(url, content=DIGITS.encode()), 400, "not valid JSON: Exceeds the limit")
+    for content, words in ((DEEP, "not valid JSON: nested too deeply"), (DIGITS, "not valid JSON: Exceeds the limit")):
+        refused(client.post("/api/replays", content=content.encode()), 400, words)
+    assert client.get(f"/api/games/{g['id']}").json() == before
+
+
+@pytest.mark.parametrize("body", [{"players": None}, {"seat": None}, {"game": "red_planet", "players": None},
+                                  {"game": "red_planet", "seat": None}])
+def test_a_null_option_of_a_new_game_takes_its_default(body, client):
+    """As ``"seed": null`` does (docs/play.md); before the fix: 500."""
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["seat"] == 0 and r.json()["players"] == (3 if "game" in body else 2)
+
+
+@pytest.mark.parametrize("seat", [0.0, True, None, "0"])
+def test_a_move_names_a_seat_that_is_not_an_integer(seat, client):
+    """Before the fix 0.0 (and True for seat 1) passed as the person's seat."""
+    g = client.post("/api/games", json={"seed": 4}).json()
+    r = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"], "seat": seat})
+    refused(r, 400, f"seat must be an integer, got {seat!r}")
+    assert client.get(f"/api/games/{g['id']}").json()["log_size"] == g["log_size"]
+
+
+@pytest.mark.parametrize("rec, status, words", [
+    (dict(RECORD, seed=2**64), 400, "seed must be an integer in [0, 2**64)"),
+    (dict(RP_RECORD, seed=2**64), 400, "seed must be an integer in [0, 2**64)"),
+    (dict(RECORD, scores=[1, {"total": 3}]), 201, None),
+    (RP_RECORD, 201, None),  # a record without config.rules (the game's default)
+])
+def test_uploaded_records_with_odd_fields_are_refused_or_listed(rec, status, words, client):
+    """Before the fix: 500 for each (the seed from new_game, ``.get`` on a score that is
+    not an object, ``config["rules"]`` of a record without it)."""
+    r = client.post("/api/replays", content=json.dumps(rec).encode())
+    if words:
+        refused(r, status, words)
+    else:
+        assert r.status_code == status, r.text
+        assert len(r.json()["games"]) == 1 and r.json()["games"][0]["error"]  # listed, with why it does not replay
+    assert client.get("/api/meta").status_code == 200
