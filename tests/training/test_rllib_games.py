@@ -104,3 +104,21 @@ def test_red_planet_bot_module_and_export_play_the_game(tmp_path):
     np.testing.assert_allclose(agent.logits(obs)[legal], logits[legal], rtol=1e-4, atol=1e-4)
     loaded = make_agent(f"ppo:{agent.save(tmp_path / 'final.npz')}", game="red_planet")
     assert np.array_equal(loaded.act_batch(obs, masks), logits.argmax(axis=1))
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("[1, 2]", "expected an object of options"),
+    ('{"config": 5}', '"config" must be an object of options'),
+    ('{"stepz": 1}', "unknown keys ['stepz']"),
+    ("{not json", "not valid JSON"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+])
+def test_config_file_must_be_an_object_of_known_options(tmp_path, capsys, text, phrase):
+    """The SB3 trainer's reader (config.read_options_file): a usage error naming the file,
+    not a traceback."""
+    f = tmp_path / "c.json"
+    f.write_text(text)
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(f)])
+    err = capsys.readouterr().err
+    assert phrase in err and str(f) in err

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-__all__ = ["GAME_DEFAULTS", "TrainConfig", "for_game", "game_defaults", "parse_args", "versions"]
+__all__ = ["GAME_DEFAULTS", "TrainConfig", "for_game", "game_defaults", "parse_args", "read_options_file", "versions"]
 
 
 def _h(text: str, **kw):
@@ -167,7 +167,10 @@ def for_game(game: str, **values) -> TrainConfig:
     return TrainConfig(**{**game_defaults(game), **values})
 
 
-def _read_file(path: str) -> dict:
+def read_options_file(path: str, names: set[str] | None = None) -> dict:
+    """The options of a .toml or .json file (a run's config.json: its "config" object),
+    ValueError naming the file for anything but an object of known option names
+    (``names``; default TrainConfig's)."""
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"config file {path!r} does not exist")
@@ -189,7 +192,7 @@ def _read_file(path: str) -> dict:
     data = data.get("config", data)  # a run's config.json nests the values under "config"
     if not isinstance(data, dict):
         raise ValueError(f"config file {path!r}: \"config\" must be an object of options, got {type(data).__name__}")
-    names = {f.name for f in fields(TrainConfig)}
+    names = names if names is not None else {f.name for f in fields(TrainConfig)}
     unknown = sorted(set(data) - names)
     if unknown:
         raise ValueError(f"config file {path!r}: unknown keys {unknown}; known: {sorted(names)}")
@@ -239,13 +242,13 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
     flags = {f.name: getattr(ns, f.name) for f in fields(TrainConfig) if getattr(ns, f.name) is not None}
     try:
         if ns.resume:
-            saved = {**_read_file(str(Path(ns.resume) / "config.json")), "stop_after_steps": 0}
+            saved = {**read_options_file(str(Path(ns.resume) / "config.json")), "stop_after_steps": 0}
             bad = sorted(set(flags) - set(RESUME_OVERRIDES))
             if bad or ns.config:
                 ap.error(f"--resume continues the saved configuration; only {', '.join(RESUME_OVERRIDES)} may be "
                          f"changed (got {', '.join(bad) or '--config'})")
             return TrainConfig(**{**saved, **flags}), ns.resume
-        values = _read_file(ns.config) if ns.config else {}
+        values = read_options_file(ns.config) if ns.config else {}
         game = flags.get("game", values.get("game", "spacemission"))
         return TrainConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:

@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import TrainConfig, _bool
+from .config import TrainConfig, _bool, read_options_file
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
            "stop_algorithm", "train"]
@@ -467,7 +467,7 @@ def build_parser(prog: str = "spacemission train --backend rllib") -> argparse.A
     ap = argparse.ArgumentParser(prog=prog, description="Multi-agent PPO self-play on Ray RLlib (new API stack) on the "
                                  "PettingZoo env, with action masking, bots and snapshots of the learner as opponents.",
                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--config", default=None, help="JSON file with any of the options below")
+    ap.add_argument("--config", default=None, help=".json or .toml file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help=f"continue the run in RUN_DIR from its last checkpoint ({', '.join(RESUME_OVERRIDES)} may change)")
     for f in fields(RLlibConfig):
@@ -503,17 +503,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
             if bad or ns.config:
                 ap.error(f"--resume continues the saved configuration; only {', '.join(RESUME_OVERRIDES)} may be "
                          f"changed (got {', '.join(bad) or '--config'})")
-            return RLlibConfig(**{**json.loads(path.read_text())["config"], **flags}), ns.resume
-        values = {}
-        if ns.config:
-            p = Path(ns.config)
-            if not p.is_file():
-                raise ValueError(f"config file {ns.config!r} does not exist")
-            values = json.loads(p.read_text())
-            values = values.get("config", values)
-            unknown = sorted(set(values) - names)
-            if unknown:
-                raise ValueError(f"config file {ns.config!r}: unknown keys {unknown}; known: {sorted(names)}")
+            return RLlibConfig(**{**read_options_file(str(path), names), **flags}), ns.resume
+        values = read_options_file(ns.config, names) if ns.config else {}
         game = flags.get("game", values.get("game", "spacemission"))
         return RLlibConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
