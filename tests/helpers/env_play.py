@@ -1,6 +1,7 @@
-"""Helpers for the interface tests (tests/test_env_*.py): a cheap "progress" player.
+"""Helpers for the interface tests (tests/test_env_*.py): a cheap "progress" player, and
+the decisions of a random AEC game (``aec_decisions``).
 
-Uniformly random play almost never ends a game by R-E1 (it truncates), so the tests
+The progress player: uniformly random play almost never ends a game by R-E1 (it truncates), so the tests
 that need natural endings use this one: with probability 1 - eps it picks uniformly
 among the legal actions of the most advanced kind available (tile > discover >
 develop > scan > jump > fly > top up), else uniformly among all legal actions.
@@ -54,3 +55,25 @@ class ProgressPolicy(BasePolicy):
     def act_batch(self, observations, action_masks):
         self.calls += len(action_masks)
         return pick(progress_masks(action_masks, self.rng, self.eps), self.rng)
+
+
+def aec_decisions(n: int, seed: int = 0, **env_kwargs) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of the acting agent along a random game of the AEC env
+    (``pettingzoo_env.env(**env_kwargs)``, any game), up to ``n`` decisions."""
+    from spacemission_env.pettingzoo_env import env
+
+    e = env(**env_kwargs)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    obs, masks = [], []
+    for _ in e.agent_iter():
+        o, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        obs.append(o["observation"])
+        masks.append(o["action_mask"])
+        if len(obs) == n:
+            break
+        e.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+    return np.array(obs), np.array(masks)

@@ -20,27 +20,14 @@ from spacemission_env.pettingzoo_env import env as make_aec  # noqa: E402
 from spacemission_training.policy import feature_stats  # noqa: E402
 from spacemission_training.rllib import LEARNER, RLlibConfig, SeatMapper, architecture, export_agent, make_env  # noqa: E402
 from spacemission_training.rllib_module import BotModule, MaskedPPOModule  # noqa: E402
+from tests.helpers.env_play import aec_decisions  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
 
 def _observations(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of the acting agent along a random 2-player game."""
-    e = make_aec(num_players=2, observation_type="recall")
-    e.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    obs, masks = [], []
-    for agent in e.agent_iter():
-        o, _, term, trunc, _ = e.last()
-        if term or trunc:
-            e.step(None)
-            continue
-        obs.append(o["observation"])
-        masks.append(o["action_mask"])
-        if len(obs) == n:
-            break
-        e.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
-    return np.array(obs), np.array(masks)
+    return aec_decisions(n, seed, num_players=2, observation_type="recall")
 
 
 @pytest.fixture(scope="module")

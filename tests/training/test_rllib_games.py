@@ -21,28 +21,10 @@ from spacemission_training.config import GAME_DEFAULTS  # noqa: E402
 from spacemission_training.policy import feature_stats  # noqa: E402
 from spacemission_training.rllib import RLlibConfig, architecture, default_run_dir, export_agent, make_env, parse_args  # noqa: E402
 from spacemission_training.rllib_module import BotModule, MaskedPPOModule  # noqa: E402
+from tests.helpers.env_play import aec_decisions  # noqa: E402
 
 pytestmark = pytest.mark.ray
 RP = get_game("red_planet")
-
-
-def _red_planet_observations(n: int, seed: int = 0, observation_type: str = "info"):
-    """Observations and masks of the acting agent along a random 4-player Red Planet game."""
-    e = make_aec(game="red_planet", num_players=4, observation_type=observation_type)
-    e.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    obs, masks = [], []
-    for _ in e.agent_iter():
-        o, _, term, trunc, _ = e.last()
-        if term or trunc:
-            e.step(None)
-            continue
-        obs.append(o["observation"])
-        masks.append(o["action_mask"])
-        if len(obs) == n:
-            break
-        e.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
-    return np.array(obs), np.array(masks)
 
 
 def test_game_flag_brings_the_games_defaults_under_the_flags(tmp_path):
@@ -84,7 +66,7 @@ def test_env_is_the_games_pettingzoo_env():
 
 def test_red_planet_bot_module_and_export_play_the_game(tmp_path):
     space = make_aec(game="red_planet", num_players=4, observation_type="info").observation_space("player_0")
-    obs, masks = _red_planet_observations(40, seed=2)
+    obs, masks = aec_decisions(40, 2, game="red_planet", num_players=4, observation_type="info")
     batch = {Columns.OBS: {"observation": torch.as_tensor(obs), "action_mask": torch.as_tensor(masks)}}
     config = dict(spec="heuristic", seed=0, observation_type="info", game="red_planet", num_players=4,
                   rules="first_edition", max_rounds=10)
