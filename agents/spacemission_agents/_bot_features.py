@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from spacemission_env.games import require_game
 from spacemission_env.space_mission.encoding import decode
 from spacemission_env.space_mission import encoding as E
-from spacemission_env.space_mission.actions import DEVELOP_PAIRS
+from spacemission_env.space_mission.actions import DEVELOP_PAIRS, NUM_ACTIONS
 from spacemission_env.space_mission.components import (
     END_THRESHOLD,
     GATE_RANK_POINTS,
@@ -26,7 +27,9 @@ from spacemission_env.space_mission.components import (
     JOKER,
     MATTER_PAIR_POINTS,
     MATTER_SINGLE_POINTS,
+    MAX_PLAYERS,
     MEDAL_POINTS,
+    MIN_PLAYERS,
     NUM_POINT_TYPES,
     RING_SIZE,
     SPACE,
@@ -313,12 +316,24 @@ class BotBase(BasePolicy):
     def bind(self, config) -> None:
         """Receive the game configuration (num_players, rules, max_rounds) before play; the
         bots read everything they need from the observation, so it is only kept.
-        ValueError for a game other than Space Mission."""
-        require_game(config, "spacemission", self.name)
+        ``config``: an object with ``num_players`` (and optionally ``game``) attributes, or a
+        mapping with those keys. ValueError for a game other than Space Mission or a player
+        count outside 2..5; TypeError for a config without ``num_players``."""
+        if isinstance(config, Mapping):
+            game, n = config.get("game", "spacemission"), config.get("num_players")
+            if game != "spacemission":
+                raise ValueError(f"{self.name} plays Space Mission ('spacemission'), not {game!r}")
+        else:
+            require_game(config, "spacemission", self.name)
+            n = getattr(config, "num_players", None)
+        if n is None:
+            raise TypeError(f"{self.name}.bind needs a config with num_players, got {config!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ValueError(f"{self.name} plays {MIN_PLAYERS} to {MAX_PLAYERS} players, got num_players={n!r}")
         self.config = config
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        masks = check_masks(action_masks)
+        masks = check_masks(action_masks, NUM_ACTIONS)
         obs = np.asarray(observations)
         d = observation_size(self.observation_type)
         if obs.ndim != 2 or obs.shape[1] != d or obs.shape[0] != masks.shape[0]:

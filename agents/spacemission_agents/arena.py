@@ -105,7 +105,7 @@ class ArenaArgumentError(ValueError):
 
 
 def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode,
-                game="spacemission"):
+                game="spacemission", record=True, progress=False, log=None):
     def bad(argument: str, message: str):
         raise ArenaArgumentError(argument, message)
 
@@ -144,9 +144,19 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
     if out is not None:
         if not isinstance(out, (str, os.PathLike)):
             bad("out", f"out must be a directory path, got {out!r}")
+        if not str(out).strip():
+            bad("out", f"out must be a directory path, got an empty one ({out!r})")
         p = Path(out)
         if p.exists() and not p.is_dir():
             bad("out", f"out must be a directory; {str(p)!r} exists and is a file")
+        above = next((a for a in p.absolute().parents if a.exists()), None)
+        if above is not None and not p.exists() and not above.is_dir():
+            bad("out", f"out must be a directory; {str(p)!r} cannot be created: {str(above)!r} is a file")
+    for argument, value in (("record", record), ("progress", progress)):
+        if not isinstance(value, (bool, np.bool_)):
+            bad(argument, f"{argument} must be True or False, got {value!r}")
+    if log is not None and not callable(log):
+        bad("log", f"log must be None or a function of one message, got {log!r}")
     return list(agents), rules, int(max_rounds)
 
 
@@ -173,6 +183,9 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
                 bind(config)
             except (ValueError, TypeError) as exc:
                 raise ArenaArgumentError("agents", f"agent {name!r} rejects the configuration {config}: {exc}") from exc
+            except Exception as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
+                raise ArenaArgumentError("agents", f"agent {name!r} failed to bind to the configuration {config}: "
+                                                   f"{type(exc).__name__}: {exc}") from exc
         otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
         types = get_game(config.game).observation_types
         if otype not in types:
@@ -397,7 +410,7 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str | None
     (a ValueError; ``.argument`` names the parameter) on the first bad one.
     """
     agents, rules, max_rounds = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out,
-                                            chunk_size, seatings, game)
+                                            chunk_size, seatings, game, record, progress, log)
     config = (int(num_players), rules, int(max_rounds), game)
     start_method = _start_method(start_method)
     if ray is not None and not isinstance(ray, str):
@@ -416,7 +429,11 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str | None
              for c, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
     out_dir = Path(out) if out is not None else None
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ArenaArgumentError("out", f"cannot create the out directory {str(out_dir)!r}: "
+                                            f"{exc.strerror or exc}") from exc
     log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
 
     t0 = time.perf_counter()

@@ -89,6 +89,10 @@ def _as_actions(value, n: int) -> np.ndarray:
     a = np.asarray(value)
     if a.shape != (n,):
         raise ValueError(f"act_batch returned shape {a.shape}, expected ({n},)")
+    if a.dtype.kind in "uf" and n:  # a cast beyond int64 would wrap: name the value returned instead
+        big = np.isfinite(a) & ((a >= 2.0**63) | (a < -2.0**63)) if a.dtype.kind == "f" else a >= 2**63
+        if big.any():
+            raise ValueError(f"act_batch returned action {a[np.argmax(big)].item()!r}, far outside the action ids")
     if a.dtype.kind in "iu":
         return a.astype(np.int64)
     if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):

@@ -371,6 +371,10 @@ class PPOAgent(BasePolicy):
         return x
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        observations = np.asarray(observations)
+        if observations.ndim != 2:
+            raise ValueError(f"observations must have shape [N, {self.metadata['observation_size']}] "
+                             f"({self.observation_type!r}), got {list(observations.shape)}")
         masks = np.asarray(action_masks)
         if masks.ndim != 2 or masks.shape[1] != self._num_actions or len(masks) != len(observations):
             raise ValueError(f"action masks must have shape [{len(observations)}, {self._num_actions}], "

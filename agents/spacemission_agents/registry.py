@@ -167,7 +167,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
         _check_kwargs(factory, call_kwargs, spec)
         try:
             agent = factory(*args, **call_kwargs)
-        except (ValueError, TypeError, OSError, KeyError) as exc:
+        except Exception as exc:  # noqa: BLE001 - whatever the constructor raises, name the spec
             raise ValueError(f"agent spec {spec!r}: {type(exc).__name__}: {exc}") from exc
         seeded = "seed" in call_kwargs
     else:

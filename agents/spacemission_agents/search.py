@@ -63,6 +63,7 @@ import numpy as np
 from spacemission_env.games import require_game
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
 from spacemission_env.space_mission.encoding import observation_size
@@ -186,7 +187,7 @@ class SearchAgent(BasePolicy):
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One search per row, each with the full budget (rows are independent)."""
-        obs, masks = check_recall_rows("SearchAgent", observations, action_masks)
+        obs, masks = check_recall_rows("SearchAgent", observations, action_masks, NUM_ACTIONS)
         out = np.zeros(masks.shape[0], dtype=np.int64)
         for i in range(masks.shape[0]):
             out[i] = self._decide(obs[i], masks[i])

@@ -1,0 +1,194 @@
+"""Bad input on the agents side, found by the second robustness sweep: each test failed
+before its fix. Masks of another width, configs the Space Mission bots cannot play,
+PPO observations that are not a batch, constructors and bind hooks that fail in
+unexpected ways, arena arguments checked only once games were played, and actions
+beyond int64 that the arena reported as another number."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from spacemission_agents.arena import ArenaArgumentError, run_arena
+from spacemission_agents.greedy import GreedyAgent
+from spacemission_agents.heuristic import HeuristicAgent
+from spacemission_agents.ppo import PPOAgent
+from spacemission_agents.random_agents import KindRandomAgent
+from spacemission_agents.registry import make_agent
+from spacemission_agents.search import SearchAgent
+from spacemission_env.games import GameConfig
+from spacemission_env.space_mission import engine
+
+
+@pytest.fixture(scope="module")
+def recall():
+    """(recall observations [2, D], masks [2, 100]) of two fresh 2-player games."""
+    st = engine.init(2, 2, seeds=0)
+    return engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+
+
+# --- masks of another width -------------------------------------------------------------
+@pytest.mark.parametrize("make", [GreedyAgent, HeuristicAgent, lambda: SearchAgent(iterations=2, prior=None)],
+                         ids=["greedy", "heuristic", "search"])
+@pytest.mark.parametrize("width", [1, 99, 243])
+def test_space_mission_bots_refuse_masks_of_another_width(make, width, recall):
+    """Before: greedy/heuristic read past a narrow mask (actions outside it, or -1 when
+    only id 150 of a Red Planet-wide mask was legal); search returned that id 150."""
+    obs, mask = recall
+    m = np.zeros((2, width), dtype=bool)
+    m[:, min(width - 1, 150)] = True
+    bot = make()
+    with pytest.raises(ValueError, match=r"action masks must have shape \[N, 100\], got \(2, " + str(width)):
+        bot.act_batch(obs, m)
+    with pytest.raises(ValueError, match="100"):
+        bot.act(obs[0], m[0])
+    assert bot.act_batch(obs, mask).shape == (2,)  # the right width still plays
+
+
+# --- bind -------------------------------------------------------------------------------
+@pytest.mark.parametrize("cls", [GreedyAgent, HeuristicAgent])
+def test_space_mission_bots_bind_refuses_player_counts_and_non_configs(cls):
+    """Before: bind kept any object, 7 or 1 players, and a mapping naming red_planet."""
+    bot = cls()
+    good = GameConfig(3)
+    bot.bind(good)
+    for n in (1, 6, 7, 2.5, True, "3"):
+        for config in (SimpleNamespace(num_players=n, rules="yucata", max_rounds=100), {"num_players": n}):
+            with pytest.raises(ValueError, match=r"plays 2 to 5 players, got num_players="):
+                bot.bind(config)
+            assert bot.config is good
+    with pytest.raises(ValueError, match=r"plays Space Mission \('spacemission'\), not 'red_planet'"):
+        bot.bind({"num_players": 3, "game": "red_planet"})
+    assert bot.config is good
+    for config in (None, 3, "red_planet", {"players": 3}):
+        with pytest.raises(TypeError, match="bind needs a config with num_players"):
+            bot.bind(config)
+        assert bot.config is good
+    bot.bind({"num_players": 4, "rules": "yucata", "max_rounds": 100})  # a mapping is a config too
+    assert bot.config["num_players"] == 4
+
+
+# --- PPO observations -----------------------------------------------------------------
+def test_ppo_names_observations_that_are_not_a_batch(recall):
+    """Before: None gave TypeError "object of type 'NoneType' has no len()", and one
+    vector [D] was blamed on the masks ("action masks must have shape [1491, 100]")."""
+    obs, mask = recall
+    agent = PPOAgent.load_shipped(2)
+    d = obs.shape[1]
+    with pytest.raises(ValueError, match=rf"observations must have shape \[N, {d}\] \('recall'\), got \[\]"):
+        agent.act_batch(None, mask)
+    with pytest.raises(ValueError, match=rf"observations must have shape \[N, {d}\] \('recall'\), got \[\]"):
+        agent.act(None, mask[0])
+    with pytest.raises(ValueError, match=rf"observations must have shape \[N, {d}\] \('recall'\), got \[{d}\]"):
+        agent.act_batch(obs[0], mask)
+    assert agent.act_batch(obs, mask).shape == (2,)
+
+
+# --- registry -------------------------------------------------------------------------
+class Exploding:
+    """A factory that fails with neither ValueError nor TypeError."""
+
+    def __init__(self, seed=None):
+        raise RuntimeError("no GPU here")
+
+
+@pytest.mark.parametrize("spec, match", [
+    (f"{__name__}:Exploding", r"agent spec '.*:Exploding': RuntimeError: no GPU here"),
+    ("asyncio:get_running_loop", r"agent spec 'asyncio:get_running_loop': RuntimeError: no running event loop"),
+])
+def test_make_agent_names_the_spec_whatever_the_constructor_raises(spec, match):
+    """Before: the RuntimeError escaped make_agent unwrapped (and the arena's agents check)."""
+    with pytest.raises(ValueError, match=match):
+        make_agent(spec, seed=1)
+    with pytest.raises(ArenaArgumentError, match=match) as info:
+        run_arena(["random", spec], games=2, progress=False)
+    assert info.value.argument == "agents"
+
+
+# --- arena arguments ------------------------------------------------------------------
+class Counting(KindRandomAgent):
+    """Counts its decisions: an error found before any game leaves it at 0."""
+
+    calls = 0
+
+    def act_batch(self, observations, action_masks):
+        Counting.calls += len(action_masks)
+        return super().act_batch(observations, action_masks)
+
+
+class BindBoom(KindRandomAgent):
+    name = "bindboom"
+
+    def bind(self, config):
+        raise RuntimeError("weights missing")
+
+
+def _arena(**kwargs):
+    args = dict(agents=[Counting(), "random"], games=2, max_rounds=3, progress=False)
+    args.update(kwargs)
+    Counting.calls = 0
+    with pytest.raises(ArenaArgumentError) as info:
+        run_arena(**args)
+    assert Counting.calls == 0
+    return info.value
+
+
+def test_arena_out_that_cannot_be_a_directory(tmp_path, monkeypatch):
+    """Before: out="" wrote every result file into the working directory; an out under a
+    file raised NotADirectoryError after the agents were built."""
+    monkeypatch.chdir(tmp_path)
+    err = _arena(out="")
+    assert err.argument == "out" and "empty" in str(err)
+    assert list(tmp_path.iterdir()) == []
+    f = tmp_path / "notes.txt"
+    f.write_text("keep me")
+    err = _arena(out=f / "sub" / "deeper")
+    assert err.argument == "out" and f"{str(f)!r} is a file" in str(err)
+    assert f.read_text() == "keep me" and list(tmp_path.iterdir()) == [f]
+
+
+@pytest.mark.parametrize("kwargs, argument, match", [
+    (dict(log=3), "log", "log must be None or a function"),
+    (dict(log="stderr"), "log", "log must be None or a function"),
+    (dict(record="no"), "record", "record must be True or False, got 'no'"),
+    (dict(progress="no"), "progress", "progress must be True or False, got 'no'"),
+])
+def test_arena_checks_log_record_and_progress_before_any_game(kwargs, argument, match, tmp_path):
+    """Before: log=3 failed with "'int' object is not callable" at the first forfeit, after
+    games were played; record="no" recorded and progress="no" showed a bar."""
+    err = _arena(out=tmp_path / "out", **kwargs)
+    assert err.argument == argument and match in str(err)
+    assert not (tmp_path / "out").exists()
+
+
+def test_arena_reports_any_bind_failure_as_an_agents_error(tmp_path):
+    """Before: a bind raising RuntimeError escaped run_arena as a bare RuntimeError."""
+    err = _arena(agents=[Counting(), BindBoom()], out=tmp_path / "out")
+    assert err.argument == "agents"
+    assert "agent 'bindboom' failed to bind" in str(err) and "RuntimeError: weights missing" in str(err)
+    assert not (tmp_path / "out").exists()
+
+
+# --- actions beyond int64 -----------------------------------------------------------------
+class Huge(KindRandomAgent):
+    name = "huge"
+
+    def __init__(self, value, seed=None):
+        super().__init__(seed)
+        self.value = value
+
+    def act_batch(self, observations, action_masks):
+        return np.full(len(action_masks), self.value)
+
+
+@pytest.mark.parametrize("value, shown", [(np.uint64(2**64 - 1), "18446744073709551615"), (1e30, "1e+30"),
+                                          (-1e30, "-1e+30")])
+def test_arena_names_actions_beyond_int64_as_returned(value, shown):
+    """Before: the cast to int64 wrapped, so the forfeit named action -1 (for 2**64 - 1)
+    or -9223372036854775808 (for 1e30, with a RuntimeWarning)."""
+    messages = []
+    with np.errstate(invalid="raise"):
+        result = run_arena([Huge(value), "random"], games=2, max_rounds=3, progress=False, log=messages.append)
+    assert len(result.forfeits) == 2 == len(messages)
+    for f in result.forfeits:
+        assert f["agent"] == "huge" and f["action"] is None
+        assert f"act_batch returned action {shown}, far outside the action ids" in f["message"]

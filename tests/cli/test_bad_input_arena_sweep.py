@@ -1,0 +1,31 @@
+"""`spacemission arena --out` values that cannot be a directory: a usage error naming
+--out, not a traceback, and nothing written (second robustness sweep; each test failed
+before its fix)."""
+import pytest
+
+from spacemission_cli.main import main
+
+FAST = ["arena", "--agents", "random,kind-random", "--games", "2", "--max-rounds", "3", "--no-progress"]
+
+
+def test_out_under_a_file_is_a_usage_error(tmp_path, capsys):
+    """Before: NotADirectoryError escaped as a traceback once the agents were built."""
+    f = tmp_path / "notes.txt"
+    f.write_text("keep me")
+    with pytest.raises(SystemExit) as info:
+        main([*FAST, "--out", str(f / "results")])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: spacemission arena" in err and "argument --out: out must be a directory" in err
+    assert "is a file" in err and f.read_text() == "keep me" and list(tmp_path.iterdir()) == [f]
+
+
+def test_empty_out_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    """Before: --out "" (an unset shell variable) wrote results.json, pairs.csv, agents.csv,
+    arena.png and games.jsonl into the working directory, over any files of those names."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as info:
+        main([*FAST, "--out", ""])
+    assert info.value.code == 2
+    assert "argument --out: out must be a directory path, got an empty one" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
