@@ -45,7 +45,7 @@ import numpy as np
 
 from spacemission_env.games import DEFAULT_GAME, GAMES, get_game, require_game
 from spacemission_env.env_common import check_seed
-from spacemission_env.policies import BasePolicy
+from spacemission_env.policies import BasePolicy, check_masks
 
 from .ppo_prior import FLOOR_CODE, STEP_POINTS
 
@@ -379,7 +379,7 @@ class PPOAgent(BasePolicy):
         if masks.ndim != 2 or masks.shape[1] != self._num_actions or len(masks) != len(observations):
             raise ValueError(f"action masks must have shape [{len(observations)}, {self._num_actions}], "
                              f"got {list(masks.shape)}")
-        legal = masks.astype(np.bool_, copy=False)
+        legal = check_masks(masks)  # 0/1 or bool values only
         if not legal.any(axis=1).all():
             raise ValueError(f"an action mask has no legal action (rows {np.flatnonzero(~legal.any(axis=1))[:8].tolist()})")
         z = np.where(legal, self.logits(observations, legal), -np.inf)

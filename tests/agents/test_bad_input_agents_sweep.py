@@ -192,3 +192,36 @@ def test_arena_names_actions_beyond_int64_as_returned(value, shown):
     for f in result.forfeits:
         assert f["agent"] == "huge" and f["action"] is None
         assert f"act_batch returned action {shown}, far outside the action ids" in f["message"]
+
+
+# --- mask values other than 0 and 1 -------------------------------------------------------
+def _game_rows(game: str, players: int, otype: str):
+    from spacemission_env.games import get_game
+
+    eng = get_game(game).engine
+    st = eng.init(3, players, seeds=1)
+    return eng.observe(st, observation_type=otype), eng.legal_action_mask(st)
+
+
+@pytest.mark.parametrize("game, players, spec", [
+    ("spacemission", 2, "random"), ("spacemission", 2, "kind-random"), ("spacemission", 2, "greedy"),
+    ("spacemission", 2, "heuristic"), ("spacemission", 2, "ppo"), ("spacemission", 2, "search:iterations=2"),
+    ("spacemission", 2, "netsearch:iterations=2"), ("red_planet", 4, "random"), ("red_planet", 4, "greedy"),
+    ("red_planet", 4, "heuristic"), ("red_planet", 4, "ppo"),
+])
+@pytest.mark.parametrize("value", [np.nan, 2.0, -1.0, 0.5])
+def test_every_bot_refuses_mask_values_other_than_0_and_1(game, players, spec, value):
+    """Before: a NaN, 2, -1 or 0.5 in a mask counted as legal (bots played ids that were
+    not); now the mask check (policies.check_masks) names the value, row and action. 0/1
+    numbers of any dtype and bools still play."""
+    bot = make_agent(spec, seed=0, game=game)
+    bot.bind(GameConfig(players, game=game))
+    otype = getattr(bot, "observation_type", None) or "info"
+    obs, mask = _game_rows(game, players, otype)
+    legal = bot.act_batch(obs, mask.astype(np.float32))
+    assert mask[np.arange(3), legal].all()
+    bad = mask.astype(np.float32)
+    col = int(np.flatnonzero(~mask[1])[0])
+    bad[1, col] = value
+    with pytest.raises(ValueError, match=rf"only 0 and 1 \(or bool\), got {value!r} at row 1, action {col}"):
+        bot.act_batch(obs, bad)

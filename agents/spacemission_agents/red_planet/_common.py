@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from spacemission_env.policies import BasePolicy
+from spacemission_env.policies import BasePolicy, check_masks
 from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet.components import (
     CENTRAL,
@@ -202,7 +202,7 @@ class RedPlanetBot(BasePolicy):
         masks = np.asarray(action_masks)
         if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
             raise ValueError(f"{self.name}: action masks must have shape [N, {NUM_ACTIONS}], got {masks.shape}")
-        masks = masks.astype(bool, copy=False)
+        masks = check_masks(masks)  # 0/1 or bool values only
         if masks.shape[0] and not masks.any(axis=1).all():
             raise ValueError(f"{self.name}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
         obs = np.asarray(observations)
