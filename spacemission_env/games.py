@@ -198,7 +198,11 @@ class GameConfig:
 def require_game(config, game: str, who: str) -> None:
     """ValueError naming ``who`` unless ``config`` (a :class:`GameConfig`, or any object with
     the same fields; one without ``game`` is Space Mission's) is a configuration of ``game``:
-    what the ``bind`` of a policy written for one game calls."""
+    what the ``bind`` of a policy written for one game calls. TypeError naming ``who`` for
+    something that is not a configuration (no ``num_players``)."""
+    if not hasattr(config, "num_players"):
+        raise TypeError(f"{who}: bind needs a game configuration (a GameConfig: num_players, rules, max_rounds), "
+                        f"got {config!r}")
     have = getattr(config, "game", DEFAULT_GAME)
     if have != game:
         raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), "

@@ -327,7 +327,8 @@ class BotBase(BasePolicy):
             require_game(config, "spacemission", self.name)
             n = getattr(config, "num_players", None)
         if n is None:
-            raise TypeError(f"{self.name}.bind needs a config with num_players, got {config!r}")
+            raise TypeError(f"{self.name}: bind needs a game configuration (a GameConfig: num_players, rules, "
+                            f"max_rounds), got {config!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise ValueError(f"{self.name} plays {MIN_PLAYERS} to {MAX_PLAYERS} players, got num_players={n!r}")
         self.config = config

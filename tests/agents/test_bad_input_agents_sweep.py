@@ -60,7 +60,7 @@ def test_space_mission_bots_bind_refuses_player_counts_and_non_configs(cls):
         bot.bind({"num_players": 3, "game": "red_planet"})
     assert bot.config is good
     for config in (None, 3, "red_planet", {"players": 3}):
-        with pytest.raises(TypeError, match="bind needs a config with num_players"):
+        with pytest.raises(TypeError, match=r"bind needs a game configuration \(a GameConfig"):
             bot.bind(config)
         assert bot.config is good
     bot.bind({"num_players": 4, "rules": "yucata", "max_rounds": 100})  # a mapping is a config too
@@ -225,3 +225,15 @@ def test_every_bot_refuses_mask_values_other_than_0_and_1(game, players, spec, v
     bad[1, col] = value
     with pytest.raises(ValueError, match=rf"only 0 and 1 \(or bool\), got {value!r} at row 1, action {col}"):
         bot.act_batch(obs, bad)
+
+
+@pytest.mark.parametrize("game, spec", [("spacemission", "ppo"), ("spacemission", "search"),
+                                        ("spacemission", "netsearch"), ("spacemission", "heuristic"),
+                                        ("red_planet", "ppo")])
+@pytest.mark.parametrize("config", [None, 3, "spacemission"])
+def test_bind_names_what_is_not_a_configuration(game, spec, config):
+    """Before: search, netsearch and PPO raised AttributeError from deep inside bind;
+    require_game (what every game-specific bind calls first) now names the agent."""
+    bot = make_agent(spec, game=game)
+    with pytest.raises(TypeError, match=r"bind needs a game configuration \(a GameConfig"):
+        bot.bind(config)

@@ -183,7 +183,8 @@ class RedPlanetBot(BasePolicy):
             raise ValueError(f"{type(self).__name__} plays Mission: Red Planet ({GAME!r}), not {game!r}")
         n = get("num_players", None)
         if n is None:
-            raise TypeError(f"{type(self).__name__}.bind needs a config with num_players, got {config!r}")
+            raise TypeError(f"{type(self).__name__}: bind needs a game configuration (a GameConfig: num_players, "
+                            f"rules, max_rounds), got {config!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise ValueError(f"{type(self).__name__} plays {MIN_PLAYERS} to {MAX_PLAYERS} players (M-X2), got {n!r}")
         self.config = config
