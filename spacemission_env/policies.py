@@ -42,7 +42,7 @@ import numpy as np
 import inspect
 
 from .env_common import check_seed
-from .games import GameConfig, get_game
+from .games import DEFAULT_GAME, GameConfig, get_game
 from .space_mission import engine
 
 
@@ -120,12 +120,24 @@ class RandomPolicy(BasePolicy):
     uses_observation = False
 
     def __init__(self, *, seed: int | None = None, by_kind: bool = False):
+        if not isinstance(by_kind, (bool, np.bool_)):
+            raise TypeError(f"RandomPolicy: by_kind must be True or False, got {by_kind!r}")
         self.by_kind = bool(by_kind)
         self._sample = engine.sample_actions
         self.seed(seed)
 
     def bind(self, config: GameConfig) -> None:
-        sample = get_game(config.game).engine.sample_actions
+        """Take the sampler of ``config``'s game; TypeError for something that is not a
+        configuration, ValueError for a player count the game does not have."""
+        if not hasattr(config, "num_players"):
+            raise TypeError(f"RandomPolicy: bind needs a game configuration (a GameConfig: num_players, rules, "
+                            f"max_rounds), got {config!r}")
+        game = get_game(getattr(config, "game", DEFAULT_GAME))
+        n, d = config.num_players, game.description
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not d.min_players <= n <= d.max_players:
+            raise ValueError(f"RandomPolicy: {d.title} has {d.min_players} to {d.max_players} players, "
+                             f"got num_players={n!r}")
+        sample = game.engine.sample_actions
         if self.by_kind and "by_kind" not in inspect.signature(sample).parameters:
             raise ValueError(f"RandomPolicy(by_kind=True): {config.game} has no action kinds to sample by")
         self._sample = sample
@@ -142,6 +154,7 @@ class RandomPolicy(BasePolicy):
         mask = np.asarray(action_mask)
         if mask.ndim != 1:
             raise ValueError(f"action mask must be one vector [num_actions], got shape {mask.shape}")
+        mask = check_masks(mask[None])[0]  # 0/1 or bool values only
         if not mask.any():
             raise ValueError("the action mask has no legal action")
         # act_batch on one row without its second round of checks: the same draw

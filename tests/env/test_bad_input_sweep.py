@@ -102,3 +102,30 @@ def test_from_reference_names_a_state_of_the_wrong_type():
     good = sm_engine.to_reference(sm_engine.init(1, 2), 0)
     with pytest.raises(TypeError, match=re.escape("states[1] must be a Space Mission GameState, got NoneType")):
         sm_engine.from_reference([good, None])
+
+
+def test_random_policy_checks_its_configuration_and_masks():
+    """Before: bind kept 7 or 2.5 players (and failed on None with AttributeError),
+    by_kind="no" meant True, and act counted a NaN in a mask as legal."""
+    from types import SimpleNamespace
+
+    from spacemission_env.games import GameConfig
+    from spacemission_env.policies import RandomPolicy
+
+    p = RandomPolicy(seed=0)
+    with pytest.raises(TypeError, match=r"bind needs a game configuration"):
+        p.bind(None)
+    for n in (1, 7, 2.5, True):
+        with pytest.raises(ValueError, match=r"Space Mission has 2 to 5 players, got num_players="):
+            p.bind(SimpleNamespace(num_players=n))
+    with pytest.raises(ValueError, match=r"Red Planet has 3 to 5 players"):
+        p.bind(SimpleNamespace(num_players=2, game="red_planet"))
+    p.bind(GameConfig(3))
+    with pytest.raises(TypeError, match="by_kind must be True or False"):
+        RandomPolicy(by_kind="no")
+    mask = np.zeros(100, np.float32)
+    mask[[3, 4]] = (1.0, np.nan)
+    with pytest.raises(ValueError, match=r"only 0 and 1 \(or bool\), got nan at row 0, action 4"):
+        p.act(None, mask)
+    mask[4] = 0.0
+    assert p.act(None, mask) == 3 and p.act(None, mask.astype(np.int8)) == 3
