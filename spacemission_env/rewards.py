@@ -51,7 +51,8 @@ def check_reward_args(reward: str, shaping: bool, gamma: float) -> None:
         raise ValueError(f"unknown reward {reward!r}; expected one of {REWARD_MODES}")
     if not isinstance(shaping, (bool, np.bool_)):
         raise ValueError(f"shaping must be True or False, got {shaping!r}")
-    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0.0 < float(gamma) <= 1.0:
+    if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, (int, float, np.integer, np.floating)) \
+            or not 0.0 < float(gamma) <= 1.0:
         raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
 
 

@@ -129,3 +129,12 @@ def test_random_policy_checks_its_configuration_and_masks():
         p.act(None, mask)
     mask[4] = 0.0
     assert p.act(None, mask) == 3 and p.act(None, mask.astype(np.int8)) == 3
+
+
+def test_gamma_may_be_a_numpy_number_but_not_a_bool():
+    """Before: gamma=np.float32(0.5) was refused as 'not a number'."""
+    env = VectorEnv(2, gamma=np.float32(0.5), shaping=True)
+    env.reset(seed=0)
+    for bad in (np.bool_(True), np.float64(1.5), "0.9"):
+        with pytest.raises(ValueError, match="gamma must be a number in"):
+            VectorEnv(2, gamma=bad)
