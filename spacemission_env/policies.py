@@ -10,7 +10,8 @@ A policy maps observations and legal-action masks to action ids (docs/actions.md
   call only this one.
 
 Both must return a legal action (mask 1); the environments reject anything else with
-an error naming the policy and the action. Optional members, all read by the
+an error naming the policy and the action. The package's policies refuse masks with
+values other than 0 and 1 (``check_masks``: a NaN or a 2 is an error, not a legal id). Optional members, all read by the
 single-learner environments (``gym_env.SpaceMissionEnv``, ``sb3.SpaceMissionVecEnv``):
 
 * ``seed(seed)``: called from the environments' seeded ``reset`` so that seeding
