@@ -126,3 +126,23 @@ def test_uploaded_records_with_odd_fields_are_refused_or_listed(rec, status, wor
         assert r.status_code == status, r.text
         assert len(r.json()["games"]) == 1 and r.json()["games"][0]["error"]  # listed, with why it does not replay
     assert client.get("/api/meta").status_code == 200
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"steps": "x"}', "option steps must be an integer, got 'x'"),
+    ('{"steps": 2.5}', "option steps must be an integer, got 2.5"),
+    ('{"lr": "0.1"}', "option lr must be a finite number, got '0.1'"),
+    ('{"tensorboard": "yes"}', "option tensorboard must be true or false, got 'yes'"),
+    ('{"rules": 3}', "option rules must be a string, got 3"),
+])
+def test_train_config_file_values_of_the_wrong_type_are_named(tmp_path, capsys, text, message):
+    """Before: a string where a number belongs failed inside a comparison ("'>' not
+    supported between instances of 'str' and 'int'") or was kept as given."""
+    from spacemission_training.config import TrainConfig, parse_args
+
+    f = tmp_path / "c.json"
+    f.write_text(text)
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(f)])
+    assert message in capsys.readouterr().err
+    assert TrainConfig(steps=1e6).steps == 1_000_000  # a whole number written as a float is an int

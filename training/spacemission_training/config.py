@@ -19,6 +19,32 @@ def _h(text: str, **kw):
     return field(metadata={"help": text}, **kw)
 
 
+def check_field_types(cfg) -> None:
+    """Each field of the configuration dataclass ``cfg`` as its annotation says (``int``,
+    ``float``, ``str``, ``bool``), as a config file may give anything: a whole number
+    written as a float (1e6 steps) becomes an int, an int a float; anything else is a
+    ValueError naming the option and the value."""
+    for f in fields(cfg):
+        v = getattr(cfg, f.name)
+        if f.type == "bool":
+            ok = isinstance(v, bool)
+        elif f.type == "str":
+            ok = isinstance(v, str)
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            ok = False
+        elif f.type == "int":
+            ok = float(v).is_integer()
+            if ok:
+                v = int(v)
+        else:  # float
+            ok = v == v and abs(v) != float("inf")
+            v = float(v)
+        if not ok:
+            kind = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false"}[f.type]
+            raise ValueError(f"option {f.name} must be {kind}, got {getattr(cfg, f.name)!r}")
+        setattr(cfg, f.name, v)
+
+
 @dataclass
 class TrainConfig:
     # the game
@@ -94,6 +120,7 @@ class TrainConfig:
     def __post_init__(self):
         from spacemission_env.games import GameConfig, get_game
 
+        check_field_types(self)
         game = get_game(self.game)  # ValueError naming an unknown game
         GameConfig(self.players, self.rules, self.max_rounds, game=game.name)  # ValueError naming the bad field
         checks = [

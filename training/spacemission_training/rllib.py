@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import TrainConfig, _bool, read_options_file
+from .config import TrainConfig, _bool, check_field_types, read_options_file
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
            "stop_algorithm", "train"]
@@ -120,6 +120,7 @@ class RLlibConfig:
 
         from .pool import parse_weights
 
+        check_field_types(self)
         try:  # the game's own ranges (players, rules, round limit), named by GameConfig
             self.game = get_game(self.game).name
             GameConfig(self.players, self.rules, self.max_rounds, game=self.game)
