@@ -35,6 +35,7 @@ and a ``BatchState`` with ``batch_size``, ``num_players``, ``current_player`` (i
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable
@@ -195,14 +196,37 @@ class GameConfig:
         return get_game(self.game).description
 
 
+def not_a_config(who: str, config) -> TypeError:
+    """The error of a ``bind`` given something that is not a game configuration."""
+    return TypeError(f"{who}: bind needs a game configuration (a GameConfig: num_players, rules, max_rounds), "
+                     f"got {config!r}")
+
+
+def bind_players(config, game: str, who: str) -> int:
+    """The player count of ``config`` for a ``bind`` that also takes a plain mapping
+    (``{"num_players": 3}``; an object needs the attribute; without ``game`` it is taken as
+    ``game``'s): ValueError for another game or a count the game does not have, TypeError
+    (``not_a_config``) without one."""
+    get = config.get if isinstance(config, Mapping) else (lambda key, default: getattr(config, key, default))
+    have = get("game", game)
+    if have != game:
+        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), not {have!r}")
+    n = get("num_players", None)
+    if n is None:
+        raise not_a_config(who, config)
+    d = get_game(game).description
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not d.min_players <= n <= d.max_players:
+        raise ValueError(f"{who} plays {d.min_players} to {d.max_players} players, got num_players={n!r}")
+    return int(n)
+
+
 def require_game(config, game: str, who: str) -> None:
     """ValueError naming ``who`` unless ``config`` (a :class:`GameConfig`, or any object with
     the same fields; one without ``game`` is Space Mission's) is a configuration of ``game``:
     what the ``bind`` of a policy written for one game calls. TypeError naming ``who`` for
     something that is not a configuration (no ``num_players``)."""
     if not hasattr(config, "num_players"):
-        raise TypeError(f"{who}: bind needs a game configuration (a GameConfig: num_players, rules, max_rounds), "
-                        f"got {config!r}")
+        raise not_a_config(who, config)
     have = getattr(config, "game", DEFAULT_GAME)
     if have != game:
         raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), "

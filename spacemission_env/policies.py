@@ -43,7 +43,7 @@ import numpy as np
 import inspect
 
 from .env_common import check_seed
-from .games import DEFAULT_GAME, GameConfig, get_game
+from .games import DEFAULT_GAME, GameConfig, get_game, not_a_config
 from .space_mission import engine
 
 
@@ -131,8 +131,7 @@ class RandomPolicy(BasePolicy):
         """Take the sampler of ``config``'s game; TypeError for something that is not a
         configuration, ValueError for a player count the game does not have."""
         if not hasattr(config, "num_players"):
-            raise TypeError(f"RandomPolicy: bind needs a game configuration (a GameConfig: num_players, rules, "
-                            f"max_rounds), got {config!r}")
+            raise not_a_config("RandomPolicy", config)
         game = get_game(getattr(config, "game", DEFAULT_GAME))
         n, d = config.num_players, game.description
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not d.min_players <= n <= d.max_players:

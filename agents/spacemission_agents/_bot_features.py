@@ -11,12 +11,11 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
 
-from spacemission_env.games import require_game
+from spacemission_env.games import bind_players
 from spacemission_env.space_mission.encoding import decode
 from spacemission_env.space_mission import encoding as E
 from spacemission_env.space_mission.actions import DEVELOP_PAIRS, NUM_ACTIONS
@@ -27,9 +26,7 @@ from spacemission_env.space_mission.components import (
     JOKER,
     MATTER_PAIR_POINTS,
     MATTER_SINGLE_POINTS,
-    MAX_PLAYERS,
     MEDAL_POINTS,
-    MIN_PLAYERS,
     NUM_POINT_TYPES,
     RING_SIZE,
     SPACE,
@@ -319,18 +316,7 @@ class BotBase(BasePolicy):
         ``config``: an object with ``num_players`` (and optionally ``game``) attributes, or a
         mapping with those keys. ValueError for a game other than Space Mission or a player
         count outside 2..5; TypeError for a config without ``num_players``."""
-        if isinstance(config, Mapping):
-            game, n = config.get("game", "spacemission"), config.get("num_players")
-            if game != "spacemission":
-                raise ValueError(f"{self.name} plays Space Mission ('spacemission'), not {game!r}")
-        else:
-            require_game(config, "spacemission", self.name)
-            n = getattr(config, "num_players", None)
-        if n is None:
-            raise TypeError(f"{self.name}: bind needs a game configuration (a GameConfig: num_players, rules, "
-                            f"max_rounds), got {config!r}")
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise ValueError(f"{self.name} plays {MIN_PLAYERS} to {MAX_PLAYERS} players, got num_players={n!r}")
+        bind_players(config, "spacemission", self.name)
         self.config = config
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:

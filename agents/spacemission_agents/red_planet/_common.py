@@ -15,17 +15,15 @@
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 
+from spacemission_env.games import bind_players
 from spacemission_env.policies import BasePolicy, check_masks
 from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet.components import (
     CENTRAL,
     EDGES,
     MAX_PLAYERS,
-    MIN_PLAYERS,
     MINERAL_VALUE,
     NUM_ROLES,
     NUM_ZONES,
@@ -177,16 +175,7 @@ class RedPlanetBot(BasePolicy):
         """Refuse a configuration of another game or player count (M-X2: 3-5 players).
         ``config``: an object with ``num_players`` (and optionally ``game``) attributes, or
         a mapping with those keys; TypeError when it has no ``num_players``."""
-        get = config.get if isinstance(config, Mapping) else lambda key, default: getattr(config, key, default)
-        game = get("game", GAME)
-        if game != GAME:
-            raise ValueError(f"{type(self).__name__} plays Mission: Red Planet ({GAME!r}), not {game!r}")
-        n = get("num_players", None)
-        if n is None:
-            raise TypeError(f"{type(self).__name__}: bind needs a game configuration (a GameConfig: num_players, "
-                            f"rules, max_rounds), got {config!r}")
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise ValueError(f"{type(self).__name__} plays {MIN_PLAYERS} to {MAX_PLAYERS} players (M-X2), got {n!r}")
+        bind_players(config, GAME, type(self).__name__)
         self.config = config
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
