@@ -11,8 +11,9 @@ A policy maps observations and legal-action masks to action ids (docs/actions.md
 
 Both must return a legal action (mask 1); the environments reject anything else with
 an error naming the policy and the action. The package's policies refuse masks with
-values other than 0 and 1 (``check_masks``: a NaN or a 2 is an error, not a legal id). Optional members, all read by the
-single-learner environments (``gym_env.SpaceMissionEnv``, ``sb3.SpaceMissionVecEnv``):
+values other than 0 and 1 (``check_masks``: a NaN or a 2 is an error, not a legal id).
+Optional members, all read by the single-learner environments
+(``gym_env.SpaceMissionEnv``, ``sb3.SpaceMissionVecEnv``):
 
 * ``seed(seed)``: called from the environments' seeded ``reset`` so that seeding
   reaches the opponents too.
@@ -43,7 +44,7 @@ import numpy as np
 import inspect
 
 from .env_common import check_seed
-from .games import DEFAULT_GAME, GameConfig, get_game, not_a_config
+from .games import DEFAULT_GAME, GameConfig, bind_players, get_game, not_a_config
 from .space_mission import engine
 
 
@@ -133,10 +134,7 @@ class RandomPolicy(BasePolicy):
         if not hasattr(config, "num_players"):
             raise not_a_config("RandomPolicy", config)
         game = get_game(getattr(config, "game", DEFAULT_GAME))
-        n, d = config.num_players, game.description
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not d.min_players <= n <= d.max_players:
-            raise ValueError(f"RandomPolicy: {d.title} has {d.min_players} to {d.max_players} players, "
-                             f"got num_players={n!r}")
+        bind_players(config, game.name, "RandomPolicy")  # a player count the game has
         sample = game.engine.sample_actions
         if self.by_kind and "by_kind" not in inspect.signature(sample).parameters:
             raise ValueError(f"RandomPolicy(by_kind=True): {config.game} has no action kinds to sample by")

@@ -116,9 +116,9 @@ def test_random_policy_checks_its_configuration_and_masks():
     with pytest.raises(TypeError, match=r"bind needs a game configuration"):
         p.bind(None)
     for n in (1, 7, 2.5, True):
-        with pytest.raises(ValueError, match=r"Space Mission has 2 to 5 players, got num_players="):
+        with pytest.raises(ValueError, match=r"RandomPolicy plays 2 to 5 players, got num_players="):
             p.bind(SimpleNamespace(num_players=n))
-    with pytest.raises(ValueError, match=r"Red Planet has 3 to 5 players"):
+    with pytest.raises(ValueError, match=r"RandomPolicy plays 3 to 5 players"):
         p.bind(SimpleNamespace(num_players=2, game="red_planet"))
     p.bind(GameConfig(3))
     with pytest.raises(TypeError, match="by_kind must be True or False"):
