@@ -205,8 +205,9 @@ def not_a_config(who: str, config) -> TypeError:
 def bind_players(config, game: str, who: str) -> int:
     """The player count of ``config`` for a ``bind`` that also takes a plain mapping
     (``{"num_players": 3}``; an object needs the attribute; without ``game`` it is taken as
-    ``game``'s): ValueError for another game or a count the game does not have, TypeError
-    (``not_a_config``) without one."""
+    ``game``'s): ValueError for another game, a count the game does not have, or ``rules`` /
+    ``max_rounds`` (where given) the game does not have; TypeError (``not_a_config``)
+    without a count."""
     get = config.get if isinstance(config, Mapping) else (lambda key, default: getattr(config, key, default))
     have = get("game", game)
     if have != game:
@@ -217,6 +218,10 @@ def bind_players(config, game: str, who: str) -> int:
     d = get_game(game).description
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not d.min_players <= n <= d.max_players:
         raise ValueError(f"{who} plays {d.min_players} to {d.max_players} players, got num_players={n!r}")
+    try:  # the rest of the configuration, where given, as GameConfig checks it
+        GameConfig(int(n), get("rules", None), get("max_rounds", None), game)
+    except ValueError as exc:
+        raise ValueError(f"{who}: {exc}") from None
     return int(n)
 
 

@@ -237,3 +237,21 @@ def test_bind_names_what_is_not_a_configuration(game, spec, config):
     bot = make_agent(spec, game=game)
     with pytest.raises(TypeError, match=r"bind needs a game configuration \(a GameConfig"):
         bot.bind(config)
+
+
+@pytest.mark.parametrize("game, spec, n", [("red_planet", "heuristic", 4), ("red_planet", "random", 4),
+                                           ("spacemission", "greedy", 2), ("spacemission", "random", 2)])
+def test_bind_refuses_rules_and_round_limits_the_game_does_not_have(game, spec, n):
+    """Before: the bots (and RandomPolicy) kept rules="bogus" or a Red Planet game of 7
+    rounds; now the rest of a configuration, where given, is checked as GameConfig does."""
+    bot = make_agent(spec, game=game)
+    good = GameConfig(n, game=game)
+    bot.bind(good)
+    for config, message in ((SimpleNamespace(num_players=n, rules="bogus", game=game), "unknown rules 'bogus'"),
+                            (SimpleNamespace(num_players=n, max_rounds=0, game=game), "max_rounds must be")):
+        with pytest.raises(ValueError, match=message):
+            bot.bind(config)
+        assert getattr(bot, "config", good) is good  # the bots keep the last good one (RandomPolicy keeps none)
+    if game == "red_planet":  # a fixed length: ten rounds and no other (M-X1)
+        with pytest.raises(ValueError, match="max_rounds must be 10"):
+            bot.bind({"num_players": n, "max_rounds": 7})
