@@ -56,9 +56,9 @@ def test_harness_detects_a_divergence(monkeypatch):
 
 @pytest.mark.slow
 def test_random_play_identical_100k():
-    """100,000 short games (max_rounds 2, 3, 4, 6) over every configuration, about 16
-    minutes of an idle core here (4,000 games took 38 s; far longer beside other work); the
-    same run with progress output: make differential. Full-length games: the default suite's 100-round games and
+    """100,000 short games (max_rounds 2, 3, 4, 6) over every configuration, about 30
+    minutes of one core here (29 min 31 s alone; far longer beside other work); the same run
+    with progress output: make differential. Full-length games: the default suite's 100-round games and
     benchmarks/differential.py --player kind."""
     rep = D.run_many(100_000, max_rounds_cycle=(2, 3, 4, 6))
     assert rep.games == 100_000
