@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import PLANET_NAMES
 from spacemission_env.space_mission.config import check_game_config
@@ -112,8 +113,8 @@ def read_records(path) -> list[tuple[int, dict]]:
 def parse_records(text: str, where: str) -> list[tuple[int, dict]]:
     """The games of a recorded file's text (see :func:`read_records`)."""
     try:
-        whole = json.loads(text)
-    except (ValueError, RecursionError):  # not one JSON document: JSON lines (each checked below)
+        whole = parse_json(text)
+    except ValueError:  # not one JSON document: JSON lines (each checked below)
         whole = None
     if isinstance(whole, dict) and whole.get("format") == SAVE_FORMAT:
         return [(1, record_from_save(whole, where))]
@@ -122,11 +123,9 @@ def parse_records(text: str, where: str) -> list[tuple[int, dict]]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
-        except RecursionError:
-            raise ReplayError(f"{where} line {n}: not valid JSON: nested too deeply") from None
-        except ValueError as exc:  # JSONDecodeError, or an integer of too many digits
-            raise ReplayError(f"{where} line {n}: not valid JSON: {exc}") from None
+            rec = parse_json(line)
+        except ValueError as exc:
+            raise ReplayError(f"{where} line {n}: {exc}") from None
         _check_shape(rec, f"{where} line {n}")
         out.append((n, rec))
     if not out:

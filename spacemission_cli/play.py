@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
 import sys
+
+from spacemission_env.json_input import parse_json
 
 from ._args import int_arg
 from ._prompt import Prompt
@@ -170,13 +171,13 @@ def _load_game(args, ap) -> dict:
     bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
     try:
         with open(args.load, encoding="utf-8") as f:
-            data = json.load(f)
+            text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
         bad(f"cannot read it ({exc})")
-    except RecursionError:
-        bad("not valid JSON: nested too deeply")
-    except ValueError as exc:  # JSONDecodeError, or an integer of too many digits
-        bad(f"not valid JSON: {exc}")
+    try:
+        data = parse_json(text)
+    except ValueError as exc:
+        bad(str(exc))
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
         bad(f"not a saved game (expected format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
     try:
@@ -204,8 +205,8 @@ def _is_space_mission_save(path: str) -> bool:
 
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError, RecursionError):  # ValueError: not JSON, not UTF-8, too many digits
+            data = parse_json(f.read())
+    except (OSError, ValueError):  # ValueError: not UTF-8, not JSON
         return True
     return not (isinstance(data, dict) and data.get("format") != SAVE_FORMAT
                 and isinstance(data.get("config"), dict) and data["config"].get("game", "spacemission") != "spacemission")

@@ -5,7 +5,6 @@ moves, building a view) runs in Starlette's thread pool, so a slow bot does not 
 other games; a game's lock keeps its requests in order."""
 from __future__ import annotations
 
-import json
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -15,6 +14,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+
+from spacemission_env.json_input import parse_json
 
 from .games import ApiError, GameStore, game_options, make_table
 from .payload import game_json, meta
@@ -43,11 +44,9 @@ async def read_json(request: Request, limit: int = MAX_BODY):
     if not body.strip():
         return {}
     try:
-        return json.loads(body)
-    except RecursionError:
-        raise ApiError(400, "the request body is not valid JSON: nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits
-        raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
+        return parse_json(body)
+    except ValueError as exc:
+        raise ApiError(400, f"the request body is {exc}") from None
 
 
 def _query_int(request: Request, key: str, default: int | None) -> int | None:

@@ -5,12 +5,13 @@ the package versions are saved with the run (``run_dir/config.json``)."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+
+from spacemission_env.json_input import parse_json
 
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "for_game", "game_defaults", "parse_args", "read_options_file", "versions"]
 
@@ -203,17 +204,20 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
         raise ValueError(f"config file {path!r} does not exist")
     if p.suffix not in (".toml", ".json"):
         raise ValueError(f"config file {path!r}: expected .toml or .json")
-    try:
-        if p.suffix == ".toml":
-            import tomllib
+    if p.suffix == ".json":
+        try:
+            data = parse_json(p.read_bytes())
+        except ValueError as exc:  # "not valid JSON: ..."
+            raise ValueError(f"config file {path!r}: {exc}") from None
+    else:
+        import tomllib
 
+        try:
             data = tomllib.loads(p.read_text())
-        else:
-            data = json.loads(p.read_text())
-    except RecursionError:
-        raise ValueError(f"config file {path!r}: nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, TOMLDecodeError, UnicodeDecodeError
-        raise ValueError(f"config file {path!r}: not valid {p.suffix[1:].upper()}: {exc}") from None
+        except RecursionError:
+            raise ValueError(f"config file {path!r}: not valid TOML: nested too deeply") from None
+        except ValueError as exc:  # TOMLDecodeError, UnicodeDecodeError
+            raise ValueError(f"config file {path!r}: not valid TOML: {exc}") from None
     if not isinstance(data, dict):
         raise ValueError(f"config file {path!r}: expected an object of options, got {type(data).__name__}")
     data = data.get("config", data)  # a run's config.json nests the values under "config"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import reprlib
 
+from ...json_input import parse_json
 from ...rng import MASK64
 from ..errors import WrongTypeError
 from ..components import (
@@ -115,11 +116,9 @@ def state_from_json(text) -> GameState:
     if not isinstance(text, str):
         raise WrongTypeError(f"red planet state JSON must be a str, got {type(text).__name__}")
     try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ValueError("red planet state is not valid JSON: nested too deeply") from None
+        data = parse_json(text)
     except ValueError as exc:
-        raise ValueError(f"red planet state is not valid JSON: {exc}") from None
+        raise ValueError(f"red planet state is {exc}") from None
     return state_from_dict(data)
 
 

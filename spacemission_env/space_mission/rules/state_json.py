@@ -25,6 +25,7 @@ from ..components import (
     TILE_NAMES,
 )
 from ..config import RULE_SETS
+from ...json_input import parse_json
 from ...rng import MASK64
 from .state import (
     GATE, NO_STATION, PHASES, PENDING, TURN_KINDS, GameState, PlayerState, TurnAction, check_invariants, check_turn,
@@ -42,11 +43,9 @@ def state_from_json(text: str) -> GameState:
     if not isinstance(text, str):
         raise ValueError(f"game state JSON must be a str, got {type(text).__name__} {_show(text)}")
     try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ValueError("game state is not valid JSON: nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, and numbers too long to convert
-        raise ValueError(f"game state is not valid JSON: {exc}") from None
+        data = parse_json(text)
+    except ValueError as exc:
+        raise ValueError(f"game state is {exc}") from None
     return state_from_dict(data)
 
 

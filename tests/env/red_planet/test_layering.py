@@ -1,7 +1,7 @@
 """The Red Planet package stands on its own: nothing of Space Mission's package, only the
 game-neutral modules every game shares (the random generator, the action-id check, the
-extras, the numba cache policy, the engines' argument checks, the game protocol), and
-nothing from agents, training or the CLI."""
+extras, the numba cache policy, the engines' argument checks, the game protocol, the JSON
+input parser), and nothing from agents, training or the CLI."""
 import ast
 from pathlib import Path
 
@@ -26,7 +26,7 @@ def imported_modules(path: Path) -> list[str]:
 
 GAME_NEUTRAL = tuple(f"spacemission_env.{m}." for m in (  # shared by every game
     "rng", "action_ids", "extras", "jit", "compile_notice", "engine_common", "games", "game_description",
-    "obs_layout"))
+    "obs_layout", "json_input"))
 
 
 def test_red_planet_imports_only_the_game_neutral_modules_of_space_mission():

@@ -1,0 +1,20 @@
+"""JSON from outside (saved games, records, request bodies, config files), parsed with one
+failure: ``ValueError("not valid JSON: ...")``. ``json.loads`` itself also raises
+RecursionError for deep nesting and a ValueError for integers of too many digits; callers
+put their own subject in front ("game state is not valid JSON: ...")."""
+from __future__ import annotations
+
+import json
+
+__all__ = ["parse_json"]
+
+
+def parse_json(text: str | bytes):
+    """The value of a JSON document; ValueError starting "not valid JSON: " for anything
+    that is not one (syntax, bytes that are not UTF-8, too deep, integers too long)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits
+        raise ValueError(f"not valid JSON: {exc}") from None
