@@ -39,6 +39,7 @@ DEFAULT_CHUNK_SIZE = 128  # the largest automatic chunk: batches well; more game
 SEATINGS = ("rotations", "permutations")
 SEED_LIMIT = 2**31  # deal seeds are seed * 2**32 + deal: distinct for every arena seed
 DEAL_STRIDE = 2**32
+MAX_SCHEDULED_GAMES = 10**8  # the schedule is held in memory (about 60 bytes a game): refused before any agent is built
 
 
 def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
@@ -92,6 +93,18 @@ def _schedule(num_agents: int, num_players: int, games: int, seed: int, mode: st
     return dict(lineup=lineup, deal=deal, seating=seating, seats=seats, seeds=seeds), deals, ups
 
 
+def _scheduled_games(num_agents: int, num_players: int, games: int, mode: str) -> tuple[int, int]:
+    """(deals per lineup, games in all) that :func:`_schedule` would build, counted without building it."""
+    if num_agents >= num_players:  # distinct agents in every lineup: P rotations, P! orders
+        n_lineups, per_deal = math.comb(num_agents, num_players), (num_players if mode == "rotations"
+                                                                   else math.factorial(num_players))
+    else:  # a handful of lineups with repeats (at most 6 for 5 players): count them as _schedule pads them
+        ups = lineups(num_agents, num_players)
+        n_lineups, per_deal = len(ups), max(len(seatings(u, mode)) for u in ups)
+    deals = math.ceil(games / per_deal)
+    return deals, n_lineups * deals * per_deal
+
+
 def _agent_seed(seed: int, chunk: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, chunk, k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
@@ -133,6 +146,12 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         bad("max_rounds", f"max_rounds must be {allowed} for {g.description.title}, got {max_rounds!r}")
     if not _is_int(games) or games < 1:
         bad("games", f"games must be a positive integer (games per pair or lineup), got {games!r}")
+    if seatings_mode in SEATINGS and _is_int(num_players) and _is_int(games) and games >= 1:
+        deals, total = _scheduled_games(len(agents), int(num_players), int(games), seatings_mode)
+        if deals >= DEAL_STRIDE or total > MAX_SCHEDULED_GAMES:
+            bad("games", f"games={games!r} schedules {total:,} games in all ({len(agents)} agents, {num_players} "
+                         f"players, {seatings_mode}); at most {MAX_SCHEDULED_GAMES:,} fit one arena: split it "
+                         f"into runs with different seeds")
     if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
         bad("seed", f"seed must be an integer in 0..{SEED_LIMIT - 1}, got {seed!r}")
     if not _is_int(workers) or workers < 1:
@@ -186,7 +205,14 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
             except Exception as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
                 raise ArenaArgumentError("agents", f"agent {name!r} failed to bind to the configuration {config}: "
                                                    f"{type(exc).__name__}: {exc}") from exc
-        otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
+        try:
+            otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
+            seed = getattr(obj, "seed", None)
+            if callable(seed):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
+                seed(0)
+        except Exception as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
+            raise ArenaArgumentError("agents", f"agent {name!r} failed before its first game: "
+                                               f"{type(exc).__name__}: {exc}") from exc
         types = get_game(config.game).observation_types
         if otype not in types:
             raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}; "
@@ -238,7 +264,10 @@ def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_fin
     for k, agent in enumerate(agents):
         fn = getattr(agent, "seed", None)
         if callable(fn):
-            fn(_agent_seed(task["seed"], task["chunk"], k))
+            try:
+                fn(_agent_seed(task["seed"], task["chunk"], k))
+            except Exception as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
+                raise RuntimeError(f"agent {names[k]!r} failed in seed(): {type(exc).__name__}: {exc}") from exc
     t0 = time.perf_counter()
     out = play_chunk(agents, names, *config[:3], task["games"], task["seeds"], task["seats"], task["record"], on_finished,
                      game=config[3])

@@ -64,6 +64,10 @@ class Counting(KindRandomAgent):
     (dict(num_players=6), "num_players", r"2\.\.5"),
     (dict(games=0), "games", "positive integer"),
     (dict(games=2.5), "games", "positive integer"),
+    # before: the schedule's arrays were allocated after every agent was built (MemoryError),
+    # and past 2**32 deals the deal seeds of arena seed s ran into those of seed s + 1
+    (dict(games=10**13), "games", r"schedules 10,000,000,000,000 games in all.*at most 100,000,000"),
+    (dict(games=5 * 10**7, num_players=3, seatings="permutations"), "games", r"schedules 100,000,002 games"),
     (dict(workers=0), "workers", "positive integer"),
     (dict(rules="classic"), "rules", "yucata, schmidt"),
     (dict(max_rounds=0), "max_rounds", "max_rounds"),
@@ -121,6 +125,38 @@ def test_unknown_observation_type_and_rejected_configuration():
 
     with pytest.raises(ArenaArgumentError, match="plays 2-player games only"):
         run_arena([TwoPlayersOnly(), "random"], num_players=3, games=3, progress=False)
+
+
+class BadSeed(KindRandomAgent):
+    def seed(self, seed):
+        if hasattr(self, "_rng"):  # built: every later call fails
+            raise RuntimeError("no entropy today")
+        super().seed(seed)
+
+
+class BadView(KindRandomAgent):
+    @property
+    def observation_type(self):
+        raise RuntimeError("view not configured")
+
+
+@pytest.mark.parametrize("agent, match", [(BadSeed, "RuntimeError: no entropy today"),
+                                          (BadView, "RuntimeError: view not configured")])
+def test_agent_failing_before_its_first_game_is_an_agents_error(agent, match, tmp_path):
+    """Before: the exception of seed() (first called in a chunk) or of the observation_type
+    property escaped run_arena bare, without the agent's name."""
+    with pytest.raises(ArenaArgumentError, match=f"agent 'kind-random' failed before its first game: {match}") as info:
+        run_arena([agent(), "random"], games=2, out=tmp_path / "out", progress=False)
+    assert info.value.argument == "agents" and not (tmp_path / "out").exists()
+
+
+def test_largest_schedule_is_allowed():
+    from spacemission_agents.arena import MAX_SCHEDULED_GAMES, _schedule, _scheduled_games
+    for agents, players, games, mode in [(2, 2, 7, "rotations"), (3, 3, 5, "permutations"), (2, 5, 9, "permutations"),
+                                         (4, 3, 10, "rotations"), (2, 3, 4, "rotations")]:
+        sched, deals, _ = _schedule(agents, players, games, 0, mode)
+        assert _scheduled_games(agents, players, games, mode) == (deals, len(sched["seeds"]))
+    assert _scheduled_games(2, 2, MAX_SCHEDULED_GAMES, "rotations")[1] == MAX_SCHEDULED_GAMES
 
 
 # --- forfeits -------------------------------------------------------------------------------
