@@ -75,6 +75,34 @@ def seed_array(seeds, batch_size: int) -> np.ndarray:
 
 
 
+def check_batch(st, batch_class: type, game: str) -> None:
+    """TypeError unless ``st`` is a batch of ``game``'s engine (``batch_class``): None, a
+    reference GameState or the other game's batch would otherwise fail deep inside with an
+    AttributeError (or, for the other game's batch, be read with this game's layout)."""
+    if not isinstance(st, batch_class):
+        raise TypeError(f"st must be a {game} BatchState (engine.init, engine.from_reference), got "
+                        f"{type(st).__module__}.{type(st).__qualname__}")
+
+
+def check_masks(action_masks: np.ndarray, num_actions: int | None = None) -> np.ndarray:
+    """The masks as a 2-D bool array ``[N, num_actions]`` (any width when None): bool, or
+    numbers that are all 0 or 1 (the envs' int8 masks). ValueError on a wrong shape or
+    any other value (a NaN or a 2 is not read as legal)."""
+    masks = np.asarray(action_masks)
+    if masks.ndim != 2 or (num_actions is not None and masks.shape[1] != num_actions):
+        raise ValueError(f"action masks must have shape [N, {num_actions or 'num_actions'}], got {masks.shape}")
+    if masks.dtype == np.bool_:
+        return masks
+    if masks.dtype.kind not in "iuf":
+        raise ValueError(f"action masks must be bool or 0/1 numbers, got dtype {masks.dtype}")
+    bad = (masks != 0) & (masks != 1)
+    if bad.any():
+        row, col = (int(x[0]) for x in np.nonzero(bad))
+        raise ValueError(f"action masks must hold only 0 and 1 (or bool), got {masks[row, col].item()!r} at row {row}, "
+                         f"action {col}")
+    return masks.view(np.bool_) if masks.dtype in (np.int8, np.uint8) else masks.astype(np.bool_)
+
+
 def check_actions(st, actions) -> np.ndarray:
     a = np.asarray(actions)
     if a.shape != (st.batch_size,):

@@ -115,6 +115,14 @@ def spaces_table(num_players: int | None = None, observation_type: str = "info",
     return "\n".join(lines)
 
 
+class UnknownAgentError(KeyError):
+    """An agent name that is not one of the env's ``possible_agents``: a KeyError, as
+    PettingZoo's own dict lookups raise, whose message names the agent and the valid ones."""
+
+    def __str__(self) -> str:  # KeyError's own would print the message in quotes
+        return str(self.args[0]) if self.args else ""
+
+
 def env(**kwargs):
     """The AEC environment as PettingZoo's classic environments ship it: an illegal action
     ends the game with -1 for the offender (``illegal_action="lose"``; pass
@@ -162,10 +170,10 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             super().step(action)  # PettingZoo's errors and warnings
 
     def action_space(self, agent):
-        return self._raw.action_spaces[agent]
+        return self._raw.action_space(agent)
 
     def observation_space(self, agent):
-        return self._raw.observation_spaces[agent]
+        return self._raw.observation_space(agent)
 
     def __str__(self):
         return str(self.env)
@@ -227,11 +235,18 @@ class raw_env(EnvBase, AECEnv):
         self.__dict__.update(state)
 
     # --- spaces ------------------------------------------------------------------------
+    def _seat_of(self, agent) -> int:
+        """The seat of ``agent``; UnknownAgentError (a KeyError) naming it and the agents."""
+        try:
+            return self._seat[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable name, e.g. a list
+            raise UnknownAgentError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
+
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat_of(agent)]]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat_of(agent)]]
 
     # --- reset / observe -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -279,7 +294,7 @@ class raw_env(EnvBase, AECEnv):
     def observe(self, agent):
         if self._st is None:
             raise ValueError("call reset() before observe()")
-        seat = self._seat[agent]
+        seat = self._seat_of(agent)
         buf = self._obs_bufs[seat]
         if self._obs_step[seat] != self._step_count:
             if seat == self._acting_seat:
@@ -296,7 +311,7 @@ class raw_env(EnvBase, AECEnv):
     def action_mask(self, agent) -> np.ndarray:
         """bool [num_actions]: the acting agent's legal actions; all True for an agent with
         no decision pending (another agent acts, or the game is over): see the module doc."""
-        if self._seat[agent] == self._acting_seat:
+        if self._seat_of(agent) == self._acting_seat:
             return self._mask_buf[0].copy()
         return no_decision_mask(num_actions=self.num_actions)
 

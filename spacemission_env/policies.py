@@ -43,6 +43,7 @@ import numpy as np
 
 import inspect
 
+from .engine_common import check_masks  # noqa: F401  (re-exported: agents import it from here)
 from .env_common import check_seed
 from .games import DEFAULT_GAME, GameConfig, bind_players, get_game, not_a_config
 from .space_mission import engine
@@ -86,25 +87,6 @@ class BasePolicy:
 
     def bind(self, config: GameConfig) -> None:  # noqa: B027 - optional hook
         """Called by an environment with the game it plays (raise to refuse it)."""
-
-
-def check_masks(action_masks: np.ndarray, num_actions: int | None = None) -> np.ndarray:
-    """The masks as a 2-D bool array ``[N, num_actions]`` (any width when None): bool, or
-    numbers that are all 0 or 1 (the envs' int8 masks). ValueError on a wrong shape or
-    any other value (a NaN or a 2 is not read as legal)."""
-    masks = np.asarray(action_masks)
-    if masks.ndim != 2 or (num_actions is not None and masks.shape[1] != num_actions):
-        raise ValueError(f"action masks must have shape [N, {num_actions or 'num_actions'}], got {masks.shape}")
-    if masks.dtype == np.bool_:
-        return masks
-    if masks.dtype.kind not in "iuf":
-        raise ValueError(f"action masks must be bool or 0/1 numbers, got dtype {masks.dtype}")
-    bad = (masks != 0) & (masks != 1)
-    if bad.any():
-        row, col = (int(x[0]) for x in np.nonzero(bad))
-        raise ValueError(f"action masks must hold only 0 and 1 (or bool), got {masks[row, col].item()!r} at row {row}, "
-                         f"action {col}")
-    return masks.view(np.bool_) if masks.dtype in (np.int8, np.uint8) else masks.astype(np.bool_)
 
 
 class RandomPolicy(BasePolicy):

@@ -366,6 +366,25 @@ class GameVecEnv(EnvBase, VecEnv):
             return tile_images(self.get_images())
         return self._render_game(0, mode)
 
+    def _get_indices(self, indices) -> list[int]:
+        """SB3's ``indices`` (None: every game; an int; a sequence of ints, negative ones
+        from the end) as a list; TypeError for what is not an integer, IndexError naming an
+        index outside the games (SB3's ``DummyVecEnv`` raises IndexError there too)."""
+        n = self.num_envs
+        if indices is None:
+            return list(range(n))
+        items = [indices] if isinstance(indices, (int, np.integer)) else indices
+        if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+            raise TypeError(f"indices must be None, a game index or a sequence of them (0..{n - 1}), got {indices!r}")
+        items = list(items)
+        for i in items:
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+                raise TypeError(f"indices must be None, a game index or a sequence of them (0..{n - 1}), "
+                                f"got {indices!r}")
+            if not -n <= i < n:
+                raise IndexError(f"indices: game index {int(i)} is out of range for {n} games (0..{n - 1})")
+        return [int(i) for i in items]
+
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         """Attributes are shared by all games, except ``seats`` (per game)."""
         idx = list(self._get_indices(indices))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine_common import check_actions as _actions
+from ...engine_common import check_batch, check_masks
 from ...engine_common import check_players as _players
 from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
@@ -39,6 +40,7 @@ def reset_finished(st: BatchState, seeds) -> np.ndarray:
     """Re-initialise finished games in place with new seeds (an int s: s, s+1, ... by
     batch index, or an integer array [B]; only the entries of finished games are used).
     Returns which were reset."""
+    check_batch(st, BatchState, "Red Planet")
     seed_arr = _seed_array(seeds, st.batch_size)
     done = st.terminated.copy()
     if done.any():
@@ -53,6 +55,7 @@ def step(st: BatchState, actions, select=None) -> None:
     games outside ``select`` (bool [B], None = all) are left unchanged, whatever their action.
     Every stepped game's action is validated inside the kernel before any game changes:
     an illegal or out-of-range id raises ValueError naming the first such game."""
+    check_batch(st, BatchState, "Red Planet")
     a = _actions(st, actions)
     sel = _select(st, select)
     with _quiet():
@@ -66,6 +69,7 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
     """bool [B, 243]. Rows of finished games are all True (so a masked softmax never
     sees an empty row; stepping a finished game is a no-op whatever the action).
     With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
+    check_batch(st, BatchState, "Red Planet")
     sel = _select(st, select)
     out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_)
     K.legal_mask(out, sel, st.record, st.rng)
@@ -83,6 +87,7 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     """int8 [B, D]: the observation of ``player`` (None = each game's acting seat; a
     finished game's row is then its last start player's view; an int or int array [B]
     = that seat), identical to encoding.observe on to_reference(st, i)."""
+    check_batch(st, BatchState, "Red Planet")
     d = observation_size(observation_type)
     players = _players(st, player)
     out = output_buffer(out, (st.batch_size, d), np.int8)
@@ -93,6 +98,7 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
 def scores(st: BatchState) -> np.ndarray:
     """int16 [B, P, 7]: rules/scoring.py CATEGORIES (ice, sylvanite, celerium, ice_bonus,
     discovery_cards, bonus_cards, total); provisional while a game runs (counters only)."""
+    check_batch(st, BatchState, "Red Planet")
     out = np.zeros((st.batch_size, st.num_players, len(CATEGORIES)), dtype=np.int16)
     SC.scores_kernel(st.record, st.rng, out)
     return out
@@ -114,6 +120,7 @@ _RANK_TABLES = {n: _rank_table(n) for n in (3, 4, 5)}
 def rewards(st: BatchState) -> np.ndarray:
     """float32 [B, P]: scoring.rank_rewards of finished games by total (M-P4: tied
     players share; zero-sum in [-1, 1]); 0 for running games."""
+    check_batch(st, BatchState, "Red Planet")
     total = scores(st)[..., -1].astype(np.int64)
     better = (total[:, None, :] > total[:, :, None]).sum(axis=2)
     tied = (total[:, None, :] == total[:, :, None]).sum(axis=2)
@@ -127,7 +134,7 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
     m = np.asarray(mask)
     if m.ndim != 2 or m.shape[1] != NUM_ACTIONS:
         raise ValueError(f"mask must have shape [B, {NUM_ACTIONS}], got {m.shape}")
-    m = m.view(np.bool_) if m.dtype in (np.int8, np.uint8) else m.astype(np.bool_, copy=False)
+    m = check_masks(m)  # bool, or numbers that are all 0 or 1 (a NaN or a 2 is not read as legal)
     if rng is None:
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):

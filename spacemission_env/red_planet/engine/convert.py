@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...engine_common import check_batch
 from ..components import NUM_EVENTS, NUM_MINERALS, NUM_ROLES, NUM_SHIPS, NUM_ZONES
 from ..rules.state import NONE, PHASES, GameState, PlayerState
 from .state import F_CURRENT_PLAYER, F_TERMINATED, NB, OFFSETS, PAD, BatchState
@@ -15,6 +16,7 @@ _OVER = PHASES.index("over")
 def to_reference(st: BatchState, i: int) -> GameState:
     """The reference GameState of batch slot ``i`` (equal with ``==`` to the one the
     reference engine reaches with the same seed and actions)."""
+    check_batch(st, BatchState, "Red Planet")
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
         raise TypeError(f"batch index must be an int, got {i!r}")
     i = int(i)

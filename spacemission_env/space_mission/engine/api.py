@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine_common import check_actions as _actions
+from ...engine_common import check_batch, check_masks
 from ...engine_common import check_players as _players
 from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
@@ -50,6 +51,7 @@ def init(batch_size: int, num_players: int, seeds=0, rules: str = "yucata", max_
 def reset_finished(st: BatchState, seeds) -> np.ndarray:
     """Re-initialise finished games in place with new seeds
     (int array [B]; only the entries of finished games are used). Returns which were reset."""
+    check_batch(st, BatchState, "Space Mission")
     done = st.terminated.copy()
     seed_arr = _seed_array(seeds, st.batch_size)
     if done.any():
@@ -68,6 +70,7 @@ def step(st: BatchState, actions, select=None) -> None:
     games outside ``select`` (bool [B], None = all) are left unchanged, whatever their action.
     Every stepped game's action is validated inside the kernel before any game changes:
     an illegal or out-of-range id raises ValueError naming the first such game."""
+    check_batch(st, BatchState, "Space Mission")
     a = _actions(st, actions)
     sel = _select(st, select)
     with _quiet():
@@ -80,6 +83,7 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
     """bool [B, 100]. Rows of finished games are all True (so a masked softmax never
     sees an empty row; stepping a finished game is a no-op whatever the action).
     With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
+    check_batch(st, BatchState, "Space Mission")
     sel = _select(st, select)
     out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_)
     K.legal_mask(out, sel, *_legal_args(st))
@@ -96,6 +100,7 @@ def observation_size(observation_type: str = "info") -> int:
 def observe(st: BatchState, player=None, observation_type: str = "info", out: np.ndarray | None = None) -> np.ndarray:
     """int8 [B, D]: the observation of ``player`` (None = each game's acting player; an
     int or int array [B] = that seat), identical to encoding.observe on to_reference(st, i)."""
+    check_batch(st, BatchState, "Space Mission")
     d = observation_size(observation_type)
     out = output_buffer(out, (st.batch_size, d), np.int8)
     mode = E.OBSERVATION_TYPES.index(observation_type)  # observe.MODE_INFO / MODE_RECALL / MODE_SEER
@@ -110,6 +115,7 @@ def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndar
     ``observe(st, None, observation_type, out=obs_out)`` in one kernel call: the same
     results, for loops over a batch of one where each call's dispatch costs as much as
     its work (fused.py). An illegal action raises as ``step`` does, changing nothing."""
+    check_batch(st, BatchState, "Space Mission")
     a = _actions(st, actions)
     d = observation_size(observation_type)
     mask_out = output_buffer(mask_out, (st.batch_size, NUM_ACTIONS), np.bool_)
@@ -147,6 +153,7 @@ def collection_points(col: np.ndarray) -> np.ndarray:
 def scores(st: BatchState) -> np.ndarray:
     """int16 [B, P, 8]: jump_gate, stations, minerals, aliens, matter, water, medals, total
     (R-P1..R-P7; provisional while a game runs; reservations never count, R-E2)."""
+    check_batch(st, BatchState, "Space Mission")
     gate = st.gate_probes.astype(np.int32)
     rank = (gate[:, None, :] > gate[:, :, None]).sum(axis=2)  # R-P1 competition rank
     table = np.zeros(st.num_players + 1, dtype=np.int32)
@@ -165,6 +172,7 @@ def scores(st: BatchState) -> np.ndarray:
 def rewards(st: BatchState) -> np.ndarray:
     """float32 [B, P]: scoring.rank_rewards of finished games (R-P8 order: points, then
     stations; zero-sum in [-1, 1]); 0 for running games."""
+    check_batch(st, BatchState, "Space Mission")
     sc = scores(st)
     n = st.num_players
     stations = (st.stations[:, :, None] == np.arange(n)[None, None, :]).sum(axis=1).astype(np.int64)
@@ -186,7 +194,7 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
     m = np.asarray(mask)
     if m.ndim != 2 or m.shape[1] != NUM_ACTIONS:
         raise ValueError(f"mask must have shape [B, {NUM_ACTIONS}], got {m.shape}")
-    m = m.view(np.bool_) if m.dtype in (np.int8, np.uint8) else m.astype(np.bool_, copy=False)
+    m = check_masks(m)  # bool, or numbers that are all 0 or 1 (a NaN or a 2 is not read as legal)
     if rng is None:
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):
@@ -195,6 +203,8 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
         raise TypeError(f"by_kind must be a bool, got {by_kind!r}")
     if out is None:
         out = np.empty(m.shape[0], dtype=np.int64)
+    elif not isinstance(out, np.ndarray) or out.shape != (m.shape[0],) or out.dtype != np.int64:
+        raise ValueError(f"out must be an int64 array of shape ({m.shape[0]},)")
     if by_kind:
         K.sample_legal_by_kind(m, rng.random(m.shape[0]), rng.random(m.shape[0]), out)
     else:

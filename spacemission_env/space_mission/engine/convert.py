@@ -7,6 +7,7 @@ import numpy as np
 
 from ..components import RING_SIZE
 from ..rules.state import TURN_KINDS, GameState, PlayerState, TurnAction
+from ...engine_common import check_batch
 from .state import PENDING_NONE, PHASE_TILE, BatchState
 
 _PENDING = (None, "scan", "develop", "discover")
@@ -15,6 +16,7 @@ _PENDING = (None, "scan", "develop", "discover")
 def to_reference(st: BatchState, i: int) -> GameState:
     """The reference GameState of batch slot ``i`` (equal with ``==`` to the one the
     reference engine reaches with the same seed and actions)."""
+    check_batch(st, BatchState, "Space Mission")
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
         raise TypeError(f"batch index must be an int, got {i!r}")
     i = int(i)

@@ -1,0 +1,159 @@
+"""Bad input found by a third robustness sweep (Red Planet first, then the game-generic
+interfaces), beyond test_bad_input.py and test_bad_input_sweep.py: each case raises an
+error naming the problem and changes nothing. Each test failed before its fix."""
+import re
+
+import numpy as np
+import pytest
+
+from spacemission_env import red_planet_v0
+from spacemission_env.pettingzoo_env import UnknownAgentError, env, raw_env
+from spacemission_env.policies import check_masks
+from spacemission_env.red_planet import engine as rp_engine
+from spacemission_env.sb3 import GameVecEnv
+from spacemission_env.space_mission import engine as sm_engine
+
+ENGINES = [(sm_engine, 2, 100, "Space Mission"), (rp_engine, 3, 243, "Red Planet")]
+
+
+def _seer(engine, st):
+    return engine.observe(st, player=0, observation_type="seer").copy()
+
+
+# --- engine.sample_actions: mask values ----------------------------------------------------------
+@pytest.mark.parametrize("engine, players, width, title", ENGINES)
+@pytest.mark.parametrize("dtype, value, shown", [
+    (np.int8, 2, "2"), (np.int64, -1, "-1"), (np.float32, np.nan, "nan"), (np.float64, 0.5, "0.5"),
+])
+def test_sample_actions_refuses_mask_values_other_than_0_and_1(engine, players, width, title, dtype, value, shown):
+    """Before: the int8 mask was reinterpreted as bool and a float mask cast to bool, so a 2,
+    a -1, a NaN or a 0.5 counted as a legal action (and could be drawn)."""
+    mask = np.zeros((2, width), dtype=dtype)
+    mask[:, 5] = 1
+    mask[1, 7] = value
+    with pytest.raises(ValueError, match=re.escape(f"got {shown} at row 1, action 7")):
+        engine.sample_actions(mask, np.random.default_rng(0))
+    mask[1, 7] = 0
+    assert engine.sample_actions(mask, np.random.default_rng(0)).tolist() == [5, 5]  # 0/1 numbers still fine
+
+
+@pytest.mark.parametrize("engine, players, width, title", ENGINES)
+def test_sample_actions_refuses_a_mask_of_strings(engine, players, width, title):
+    """Before: np.full(.., "a").astype(bool) made every action legal."""
+    with pytest.raises(ValueError, match="action masks must be bool or 0/1 numbers, got dtype <U1"):
+        engine.sample_actions(np.full((1, width), "a"), np.random.default_rng(0))
+
+
+def test_policies_check_masks_is_the_engines_helper():
+    """One check of mask values, shared (moved to engine_common, still importable from policies)."""
+    from spacemission_env import engine_common
+    assert check_masks is engine_common.check_masks
+
+
+@pytest.mark.parametrize("out", [np.empty(1, np.int32), np.empty(1, np.float64), np.empty(2, np.int64), [0]])
+def test_space_mission_sample_actions_checks_out_as_red_planet_does(out):
+    """Before: Space Mission's sample_actions wrote into an int32 / float / list ``out`` (or
+    failed in numba); Red Planet's already refused it."""
+    mask = np.ones((1, 100), bool)
+    for engine in (sm_engine, rp_engine):
+        m = mask if engine is sm_engine else np.ones((1, 243), bool)
+        with pytest.raises(ValueError, match=re.escape("out must be an int64 array of shape (1,)")):
+            engine.sample_actions(m, np.random.default_rng(0), out=out)
+
+
+# --- engine functions given something that is not their game's batch -------------------------------
+def _calls(engine):
+    return {
+        "step": lambda st: engine.step(st, np.zeros(2, np.int64)),
+        "legal_action_mask": lambda st: engine.legal_action_mask(st),
+        "observe": lambda st: engine.observe(st),
+        "scores": lambda st: engine.scores(st),
+        "rewards": lambda st: engine.rewards(st),
+        "reset_finished": lambda st: engine.reset_finished(st, 0),
+        "to_reference": lambda st: engine.to_reference(st, 0),
+    }
+
+
+@pytest.mark.parametrize("engine, players, width, title", ENGINES)
+@pytest.mark.parametrize("call", sorted(_calls(sm_engine)))
+def test_engine_functions_name_a_state_that_is_not_their_batch(engine, players, width, title, call):
+    """Before: None or the other game's BatchState failed with AttributeError deep inside
+    (``'NoneType' object has no attribute 'batch_size'``, ``... no attribute 'record'``), and
+    reset_finished on the other game's batch returned as if it had worked."""
+    other, other_players = (rp_engine, 3) if engine is sm_engine else (sm_engine, 2)
+    foreign = other.init(2, other_players, seeds=4)
+    before = _seer(other, foreign)
+    fn = _calls(engine)[call]
+    for bad, shown in ((None, "builtins.NoneType"), (foreign, f"{other.__name__}.state.BatchState"),
+                       (other.to_reference(foreign, 0), "GameState")):
+        with pytest.raises(TypeError, match=f"st must be a {title} BatchState .*got .*{re.escape(shown)}"):
+            fn(bad)
+    assert np.array_equal(_seer(other, foreign), before)  # the other game's batch untouched
+    own = engine.init(2, players, seeds=4)
+    if call == "step":  # its own batch: fine
+        engine.step(own, engine.sample_actions(engine.legal_action_mask(own), np.random.default_rng(0)))
+    else:
+        fn(own)
+
+
+def test_space_mission_step_observe_names_a_foreign_state():
+    st = rp_engine.init(1, 3)
+    with pytest.raises(TypeError, match="st must be a Space Mission BatchState"):
+        sm_engine.step_observe(st, np.zeros(1, np.int64), np.zeros((1, 100), bool),
+                               np.zeros((1, sm_engine.observation_size()), np.int8))
+
+
+# --- PettingZoo: an unknown agent name ------------------------------------------------------------------
+def _envs():
+    return [("raw spacemission", lambda: raw_env(num_players=2)),
+            ("raw red_planet", lambda: red_planet_v0.raw_env(num_players=3)),
+            ("wrapped red_planet", lambda: red_planet_v0.env(num_players=3)),
+            ("wrapped spacemission", lambda: env(num_players=2))]
+
+
+@pytest.mark.parametrize("name, make", _envs(), ids=[n for n, _ in _envs()])
+@pytest.mark.parametrize("agent", ["player_9", "player0", 0, None, ["player_0"], ("player_0",)])
+def test_pettingzoo_names_an_unknown_agent_and_the_valid_ones(name, make, agent):
+    """Before: a bare ``KeyError: 'player_9'`` (and TypeError: unhashable type for a list).
+    Now a KeyError subclass (PettingZoo's own lookups raise KeyError) naming the agent and
+    listing the agents; the game goes on unchanged."""
+    e = make()
+    e.reset(seed=1)
+    n = len(e.possible_agents)
+    agents = [f"player_{i}" for i in range(n)]
+    text = f"unknown agent {agent!r}; the agents are {agents}"
+    selected, seer = e.agent_selection, e.unwrapped.state().copy()
+    calls = [e.observe, e.action_space, e.observation_space]
+    if name.startswith("raw"):
+        calls.append(e.action_mask)
+    for call in calls:
+        with pytest.raises(UnknownAgentError, match=re.escape(text)) as err:
+            call(agent)
+        assert isinstance(err.value, KeyError) and str(err.value) == text  # no quotes around the message
+    assert e.agent_selection == selected and np.array_equal(e.unwrapped.state(), seer)
+    mask = e.observe(selected)["action_mask"]
+    assert e.action_space(selected).n == mask.size and "observation" in e.observation_space(selected).spaces
+    e.step(int(np.flatnonzero(mask)[0]))  # the game goes on
+
+
+# --- SB3 VecEnv: indices ----------------------------------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda v, i: v.get_attr("seats", indices=i),
+    lambda v, i: v.get_attr("num_players", indices=i),
+    lambda v, i: v.env_method("action_masks", indices=i),
+    lambda v, i: v.env_is_wrapped(object, indices=i),
+])
+def test_sb3_indices_outside_the_games_are_named(call):
+    """Before: ``get_attr("num_players", indices=[5])`` and ``env_is_wrapped(.., indices=5)``
+    answered for a game that does not exist, ``get_attr("seats", [5])`` raised numpy's bare
+    IndexError, a float or True failed inside SB3's helper (or read True as game 1)."""
+    v = GameVecEnv(2, num_players=3, game="red_planet", seed=0)
+    v.reset()
+    for bad in (5, [0, 2], -3, np.int64(2)):
+        with pytest.raises(IndexError, match=r"indices: game index -?\d is out of range for 2 games \(0\.\.1\)"):
+            call(v, bad)
+    for bad in (True, 1.0, [0.0], "0", [None]):
+        with pytest.raises(TypeError, match=r"indices must be None, a game index or a sequence of them \(0\.\.1\)"):
+            call(v, bad)
+    assert len(call(v, None)) == 2 and len(call(v, [0, -1])) == 2 and len(call(v, np.int64(1))) == 1
+    assert v.get_attr("seats", indices=[1, -2]) == [int(v.seats[1]), int(v.seats[0])]
