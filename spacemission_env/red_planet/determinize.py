@@ -23,7 +23,8 @@ import numpy as np
 
 from .components import IS_BONUS, NUM_EVENTS
 from .encoding import revealed
-from .rules.state import NONE, GameState
+from .errors import require_int
+from .rules.state import NONE, GameState, check_state
 
 
 def known_cards(state: GameState, player: int) -> set[int]:
@@ -44,9 +45,14 @@ def known_cards(state: GameState, player: int) -> set[int]:
 def sample_world(state: GameState, player: int, rng: np.random.Generator | None = None) -> GameState:
     """One state consistent with everything ``player`` knows (module docstring); the
     argument is not modified."""
-    rng = np.random.default_rng() if rng is None else rng
+    check_state(state)
+    player = require_int(player, "player")  # not a bool, a float or a str
     if not 0 <= player < state.num_players:
         raise ValueError(f"player must be a seat in 0..{state.num_players - 1}, got {player!r}")
+    if rng is None:
+        rng = np.random.default_rng()
+    elif not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     t = state.copy()
     _relabel_event_cards(t, player, rng)
     for pile in (t.event_pile, t.ship_deck, t.mineral_pool):

@@ -26,10 +26,13 @@ from ..components import (
     OUTER_ZONES,
     ROLE_PLACE,
     SCIENTIST,
+    SECRET_AGENT,
     SETUP_HAND,
     SHIP_CAPACITY,
     SHIP_DEST,
+    SOLDIER,
     TOKENS_PER_ZONE,
+    TRAVEL_AGENT,
 )
 
 NONE = -1  # no card, ship, zone, seat or role
@@ -277,6 +280,11 @@ def check_turn(s: GameState) -> None:
             _fail(f"player {s.current_player} executes role {s.role} but committed {pl.commit} (acted {pl.acted})")
         if len(s.placed_slots) > ROLE_PLACE[s.role] or any(not 0 <= k < n for k in s.placed_slots):
             _fail(f"placed_slots {s.placed_slots}: at most {ROLE_PLACE[s.role]} pad slots this turn")
+        if s.role == SECRET_AGENT and len(set(s.placed_slots)) != len(s.placed_slots):
+            _fail(f"placed_slots {s.placed_slots}: the Secret Agent places into two different ships (M-O4)")
+        if s.role in (TRAVEL_AGENT, SOLDIER) and len(set(s.placed_slots)) > 1:
+            _fail(f"placed_slots {s.placed_slots}: the Travel Agent and the Soldier place their group into one "
+                  f"ship (M-O7, M-O8)")
         if s.last_actor != s.current_player:
             _fail(f"last_actor {s.last_actor}: the player taking the turn is the latest to act (M-R8)")
         # M-R4: roles are called in order, ties in seat order from the start player: exactly

@@ -193,7 +193,7 @@ def state_from_dict(data) -> GameState:
     d = _obj(data, "the document", TOP_KEYS)
     if d["game"] != GAME:
         raise _bad("game", f"{GAME!r}", d["game"])
-    if d["version"] != SCHEMA_VERSION or isinstance(d["version"], bool):
+    if type(d["version"]) is not int or d["version"] != SCHEMA_VERSION:  # not 1.0 or true
         raise _bad("version", str(SCHEMA_VERSION), d["version"])
     n = _int(d["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
     if d["phase"] not in PHASES:
