@@ -106,7 +106,10 @@ def sample_worlds_from_observation(recall_obs, num_players: int, rules: str = "y
     arr = np.asarray(recall_obs)
     if arr.ndim != 1:
         raise ValueError(f"recall_obs must be one observation of shape [{E.observation_size('recall')}], got {list(arr.shape)}")
-    rng = np.random.default_rng() if rng is None else rng
+    if rng is None:
+        rng = np.random.default_rng()
+    elif not isinstance(rng, np.random.Generator):  # as Red Planet's determinizer
+        raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     kn = _Knowledge(E.decode(arr.astype(np.int64), "recall"), num_players, max_rounds)
     seeds = rng.integers(0, 2**64, size=int(k), dtype=np.uint64, endpoint=False)
     out = _sample(kn, int(k), seeds)

@@ -157,3 +157,16 @@ def test_sb3_indices_outside_the_games_are_named(call):
             call(v, bad)
     assert len(call(v, None)) == 2 and len(call(v, [0, -1])) == 2 and len(call(v, np.int64(1))) == 1
     assert v.get_attr("seats", indices=[1, -2]) == [int(v.seats[1]), int(v.seats[0])]
+
+
+@pytest.mark.parametrize("rng", [5, "seed", np.random.RandomState(0)])
+def test_space_mission_sample_world_names_an_rng_that_is_not_a_generator(rng):
+    """Before: rng=5 failed with AttributeError ('int' object has no attribute 'integers'), as
+    Red Planet's determinizer did before this sweep."""
+    from spacemission_env.space_mission import determinize, rules
+    state = rules.new_game(2, seed=0)
+    before = state.to_json()
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator or None"):
+        determinize.sample_world(state, 0, rng)
+    assert state.to_json() == before
+    assert determinize.sample_world(state, 0, np.random.default_rng(1)).num_players == 2
