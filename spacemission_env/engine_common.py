@@ -84,6 +84,32 @@ def check_batch(st, batch_class: type, game: str) -> None:
                         f"{type(st).__module__}.{type(st).__qualname__}")
 
 
+def check_reference_states(states, state_class: type, game: str, to_dict, from_dict, check: bool = True) -> list:
+    """The reference states given to ``from_reference`` as a non-empty list, each checked
+    (``check``) as a loaded JSON state is (``from_dict(to_dict(s))``): a hand-built state
+    with a counter of 1.5, an unknown phase or a card out of range is a ValueError naming
+    it, not an IndexError in the middle of the copy or a silently truncated number.
+    ``check=False`` copies synthetic states that break the conservation laws on purpose
+    (tests of edges no game reaches), unchecked."""
+    if not isinstance(check, (bool, np.bool_)):
+        raise TypeError(f"check must be True or False, got {check!r}")
+    states = list(states)
+    if not states:
+        raise ValueError("from_reference needs at least one state")
+    for k, s in enumerate(states):
+        if not isinstance(s, state_class):
+            raise TypeError(f"states[{k}] must be a {game} GameState, got {type(s).__name__}")
+        if not check:
+            continue
+        try:
+            from_dict(to_dict(s))
+        except ValueError as exc:
+            raise ValueError(f"states[{k}] is not a valid {game} state: {exc}") from None
+        except (TypeError, IndexError, KeyError, AttributeError) as exc:  # a field of the wrong kind
+            raise ValueError(f"states[{k}] is not a valid {game} state: {type(exc).__name__}: {exc}") from None
+    return states
+
+
 def check_masks(action_masks: np.ndarray, num_actions: int | None = None) -> np.ndarray:
     """The masks as a 2-D bool array ``[N, num_actions]`` (any width when None): bool, or
     numbers that are all 0 or 1 (the envs' int8 masks). ValueError on a wrong shape or

@@ -170,3 +170,46 @@ def test_space_mission_sample_world_names_an_rng_that_is_not_a_generator(rng):
         determinize.sample_world(state, 0, rng)
     assert state.to_json() == before
     assert determinize.sample_world(state, 0, np.random.default_rng(1)).num_players == 2
+
+
+# --- engine.from_reference: hand-built reference states -------------------------------------------
+def _sm_state():
+    from spacemission_env.space_mission import rules
+    return rules.new_game(2, seed=3)
+
+
+def _rp_state():
+    from spacemission_env.red_planet import rules
+    return rules.new_game(3, seed=3)
+
+
+def _set(path, value):
+    def edit(s):
+        obj = s
+        for name in path[:-1]:
+            obj = obj[name] if isinstance(name, int) else getattr(obj, name)
+        if isinstance(path[-1], int):
+            obj[path[-1]] = value
+        else:
+            setattr(obj, path[-1], value)
+    return edit
+
+
+@pytest.mark.parametrize("engine, make, edit, match", [
+    (sm_engine, _sm_state, _set(["players", 0, "hand", 0], 99), "Space Mission state"),  # card id out of range
+    (sm_engine, _sm_state, _set(["players", 0, "supply"], 1.5), "Space Mission state"),  # was truncated to 1
+    (sm_engine, _sm_state, _set(["phase"], "dance"), "Space Mission state"),
+    (rp_engine, _rp_state, _set(["players", 0, "counters", 0], 1.5), "Red Planet state"),
+    (rp_engine, _rp_state, _set(["players", 1, "supply"], -4), "Red Planet state"),
+])
+def test_from_reference_checks_the_states_as_json_states_are(engine, make, edit, match):
+    """Before: a hand-built state was copied field by field unchecked: a card id of 99 raised
+    IndexError mid-copy, an unknown phase a bare 'tuple.index' error, and a counter of 1.5
+    was silently truncated to 1. Now each is the JSON loader's ValueError, naming the state."""
+    good, bad = make(), make()
+    edit(bad)
+    with pytest.raises(ValueError, match=re.escape(f"states[1] is not a valid {match}")):
+        engine.from_reference([good, bad])
+    assert engine.to_reference(engine.from_reference([good]), 0) == good
+    with pytest.raises(TypeError, match="check must be True or False"):
+        engine.from_reference([good], check="no")

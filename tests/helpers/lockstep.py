@@ -30,7 +30,7 @@ def lockstep(state, actions, *, conserved: bool = True):
     ref = state.copy()
     if conserved:
         check_invariants(ref)
-    st = engine.from_reference([ref.copy()])
+    st = engine.from_reference([ref.copy()], check=conserved)
     assert engine.to_reference(st, 0) == ref
     for a in actions:
         G.apply(ref, a)

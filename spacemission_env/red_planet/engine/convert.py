@@ -5,9 +5,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...engine_common import check_batch
+from ...engine_common import check_batch, check_reference_states
 from ..components import NUM_EVENTS, NUM_MINERALS, NUM_ROLES, NUM_SHIPS, NUM_ZONES
 from ..rules.state import NONE, PHASES, GameState, PlayerState
+from ..rules.state_json import state_from_dict, state_to_dict
 from .state import F_CURRENT_PLAYER, F_TERMINATED, NB, OFFSETS, PAD, BatchState
 
 _OVER = PHASES.index("over")
@@ -162,14 +163,11 @@ def write_slot(st: BatchState, i: int, s: GameState) -> None:
         st.seen[i, q, pl.seen] = True
 
 
-def from_reference(states: Sequence[GameState]) -> BatchState:
-    """A batch holding copies of the given reference states (one player count)."""
-    states = list(states)
-    if not states:
-        raise ValueError("from_reference needs at least one state")
-    for k, s in enumerate(states):
-        if not isinstance(s, GameState):
-            raise TypeError(f"states[{k}] must be a red_planet GameState, got {type(s).__name__}")
+def from_reference(states: Sequence[GameState], check: bool = True) -> BatchState:
+    """A batch holding copies of the given reference states (one player count), each checked as a
+    JSON state is (ValueError naming the first bad one); ``check=False`` copies synthetic
+    states that break the conservation laws on purpose, unchecked."""
+    states = check_reference_states(states, GameState, "Red Planet", state_to_dict, state_from_dict, check)
     st = BatchState(len(states), states[0].num_players)
     for i, s in enumerate(states):
         write_slot(st, i, s)

@@ -7,7 +7,8 @@ import numpy as np
 
 from ..components import RING_SIZE
 from ..rules.state import TURN_KINDS, GameState, PlayerState, TurnAction
-from ...engine_common import check_batch
+from ..rules.state_json import state_from_dict, state_to_dict
+from ...engine_common import check_batch, check_reference_states
 from .state import PENDING_NONE, PHASE_TILE, BatchState
 
 _PENDING = (None, "scan", "develop", "discover")
@@ -116,14 +117,11 @@ def _write_turn(st: BatchState, i: int, q: int, turn: list[TurnAction]) -> None:
         st.turn_tile[i, q, k] = a.tile
 
 
-def from_reference(states: Sequence[GameState]) -> BatchState:
-    """A batch holding copies of the given reference states (one configuration)."""
-    states = list(states)
-    if not states:
-        raise ValueError("from_reference needs at least one state")
-    for k, s in enumerate(states):
-        if not isinstance(s, GameState):
-            raise TypeError(f"states[{k}] must be a Space Mission GameState, got {type(s).__name__}")
+def from_reference(states: Sequence[GameState], check: bool = True) -> BatchState:
+    """A batch holding copies of the given reference states (one configuration), each checked as a
+    JSON state is (ValueError naming the first bad one); ``check=False`` copies synthetic
+    states that break the conservation laws on purpose, unchecked."""
+    states = check_reference_states(states, GameState, "Space Mission", state_to_dict, state_from_dict, check)
     s0 = states[0]
     st = BatchState(len(states), s0.num_players, s0.rules, s0.max_rounds)
     for i, s in enumerate(states):

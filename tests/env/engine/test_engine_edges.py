@@ -65,7 +65,9 @@ def test_both_piles_empty_draw_stops_short_R_A1a():
     q = s.current_player
     s.draw_pile, s.discard_pile = [], []
     s.players[q].hand = s.players[q].hand[:3]
-    st = engine.from_reference([s.copy()])
+    with pytest.raises(ValueError, match=r"states\[0\] is not a valid Space Mission state: game state: 8 cards"):
+        engine.from_reference([s.copy()])  # checked as a JSON state is, unless asked not to
+    st = engine.from_reference([s.copy()], check=False)
     G.apply(s, TOPUP)
     engine.step(st, np.array([TOPUP]))
     assert engine.to_reference(st, 0) == s
