@@ -169,7 +169,8 @@ def _check_shape(rec, where: str) -> None:
     if isinstance(cfg, dict) and cfg.get("game", "spacemission") != "spacemission":
         from ._protocol_games import check_record  # another game of the protocol
 
-        return check_record(rec, where)
+        check_record(rec, where)
+        return _check_seat_fields(rec, where)
     if not isinstance(cfg, dict) or not {"num_players", "rules", "max_rounds"} <= set(cfg):
         raise ReplayError(f"{where}: config must hold num_players, rules and max_rounds")
     try:
@@ -184,6 +185,38 @@ def _check_shape(rec, where: str) -> None:
             isinstance(a, list) and len(a) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in a[:2])
             and isinstance(a[2], str) for a in acts):
         raise ReplayError(f"{where}: actions must be a list of [seat, action id, label]")
+    _check_seat_fields(rec, where)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_seat_fields(rec: dict, where: str) -> None:
+    """ReplayError naming the field unless the optional fields that replay shows per seat
+    are absent, null or of their shape: ``agents`` a name per seat, ``ranks`` a rank per
+    seat, ``winners`` seats, ``forfeit`` an object, ``unfinished`` true or false."""
+    n = rec["config"]["num_players"]
+    agents, ranks, winners = rec.get("agents"), rec.get("ranks"), rec.get("winners")
+    if agents is not None and not (isinstance(agents, list) and len(agents) == n
+                                   and all(isinstance(a, str) for a in agents)):
+        raise ReplayError(f"{where}: agents must be a list of {n} agent names (one per seat), got {agents!r}")
+    if ranks is not None and not (isinstance(ranks, list) and len(ranks) == n and all(map(_is_int, ranks))):
+        raise ReplayError(f"{where}: ranks must be a list of {n} integers (one per seat), got {ranks!r}")
+    if winners is not None and not (isinstance(winners, list)
+                                    and all(_is_int(q) and 0 <= q < n for q in winners)):
+        raise ReplayError(f"{where}: winners must be a list of seats in 0..{n - 1}, got {winners!r}")
+    if rec.get("forfeit") is not None and not isinstance(rec["forfeit"], dict):
+        raise ReplayError(f"{where}: forfeit must be null or an object, got {rec['forfeit']!r}")
+    if rec.get("unfinished") not in (None, True, False):
+        raise ReplayError(f"{where}: unfinished must be true or false, got {rec['unfinished']!r}")
+
+
+def recorded_totals(recorded) -> list:
+    """The totals of a record's ``scores`` for a message, whatever their shape."""
+    if not isinstance(recorded, list):
+        return recorded
+    return [x.get("total") if isinstance(x, dict) else x for x in recorded]
 
 
 class Replayer:
@@ -240,7 +273,7 @@ class Replayer:
             raise ReplayError(f"{self.where}: the recorded actions end in round {s.round}, before the game is over")
         checked = []
         if scores(s) != rec["scores"]:
-            raise ReplayError(f"{self.where}: recorded scores {[x.get('total') for x in rec['scores']]} but the rebuilt "
+            raise ReplayError(f"{self.where}: recorded scores {recorded_totals(rec['scores'])} but the rebuilt "
                               f"game scores {[x['total'] for x in scores(s)]}")
         checked.append("scores")
         expect = {"rounds": s.round, "round_limit": s.round_limit}

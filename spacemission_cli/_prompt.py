@@ -36,6 +36,16 @@ class Prompt:
         return line
 
 
+def move_number(text: str) -> int | None:
+    """The move number ``text`` is: decimal digits, not too many to convert (``str.isdigit``
+    also takes '²', which ``int`` refuses, and ``int`` refuses thousands of digits); None
+    for anything else, which is then matched as a label."""
+    t = text.strip()
+    if not t.isdecimal() or len(t) > 18:
+        return None
+    return int(t)
+
+
 def next_command(session, moves, help_text: str) -> tuple[str, str, str] | None:
     """Ask ``session``'s person until they type something other than the commands every
     play session answers alike (help, board, moves, save): returns ``(command, rest,

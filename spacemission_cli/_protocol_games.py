@@ -15,6 +15,7 @@ import importlib
 from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
 
 from ._games import ReplayError as RecordError  # malformed or not replaying: one error for every game
+from ._games import recorded_totals
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 
@@ -161,7 +162,7 @@ class Replayer:
         if not rec.get("unfinished") and rec.get("forfeit") is None and not g.rules.is_over(s):
             raise RecordError(f"{self.where}: the recorded actions end before the game is over")
         if scores_differ(g.rules.scores(s), rec["scores"]):
-            raise RecordError(f"{self.where}: recorded scores {[x.get('total') for x in rec['scores'] if isinstance(x, dict)]}"
+            raise RecordError(f"{self.where}: recorded scores {recorded_totals(rec['scores'])}"
                               f" but the rebuilt game scores {[x['total'] for x in g.rules.scores(s)]}")
         if rec.get("unfinished"):
             return ["scores at the save"]

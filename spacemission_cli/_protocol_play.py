@@ -21,7 +21,7 @@ import numpy as np
 from spacemission_env.games import GameConfig, get_game
 
 from ._games import read_records
-from ._prompt import next_command
+from ._prompt import move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record, seat_label
 
 HELP = """Commands:
@@ -254,8 +254,7 @@ class ProtocolSession:
                 answer = self.prompt.ask(self.console, "Leave the game? [y/N] ")
                 if answer is None or answer.strip().lower() in ("y", "yes"):
                     return False
-            elif text.strip().isdigit():
-                k = int(text.strip())
+            elif (k := move_number(text)) is not None:
                 if 1 <= k <= len(moves):
                     self.console.print(f"  you: {self.play(moves[k - 1])}", markup=False)
                     return True

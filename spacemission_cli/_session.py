@@ -10,7 +10,7 @@ from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 from . import _view as V
 from ._games import SAVE_FORMAT, SAVE_VERSION, append_record, game_record
-from ._prompt import next_command
+from ._prompt import move_number, next_command
 from ._table import Move, Table, normalise, top_up_move
 
 HELP = """Commands:
@@ -156,8 +156,8 @@ class Session:
         """The move ``text`` names: a number, a whole label, ``top up CARDS``, or (confirmed)
         the unique start of a label."""
         t = normalise(text)
-        if t.isdigit():
-            k = int(t)
+        k = move_number(t)
+        if k is not None:
             if 1 <= k <= len(moves):
                 return moves[k - 1]
             self.console.print(f"There is no move {k}: choose 1-{len(moves)} (or type help).")

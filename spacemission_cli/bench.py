@@ -33,8 +33,8 @@ def _positive(kind):
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+        if not 0 < value < float("inf"):  # nan and inf too: a time of nan or inf s measures nothing or never ends
+            raise argparse.ArgumentTypeError(f"must be > 0 and finite, got {text!r}")
         return value
     return parse
 
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "and its bots (random, greedy, heuristic)")
     ap.add_argument("--players", type=_positive(int), choices=range(2, 6), metavar="N",
                     help="players per game, 2-5 (default 2; Red Planet 3-5, default 3)")
-    ap.add_argument("--rules", choices=RULE_SETS, default="yucata", help="rule set (default yucata)")
+    ap.add_argument("--rules", choices=RULE_SETS, help="Space Mission's rule set (default yucata)")
     ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
     ap.add_argument("--agents", metavar="SPEC[,SPEC]",
                     help=f"bots to time (default: those of {', '.join(DEFAULT_AGENTS)} that are installed)")
@@ -215,7 +215,11 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     if args.game != "spacemission":
+        if args.rules is not None:  # Space Mission's rule sets; the other games have their one
+            ap.error(f"argument --rules: {args.rules!r} is a rule set of Space Mission, not of --game {args.game}")
         return _bench_other_game(args, ap)
+    if args.rules is None:
+        args.rules = "yucata"
     if args.players is None:
         args.players = 2
 

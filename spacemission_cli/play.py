@@ -134,6 +134,8 @@ def seats_seed_specs(args, ap, players: int) -> tuple[int, int, list]:
     seed = secrets.randbits(31) if args.seed is None else args.seed
     if seed < 0:
         ap.error(f"argument --seed: must be >= 0, got {seed}")
+    if seed >= 2**64:  # the engines' seeds
+        ap.error(f"argument --seed: must be < 2**64, got {seed}")
     specs = [s.strip() for s in (args.opponents or "heuristic").split(",")]
     if len(specs) == 1:
         specs = specs * (players - 1)

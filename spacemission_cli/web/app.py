@@ -98,6 +98,10 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         return FileResponse(str(static / ("index.html" if start_page == "spacemission" else "protocol.html")))
 
     async def protocol_page(request):
+        name = request.path_params["game_name"]
+        if name not in offered_by_game:  # the page would offer a game the API refuses
+            raise ApiError(404, f"no page for game {name!r}; the pages are "
+                                + ", ".join([f"/ ({start_page})", *(f"/play/{g}" for g in offered_by_game)]))
         return FileResponse(str(static / "protocol.html"))
 
     async def no_icon(request):
@@ -173,10 +177,12 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
 
         return JSONResponse(await run_in_threadpool(_locked, game, move))
 
-    def _simple(change):
+    def _simple(name, change):
         async def endpoint(request):
             game_id = request.path_params["game_id"]
-            await read_json(request)  # refuses oversized or malformed bodies like every POST
+            body = await read_json(request)  # refuses oversized or malformed bodies like every POST
+            if body != {}:  # an empty body or {}: nothing in a request is silently left unread
+                raise ApiError(400, f"{name} takes no fields: send an empty body or {{}}, got {body!r}"[:300])
             game = store.get(game_id)
 
             def work():
@@ -229,8 +235,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/move", play, methods=["POST"]),
         Route("/api/games/{game_id}/picture.png", picture),
-        Route("/api/games/{game_id}/undo", _simple(lambda t: t.undo()), methods=["POST"]),
-        Route("/api/games/{game_id}/resign", _simple(lambda t: t.resign()), methods=["POST"]),
+        Route("/api/games/{game_id}/undo", _simple("undo", lambda t: t.undo()), methods=["POST"]),
+        Route("/api/games/{game_id}/resign", _simple("resign", lambda t: t.resign()), methods=["POST"]),
         Route("/api/replays", upload_replay, methods=["POST"]),
         Route("/api/replays/{rid}", list_replay),
         Route("/api/replays/{rid}/{index:int}", replay_frame),

@@ -43,6 +43,9 @@ def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
     except (TypeError, ValueError) as exc:
         raise ApiError(400, str(exc)) from None
     d = game.description
+    if max_players < d.min_players:  # else the default would pass the server's limit, or no count is offered
+        raise ApiError(400, f"{d.title} needs {d.min_players}..{d.max_players} players, but this server offers games "
+                            f"of at most {max_players} (serve --players)")
     players = _int_field(body, "players", d.min_players, d.min_players, min(max_players, d.max_players))
     specs, seat, seed = seats_and_seed(body, allowed, players)
     return {"game": game, "config": GameConfig(players, game=game.name), "seat": seat, "seed": seed,
