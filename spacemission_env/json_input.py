@@ -9,11 +9,16 @@ import json
 __all__ = ["parse_json"]
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON value")  # Python's json writes and reads it; JSON has none
+
+
 def parse_json(text: str | bytes):
     """The value of a JSON document; ValueError starting "not valid JSON: " for anything
-    that is not one (syntax, bytes that are not UTF-8, too deep, integers too long)."""
+    that is not one (syntax, bytes that are not UTF-8, too deep, integers too long, and
+    the NaN, Infinity and -Infinity that Python's json module would read)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits

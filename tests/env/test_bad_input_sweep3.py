@@ -213,3 +213,14 @@ def test_from_reference_checks_the_states_as_json_states_are(engine, make, edit,
     assert engine.to_reference(engine.from_reference([good]), 0) == good
     with pytest.raises(TypeError, match="check must be True or False"):
         engine.from_reference([good], check="no")
+
+
+@pytest.mark.parametrize("text", ['{"seed": NaN}', '[Infinity]', '-Infinity'])
+def test_parse_json_refuses_the_constants_json_does_not_have(text):
+    """Before: Python's json read NaN, Infinity and -Infinity, which are not JSON; every caller
+    then refused them only later, as a number of the wrong kind (e.g. 'seed must be an integer,
+    got inf'), and a field that takes any number would have taken them."""
+    from spacemission_env.json_input import parse_json
+    with pytest.raises(ValueError, match=r"not valid JSON: .*Infinity|not valid JSON: NaN"):
+        parse_json(text)
+    assert parse_json('{"x": 1.5e300}') == {"x": 1.5e300}
