@@ -5,6 +5,8 @@ the output reads as a transcript; the end of the input returns None (the caller 
 the game cleanly instead of raising)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class Prompt:
     def __init__(self, stream):
@@ -34,6 +36,18 @@ class Prompt:
         line = line.rstrip("\r\n")
         console.print(line, markup=False, highlight=False)
         return line
+
+
+def may_write(session, path: str) -> bool:
+    """Whether ``save`` may write ``path``: yes for a new file or the one this session last
+    saved to; for another existing file, only when the person confirms (else "not saved")."""
+    if not Path(path).exists() or (session.saved is not None and session.saved[0] == path):
+        return True
+    answer = session.prompt.ask(session.console, f"{path} exists. Overwrite it? [y/N] ")
+    if answer is not None and answer.strip().lower() in ("y", "yes"):
+        return True
+    session.console.print("not saved", markup=False)
+    return False
 
 
 def move_number(text: str) -> int | None:

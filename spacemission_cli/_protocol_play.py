@@ -21,7 +21,7 @@ import numpy as np
 from spacemission_env.games import GameConfig, get_game
 
 from ._games import read_records
-from ._prompt import move_number, next_command
+from ._prompt import may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record, seat_label
 
 HELP = """Commands:
@@ -275,6 +275,8 @@ class ProtocolSession:
     def save(self, path: str) -> None:
         if not path:
             self.console.print("usage: save FILE")
+            return
+        if not may_write(self, path):  # as Space Mission's session: another file is overwritten only when confirmed
             return
         rec = game_record(self.game, self.config, self.state, self.seed, self.agents(), self.actions, unfinished=True)
         try:

@@ -4,13 +4,12 @@ shared with the web page), plus save, quit, help and the record."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 from . import _view as V
 from ._games import SAVE_FORMAT, SAVE_VERSION, append_record, game_record
-from ._prompt import move_number, next_command
+from ._prompt import may_write, move_number, next_command
 from ._table import Move, Table, normalise, top_up_move
 
 HELP = """Commands:
@@ -194,12 +193,8 @@ class Session:
         if not path:
             self.console.print("usage: save FILE")
             return
-        target = Path(path)
-        if target.exists() and (self.saved is None or self.saved[0] != path):
-            answer = self.prompt.ask(self.console, f"{path} exists. Overwrite it? [y/N] ")
-            if answer is None or answer.strip().lower() not in ("y", "yes"):
-                self.console.print("not saved", markup=False)
-                return
+        if not may_write(self, path):
+            return
         t = self.table
         data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seed": t.seed, "seat": t.seat,
                 "specs": t.specs, "actions": t.actions, "state": state_to_dict(self.state)}

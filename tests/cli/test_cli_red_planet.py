@@ -94,6 +94,20 @@ def test_save_and_load_continue_the_same_game(tmp_path, monkeypatch, capsys):
     assert read_records(cont)[0][1]["actions"] == read_records(whole)[0][1]["actions"]
 
 
+def test_save_asks_before_overwriting_another_file(tmp_path, monkeypatch, capsys):
+    """Before: Red Planet's save wrote over any existing file without asking; Space Mission's
+    asked (test_cli_play_table.py). Now both ask, and saving again to the same file does not."""
+    saved = tmp_path / "notes.txt"
+    saved.write_text("keep me")
+    argv = ["--game", "red_planet", "--opponents", "random", "--seed", 8]
+    code, out, _ = run_play(argv, f"save {saved}\nn\nquit\ny\n", monkeypatch, capsys)
+    assert code == 0 and f"{saved} exists. Overwrite it? [y/N] n" in out and "not saved" in out
+    assert saved.read_text() == "keep me"
+    code, out, _ = run_play(argv, f"save {saved}\ny\n1\nsave {saved}\nquit\ny\n", monkeypatch, capsys)
+    assert code == 0 and out.count("Overwrite it?") == 1 and out.count(f"saved to {saved}") == 2
+    assert read_records(saved)[0][1]["unfinished"]
+
+
 def test_bad_arguments_name_the_problem(tmp_path, monkeypatch, capsys):
     for argv, text in ((["--players", 2], "argument --players: num_players must be an integer in 3..5"),
                        (["--opponents", "random,random,random"], "argument --opponents: 3 players have 2 opponents"),
