@@ -5,6 +5,7 @@ moves, building a view) runs in Starlette's thread pool, so a slow bot does not 
 other games; a game's lock keeps its requests in order."""
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -28,7 +29,7 @@ MAX_UPLOAD = 8 * 1024 * 1024  # a recorded file: ~2 KB a game
 
 async def read_body(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isdecimal() and (len(declared) > 18 or int(declared) > limit):
         raise ApiError(413, f"request body of {declared} bytes is over the limit of {limit} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -49,14 +50,16 @@ async def read_json(request: Request, limit: int = MAX_BODY):
         raise ApiError(400, f"the request body is {exc}") from None
 
 
+_PLAIN_INT = re.compile(r"-?[0-9]{1,18}")  # int() would also take " 1", "+0", "0_0", "٣" and 5000 digits
+
+
 def _query_int(request: Request, key: str, default: int | None) -> int | None:
     text = request.query_params.get(key)
     if text is None or text == "":
         return default
-    try:
-        return int(text)
-    except ValueError:
-        raise ApiError(400, f"query parameter {key} must be an integer, got {text!r}") from None
+    if not _PLAIN_INT.fullmatch(text):
+        raise ApiError(400, f"query parameter {key} must be an integer (decimal digits), got {text[:40]!r}")
+    return int(text)
 
 
 def _locked(game, work):
