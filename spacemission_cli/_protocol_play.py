@@ -328,8 +328,8 @@ def main(args, ap, game_name: str | None) -> int:
     game = get_game(setup["config"].game)
     try:
         session = ProtocolSession(game, setup, Prompt(sys.stdin), record=args.record)
-    except ValueError as exc:
-        ap.error(f"argument --opponents: {exc}")
+    except ValueError as exc:  # from --opponents, or from the bots a loaded game names
+        ap.error(f"argument {'--load' if args.load else '--opponents'}: {exc}")
     try:
         return session.run()
     except KeyboardInterrupt:

@@ -238,8 +238,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         try:
             opponents[q] = Opponent(spec, q, game["seed"], config)
-        except ValueError as exc:
-            ap.error(f"argument --opponents: {exc}")
+        except ValueError as exc:  # from --opponents, or from the bots a loaded game names
+            ap.error(f"argument {'--load' if args.load else '--opponents'}: {exc}")
     from ._session import Session
     from ._table import Table
 

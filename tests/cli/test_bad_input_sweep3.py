@@ -223,3 +223,23 @@ def test_query_integers_are_plain_decimal_digits(text, client):
     refused(client.get(f"/api/games/{g['id']}", params={"since": text}), 400,
             "query parameter since must be an integer (decimal digits)")
     assert client.get(f"/api/games/{g['id']}", params={"since": "0"}).status_code == 200
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_load_blames_a_saved_unknown_bot_on_load(game, tmp_path, monkeypatch, capsys):
+    """Before: 'argument --opponents: unknown agent ...' although no --opponents was given."""
+    saved = tmp_path / "save.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"save {saved}\nquit\ny\n"))
+    assert play.main(["--game", game, "--seed", "1", "--opponents", "random"]) == 0
+    data = json.loads(saved.read_text())
+    names = data["specs"] if game == "spacemission" else data["agents"]
+    bot = next(q for q, name in enumerate(names) if name not in (None, "human"))
+    names[bot] = "nosuch"
+    saved.write_text(json.dumps(data) + "\n")
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    with pytest.raises(SystemExit) as exc:
+        play.main(["--load", str(saved)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "argument --load: " in err and "unknown agent 'nosuch'" in err
+    assert "--opponents" not in err.split("error:")[1]
