@@ -6,6 +6,7 @@ import json
 import pytest
 
 from spacemission_cli import play, replay
+from tests.helpers.web import refused, web_client
 
 DEEP = "[" * 5000 + "]" * 5000  # past Python's recursion limit, under the server's body limit
 DIGITS = '{"seed": ' + "9" * 5000 + "}"  # an integer Python refuses to convert
@@ -67,17 +68,7 @@ def test_train_config_file_errors_name_the_file(name, content, message, tmp_path
 # --- the web server ---------------------------------------------------------------------------------
 @pytest.fixture
 def client():
-    pytest.importorskip("starlette", reason="the web extra is not installed")
-    pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
-    from starlette.testclient import TestClient
-
-    from spacemission_cli.web.app import create_app
-    return TestClient(create_app(["random"], max_games=10), raise_server_exceptions=False)
-
-
-def refused(response, status: int, words: str) -> None:
-    assert response.status_code == status, response.text
-    assert words in response.json()["error"], response.text
+    return web_client(max_games=10)
 
 
 def test_unparsable_bodies_are_400_on_every_post(client):

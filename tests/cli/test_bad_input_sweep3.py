@@ -13,19 +13,12 @@ import pytest
 
 from spacemission_cli import bench, play, replay
 from spacemission_cli import _protocol_games as PG
-from spacemission_cli._games import game_record
 from spacemission_env.games import GameConfig, get_game
-from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game
+from tests.helpers.web import first_moves_record, refused, web_client
 
 
 def _space_mission_record() -> dict:
-    s = new_game(2, seed=9, max_rounds=2)
-    actions = []
-    while not s.is_over:
-        a = legal_actions(s)[0]
-        actions.append([s.current_player, a, action_label(a, s)])
-        apply(s, a)
-    return game_record(s, 9, ["random", "random"], actions)
+    return first_moves_record(9, max_rounds=2)
 
 
 def _red_planet_record() -> dict:
@@ -145,17 +138,7 @@ def test_bench_refuses_an_endless_time():
 # --- the web server -------------------------------------------------------------------------------
 @pytest.fixture
 def client():
-    pytest.importorskip("starlette", reason="the web extra is not installed")
-    pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
-    from starlette.testclient import TestClient
-
-    from spacemission_cli.web.app import create_app
-    return TestClient(create_app(["random"], max_games=10), raise_server_exceptions=False)
-
-
-def refused(response, status: int, words: str) -> None:
-    assert response.status_code == status, response.text
-    assert words in response.json()["error"], response.text
+    return web_client(max_games=10)
 
 
 @pytest.mark.parametrize("scores", [[1, 2], 7, None])

@@ -17,6 +17,7 @@ from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import MAX_BODY, create_app  # noqa: E402
 from spacemission_env.space_mission import encoding  # noqa: E402
 from spacemission_env.space_mission.components import CARD_LABELS  # noqa: E402
+from tests.helpers.web import first_moves_record, refused  # noqa: E402
 
 
 @pytest.fixture
@@ -39,12 +40,6 @@ def table_of(app, game_id):
     return app.state.store._games[game_id].table
 
 
-def refused(response, status: int, *words: str) -> str:
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for w in words:
-        assert w in message, message
-    return message
 
 
 def check_own_view_only(g: dict, table) -> None:
@@ -284,20 +279,12 @@ def test_serve_refuses_bad_arguments_before_listening(argv, words, capsys):
 
 
 def test_the_replay_file_is_on_the_page(tmp_path):
-    from spacemission_cli._games import game_record
-    from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game
-
-    s = new_game(2, seed=9, max_rounds=3)
-    actions = []
-    while not s.is_over:
-        a = legal_actions(s)[0]
-        actions.append([s.current_player, a, action_label(a, s)])
-        apply(s, a)
     path = tmp_path / "games.jsonl"
-    append_record(path, game_record(s, 9, ["random", "random"], actions))
+    rec = first_moves_record(9, max_rounds=3)
+    append_record(path, rec)
     client = TestClient(create_app(["random"], replay_file=path))
     assert client.get("/api/meta").json()["replay"] == "file"
     listing = client.get("/api/replays/file").json()
-    assert listing["games"][0]["steps"] == len(actions) and listing["games"][0]["error"] is None
-    assert client.get(f"/api/replays/file/0?step={len(actions)}").json()["result"]["scores"] == game_record(
-        s, 9, ["random", "random"], actions)["scores"]
+    steps = len(rec["actions"])
+    assert listing["games"][0]["steps"] == steps and listing["games"][0]["error"] is None
+    assert client.get(f"/api/replays/file/0?step={steps}").json()["result"]["scores"] == rec["scores"]

@@ -1,0 +1,39 @@
+"""The web server's tests: Starlette's test client over ``create_app``, the check of a refused
+request, and a short recorded Space Mission game to upload or replay."""
+from __future__ import annotations
+
+import pytest
+
+
+def web_client(opponents=("random",), **options):
+    """A test client of ``create_app(opponents, **options)`` that answers server errors as
+    500s (so a test sees them); skips where the web or dev extra is not installed."""
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
+    from starlette.testclient import TestClient
+
+    from spacemission_cli.web.app import create_app
+    return TestClient(create_app(list(opponents), **options), raise_server_exceptions=False)
+
+
+def refused(response, status: int, *words: str) -> str:
+    """The error message of a refused request, checked: its status and the words it names."""
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    for w in words:
+        assert w in message, message
+    return message
+
+
+def first_moves_record(seed: int, max_rounds: int) -> dict:
+    """The record of a short 2-player Space Mission game, each seat playing its first legal action."""
+    from spacemission_cli._games import game_record
+    from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game
+
+    s = new_game(2, seed=seed, max_rounds=max_rounds)
+    actions = []
+    while not s.is_over:
+        a = legal_actions(s)[0]
+        actions.append([s.current_player, a, action_label(a, s)])
+        apply(s, a)
+    return game_record(s, seed, ["random", "random"], actions)
