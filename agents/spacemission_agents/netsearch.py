@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -118,6 +119,9 @@ class NetSearchAgent(BasePolicy):
                 raise ValueError(f"NetSearchAgent: {name} must be a file path or None, got {p!r}")
         if policy is None and value is not None:
             raise ValueError("NetSearchAgent: a value path needs the policy path it was fitted for")
+        for name, p in (("policy", policy), ("value", value)):
+            if p is not None and not Path(p).is_file():
+                raise ValueError(f"NetSearchAgent: {name} {p!r} is {'a directory' if Path(p).is_dir() else 'no file'}")
         self.clock, self._clock = clock, CLOCKS[clock]
         self._greedy = GreedyRollout(salt=0)
         self._paths = (policy, value)
@@ -138,8 +142,9 @@ class NetSearchAgent(BasePolicy):
         """Keep the game configuration and load the policy and value net for it
         (ValueError where none fits)."""
         require_game(config, "spacemission", "NetSearchAgent")
-        self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
-        self._networks(self.config)
+        game = check_game_config(config.num_players, config.rules, config.max_rounds)
+        self._networks(game)  # ValueError where none fits: the last good configuration is kept
+        self.config = game
 
     def _networks(self, game: tuple[int, str, int]) -> tuple[PPOAgent, ValueNet | None]:
         """The policy and its value net for ``game``; the value net is None where no shipped
@@ -155,6 +160,12 @@ class NetSearchAgent(BasePolicy):
                 policy = PPOAgent.load(pol_path)
                 policy.bind(GameConfig(*game))
                 value = None if val_path is None else ValueNet.load(val_path)
+                for what, net in (("policy", policy), ("value net", value)):
+                    otype = None if net is None else net.metadata["observation_type"]
+                    if otype not in (None, self.observation_type):  # it would misread the bot's observations
+                        raise ValueError(f"the {what} {str(val_path if net is value else pol_path)!r} reads "
+                                         f"{otype!r} observations; NetSearchAgent feeds it "
+                                         f"{self.observation_type!r} ones")
             except ValueError as e:
                 raise ValueError(f"NetSearchAgent: no policy for {n} players, rules {game[1]!r}, "
                                  f"max_rounds {game[2]}: {e}") from None

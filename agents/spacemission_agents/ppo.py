@@ -43,8 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.games import DEFAULT_GAME, GAMES, get_game, require_game
+from spacemission_env.games import DEFAULT_GAME, GAMES, GameConfig, get_game, require_game
 from spacemission_env.env_common import check_seed
+from spacemission_env.json_input import parse_json
 from spacemission_env.policies import BasePolicy, check_masks
 
 from .ppo_prior import FLOOR_CODE, STEP_POINTS
@@ -55,6 +56,7 @@ FORMAT = "spacemission-ppo-policy"
 VERSION = 3  # 2: optional heuristic prior; 3: the game (older files, without it, are Space Mission's)
 SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz", 4: "ppo_4p.npz", 5: "ppo_5p.npz"}  # Space Mission: player count -> file in spacemission_agents/data
 SHIPPED_BY_GAME = {"spacemission": SHIPPED, "red_planet": {4: "red_planet_ppo_4p.npz"}}
+MAX_FILE_BYTES = 1 << 30  # uncompressed arrays of a model or value file (the shipped ones hold under 5 MB)
 
 
 _BLAS = []  # the threadpoolctl controller, made on first use
@@ -91,16 +93,76 @@ def read_npz_file(p: Path, missing: str, kind: str, what: str) -> tuple[dict, di
     """(arrays, metadata) of a model-like .npz (arrays plus a JSON string under
     "metadata"); ValueError for a missing file ("no {missing} at ..."), an unreadable one
     or one without metadata ("not {what}")."""
+    if p.is_dir():
+        raise ValueError(f"{str(p)!r} is a directory, not a {missing}")
     if not p.is_file():
         raise ValueError(f"no {missing} at {str(p)!r}")
     try:
         with np.load(p, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
+            if not hasattr(z, "files"):  # a single .npy array, not an .npz archive
+                raise ValueError("a .npy array, not an .npz archive")
+            if "metadata" not in z.files:
+                arrays = None
+            else:
+                size = sum(info.file_size for info in z.zip.infolist())
+                if size > MAX_FILE_BYTES:
+                    raise ValueError(f"its arrays hold {size:,} bytes uncompressed, more than a model may "
+                                     f"({MAX_FILE_BYTES:,})")
+                arrays = {k: z[k] for k in z.files}
     except Exception as exc:  # noqa: BLE001 - any unreadable file means the same thing
         raise ValueError(f"{str(p)!r} is not a readable .npz {kind} ({type(exc).__name__}: {exc})") from exc
-    if "metadata" not in arrays:
-        raise ValueError(f"{str(p)!r} has no metadata; not {what}")
-    return arrays, json.loads(str(arrays.pop("metadata")))
+    if arrays is None:
+        raise ValueError(f"{str(p)!r} has no metadata; not {what} (a training checkpoint or an SB3 .zip is not a "
+                         f"model file: export the model, e.g. a run's final.npz)")
+    text = np.asarray(arrays.pop("metadata"))
+    if text.ndim != 0 or text.dtype.kind != "U":
+        raise ValueError(f"{str(p)!r}: its metadata is not a JSON string (dtype {text.dtype}, shape {text.shape})")
+    try:
+        meta = parse_json(str(text))
+    except ValueError as exc:  # "not valid JSON: ..."
+        raise ValueError(f"{str(p)!r}: its metadata is {exc}") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{str(p)!r}: its metadata must be a JSON object, got {type(meta).__name__}")
+    return arrays, meta
+
+
+def check_dense_params(params: dict, where: str, extra: tuple[str, ...] = ()) -> int:
+    """The number of dense layers of ``params`` (``active``, ``scale``, ``w0, b0, ...`` and
+    the names in ``extra``); ValueError naming an array of another name (a stray ``b3``,
+    ``foo``), an ``active`` of non-integers (0.5 would be read as 0), or weights that are
+    not finite real numbers (NaN weights make every logit NaN: the first legal action is
+    played whatever the game)."""
+    n = sum(1 for k in params if k.startswith("w"))
+    known = {"active", "scale", *extra, *(f"{c}{i}" for i in range(n) for c in "wb")}
+    unknown = sorted(set(params) - known)
+    if unknown:
+        raise ValueError(f"{where} parameters hold unknown arrays {unknown} (expected active, scale, "
+                         f"{''.join(e + ', ' for e in extra)}w0, b0, ..., w{n - 1}, b{n - 1})")
+    for k, v in params.items():
+        if k == "active":
+            if v.dtype.kind not in "iu":
+                raise ValueError(f"{where} parameter active must hold integer feature indices, got dtype {v.dtype}")
+        elif v.dtype.kind not in "fiu":
+            raise ValueError(f"{where} parameter {k} must hold real numbers, got dtype {v.dtype}")
+        elif not np.isfinite(v).all():
+            raise ValueError(f"{where} parameter {k} holds non-finite values (NaN or infinity)")
+    return n
+
+
+def check_game_fields(meta: dict, where: str) -> None:
+    """ValueError unless ``meta`` names a game of this package (a string; files without one
+    are Space Mission's) and a configuration of it (num_players, rules, max_rounds, as
+    GameConfig checks them): bind compares them with the game played."""
+    game = meta.get("game", DEFAULT_GAME)
+    if not isinstance(game, str) or game not in GAMES:
+        raise ValueError(f"{where} is a model of game {game!r}, unknown to this package ({sorted(GAMES)})")
+    missing = [k for k in ("num_players", "rules", "max_rounds") if meta.get(k) is None]
+    if missing:
+        raise ValueError(f"{where}: its metadata lacks {', '.join(missing)} (the game it was made for)")
+    try:
+        GameConfig(meta["num_players"], meta["rules"], meta["max_rounds"], game=game)
+    except ValueError as exc:
+        raise ValueError(f"{where}: its metadata names a configuration its game does not have: {exc}") from None
 
 
 def save_npz_file(path, metadata: dict, params: dict) -> Path:
@@ -189,7 +251,7 @@ class PPOAgent(BasePolicy):
         self.metadata = dict(metadata)
         self._check_metadata(self.metadata, "model")
         self.params = {k: np.asarray(v) for k, v in params.items()}
-        n = sum(1 for k in self.params if k.startswith("w"))
+        n = check_dense_params(self.params, "model", ("prior_beta",))
         try:
             layers = [(self.params[f"w{i}"], self.params[f"b{i}"]) for i in range(n)]
             active = self.params["active"].astype(np.int64)
@@ -202,7 +264,10 @@ class PPOAgent(BasePolicy):
         if self.metadata.get("prior") is not None:
             from .ppo_prior import HeuristicPrior
 
-            self._prior = HeuristicPrior.from_description(self.metadata["prior"])
+            try:
+                self._prior = HeuristicPrior.from_description(self.metadata["prior"])
+            except TypeError as exc:  # parameters the heuristic bot does not have
+                raise ValueError(f"model prior {self.metadata['prior']!r}: {exc}") from None
             if self._prior.game != self.game:
                 raise ValueError(f"model for {self.game!r} names the heuristic prior of {self._prior.game!r}")
             if self._prior.observation_type != self.metadata["observation_type"]:
@@ -261,8 +326,7 @@ class PPOAgent(BasePolicy):
             raise ValueError(f"{where} is not a Space Mission PPO policy (format {meta.get('format')!r}, "
                              f"expected {FORMAT!r})")
         game = meta.get("game", DEFAULT_GAME)
-        if game not in GAMES:
-            raise ValueError(f"{where} is a model of game {game!r}, unknown to this package ({sorted(GAMES)})")
+        check_game_fields(meta, where)
         check_observation_layout(meta, where)
         num_actions = get_game(game).num_actions
         if meta.get("num_actions") != num_actions:
@@ -275,7 +339,11 @@ class PPOAgent(BasePolicy):
         p = Path(path)
         arrays, meta = read_npz_file(p, "PPO model file", "model file", "a Space Mission PPO policy")
         cls._check_metadata(meta, f"model {str(p)!r}")
-        return cls(arrays, meta, temperature=temperature, seed=seed, name=name or f"ppo:{p.name}")
+        _check_temperature(temperature)
+        try:
+            return cls(arrays, meta, temperature=temperature, seed=seed, name=name or f"ppo:{p.name}")
+        except ValueError as exc:  # the arrays: name the file
+            raise ValueError(f"model {str(p)!r}: {exc}") from None
 
     @classmethod
     def shipped_path(cls, num_players: int = 2, game: str = DEFAULT_GAME) -> Path:
@@ -320,11 +388,10 @@ class PPOAgent(BasePolicy):
         """Refuse a game the model was not trained for (ValueError naming both)."""
         m = self.metadata
         require_game(config, self.game, f"PPO model {self.name!r}")
+        other = None
         if self._shipped_players == "auto" and config.num_players != m["num_players"]:
             other = type(self).load_shipped(config.num_players, temperature=self.temperature, game=self.game)
-            self.__dict__.update({k: v for k, v in other.__dict__.items() if k not in ("_rng", "name")})
-            self._shipped_players = "auto"
-            m = self.metadata
+            m = other.metadata  # taken below once it fits: a refused game leaves the agent as it was
         want = (m["num_players"], m["rules"], m["max_rounds"])
         have = (config.num_players, config.rules, config.max_rounds)
         if have != want and self._shipped_players is not None and have[0] == want[0]:
@@ -336,6 +403,9 @@ class PPOAgent(BasePolicy):
             raise ValueError(f"PPO model {self.name!r} was trained for {want[0]} players, rules {want[1]!r}, "
                              f"max_rounds {want[2]}; this game has {have[0]} players, rules {have[1]!r}, "
                              f"max_rounds {have[2]}")
+        if other is not None:
+            self.__dict__.update({k: v for k, v in other.__dict__.items() if k not in ("_rng", "name")})
+            self._shipped_players = "auto"
 
     def seed(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(check_seed(seed))

@@ -75,7 +75,12 @@ class HeuristicPrior:
         if desc.get("step_points") != STEP_POINTS or desc.get("floor_code") != FLOOR_CODE:
             raise ValueError(f"policy prior coded with step {desc.get('step_points')} and floor "
                              f"{desc.get('floor_code')}; this package codes step {STEP_POINTS}, floor {FLOOR_CODE}")
-        return cls(desc.get("params"), game=desc.get("game", "spacemission"))
+        params, game = desc.get("params"), desc.get("game", "spacemission")
+        if params is not None and not isinstance(params, dict):
+            raise ValueError(f"policy prior params must be an object of heuristic parameters, got {params!r}")
+        if not isinstance(game, str):
+            raise ValueError(f"policy prior game must be a game name, got {game!r}")
+        return cls(params, game=game)
 
     def __call__(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """int8 codes [N, A] for int8 observations [N, D] and bool masks [N, A]."""

@@ -27,8 +27,8 @@ import numpy as np
 
 from spacemission_env.games import DEFAULT_GAME, get_game
 
-from .ppo import (check_observation_layout, layout_hash, one_blas_thread, package_version, read_npz_file,
-                  save_npz_file, shipped_data_path)
+from .ppo import (check_dense_params, check_game_fields, check_observation_layout, layout_hash, one_blas_thread,
+                  package_version, read_npz_file, save_npz_file, shipped_data_path)
 
 __all__ = ["FORMAT", "SHIPPED_VALUES", "ValueNet", "file_sha256", "make_value_metadata"]
 
@@ -65,7 +65,7 @@ class ValueNet:
         self.metadata = dict(metadata)
         self._check_metadata(self.metadata, "value net")
         self.params = {k: np.asarray(v) for k, v in params.items()}
-        n = sum(1 for k in self.params if k.startswith("w"))
+        n = check_dense_params(self.params, "value net")
         try:
             active = self.params["active"].astype(np.int64)
             scale = self.params["scale"].astype(np.float32)
@@ -91,6 +91,11 @@ class ValueNet:
     def _check_metadata(meta: dict, where: str) -> None:
         if meta.get("format") != FORMAT:
             raise ValueError(f"{where} is not a value net (format {meta.get('format')!r}, expected {FORMAT!r})")
+        check_game_fields(meta, where)
+        sha = meta.get("policy_sha256")
+        if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):
+            raise ValueError(f"{where}: its metadata's policy_sha256 (the policy it was fitted for) must be 64 "
+                             f"lowercase hex digits, got {sha!r}")
         check_observation_layout(meta, where, made="fitted", remedy="refit it")
 
     @classmethod
@@ -99,7 +104,10 @@ class ValueNet:
         p = Path(path)
         arrays, meta = read_npz_file(p, "value net file", "value net", "a value net")
         cls._check_metadata(meta, f"value net {str(p)!r}")
-        return cls(arrays, meta)
+        try:
+            return cls(arrays, meta)
+        except ValueError as exc:  # the arrays: name the file
+            raise ValueError(f"value net {str(p)!r}: {exc}") from None
 
     @classmethod
     def shipped_path(cls, num_players: int) -> Path:
