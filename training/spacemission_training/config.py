@@ -16,6 +16,9 @@ from spacemission_env.json_input import parse_json
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "for_game", "game_defaults", "parse_args", "read_options_file", "versions"]
 
 
+MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
+
+
 def _h(text: str, **kw):
     return field(metadata={"help": text}, **kw)
 
@@ -44,6 +47,21 @@ def check_field_types(cfg) -> None:
             kind = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false"}[f.type]
             raise ValueError(f"option {f.name} must be {kind}, got {getattr(cfg, f.name)!r}")
         setattr(cfg, f.name, v)
+
+
+def _check_path(option: str, text: str, directory: bool) -> None:
+    """ValueError naming ``option`` when its path ("": unset) cannot be the directory
+    (``directory``) or the file it names: it is the other kind, or lies under a file."""
+    if not text:
+        return
+    p = Path(text)
+    if directory and p.exists() and not p.is_dir():
+        raise ValueError(f"option {option}: {text!r} is a file, not a directory")
+    if not directory and p.is_dir():
+        raise ValueError(f"option {option}: {text!r} is a directory, not a file")
+    for parent in p.parents:
+        if parent.exists() and not parent.is_dir():
+            raise ValueError(f"option {option}: {text!r} lies under {str(parent)!r}, which is a file")
 
 
 @dataclass
@@ -137,6 +155,19 @@ class TrainConfig:
             (self.stop_after_steps >= 0, "stop_after_steps must be >= 0"),
             (self.prior in ("", "heuristic"), "prior must be 'heuristic' or '' (none)"),
             (self.prior_beta == self.prior_beta and abs(self.prior_beta) < 1e3, "prior_beta must be a finite number"),
+            (self.epochs >= 1 and self.bc_batch >= 1 and self.max_snapshots >= 1,
+             "epochs, bc_batch and max_snapshots must be >= 1"),
+            (self.clip > 0 and self.max_grad_norm > 0 and self.bc_lr > 0, "clip, max_grad_norm and bc_lr must be > 0"),
+            (min(self.ent_coef, self.vf_coef, self.target_kl, self.snapshot_temperature) >= 0,
+             "ent_coef, vf_coef, target_kl and snapshot_temperature must be >= 0"),
+            (0 <= self.priority < 100, "priority must be in [0, 100) (0: off)"),
+            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, f"seed and eval_seed must be in 0..{MAX_SEED}"),
+            (self.eval_games >= 1 or not self.eval_every, "eval_games must be >= 1 (eval_every 0: no evaluations "
+                                                          "before the end)"),
+            (self.final_eval_games >= 0, "final_eval_games must be >= 0 (0: no evaluation at the end)"),
+            (self.reward in ("win", "score"), "reward must be win or score"),
+            (self.observation_type in game.encoding.OBSERVATION_TYPES,
+             f"observation_type must be one of {', '.join(game.encoding.OBSERVATION_TYPES)}"),
         ]
         if self.prior == "heuristic":
             from spacemission_agents.ppo_prior import prior_observation_type
@@ -148,10 +179,40 @@ class TrainConfig:
                 raise ValueError(f"bad training configuration: {message} ({self.as_dict()})")
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
+        _check_path("run_dir", self.run_dir, directory=True)
+        _check_path("bc_cache", self.bc_cache, directory=False)
         if self.init_from:
             from .init_from import check
 
             check(self)  # ValueError naming what does not fit the run
+        self._check_agents()
+
+    def _check_agents(self) -> None:
+        """ValueError naming the option whose agent specs (opponents, eval_opponents, bc_teacher)
+        name no agent that plays this game: found now, not after the run has started (the
+        pool is built after run_dir is written, evaluations after hours of training)."""
+        from spacemission_agents.registry import make_agent
+        from spacemission_env.games import GameConfig
+
+        from .pool import SELF, parse_weights
+
+        try:
+            groups = parse_weights(self.opponents)
+        except ValueError as exc:
+            raise ValueError(f"option opponents: {exc}") from None
+        specs = [("opponents", g) for g in groups if g != SELF]
+        if self.eval_every or self.final_eval_games:
+            specs += [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
+        if self.bc_teacher and self.bc_samples and not self.init_from:
+            specs.append(("bc_teacher", self.bc_teacher))
+        config = GameConfig(self.players, self.rules, self.max_rounds, game=self.game)
+        for option, spec in specs:
+            try:
+                agent = make_agent(spec, game=self.game)
+                if callable(getattr(agent, "bind", None)):
+                    agent.bind(config)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"option {option}: {exc}") from None
 
     def layers(self, name: str) -> list[int]:
         text = str(getattr(self, name)).strip()

@@ -40,14 +40,28 @@ def main(argv: list[str] | None = None) -> int:
     from .config import TrainConfig
     from .train_ppo import train
 
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    from spacemission_agents.registry import make_agent
+
     out = Path(args.out)
+    if args.games < 1:  # checked with everything else before the training, not after it
+        ap.error(f"--games must be >= 1, got {args.games}")
+    for spec in [s.strip() for s in args.opponents.split(",") if s.strip()]:
+        try:
+            make_agent(spec)
+        except ValueError as exc:
+            ap.error(f"--opponents: {exc}")
+    if out.exists() and not out.is_dir():
+        ap.error(f"--out {str(out)!r} is a file, not a directory")
+    try:
+        cfg = TrainConfig(steps=args.steps, bc_samples=args.bc_samples, bc_epochs=4, seed=args.seed,
+                          run_dir=str(out / "train"), eval_every=max(args.steps // 4, 1), eval_games=100,
+                          eval_opponents="random,greedy", final_eval_games=0,
+                          checkpoint_every=max(args.steps // 2, 1), snapshot_every=max(args.steps // 8, 1))
+    except ValueError as exc:
+        ap.error(str(exc))
+    console = Console() if sys.stdout.isatty() else Console(width=160)
     console.rule(f"1/2 training a PPO agent: {args.steps:,} steps after cloning {args.bc_samples:,} heuristic decisions")
     t0 = time.perf_counter()
-    cfg = TrainConfig(steps=args.steps, bc_samples=args.bc_samples, bc_epochs=4, seed=args.seed,
-                      run_dir=str(out / "train"), eval_every=max(args.steps // 4, 1), eval_games=100,
-                      eval_opponents="random,greedy", final_eval_games=0, checkpoint_every=max(args.steps // 2, 1),
-                      snapshot_every=max(args.steps // 8, 1))
     summary = train(cfg, argv=["--steps", str(args.steps), "--seed", str(args.seed)])
     train_s = time.perf_counter() - t0
     console.print(f"trained in {train_s:.0f} s ({summary['process_cpu_s']:.0f} s CPU): {summary['model']}")

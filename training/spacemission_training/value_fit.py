@@ -141,11 +141,35 @@ def main(argv=None) -> None:
     ap.add_argument("--cache", type=Path, default=None, help="positions file: read if it exists, else written")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
+    for ok, message in ((args.games >= 1, f"--games must be >= 1, got {args.games}"),
+                        (args.epochs >= 1, f"--epochs must be >= 1, got {args.epochs}"),
+                        (args.seed >= 0, f"--seed must be >= 0, got {args.seed}"),
+                        (0 <= args.explore <= 1, f"--explore must be in [0, 1], got {args.explore}"),
+                        (0 < args.keep <= 1, f"--keep must be in (0, 1], got {args.keep}"),
+                        (0 <= args.holdout < 1, f"--holdout must be in [0, 1), got {args.holdout}"),
+                        (0 < args.lr < float("inf"), f"--lr must be a finite number > 0, got {args.lr}"),
+                        (0 <= args.weight_decay < float("inf"), f"--weight-decay must be >= 0, got {args.weight_decay}"),
+                        (not args.out.is_dir(), f"--out {str(args.out)!r} is a directory, not a file"),
+                        (args.cache is None or not args.cache.is_dir(),
+                         f"--cache {str(args.cache)!r} is a directory, not a file")):
+        if not ok:
+            ap.error(message)
+    try:
+        hidden = [int(h) for h in args.hidden.split(",") if h.strip()]
+    except ValueError:
+        hidden = [0]
+    if not hidden or min(hidden) < 1:
+        ap.error(f"--hidden must be comma-separated positive layer sizes such as 256,64, got {args.hidden!r}")
     torch.set_num_threads(1)
-    path = Path(args.policy) if args.policy else PPOAgent.shipped_path(args.players)
-    policy = PPOAgent.load(path)
+    try:
+        path = Path(args.policy) if args.policy else PPOAgent.shipped_path(args.players)
+        policy = PPOAgent.load(path)
+    except ValueError as exc:
+        ap.error(f"--policy: {exc}")
+    if policy.game != "spacemission":
+        ap.error(f"--policy: {str(path)!r} is a {policy.game!r} policy; value nets are fitted for Space Mission ones")
     if policy.metadata["num_players"] != args.players:
-        raise SystemExit(f"{path} is a {policy.metadata['num_players']}-player policy, not {args.players}")
+        ap.error(f"--policy: {str(path)!r} is a {policy.metadata['num_players']}-player policy, not {args.players}")
     cpu0 = time.process_time()
     if args.cache is not None and args.cache.is_file():
         with np.load(args.cache) as z:
@@ -156,7 +180,6 @@ def main(argv=None) -> None:
         if args.cache is not None:
             np.savez(args.cache, **data)
     cpu_play = time.process_time() - cpu0
-    hidden = [int(h) for h in args.hidden.split(",") if h]
     scale = policy.params["scale"].astype(np.float32)
     model, train_mse, val_mse = fit(data, scale, hidden, holdout=args.holdout, epochs=args.epochs, lr=args.lr,
                                     seed=args.seed, weight_decay=args.weight_decay)

@@ -1,0 +1,125 @@
+"""Bad training options, found by the training robustness sweep: each test failed before its
+fix. Options accepted by the configuration that only failed once the run had started
+(after run_dir/config.json was written, or after the training at the first evaluation), or
+never (negative coefficients); value_fit and quickstart arguments checked after the work."""
+import re
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("keep_torch_threads")  # tests/training/conftest.py
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("epochs", 0, "epochs, bc_batch and max_snapshots must be >= 1"),
+    ("bc_batch", -5, "epochs, bc_batch and max_snapshots must be >= 1"),
+    ("max_snapshots", 0, "epochs, bc_batch and max_snapshots must be >= 1"),
+    ("clip", -0.1, "clip, max_grad_norm and bc_lr must be > 0"),
+    ("max_grad_norm", 0.0, "clip, max_grad_norm and bc_lr must be > 0"),
+    ("bc_lr", -1.0, "clip, max_grad_norm and bc_lr must be > 0"),
+    ("ent_coef", -1.0, "ent_coef, vf_coef, target_kl and snapshot_temperature must be >= 0"),
+    ("snapshot_temperature", -1.0, "ent_coef, vf_coef, target_kl and snapshot_temperature must be >= 0"),
+    ("priority", -1.0, r"priority must be in \[0, 100\)"),
+    ("seed", -1, r"seed and eval_seed must be in 0\.\.4294967294"),
+    ("eval_seed", 2**40, r"seed and eval_seed must be in 0\.\.4294967294"),
+    ("eval_games", 0, "eval_games must be >= 1"),
+    ("final_eval_games", -1, "final_eval_games must be >= 0"),
+    ("reward", "bogus", "reward must be win or score"),
+    ("opponents", "bogus=1", "option opponents: unknown agent 'bogus'"),
+    ("opponents", "heuristic=-1", "option opponents: opponent weight for 'heuristic' must be >= 0"),
+    ("eval_opponents", "random,bogus", "option eval_opponents: unknown agent 'bogus'"),
+    ("bc_teacher", "heuristic:bogus=1", "option bc_teacher: agent spec 'heuristic:bogus=1'"),
+    ("eval_opponents", "ppo:/no/such.npz", "option eval_opponents: .*no PPO model file"),
+])
+def test_options_the_run_cannot_use_are_refused_by_the_configuration(option, value, message, capsys):
+    """Before: all accepted; the specs failed after config.json was written (opponents,
+    bc_teacher) or at the first evaluation (eval_opponents), the seeds in numpy's seeding."""
+    with pytest.raises(ValueError, match=message):
+        TrainConfig(**{option: value})
+    flag = "--" + option.replace("_", "-")
+    with pytest.raises(SystemExit):
+        parse_args([flag, str(value)])
+    assert message.split(" ")[0] in capsys.readouterr().err
+
+
+def test_observation_types_the_game_lacks_are_refused():
+    """Before: accepted without a prior; the env refused it once the run had started."""
+    with pytest.raises(ValueError, match="observation_type must be one of info, recall, seer"):
+        TrainConfig(observation_type="bogus", prior="")
+
+
+def test_options_that_go_unused_are_not_checked():
+    """A teacher with no samples and evaluation opponents with no evaluations stay as before."""
+    TrainConfig(bc_teacher="bogus", bc_samples=0, eval_opponents="bogus", eval_every=0, final_eval_games=0,
+                eval_games=0)
+
+
+def test_paths_of_the_wrong_kind_are_refused(tmp_path):
+    """Before: a run_dir that is a file (or under one) failed in mkdir after the options were
+    taken; a bc_cache that is a directory after the teacher's data was collected."""
+    f = tmp_path / "notes.txt"
+    f.write_text("keep")
+    with pytest.raises(ValueError, match=rf"option run_dir: {str(f)!r} is a file, not a directory"):
+        TrainConfig(run_dir=str(f))
+    with pytest.raises(ValueError, match=rf"option run_dir: .* lies under {str(f)!r}, which is a file"):
+        TrainConfig(run_dir=str(f / "run"))
+    with pytest.raises(ValueError, match=rf"option bc_cache: {str(tmp_path)!r} is a directory, not a file"):
+        TrainConfig(bc_cache=str(tmp_path))
+    assert f.read_text() == "keep"
+    TrainConfig(run_dir=str(tmp_path / "new" / "run"), bc_cache=str(tmp_path / "cache.npz"))
+
+
+# --- value_fit -------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, message", [
+    (["--games", "0"], "--games must be >= 1"),
+    (["--holdout", "1.5"], r"--holdout must be in \[0, 1\)"),
+    (["--keep", "0"], r"--keep must be in \(0, 1\]"),
+    (["--lr", "nan"], "--lr must be a finite number > 0"),
+    (["--hidden", "64,x"], "--hidden must be comma-separated positive layer sizes"),
+    (["--hidden", "0"], "--hidden must be comma-separated positive layer sizes"),
+    (["--policy", "/no/such.npz"], "--policy: no PPO model file at '/no/such.npz'"),
+])
+def test_value_fit_checks_its_arguments_before_the_games(argv, message, tmp_path, capsys):
+    """Before: --games 0 and --hidden 64,x failed after the self-play games (IndexError,
+    ValueError tracebacks), --holdout 1.5 trained on nothing, a missing policy was a
+    ValueError traceback."""
+    from spacemission_training import value_fit
+
+    with pytest.raises(SystemExit) as info:
+        value_fit.main([*argv, "--out", str(tmp_path / "v.npz")])
+    assert info.value.code == 2 and re.search(message, capsys.readouterr().err)
+    assert not (tmp_path / "v.npz").exists()
+
+
+def test_value_fit_names_a_policy_and_an_out_it_cannot_use(tmp_path, capsys):
+    """Before: a policy for another player count was a bare SystemExit message; an --out
+    that is a directory failed in np.savez after the whole fit."""
+    from spacemission_training import value_fit
+
+    with pytest.raises(SystemExit) as info:
+        value_fit.main(["--policy", str(value_fit.PPOAgent.shipped_path(3)), "--out", str(tmp_path / "v.npz")])
+    assert info.value.code == 2 and "is a 3-player policy, not 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        value_fit.main(["--out", str(tmp_path)])
+    assert "is a directory, not a file" in capsys.readouterr().err
+
+
+# --- quickstart ------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, message", [
+    (["--games", "0"], "--games must be >= 1"),
+    (["--opponents", "random,bogus"], "--opponents: unknown agent 'bogus'"),
+    (["--steps", "0"], "sizes must be > 0"),
+])
+def test_quickstart_checks_its_arguments_before_training(argv, message, tmp_path, capsys):
+    """Before: --games 0 and a bogus opponent failed in the arena after the whole training;
+    --steps 0 was a ValueError traceback."""
+    from spacemission_training import quickstart
+
+    with pytest.raises(SystemExit) as info:
+        quickstart.main([*argv, "--out", str(tmp_path / "q")])
+    assert info.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "q").exists()
