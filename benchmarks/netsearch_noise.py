@@ -24,9 +24,16 @@ games, what one such simulation says:
   other half (and the halves swapped), so the reference's noise does not inflate it. If the
   gain sat in a few uncertain positions, a search that spent its time there would need fewer
   simulations in all.
+* ``rules`` (``--rules B ...``): what other ways of choosing among the candidates would gain
+  over the network's move with B simulations per decision. Each rule sees the even worlds
+  only (a candidate's k-th simulation in the k-th of them, as in the bot) and is scored on
+  the odd ones, which it never saw: ``puct`` (the bot's own selection and choice),
+  ``uniform`` (B / candidates each, the best mean), ``paired zZ`` (uniform, but the best
+  mean replaces the network's move only when its paired difference over their shared worlds
+  is above Z standard errors).
 
     .venv/bin/python benchmarks/netsearch_noise.py [--positions 24] [--worlds 128] [--budget 0.1] \
-        [--iterations 0 120 480] [--bins 5] [--seed 0]
+        [--iterations 0 120 480] [--bins 5] [--rules 60 120 240] [--seed 0]
 """
 from __future__ import annotations
 
@@ -84,11 +91,14 @@ def main(argv=None) -> dict:
     ap.add_argument("--iterations", type=int, nargs="*", default=[0, 120, 480],
                     help="simulations per decision whose regret is measured (0: the network's favourite)")
     ap.add_argument("--bins", type=int, default=5, help="bins of the network's logit gap for the gain table")
+    ap.add_argument("--rules", type=int, nargs="*", default=[],
+                    help="simulations per decision at which the selection rules are compared (none: no table)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     if args.positions < 1 or args.worlds < 2 or args.budget <= 0 or min(args.iterations, default=0) < 0 \
-            or args.bins < 1:
-        ap.error("--positions >= 1, --worlds >= 2, --budget > 0, --iterations >= 0 and --bins >= 1 are needed")
+            or args.bins < 1 or min(args.rules, default=1) < 1:
+        ap.error("--positions >= 1, --worlds >= 2, --budget > 0, --iterations >= 0, --bins >= 1 and --rules >= 1 "
+                 "are needed")
     bot = NetSearchAgent(budget=args.budget, seed=args.seed)
     bot.bind(GameConfig(2))
     rng = np.random.default_rng(args.seed)
@@ -96,9 +106,11 @@ def main(argv=None) -> dict:
     cpu = time.process_time()
     found = positions(bot, args.positions, args.seed)
     refs = []  # per position: the reference mean of each candidate (the prior's order)
-    gaps, gains = [], []
+    gaps, gains, values, priors = [], [], [], []
     for obs, mask in found:
         v = candidate_values(bot, obs, mask, args.worlds, rng)
+        values.append(v)
+        priors.append(bot._candidates(obs, mask, bot._networks(bot.config)[0])[1])
         refs.append(v.mean(axis=1))
         gaps.append(logit_gap(bot, obs, mask))
         gains.append(split_half_gain(v))
@@ -128,7 +140,8 @@ def main(argv=None) -> dict:
            "needed_per_candidate": needed,
            "budget": args.budget, "simulations_per_decision": sims / max(1, searched),
            "candidates": bot.candidates, "cpu_s": cpu, "regret": regret,
-           "by_gap": gain_by_gap(np.array(gaps), np.array(gains), args.bins)}
+           "by_gap": gain_by_gap(np.array(gaps), np.array(gains), args.bins),
+           "rules": {b: rule_gains(bot, values, priors, b) for b in args.rules}}
     print(f"{out['positions']} positions x {bot.candidates} candidates x {args.worlds} shared worlds ({cpu:.0f} CPU s)")
     print(f"one simulation: sd {out['sd']:.3f}; paired difference: sd {paired:.3f} "
           f"(independent would be {out['sd'] * np.sqrt(2):.3f})")
@@ -147,7 +160,57 @@ def main(argv=None) -> dict:
     for b in out["by_gap"]:
         print(f"  gap {b['low']:6.2f} .. {b['high']:6.2f}: {b['positions']:4d} positions, gain {b['gain']:+.4f} "
               f"+- {b['se']:.4f}")
+    for b, table in out["rules"].items():
+        print(f"selection rules at {b} simulations per decision, gain over the network's move on unseen worlds: "
+              + "; ".join(f"{k} {r['gain']:+.4f} +- {r['se']:.4f} (leaves it in {100 * r['deviates']:.0f}%)"
+                          for k, r in table.items()))
     return out
+
+
+RULE_Z = (1.0, 1.5, 2.0)  # the paired rules' thresholds, in standard errors
+
+
+def rule_choices(bot: NetSearchAgent, seen: np.ndarray, prior: np.ndarray, budget: int) -> dict[str, int]:
+    """The candidate (row of ``seen`` [C, S], values in S worlds, row 0 the network's move)
+    each selection rule plays with ``budget`` simulations (module doc, ``rules``)."""
+    c, s = seen.shape
+    n, total = np.zeros(c, np.int64), np.zeros(c)
+
+    def visit(rows):
+        for a in rows:
+            total[a] += seen[a, n[a] % s]
+            n[a] += 1
+
+    visit(np.tile(np.arange(c), bot.first)[:budget])  # the bot's first wave, then its PUCT waves
+    while n.sum() < budget:
+        visit(bot._select(prior, n, total, 0.0, min(bot.wave, budget - int(n.sum()))))
+    q = total / np.maximum(n, 1)
+    out = {"puct": int(np.lexsort((q, prior, n))[-1])}
+    k = min(s, max(1, budget // c))  # uniform: the same first k worlds for every candidate
+    means = seen[:, :k].mean(axis=1)
+    top = int(np.argmax(means))
+    out["uniform"] = top
+    d = seen[top, :k] - seen[0, :k]
+    se = d.std(ddof=1) / np.sqrt(k) if k > 1 else np.inf
+    for z in RULE_Z:
+        out[f"paired z{z:g}"] = top if top != 0 and d.mean() > z * se else 0
+    return out
+
+
+def rule_gains(bot: NetSearchAgent, values: list, priors: list, budget: int) -> dict[str, dict]:
+    """Per rule: its mean gain over the network's move (scored on the odd worlds, which the
+    rules do not see; standard error over positions) and how often it leaves that move."""
+    gains: dict[str, list] = {}
+    moved: dict[str, int] = {}
+    for v, prior in zip(values, priors):
+        if len(v) < 2:
+            continue
+        ref = v[:, 1::2].mean(axis=1)
+        for rule, a in rule_choices(bot, v[:, 0::2], prior, budget).items():
+            gains.setdefault(rule, []).append(ref[a] - ref[0])
+            moved[rule] = moved.get(rule, 0) + (a != 0)
+    return {rule: {"gain": float(np.mean(g)), "se": float(np.std(g, ddof=1) / np.sqrt(len(g))) if len(g) > 1 else 0.0,
+                   "deviates": moved[rule] / len(g)} for rule, g in gains.items()}
 
 
 def logit_gap(bot: NetSearchAgent, obs, mask) -> float:

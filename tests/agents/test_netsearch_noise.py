@@ -28,7 +28,9 @@ def test_candidates_meet_the_same_worlds_deterministically(noise):
 
 def test_summary_is_consistent(noise):
     out = noise.main(["--positions", "2", "--worlds", "4", "--budget", "0.02", "--iterations", "0", "6",
-                      "--seed", "2"])
+                      "--rules", "6", "--seed", "2"])
+    assert set(out["rules"][6]) == {"puct", "uniform", "paired z1", "paired z1.5", "paired z2"}
+    assert all(0 <= r["deviates"] <= 1 for r in out["rules"][6].values())
     assert out["positions"] == 2 and out["sd"] >= 0 and out["paired_sd"] >= 0
     assert sum(b["positions"] for b in out["by_gap"]) == 2
     assert 0 <= out["better"] and 0 <= out["worse"] and out["better"] + out["worse"] <= 1
@@ -40,6 +42,8 @@ def test_summary_is_consistent(noise):
         noise.main(["--worlds", "1"])
     with pytest.raises(SystemExit):
         noise.main(["--iterations", "-1"])
+    with pytest.raises(SystemExit):
+        noise.main(["--rules", "0"])
 
 
 def test_regret_is_measured_against_the_reference_best(noise):
@@ -67,3 +71,24 @@ def test_split_half_gain_and_its_bins(noise):
     assert [b["positions"] for b in bins] == [2, 2]
     assert (bins[0]["low"], bins[0]["high"], bins[1]["low"], bins[1]["high"]) == (1.0, 3.0, 5.0, 9.0)
     assert bins[0]["gain"] == pytest.approx(0.2) and bins[1]["gain"] == pytest.approx(0.7)
+
+
+def test_selection_rules_on_known_values(noise):
+    """Rules see the even worlds and are scored on the odd ones: a candidate better in every
+    world is found by every rule (gain = its margin); identical candidates leave the network's
+    move (no evidence); a candidate lucky in the seen worlds only gains nothing unseen."""
+    bot = NetSearchAgent(seed=0)
+    prior = np.array([0.4, 0.3, 0.2, 0.1])
+    rng = np.random.default_rng(0)
+    base = rng.normal(0, 0.5, 64)
+    clear = np.stack([base, base - 0.1, base + 0.3, base - 0.2])
+    picks = noise.rule_choices(bot, clear[:, 0::2], prior, 120)
+    assert set(picks.values()) == {2}
+    g = noise.rule_gains(bot, [clear], [prior], 120)
+    assert all(r["gain"] == pytest.approx(0.3) and r["deviates"] == 1 for r in g.values())
+    same = np.stack([base] * 4)
+    assert set(noise.rule_choices(bot, same[:, 0::2], prior, 120).values()) == {0}
+    lucky = same.copy()
+    lucky[1, 0::2] += 0.5  # better only where the rules look
+    g = noise.rule_gains(bot, [lucky], [prior], 120)
+    assert all(r["gain"] == pytest.approx(0.0) for r in g.values())
