@@ -444,6 +444,13 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str | None
     start_method = _start_method(start_method)
     if ray is not None and not isinstance(ray, str):
         raise ArenaArgumentError("ray", f"ray must be None or a cluster address string ('' for a local Ray), got {ray!r}")
+    if ray is not None:  # its form now, before out is made; whether a cluster answers, when Ray is joined
+        from .arena_ray import check_address
+
+        try:
+            check_address(ray)
+        except ValueError as exc:
+            raise ArenaArgumentError("ray", str(exc)) from None
     if ray is not None and not all(isinstance(a, str) for a in agents):
         raise ArenaArgumentError("agents", "the Ray arena takes agents by spec only (rebuilt on the workers), "
                                            f"got {[a for a in agents if not isinstance(a, str)][:1]}")

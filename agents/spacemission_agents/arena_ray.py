@@ -20,7 +20,9 @@ from pathlib import Path
 
 from .registry import parse_spec
 
-__all__ = ["portable_spec", "ray_results"]
+__all__ = ["check_address", "portable_spec", "ray_results", "reach_address"]
+
+CONNECT_TIMEOUT_S = 10.0  # how long a HOST:PORT may take to accept a connection before Ray is asked to join it
 
 _AGENTS: dict = {}  # per worker process: (specs, config) -> built agents
 
@@ -55,12 +57,52 @@ def _play_chunk(specs: tuple, names: list, config: tuple, task: dict) -> dict:
     return _run_chunk(_agents(specs, config), names, config, task)
 
 
+def _host_port(address: str) -> tuple[str, int] | None:
+    """(host, port) of a HOST:PORT or ray://HOST:PORT address, None for "", auto and local;
+    ValueError for anything else (Ray would misread it, or wait minutes on a bad port)."""
+    if address in ("", "auto", "local"):
+        return None
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    host, sep, port = rest.rpartition(":")
+    if not sep or not host or host != host.strip() or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"{address!r} is not a Ray cluster address: expected auto, HOST:PORT (port in 1..65535), "
+                         "ray://HOST:PORT, or '' (a local Ray)")
+    return host.strip("[]"), int(port)
+
+
+def check_address(address: str) -> None:
+    """ValueError naming ``address`` when it is not one Ray can join (its form only)."""
+    _host_port(address)
+
+
+def reach_address(address: str | None, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """ValueError when ``address`` is malformed or nothing accepts a connection at its
+    HOST:PORT within ``timeout`` s: ``ray.init`` would wait minutes there before failing."""
+    import socket
+
+    where = _host_port(address or "")
+    if where is None:
+        return
+    try:
+        socket.create_connection(where, timeout=timeout).close()
+    except OSError as exc:
+        raise ValueError(f"no Ray cluster answers at {address!r} ({exc.strerror or exc}); "
+                         f"start one with `ray start --head` or give its address") from None
+
+
 def init_ray(address: str | None) -> None:
     """Connect to the cluster at ``address`` ("auto", HOST:PORT, ray://...), or start a
-    local Ray for "" (or join the one RAY_ADDRESS names)."""
+    local Ray for "" (or join the one RAY_ADDRESS names). An address that is malformed
+    or does not answer is an ArenaArgumentError naming ``ray``, before Ray is asked."""
     import ray
 
+    from .arena import ArenaArgumentError
+
     if not ray.is_initialized():
+        try:
+            reach_address(address)
+        except ValueError as exc:
+            raise ArenaArgumentError("ray", str(exc)) from None
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
 

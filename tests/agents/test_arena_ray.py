@@ -28,6 +28,15 @@ def test_ray_address_must_be_a_string(bad):
     assert info.value.argument == "ray"
 
 
+@pytest.mark.parametrize("bad", ["not an address", " auto", "host:99999", "host:", "ray://h:0"])
+def test_a_malformed_ray_address_is_refused_before_anything_is_written(bad, tmp_path):
+    """Before: accepted here; out was made and games.jsonl opened, then ray.init raised a bare
+    ValueError (or, for a port out of range, waited minutes)."""
+    with pytest.raises(ArenaArgumentError, match="is not a Ray cluster address") as info:
+        run_arena(["random", "greedy"], games=2, ray=bad, out=tmp_path / "out", progress=False)
+    assert info.value.argument == "ray" and not (tmp_path / "out").exists()
+
+
 def test_portable_spec_makes_model_paths_absolute(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert portable_spec("ppo:models/a.npz:temperature=0.5") == f"ppo:{tmp_path / 'models' / 'a.npz'}:temperature=0.5"

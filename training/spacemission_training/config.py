@@ -13,7 +13,8 @@ from pathlib import Path
 
 from spacemission_env.json_input import parse_json
 
-__all__ = ["GAME_DEFAULTS", "TrainConfig", "for_game", "game_defaults", "parse_args", "read_options_file", "versions"]
+__all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game_defaults", "parse_args", "read_options_file",
+           "versions"]
 
 
 MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
@@ -62,6 +63,25 @@ def _check_path(option: str, text: str, directory: bool) -> None:
     for parent in p.parents:
         if parent.exists() and not parent.is_dir():
             raise ValueError(f"option {option}: {text!r} lies under {str(parent)!r}, which is a file")
+
+
+def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:
+    """The agents of ``specs`` ((option, spec) pairs), each made for ``config``'s game and
+    bound to it; ValueError "option OPTION: ..." for the first that cannot play it. The
+    trainers call it before a run starts: the pool is built after run_dir is written, the
+    evaluations after hours of training."""
+    from spacemission_agents.registry import make_agent
+
+    agents = []
+    for option, spec in specs:
+        try:
+            agent = make_agent(spec, game=config.game)
+            if callable(getattr(agent, "bind", None)):
+                agent.bind(config)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"option {option}: {exc}") from None
+        agents.append(agent)
+    return agents
 
 
 @dataclass
@@ -191,7 +211,6 @@ class TrainConfig:
         """ValueError naming the option whose agent specs (opponents, eval_opponents, bc_teacher)
         name no agent that plays this game: found now, not after the run has started (the
         pool is built after run_dir is written, evaluations after hours of training)."""
-        from spacemission_agents.registry import make_agent
         from spacemission_env.games import GameConfig
 
         from .pool import SELF, parse_weights
@@ -205,14 +224,7 @@ class TrainConfig:
             specs += [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
         if self.bc_teacher and self.bc_samples and not self.init_from:
             specs.append(("bc_teacher", self.bc_teacher))
-        config = GameConfig(self.players, self.rules, self.max_rounds, game=self.game)
-        for option, spec in specs:
-            try:
-                agent = make_agent(spec, game=self.game)
-                if callable(getattr(agent, "bind", None)):
-                    agent.bind(config)
-            except (ValueError, TypeError) as exc:
-                raise ValueError(f"option {option}: {exc}") from None
+        bind_agent_specs(specs, GameConfig(self.players, self.rules, self.max_rounds, game=self.game))
 
     def layers(self, name: str) -> list[int]:
         text = str(getattr(self, name)).strip()

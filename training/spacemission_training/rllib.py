@@ -48,7 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import TrainConfig, _bool, check_field_types, read_options_file
+from .config import (MAX_SEED, TrainConfig, _bool, _check_path, bind_agent_specs, check_field_types,
+                     read_options_file)
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
            "stop_algorithm", "train"]
@@ -138,6 +139,11 @@ class RLlibConfig:
             (self.snapshot_every > 0 and self.checkpoint_every > 0 and self.eval_every >= 0 and self.max_snapshots >= 1,
              "intervals and max_snapshots must be > 0"),
             (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
+            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, f"seed and eval_seed must be in 0..{MAX_SEED}"),
+            (self.eval_games >= 0, "eval_games must be >= 0 (0: no evaluations)"),
+            (self.reward in ("win", "score"), "reward must be win or score"),
+            (self.clip > 0 and self.max_grad_norm > 0, "clip and max_grad_norm must be > 0"),
+            (self.ent_coef >= 0 and self.vf_coef >= 0, "ent_coef and vf_coef must be >= 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -145,6 +151,34 @@ class RLlibConfig:
         parse_weights(self.opponents)
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
+        from spacemission_agents.arena_ray import check_address
+
+        try:
+            check_address(self.address)
+        except ValueError as exc:
+            raise ValueError(f"option address: {exc}") from None
+        _check_path("run_dir", self.run_dir, directory=True)
+        self._check_agents()
+
+    def _check_agents(self) -> None:
+        """ValueError naming the option whose agent specs (the bots of opponents, and
+        eval_opponents when there are evaluations) name no agent of this game, or a bot that
+        reads another observation than observation_type: found now, not on the env runners
+        or at the first evaluation, after Ray has started."""
+        from spacemission_env.games import GameConfig
+
+        from .pool import SELF, parse_weights
+
+        specs = [("opponents", g) for g, w in parse_weights(self.opponents).items() if g != SELF and w > 0]
+        if self.eval_games:
+            specs += [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
+        agents = bind_agent_specs(specs, GameConfig(self.players, self.rules, self.max_rounds, game=self.game))
+        for (option, spec), agent in zip(specs, agents):
+            wanted = getattr(agent, "observation_type", None)  # as BotModule checks on the env runners
+            if option == "opponents" and getattr(agent, "uses_observation", True) and wanted not in (
+                    None, self.observation_type):
+                raise ValueError(f"option opponents: {spec!r} reads {wanted!r} observations; observation_type is "
+                                 f"{self.observation_type!r}")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -306,8 +340,14 @@ def init_ray(address: str) -> None:
     """Join the cluster at ``address`` ('auto', HOST:PORT), or start a local Ray ('')."""
     import ray
 
+    from spacemission_agents.arena_ray import reach_address
+
     if ray.is_initialized():
         return
+    try:  # a malformed or silent address: a ValueError now, not minutes of ray.init retrying
+        reach_address(address)
+    except ValueError as exc:
+        raise ValueError(f"option address: {exc}") from None
     kwargs = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     if address:
         ray.init(address=address, **kwargs)
@@ -356,6 +396,8 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     command = ["spacemission", "train", "--backend", "rllib", *(sys.argv[1:] if argv is None else argv)]
     eval_opponents = [s.strip() for s in cfg.eval_opponents.split(",") if s.strip()]
     wall0 = time.perf_counter()
+    if resume and not loop_path.is_file():
+        raise ValueError(f"no RLlib checkpoint in {str(run_dir)!r}: nothing to resume")
     init_ray(cfg.address)
 
     def evaluation(step: int, games: int, seed: int) -> dict:
@@ -364,8 +406,6 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
                         game=cfg.game) if games else {}
 
     if resume:
-        if not loop_path.is_file():
-            raise ValueError(f"no RLlib checkpoint in {str(run_dir)!r}: nothing to resume")
         loop = json.loads(loop_path.read_text())
         algo = build_algorithm(cfg, loop["arch"])
         algo.restore_from_path(str(ckpt_dir.resolve()))
@@ -500,6 +540,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
             path = Path(ns.resume) / "config.json"
             if not path.is_file():
                 ap.error(f"--resume: no run in {ns.resume!r} (config.json missing)")
+            if not (Path(ns.resume) / "checkpoints" / "loop.json").is_file():
+                ap.error(f"--resume: no RLlib checkpoint in {ns.resume!r} (checkpoints/loop.json missing): "
+                         "nothing to resume")
             bad = sorted(set(flags) - set(RESUME_OVERRIDES))
             if bad or ns.config:
                 ap.error(f"--resume continues the saved configuration; only {', '.join(RESUME_OVERRIDES)} may be "
@@ -514,6 +557,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
 
 def main(argv: list[str] | None = None) -> int:
     cfg, resume = parse_args(argv)
+    try:  # the cluster before any file is written
+        init_ray(cfg.address)
+    except ValueError as exc:
+        build_parser().error(str(exc))
     summary = train(cfg, resume=resume, argv=argv)
     print(f"done: {summary['steps']:,} env steps in {summary['wall_s']:.0f} s ({summary['iterations']} iterations); "
           f"model {summary['model']}")

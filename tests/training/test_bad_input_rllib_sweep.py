@@ -1,0 +1,124 @@
+"""Bad input to the Ray surfaces (the RLlib trainer, the arena's ``ray=``) is refused with
+a message naming it before Ray starts: options that used to pass the configuration and
+fail on the env runners, at the first evaluation or after ``ray.init``, and cluster
+addresses that ``ray.init`` misread or waited minutes on.
+
+Needs ray[rllib] (``make test-ray``); skipped where Ray is not importable."""
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+pytest.importorskip("ray")
+pytest.importorskip("ray.rllib")
+
+from spacemission_agents.arena import ArenaArgumentError, run_arena  # noqa: E402
+from spacemission_training.rllib import RLlibConfig, main, parse_args  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+RP = dict(game="red_planet", players=4, rules="first_edition", max_rounds=10, observation_type="info")
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(seed=-1), "seed and eval_seed must be in 0.."),
+    (dict(seed=2**40), "seed and eval_seed must be in 0.."),
+    (dict(eval_seed=-5), "seed and eval_seed must be in 0.."),
+    (dict(eval_games=-3), "eval_games must be >= 0"),
+    (dict(reward="banana"), "reward must be win or score"),
+    (dict(clip=-0.2), "clip and max_grad_norm must be > 0"),
+    (dict(max_grad_norm=0.0), "clip and max_grad_norm must be > 0"),
+    (dict(ent_coef=-1.0), "ent_coef and vf_coef must be >= 0"),
+    (dict(vf_coef=-0.5), "ent_coef and vf_coef must be >= 0"),
+    (dict(opponents="nosuchbot=1"), "option opponents: unknown agent 'nosuchbot'"),
+    (dict(eval_opponents="random,nosuchbot"), "option eval_opponents: unknown agent 'nosuchbot'"),
+    (dict(opponents="heuristic=1", observation_type="info"), "option opponents: 'heuristic' reads 'recall'"),
+    (dict(RP, opponents="search=1"), "option opponents: unknown agent 'search'"),
+    (dict(RP), "option opponents: unknown agent 'kind-random'"),  # Space Mission's mix, not the game's
+    (dict(address="not an address"), "option address: 'not an address' is not a Ray cluster address"),
+    (dict(address="localhost:99999"), "port in 1..65535"),
+    (dict(address=" auto"), "is not a Ray cluster address"),
+])
+def test_config_refuses_what_used_to_fail_after_ray_started(bad, message):
+    with pytest.raises(ValueError, match=message):
+        RLlibConfig(**bad)
+
+
+def test_run_dir_that_is_a_file_is_a_usage_error(tmp_path, capsys):
+    f = tmp_path / "taken"
+    f.write_text("x")
+    for run_dir, phrase in ((f, "is a file, not a directory"), (f / "sub", "which is a file")):
+        with pytest.raises(SystemExit):
+            parse_args(["--run-dir", str(run_dir)])
+        err = capsys.readouterr().err
+        assert "option run_dir" in err and phrase in err
+
+
+def test_config_file_values_are_checked_the_same(tmp_path, capsys):
+    conf = tmp_path / "c.toml"
+    conf.write_text('seed = -2\n')
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf)])
+    assert "seed and eval_seed must be in 0.." in capsys.readouterr().err
+    conf.write_text('opponents = "greedy=1"\nobservation_type = "seer"\n')
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf)])
+    assert "option opponents: 'greedy' reads" in capsys.readouterr().err
+
+
+def test_resume_without_a_checkpoint_is_a_usage_error(tmp_path, capsys):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_text('{"config": {"steps": 1000}}')
+    with pytest.raises(SystemExit):
+        parse_args(["--resume", str(run)])
+    assert "no RLlib checkpoint" in capsys.readouterr().err
+
+
+def test_silent_address_is_a_usage_error_in_seconds_before_any_file(tmp_path, capsys):
+    """ray.init waited minutes on a HOST:PORT where no cluster answers."""
+    run = tmp_path / "run"
+    t0 = time.perf_counter()
+    with pytest.raises(SystemExit):
+        main(["--address", f"127.0.0.1:{_closed_port()}", "--run-dir", str(run), "--steps", "10"])
+    assert time.perf_counter() - t0 < 20
+    err = capsys.readouterr().err
+    assert "option address: no Ray cluster answers at '127.0.0.1:" in err
+    assert not run.exists()
+    # the forms Ray joins, and values at the new limits, still pass the configuration
+    cfg = RLlibConfig(seed=0, eval_games=0, eval_opponents="nosuchbot", reward="score", ent_coef=0.0,
+                      address="127.0.0.1:6379", opponents="random=1,self=0")
+    assert (cfg.eval_games, cfg.reward, cfg.address) == (0, "score", "127.0.0.1:6379")
+    for address in ("", "auto", "local", "ray://head:10001", "[::1]:6379"):
+        assert RLlibConfig(address=address).address == address
+
+
+@pytest.mark.parametrize("address, message", [
+    ("not an address", "is not a Ray cluster address"),
+    ("localhost:0", "port in 1..65535"),
+    ("127.0.0.1:{port}", "no Ray cluster answers"),
+])
+def test_arena_ray_address_is_an_argument_error(address, message):
+    t0 = time.perf_counter()
+    with pytest.raises(ArenaArgumentError, match=message) as info:
+        run_arena(["random", "greedy"], games=2, ray=address.format(port=_closed_port()), progress=False)
+    assert info.value.argument == "ray"
+    assert time.perf_counter() - t0 < 20
+
+
+def test_arena_cli_names_a_bad_ray_address(capsys):
+    from spacemission_cli.main import main as cli
+
+    with pytest.raises(SystemExit) as info:
+        cli(["arena", "--agents", "random,greedy", "--games", "2", "--no-progress", "--ray", "nowhere"])
+    assert info.value.code == 2
+    assert "argument --ray" in capsys.readouterr().err
