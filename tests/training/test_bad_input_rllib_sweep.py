@@ -41,6 +41,7 @@ def _closed_port() -> int:
     (dict(vf_coef=-0.5), "ent_coef and vf_coef must be >= 0"),
     (dict(opponents="nosuchbot=1"), "option opponents: unknown agent 'nosuchbot'"),
     (dict(eval_opponents="random,nosuchbot"), "option eval_opponents: unknown agent 'nosuchbot'"),
+    (dict(eval_opponents=",,"), "option eval_opponents: ',,' names no agent, but there are evaluations"),
     (dict(opponents="heuristic=1", observation_type="info"), "option opponents: 'heuristic' reads 'recall'"),
     (dict(RP, opponents="search=1"), "option opponents: unknown agent 'search'"),
     (dict(RP), "option opponents: unknown agent 'kind-random'"),  # Space Mission's mix, not the game's

@@ -46,6 +46,14 @@ def test_options_the_run_cannot_use_are_refused_by_the_configuration(option, val
     assert message.split(" ")[0] in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", [",,", " "])
+def test_evaluations_against_nobody_are_refused(value):
+    """Before: accepted; every evaluation played no game."""
+    with pytest.raises(ValueError, match="option eval_opponents: .* names no agent, but there are evaluations"):
+        TrainConfig(eval_opponents=value)
+    TrainConfig(eval_opponents=value, eval_every=0, final_eval_games=0)  # no evaluations: nothing to check
+
+
 def test_observation_types_the_game_lacks_are_refused():
     """Before: accepted without a prior; the env refused it once the run had started."""
     with pytest.raises(ValueError, match="observation_type must be one of info, recall, seer"):

@@ -221,7 +221,11 @@ class TrainConfig:
             raise ValueError(f"option opponents: {exc}") from None
         specs = [("opponents", g) for g in groups if g != SELF]
         if self.eval_every or self.final_eval_games:
-            specs += [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
+            evals = [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
+            if not evals:  # ",," or "": the evaluations would play nobody
+                raise ValueError(f"option eval_opponents: {self.eval_opponents!r} names no agent, but there are "
+                                 f"evaluations (eval_every {self.eval_every}, final_eval_games {self.final_eval_games})")
+            specs += evals
         if self.bc_teacher and self.bc_samples and not self.init_from:
             specs.append(("bc_teacher", self.bc_teacher))
         bind_agent_specs(specs, GameConfig(self.players, self.rules, self.max_rounds, game=self.game))

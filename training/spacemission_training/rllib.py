@@ -171,7 +171,11 @@ class RLlibConfig:
 
         specs = [("opponents", g) for g, w in parse_weights(self.opponents).items() if g != SELF and w > 0]
         if self.eval_games:
-            specs += [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
+            evals = [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
+            if not evals:  # ",," or "": the evaluations would play nobody
+                raise ValueError(f"option eval_opponents: {self.eval_opponents!r} names no agent, but there are "
+                                 f"evaluations (eval_games {self.eval_games})")
+            specs += evals
         agents = bind_agent_specs(specs, GameConfig(self.players, self.rules, self.max_rounds, game=self.game))
         for (option, spec), agent in zip(specs, agents):
             wanted = getattr(agent, "observation_type", None)  # as BotModule checks on the env runners
