@@ -182,7 +182,7 @@ def _check_shape(rec, where: str) -> None:
         raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {seed!r}")
     acts = rec["actions"]
     if not isinstance(acts, list) or not all(
-            isinstance(a, list) and len(a) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in a[:2])
+            isinstance(a, list) and len(a) == 3 and all(map(_is_int, a[:2]))
             and isinstance(a[2], str) for a in acts):
         raise ReplayError(f"{where}: actions must be a list of [seat, action id, label]")
     _check_seat_fields(rec, where)

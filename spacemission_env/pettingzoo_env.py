@@ -243,10 +243,12 @@ class raw_env(EnvBase, AECEnv):
             raise UnknownAgentError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
 
     def observation_space(self, agent):
-        return self.observation_spaces[self.possible_agents[self._seat_of(agent)]]
+        self._seat_of(agent)  # UnknownAgentError for a name that is not an agent
+        return self.observation_spaces[agent]
 
     def action_space(self, agent):
-        return self.action_spaces[self.possible_agents[self._seat_of(agent)]]
+        self._seat_of(agent)
+        return self.action_spaces[agent]
 
     # --- reset / observe -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

@@ -120,7 +120,6 @@ _RANK_TABLES = {n: _rank_table(n) for n in (3, 4, 5)}
 def rewards(st: BatchState) -> np.ndarray:
     """float32 [B, P]: scoring.rank_rewards of finished games by total (M-P4: tied
     players share; zero-sum in [-1, 1]); 0 for running games."""
-    check_batch(st, BatchState, "Red Planet")
     total = scores(st)[..., -1].astype(np.int64)
     better = (total[:, None, :] > total[:, :, None]).sum(axis=2)
     tied = (total[:, None, :] == total[:, :, None]).sum(axis=2)

@@ -172,7 +172,6 @@ def scores(st: BatchState) -> np.ndarray:
 def rewards(st: BatchState) -> np.ndarray:
     """float32 [B, P]: scoring.rank_rewards of finished games (R-P8 order: points, then
     stations; zero-sum in [-1, 1]); 0 for running games."""
-    check_batch(st, BatchState, "Space Mission")
     sc = scores(st)
     n = st.num_players
     stations = (st.stations[:, :, None] == np.arange(n)[None, None, :]).sum(axis=1).astype(np.int64)
