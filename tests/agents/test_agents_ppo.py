@@ -7,14 +7,12 @@ import pickle
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from spacemission_agents.ppo import SHIPPED, PPOAgent, layout_hash
 from spacemission_agents.registry import make_agent
-from spacemission_env.space_mission import engine
 from spacemission_env.games import GameConfig
 from tests.helpers.bots import sample_positions
 from tests.helpers.paths import ROOT

@@ -1,5 +1,4 @@
 """The flat action space (docs/actions.md), labels, and rejection of bad input."""
-from pathlib import Path
 
 import pytest
 from tests.helpers.positions import position, top_up

@@ -3,7 +3,6 @@ recorded output (each figure once), and the README links there instead of repeat
 import re
 import subprocess
 import sys
-from pathlib import Path
 from tests.helpers.paths import ROOT
 
 DOCS = (ROOT / "docs" / "interfaces.md").read_text()

@@ -247,7 +247,6 @@ def test_import_registers_with_gymnasium_and_pettingzoo():
 
 
 def test_docs_state_the_real_gym_and_sb3_spaces():
-    from pathlib import Path
 
     from spacemission_env.sb3 import SpaceMissionVecEnv
 

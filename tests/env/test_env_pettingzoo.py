@@ -5,7 +5,6 @@ import copy
 import pickle
 import re
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -87,7 +86,7 @@ def _play_episode(e, rng, num_players):
     raw = e.unwrapped
     collected = dict.fromkeys(e.possible_agents, 0.0)
     pending = dict.fromkeys(e.possible_agents, 0.0)  # rewards handed out since the agent's last last()
-    finished, run_lengths, run = set(), [], 0
+    finished, run_lengths, run, prev_run = set(), [], 0, 0
     previous = None
     for agent in e.agent_iter():
         assert agent not in finished, "agents cannot come back"

@@ -171,7 +171,6 @@ def test_float32_observations():
 
 
 def test_documented_autoreset_mode():
-    from pathlib import Path
 
     assert VectorEnv.autoreset_mode == "same_step"
     docs = (ROOT / "docs" / "interfaces.md").read_text()

@@ -20,7 +20,6 @@ from spacemission_env.space_mission import encoding as E
 from spacemission_env.space_mission.components import NUM_POINT_TYPES, RING_SIZE, SPACE, TILE_INDEX
 from spacemission_env.space_mission.determinize import sample_world, sample_worlds_from_observation
 from spacemission_env.space_mission.rules import GameState, check_invariants
-from spacemission_env.space_mission.rules import game as G
 
 CONFIGS = [(n, r) for n in (2, 3, 4, 5) for r in ("yucata", "schmidt")]
 

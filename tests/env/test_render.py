@@ -179,7 +179,6 @@ def test_viewer_picture_hides_other_hands_and_tiles():
 
 
 def test_docs_board_picture_is_there_and_linked():
-    from pathlib import Path
 
     root = ROOT
     with __import__("PIL.Image").Image.open(root / "docs" / "images" / "board.png") as im:

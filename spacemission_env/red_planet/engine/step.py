@@ -43,7 +43,6 @@ from .core import (
     IS_BONUS_T,
     NONE,
     NR,
-    NUM_ACTIONS,
     OUTER_T,
     PH_ABILITY,
     PH_COMMIT,

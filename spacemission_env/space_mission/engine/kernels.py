@@ -11,7 +11,7 @@ card reshuffles the discard pile at once (R-A1a; deferred while the discard pile
 from __future__ import annotations
 
 import numpy as np
-from ...engine_common import below, next_u64, sample_legal, shuffle  # noqa: F401  (game-neutral kernels, used here)
+from ...engine_common import below, sample_legal, shuffle  # noqa: F401  (game-neutral kernels; api and determinize call them as K.*)
 from ...jit import njit
 
 from .. import actions as A

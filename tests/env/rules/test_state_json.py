@@ -6,7 +6,6 @@ import copy
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 
