@@ -8,7 +8,8 @@
     env.unwrapped.action_masks()                                    # bool [num_actions], for MaskablePPO
 
 The class is :class:`GameEnv` (``SpaceMissionEnv`` is the same class); ``game=`` picks
-the game (games.py), and every game's id is registered with its ``game`` set. Space
+the game (games.py), and every game's id is registered with its game set (entry point
+:func:`registered_env`, which refuses a ``game`` argument: the id names the game). Space
 Mission's behaviour is described below; Red Planet's differs only where its rules do
 (ten fixed rounds, no round limit, Discrete(243)).
 
@@ -219,9 +220,20 @@ class GameEnv(EnvBase, gymnasium.Env):
 SpaceMissionEnv = GameEnv  # the name of the first game's env, kept
 
 
+def registered_env(registered_game: str, **kwargs) -> GameEnv:
+    """The entry point of the registered ids (``gymnasium.make("RedPlanet-v0", ...)``): the
+    id names the game, so a ``game`` argument is refused (TypeError), as the versioned
+    PettingZoo modules refuse it; ``registered_game`` is set by the registration."""
+    if "game" in kwargs:
+        d = get_game(registered_game).description
+        raise TypeError(f"{d.env_id} plays {d.name!r}; it takes no game argument (got game={kwargs['game']!r}); "
+                        f"make the id of the game you want")
+    return GameEnv(game=registered_game, **kwargs)
+
+
 def register_envs() -> None:
     """Register every game's id (``"SpaceMission-v1"``, ``"RedPlanet-v0"``: games.GAMES)
-    with Gymnasium (this single-agent env, its ``game`` set) and with PettingZoo's
+    with Gymnasium (this single-agent env through ``registered_env``, its game set) and with PettingZoo's
     registry (the AEC env of the game's versioned module, PettingZoo >= 1.27).
     Idempotent; called by ``import spacemission_env``. Only the current version is
     registered: both registries answer an older id (``"SpaceMission-v0"``) with an
@@ -234,6 +246,7 @@ def register_envs() -> None:
     for name in GAMES:
         d = get_game(name).description
         if d.env_id not in gymnasium.registry:
-            gymnasium.register(id=d.env_id, entry_point="spacemission_env.gym_env:GameEnv", kwargs={"game": name})
+            gymnasium.register(id=d.env_id, entry_point="spacemission_env.gym_env:registered_env",
+                               kwargs={"registered_game": name})
         if register is not None and d.env_id not in pettingzoo.aec_registry:
             register("aec", d.env_id, entry_point=f"spacemission_env.{d.versioned_name}:env")

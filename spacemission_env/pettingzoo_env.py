@@ -128,8 +128,14 @@ def env(**kwargs):
     ends the game with -1 for the offender (``illegal_action="lose"``; pass
     ``illegal_action="raise"`` to keep raw_env's ValueError) and PettingZoo's
     ``OrderEnforcingWrapper`` checks the call order (:class:`FastOrderEnforcingWrapper`)."""
+    return wrap_env(raw_env, **kwargs)
+
+
+def wrap_env(raw_class, **kwargs):
+    """``raw_class(**kwargs)`` wrapped as :func:`env` wraps raw_env (``illegal_action="lose"``
+    unless given): the versioned modules build their own raw_env this way."""
     kwargs.setdefault("illegal_action", "lose")
-    return FastOrderEnforcingWrapper(raw_env(**kwargs))
+    return FastOrderEnforcingWrapper(raw_class(**kwargs))
 
 
 _HOT = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
@@ -319,11 +325,17 @@ class raw_env(EnvBase, AECEnv):
 
     def last(self, observe: bool = True):
         """PettingZoo's ``AECEnv.last`` (the selected agent's observation, accumulated
-        reward, termination, truncation, info), ValueError before reset."""
+        reward, termination, truncation, info), ValueError before reset and once every agent
+        has left the finished game (PettingZoo's own raises a bare KeyError there)."""
         if self._st is None:
             raise ValueError("call reset() before last()")
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+        try:
+            reward = self._cumulative_rewards[agent]
+        except KeyError:
+            raise ValueError(f"every agent has left the finished game (the last selected was {agent}): "
+                             f"call reset() before last()") from None
+        return (self.observe(agent) if observe else None, reward, self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray:
@@ -422,3 +434,17 @@ class raw_env(EnvBase, AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class OneGameRawEnv(raw_env):
+    """raw_env of the one game ``GAME``: the base of the versioned modules' raw_env
+    (``spacemission_v1``, ``red_planet_v0``). Their module and their registry id name the
+    game, so a ``game`` argument is refused (TypeError) rather than silently playing another."""
+
+    GAME = ""
+
+    def __init__(self, **kwargs):
+        if "game" in kwargs:
+            module = type(self).__module__.rsplit(".", 1)[-1]
+            raise TypeError(f"{module} plays {self.GAME!r}; it takes no game argument (got game={kwargs['game']!r})")
+        super().__init__(game=self.GAME, **kwargs)

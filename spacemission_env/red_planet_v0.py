@@ -40,28 +40,20 @@ The number is the environment's version (``RED_PLANET.version``, docs/versioning
 """
 from __future__ import annotations
 
-from .pettingzoo_env import env as _env
-from .pettingzoo_env import raw_env as _raw_env
-
-GAME = "red_planet"
-
-
-def _no_game(kwargs: dict) -> dict:
-    if "game" in kwargs:
-        raise TypeError(f"red_planet_v0 plays {GAME!r}; it takes no game argument (got game={kwargs['game']!r})")
-    return kwargs
+from .pettingzoo_env import OneGameRawEnv, wrap_env
 
 
 def env(**kwargs):
-    """The wrapped AEC environment (``illegal_action="lose"``), as ``pettingzoo_env.env``."""
-    return _env(game=GAME, **_no_game(kwargs))
+    """The wrapped AEC environment (``illegal_action="lose"``), as ``pettingzoo_env.env``, around
+    this module's :class:`raw_env`."""
+    return wrap_env(raw_env, **kwargs)
 
 
-class raw_env(_raw_env):
-    """The AEC environment without wrappers, as ``pettingzoo_env.raw_env``."""
+class raw_env(OneGameRawEnv):
+    """The AEC environment without wrappers, as ``pettingzoo_env.raw_env``; a ``game``
+    argument is refused."""
 
-    def __init__(self, **kwargs):
-        super().__init__(game=GAME, **_no_game(kwargs))
+    GAME = "red_planet"
 
 
 __all__ = ["env", "raw_env"]

@@ -80,6 +80,18 @@ VecEnv = require("stable_baselines3.common.vec_env", "sb3", _PURPOSE).VecEnv
 tile_images = require("stable_baselines3.common.vec_env.base_vec_env", "sb3", _PURPOSE).tile_images
 
 
+# what set_attr refuses (GameVecEnv.set_attr): the constructor's arguments (set as attributes
+# they would change nothing: reward, shaping, gamma, seed, game) and what is derived from them
+_FIXED_ATTRS = frozenset({
+    "num_envs", "num_players", "rules", "max_rounds", "config", "observation_type", "observation_dtype",
+    "observation_size", "num_actions", "reward", "shaping", "gamma", "reward_fn", "seed", "game", "opponents",
+    "opponent_observation_types", "opponent_sampler", "seats", "observation_space", "action_space", "metadata",
+    "reset_infos",
+})
+_SET_ATTR_HINTS = {"opponents": " (a pool's policies: set_opponent_pool)", "seed": " (seeding: seed(s))",
+                   "seats": " (per game, drawn at each game's start: set 'seat')"}
+
+
 class GameVecEnv(EnvBase, VecEnv):
     """N games of a game (``game=``, Space Mission by default), one learner seat each,
     opponents stepped in batch (module doc)."""
@@ -394,6 +406,25 @@ class GameVecEnv(EnvBase, VecEnv):
         return [value for _ in idx]
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        """Attributes are shared by all games, so ``indices`` must name every game (None does).
+        ``seat`` (checked; the seats drawn from the next new game on) and ``render_mode``
+        (checked) can be set; what is fixed when the env is built (the configuration,
+        rewards, spaces, ``opponents``, the per-game ``seats``, methods) raises ValueError,
+        since setting it would change nothing or break the games in progress; other names
+        are set as new attributes."""
+        idx = self._get_indices(indices)
+        n = self.num_envs
+        if len({i % n for i in idx}) != n:
+            raise ValueError(f"set_attr({attr_name!r}): attributes are shared by all {n} games, set them for every "
+                             f"game (indices=None), got indices={indices!r}")
+        if attr_name == "seat":
+            value = check_seat(value, self.num_players)
+        elif attr_name == "render_mode":
+            value = check_render_mode(value)
+        elif attr_name in _FIXED_ATTRS or attr_name.startswith("_") or hasattr(type(self), attr_name):
+            hint = _SET_ATTR_HINTS.get(attr_name, "")
+            raise ValueError(f"set_attr({attr_name!r}): {attr_name} is fixed when the env is built{hint}; build a new "
+                             f"{type(self).__name__} to change it")
         setattr(self, attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:

@@ -3,10 +3,30 @@
     from spacemission_env import spacemission_v1
     e = spacemission_v1.env(num_players=3)
 
+The module plays Space Mission only: like ``red_planet_v0``, it takes no ``game``
+argument (the shared classes in pettingzoo_env.py take one; a versioned module, and the
+registry id ``"SpaceMission-v1"`` that points here, name their game).
+
 The number is the environment's version (``SPACE_MISSION.version``, docs/versioning.md):
 it changes whenever the same seed and actions can give a different game or observation,
 and the module of the old number goes away with it.
 """
-from .pettingzoo_env import env, raw_env
+from __future__ import annotations
+
+from .pettingzoo_env import OneGameRawEnv, wrap_env
+
+
+def env(**kwargs):
+    """The wrapped AEC environment (``illegal_action="lose"``), as ``pettingzoo_env.env``, around
+    this module's :class:`raw_env`."""
+    return wrap_env(raw_env, **kwargs)
+
+
+class raw_env(OneGameRawEnv):
+    """The AEC environment without wrappers, as ``pettingzoo_env.raw_env``; a ``game``
+    argument is refused."""
+
+    GAME = "spacemission"
+
 
 __all__ = ["env", "raw_env"]
