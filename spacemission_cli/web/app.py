@@ -20,7 +20,8 @@ from spacemission_env.json_input import parse_json
 
 from .games import ApiError, GameStore, game_options, make_table
 from .payload import game_json, meta
-from .protocol_games import ProtocolTable, make_protocol_table, picture_png, protocol_game_json, protocol_options
+from .protocol_games import (ProtocolTable, make_protocol_table, picture_png, picture_snapshot, protocol_game_json,
+                             protocol_options)
 from .replays import FILE_ID, ReplayLibrary
 
 MAX_BODY = 16 * 1024  # a move or a new game is a few dozen bytes
@@ -102,9 +103,11 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
 
     async def protocol_page(request):
         name = request.path_params["game_name"]
+        if name == "spacemission":  # its own page, also at / unless serve --game put another game there
+            return FileResponse(str(static / "index.html"))
         if name not in offered_by_game:  # the page would offer a game the API refuses
             raise ApiError(404, f"no page for game {name!r}; the pages are "
-                                + ", ".join([f"/ ({start_page})", *(f"/play/{g}" for g in offered_by_game)]))
+                                + ", ".join([f"/ ({start_page})", *(f"/play/{g}" for g in ["spacemission", *offered_by_game])]))
         return FileResponse(str(static / "protocol.html"))
 
     async def no_icon(request):
@@ -149,7 +152,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         game = store.get(request.path_params["game_id"])
         if not isinstance(game.table, ProtocolTable):
             raise ApiError(404, "this game's page draws its own board; no picture here")
-        png = await run_in_threadpool(_locked, game, lambda: picture_png(game.table))
+        snapshot = await run_in_threadpool(_locked, game, lambda: picture_snapshot(game.table))
+        png = await run_in_threadpool(picture_png, snapshot)
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def play(request):

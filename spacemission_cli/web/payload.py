@@ -4,7 +4,7 @@ exception is the end of a game, when :meth:`Table.final_view` shows everything, 
 turns every card face up."""
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from rich.text import Text
 
@@ -78,6 +78,8 @@ def game_json(game_id: str, table: Table, since: int) -> dict:
     words from entry ``since`` on (the bots' moves since the person's last)."""
     s = table.state
     view = table.view()
+    if table.over and not view.game_over:  # resigned, or a bot failed: over, with no one to act
+        view = replace(view, game_over=True)
     out = {
         "id": game_id, "seat": table.seat, "players": s.num_players, "rules": s.rules, "seed": table.seed,
         "max_rounds": s.max_rounds, "names": table.names, "view": view_json(view),
@@ -87,6 +89,7 @@ def game_json(game_id: str, table: Table, since: int) -> dict:
     }
     if table.over:
         res = table.result()
-        out["final"] = dict(res, view=view_json(table.final_view()),
+        final_view = table.final_view()
+        out["final"] = dict(res, view=view_json(replace(final_view, game_over=True)),
                             score_parts=list(SCORE_PARTS))
     return out

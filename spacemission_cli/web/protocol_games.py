@@ -10,6 +10,7 @@ own legal ones, only when it is the person's turn. At the end everything is turn
 as a table does."""
 from __future__ import annotations
 
+import copy
 import importlib
 import io
 
@@ -20,12 +21,20 @@ from .._protocol_play import ProtocolTable
 from .games import ApiError, _int_field, seats_and_seed
 
 
-def picture_png(table: ProtocolTable) -> bytes:
-    """The picture as the person's seat sees it (everything once the game is over)."""
+def picture_snapshot(table: ProtocolTable) -> tuple:
+    """What the picture needs, copied (quick, under the game's lock): the game, the state and
+    the viewer (the person's seat; None, everything, once the game is over)."""
+    return table.game, copy.deepcopy(table.state), None if table.over else table.seat
+
+
+def picture_png(snapshot: tuple) -> bytes:
+    """The picture of a :func:`picture_snapshot`, drawn without the game's lock: a move sent
+    while it is drawn is played, not refused as busy."""
     from PIL import Image
 
-    render = importlib.import_module(table.game.render_module)
-    rgb = render.render_rgb(table.state, viewer=None if table.over else table.seat)
+    game, state, viewer = snapshot
+    render = importlib.import_module(game.render_module)
+    rgb = render.render_rgb(state, viewer=viewer)
     out = io.BytesIO()
     Image.fromarray(rgb).save(out, format="PNG", compress_level=1)
     return out.getvalue()

@@ -5,7 +5,7 @@
 
 const params = new URLSearchParams(location.search);
 const DELAY = Math.max(0, Number(params.get("delay") ?? 350));  // ms between the bots' moves as shown
-let META = null, GAME = null, LOG = [], BUSY = false;
+let META = null, GAME = null, LOG = [], BUSY = false, SHOWN = null;  // SHOWN: the game id in the page
 const $ = id => document.getElementById(id);
 
 async function api(method, path, body) {
@@ -70,6 +70,7 @@ async function startGame(event) {
     const game = await api("POST", "/api/games", body);
     LOG = [];
     $("log").replaceChildren();
+    SHOWN = game.id;
     location.hash = `game=${game.id}`;
     $("new-game-box").open = false;
     await show(game);
@@ -77,6 +78,21 @@ async function startGame(event) {
 }
 
 // --- the game --------------------------------------------------------------------------------
+async function openGame(id) {
+  // a reload, a bookmark, back or forward: the game as it stands, its moves so far at once
+  // (not replayed one by one with the bots' delay)
+  if (BUSY) return;
+  showError("");
+  SHOWN = id;
+  try {
+    setBusy(true);
+    const game = await api("GET", `/api/games/${id}?since=0`);
+    if (game.game) throw new Error(`this is a ${game.title} game: its page is /play/${game.game}#game=${id}`);
+    LOG = game.log.slice();
+    await show(game);
+  } catch (err) { showError(`${err.message}; start a new game`); } finally { setBusy(false); }
+}
+
 function setBusy(busy) {
   BUSY = busy;
   document.querySelectorAll("#moves button, #game-buttons button, #ng-start").forEach(b => {
@@ -347,13 +363,11 @@ async function init() {
   });
   if (META.replay) openLibrary(META.replay).catch(err => showError(err.message));
   const resume = location.hash.match(/game=([\w-]+)/);
-  if (resume) {
-    try {
-      const game = await api("GET", `/api/games/${resume[1]}?since=0`);
-      LOG = [];
-      await show(game);
-    } catch (err) { showError(`${err.message}; start a new game`); }
-  }
+  if (resume) await openGame(resume[1]);
+  window.addEventListener("hashchange", () => {  // back and forward between games
+    const id = (location.hash.match(/game=([\w-]+)/) || [])[1];
+    if (id && id !== SHOWN) openGame(id);
+  });
   document.body.dataset.ready = "1";
 }
 
