@@ -195,8 +195,12 @@ def _is_int(x) -> bool:
 def _check_seat_fields(rec: dict, where: str) -> None:
     """ReplayError naming the field unless the optional fields that replay shows per seat
     are absent, null or of their shape: ``agents`` a name per seat, ``ranks`` a rank per
-    seat, ``winners`` seats, ``forfeit`` an object, ``unfinished`` true or false."""
+    seat, ``winners`` seats, ``forfeit`` an object, ``unfinished`` true or false; and
+    ``game``, the record's number (replay --game picks by it), an integer >= 0."""
     n = rec["config"]["num_players"]
+    number = rec.get("game")
+    if number is not None and not (_is_int(number) and number >= 0):
+        raise ReplayError(f"{where}: game must be the record's number, an integer >= 0, got {number!r}")
     agents, ranks, winners = rec.get("agents"), rec.get("ranks"), rec.get("winners")
     if agents is not None and not (isinstance(agents, list) and len(agents) == n
                                    and all(isinstance(a, str) for a in agents)):

@@ -13,12 +13,22 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON value")  # Python's json writes and reads it; JSON has none
 
 
+def _unique_keys(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):  # RFC 8259 leaves a repeated name to each parser: ambiguous, refused
+        seen = set()
+        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"the key {repeated!r} appears more than once in an object")
+    return out
+
+
 def parse_json(text: str | bytes):
     """The value of a JSON document; ValueError starting "not valid JSON: " for anything
     that is not one (syntax, bytes that are not UTF-8, too deep, integers too long, and
-    the NaN, Infinity and -Infinity that Python's json module would read)."""
+    the NaN, Infinity and -Infinity that Python's json module would read), and for an object
+    that repeats a key (Python's json module keeps the last: the document is ambiguous)."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits

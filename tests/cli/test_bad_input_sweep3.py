@@ -44,6 +44,10 @@ BAD_FIELDS = [
     ("winners", [9], "winners must be a list of seats in 0..{last}, got [9]"),
     ("ranks", "x", "ranks must be a list of {n} integers (one per seat), got 'x'"),
     ("unfinished", "no", "unfinished must be true or false, got 'no'"),
+    # before: any value; the page listed "game [object Object]" and replay --game found none
+    ("game", "x", "game must be the record's number, an integer >= 0, got 'x'"),
+    ("game", -1, "game must be the record's number, an integer >= 0, got -1"),
+    ("game", True, "game must be the record's number, an integer >= 0, got True"),
 ]
 
 
