@@ -123,3 +123,19 @@ def test_arena_cli_names_a_bad_ray_address(capsys):
         cli(["arena", "--agents", "random,greedy", "--games", "2", "--no-progress", "--ray", "nowhere"])
     assert info.value.code == 2
     assert "argument --ray" in capsys.readouterr().err
+
+
+def test_a_fresh_run_into_a_directory_holding_a_run_is_refused_before_ray(tmp_path, capsys):
+    """Before: the RLlib trainer overwrote the earlier run's config, logs and checkpoints."""
+    from spacemission_training.rllib import train
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "config.json").write_text('{"config": {}}')
+    with pytest.raises(SystemExit) as exc:
+        main(["--run-dir", str(run_dir), "--steps", "10", "--address", f"127.0.0.1:{_closed_port()}"])
+    assert exc.value.code == 2
+    assert f"run_dir {str(run_dir)!r} already holds a run (config.json)" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(RLlibConfig(run_dir=str(run_dir), steps=10, address=f"127.0.0.1:{_closed_port()}"))
+    assert [p.name for p in run_dir.iterdir()] == ["config.json"]

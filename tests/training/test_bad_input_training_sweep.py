@@ -131,3 +131,24 @@ def test_quickstart_checks_its_arguments_before_training(argv, message, tmp_path
         quickstart.main([*argv, "--out", str(tmp_path / "q")])
     assert info.value.code == 2 and message in capsys.readouterr().err
     assert not (tmp_path / "q").exists()
+
+
+def test_a_fresh_run_into_a_directory_holding_a_run_is_refused(tmp_path, capsys):
+    """Before: a second `spacemission train --run-dir D` (or the same seed's default run dir)
+    overwrote D's config, logs, checkpoints and model without a word. Now it is a usage error
+    naming --resume, and D is left as it was; train() refuses it too."""
+    from spacemission_training.train_ppo import main, train
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "config.json").write_text('{"config": {}}')
+    (run_dir / "final.npz").write_bytes(b"the earlier run's model")
+    before = sorted((p.name, p.read_bytes()) for p in run_dir.iterdir())
+    with pytest.raises(SystemExit) as exc:
+        main(["--run-dir", str(run_dir), "--steps", "1000"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"run_dir {str(run_dir)!r} already holds a run (config.json): continue it with --resume {run_dir}" in err
+    with pytest.raises(ValueError, match=re.escape("already holds a run (config.json)")):
+        train(TrainConfig(run_dir=str(run_dir), steps=1000))
+    assert sorted((p.name, p.read_bytes()) for p in run_dir.iterdir()) == before

@@ -65,6 +65,16 @@ def _check_path(option: str, text: str, directory: bool) -> None:
             raise ValueError(f"option {option}: {text!r} lies under {str(parent)!r}, which is a file")
 
 
+def refuse_existing_run(run_dir) -> None:
+    """ValueError when ``run_dir`` already holds a run (its config.json): a fresh run there
+    would overwrite its checkpoints, logs and model. Both trainers check it before a fresh
+    run starts; ``--resume`` continues such a run."""
+    if (Path(run_dir) / "config.json").exists():
+        raise ValueError(f"run_dir {str(run_dir)!r} already holds a run (config.json): continue it with --resume "
+                         f"{run_dir}, or give another --run-dir (or delete that directory); a new run would overwrite "
+                         f"its checkpoints, logs and model")
+
+
 def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:
     """The agents of ``specs`` ((option, spec) pairs), each made for ``config``'s game and
     bound to it; ValueError "option OPTION: ..." for the first that cannot play it. The

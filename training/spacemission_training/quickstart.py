@@ -13,6 +13,7 @@ data, fewer and shorter evaluations.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -60,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     console = Console() if sys.stdout.isatty() else Console(width=160)
+    if (out / "train" / "config.json").is_file():  # the previous quickstart's run: replaced, as make run always did
+        shutil.rmtree(out / "train")
     console.rule(f"1/2 training a PPO agent: {args.steps:,} steps after cloning {args.bc_samples:,} heuristic decisions")
     t0 = time.perf_counter()
     summary = train(cfg, argv=["--steps", str(args.steps), "--seed", str(args.seed)])

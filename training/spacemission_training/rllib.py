@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import (MAX_SEED, TrainConfig, _bool, _check_path, bind_agent_specs, check_field_types,
-                     read_options_file)
+                     read_options_file, refuse_existing_run)
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
            "stop_algorithm", "train"]
@@ -402,6 +402,8 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     wall0 = time.perf_counter()
     if resume and not loop_path.is_file():
         raise ValueError(f"no RLlib checkpoint in {str(run_dir)!r}: nothing to resume")
+    if not resume:
+        refuse_existing_run(run_dir)
     init_ray(cfg.address)
 
     def evaluation(step: int, games: int, seed: int) -> dict:
@@ -561,7 +563,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
 
 def main(argv: list[str] | None = None) -> int:
     cfg, resume = parse_args(argv)
-    try:  # the cluster before any file is written
+    try:  # a run already there, then the cluster, before any file is written
+        if not resume:
+            refuse_existing_run(Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg))
         init_ray(cfg.address)
     except ValueError as exc:
         build_parser().error(str(exc))

@@ -51,7 +51,7 @@ from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
-from .config import TrainConfig, parse_args, versions
+from .config import TrainConfig, build_parser, parse_args, refuse_existing_run, versions
 from .logs import Progress, RunLog, evaluate, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
@@ -234,6 +234,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         (run_dir / "config.json").write_text(json.dumps(saved, indent=2))
         runlog = RunLog(run_dir, resume_step=int(model.num_timesteps), tensorboard=cfg.tensorboard)
     else:
+        refuse_existing_run(run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(json.dumps(
             {"config": cfg.as_dict(), "command": command, "versions": versions(),
@@ -359,6 +360,11 @@ def _progress_text(latest: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     cfg, resume = parse_args(argv)
+    if not resume:  # a usage error before any work, not a traceback from train()
+        try:
+            refuse_existing_run(Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg))
+        except ValueError as exc:
+            build_parser().error(str(exc))
     summary = train(cfg, resume=resume, argv=argv)
     if "stopped_at" in summary:
         print(f"stopped at step {summary['stopped_at']:,} (checkpoint: {summary['run_dir']}/checkpoints/last.pt); "
