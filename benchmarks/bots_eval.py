@@ -30,6 +30,7 @@ import time
 import numpy as np
 
 from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT, RULE_SETS
 
 
 def make_agent(spec: str, seed: int):
@@ -135,7 +136,7 @@ def main(argv=None) -> dict:
     ap.add_argument("b")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=2000, help="games in all (rounded up to a multiple of --players)")
-    ap.add_argument("--rules", default="yucata")
+    ap.add_argument("--rules", default="yucata", choices=RULE_SETS)
     ap.add_argument("--seed", type=int, default=0, help="first deal seed; agents are seeded from it too")
     ap.add_argument("--max-rounds", type=int, default=100)
     ap.add_argument("--batch", type=int, default=1024, help="games stepped together")
@@ -143,9 +144,17 @@ def main(argv=None) -> dict:
     ap.add_argument("--speed", action="store_true", help="time the agents' decisions instead of playing")
     args = ap.parse_args(argv)
     if not 2 <= args.players <= 5:
-        raise SystemExit(f"--players must be 2..5, got {args.players}")
+        ap.error(f"--players must be 2..5, got {args.players}")
+    if args.games < 1 or args.batch < 1 or not 1 <= args.max_rounds <= MAX_ROUNDS_LIMIT:
+        ap.error(f"--games and --batch must be >= 1 and --max-rounds in 1..{MAX_ROUNDS_LIMIT}, got --games "
+                 f"{args.games}, --batch {args.batch}, --max-rounds {args.max_rounds}")
     deals = -(-args.games // args.players)
-    a, b = make_agent(args.a, args.seed), make_agent(args.b, args.seed + 1)
+    if not 0 <= args.seed < 2**63 - deals:  # the deals' seeds are seed .. seed + deals - 1 (int64)
+        ap.error(f"--seed must be in 0..{2**63 - deals - 1} for {deals} deals, got {args.seed}")
+    try:
+        a, b = make_agent(args.a, args.seed), make_agent(args.b, args.seed + 1)
+    except (ValueError, ImportError) as e:
+        ap.error(str(e))
     if args.speed:
         out = {name: speed(agent, args.players, args.rules, args.seed) for name, agent in ((args.a, a), (args.b, b))}
         if args.json:

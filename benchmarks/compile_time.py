@@ -188,6 +188,12 @@ def main(argv=None) -> dict:
     unknown = [s for s in names if s not in SCENARIOS]
     if unknown:
         ap.error(f"unknown scenarios {unknown}; expected some of {', '.join(SCENARIOS)}")
+    if args.repeats < 1:
+        ap.error(f"--repeats must be >= 1, got {args.repeats}")
+    if args.no_cold and not args.warmup:
+        ap.error("--no-cold skips the cold/warm pairs: it needs --warmup, or nothing is measured")
+    if not names and not args.warmup:
+        ap.error("--scenarios names no scenario (and no --warmup): nothing to measure")
     res = measure(names, args.repeats, args.warmup, not args.no_cold)
     if args.json:
         print(json.dumps(res))

@@ -10,9 +10,8 @@ worlds, a BatchState) and of ``sample_world`` (GameState in, GameState out). Sin
 from __future__ import annotations
 
 import argparse
-import os
+import math
 import random
-import sys
 import time
 
 import numpy as np
@@ -48,10 +47,18 @@ def main(argv=None) -> None:
     ap.add_argument("--batch-sizes", default="1,64,1024,16384")
     ap.add_argument("--seconds", type=float, default=1.0)
     args = ap.parse_args(argv)
+    try:
+        players = [int(x) for x in args.players.split(",")]
+        sizes = [int(x) for x in args.batch_sizes.split(",")]
+    except ValueError:
+        ap.error(f"--players and --batch-sizes take comma-separated integers, got {args.players!r} and "
+                 f"{args.batch_sizes!r}")
+    if not all(2 <= n <= 5 for n in players) or min(sizes) < 1 or not 0 < args.seconds < math.inf:
+        ap.error(f"--players must be in 2..5, --batch-sizes >= 1 and --seconds a finite number > 0, got "
+                 f"--players {args.players}, --batch-sizes {args.batch_sizes}, --seconds {args.seconds}")
     rng = np.random.default_rng(0)
-    sizes = [int(x) for x in args.batch_sizes.split(",")]
     print("players  " + "  ".join(f"K={k:>6}" for k in sizes) + "   sample_world  (worlds/s)")
-    for n in (int(x) for x in args.players.split(",")):
+    for n in players:
         s = mid_game(n, seed=3)
         obs = E.observe(s, s.current_player, "recall")
         row = []

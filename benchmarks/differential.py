@@ -11,11 +11,11 @@ exit status 1 if any game diverged.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
 
+from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT
 from spacemission_env.space_mission.engine import differential as D
 
 
@@ -32,14 +32,27 @@ def main(argv=None) -> int:
     ap.add_argument("--configs", default="", help="indices of engine.differential.CONFIGS to play, comma-separated "
                     "(default all): the same games as in the whole run, to split it over processes")
     args = ap.parse_args(argv)
-    configs = {int(x) for x in args.configs.split(",")} if args.configs else None
+    try:
+        max_rounds = tuple(int(x) for x in args.max_rounds.split(","))
+        configs = {int(x) for x in args.configs.split(",")} if args.configs else None
+    except ValueError:
+        ap.error(f"--max-rounds and --configs take comma-separated integers, got {args.max_rounds!r} and "
+                 f"{args.configs!r}")
+    if args.games < 1 or args.chunk < 1 or not all(1 <= r <= MAX_ROUNDS_LIMIT for r in max_rounds):
+        ap.error(f"--games and --chunk must be >= 1 and --max-rounds in 1..{MAX_ROUNDS_LIMIT}, got --games "
+                 f"{args.games}, --chunk {args.chunk}, --max-rounds {args.max_rounds}")
+    if configs is not None and not configs <= set(range(len(D.CONFIGS))):
+        ap.error(f"--configs are indices 0..{len(D.CONFIGS) - 1} of {D.CONFIGS}, got {args.configs}")
+    if args.seed_base < 0 or args.seed_base * len(D.CONFIGS) + args.games >= 2**63:  # every game seed fits an int64
+        ap.error(f"--seed-base must be >= 0 and its games' seeds (up to {len(D.CONFIGS)} x the base + --games) "
+                 f"below 2**63, got {args.seed_base}")
     t0 = time.perf_counter()
 
     def progress(rep, cfg):
         print(f"{time.perf_counter() - t0:8.0f}s games {rep.games:>7} steps {rep.steps:>10} "
               f"divergences {len(rep.divergences)}  last chunk {cfg}", flush=True)
 
-    rep = D.run_many(args.games, tuple(int(x) for x in args.max_rounds.split(",")), args.observations, args.chunk,
+    rep = D.run_many(args.games, max_rounds, args.observations, args.chunk,
                      seed_base=args.seed_base, progress=progress, by_kind=args.player == "kind", configs=configs)
     print(f"done: {rep.games} games ({rep.ended} ended by R-E1), {rep.steps} agent steps, {len(rep.divergences)} divergences, "
           f"{time.perf_counter() - t0:.0f} s; exercised: {rep.empty_scans} scans without a tile (R-A4b), "

@@ -31,7 +31,7 @@ import time
 CHILD = r"""
 import json, sys, time
 import numpy as np
-from spacemission_env.space_mission import engine
+{engine_import}
 B, P, steps = {B}, {P}, {steps}
 st = engine.init(B, P, seeds=0)
 D = engine.observation_size()
@@ -62,12 +62,17 @@ print(json.dumps({{k: v / n * 1e9 for k, v in t.items()}}))
 def run_tree(tree: str | None, B: int, P: int, steps: int) -> dict:
     env = dict(os.environ)
     step_kw = "{}"
+    engine_import = "from spacemission_env.space_mission import engine"
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join([tree, os.path.join(tree, "agents"), os.path.join(tree, "training")])
-        with open(os.path.join(tree, "spacemission_env", "engine", "api.py")) as f:
+        api = os.path.join(tree, "spacemission_env", "space_mission", "engine", "api.py")
+        if not os.path.isfile(api):  # a checkout from before the engine moved into space_mission/
+            api = os.path.join(tree, "spacemission_env", "engine", "api.py")
+            engine_import = "from spacemission_env import engine"
+        with open(api) as f:
             if "check: bool" in f.read():  # older engines: step(check=...), unchecked path as its benchmark ran
                 step_kw = "{'check': False}"
-    code = CHILD.format(B=B, P=P, steps=steps, step_kw=step_kw)
+    code = CHILD.format(B=B, P=P, steps=steps, step_kw=step_kw, engine_import=engine_import)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
                          cwd=tree or os.getcwd())
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -196,11 +201,19 @@ def main(argv=None) -> dict:
     ap.add_argument("--blocks", action="store_true", help="split the observation kernel's cost by block")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.batch < 1 or not 2 <= args.players <= 5 or args.steps < 1 or args.repeats < 0:
+        ap.error(f"--batch and --steps must be >= 1, --players in 2..5 and --repeats >= 0, got --batch {args.batch}, "
+                 f"--players {args.players}, --steps {args.steps}, --repeats {args.repeats}")
+    if args.repeats == 0 and not args.blocks:
+        ap.error("--repeats 0 times no tree: it needs --blocks, or nothing is measured")
     trees = {"this": None}
     for spec in args.tree:
         label, _, path = spec.partition("=")
-        if not path or not os.path.isdir(path):
-            ap.error(f"--tree takes LABEL=PATH of a checkout, got {spec!r}")
+        if not label or label in trees or not path or not any(
+                os.path.isfile(os.path.join(path, "spacemission_env", *sub, "engine", "api.py"))
+                for sub in (("space_mission",), ())):
+            ap.error(f"--tree takes LABEL=PATH of a checkout of the repository (a new label, not 'this'), "
+                     f"got {spec!r}")
         trees[label] = path
     runs = {k: [] for k in trees}
     for _ in range(args.repeats):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -31,6 +32,7 @@ import numpy as np
 
 
 from spacemission_env.space_mission import engine
+from spacemission_env.space_mission.config import RULE_SETS
 from spacemission_env.compile_notice import MESSAGE
 from spacemission_cli.bench import pgx_speed, reference_speed
 
@@ -143,8 +145,8 @@ def first_step(players: int, rules: str, cache_dir: str | None) -> tuple[float, 
 
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--rules", default="yucata")
+    ap.add_argument("--players", type=int, default=3, choices=range(2, 6))
+    ap.add_argument("--rules", default="yucata", choices=RULE_SETS)
     ap.add_argument("--seconds", type=float, default=3.0, help="timed seconds per batch size")
     ap.add_argument("--batch-sizes", default="1,64,1024,8192")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -153,6 +155,15 @@ def main(argv=None) -> dict:
     ap.add_argument("--pgx-games", default="connect_four", help="comma-separated pgx env ids")
     ap.add_argument("--repeats", type=int, default=3, help="alternations of our engine and pgx (--pgx-python)")
     args = ap.parse_args(argv)
+    try:
+        args.batch_sizes = [int(x) for x in args.batch_sizes.split(",")]
+    except ValueError:
+        ap.error(f"--batch-sizes takes comma-separated integers, got {args.batch_sizes!r}")
+    if min(args.batch_sizes) < 1 or not 0 < args.seconds < math.inf or args.repeats < 1 or not all(
+            args.pgx_games.split(",")):
+        ap.error(f"--batch-sizes and --repeats must be >= 1, --seconds a finite number > 0 and --pgx-games "
+                 f"pgx env ids, got --batch-sizes {','.join(map(str, args.batch_sizes))}, --seconds {args.seconds}, "
+                 f"--repeats {args.repeats}, --pgx-games {args.pgx_games!r}")
     if args.pgx_python:
         return compare_pgx(args)
 
@@ -166,7 +177,7 @@ def main(argv=None) -> dict:
         first_step(args.players, args.rules, None)  # make sure the default cache is warm
         res["warm_cache_first_step_s"], res["warm_cache_notice"] = first_step(args.players, args.rules, None)
     bench_engine(8, args.players, args.rules, 0.0)  # compile in this process
-    for B in [int(x) for x in args.batch_sizes.split(",")]:
+    for B in args.batch_sizes:
         res["engine"].append(bench_engine(B, args.players, args.rules, args.seconds))
     res["reference"] = reference_speed(args.players, args.rules, args.seconds)
     ref = res["reference"]["agent_steps_per_s"]
@@ -204,7 +215,7 @@ def compare_pgx(args) -> dict:
 
     bench_engine(8, args.players, args.rules, 0.0)  # compile
     res = {"players": args.players, "rules": args.rules, "repeats": args.repeats, "rows": []}
-    for B in [int(x) for x in args.batch_sizes.split(",")]:
+    for B in args.batch_sizes:
         ours, theirs = [], {g: [] for g in args.pgx_games.split(",")}
         for _ in range(args.repeats):
             ours.append(bench_engine(B, args.players, args.rules, args.seconds)["agent_steps_per_s"])

@@ -272,10 +272,15 @@ def main(argv=None) -> dict:
                                                           "alternating runs each)")
     parser.add_argument("--figure", help=argparse.SUPPRESS)  # one figure by name (--baseline's child runs)
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.repeats < 1 or args.num_envs < 1:
-        parser.error("--seconds must be > 0, --repeats >= 1, --num-envs >= 1")
+    if not 0 < args.seconds < float("inf") or args.repeats < 1 or args.num_envs < 1:
+        parser.error("--seconds must be a finite number > 0, --repeats >= 1, --num-envs >= 1")
     which = args.only or list(BENCHMARKS)
     if args.baseline:
+        try:
+            baseline_tree(args.baseline)  # extracted once; compare() finds it there
+        except subprocess.CalledProcessError as e:
+            detail = e.stderr.decode() if isinstance(e.stderr, bytes) else e.stderr or ""
+            parser.error(f"--baseline {args.baseline!r}: no spacemission_env at that git revision ({detail.strip()})")
         results = compare(args, which)
         print(json.dumps(results, indent=1)) if args.json else print_comparison(results)
         return results

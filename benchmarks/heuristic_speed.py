@@ -60,6 +60,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if not all(2 <= n <= 5 for n in args.players) or args.games < 1 or args.repeats < 1:
+        ap.error(f"--players must be in 2..5, --games and --repeats >= 1, got --players "
+                 f"{' '.join(map(str, args.players))}, --games {args.games}, --repeats {args.repeats}")
 
     from spacemission_agents._bot_features import extract
     from spacemission_agents.greedy import GreedyAgent

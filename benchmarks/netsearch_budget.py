@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_agents.arena import run_arena
+from spacemission_agents.arena import ArenaArgumentError, run_arena
 from spacemission_agents.arena_stats import proportion_ci
 from spacemission_agents.netsearch import NetSearchAgent
 from spacemission_agents.registry import _parse_value
@@ -38,7 +38,9 @@ DIR = Path("results/netsearch_budget")
 def _params(text: str) -> dict:
     out = {}
     for item in filter(None, (text or "").split(",")):
-        k, _, v = item.partition("=")
+        k, sep, v = item.partition("=")
+        if not sep or not k.strip():
+            raise ValueError(f"not KEY=VALUE: {item!r}")
         out[k.strip()] = _parse_value(v.strip())
     return out
 
@@ -203,7 +205,23 @@ def main(argv=None) -> None:
     c = sub.add_parser("compare", help="runs in --other against the runs in --dir on the same deals")
     c.add_argument("--other", type=Path, required=True)
     args = ap.parse_args(argv)
-    {"duel": duel, "report": report, "compare": compare}[args.cmd](args)
+    if args.cmd == "duel":
+        if not 0 < args.budget < float("inf") or args.games < 1 or args.seed < 0:
+            ap.error(f"duel: --budget must be a finite number > 0, --games >= 1 and --seed >= 0, got --budget "
+                     f"{args.budget}, --games {args.games}, --seed {args.seed}")
+        try:
+            NetSearchAgent(budget=args.budget, **_params(args.params))
+        except (TypeError, ValueError) as e:
+            ap.error(f"duel: --params {args.params!r}: {e}")
+    for folder in (args.dir, *([args.other] if args.cmd == "compare" else [])):
+        if args.cmd != "duel" and not folder.is_dir():
+            ap.error(f"{folder} is not a folder of saved runs")
+    if args.cmd == "report" and not load_runs(args.dir):
+        ap.error(f"report: no saved runs (duel_*.json) in {args.dir}")
+    try:
+        {"duel": duel, "report": report, "compare": compare}[args.cmd](args)
+    except ArenaArgumentError as e:  # a bad --opponent, found before any game
+        ap.error(f"duel: {e}")
 
 
 if __name__ == "__main__":

@@ -95,10 +95,10 @@ def main(argv=None) -> dict:
                     help="simulations per decision at which the selection rules are compared (none: no table)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    if args.positions < 1 or args.worlds < 2 or args.budget <= 0 or min(args.iterations, default=0) < 0 \
-            or args.bins < 1 or min(args.rules, default=1) < 1:
-        ap.error("--positions >= 1, --worlds >= 2, --budget > 0, --iterations >= 0, --bins >= 1 and --rules >= 1 "
-                 "are needed")
+    if args.positions < 1 or args.worlds < 2 or not 0 < args.budget < float("inf") \
+            or min(args.iterations, default=0) < 0 or args.bins < 1 or min(args.rules, default=1) < 1 or args.seed < 0:
+        ap.error("--positions >= 1, --worlds >= 2, a finite --budget > 0, --iterations >= 0, --bins >= 1, --rules >= 1 "
+                 "and --seed >= 0 are needed")
     bot = NetSearchAgent(budget=args.budget, seed=args.seed)
     bot.bind(GameConfig(2))
     rng = np.random.default_rng(args.seed)

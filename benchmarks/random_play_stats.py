@@ -16,11 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
-from pathlib import Path
 
 
+from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT
 from spacemission_env.space_mission.random_play import play
 
 
@@ -83,12 +82,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--players", default="2,3,4,5", help="comma-separated player counts")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a markdown table")
     args = ap.parse_args(argv)
+    try:
+        players = [int(x) for x in args.players.split(",")]
+    except ValueError:
+        ap.error(f"--players takes comma-separated integers, got {args.players!r}")
+    if not all(2 <= n <= 5 for n in players) or args.games < 1 or not 1 <= args.max_rounds <= MAX_ROUNDS_LIMIT:
+        ap.error(f"--players must be in 2..5, --games >= 1 and --max-rounds in 1..{MAX_ROUNDS_LIMIT}, got --players "
+                 f"{args.players}, --games {args.games}, --max-rounds {args.max_rounds}")
     t0 = time.perf_counter()
     rows = [
         measure(n, rules, player, args.games, args.max_rounds)
         for player in ("uniform", "kind")
         for rules in ("yucata", "schmidt")
-        for n in (int(x) for x in args.players.split(","))
+        for n in players
     ]
     if args.json:
         print(json.dumps(rows, indent=2))

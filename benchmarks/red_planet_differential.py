@@ -27,7 +27,17 @@ def main(argv=None) -> int:
     ap.add_argument("--seed-base", type=int, default=10**7,
                     help="game seeds start here (runs with different bases, e.g. 10**7 and 10**9, never share a game)")
     args = ap.parse_args(argv)
-    players = tuple(int(x) for x in args.players.split(","))
+    try:
+        players = tuple(int(x) for x in args.players.split(","))
+    except ValueError:
+        ap.error(f"--players takes comma-separated integers, got {args.players!r}")
+    if not all(3 <= n <= 5 for n in players) or len(set(players)) < len(players):
+        ap.error(f"--players must be distinct player counts in 3..5, got {args.players}")
+    if args.games < 1 or args.chunk < 1:
+        ap.error(f"--games and --chunk must be >= 1, got --games {args.games}, --chunk {args.chunk}")
+    if args.seed_base < 0 or args.seed_base * len(players) + args.games >= 2**63:  # every game seed fits an int64
+        ap.error(f"--seed-base must be >= 0 and its games' seeds (up to {len(players)} x the base + --games) "
+                 f"below 2**63, got {args.seed_base}")
     t0 = time.perf_counter()
 
     def progress(rep, n):

@@ -120,17 +120,26 @@ def main(argv=None) -> None:
     ap.add_argument("--profile", action="store_true",
                     help="instead: the fast engine's CPU ns per agent step of each call (mask, observation, ...)")
     args = ap.parse_args(argv)
+    try:
+        players = [int(x) for x in args.players.split(",")]
+    except ValueError:
+        ap.error(f"--players takes comma-separated integers, got {args.players!r}")
+    if not all(3 <= n <= 5 for n in players) or args.batch_size < 1 or not 0 < args.seconds < float("inf") \
+            or args.repeats < 1:
+        ap.error(f"--players must be in 3..5, --batch-size and --repeats >= 1 and --seconds a finite number > 0, got "
+                 f"--players {args.players}, --batch-size {args.batch_size}, --seconds {args.seconds}, "
+                 f"--repeats {args.repeats}")
     if args.profile:
-        print(f"batch {args.batch_size}, {args.seconds:.0f} CPU s per player count: CPU ns per agent step")
-        for n in (int(x) for x in args.players.split(",")):
+        print(f"batch {args.batch_size}, {args.seconds:g} CPU s per player count: CPU ns per agent step")
+        for n in players:
             p = profile_engine(args.batch_size, n, args.seconds)
             parts = ", ".join(f"{k} {v:,.0f}" for k, v in p.items())
             print(f"{n} players: {parts}; total {sum(p.values()):,.0f}")
         return
-    print(f"batch {args.batch_size}, {args.seconds:.0f} CPU s per figure, observation 'info' + mask every step, "
+    print(f"batch {args.batch_size}, {args.seconds:g} CPU s per figure, observation 'info' + mask every step, "
           f"medians of {args.repeats} alternating repeats")
     print("players  fast agent-steps/s  games/s  reference agent-steps/s  ratio  bytes/game")
-    for n in (int(x) for x in args.players.split(",")):
+    for n in players:
         fast, ref = [], []
         for r in range(args.repeats):
             fast.append(bench_engine(args.batch_size, n, args.seconds, seed=r * 10**6))

@@ -143,16 +143,25 @@ def main(argv=None) -> int:
     ap.add_argument("--runners", default="1,2", help="RLlib env runner counts, comma-separated")
     ap.add_argument("--out", default=None, help="write the rows as JSON here")
     args = ap.parse_args(argv)
-    import ray
+    try:
+        runners = [int(x) for x in args.runners.split(",")]
+    except ValueError:
+        ap.error(f"--runners takes comma-separated integers, got {args.runners!r}")
+    if min(args.iterations, args.sb3_envs, args.sb3_n_steps, args.train_batch, args.minibatch, *runners) < 1:
+        ap.error("--iterations, --sb3-envs, --sb3-n-steps, --train-batch, --minibatch and --runners must be >= 1")
+    try:
+        import ray
+    except ImportError:
+        ap.error("Ray is not installed here: make install-ray, then run this with .venv-ray/bin/python")
 
     rows = [sb3_run(args.iterations, args.sb3_envs, args.sb3_n_steps)]
     print(json.dumps(rows[-1]), flush=True)
     ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False, configure_logging=False)
-    for n in [int(x) for x in args.runners.split(",")]:
+    for n in runners:
         rows.append(rllib_run(n, args.iterations, args.train_batch, args.minibatch))
         print(json.dumps(rows[-1]), flush=True)
     ray.shutdown()
-    print(f"\n| trainer | learner steps/s | vs SB3 | where the time goes |\n|---|---:|---:|---|")
+    print("\n| trainer | learner steps/s | vs SB3 | where the time goes |\n|---|---:|---:|---|")
     for r in rows:
         share = ", ".join(f"{k} {v:.0%}" for k, v in r["share"].items())
         if "ms_per_env_step" in r:

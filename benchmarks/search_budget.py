@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_agents.arena import run_arena
+from spacemission_agents.arena import ArenaArgumentError, run_arena
 from spacemission_agents.arena_stats import proportion_ci
 from spacemission_agents.search import SearchAgent
 
@@ -271,7 +271,7 @@ def regret(args) -> None:
           f"CPU {time.process_time() - cpu0:.0f} s")
 
 
-def main() -> None:
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, default=DIR, help="where runs are saved and read (default %(default)s)")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -296,8 +296,31 @@ def main() -> None:
     g.add_argument("oracle", type=Path)
     g.add_argument("--agent", default="search:budget=0.1", help="agent spec (default %(default)s)")
     g.add_argument("--agent-seed", type=int, default=0)
-    args = ap.parse_args()
-    {"duel": duel, "ranks": ranks, "report": report, "oracle": oracle, "regret": regret}[args.cmd](args)
+    args = ap.parse_args(argv)
+    if args.cmd in ("duel", "ranks", "oracle") and (args.games < 1 or args.seed < 0):
+        ap.error(f"{args.cmd}: --games must be >= 1 and --seed >= 0, got --games {args.games}, --seed {args.seed}")
+    if args.cmd in ("duel", "ranks"):
+        try:
+            _search(args.budget)
+        except ValueError as e:
+            ap.error(f"{args.cmd}: --budget {args.budget}: {e}")
+    if args.cmd == "oracle" and (args.players not in LINEUPS or not 0 < args.p <= 1 or args.replicas < 1):
+        ap.error(f"oracle: --players must be in 2..5, --p in (0, 1] and --replicas >= 1, got --players "
+                 f"{args.players}, --p {args.p}, --replicas {args.replicas}")
+    if args.cmd == "regret":
+        if not args.oracle.is_file():
+            ap.error(f"regret: no oracle file (oracle_*.npz, written by the oracle command) at {args.oracle}")
+        from spacemission_agents.registry import make_agent
+        try:
+            make_agent(args.agent, seed=args.agent_seed)
+        except ValueError as e:
+            ap.error(f"regret: --agent {args.agent!r}: {e}")
+    if args.cmd == "report" and not (args.dir.is_dir() and any(args.dir.glob("*.json"))):
+        ap.error(f"report: no saved runs (*.json) in {args.dir}")
+    try:
+        {"duel": duel, "ranks": ranks, "report": report, "oracle": oracle, "regret": regret}[args.cmd](args)
+    except ArenaArgumentError as e:  # a bad --players, found before any game
+        ap.error(f"{args.cmd}: {e}")
 
 
 if __name__ == "__main__":

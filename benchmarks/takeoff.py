@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 
 
-def main() -> None:
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="0,1,2,3,4")
     ap.add_argument("--steps", type=int, default=400_000, help="PPO steps per seed (the default budget is 3,000,000)")
@@ -27,22 +27,35 @@ def main() -> None:
     ap.add_argument("--eval-games", type=int, default=100)
     ap.add_argument("--out", default="runs/takeoff")
     ap.add_argument("--png", default="docs/images/takeoff.png")
-    args = ap.parse_args()
-    seeds = [int(s) for s in args.seeds.split(",")]
-    if args.steps <= 0 or args.evals <= 0 or args.eval_games <= 0 or not seeds:
-        ap.error("--steps, --evals and --eval-games must be > 0 and --seeds non-empty")
+    args = ap.parse_args(argv)
+    try:
+        seeds = [int(s) for s in args.seeds.split(",")]
+    except ValueError:
+        ap.error(f"--seeds takes comma-separated integers, got {args.seeds!r}")
+    if args.steps <= 0 or args.evals <= 0 or args.eval_games <= 0:
+        ap.error("--steps, --evals and --eval-games must be > 0")
+    if args.evals > args.steps:
+        ap.error(f"--evals {args.evals} exceeds --steps {args.steps} (an evaluation every steps // evals steps)")
 
-    from spacemission_training.config import TrainConfig
+    from spacemission_training.config import TrainConfig, refuse_existing_run
     from spacemission_training.train_ppo import train
 
+    def config(seed):
+        return TrainConfig(steps=args.steps, seed=seed, run_dir=f"{args.out}/seed{seed}",
+                           eval_every=args.steps // args.evals, eval_games=args.eval_games,
+                           eval_opponents="random,greedy", final_eval_games=0, progress="lines",
+                           tensorboard=False)
+
+    for seed in seeds:  # every seed's configuration checked before the first run
+        try:
+            refuse_existing_run(config(seed).run_dir)  # an earlier takeoff's runs: another --out
+        except ValueError as e:
+            ap.error(f"--seeds {seed}: {e}")
     torch.set_num_threads(1)
     curves = {}
     for seed in seeds:
         t0 = time.perf_counter()
-        cfg = TrainConfig(steps=args.steps, seed=seed, run_dir=f"{args.out}/seed{seed}",
-                          eval_every=args.steps // args.evals, eval_games=args.eval_games,
-                          eval_opponents="random,greedy", final_eval_games=0, progress="lines",
-                          tensorboard=False)
+        cfg = config(seed)
         summary = train(cfg, argv=["--steps", str(args.steps), "--seed", str(seed)])
         points = [(e["step"], e["eval/random/win_rate"], e["eval/greedy/win_rate"]) for e in summary["evals"]]
         curves[seed] = points

@@ -45,6 +45,10 @@ def main(argv=None) -> dict:
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: TrainConfig's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.iterations < 1 or min((v for v in (args.num_envs, args.n_steps, args.threads) if v is not None),
+                                  default=1) < 1:
+        ap.error(f"--iterations, --num-envs, --n-steps and --threads must be >= 1, got --iterations {args.iterations}, "
+                 f"--num-envs {args.num_envs}, --n-steps {args.n_steps}, --threads {args.threads}")
 
     import torch
 
@@ -56,7 +60,10 @@ def main(argv=None) -> dict:
 
     overrides = {k: v for k, v in (("num_envs", args.num_envs), ("n_steps", args.n_steps), ("threads", args.threads))
                  if v is not None}
-    cfg = TrainConfig(**overrides)
+    try:
+        cfg = TrainConfig(**overrides)
+    except ValueError as e:
+        ap.error(str(e))
     torch.set_num_threads(cfg.threads)
     pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,
                         priority=cfg.priority, seed=cfg.seed)

@@ -17,6 +17,7 @@ from spacemission_env.space_mission.actions import action_table
 
 # (kind, first id, last id) from the engine's table (docs/actions.md)
 KINDS = [(kind, int(ids.split("-")[0]), int(ids.split("-")[-1])) for ids, kind, _ in action_table()]
+GAME_KEYS = {"config", "agents", "winners", "rounds", "scores", "actions"}  # what stats() reads of a game
 CATEGORIES = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total")
 
 
@@ -32,8 +33,14 @@ def stats(paths: list[str]) -> dict:
     acc: dict = defaultdict(lambda: {"games": 0, "points": 0.0, "rounds": 0, "decisions": 0,
                                      "kinds": defaultdict(int), "scores": defaultdict(float)})
     for path in paths:
-        for line in Path(path).read_text().splitlines():
-            g = json.loads(line)
+        for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+            try:
+                g = json.loads(line)
+            except ValueError as e:
+                raise ValueError(f"{path}, line {number}: not JSON ({e})") from None
+            if not isinstance(g, dict) or not GAME_KEYS <= g.keys() or "num_players" not in (
+                    g["config"] if isinstance(g["config"], dict) else {}):
+                raise ValueError(f"{path}, line {number}: not a game record of an arena's games.jsonl")
             if g["config"]["num_players"] != 2:
                 raise ValueError(f"{path}: a {g['config']['num_players']}-player game; this tool reads 2-player arenas")
             for seat, name in enumerate(g["agents"]):
@@ -62,7 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("games", nargs="+", help="games.jsonl files of 2-player arenas")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     args = ap.parse_args(argv)
-    out = stats(args.games)
+    if args.json is not None and Path(args.json).is_dir():
+        ap.error(f"--json {args.json!r} is a folder; give a file name")
+    try:
+        out = stats(args.games)
+    except (OSError, ValueError) as e:
+        ap.error(str(e))
+    if not out:
+        ap.error(f"no games in {', '.join(args.games)}")
     cols = ["games", "win", "rounds", "dec/game", *CATEGORIES, *(k for k, _, _ in KINDS)]
     print(" | ".join(["agent", *cols]))
     for name, s in out.items():

@@ -27,9 +27,16 @@ def main(argv=None) -> None:
     ap.add_argument("--out", default=str(OUT))
     args = ap.parse_args(argv)
     specs = args.agents.split(",")
-    state = new_game(len(specs), seed=args.seed, rules=args.rules)
-    config = GameConfig(len(specs), args.rules, state.max_rounds)
-    bots = [Opponent(spec, q, args.seed, config) for q, spec in enumerate(specs)]
+    if Path(args.out).is_dir():
+        ap.error(f"--out {args.out!r} is a folder; give the picture's file name")
+    try:
+        state = new_game(len(specs), seed=args.seed, rules=args.rules)
+        config = GameConfig(len(specs), args.rules, state.max_rounds)
+        bots = [Opponent(spec, q, args.seed, config) for q, spec in enumerate(specs)]
+    except ValueError as e:
+        ap.error(str(e))
+    if not 1 <= args.rounds <= state.max_rounds:
+        ap.error(f"--rounds must be in 1..{state.max_rounds} (the round limit), got {args.rounds}")
     ply = 0
     while not state.is_over and not (state.round >= args.rounds and state.current_player == state.start_player
                                      and state.actions_left == 2 and state.phase == "main"):

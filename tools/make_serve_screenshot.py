@@ -19,18 +19,22 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "images" / "serve.png"
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", default="3")
-    ap.add_argument("--seed", default="7")
+    ap.add_argument("--players", type=int, default=3, choices=range(2, 6))
+    ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--clicks", type=int, default=24, help="moves played (the first listed) before the picture")
     ap.add_argument("--out", default=str(OUT))
     args = ap.parse_args(argv)
+    if args.seed < 0 or args.clicks < 0:
+        ap.error(f"--seed and --clicks must be >= 0, got --seed {args.seed}, --clicks {args.clicks}")
+    if Path(args.out).is_dir():
+        ap.error(f"--out {args.out!r} is a folder; give the picture's file name")
     with local_server("heuristic", 10) as url, sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"{url}/?delay=0")
         page.wait_for_selector("body[data-ready='1']")
-        page.select_option("#ng-players", args.players)
-        page.fill("#ng-seed", args.seed)
+        page.select_option("#ng-players", str(args.players))
+        page.fill("#ng-seed", str(args.seed))
         page.click("#ng-start")
         for _ in range(args.clicks):
             page.wait_for_selector("#moves .move:enabled, #final:not([hidden])")

@@ -19,11 +19,14 @@ DATA = Path(__file__).resolve().parent.parent / "agents" / "spacemission_agents"
 MAX_BYTES = 5 * 1024 * 1024
 
 
-def main() -> None:
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model", help="a saved PPOAgent (.npz), e.g. RUN_DIR/final.npz")
-    args = ap.parse_args()
-    agent = PPOAgent.load(args.model)  # refuses files that do not fit the installed package
+    args = ap.parse_args(argv)
+    try:
+        agent = PPOAgent.load(args.model)  # refuses files that do not fit the installed package
+    except ValueError as e:
+        ap.error(str(e))
     players = agent.metadata["num_players"]
     shipped = SHIPPED_BY_GAME[agent.game]
     if players not in shipped:

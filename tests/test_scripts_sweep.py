@@ -1,0 +1,326 @@
+"""The scripts in benchmarks/ and tools/ refuse bad input with a usage error (argparse: exit 2, the
+problem named) before any work, instead of a traceback, an endless loop or a silently empty or
+wrong result; and a few fixed paths work at tiny sizes. Each script's main(argv) is called in
+this process (the numba kernels load from the cache), with sizes that finish in a moment."""
+import json
+
+import pytest
+from tests.helpers.paths import ROOT, load_tool
+
+
+def usage_error(capsys, folder: str, name: str, argv: list[str], *needles: str) -> str:
+    """main(argv) exits 2 with a usage line naming every needle; the error text."""
+    with pytest.raises(SystemExit) as exc:
+        load_tool(name, folder).main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2, err
+    assert "usage:" in err and "error:" in err, err
+    for needle in needles:
+        assert needle in err, err
+    return err
+
+
+# --- benchmarks ------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, needles", [
+    (["--games", "0"], ["--games 0"]),  # was: ValueError (concatenate of nothing)
+    (["--games", "4", "--batch", "0"], ["--batch 0"]),  # was: range() arg 3 must not be zero
+    (["--games", "4", "--batch", "-1"], ["--batch -1"]),
+    (["--games", "4", "--max-rounds", "0"], ["--max-rounds 0"]),
+    (["--games", "4", "--players", "7"], ["--players must be 2..5, got 7"]),  # was: exit 1, no usage
+    (["--games", "4", "--rules", "foo"], ["--rules", "invalid choice: 'foo'"]),
+    (["--games", "4", "--seed", "-1"], ["--seed must be in", "got -1"]),
+    (["--games", "4", "--seed", str(2**64 - 1)], ["--seed must be in"]),  # was: OverflowError
+])
+def test_bots_eval_bad_sizes(capsys, argv, needles):
+    usage_error(capsys, "benchmarks", "bots_eval", ["random", "random", *argv], *needles)
+
+
+def test_bots_eval_unknown_agent(capsys):
+    usage_error(capsys, "benchmarks", "bots_eval", ["nosuch", "random", "--games", "2"], "unknown agent 'nosuch'")
+
+
+def test_bots_eval_tiny_run():
+    out = load_tool("bots_eval", "benchmarks").main(["random", "greedy", "--games", "4", "--json"])
+    assert out["games"] == 4 and 0 <= out["win_rate_a"] <= 1
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--repeats", "0"], "--repeats must be >= 1"),  # was: exit 0, nothing measured
+    (["--no-cold"], "--no-cold skips the cold/warm pairs: it needs --warmup"),  # was: exit 0, nothing
+    (["--scenarios", ","], "--scenarios names no scenario"),  # was: exit 0, nothing
+])
+def test_compile_time_refuses_runs_that_measure_nothing(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "compile_time", argv, needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--players", "x"], "--players and --batch-sizes take comma-separated integers"),
+    (["--players", "7"], "--players 7"),
+    (["--seconds", "0"], "--seconds 0.0"),  # was: rates of 0 worlds/s printed
+    (["--seconds", "nan"], "--seconds nan"),
+    (["--seconds", "inf"], "--seconds inf"),  # was: an endless loop
+    (["--batch-sizes", "0"], "--batch-sizes 0"),
+])
+def test_determinize_speed_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "determinize_speed", argv, needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--games", "0"], "--games 0"),  # was: exit 0, "done: 0 games"
+    (["--games", "8", "--chunk", "0"], "--chunk 0"),  # was: an endless loop
+    (["--games", "8", "--chunk", "-3"], "--chunk -3"),  # was: an endless loop
+    (["--games", "8", "--max-rounds", "3,x"], "--max-rounds and --configs take comma-separated integers"),
+    (["--games", "8", "--max-rounds", "0"], "--max-rounds 0"),
+    (["--games", "8", "--configs", "9"], "--configs are indices 0..7"),  # was: exit 0, no game played
+    (["--games", "8", "--seed-base", "-1"], "--seed-base must be >= 0"),  # was: OverflowError
+    (["--games", "8", "--seed-base", str(2**61)], "below 2**63"),
+])
+def test_differential_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "differential", argv, needle)
+
+
+def test_differential_tiny_run(capsys):
+    assert load_tool("differential", "benchmarks").main(["--games", "8", "--max-rounds", "3"]) == 0
+    assert "done: 8 games" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--games", "0"], "--games 0"),
+    (["--games", "3", "--chunk", "0"], "--chunk 0"),  # was: an endless loop
+    (["--games", "3", "--players", "2"], "--players must be distinct player counts in 3..5, got 2"),
+    (["--games", "3", "--players", "3,3"], "got 3,3"),
+    (["--games", "3", "--players", "x"], "--players takes comma-separated integers"),
+    (["--games", "3", "--seed-base", "-7"], "--seed-base must be >= 0"),
+])
+def test_red_planet_differential_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "red_planet_differential", argv, needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--repeats", "0"], "--repeats 0 times no tree: it needs --blocks"),  # was: exit 0, nothing printed
+    (["--batch", "0"], "--batch 0"),  # was: CalledProcessError of the child
+    (["--players", "9"], "--players 9"),
+    (["--steps", "0"], "--steps 0"),
+    (["--tree", "x=/nonexistent"], "--tree takes LABEL=PATH of a checkout"),
+    (["--tree", "this=."], "--tree takes LABEL=PATH of a checkout"),
+])
+def test_engine_profile_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "engine_profile", argv, needle)
+
+
+def test_engine_profile_times_another_checkout_of_this_layout(tmp_path):
+    """--tree with a checkout whose engine lives in spacemission_env/space_mission/engine (was:
+    FileNotFoundError for spacemission_env/engine/api.py, the layout before the move)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "spacemission_env").symlink_to(ROOT / "spacemission_env")
+    res = load_tool("engine_profile", "benchmarks").main(["--tree", f"other={tree}", "--repeats", "1", "--steps", "1",
+                                                          "--batch", "2", "--json"])
+    assert set(res["median"]) == {"this", "other"} and res["median"]["other"]["step"] > 0
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--seconds", "0"], "--seconds 0.0"),  # was: ZeroDivisionError
+    (["--seconds", "nan"], "--seconds nan"),
+    (["--batch-sizes", "x"], "--batch-sizes takes comma-separated integers"),
+    (["--batch-sizes", "0"], "--batch-sizes 0"),
+    (["--repeats", "0"], "--repeats 0"),
+    (["--players", "9"], "invalid choice: 9"),
+    (["--rules", "foo"], "invalid choice: 'foo'"),
+])
+def test_engine_speed_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "engine_speed", ["--no-subprocess", *argv], needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--seconds", "inf"], "--seconds must be a finite number > 0"),  # was: an endless loop
+    (["--seconds", "nan"], "--seconds must be a finite number > 0"),  # was: an endless loop
+    (["--baseline", "no-such-revision"], "--baseline 'no-such-revision': no spacemission_env at that git revision"),
+])
+def test_env_speed_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "env_speed", argv, needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--players", "7"], "--players 7"),  # was: ValueError
+    (["--games", "0"], "--games 0"),
+    (["--repeats", "0"], "--repeats 0"),  # was: rates of 0 printed
+])
+def test_heuristic_speed_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "heuristic_speed", argv, needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["duel", "--budget", "nan"], "--budget nan"),  # was: ValueError
+    (["duel", "--budget", "0.1", "--games", "0"], "--games 0"),  # was: ArenaArgumentError
+    (["duel", "--budget", "0.1", "--params", "bogus=1"], "unexpected keyword argument 'bogus'"),  # was: TypeError
+    (["duel", "--budget", "0.1", "--params", "depth"], "not KEY=VALUE: 'depth'"),
+    (["duel", "--budget", "0.1", "--games", "2", "--opponent", "nosuch"], "duel: unknown agent 'nosuch'"),
+])
+def test_netsearch_budget_duel_bad_input(capsys, tmp_path, argv, needle):
+    usage_error(capsys, "benchmarks", "netsearch_budget", ["--dir", str(tmp_path / "runs"), *argv], needle)
+    assert not (tmp_path / "runs").exists()
+
+
+def test_netsearch_budget_report_and_compare_need_saved_runs(capsys, tmp_path):
+    """A mistyped --dir / --other was read as an empty folder: an empty table, exit 0."""
+    usage_error(capsys, "benchmarks", "netsearch_budget", ["--dir", str(tmp_path / "nope"), "report"],
+                "is not a folder of saved runs")
+    usage_error(capsys, "benchmarks", "netsearch_budget", ["--dir", str(tmp_path), "report"],
+                "report: no saved runs (duel_*.json)")
+    usage_error(capsys, "benchmarks", "netsearch_budget", ["--dir", str(tmp_path), "compare", "--other",
+                                                           str(tmp_path / "nope")], "is not a folder of saved runs")
+
+
+@pytest.mark.parametrize("argv", [["--budget", "nan"], ["--budget", "inf"], ["--seed", "-1"]])
+def test_netsearch_noise_bad_input(capsys, argv):
+    usage_error(capsys, "benchmarks", "netsearch_noise", argv, "a finite --budget > 0", "--seed >= 0")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--games", "0"], "--games 0"),  # was: ZeroDivisionError
+    (["--games", "-1"], "--games -1"),  # was: IndexError
+    (["--players", "x"], "--players takes comma-separated integers"),
+    (["--players", "7"], "--players 7"),
+    (["--max-rounds", "0"], "--max-rounds 0"),
+])
+def test_random_play_stats_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "random_play_stats", argv, needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--players", "2"], "--players 2"),
+    (["--seconds", "0"], "--seconds 0.0"),  # was: ZeroDivisionError
+    (["--seconds", "inf"], "--seconds inf"),
+    (["--repeats", "0"], "--repeats 0"),  # was: IndexError
+    (["--batch-size", "0"], "--batch-size 0"),
+])
+def test_red_planet_engine_speed_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "red_planet_engine_speed", argv, needle)
+
+
+def test_red_planet_engine_speed_prints_short_budgets(capsys):
+    load_tool("red_planet_engine_speed", "benchmarks").main(["--players", "3", "--seconds", "0.01", "--repeats", "1",
+                                                             "--batch-size", "2"])
+    assert "0.01 CPU s per figure" in capsys.readouterr().out  # was: "0 CPU s per figure"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--iterations", "0"], "must be >= 1"),  # was: an SB3 run, then IndexError
+    (["--runners", "1,x"], "--runners takes comma-separated integers"),
+])
+def test_rllib_throughput_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "rllib_throughput", argv, needle)
+
+
+def test_rllib_throughput_without_ray_says_so(capsys):
+    pytest.importorskip("torch")
+    try:
+        import ray  # noqa: F401
+        pytest.skip("Ray is installed here")
+    except ImportError:
+        pass
+    usage_error(capsys, "benchmarks", "rllib_throughput", ["--iterations", "1"], "make install-ray")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["duel", "--budget", "0"], "duel: --budget 0.0"),  # was: ValueError
+    (["duel", "--budget", "0.1", "--games", "0"], "--games must be >= 1"),  # was: ArenaArgumentError
+    (["ranks", "--players", "7", "--games", "1"], "ranks: num_players must be an integer in 2..5, got 7"),
+    (["oracle", "--players", "7"], "oracle: --players must be in 2..5"),  # was: KeyError: 7
+    (["oracle", "--players", "2", "--p", "2"], "--p 2.0"),  # was: silently every decision
+    (["regret", "/nonexistent.npz"], "regret: no oracle file"),  # was: FileNotFoundError
+    (["report"], "report: no saved runs"),  # was: an empty table
+])
+def test_search_budget_bad_input(capsys, tmp_path, argv, needle):
+    usage_error(capsys, "benchmarks", "search_budget", ["--dir", str(tmp_path / "runs"), *argv], needle)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--seeds", "a"], "--seeds takes comma-separated integers"),  # was: ValueError
+    (["--seeds", "-1"], "--seeds -1: bad training configuration"),
+    (["--steps", "3", "--evals", "4"], "--evals 4 exceeds --steps 3"),
+])
+def test_takeoff_bad_input(capsys, argv, needle):
+    pytest.importorskip("torch")
+    usage_error(capsys, "benchmarks", "takeoff", argv, needle)
+
+
+def test_takeoff_refuses_an_out_holding_earlier_runs(capsys, tmp_path):
+    """A fresh training run into a run_dir holding a run is refused (train_ppo); takeoff says
+    so before its first seed's run, as a usage error, not as a traceback after it."""
+    pytest.importorskip("torch")
+    (tmp_path / "seed1").mkdir()
+    (tmp_path / "seed1" / "config.json").write_text("{}")
+    usage_error(capsys, "benchmarks", "takeoff", ["--out", str(tmp_path), "--seeds", "0,1"],
+                "--seeds 1: run_dir", "already holds a run")
+    assert not (tmp_path / "seed0").exists()
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--iterations", "0"], "--iterations 0"),  # was: an empty table, exit 0
+    (["--num-envs", "0"], "--num-envs 0"),  # was: ValueError
+    (["--threads", "0"], "--threads 0"),
+])
+def test_train_split_bad_input(capsys, argv, needle):
+    usage_error(capsys, "benchmarks", "train_split", argv, needle)
+
+
+# --- tools -----------------------------------------------------------------------------------
+def test_arena_game_stats_bad_files(capsys, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{bad json\n")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"x": 1}) + "\n")
+    usage_error(capsys, "tools", "arena_game_stats", [str(tmp_path / "nope.jsonl")], "No such file")
+    usage_error(capsys, "tools", "arena_game_stats", [str(tmp_path)], "Is a directory")
+    usage_error(capsys, "tools", "arena_game_stats", [str(bad)], "bad.jsonl, line 1: not JSON")
+    usage_error(capsys, "tools", "arena_game_stats", [str(other)], "other.jsonl, line 1: not a game record")
+    usage_error(capsys, "tools", "arena_game_stats", [str(empty)], "no games in")  # was: an empty table
+    usage_error(capsys, "tools", "arena_game_stats", [str(empty), "--json", str(tmp_path)], "is a folder")
+
+
+def test_exploitability_plot_malformed_pairs_csv(tmp_path):
+    folder = tmp_path / "br_step_5"
+    folder.mkdir()
+    (folder / "pairs.csv").write_text("win_rate,ci_low,ci_high,games\n")  # was: StopIteration
+    with pytest.raises(SystemExit, match="has no row of an arena's pairs.csv"):
+        load_tool("exploitability_plot").main(["--curve", f"x={tmp_path}/br_step_*"])
+    (folder / "pairs.csv").write_text("a,b\n1,2\n")  # was: KeyError
+    with pytest.raises(SystemExit, match="has no row of an arena's pairs.csv"):
+        load_tool("exploitability_plot").main(["--curve", f"x={tmp_path}/br_step_*"])
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--agents", "nosuch,random"], "unknown agent 'nosuch'"),  # was: ValueError
+    (["--agents", "random"], "num_players must be an integer in 2..5, got 1"),
+    (["--agents", "random,random", "--rounds", "0"], "--rounds must be in 1..100"),  # was: round 1 pictured
+    (["--agents", "random,random", "--rounds", "500"], "--rounds must be in 1..100"),  # was: round 100 pictured
+])
+def test_make_board_png_bad_input(capsys, tmp_path, argv, needle):
+    usage_error(capsys, "tools", "make_board_png", [*argv, "--out", str(tmp_path / "b.png")], needle)
+    assert not (tmp_path / "b.png").exists()
+
+
+def test_make_board_png_out_folder_and_tiny_run(capsys, tmp_path):
+    usage_error(capsys, "tools", "make_board_png", ["--out", str(tmp_path)], "is a folder")  # was: ValueError
+    load_tool("make_board_png").main(["--agents", "random,random", "--rounds", "2", "--out", str(tmp_path / "b.png")])
+    assert (tmp_path / "b.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--players", "9"], "invalid choice: 9"),  # was: a 30 s Playwright timeout
+    (["--seed", "x"], "invalid int value: 'x'"),
+    (["--clicks", "-1"], "--clicks -1"),
+])
+def test_make_serve_screenshot_bad_input(capsys, argv, needle):
+    pytest.importorskip("playwright")
+    usage_error(capsys, "tools", "make_serve_screenshot", argv, needle)
+
+
+def test_ship_model_bad_file(capsys, tmp_path):
+    usage_error(capsys, "tools", "ship_model", [str(tmp_path / "nope.npz")], "no PPO model file")  # was: ValueError
+    usage_error(capsys, "tools", "ship_model", [str(tmp_path)], "is a directory")
+
