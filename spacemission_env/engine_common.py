@@ -198,6 +198,14 @@ def sample_legal(mask, u, out):
 
 
 
+def check_run_many(total_games, chunk) -> None:
+    """The differential harnesses' ``run_many`` arguments (both games): ValueError unless
+    ``total_games`` >= 0 and ``chunk`` >= 1 are integers (their loops would never end)."""
+    for name, value, low in (("total_games", total_games, 0), ("chunk", chunk, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
 def rank_rewards(keys: Sequence) -> list[float]:
     """Zero-sum terminal rewards in [-1, 1] by final rank of ``keys`` (one comparable
     value per seat, higher is better). Rank r of P players (0 = best) is worth

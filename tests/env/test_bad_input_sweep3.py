@@ -244,3 +244,20 @@ def test_json_with_a_repeated_key_is_refused(game):
     doubled = text.replace("{", '{"version": 1, ', 1)
     with pytest.raises(ValueError, match="the key 'version' appears more than once"):
         rules.from_json(doubled)
+
+
+@pytest.mark.parametrize("game", ["space_mission", "red_planet"])
+@pytest.mark.parametrize("kwargs, message", [
+    ({"total_games": 4, "chunk": 0}, "chunk must be an integer >= 1, got 0"),
+    ({"total_games": -3, "chunk": 2}, "total_games must be an integer >= 0, got -3"),
+    ({"total_games": 2.5, "chunk": 2}, "total_games must be an integer >= 0, got 2.5"),
+    ({"total_games": 4, "chunk": True}, "chunk must be an integer >= 1, got True"),
+])
+def test_differential_run_many_refuses_arguments_that_never_end(game, kwargs, message):
+    """Before: chunk=0 (both games) and a negative total (Red Planet) looped forever."""
+    import importlib
+
+    D = importlib.import_module(f"spacemission_env.{game}.engine.differential")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        D.run_many(**kwargs)
+    assert D.run_many(0, chunk=1).games == 0

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...engine_common import rank_rewards
+from ...engine_common import check_run_many, rank_rewards
 from .. import encoding as E
 from .. import rules as G
 from ..rules.scoring import CATEGORIES
@@ -112,6 +112,7 @@ def run_many(total_games: int, players=(3, 4, 5), observations: str = "acting", 
     games taking the player counts in turn (so a run stopped early covers them all
     alike); player count i of ``players`` plays seeds seed_base * (i + 1) + k * chunk + j,
     never repeated within a run, the same games whatever the order."""
+    check_run_many(total_games, chunk)  # a chunk of 0 games, or fewer than 0 games, never ends
     rep = Report()
     per = total_games // len(players)
     todo = [per + (1 if i < total_games - per * len(players) else 0) for i in range(len(players))]

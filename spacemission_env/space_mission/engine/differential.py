@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...engine_common import check_run_many
 from .. import actions as A
 from .. import encoding as E
 from ..rules import game as G
@@ -135,6 +136,7 @@ def run_many(total_games: int, max_rounds_cycle=(3, 4, 6, 10, 100), observations
     whose max_rounds cycles through ``max_rounds_cycle``; seeds never repeat. ``configs``:
     indices of CONFIGS to play (default all); a configuration plays the same games whether
     the run covers it alone or with the others, so a run can be split over processes."""
+    check_run_many(total_games, chunk)  # a chunk of 0 games, or fewer than 0 games, never ends
     rep = Report()
     per = total_games // len(CONFIGS)
     extra = total_games - per * len(CONFIGS)
