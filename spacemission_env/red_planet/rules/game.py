@@ -46,7 +46,7 @@ from ..components import (
     SOLDIER,
     TRAVEL_AGENT,
 )
-from ..errors import require_int
+from ..errors import WrongTypeError, require_int
 from .labels import action_label, describe
 from .scoring import (
     distribution_after_round_5,
@@ -75,9 +75,10 @@ __all__ = [
 
 # --- setup (M-S1..M-S6) ----------------------------------------------------------------
 def check_num_players(num_players) -> int:
-    """M-X2: 3, 4 or 5 players."""
+    """M-X2: 3, 4 or 5 players; WrongTypeError (a TypeError and a ValueError, as Space
+    Mission's ValueError for any bad count) for another type."""
     if isinstance(num_players, bool) or not isinstance(num_players, numbers.Integral):
-        raise TypeError(f"num_players must be an int, got {type(num_players).__name__} {num_players!r}")
+        raise WrongTypeError(f"num_players must be an int, got {type(num_players).__name__} {num_players!r}")
     if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"Mission: Red Planet takes {MIN_PLAYERS} to {MAX_PLAYERS} players (M-X2), got {num_players}")
     return int(num_players)

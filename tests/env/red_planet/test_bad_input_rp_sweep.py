@@ -74,3 +74,13 @@ def test_sample_world_refuses_a_bad_state_and_rng():
     with pytest.raises(ValueError, match="player must be a seat in 0..2, got 3"):
         sample_world(s, 3)
     assert to_json(s) == before
+
+
+@pytest.mark.parametrize("count", ["3", 3.0, True, None])
+def test_a_player_count_of_another_type_is_a_type_and_a_value_error(count):
+    """Before: a plain TypeError, where Space Mission raises ValueError for any bad count, so
+    code catching ValueError for both games (as for every other bad argument, M-X2's range
+    included) missed it; now WrongTypeError, both."""
+    for error in (TypeError, ValueError, WrongTypeError):
+        with pytest.raises(error, match="num_players must be an int, got"):
+            new_game(count, seed=0)
