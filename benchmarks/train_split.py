@@ -37,6 +37,20 @@ def _timed(store: dict, key: str, fn):
     return wrapper
 
 
+class TimedPrior:
+    """The prior with its calls timed; every other attribute (observation_type, num_actions,
+    kind, ...) is the prior's own, so the wrapper keeps working as the prior grows fields."""
+
+    def __init__(self, prior, timed_call):
+        self._prior, self._call = prior, timed_call
+
+    def __call__(self, *args, **kwargs):
+        return self._call(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._prior, name)
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--iterations", type=int, default=2)
@@ -77,9 +91,7 @@ def main(argv=None) -> dict:
     inner = getattr(venv, "venv", venv)
     assert isinstance(inner, SpaceMissionVecEnv)
     if inner is not venv:
-        venv.prior = type("TimedPrior", (), {"__call__": staticmethod(_timed(t, "prior", venv.prior.__call__)),
-                                              "observation_type": venv.prior.observation_type,
-                                              "kind": getattr(venv.prior, "kind", "prior")})()
+        venv.prior = TimedPrior(venv.prior, _timed(t, "prior", venv.prior.__call__))
     for p in {id(p): p for p in inner.opponents}.values():
         p.act_batch = _timed(t, "opponents", p.act_batch)
     inner.step_wait = _timed(t, "env_step_wait", inner.step_wait)

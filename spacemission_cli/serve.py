@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--opponents", default="heuristic,greedy,random", metavar="SPEC[,SPEC...]",
                     help="the agent specs a visitor may choose (default heuristic,greedy,random); the first is the default")
     ap.add_argument("--max-games", type=int_arg, default=200, metavar="N",
-                    help="live games held at once (default 200); when full, the game idle longest is dropped")
+                    help="live games held at once (default 200); when full, a finished game or one idle for "
+                         "--idle-minutes makes room (the longest idle first), else a new game is refused (503)")
     ap.add_argument("--idle-minutes", type=float, default=30.0, metavar="M",
                     help="a game idle this long may be dropped to make room (default 30)")
     ap.add_argument("--replay", metavar="FILE", help="recorded games (arena games.jsonl, play --record, or a play save) to show")

@@ -266,6 +266,23 @@ def test_train_split_bad_input(capsys, argv, needle):
     usage_error(capsys, "benchmarks", "train_split", argv, needle)
 
 
+def test_train_split_times_a_tiny_iteration_with_the_prior(capsys):
+    """Before: AttributeError ('TimedPrior' object has no attribute 'num_actions'): the timing
+    stub copied three of the prior's attributes, and the prior wrapper reads num_actions."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+
+    threads = torch.get_num_threads()
+    try:
+        load_tool("train_split", "benchmarks").main(["--iterations", "1", "--num-envs", "8", "--n-steps", "16"])
+    finally:
+        torch.set_num_threads(threads)
+    out = capsys.readouterr().out
+    assert "prior heuristic" in out and "8 envs x 16 steps" in out
+    row = out.strip().splitlines()[-1].split()
+    assert row[0] == "0" and row[-1].endswith("%")  # iteration 0, with the update's share
+
+
 # --- tools -----------------------------------------------------------------------------------
 def test_arena_game_stats_bad_files(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"

@@ -25,8 +25,8 @@ def score_table(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description="play a seeded game between random players of the reference engine", formatter_class=argparse.RawDescriptionHelpFormatter,
+def main(argv: list[str] | None = None, prog: str = "spacemission demo") -> None:
+    ap = argparse.ArgumentParser(prog=prog, description="play a seeded game between random players of the reference engine", formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="example:\n  spacemission demo --players 4 --seed 3 --rules schmidt")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=2,
@@ -50,4 +50,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(prog="python -m spacemission_env.space_mission.demo")

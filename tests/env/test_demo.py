@@ -23,3 +23,12 @@ def test_demo_rejects_bad_arguments(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         demo.main(argv)
     assert exc.value.code == 2 and "error" in capsys.readouterr().err
+
+
+def test_demo_usage_names_its_command(capsys):
+    """Before: 'usage: spacemission [-h] ...' (the program name alone) for `spacemission demo --help`."""
+    from spacemission_cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    assert capsys.readouterr().out.startswith("usage: spacemission demo [-h]")

@@ -152,3 +152,46 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused(tmp_path, capsys)
     with pytest.raises(ValueError, match=re.escape("already holds a run (config.json)")):
         train(TrainConfig(run_dir=str(run_dir), steps=1000))
     assert sorted((p.name, p.read_bytes()) for p in run_dir.iterdir()) == before
+
+
+@pytest.mark.parametrize("text, message", [
+    ('steps = "x"\n', "option steps must be an integer, got 'x'"),
+    ('lr = "0.1"\n', "option lr must be a finite number, got '0.1'"),
+    ('opponents = "bogus=1"\n', "option opponents: unknown agent 'bogus'"),
+])
+def test_a_bad_value_in_a_config_file_names_the_file(tmp_path, capsys, text, message):
+    """docs/training.md: a value of the wrong type in the file is a usage error naming the file
+    and the option. Before: the option only. A flag's own bad value names no file."""
+    conf = tmp_path / "c.toml"
+    conf.write_text(text)
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf)])
+    assert f"error: config file {str(conf)!r}: {message}" in capsys.readouterr().err
+    option = text.split(" ")[0]
+    good = {"steps": "1000", "lr": "0.001", "opponents": "random=1"}[option]
+    assert getattr(parse_args(["--config", str(conf), f"--{option}", good])[0], option) in (1000, 0.001, "random=1")
+    conf.write_text("seed = 3\n")
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf), "--lr", "nan"])
+    err = capsys.readouterr().err
+    assert "option lr must be" in err and "config file" not in err
+
+
+def test_evaluations_of_specs_sharing_a_name_keep_apart(tmp_path):
+    """Before: the metric key was the spec up to its first ':' (eval/heuristic, eval/ppo), so
+    evaluating against 'heuristic' and 'heuristic:rival_weight=0.6', or two ppo:PATH files,
+    logged one of them under the other's key and lost it; a pool group 'ppo:DIR/x.npz' was
+    drawn as 'ppo:DIR' in the curves. Now the whole spec, '/' written '|'."""
+    from spacemission_agents.ppo import PPOAgent
+    from spacemission_agents.random_agents import RandomAgent
+    from spacemission_training.logs import evaluate, metric_name
+
+    other = tmp_path / "sub" / "x.npz"
+    other.parent.mkdir()
+    other.write_bytes(PPOAgent.shipped_path(2).read_bytes())
+    specs = ["heuristic", "heuristic:rival_weight=0.6", "ppo", f"ppo:{other}"]
+    out = evaluate(RandomAgent(), specs, num_players=2, rules="yucata", max_rounds=100, games=2, seed=0)
+    names = {k.split("/")[1] for k in out}
+    assert names == {"heuristic", "heuristic:rival_weight=0.6", "ppo", f"ppo:{str(other).replace('/', '|')}"}
+    assert all(len(k.split("/")) == 3 for k in out) and len(out) == 3 * len(specs)
+    assert metric_name("ppo:runs/t/x.npz") == "ppo:runs|t|x.npz" and metric_name("greedy") == "greedy"

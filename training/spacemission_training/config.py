@@ -317,6 +317,16 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
     return data
 
 
+def from_file(exc: Exception, path: str | None, values: dict, flags: dict) -> str:
+    """The message of a configuration error, naming the config file ``path`` when the option
+    the error names ("option NAME ...") came from it (and no flag overrode it)."""
+    words = str(exc).split()
+    name = words[1].rstrip(":") if len(words) > 1 and words[0] == "option" else None
+    if path and name in values and name not in flags:
+        return f"config file {path!r}: {exc}"
+    return str(exc)
+
+
 def _bool(text: str) -> bool:
     if text.lower() in ("1", "true", "yes", "on"):
         return True
@@ -370,7 +380,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
         game = flags.get("game", values.get("game", "spacemission"))
         return TrainConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
-        ap.error(str(exc))
+        ap.error(from_file(exc, ns.config, locals().get("values", {}), flags))
 
 
 def versions() -> dict:

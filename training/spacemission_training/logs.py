@@ -78,6 +78,14 @@ def read_metrics(run_dir) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return {k: (np.array([s for s, _ in v]), np.array([x for _, x in v])) for k, v in out.items()}
 
 
+def metric_name(spec: str) -> str:
+    """An agent spec as the middle part of a metric key (``eval/<name>/win_rate``,
+    ``games/<name>/score``): the whole spec, so ``heuristic`` and ``heuristic:rival_weight=0.6``
+    or two ``ppo:PATH`` files keep apart, with ``/`` written ``|`` so the key still splits
+    into its three parts."""
+    return spec.replace("/", "|")
+
+
 def evaluate(agent, opponents: list[str], *, num_players: int, rules: str, max_rounds: int, games: int,
              seed: int, game: str = "spacemission") -> dict[str, float]:
     """The agent against each opponent spec in the arena (duplicate format, ``games`` games
@@ -91,7 +99,7 @@ def evaluate(agent, opponents: list[str], *, num_players: int, rules: str, max_r
                         game=game, seed=seed, workers=1, progress=False, record=False, log=lambda msg: None)
         me, other = res.config["agents"][0], res.config["agents"][1]
         pair = res.pair(me, other)
-        key = f"eval/{opp.split(':')[0]}"
+        key = f"eval/{metric_name(opp)}"
         out[f"{key}/win_rate"], out[f"{key}/ci_low"], out[f"{key}/ci_high"] = pair.win_rate, pair.ci_low, pair.ci_high
         if num_players > 2:
             out[f"{key}/mean_rank"] = res.agent(me).mean_rank

@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import (MAX_SEED, TrainConfig, _bool, _check_path, bind_agent_specs, check_field_types,
-                     read_options_file, refuse_existing_run)
+                     from_file, read_options_file, refuse_existing_run)
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
            "stop_algorithm", "train"]
@@ -363,11 +363,13 @@ def _iteration_values(result: dict) -> dict:
     """The scalars of one ``algo.train()`` result that the logs keep."""
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, TIMERS
 
+    from .logs import metric_name
+
     out = {}
     runners = result.get(ENV_RUNNER_RESULTS, {})
     for k, v in runners.items():
         if k.startswith("score/") or k in ("game_length", "episode_return_mean", "num_episodes"):
-            out[f"games/{k[6:]}/score" if k.startswith("score/") else f"games/{k}"] = v
+            out[f"games/{metric_name(k[6:])}/score" if k.startswith("score/") else f"games/{k}"] = v
     learner = result.get(LEARNER_RESULTS, {}).get(LEARNER, {})
     for k in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
         if k in learner:
@@ -558,7 +560,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
         game = flags.get("game", values.get("game", "spacemission"))
         return RLlibConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
-        ap.error(str(exc))
+        ap.error(from_file(exc, ns.config, locals().get("values", {}), flags))
 
 
 def main(argv: list[str] | None = None) -> int:

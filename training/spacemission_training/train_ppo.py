@@ -52,7 +52,7 @@ from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
 from .config import TrainConfig, build_parser, parse_args, refuse_existing_run, versions
-from .logs import Progress, RunLog, evaluate, plot_curves
+from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
 from .prior import PriorMaskablePolicy, PriorVecEnv, augmented_box
@@ -88,7 +88,7 @@ class GameTracker(BaseCallback):
         return True
 
     def values(self) -> dict:
-        out = {f"games/{g}/score": float(np.mean(r)) for g, r in self.results.items()}
+        out = {f"games/{metric_name(g)}/score": float(np.mean(r)) for g, r in self.results.items()}
         if self.ended:
             out.update({"games/ended": self.ended, "games/round_limit_share": self.round_limit / self.ended,
                         "games/success": self.success / self.ended, "games/length": self.length_sum / self.ended})
