@@ -7,10 +7,6 @@ test is skipped, with the reason, only where that browser or Playwright is absen
 """
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (dev extra)")
@@ -20,6 +16,7 @@ from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import create_app  # noqa: E402
 from spacemission_cli.web.headless import CHROMIUM, launch  # noqa: E402
 from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game, scores  # noqa: E402
+from tests.helpers.web import served  # noqa: E402
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM} "
                                                               "(make browser installs it; CI does)")
 
@@ -28,9 +25,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromiu
 def server(tmp_path):
     """The app on a free local port in a thread of this process (its store stays readable),
     with a recorded game to replay."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     s = new_game(2, seed=9, max_rounds=4)
     actions = []
     while not s.is_over:
@@ -39,16 +33,8 @@ def server(tmp_path):
         apply(s, a)
     append_record(tmp_path / "games.jsonl", game_record(s, 9, ["random", "greedy"], actions))
     app = create_app(["heuristic", "random"], replay_file=tmp_path / "games.jsonl")
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield app, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with served(app) as url:
+        yield app, url
 
 
 @pytest.fixture

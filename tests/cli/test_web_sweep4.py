@@ -12,14 +12,13 @@ absent (as in test_serve_browser.py)."""
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 import urllib.request
 
 import pytest
 
-from tests.helpers.web import web_client
+from tests.helpers.web import served, web_client
 
 # --- the API --------------------------------------------------------------------------------
 
@@ -95,24 +94,10 @@ def _playwright():
 def server():
     """The app on a free local port in a thread of this process."""
     _playwright()
-    import uvicorn
-
     from spacemission_cli.web.app import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(["random"], game_opponents={"red_planet": ["random"]})
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,12 @@
 """The web server's tests: Starlette's test client over ``create_app``, the check of a refused
-request, and a short recorded Space Mission game to upload or replay."""
+request, a short recorded Space Mission game to upload or replay, and a real server on a
+free port for the browser tests."""
 from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
 
 import pytest
 
@@ -37,3 +43,26 @@ def first_moves_record(seed: int, max_rounds: int) -> dict:
         actions.append([s.current_player, a, action_label(a, s)])
         apply(s, a)
     return game_record(s, seed, ["random", "random"], actions)
+
+
+@contextlib.contextmanager
+def served(app):
+    """``app`` served by uvicorn on a free local port in a thread of this process; yields its
+    base URL and stops it afterwards (the browser tests' server)."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
