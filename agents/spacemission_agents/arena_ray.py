@@ -77,9 +77,17 @@ def check_address(address: str) -> None:
 
 def reach_address(address: str | None, timeout: float = CONNECT_TIMEOUT_S) -> None:
     """ValueError when ``address`` is malformed or nothing accepts a connection at its
-    HOST:PORT within ``timeout`` s: ``ray.init`` would wait minutes there before failing."""
+    HOST:PORT within ``timeout`` s: ``ray.init`` would wait minutes there before failing.
+    No address ("" or None) means what ``ray.init()`` then joins: the ``RAY_ADDRESS``
+    environment variable's cluster when it is set, checked the same way and named."""
+    import os
     import socket
 
+    if not address and os.environ.get("RAY_ADDRESS"):
+        try:
+            return reach_address(os.environ["RAY_ADDRESS"], timeout)
+        except ValueError as exc:
+            raise ValueError(f"no address given, so Ray joins RAY_ADDRESS={os.environ['RAY_ADDRESS']!r}: {exc}") from None
     where = _host_port(address or "")
     if where is None:
         return

@@ -70,3 +70,28 @@ def test_train_cli_rejects_an_unknown_backend(capsys):
 
     assert main(["train", "--backend", "jax"]) == 2
     assert "invalid choice 'jax'" in capsys.readouterr().err
+
+
+def test_no_address_checks_the_cluster_ray_address_names(monkeypatch):
+    """ray.init() with no address joins RAY_ADDRESS's cluster; before, that address went
+    unchecked, so a stale RAY_ADDRESS made the arena and the trainer wait minutes in ray.init."""
+    import socket
+
+    from spacemission_agents.arena_ray import reach_address
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = f"127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("RAY_ADDRESS", closed)
+    for address in ("", None):
+        with pytest.raises(ValueError, match=rf"no address given, so Ray joins RAY_ADDRESS='{closed}': "
+                                             rf"no Ray cluster answers at '{closed}'"):
+            reach_address(address, timeout=2)
+    monkeypatch.setenv("RAY_ADDRESS", "nonsense")
+    with pytest.raises(ValueError, match="RAY_ADDRESS='nonsense': 'nonsense' is not a Ray cluster address"):
+        reach_address("")
+    reach_address("auto")  # an address given: RAY_ADDRESS is not what Ray joins
+    monkeypatch.setenv("RAY_ADDRESS", "auto")
+    reach_address("")
+    monkeypatch.delenv("RAY_ADDRESS")
+    reach_address("")
