@@ -1,7 +1,6 @@
 """notebooks/quickstart.ipynb runs top to bottom in a real kernel (nbclient), with no cell error."""
 import json
 import time
-from pathlib import Path
 
 import pytest
 from tests.helpers.paths import ROOT, load_tool
