@@ -14,11 +14,11 @@ def _no_constant(name: str):
 
 
 def _unique_keys(pairs: list) -> dict:
-    out = dict(pairs)
-    if len(out) != len(pairs):  # RFC 8259 leaves a repeated name to each parser: ambiguous, refused
-        seen = set()
-        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ValueError(f"the key {repeated!r} appears more than once in an object")
+    out = {}
+    for key, value in pairs:
+        if key in out:  # RFC 8259 leaves a repeated name to each parser: ambiguous, refused
+            raise ValueError(f"the key {key!r} appears more than once in an object")
+        out[key] = value
     return out
 
 

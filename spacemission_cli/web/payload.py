@@ -89,7 +89,6 @@ def game_json(game_id: str, table: Table, since: int) -> dict:
     }
     if table.over:
         res = table.result()
-        final_view = table.final_view()
-        out["final"] = dict(res, view=view_json(replace(final_view, game_over=True)),
+        out["final"] = dict(res, view=view_json(replace(table.final_view(), game_over=True)),
                             score_parts=list(SCORE_PARTS))
     return out

@@ -368,6 +368,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
     ap = build_parser()
     ns = ap.parse_args(argv)
     flags = {f.name: getattr(ns, f.name) for f in fields(TrainConfig) if getattr(ns, f.name) is not None}
+    values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
         if ns.resume:
             saved = {**read_options_file(str(Path(ns.resume) / "config.json")), "stop_after_steps": 0}
@@ -380,7 +381,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
         game = flags.get("game", values.get("game", "spacemission"))
         return TrainConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
-        ap.error(from_file(exc, ns.config, locals().get("values", {}), flags))
+        ap.error(from_file(exc, ns.config, values, flags))
 
 
 def versions() -> dict:

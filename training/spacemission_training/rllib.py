@@ -543,6 +543,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
     ns = ap.parse_args(argv)
     flags = {f.name: getattr(ns, f.name) for f in fields(RLlibConfig) if getattr(ns, f.name) is not None}
     names = {f.name for f in fields(RLlibConfig)}
+    values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
         if ns.resume:
             path = Path(ns.resume) / "config.json"
@@ -560,7 +561,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
         game = flags.get("game", values.get("game", "spacemission"))
         return RLlibConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
-        ap.error(from_file(exc, ns.config, locals().get("values", {}), flags))
+        ap.error(from_file(exc, ns.config, values, flags))
 
 
 def main(argv: list[str] | None = None) -> int:
