@@ -5,7 +5,8 @@ view saying the game is over (not "red to act"). In a real headless Chromium: th
 page's text board readable, no empty result box during play, its move buttons disabled while
 a move is on its way, a reload going on with the game, a phone's viewport; the Space Mission
 page fitting a phone's width with 5 players, a reload showing the moves so far at once (not
-replayed with the bots' delay), and back going to the previous game.
+replayed with the bots' delay) and its new-game form showing the resumed game's settings, and
+back going to the previous game.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -257,4 +258,19 @@ def test_space_mission_back_and_forward_between_games(server, page):
     pg.wait_for_selector("#moves .move:enabled")
     pg.go_forward()
     pg.wait_for_function(same_log, arg=logs[1], timeout=5_000)
+    assert not errors, errors
+
+
+def test_space_mission_reload_shows_the_games_settings_in_the_new_game_form(server, page):
+    pg, errors = page
+    g = _post(f"{server}/api/games", {"players": 4, "seat": 2, "seed": 8, "opponents": "random", "rules": "schmidt"})
+    pg.goto(f"{server}/?delay=0#game={g['id']}")
+    pg.wait_for_selector("#moves .move:enabled")
+    # was the form's defaults (2 players, seat 0, yucata): "new game" started another kind of game
+    assert pg.input_value("#ng-players") == "4"
+    assert pg.input_value("#ng-seat") == "2"
+    assert pg.input_value("#ng-rules") == "schmidt"
+    assert pg.input_value("#ng-opponents") == "random"
+    assert pg.input_value("#ng-seed") == ""  # a new game deals another game
+    assert pg.locator("#ng-seat option").count() == 5  # "random" and the 4 seats
     assert not errors, errors

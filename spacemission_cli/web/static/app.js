@@ -57,6 +57,17 @@ function fillSeats() {
   seat.value = "0";
 }
 
+function formFrom(game) {
+  // a resumed game's settings in the form (not its seed: "new game" deals another game)
+  $("ng-players").value = String(game.players);
+  fillSeats();
+  $("ng-seat").value = String(game.seat);
+  $("ng-rules").value = game.rules;
+  const specs = new Set(game.names.filter((_, q) => q !== game.seat));
+  const [spec] = specs;
+  if (specs.size === 1 && META.opponents.includes(spec)) $("ng-opponents").value = spec;
+}
+
 async function startGame(event) {
   event.preventDefault();
   showError("");
@@ -89,6 +100,7 @@ async function openGame(id) {
     const game = await api("GET", `/api/games/${id}?since=0`);
     if (game.game) throw new Error(`this is a ${game.title} game: its page is /play/${game.game}#game=${id}`);
     LOG = game.log.slice();
+    formFrom(game);
     await show(game);
   } catch (err) { showError(`${err.message}; start a new game`); } finally { setBusy(false); }
 }
