@@ -198,3 +198,23 @@ def test_a_killed_process_resumes_exactly(tmp_path):
     step = torch.load(ckpt, weights_only=False)["sb3"]["num_timesteps"]
     assert step == 1536
     assert _same(_weights(run_dir), _weights(killed))
+
+
+def test_progress_counts_to_the_step_the_run_stops_at(tmp_path, capsys):
+    """PPO runs whole rollouts (16 x 32 = 512 steps here): 1,000 steps asked run 1,024, and
+    the progress line counts to 1,024 (it said 1,024/1,000)."""
+    summary = train(TrainConfig(**{**TINY, "steps": 1000, "snapshot_every": 100_000, "checkpoint_every": 100_000},
+                                run_dir=str(tmp_path / "run")), argv=["--tiny"])
+    assert summary["steps"] == 1024
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("step ")]
+    assert lines and lines[-1].startswith("step 1,024/1,024 ")
+    assert all(ln.split()[1].endswith("/1,024") for ln in lines)
+
+
+def test_planned_end_rounds_up_to_whole_rollouts():
+    from spacemission_training.train_ppo import planned_end
+
+    assert planned_end(0, 1000, 512) == 1024
+    assert planned_end(0, 1024, 512) == 1024
+    assert planned_end(512, 1025, 512) == 1536  # a resumed run from its step
+    assert planned_end(2048, 1024, 512) == 2048  # nothing left to run

@@ -168,8 +168,9 @@ class Progress:
     def update(self, step: int, info: str) -> None:
         dt = time.perf_counter() - self._t0
         speed = (step - self._s0) / dt if dt > 0 else 0.0
+        self.total = max(self.total, step)  # a trainer whose last iteration runs past its total
         if self._bar is not None:
-            self._bar.update(self._task, completed=step, speed=f"{speed:,.0f}", info=info)
+            self._bar.update(self._task, total=self.total, completed=step, speed=f"{speed:,.0f}", info=info)
         elif time.perf_counter() - self._last >= self.every_s or step >= self.total:
             self._last = time.perf_counter()
             print(f"step {step:,}/{self.total:,}  {speed:,.0f} steps/s  {info}", flush=True)

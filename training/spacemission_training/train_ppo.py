@@ -271,7 +271,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
 
     tracker = GameTracker(pool, world["lengths"])
     tracker.init_callback(model)
-    progress = Progress(cfg.steps, int(model.num_timesteps),
+    progress = Progress(planned_end(int(model.num_timesteps), cfg.steps, iteration_steps), int(model.num_timesteps),
                         enabled={"auto": None, "bar": True, "lines": False}[cfg.progress])
 
     # --- 5: the PPO loop ---------------------------------------------------------------------
@@ -348,6 +348,12 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
                "final_eval_games": cfg.final_eval_games, "evals": loop["evals"], "pool": pool.summary()}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def planned_end(step: int, steps: int, iteration_steps: int) -> int:
+    """The step a run from ``step`` stops at: PPO runs whole rollouts of ``iteration_steps``
+    (num_envs x n_steps), so ``steps`` is rounded up to the next rollout's end."""
+    return step + max(0, -(-(steps - step) // iteration_steps)) * iteration_steps
 
 
 def _progress_text(latest: dict) -> str:
