@@ -13,6 +13,7 @@ everything else is filled in so that the components stay conserved (R-C2..R-C4):
 - chips: a player's supply is 20 minus gate probes, probes (one per reserved
   tile) and stations; ``supply={q: n}`` instead moves the difference onto the
   jump gate.
+- the end: ``end_triggered`` is set when the revealed space tiles reach R-E1's threshold.
 
 The result goes through ``GameState.from_json(state.to_json())`` so it is
 validated by ``check_invariants`` like any loaded state.
@@ -27,6 +28,7 @@ from spacemission_env.space_mission.components import (
     CARD_INDEX,
     CARD_LABELS,
     CHIPS_PER_PLAYER,
+    END_THRESHOLD,
     NUM_CARDS,
     NUM_POINT_TYPES,
     NUM_TILE_TYPES,
@@ -93,6 +95,7 @@ def position(
     _place_tiles(s, piles or {}, reservations or {}, collections or {})
 
     s.revealed = [p in (revealed or []) for p in range(RING_SIZE)]
+    s.end_triggered = bool(s.revealed_count >= END_THRESHOLD[n])  # R-E1: as soon as the threshold is reached
     s.stations = [NO_STATION] * RING_SIZE
     for p, owner in (stations or {}).items():
         s.stations[p] = owner

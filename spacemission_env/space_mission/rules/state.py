@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..actions import ACTION_KINDS
 from ..components import (
     CHIPS_PER_PLAYER,
+    END_THRESHOLD,
     HAND_SIZE,
     NUM_CARDS,
     NUM_POINT_TYPES,
@@ -140,6 +141,10 @@ def check_turn(s: GameState) -> None:
                              f"limit (round_limit), got end_triggered {s.end_triggered} and round_limit {s.round_limit}")
     elif s.round_limit:
         raise ValueError("game state: round_limit is true but is_over is false")
+    threshold = int(END_THRESHOLD[s.num_players])
+    if (s.revealed_count >= threshold) != s.end_triggered:  # R-E1: triggered as soon as it is reached
+        raise ValueError(f"game state: {s.revealed_count} space tiles are revealed and the end is triggered at "
+                         f"{threshold} ({s.num_players} players, R-E1), but end_triggered is {s.end_triggered}")
     if s.round_limit and s.round != s.max_rounds:
         raise ValueError(f"game state: round_limit needs round == max_rounds ({s.max_rounds}), got round {s.round}")
     for q, pl in enumerate(s.players):

@@ -12,6 +12,7 @@ import pytest
 from spacemission_env.space_mission.rules import GameState, apply, new_game
 from spacemission_env.space_mission.rules.state_json import state_to_dict
 from tests.helpers.paths import ROOT
+from tests.helpers.positions import position
 
 DOC = ROOT / "docs" / "state_json.md"
 
@@ -231,3 +232,21 @@ def test_version_2_files_load_with_empty_turn_records_R_I1():
     assert loaded == _without_turns(example_state()) and all(pl.last_turn == [] for pl in loaded.players)
     apply(loaded, 72)  # play goes on; the acting seat's record starts with this action
     assert [a.kind for a in loaded.players[1].last_turn] == ["fly"]
+
+
+def test_R_E1_a_state_past_the_threshold_without_the_end_triggered_is_refused():
+    """R-E1: the end is triggered as soon as the revealed space tiles reach the threshold (6 for
+    2 players). A state with 8 revealed and end_triggered false loaded, and that game never
+    ended by R-E1 (found by the spec audit); end_triggered without the threshold is refused too."""
+    s = position(2, piles={1: {"space": 6}, 2: {"space": 2}})
+    d = state_to_dict(s)
+    d["ring"][1]["revealed"] = d["ring"][2]["revealed"] = True
+    with pytest.raises(ValueError, match=r"8 space tiles are revealed and the end is triggered at 6 \(2 players, R-E1\)"):
+        GameState.from_json(json.dumps(d))
+    d["end_triggered"] = True
+    assert GameState.from_json(json.dumps(d)).end_triggered
+    d["ring"][2]["revealed"] = False  # 6 revealed: still the threshold
+    assert GameState.from_json(json.dumps(d)).revealed_count == 6
+    d["ring"][1]["revealed"] = False  # 2 revealed
+    with pytest.raises(ValueError, match="but end_triggered is True"):
+        GameState.from_json(json.dumps(d))
