@@ -10,7 +10,9 @@ player's private knowledge (M-I2, M-I5) and redraws what he cannot know (M-I3):
   maps bonus cards to bonus cards and discovery cards to discovery cards, applied to every
   place a card can be (other hands, other setup hands, other players' seen sets, the
   event pile, Mars, removed and set-aside cards). Kinds per place stay, so every public
-  count (bonus cards per player, discovery cards on Mars, the pile's size) stays too;
+  count (bonus cards per player, discovery cards on Mars, the pile's size) stays too; and
+  every other player holds a bonus card he cannot have got from this player's setup cards
+  (his M-S6 keep);
 - the event pile, ship deck and mineral pool are reshuffled (their contents are public
   or follow from the relabelling; their order is hidden);
 - every unrevealed commit of another player (M-R3, M-I4) is redrawn from his remaining
@@ -62,13 +64,26 @@ def sample_world(state: GameState, player: int, rng: np.random.Generator | None 
     return t
 
 
+MAX_DRAWS = 10_000  # of the bonus relabelling; in random games each fits with probability 0.3 or more
+
+
 def _relabel_event_cards(t: GameState, player: int, rng: np.random.Generator) -> None:
     known = known_cards(t, player)
+    # M-S6: every other player's kept bonus card came from his own setup hand, never from the
+    # cards this player saw and no longer knows the place of (those he returned, the hands
+    # shown at M-S5): each other player keeps a bonus card outside them in any world
+    unplaced_seen = set(t.players[player].seen) - known
     sigma = list(range(NUM_EVENTS))
     for bonus in (True, False):
         free = [c for c in range(NUM_EVENTS) if c not in known and IS_BONUS[c] == bonus]
-        for c, d in zip(free, (free[i] for i in rng.permutation(len(free)))):
-            sigma[c] = d
+        for _ in range(MAX_DRAWS):  # rejection: uniform among the relabellings that fit
+            for c, d in zip(free, (free[i] for i in rng.permutation(len(free)))):
+                sigma[c] = d
+            if not bonus or all(not pl.bonus or any(sigma[c] not in unplaced_seen for c in pl.bonus)
+                                for q, pl in enumerate(t.players) if q != player):
+                break
+        else:
+            raise RuntimeError("no relabelling of the bonus cards fits what the player saw at setup")
     m = sigma.__getitem__
     for q, pl in enumerate(t.players):
         if q != player:

@@ -13,6 +13,7 @@ from spacemission_env.red_planet import encoding as E
 from spacemission_env.red_planet.components import (
     CARD_INDEX,
     DISCOVERY_CARDS,
+    IS_BONUS,
     NUM_ROLES,
 )
 from spacemission_env.red_planet.determinize import known_cards, sample_world
@@ -338,3 +339,37 @@ def test_M_R4_every_player_who_chose_the_called_role_reveals_it():
     v = view(s, 1)  # seat 0 = relative 2 acts; seat 2 = relative 1 waits with the same role
     assert v["revealed_role"][2, ROLE["Explorer"]] == 1 and v["revealed_role"][1, ROLE["Explorer"]] == 1
     assert not v["roles_left"][1, ROLE["Explorer"]] and not v["revealed_role"][0].any()
+
+
+def _after_setup(n, seed):
+    s = new_game(n, seed=seed)
+    r = random.Random(seed)
+    while s.phase == "keep":
+        apply(s, r.choice(legal_actions(s)))
+    return s
+
+
+def test_M_S6_a_sampled_rival_never_keeps_a_bonus_card_the_player_returned():
+    """M-S6: each player keeps a bonus card of his own setup hand and returns the rest; M-I2:
+    the player knows the cards he saw and returned. So in any world he cannot tell from the
+    true one, every rival holds a bonus card outside those (his keep). The sampler relabelled
+    the player's returned cards into the rivals' single kept card in about a fifth of the
+    worlds (impossible worlds for a search bot)."""
+    checked = 0
+    for seed, me in itertools.product(range(30), range(4)):
+        s = _after_setup(4, seed)
+        returned = set(s.players[me].seen) - known_cards(s, me)
+        returned_bonus = {c for c in returned if IS_BONUS[c]}
+        if not returned_bonus:
+            continue
+        checked += 1
+        rng = np.random.default_rng(seed)
+        images = set()
+        for _ in range(40):
+            t = sample_world(s, me, rng)
+            for q, pl in enumerate(t.players):
+                if q != me:
+                    assert len(pl.bonus) == 1 and pl.bonus[0] not in returned, (seed, q, pl.bonus, returned)
+            images |= {c for c in returned_bonus if c in t.event_pile}
+        assert images == returned_bonus  # the returned cards still go anywhere else: the pile
+    assert checked >= 25
