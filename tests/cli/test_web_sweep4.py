@@ -245,8 +245,9 @@ def test_space_mission_back_and_forward_between_games(server, page):
     for seed in ("5", "6"):  # two games: different opening moves of the bots
         pg.evaluate("document.getElementById('new-game-box').open = true")
         pg.fill("#ng-seed", seed)
+        before = pg.url  # read before the click: the address may change before click() returns
         pg.click("#ng-start")
-        pg.wait_for_function("u => location.href !== u", arg=urls[-1] if urls else pg.url)
+        pg.wait_for_function("u => location.href !== u", arg=before)
         pg.wait_for_selector("#moves .move:enabled")
         urls.append(pg.url)
         logs.append(pg.inner_text("#log"))
