@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import PLANET_NAMES
@@ -182,14 +183,11 @@ def _check_shape(rec, where: str) -> None:
         raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {seed!r}")
     acts = rec["actions"]
     if not isinstance(acts, list) or not all(
-            isinstance(a, list) and len(a) == 3 and all(map(_is_int, a[:2]))
+            isinstance(a, list) and len(a) == 3 and all(map(is_int, a[:2]))
             and isinstance(a[2], str) for a in acts):
         raise ReplayError(f"{where}: actions must be a list of [seat, action id, label]")
     _check_seat_fields(rec, where)
 
-
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _check_seat_fields(rec: dict, where: str) -> None:
@@ -199,16 +197,16 @@ def _check_seat_fields(rec: dict, where: str) -> None:
     ``game``, the record's number (replay --game picks by it), an integer >= 0."""
     n = rec["config"]["num_players"]
     number = rec.get("game")
-    if number is not None and not (_is_int(number) and number >= 0):
+    if number is not None and not (is_int(number) and number >= 0):
         raise ReplayError(f"{where}: game must be the record's number, an integer >= 0, got {number!r}")
     agents, ranks, winners = rec.get("agents"), rec.get("ranks"), rec.get("winners")
     if agents is not None and not (isinstance(agents, list) and len(agents) == n
                                    and all(isinstance(a, str) for a in agents)):
         raise ReplayError(f"{where}: agents must be a list of {n} agent names (one per seat), got {agents!r}")
-    if ranks is not None and not (isinstance(ranks, list) and len(ranks) == n and all(map(_is_int, ranks))):
+    if ranks is not None and not (isinstance(ranks, list) and len(ranks) == n and all(map(is_int, ranks))):
         raise ReplayError(f"{where}: ranks must be a list of {n} integers (one per seat), got {ranks!r}")
     if winners is not None and not (isinstance(winners, list)
-                                    and all(_is_int(q) and 0 <= q < n for q in winners)):
+                                    and all(is_int(q) and 0 <= q < n for q in winners)):
         raise ReplayError(f"{where}: winners must be a list of seats in 0..{n - 1}, got {winners!r}")
     if rec.get("forfeit") is not None and not isinstance(rec["forfeit"], dict):
         raise ReplayError(f"{where}: forfeit must be null or an object, got {rec['forfeit']!r}")

@@ -15,6 +15,7 @@ import operator
 import numpy as np
 from gymnasium import spaces
 
+from .checks import is_int
 from .game_description import GameDescription
 from .games import Game, GameConfig, get_game
 from .space_mission.config import SPACE_MISSION
@@ -29,9 +30,6 @@ OBSERVATION_DTYPES = ("int8", "float32")  # float32: the same values, for nn.Lin
 RENDER_MODES = ("ansi", "human", "rgb_array")  # human: prints the ansi text
 ILLEGAL_ACTIONS = ("raise", "lose")  # what a legal-range id that is not legal now does
 
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def check_observation_type(observation_type, what: str = "observation_type",
@@ -97,7 +95,7 @@ def as_observation(obs: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def check_num_envs(num_envs) -> int:
-    if not _is_int(num_envs):
+    if not is_int(num_envs):
         raise TypeError(f"num_envs must be a positive integer, got {num_envs!r}")
     if num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -108,7 +106,7 @@ def check_seed(seed):
     """None or a non-negative int (what ``np.random.default_rng`` takes)."""
     if seed is None:
         return None
-    if not _is_int(seed):
+    if not is_int(seed):
         raise TypeError(f"seed must be a non-negative integer or None, got {seed!r}")
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
@@ -120,7 +118,7 @@ def check_seat(seat, num_players: int):
         if seat != "random":
             raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
         return seat
-    if not _is_int(seat):
+    if not is_int(seat):
         raise TypeError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
     if not 0 <= seat < num_players:
         raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")

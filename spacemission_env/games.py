@@ -42,6 +42,7 @@ from typing import Callable
 
 import numpy as np
 
+from .checks import is_int
 from .game_description import GameDescription
 
 # name -> the module whose GAME is the game (imported on first use: the engines compile numba kernels)
@@ -156,9 +157,6 @@ def get_game(game: "str | Game" = DEFAULT_GAME) -> Game:
     return _LOADED[game]
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -176,7 +174,7 @@ class GameConfig:
         g = get_game(self.game)
         d = g.description
         object.__setattr__(self, "game", g.name)
-        if not _is_int(self.num_players) or not d.min_players <= self.num_players <= d.max_players:
+        if not is_int(self.num_players) or not d.min_players <= self.num_players <= d.max_players:
             raise ValueError(f"num_players must be an integer in {d.min_players}..{d.max_players} for {d.title}, "
                              f"got {self.num_players!r}")
         rules = g.rule_sets[0] if self.rules is None else self.rules
@@ -184,7 +182,7 @@ class GameConfig:
             raise ValueError(f"unknown rules {rules!r} for {d.title}; expected one of {g.rule_sets}")
         max_rounds = g.default_max_rounds if self.max_rounds is None else self.max_rounds
         lowest = g.default_max_rounds if g.fixed_length else 1
-        if not _is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
+        if not is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
             allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
             raise ValueError(f"max_rounds must be {allowed} for {d.title}, got {max_rounds!r}")
         object.__setattr__(self, "num_players", int(self.num_players))

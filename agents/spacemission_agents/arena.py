@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spacemission_env.checks import is_int
 from spacemission_env.games import GAMES, GameConfig, get_game
 
 from .arena_play import play_chunk
@@ -46,9 +47,6 @@ def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spa
     """What every agent's ``bind(config)`` receives."""
     return GameConfig(num_players, rules, max_rounds, game)
 
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 def lineups(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
@@ -136,27 +134,27 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
     if not isinstance(agents, (list, tuple)) or len(agents) < 2:
         bad("agents", f"agents must list at least 2 agents (specs such as random, kind-random, greedy, heuristic, "
                       f"search, ppo:PATH, module:Class; or agent objects), got {agents!r}")
-    if not _is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+    if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         bad("num_players", f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
     if rules not in g.rule_sets:
         bad("rules", f"unknown rules {rules!r} for {g.description.title}; expected one of {', '.join(g.rule_sets)}")
     lowest = g.default_max_rounds if g.fixed_length else 1
-    if not _is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
+    if not is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
         allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
         bad("max_rounds", f"max_rounds must be {allowed} for {g.description.title}, got {max_rounds!r}")
-    if not _is_int(games) or games < 1:
+    if not is_int(games) or games < 1:
         bad("games", f"games must be a positive integer (games per pair or lineup), got {games!r}")
-    if seatings_mode in SEATINGS and _is_int(num_players) and _is_int(games) and games >= 1:
+    if seatings_mode in SEATINGS and is_int(num_players) and is_int(games) and games >= 1:
         deals, total = _scheduled_games(len(agents), int(num_players), int(games), seatings_mode)
         if deals >= DEAL_STRIDE or total > MAX_SCHEDULED_GAMES:
             bad("games", f"games={games!r} schedules {total:,} games in all ({len(agents)} agents, {num_players} "
                          f"players, {seatings_mode}); at most {MAX_SCHEDULED_GAMES:,} fit one arena: split it "
                          f"into runs with different seeds")
-    if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
+    if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
         bad("seed", f"seed must be an integer in 0..{SEED_LIMIT - 1}, got {seed!r}")
-    if not _is_int(workers) or workers < 1:
+    if not is_int(workers) or workers < 1:
         bad("workers", f"workers must be a positive integer, got {workers!r}")
-    if chunk_size is not None and (not _is_int(chunk_size) or chunk_size < 1):
+    if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):
         bad("chunk_size", f"chunk_size must be None or a positive integer, got {chunk_size!r}")
     if seatings_mode not in SEATINGS:
         bad("seatings", f"unknown seatings {seatings_mode!r}; expected one of {', '.join(SEATINGS)}")

@@ -3,10 +3,9 @@ game_description.py), its rule sets and the validation of a configuration that b
 engines share. The configuration an interface plays is ``games.GameConfig``."""
 from __future__ import annotations
 
-import numpy as np
-
-from .components import MAX_PLAYERS, MIN_PLAYERS
+from ..checks import is_int
 from ..game_description import GameDescription, RewardScheme
+from .components import MAX_PLAYERS, MIN_PLAYERS
 
 # Space Mission as data. Every value is checked against the engine, the spaces and the
 # components by tests/env/test_game_description.py; a change that alters one of them
@@ -39,16 +38,13 @@ RULE_SETS = ("yucata", "schmidt")  # default first; index = the fast engine's ru
 MAX_ROUNDS_LIMIT = 2**31 - 1  # the fast engine keeps the round in int32
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-
 
 def check_game_config(num_players, rules, max_rounds) -> tuple[int, str, int]:
     """(num_players, rules, max_rounds) as plain values; ValueError naming the first bad one."""
-    if not _is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+    if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
     if rules not in RULE_SETS:
         raise ValueError(f"unknown rules {rules!r}; expected one of {RULE_SETS}")
-    if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
+    if not is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
         raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS_LIMIT}, got {max_rounds!r}")
     return int(num_players), rules, int(max_rounds)
