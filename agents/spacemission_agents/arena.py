@@ -77,9 +77,11 @@ def _schedule(num_agents: int, num_players: int, games: int, seed: int, mode: st
     ups = lineups(num_agents, num_players)
     per_deal = [seatings(u, mode) for u in ups]
     sizes = {len(s) for s in per_deal}
-    if len(sizes) != 1:  # permutations of lineups with repeats differ in count: pad by cycling
-        n = max(sizes)
-        per_deal = [(s * n)[:n] for s in per_deal]
+    if len(sizes) != 1:  # permutations of lineups with repeats differ in count: repeat each lineup's
+        # orders up to the least common multiple, so every order and every seat comes equally often
+        # per deal (cycling up to the largest count put AAAB's B in seats 2 and 3 twice as often as in 0)
+        n = math.lcm(*sizes)
+        per_deal = [s * (n // len(s)) for s in per_deal]
     R = len(per_deal[0])
     deals = math.ceil(games / R)
     L = len(ups)
@@ -98,7 +100,7 @@ def _scheduled_games(num_agents: int, num_players: int, games: int, mode: str) -
                                                                    else math.factorial(num_players))
     else:  # a handful of lineups with repeats (at most 6 for 5 players): count them as _schedule pads them
         ups = lineups(num_agents, num_players)
-        n_lineups, per_deal = len(ups), max(len(seatings(u, mode)) for u in ups)
+        n_lineups, per_deal = len(ups), math.lcm(*(len(seatings(u, mode)) for u in ups))
     deals = math.ceil(games / per_deal)
     return deals, n_lineups * deals * per_deal
 

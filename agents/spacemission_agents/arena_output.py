@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 
@@ -39,12 +40,17 @@ def progress_bar(total: int, enabled: bool = True, description: str = "arena"):
         yield show
 
 
-def _fmt(x: float, digits: int = 3) -> str:
-    return "-" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{x:.{digits}f}"
+def _fmt(x: float, digits: int = 3, scale: int = 1) -> str:
+    """x * scale with ``digits`` decimals: the value results.json writes (its repr), rounded
+    half to even. (Before, the binary value was rounded: 0.2875 = 11.5/40 printed as 28.7%.)"""
+    if x is None or not math.isfinite(float(x)):
+        return "-"
+    d = (Decimal(repr(float(x))) * scale).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
+    return f"{d:f}"
 
 
 def _pct(x: float) -> str:
-    return _fmt(100 * x if x is not None else x, 1)
+    return _fmt(x, 1, scale=100)
 
 
 def tables(result) -> list:
@@ -96,7 +102,8 @@ def plot_png(result, path) -> None:
     ax1.set_title("win rate of row vs column")
     for (x, y), p in result.pairs.items():
         i, j = names.index(x), names.index(y)
-        ax1.text(j, i, f"{p.win_rate:.2f}\n[{p.ci_low:.2f}, {p.ci_high:.2f}]", ha="center", va="center", fontsize=8)
+        ax1.text(j, i, f"{_fmt(p.win_rate, 2)}\n[{_fmt(p.ci_low, 2)}, {_fmt(p.ci_high, 2)}]", ha="center", va="center",
+                 fontsize=8)
     fig.colorbar(im, ax=ax1, fraction=0.046, pad=0.04)
     mu = np.array([a.mu for a in result.agents])
     sigma = np.array([a.sigma for a in result.agents])

@@ -108,9 +108,12 @@ def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray) -> tuple[float, fl
     return p, min(low, p), max(high, p)
 
 
-def mean_ci(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float, float]:
+def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float] | None = None
+            ) -> tuple[float, float, float]:
     """(mean, low, high): normal 95% interval with the cluster-robust standard error
-    (clusters = duplicate deals); the plain standard error when there is one cluster."""
+    (clusters = duplicate deals); the plain standard error when there is one cluster. With
+    ``bounds`` (the values' range, e.g. the places 1..P of a mean rank) the interval is cut
+    there: a bot first in almost every game was reported 1.05 [0.95, 1.15]."""
     if len(values) == 0:
         return float("nan"), float("nan"), float("nan")
     mean = float(values.mean())
@@ -118,7 +121,10 @@ def mean_ci(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float, flo
     if not np.isfinite(var):
         var = float(values.var(ddof=1) / len(values)) if len(values) > 1 else 0.0
     half = Z95 * np.sqrt(var)
-    return mean, mean - half, mean + half
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return mean, low, high
 
 
 def _breakdown(rows: np.ndarray, names: tuple = SCORE_KEYS) -> dict[str, float]:
@@ -241,7 +247,7 @@ def agent_stats(games: Games, names: list[str], specs: list[str]) -> list[AgentS
                 clusters.append(cluster[gidx])
         o = np.concatenate(outcomes) if outcomes else np.zeros(0)
         p, low, high = proportion_ci(o, np.concatenate(clusters) if clusters else np.zeros(0, np.int64))
-        r, rlow, rhigh = mean_ci(avg_rank[gs, ss], cluster[gs])
+        r, rlow, rhigh = mean_ci(avg_rank[gs, ss], cluster[gs], bounds=(1.0, float(games.seats.shape[1])))
         fin = g_in[done[g_in]]
         forf = np.flatnonzero(~done)
         out.append(AgentStats(
@@ -269,7 +275,11 @@ def fit_ratings(games: Games, num_agents: int) -> list[tuple[float, float, float
     comp_l = comp.tolist()
     for g in order.tolist():
         lineup = seats[g]
-        new = model.rate([[ratings[k]] for k in lineup], ranks=comp_l[g])
+        # one fresh rating object per seat: OpenSkill deep-copies the teams with a memo, so an
+        # agent's one object passed for two seats stayed one object there (tau added twice, the
+        # second seat's update applied on top of the first, the others' updates skewed too)
+        teams = [[model.rating(mu=ratings[k].mu, sigma=ratings[k].sigma)] for k in lineup]
+        new = model.rate(teams, ranks=comp_l[g])
         if len(set(lineup)) == len(lineup):
             for k, team in zip(lineup, new):
                 ratings[k] = team[0]

@@ -143,7 +143,7 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
         rank = np.array([r[1] for r in sel])
         win = np.array([r[2] for r in sel])
         deal = np.array([r[4] for r in sel])
-        stats.append(BotStats(label, len(sel), mean_ci(rank, deal), proportion_ci(win, deal),
+        stats.append(BotStats(label, len(sel), mean_ci(rank, deal, bounds=(1.0, float(n))), proportion_ci(win, deal),
                               float(np.mean([r[3] for r in sel]))))
     return LadderResult(n, num_games, labels, stats, seconds, decisions)
 

@@ -2,6 +2,7 @@
 rotated seats, ranks and win rates that add up, its errors; and (slow) the ladder order."""
 import numpy as np
 import pytest
+from spacemission_agents.arena_stats import mean_ci
 from spacemission_agents.red_planet.ladder import average_ranks, make_bot, play_ladder
 
 
@@ -18,11 +19,22 @@ def test_ladder_pools_copies_and_its_figures_add_up():
     assert by["greedy"].mean_rank[0] * 6 + by["random"].mean_rank[0] * 12 == pytest.approx(6 * 6)
     assert by["greedy"].win_rate[0] * 6 + by["random"].win_rate[0] * 12 == pytest.approx(6)
     for s in res.stats:
-        assert s.mean_rank[1] <= s.mean_rank[0] <= s.mean_rank[2]
+        assert 1 <= s.mean_rank[1] <= s.mean_rank[0] <= s.mean_rank[2] <= 3  # the places 1..3
         assert 0 <= s.win_rate[1] <= s.win_rate[0] <= s.win_rate[2] <= 1
     assert res.decisions > 6 * 80 and "| greedy | 6 |" in res.markdown()
     again = play_ladder(["greedy", "random", "random"], 6, seed=3)
     assert [(s.mean_rank, s.win_rate) for s in again.stats] == [(s.mean_rank, s.win_rate) for s in res.stats]
+
+
+def test_mean_rank_intervals_stay_within_the_places():
+    """A bot first in every game but one: the normal interval reached below place 1."""
+    ranks = np.array([1.0] * 11 + [2.0])
+    deals = np.arange(12)
+    _, low, high = mean_ci(ranks, deals)
+    assert low < 1  # the plain normal interval
+    assert mean_ci(ranks, deals, bounds=(1.0, 3.0)) == (ranks.mean(), 1.0, high)
+    res = play_ladder(["heuristic", "random", "random"], 6, seed=1)
+    assert all(1 <= s.mean_rank[1] and s.mean_rank[2] <= 3 for s in res.stats)
 
 
 def test_ladder_errors():

@@ -1,0 +1,583 @@
+"""An independent audit of the arena's statistics (docs/arena.md, "Schedule" and "Statistics"):
+the duplicate schedule at every player count of both games, the win rates, W-T-L counts, Wilson
+intervals with the duplicate design effect and mean ranks recomputed from games.jsonl with a
+separate implementation, hand-computed edge cases (0% and 100%, all ties, one deal, clusters of
+unequal size, 4 and 5 players), the OpenSkill ratings against the Plackett-Luce formulas written
+out here, and the printed tables against the result files.
+
+Nothing here is copied from a run of the code: every expected value is worked out by hand in a
+comment or computed by the code of this file (math and numpy only; scipy is not installed)."""
+import csv
+import itertools
+import json
+import math
+import random
+import statistics
+from collections import Counter, defaultdict
+from decimal import ROUND_HALF_EVEN, Decimal
+
+import numpy as np
+import pytest
+
+from spacemission_agents.arena import ArenaArgumentError, _schedule, _scheduled_games, lineups, run_arena
+from spacemission_agents.arena_stats import Games, agent_stats, cluster_variance, fit_ratings, pair_stats, proportion_ci
+from spacemission_env.games import GameConfig, get_game
+
+Z = statistics.NormalDist().inv_cdf(0.975)  # 1.959963984540054
+
+
+# --- an independent implementation ----------------------------------------------------------
+def wilson_roots(p: float, n: float) -> tuple[float, float]:
+    """The Wilson score interval as the two roots in x of (p - x)^2 = Z^2 x (1 - x) / n."""
+    a, b, c = 1 + Z * Z / n, -(2 * p + Z * Z / n), p * p
+    d = math.sqrt(max(b * b - 4 * a * c, 0.0))
+    return max(0.0, (-b - d) / (2 * a)), min(1.0, (-b + d) / (2 * a))
+
+
+def clustered_interval(values: list, clusters: list) -> tuple[float, float, float, float]:
+    """(p, low, high, deff) as docs/arena.md states it: Wilson on n / deff outcomes,
+    deff = max(1, V_cluster / V_binomial), V_cluster = C/(C-1) sum_c (y_c - p m_c)^2 / n^2;
+    deff = 1 where V_cluster is undefined (one cluster) or V_binomial is 0."""
+    n = len(values)
+    p = sum(values) / n
+    groups = defaultdict(list)
+    for v, c in zip(values, clusters):
+        groups[c].append(v)
+    C = len(groups)
+    vb = p * (1 - p) / n
+    deff = 1.0
+    if C >= 2 and vb > 0:
+        vc = C / (C - 1) * sum((sum(g) - p * len(g)) ** 2 for g in groups.values()) / n ** 2
+        deff = max(1.0, vc / vb)
+    lo, hi = wilson_roots(p, n / deff)
+    return p, lo, hi, deff
+
+
+def rank_interval(ranks: list, clusters: list, places: int) -> tuple[float, float, float]:
+    """Mean rank with the normal 95% interval of the cluster-robust standard error, kept
+    within the places 1..P (a mean rank cannot leave them)."""
+    n = len(ranks)
+    mean = sum(ranks) / n
+    groups = defaultdict(list)
+    for v, c in zip(ranks, clusters):
+        groups[c].append(v)
+    C = len(groups)
+    if C >= 2:
+        var = C / (C - 1) * sum((sum(g) - mean * len(g)) ** 2 for g in groups.values()) / n ** 2
+    else:
+        var = statistics.variance(ranks) / n if n > 1 else 0.0
+    half = Z * math.sqrt(var)
+    return mean, max(1.0, mean - half), min(float(places), mean + half)
+
+
+def outcome(rank_a: int, rank_b: int) -> float:
+    return 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
+
+
+def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
+    """Pair and agent statistics from the games.jsonl records alone (their `ranks`, `agents`,
+    `lineup`, `deal`), a cluster being one deal in one lineup."""
+    pairs, agents = {}, {}
+    for a, b in itertools.permutations(names, 2):
+        vals, cl, games = [], [], 0
+        for g in records:
+            sa = [i for i, x in enumerate(g["agents"]) if x == a]
+            sb = [j for j, x in enumerate(g["agents"]) if x == b]
+            games += bool(sa and sb)
+            for i in sa:
+                for j in sb:
+                    vals.append(outcome(g["ranks"][i], g["ranks"][j]))
+                    cl.append((g["lineup"], g["deal"]))
+        if vals:
+            p, lo, hi, deff = clustered_interval(vals, cl)
+            c = Counter(vals)
+            pairs[(a, b)] = dict(games=games, outcomes=len(vals), wins=c[1.0], ties=c[0.5], losses=c[0.0],
+                                 win_rate=p, ci_low=lo, ci_high=hi)
+    for a in names:
+        vals, cl, ranks, rcl, games = [], [], [], [], 0
+        for g in records:
+            P = len(g["agents"])
+            games += a in g["agents"]
+            for i, x in enumerate(g["agents"]):
+                if x != a:
+                    continue
+                r = g["ranks"][i]  # 1 + seats strictly ahead; ties share the mean of their places
+                ranks.append(r + (sum(q == r for q in g["ranks"]) - 1) / 2)
+                rcl.append((g["lineup"], g["deal"]))
+                for j, y in enumerate(g["agents"]):
+                    if y != a:
+                        vals.append(outcome(r, g["ranks"][j]))
+                        cl.append((g["lineup"], g["deal"]))
+        p, lo, hi, _ = clustered_interval(vals, cl)
+        m, rlo, rhi = rank_interval(ranks, rcl, P)
+        agents[a] = dict(games=games, seats=len(ranks), win_rate=p, win_ci_low=lo, win_ci_high=hi,
+                         mean_rank=m, rank_ci_low=rlo, rank_ci_high=rhi)
+    return pairs, agents
+
+
+def pl_update(mus: list, sigmas: list, ranks: list, beta=25 / 6, tau=25 / 300, kappa=1e-4) -> list:
+    """One Plackett-Luce update of one-player teams (Weng & Lin 2011, algorithm 4; ties as
+    OpenSkill shares them: A_q teams of equal rank), written out from the paper."""
+    s2 = [s * s + tau * tau for s in sigmas]
+    c = math.sqrt(sum(v + beta * beta for v in s2))
+    e = [math.exp(m / c) for m in mus]
+    k = len(mus)
+    S = [sum(e[s] for s in range(k) if ranks[s] >= ranks[q]) for q in range(k)]
+    A = [sum(ranks[s] == ranks[q] for s in range(k)) for q in range(k)]
+    out = []
+    for i in range(k):
+        omega = delta = 0.0
+        for q in range(k):
+            if ranks[q] <= ranks[i]:
+                pq = e[i] / S[q]
+                omega += ((q == i) - pq) / A[q]
+                delta += pq * (1 - pq) / A[q]
+        omega *= s2[i] / c
+        delta *= math.sqrt(s2[i]) / c * s2[i] / c ** 2  # gamma = sigma_i / c
+        out.append((mus[i] + omega, math.sqrt(s2[i]) * math.sqrt(max(1 - delta, kappa))))
+    return out
+
+
+def table(totals, seats, deal, lineup=None, stations=None, forfeit=None, seating=None) -> Games:
+    """A hand-built per-game table: all points as jump-gate points."""
+    totals = np.asarray(totals)
+    G, P = totals.shape
+    scores = np.zeros((G, P, 8), np.int16)
+    scores[..., 0] = totals
+    scores[..., 7] = totals
+    return Games(seeds=np.arange(G, dtype=np.uint64), lineup=np.zeros(G, int) if lineup is None else np.asarray(lineup),
+                 deal=np.asarray(deal), seating=np.arange(G) % P if seating is None else np.asarray(seating),
+                 seats=np.asarray(seats), start_player=np.zeros(G, np.int8), scores=scores,
+                 tiebreak=np.zeros((G, P), np.int8) if stations is None else np.asarray(stations, np.int8),
+                 round_limit=np.zeros(G, bool), rounds=np.full(G, 20, np.int32), num_actions=np.full(G, 100, np.int32),
+                 forfeit_seat=np.full(G, -1, np.int8) if forfeit is None else np.asarray(forfeit, np.int8))
+
+
+# --- 1. the duplicate schedule --------------------------------------------------------------
+def compositions(total: int, parts: int):
+    """Every way to write total as an ordered sum of `parts` positive integers."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(1, total - parts + 2):
+        for rest in compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+@pytest.mark.parametrize("num_agents", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_lineups_are_balanced_as_documented(num_agents, num_players):
+    ups = lineups(num_agents, num_players)
+    if num_agents >= num_players:  # every set of P distinct agents, once
+        assert sorted(map(tuple, map(sorted, ups))) == sorted(itertools.combinations(range(num_agents), num_players))
+        together = Counter(p for u in ups for p in itertools.combinations(u, 2))
+        assert set(together.values()) == {math.comb(num_agents - 2, num_players - 2)}  # every pair meets alike
+    else:  # every multiset holding each agent at least once: one lineup per composition of P
+        assert sorted(tuple(Counter(u)[k] for k in range(num_agents)) for u in ups) == sorted(compositions(num_players, num_agents))
+        assert all(set(u) == set(range(num_agents)) for u in ups)
+        # each agent holds each number of seats (so is the majority) equally often
+        held = [sorted(Counter(u)[k] for u in ups) for k in range(num_agents)]
+        assert all(h == held[0] for h in held)
+
+
+@pytest.mark.parametrize("mode", ["rotations", "permutations"])
+@pytest.mark.parametrize("num_agents, num_players", [(2, 2), (3, 2), (2, 3), (3, 3), (4, 3), (2, 4), (3, 4), (5, 4),
+                                                     (2, 5), (3, 5), (4, 5), (6, 5)])
+def test_every_deal_is_played_with_every_seating_and_every_seat(mode, num_agents, num_players):
+    games, seed = 7, 5  # an odd count: rounded up to whole deals
+    sched, deals, ups = _schedule(num_agents, num_players, games, seed, mode)
+    per_lineup = Counter(sched["lineup"].tolist())
+    R = per_lineup[0] // deals
+    assert set(per_lineup.values()) == {deals * R} and deals == math.ceil(games / R) and deals * R >= games > (deals - 1) * R
+    assert _scheduled_games(num_agents, num_players, games, mode) == (deals, len(sched["seeds"]))
+    for L, u in enumerate(ups):
+        for d in range(deals):
+            rows = np.flatnonzero((sched["lineup"] == L) & (sched["deal"] == d))
+            assert len(rows) == R
+            assert set(sched["seeds"][rows].tolist()) == {seed * 2**32 + d}  # one deal, one game seed
+            orders = Counter(map(tuple, sched["seats"][rows].tolist()))
+            assert all(sorted(o) == sorted(u) for o in orders)
+            if mode == "rotations":
+                assert set(orders) == {tuple(u[(s + r) % num_players] for s in range(num_players)) for r in range(num_players)}
+            else:  # every distinct order, each equally often
+                assert set(orders) == set(itertools.permutations(u)) and len(set(orders.values())) == 1
+            # seat luck hits every agent alike: each agent of the lineup sits in every seat equally often
+            seats = sched["seats"][rows]
+            for agent in set(u):
+                assert len(set((seats == agent).sum(axis=0).tolist())) == 1, (u, agent, seats.tolist())
+
+
+def test_permutations_with_repeats_are_balanced_per_deal():
+    """Before: the 4 orders of AAAB were padded to AABB's 6 by cycling (AAAB, AABA, ABAA,
+    BAAA, AAAB, AABA), so B sat in seats 2 and 3 twice as often as in seat 0 (the start seat
+    under schmidt). Now each lineup's orders repeat to the least common multiple (12)."""
+    sched, deals, ups = _schedule(2, 4, 1, 0, "permutations")
+    assert deals == 1 and len(sched["seeds"]) == 3 * 12
+    rows = sched["lineup"] == ups.index((0, 0, 0, 1))
+    assert (sched["seats"][rows] == 1).sum(axis=0).tolist() == [3, 3, 3, 3]
+    sched, deals, ups = _schedule(3, 5, 1, 0, "permutations")  # AAABC: 20 orders, AABBC: 30 -> 60
+    assert len(sched["seeds"]) == len(ups) * 60
+
+
+@pytest.mark.parametrize("game, players", [("spacemission", 2), ("spacemission", 5), ("red_planet", 3), ("red_planet", 5)])
+def test_a_deal_is_the_same_game_in_every_row_of_a_batch(game, players):
+    """The deal is the seed: every array of the fast engine's new state is equal in rows
+    that share a seed, wherever they sit in the batch."""
+    g = get_game(game)
+    seeds = np.array([9 * 2**32 + 1, 9 * 2**32 + 2, 9 * 2**32 + 1, 3, 9 * 2**32 + 1], dtype=np.uint64)
+    st = g.new_batch(len(seeds), GameConfig(players, game=game), seeds=seeds)
+    arrays = {k: v for k, v in vars(st).items() if isinstance(v, np.ndarray) and v.ndim and v.shape[0] == len(seeds)}
+    assert len(arrays) > 5
+    for k, v in arrays.items():
+        assert (v[0] == v[2]).all() and (v[0] == v[4]).all(), k
+    assert any((v[0] != v[1]).any() for v in arrays.values())  # another seed, another deal
+
+
+def test_red_planet_takes_3_to_5_players():
+    for bad in (2, 6):
+        with pytest.raises(ArenaArgumentError) as info:
+            run_arena(["random", "greedy"], num_players=bad, games=1, progress=False, game="red_planet")
+        assert info.value.argument == "num_players" and "3..5" in str(info.value)
+
+
+# --- 2. statistics recomputed from the recorded games ---------------------------------------
+@pytest.fixture(scope="module")
+def spacemission3(tmp_path_factory):
+    """3 agents, 2 players: 9 games per pair -> 5 deals x 2 seatings = 10."""
+    out = tmp_path_factory.mktemp("audit_sm")
+    r = run_arena(["random", "kind-random", "greedy"], num_players=2, games=9, seed=5, max_rounds=20, out=out,
+                  progress=False, chunk_size=8)
+    return r, out
+
+
+@pytest.fixture(scope="module")
+def red_planet4(tmp_path_factory):
+    """Red Planet, 3 agents at 4 players: 3 lineups with one agent twice, 4 games -> 1 deal x 4 rotations."""
+    out = tmp_path_factory.mktemp("audit_rp")
+    r = run_arena(["random", "greedy", "heuristic"], num_players=4, games=4, seed=11, out=out, progress=False,
+                  game="red_planet")
+    return r, out
+
+
+def _records(out):
+    return [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("fixture", ["spacemission3", "red_planet4"])
+def test_statistics_equal_an_independent_computation_from_games_jsonl(fixture, request):
+    result, out = request.getfixturevalue(fixture)
+    records = _records(out)
+    data = json.loads((out / "results.json").read_text())
+    names = data["config"]["agents"]
+    pairs, agents = stats_from_records(records, names)
+    got_pairs = {(p["agent"], p["opponent"]): p for p in data["pairs"]}
+    assert set(got_pairs) == set(pairs)
+    for key, want in pairs.items():
+        got = got_pairs[key]
+        for k in ("games", "outcomes", "wins", "ties", "losses"):
+            assert got[k] == want[k], (key, k)
+        assert got["wins"] + got["ties"] + got["losses"] == got["outcomes"]
+        for k in ("win_rate", "ci_low", "ci_high"):
+            assert got[k] == pytest.approx(want[k], abs=1e-12), (key, k)
+    for a in data["agents"]:
+        want = agents[a["name"]]
+        for k, v in want.items():
+            assert a[k] == pytest.approx(v, abs=1e-12), (a["name"], k)
+
+
+def test_schedule_of_the_recorded_games(spacemission3, red_planet4):
+    for (result, out), players, per_lineup in ((spacemission3, 2, 10), (red_planet4, 4, 4)):
+        records = _records(out)
+        cfg = result.config
+        assert cfg["games_per_lineup"] == per_lineup and len(records) == per_lineup * len(cfg["lineups"])
+        by_deal = defaultdict(list)
+        for g in records:
+            by_deal[(g["lineup"], g["deal"])].append(g)
+            assert g["seed"] == cfg["seed"] * 2**32 + g["deal"] and g["config"]["num_players"] == players
+        for games in by_deal.values():
+            assert len(games) == players
+            for seat in range(players):  # each agent of the lineup at each seat once (a rotation)
+                assert sorted(g["agents"][seat] for g in games) == sorted(games[0]["agents"])
+            assert len({g["start_player"] for g in games}) == 1  # the deal fixes the start seat
+
+
+def test_red_planet_recorded_games_replay_from_their_deal(red_planet4):
+    """Every recorded game is the reference engine's new_game(seed) played on: so all seatings
+    of a deal start from the same shuffles."""
+    result, out = red_planet4
+    g = get_game("red_planet")
+    for rec in _records(out):
+        c = rec["config"]
+        s = g.new_reference_game(GameConfig(c["num_players"], c["rules"], c["max_rounds"], "red_planet"), rec["seed"])
+        assert s.start_player == rec["start_player"]
+        for seat, action, _ in rec["actions"]:
+            assert g.rules.current_player(s) == seat
+            g.rules.apply(s, action)
+        assert g.rules.is_over(s) and g.rules.scores(s) == rec["scores"]
+        totals = [sc["total"] for sc in rec["scores"]]  # M-P4: equal totals share the place
+        assert rec["ranks"] == [1 + sum(t > mine for t in totals) for mine in totals]
+
+
+# --- 2. hand-computed edge cases -------------------------------------------------------------
+def test_unequal_clusters_design_effect_by_hand():
+    # clusters {1}, {1, 1}, {0, 0, 1}: n = 6, p = 2/3, y - p m = (1/3, 2/3, -1),
+    # V_cluster = 3/2 * (1/9 + 4/9 + 1) / 36 = 7/108, V_binomial = (2/3)(1/3)/6 = 1/27, deff = 7/4
+    values = np.array([1, 1, 1, 0, 0, 1], float)
+    clusters = np.array([0, 1, 1, 2, 2, 2])
+    assert cluster_variance(values, clusters) == pytest.approx(7 / 108, rel=1e-12)
+    p, lo, hi = proportion_ci(values, clusters)
+    assert p == pytest.approx(2 / 3)
+    assert (lo, hi) == pytest.approx(wilson_roots(2 / 3, 6 / 1.75), abs=1e-12)
+    # by hand: z^2/n = 1.12043, centre (2/3 + 0.56022) / 2.12043 = 0.57861,
+    # half z sqrt(0.064815 + 0.081697) / 2.12043 = 0.35380 -> 0.2248, 0.9324
+    assert (lo, hi) == pytest.approx((0.22480, 0.93240), abs=5e-5)
+
+
+def test_zero_and_full_win_rates_and_all_ties():
+    # 2 players, 5 deals x 2 seatings; a always wins: 100% [n/(n+z^2), 1] = [10/13.8415, 1]
+    seats = [[0, 1], [1, 0]] * 5
+    deal = np.arange(10) // 2
+    totals = [[30, 10], [10, 30]] * 5
+    pairs = pair_stats(table(totals, seats, deal), ["a", "b"])
+    ab, ba = pairs[("a", "b")], pairs[("b", "a")]
+    assert (ab.wins, ab.ties, ab.losses, ab.win_rate) == (10, 0, 0, 1.0)
+    assert (ab.ci_low, ab.ci_high) == pytest.approx((10 / (10 + Z * Z), 1.0), abs=1e-12)
+    assert ab.ci_low == pytest.approx(0.72246, abs=1e-5)
+    assert (ba.win_rate, ba.ci_low) == (0.0, 0.0) and ba.ci_high == pytest.approx(Z * Z / (10 + Z * Z), abs=1e-12)
+    # every game tied (points and stations): 0-10-0, 50%, plain Wilson on 10 (the outcomes have no
+    # spread, so the cluster variance is 0 and the design effect stays 1): 0.2366, 0.7634
+    tied = table([[20, 20]] * 10, seats, deal, stations=[[2, 2]] * 10)
+    pairs = pair_stats(tied, ["a", "b"])
+    ab = pairs[("a", "b")]
+    assert (ab.wins, ab.ties, ab.losses, ab.win_rate) == (0, 10, 0, 0.5)
+    assert (ab.ci_low, ab.ci_high) == pytest.approx((0.23659, 0.76341), abs=1e-5)
+    stats = agent_stats(tied, ["a", "b"], ["a", "b"])
+    assert [(s.mean_rank, s.rank_ci_low, s.rank_ci_high) for s in stats] == [(1.5, 1.5, 1.5)] * 2
+    # the same points, different stations: no tie (R-P8)
+    pairs = pair_stats(table([[20, 20]] * 10, seats, deal, stations=[[3, 2], [2, 3]] * 5), ["a", "b"])
+    assert (pairs[("a", "b")].wins, pairs[("a", "b")].ties) == (10, 0)
+
+
+def test_a_single_deal_is_plain_wilson():
+    # 2 players, 1 deal: a wins one seating, loses the other; one cluster -> deff 1, Wilson(0.5, 2)
+    g = table([[30, 10], [30, 10]], [[0, 1], [1, 0]], deal=[0, 0])
+    ab = pair_stats(g, ["a", "b"])[("a", "b")]
+    assert (ab.wins, ab.losses, ab.win_rate) == (1, 1, 0.5)
+    # by hand: centre 0.5, half = z sqrt(1/8 + z^2/16) / (1 + z^2/2) = 0.4093 -> [0.0945, 0.9055]
+    assert (ab.ci_low, ab.ci_high) == pytest.approx((0.09453, 0.90547), abs=1e-5)
+    a, b = agent_stats(g, ["a", "b"], ["a", "b"])
+    # ranks of a: 1 and 2, one cluster: plain SE sqrt(0.5/2) = 0.5 -> 1.5 -+ 0.98, kept within 1..2
+    assert (a.mean_rank, a.rank_ci_low, a.rank_ci_high) == (1.5, 1.0, 2.0)
+
+
+def test_mean_rank_interval_stays_within_the_places():
+    # 2 players, 3 deals: a first in 5 of 6 games. ranks of a by deal: (1,1), (1,1), (1,2);
+    # mean 7/6; y - mean m = (-1/3, -1/3, 2/3); var = 3/2 * (6/9) / 36 = 1/36; half = z/6 = 0.3267
+    # -> the normal interval [0.840, 1.493] is cut at rank 1; b's [1.507, 2.160] at rank 2
+    totals = [[30, 10], [10, 30], [30, 10], [10, 30], [30, 10], [30, 10]]
+    seats = [[0, 1], [1, 0]] * 3
+    a, b = agent_stats(table(totals, seats, deal=[0, 0, 1, 1, 2, 2]), ["a", "b"], ["a", "b"])
+    assert a.mean_rank == pytest.approx(7 / 6) and b.mean_rank == pytest.approx(11 / 6)
+    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx((1.0, 7 / 6 + Z / 6), abs=1e-12)
+    assert (b.rank_ci_low, b.rank_ci_high) == pytest.approx((11 / 6 - Z / 6, 2.0), abs=1e-12)
+    assert a.win_rate == pytest.approx(5 / 6)
+
+
+def test_four_players_win_rate_is_over_seat_pairs():
+    # 4 players, agents a b c d; one deal in 4 rotations. Totals by agent: c 40 > a 30 > d 20 > b 10,
+    # except in the last game where a and b tie at 25 (same stations): a vs b is then 0.5
+    names = ["a", "b", "c", "d"]
+    rot = [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]]
+    by_agent = [[30, 10, 40, 20]] * 3 + [[25, 25, 40, 20]]
+    totals = [[by_agent[g][k] for k in rot[g]] for g in range(4)]
+    g = table(totals, rot, deal=[0] * 4)
+    pairs = pair_stats(g, names)
+    ab = pairs[("a", "b")]
+    assert (ab.games, ab.outcomes, ab.wins, ab.ties, ab.losses) == (4, 4, 3, 1, 0) and ab.win_rate == pytest.approx(3.5 / 4)
+    assert pairs[("a", "c")].win_rate == 0.0 and pairs[("d", "b")].win_rate == pytest.approx(3 / 4)  # 20 < 25 at the end
+    # a pooled against b, c, d: 3.5 + 0 + 4 = 7.5 of 12
+    stats = agent_stats(g, names, names)
+    assert stats[0].win_rate == pytest.approx(7.5 / 12)
+    # mean ranks: a 2nd thrice and 2.5 (shares 2nd-3rd with b) once; b 4th thrice and 2.5 once
+    assert stats[0].mean_rank == pytest.approx((2 * 3 + 2.5) / 4) and stats[1].mean_rank == pytest.approx((4 * 3 + 2.5) / 4)
+    assert stats[2].mean_rank == 1.0 and (stats[2].rank_ci_low, stats[2].rank_ci_high) == (1.0, 1.0)
+
+
+def test_five_players_with_repeats_compare_every_seat_pair():
+    # 5 players, lineup AAABB (agents 0 x3, 1 x2): each game gives 3 x 2 = 6 outcomes for a vs b.
+    # game 0: A seats score 50, 10, 30; B seats 40, 20 -> A wins 50>40, 50>20, 30>20 = 3 of 6
+    # game 1: A 10, 10, 10; B 10 (same stations: tie), 5 -> ties 3 (10 = 10), wins 3 (10 > 5)
+    seats = [[0, 0, 0, 1, 1], [0, 1, 0, 0, 1]]
+    totals = [[50, 10, 30, 40, 20], [10, 10, 10, 10, 5]]
+    g = table(totals, seats, deal=[0, 1], seating=[0, 0])
+    ab = pair_stats(g, ["a", "b"])[("a", "b")]
+    assert (ab.games, ab.outcomes, ab.wins, ab.ties, ab.losses) == (2, 12, 6, 3, 3)
+    assert ab.win_rate == pytest.approx(7.5 / 12)
+    # deal clusters: y = (3, 4.5), m = (6, 6), p = 0.625: y - p m = (-0.75, 0.75); V_c = 2 * 1.125 / 144
+    # = 1/64; V_b = 0.625 * 0.375 / 12 = 0.01953; deff = 0.8 -> 1 (never narrower than Wilson on 12)
+    assert (ab.ci_low, ab.ci_high) == pytest.approx(wilson_roots(0.625, 12), abs=1e-12)
+    a, b = agent_stats(g, ["a", "b"], ["a", "b"])
+    assert (a.games, a.seats, b.seats) == (2, 6, 4)
+    # a's average ranks: game 0: 1, 5, 3; game 1: four-way tie at 10 for places 1..4 -> 2.5 each
+    assert a.mean_rank == pytest.approx((1 + 5 + 3 + 2.5 * 3) / 6)
+
+
+# --- 3. ratings -----------------------------------------------------------------------------
+def test_one_game_rating_update_by_hand():
+    # defaults mu 25, sigma 25/3, beta 25/6, tau 25/300: sigma^2 = 69.4514, c = sqrt(2 (69.4514 + 17.3611))
+    # = 13.1767; winner: omega = sigma^2 / c * 1/2 = 2.6354, delta = gamma sigma^2 / c^2 / 4 = 0.06325
+    # -> mu 27.6354, sigma 8.33375 sqrt(1 - 0.06325) = 8.0659; the loser mu 22.3646, same sigma
+    g = table([[30, 10]], [[0, 1]], deal=[0])
+    (mu0, s0, o0), (mu1, s1, o1) = fit_ratings(g, 2)
+    assert (mu0, mu1) == pytest.approx((27.63539, 22.36461), abs=1e-4) and s0 == s1 == pytest.approx(8.06590, abs=1e-4)
+    assert o0 == pytest.approx(mu0 - 3 * s0)
+    (w, sw), (l, sl) = pl_update([25, 25], [25 / 3, 25 / 3], [1, 2])
+    assert (mu0, s0, mu1, s1) == pytest.approx((w, sw, l, sl), abs=1e-10)
+    # a tie (points and stations): mu unchanged, sigma shrinks alike
+    (mu0, s0, _), (mu1, s1, _) = fit_ratings(table([[20, 20]], [[0, 1]], deal=[0]), 2)
+    assert (mu0, mu1) == pytest.approx((25, 25), abs=1e-12) and s0 == pytest.approx(s1) and s0 < 25 / 3
+    # a forfeit ranks last whatever its points: the same update as a plain loss
+    forfeit = fit_ratings(table([[10, 90]], [[0, 1]], deal=[0], forfeit=[1]), 2)
+    assert [m for m, _, _ in forfeit] == pytest.approx([w, l], abs=1e-10)
+
+
+def test_an_agent_in_two_seats_gets_the_mean_of_its_seats_updates():
+    """Before: the same rating object was passed for both seats; OpenSkill deep-copies the
+    teams with a memo, so both seats were one object: tau was added to its sigma twice and
+    the second seat's update was applied on top of the first (mu 24.39 instead of the mean
+    24.64 here, and the opponent's update changed too)."""
+    # 3 players, lineup AAB; A first and third, B second
+    g = table([[30, 20, 10]], [[0, 1, 0]], deal=[0], seating=[0])
+    (muA, sA, _), (muB, sB, _) = fit_ratings(g, 2)
+    (m1, s1), (mb, sb), (m3, s3) = pl_update([25] * 3, [25 / 3] * 3, [1, 2, 3])
+    assert muA == pytest.approx((m1 + m3) / 2, abs=1e-10) and sA == pytest.approx((s1 + s3) / 2, abs=1e-10)
+    assert (muB, sB) == pytest.approx((mb, sb), abs=1e-10)
+    assert muA == pytest.approx(24.64137, abs=1e-4)  # by hand: (27.8690 + 21.4137) / 2
+
+
+def _random_table(seed: int, lineup_list, deals: int) -> Games:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for L, u in enumerate(lineup_list):
+        P = len(u)
+        for d in range(deals):
+            for r in range(P):
+                rows.append((L, d, r, [u[(s + r) % P] for s in range(P)]))
+    seats = np.array([s for *_, s in rows])
+    strength = np.array([0, 8, 16, 24])  # agent k scores about 8 k more
+    totals = strength[seats] + rng.integers(0, 20, size=seats.shape)
+    return table(totals, seats, deal=[d for _, d, _, _ in rows], lineup=[L for L, *_ in rows],
+                 seating=[r for _, _, r, _ in rows], stations=rng.integers(0, 2, size=seats.shape))
+
+
+def test_ratings_follow_the_documented_order_and_not_the_row_order():
+    ups = lineups(4, 3)
+    g = _random_table(1, ups, deals=4)
+    got = fit_ratings(g, 4)
+    # the same table with its rows shuffled: the ratings still go deal-major
+    perm = np.random.default_rng(2).permutation(len(g))
+    shuffled = Games(**{k: (v[perm] if isinstance(v, np.ndarray) else v) for k, v in vars(g).items()})
+    assert np.asarray(fit_ratings(shuffled, 4)) == pytest.approx(np.asarray(got), abs=1e-12)
+    # independently: one Plackett-Luce update per game, deal by deal, then lineup, then seating
+    _, comp = g.ranks()
+    mu, sigma = [25.0] * 4, [25 / 3] * 4
+    for i in sorted(range(len(g)), key=lambda i: (g.deal[i], g.lineup[i], g.seating[i])):
+        ks = g.seats[i].tolist()
+        for k, (m, s) in zip(ks, pl_update([mu[k] for k in ks], [sigma[k] for k in ks], comp[i].tolist())):
+            mu[k], sigma[k] = m, s
+    assert [m for m, _, _ in got] == pytest.approx(mu, abs=1e-9)
+    assert [s for _, s, _ in got] == pytest.approx(sigma, abs=1e-9)
+    # and the order matters (so the check above can fail): lineup-major gives other ratings
+    mu2, sigma2 = [25.0] * 4, [25 / 3] * 4
+    for i in range(len(g)):
+        ks = g.seats[i].tolist()
+        for k, (m, s) in zip(ks, pl_update([mu2[k] for k in ks], [sigma2[k] for k in ks], comp[i].tolist())):
+            mu2[k], sigma2[k] = m, s
+    assert max(abs(a - b) for a, b in zip(mu, mu2)) > 1e-3
+    assert mu[3] > mu[2] > mu[1] > mu[0]
+
+
+def test_ratings_do_not_depend_on_the_seat_order_within_a_game():
+    g = _random_table(3, lineups(4, 3), deals=3)
+    flipped = Games(**{k: (v[:, ::-1].copy() if k in ("seats", "scores", "tiebreak") else v) for k, v in vars(g).items()})
+    assert np.asarray(fit_ratings(flipped, 4)) == pytest.approx(np.asarray(fit_ratings(g, 4)), abs=1e-9)
+
+
+# --- 4. the printed tables and the files ----------------------------------------------------
+def _round(x: float, digits: int) -> str:
+    """The value as results.json writes it (repr), rounded half to even."""
+    return f"{Decimal(repr(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN):f}"
+
+
+def pct(x: float) -> str:
+    """A share as a percentage with one decimal, from the written value, half to even."""
+    return f"{(Decimal(repr(x)) * 100).quantize(Decimal('0.1'), rounding=ROUND_HALF_EVEN):f}"
+
+
+def test_formatting_rounds_the_written_value():
+    from spacemission_agents.arena_output import _fmt, _pct
+
+    # 0.2875 = 11.5 / 40 is 28.75%: half to even -> 28.8 (100 * 0.2875 is 28.749999... in binary)
+    assert _pct(0.2875) == "28.8" and _pct(0.6125) == "61.2" and _pct(0.0625) == "6.2"
+    assert _fmt(2.675, 2) == "2.68" and _fmt(1.125, 2) == "1.12" and _fmt(-8.45, 1) == "-8.4"
+    assert _pct(1.0) == "100.0" and _pct(0.0) == "0.0" and _fmt(float("nan")) == "-" and _pct(float("nan")) == "-"
+    for k, n in [(k, n) for n in (8, 40, 80, 120, 1000) for k in range(2 * n + 1)] + [(x, 10**6) for x in random.Random(0).sample(range(10**6), 300)]:
+        v = k / 2 / n  # a win rate with ties half: every exact tie of the last digit among them
+        assert _pct(v) == pct(v), (k, n)
+
+
+def _rows(t) -> list[list[str]]:
+    import rich.console
+
+    console = rich.console.Console(width=400, record=True, color_system=None)
+    console.print(t)
+    text = console.export_text()
+    return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
+
+
+@pytest.mark.parametrize("fixture", ["spacemission3", "red_planet4"])
+def test_printed_tables_equal_the_result_files(fixture, request):
+    result, out = request.getfixturevalue(fixture)
+    data = json.loads((out / "results.json").read_text())
+    agents_t, pairs_t = result.table()
+    rows = _rows(agents_t)
+    by_name = {a["name"]: a for a in data["agents"]}
+    assert [r[0] for r in rows] == [a["name"] for a in sorted(data["agents"], key=lambda a: -a["ordinal"])]
+    for r in rows:
+        a = by_name[r[0]]
+        assert r[1] == str(a["games"])
+        assert r[2] == f"{pct(a['win_rate'])} [{pct(a['win_ci_low'])}, {pct(a['win_ci_high'])}]"
+        assert r[3] == f"{_round(a['mean_rank'], 2)} [{_round(a['rank_ci_low'], 2)}, {_round(a['rank_ci_high'], 2)}]"
+        assert r[4] == _round(a["mean_score"]["total"], 1)
+        assert r[5] == f"{_round(a['mu'], 1)} +- {_round(a['sigma'], 1)}" and r[6] == _round(a["ordinal"], 1)
+        assert r[7] == f"{pct(a['round_limit_share'])}%" and r[8] == str(a["forfeits"])
+        # the interval holds the estimate, also as printed
+        p, lo, hi = (float(x) for x in r[2].replace("[", "").replace("]", "").replace(",", "").split())
+        assert lo <= p <= hi and a["win_ci_low"] <= a["win_rate"] <= a["win_ci_high"]
+        assert 1 <= a["rank_ci_low"] <= a["mean_rank"] <= a["rank_ci_high"] <= data["config"]["num_players"]
+    pairs = {(p["agent"], p["opponent"]): p for p in data["pairs"]}
+    prow = _rows(pairs_t)
+    names = data["config"]["agents"]
+    assert len(prow) == math.comb(len(names), 2)
+    for r in prow:
+        x, y = r[0].split(" vs ")
+        p = pairs[(x, y)]
+        assert names.index(x) < names.index(y)
+        assert r[1] == str(p["games"]) and r[3] == f"{p['wins']}-{p['ties']}-{p['losses']}"
+        assert r[2] == f"{pct(p['win_rate'])} [{pct(p['ci_low'])}, {pct(p['ci_high'])}]"
+        w, lo, hi = (float(v) for v in r[2].replace("[", "").replace("]", "").replace(",", "").split())
+        assert lo <= w <= hi and abs(w - 100 * p["win_rate"]) <= 0.05 + 1e-9
+        assert r[4] == f"{_round(p['mean_score']['total'], 1)} : {_round(p['opponent_mean_score']['total'], 1)}"
+        assert r[5] == f"{pct(p['round_limit_share'])}%" and r[6] == f"{p['forfeits']} : {p['opponent_forfeits']}"
+    # the CSV files hold the JSON's numbers
+    with open(out / "pairs.csv") as fh:
+        for row in csv.DictReader(fh):
+            p = pairs[(row["agent"], row["opponent"])]
+            for k in ("win_rate", "ci_low", "ci_high"):
+                assert float(row[k]) == p[k]
+            assert (int(row["wins"]), int(row["ties"]), int(row["losses"])) == (p["wins"], p["ties"], p["losses"])
+    with open(out / "agents.csv") as fh:
+        for row in csv.DictReader(fh):
+            a = by_name[row["name"]]
+            for k in ("win_rate", "win_ci_low", "win_ci_high", "mean_rank", "rank_ci_low", "rank_ci_high", "mu", "sigma"):
+                assert float(row[k]) == a[k]
