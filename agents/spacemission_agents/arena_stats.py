@@ -73,51 +73,62 @@ def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def cluster_variance(values: np.ndarray, clusters: np.ndarray) -> float:
+def cluster_variance(values: np.ndarray, clusters: np.ndarray, strata: np.ndarray | None = None) -> float:
     """Variance of the mean of ``values`` when observations sharing a cluster (a deal
     played with every seating) are correlated: the ratio estimator's cluster-robust
-    variance, C/(C-1) * sum_c (y_c - mean * m_c)^2 / n^2. NaN with fewer than 2 clusters."""
+    variance, C/(C-1) * sum_c (sum_{i in c} e_i)^2 / n^2, with e_i = value - mean. With
+    ``strata`` (each value's lineup: fixed by the design, every lineup played as often)
+    e_i = value - its stratum's mean, so that the differences between lineups (against
+    random in one, the heuristic in another) are not counted as noise; a cluster may then
+    span strata (a deal is played in every lineup, and its luck is shared). NaN with fewer
+    than 2 clusters."""
     n = len(values)
     _, inv = np.unique(clusters, return_inverse=True)
     c = inv.max() + 1 if n else 0
     if c < 2:
         return float("nan")
-    y = np.bincount(inv, weights=values, minlength=c)
-    m = np.bincount(inv, minlength=c)
-    mean = values.mean()
-    return float(c / (c - 1) * ((y - mean * m) ** 2).sum() / n ** 2)
+    if strata is None:
+        resid = values - values.mean()
+    else:
+        _, s_inv = np.unique(strata, return_inverse=True)
+        means = np.bincount(s_inv, weights=values) / np.bincount(s_inv)
+        resid = values - means[s_inv]
+    e = np.bincount(inv, weights=resid, minlength=c)
+    return float(c / (c - 1) * (e ** 2).sum() / n ** 2)
 
 
-def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray) -> tuple[float, float, float]:
+def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray | None = None
+                  ) -> tuple[float, float, float]:
     """(estimate, low, high): a Wilson 95% interval on per-game outcomes (1 win, 0.5 tie,
     0 loss) with the number of games shrunk by the design effect of the duplicate
     clusters, deff = max(1, cluster variance / binomial variance). The interval is never
     narrower than plain Wilson: with few deals the cluster variance is too noisy to trust
     the variance reduction that seat rotation brings, and it widens when the games of a
-    deal are positively correlated."""
+    deal are positively correlated. ``strata``: as in :func:`cluster_variance`."""
     n = len(outcomes)
     if n == 0:
         return float("nan"), 0.0, 1.0
     p = float(outcomes.mean())
     deff = 1.0
     vb = p * (1 - p) / n
-    vc = cluster_variance(outcomes, clusters)
+    vc = cluster_variance(outcomes, clusters, strata)
     if vb > 0 and np.isfinite(vc):
         deff = max(1.0, vc / vb)
     low, high = wilson(p, n / deff)
     return p, min(low, p), max(high, p)
 
 
-def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float] | None = None
-            ) -> tuple[float, float, float]:
+def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float] | None = None,
+            strata: np.ndarray | None = None) -> tuple[float, float, float]:
     """(mean, low, high): normal 95% interval with the cluster-robust standard error
     (clusters = duplicate deals); the plain standard error when there is one cluster. With
     ``bounds`` (the values' range, e.g. the places 1..P of a mean rank) the interval is cut
-    there: a bot first in almost every game was reported 1.05 [0.95, 1.15]."""
+    there: a bot first in almost every game was reported 1.05 [0.95, 1.15]. ``strata``: as
+    in :func:`cluster_variance`."""
     if len(values) == 0:
         return float("nan"), float("nan"), float("nan")
     mean = float(values.mean())
-    var = cluster_variance(values, clusters)
+    var = cluster_variance(values, clusters, strata)
     if not np.isfinite(var):
         var = float(values.var(ddof=1) / len(values)) if len(values) > 1 else 0.0
     half = Z95 * np.sqrt(var)
@@ -202,7 +213,6 @@ def _agent_seat_scores(games: Games, g: np.ndarray, agent: int) -> np.ndarray:
 def pair_stats(games: Games, names: list[str]) -> dict[tuple[str, str], PairStats]:
     """Every ordered pair of distinct agents that met."""
     key = games.keys()
-    cluster = games.cluster
     done = games.forfeit_seat < 0
     out = {}
     for a in range(len(names)):
@@ -213,7 +223,7 @@ def pair_stats(games: Games, names: list[str]) -> dict[tuple[str, str], PairStat
             if outcomes.size == 0:
                 continue
             both = np.flatnonzero((games.seats == a).any(axis=1) & (games.seats == b).any(axis=1))
-            p, low, high = proportion_ci(outcomes, cluster[gidx])
+            p, low, high = proportion_ci(outcomes, games.deal[gidx], strata=games.lineup[gidx])
             fin = both[done[both]]
             fa = both[~done[both]]
             forf_agent = games.seats[fa, games.forfeit_seat[fa]]
@@ -232,22 +242,23 @@ def pair_stats(games: Games, names: list[str]) -> dict[tuple[str, str], PairStat
 def agent_stats(games: Games, names: list[str], specs: list[str]) -> list[AgentStats]:
     key = games.keys()
     avg_rank, _ = games.ranks()
-    cluster = games.cluster
     done = games.forfeit_seat < 0
     out = []
     for a, name in enumerate(names):
         sel = games.seats == a
         g_in = np.flatnonzero(sel.any(axis=1))
         gs, ss = np.nonzero(sel)
-        outcomes, clusters = [], []
+        outcomes, where = [], []
         for b in range(len(names)):
             if b != a:
                 o, gidx, _ = _pair_outcomes(games, key, a, b)
                 outcomes.append(o)
-                clusters.append(cluster[gidx])
+                where.append(gidx)
         o = np.concatenate(outcomes) if outcomes else np.zeros(0)
-        p, low, high = proportion_ci(o, np.concatenate(clusters) if clusters else np.zeros(0, np.int64))
-        r, rlow, rhigh = mean_ci(avg_rank[gs, ss], cluster[gs], bounds=(1.0, float(games.seats.shape[1])))
+        g = np.concatenate(where) if where else np.zeros(0, np.int64)
+        p, low, high = proportion_ci(o, games.deal[g], strata=games.lineup[g])
+        r, rlow, rhigh = mean_ci(avg_rank[gs, ss], games.deal[gs], bounds=(1.0, float(games.seats.shape[1])),
+                                 strata=games.lineup[gs])
         fin = g_in[done[g_in]]
         forf = np.flatnonzero(~done)
         out.append(AgentStats(

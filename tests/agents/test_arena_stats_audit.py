@@ -34,37 +34,44 @@ def wilson_roots(p: float, n: float) -> tuple[float, float]:
     return max(0.0, (-b - d) / (2 * a)), min(1.0, (-b + d) / (2 * a))
 
 
-def clustered_interval(values: list, clusters: list) -> tuple[float, float, float, float]:
+def _stratified_cluster_variance(values: list, clusters: list, strata: list | None) -> float:
+    """C/(C-1) sum_c (sum_{i in c} e_i)^2 / n^2, e_i the value minus its stratum's mean
+    (the overall mean without strata); None with fewer than 2 clusters."""
+    n = len(values)
+    by_stratum = defaultdict(list)
+    for v, h in zip(values, strata or [0] * n):
+        by_stratum[h].append(v)
+    mean = {h: sum(vs) / len(vs) for h, vs in by_stratum.items()}
+    e = defaultdict(float)
+    for v, c, h in zip(values, clusters, strata or [0] * n):
+        e[c] += v - mean[h]
+    C = len(e)
+    return C / (C - 1) * sum(x * x for x in e.values()) / n ** 2 if C >= 2 else None
+
+
+def clustered_interval(values: list, clusters: list, strata: list | None = None) -> tuple[float, float, float, float]:
     """(p, low, high, deff) as docs/arena.md states it: Wilson on n / deff outcomes,
-    deff = max(1, V_cluster / V_binomial), V_cluster = C/(C-1) sum_c (y_c - p m_c)^2 / n^2;
+    deff = max(1, V_cluster / V_binomial), V_cluster the cluster-robust variance with the
+    residuals taken from each lineup's (stratum's) mean and a deal as the cluster;
     deff = 1 where V_cluster is undefined (one cluster) or V_binomial is 0."""
     n = len(values)
     p = sum(values) / n
-    groups = defaultdict(list)
-    for v, c in zip(values, clusters):
-        groups[c].append(v)
-    C = len(groups)
     vb = p * (1 - p) / n
     deff = 1.0
-    if C >= 2 and vb > 0:
-        vc = C / (C - 1) * sum((sum(g) - p * len(g)) ** 2 for g in groups.values()) / n ** 2
+    vc = _stratified_cluster_variance(values, clusters, strata)
+    if vc is not None and vb > 0:
         deff = max(1.0, vc / vb)
     lo, hi = wilson_roots(p, n / deff)
     return p, lo, hi, deff
 
 
-def rank_interval(ranks: list, clusters: list, places: int) -> tuple[float, float, float]:
+def rank_interval(ranks: list, clusters: list, places: int, strata: list | None = None) -> tuple[float, float, float]:
     """Mean rank with the normal 95% interval of the cluster-robust standard error, kept
     within the places 1..P (a mean rank cannot leave them)."""
     n = len(ranks)
     mean = sum(ranks) / n
-    groups = defaultdict(list)
-    for v, c in zip(ranks, clusters):
-        groups[c].append(v)
-    C = len(groups)
-    if C >= 2:
-        var = C / (C - 1) * sum((sum(g) - mean * len(g)) ** 2 for g in groups.values()) / n ** 2
-    else:
+    var = _stratified_cluster_variance(ranks, clusters, strata)
+    if var is None:
         var = statistics.variance(ranks) / n if n > 1 else 0.0
     half = Z * math.sqrt(var)
     return mean, max(1.0, mean - half), min(float(places), mean + half)
@@ -76,10 +83,10 @@ def outcome(rank_a: int, rank_b: int) -> float:
 
 def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
     """Pair and agent statistics from the games.jsonl records alone (their `ranks`, `agents`,
-    `lineup`, `deal`), a cluster being one deal in one lineup."""
+    `lineup`, `deal`): a deal is a cluster (the same seed in every lineup), a lineup a stratum."""
     pairs, agents = {}, {}
     for a, b in itertools.permutations(names, 2):
-        vals, cl, games = [], [], 0
+        vals, cl, st, games = [], [], [], 0
         for g in records:
             sa = [i for i, x in enumerate(g["agents"]) if x == a]
             sb = [j for j, x in enumerate(g["agents"]) if x == b]
@@ -87,14 +94,15 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
             for i in sa:
                 for j in sb:
                     vals.append(outcome(g["ranks"][i], g["ranks"][j]))
-                    cl.append((g["lineup"], g["deal"]))
+                    cl.append(g["deal"])
+                    st.append(g["lineup"])
         if vals:
-            p, lo, hi, deff = clustered_interval(vals, cl)
+            p, lo, hi, deff = clustered_interval(vals, cl, st)
             c = Counter(vals)
             pairs[(a, b)] = dict(games=games, outcomes=len(vals), wins=c[1.0], ties=c[0.5], losses=c[0.0],
                                  win_rate=p, ci_low=lo, ci_high=hi)
     for a in names:
-        vals, cl, ranks, rcl, games = [], [], [], [], 0
+        vals, cl, st, ranks, rcl, rst, games = [], [], [], [], [], [], 0
         for g in records:
             P = len(g["agents"])
             games += a in g["agents"]
@@ -103,13 +111,15 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
                     continue
                 r = g["ranks"][i]  # 1 + seats strictly ahead; ties share the mean of their places
                 ranks.append(r + (sum(q == r for q in g["ranks"]) - 1) / 2)
-                rcl.append((g["lineup"], g["deal"]))
+                rcl.append(g["deal"])
+                rst.append(g["lineup"])
                 for j, y in enumerate(g["agents"]):
                     if y != a:
                         vals.append(outcome(r, g["ranks"][j]))
-                        cl.append((g["lineup"], g["deal"]))
-        p, lo, hi, _ = clustered_interval(vals, cl)
-        m, rlo, rhi = rank_interval(ranks, rcl, P)
+                        cl.append(g["deal"])
+                        st.append(g["lineup"])
+        p, lo, hi, _ = clustered_interval(vals, cl, st)
+        m, rlo, rhi = rank_interval(ranks, rcl, P, rst)
         agents[a] = dict(games=games, seats=len(ranks), win_rate=p, win_ci_low=lo, win_ci_high=hi,
                          mean_rank=m, rank_ci_low=rlo, rank_ci_high=rhi)
     return pairs, agents
@@ -331,6 +341,28 @@ def test_unequal_clusters_design_effect_by_hand():
     # by hand: z^2/n = 1.12043, centre (2/3 + 0.56022) / 2.12043 = 0.57861,
     # half z sqrt(0.064815 + 0.081697) / 2.12043 = 0.35380 -> 0.2248, 0.9324
     assert (lo, hi) == pytest.approx((0.22480, 0.93240), abs=5e-5)
+
+
+def test_lineups_are_strata_and_a_deal_is_one_cluster_across_them():
+    """Lineups are fixed by the design (each played as often), so the pooled rate's variance
+    counts no difference between them: one lineup always won and one always lost, 10 deals of
+    2 outcomes each. Before, the residuals were taken from the pooled mean (each cluster
+    +-1 off), deff 2.1 instead of 1. And a deal's luck is shared by every lineup (the same
+    seed), so a deal is one cluster across lineups."""
+    values = np.array([1.0] * 20 + [0.0] * 20)
+    deal = np.tile(np.arange(10).repeat(2), 2)
+    lineup = np.arange(40) // 20
+    assert cluster_variance(values, deal, lineup) == 0.0
+    assert proportion_ci(values, deal, strata=lineup)[1:] == pytest.approx(wilson_roots(0.5, 40), abs=1e-12)
+    # without strata, a cluster per deal and lineup: C = 20, each cluster's sum off by 1
+    old = cluster_variance(values, lineup * 10 + deal)
+    assert old == pytest.approx(20 / 19 * 20 / 40 ** 2) and old / (0.25 / 40) > 2
+    # shared deal luck: both lineups win the even deals and lose the odd ones; residuals
+    # +-0.5 per outcome, 4 per deal across the two lineups: sum +-2 per deal,
+    # V = 10/9 * 10 * 4 / 40^2 = 1/36 (against 20/19 * 20 * 1 / 40^2 = 1/76 per lineup-deal)
+    luck = np.tile(np.repeat([1.0, 0.0] * 5, 2), 2)
+    assert cluster_variance(luck, deal, lineup) == pytest.approx(1 / 36, rel=1e-12)
+    assert cluster_variance(luck, lineup * 10 + deal, lineup) == pytest.approx(1 / 76, rel=1e-12)
 
 
 def test_zero_and_full_win_rates_and_all_ties():
