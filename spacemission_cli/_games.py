@@ -189,7 +189,6 @@ def _check_shape(rec, where: str) -> None:
     _check_seat_fields(rec, where)
 
 
-
 def _check_seat_fields(rec: dict, where: str) -> None:
     """ReplayError naming the field unless the optional fields that replay shows per seat
     are absent, null or of their shape: ``agents`` a name per seat, ``ranks`` a rank per

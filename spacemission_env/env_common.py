@@ -31,7 +31,6 @@ RENDER_MODES = ("ansi", "human", "rgb_array")  # human: prints the ansi text
 ILLEGAL_ACTIONS = ("raise", "lose")  # what a legal-range id that is not legal now does
 
 
-
 def check_observation_type(observation_type, what: str = "observation_type",
                            description: GameDescription = SPACE_MISSION) -> str:
     types = description.observation_types

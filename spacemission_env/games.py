@@ -157,7 +157,6 @@ def get_game(game: "str | Game" = DEFAULT_GAME) -> Game:
     return _LOADED[game]
 
 
-
 @dataclass(frozen=True)
 class GameConfig:
     """The game an environment plays: what a policy's optional ``bind(config)`` hook

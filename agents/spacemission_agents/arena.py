@@ -48,7 +48,6 @@ def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spa
     return GameConfig(num_players, rules, max_rounds, game)
 
 
-
 def lineups(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
     """The agent lineups (sorted agent indices, one per seat before seating) of a round
     robin: every set of ``num_players`` distinct agents when there are at least that many

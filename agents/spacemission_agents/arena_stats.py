@@ -41,11 +41,6 @@ class Games:
     def __len__(self) -> int:
         return len(self.seeds)
 
-    @property
-    def cluster(self) -> np.ndarray:
-        """Deal id across lineups: the games of one deal and lineup share it (the duplicate set)."""
-        return self.lineup.astype(np.int64) * (int(self.deal.max()) + 1) + self.deal
-
     def keys(self) -> np.ndarray:
         """int64 [G, P] final order key: points, then the tie-break (Space Mission's stations,
         R-P8); -1 for a forfeiting seat."""

@@ -38,7 +38,6 @@ RULE_SETS = ("yucata", "schmidt")  # default first; index = the fast engine's ru
 MAX_ROUNDS_LIMIT = 2**31 - 1  # the fast engine keeps the round in int32
 
 
-
 def check_game_config(num_players, rules, max_rounds) -> tuple[int, str, int]:
     """(num_players, rules, max_rounds) as plain values; ValueError naming the first bad one."""
     if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
