@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import config as _numba_config
 
+from .checks import is_int
 from .jit import njit
 
 # --- SplitMix64 (spacemission_env/rng.py) inside kernels, all uint64 so numba wraps mod 2**64 ----
@@ -202,7 +203,7 @@ def check_run_many(total_games, chunk) -> None:
     """The differential harnesses' ``run_many`` arguments (both games): ValueError unless
     ``total_games`` >= 0 and ``chunk`` >= 1 are integers (their loops would never end)."""
     for name, value, low in (("total_games", total_games, 0), ("chunk", chunk, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        if not is_int(value) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
