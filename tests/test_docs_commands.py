@@ -105,14 +105,8 @@ PARTIAL = {
 }
 # command as extracted -> why it is not checked at all
 SKIP = {
-    "python -m spacemission_env.red_planet.render docs/images":
-        "no argparse parser: the module's __main__ block reads sys.argv[1] (an output folder)",
-    "python -m spacemission_env.red_planet.actions":
-        "no argparse parser: the module's __main__ block prints the action table",
     "python -m tests.env.rules.test_state_json":
         "no argparse parser: a test module whose __main__ block prints an example",
-    "python tools/make_observation_doc.py": "no argparse parser: prints the generated page",
-    "python tools/make_red_planet_observation_doc.py": "no argparse parser: prints the generated page",
 }
 
 

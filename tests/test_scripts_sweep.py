@@ -341,3 +341,39 @@ def test_ship_model_bad_file(capsys, tmp_path):
     usage_error(capsys, "tools", "ship_model", [str(tmp_path / "nope.npz")], "no PPO model file")  # was: ValueError
     usage_error(capsys, "tools", "ship_model", [str(tmp_path)], "is a directory")
 
+
+
+# --- page generators: an argparse parser each (they took any arguments, and the render module
+# made a folder named after its first one, '--help' included) ------------------------------------
+@pytest.mark.parametrize("name", ["make_observation_doc", "make_red_planet_observation_doc"])
+def test_observation_doc_tools_take_no_arguments(capsys, name):
+    usage_error(capsys, "tools", name, ["docs/observation.md"], "unrecognized arguments: docs/observation.md")
+    load_tool(name).main([])
+    assert capsys.readouterr().out == load_tool(name).layout_markdown()
+
+
+def test_red_planet_actions_module_prints_its_page_and_refuses_arguments(capsys):
+    from spacemission_env.red_planet import actions
+
+    actions.main([])
+    assert capsys.readouterr().out == actions.actions_markdown()
+    with pytest.raises(SystemExit) as exc:
+        actions.main(["--out", "x"])
+    assert exc.value.code == 2 and "unrecognized arguments: --out x" in capsys.readouterr().err
+
+
+def test_red_planet_render_module_help_makes_no_folder(capsys, tmp_path, monkeypatch):
+    from spacemission_env.red_planet import render
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        render.main(["--help"])
+    assert exc.value.code == 0 and "FOLDER" in capsys.readouterr().out.upper()
+    with pytest.raises(SystemExit) as exc:
+        render.main(["a", "b"])
+    assert exc.value.code == 2 and "unrecognized arguments: b" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    render.main(["pics"])
+    assert sorted(p.name for p in (tmp_path / "pics").iterdir()) == ["red_planet_board.png",
+                                                                   "red_planet_board_seat0.png"]
+    assert "round 6/10" in capsys.readouterr().out

@@ -4,6 +4,8 @@ tests/env/red_planet/test_encoding.py fails if the committed file differs from w
 
     python tools/make_red_planet_observation_doc.py > docs/red_planet/observation.md
 """
+import argparse
+
 from spacemission_env.obs_layout import layout_tables_markdown
 from spacemission_env.red_planet import encoding as E
 from spacemission_env.red_planet.components import (
@@ -88,5 +90,11 @@ def layout_markdown() -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
+def main(argv=None) -> None:
+    argparse.ArgumentParser(description="Print docs/red_planet/observation.md, Mission: Red Planet's "
+                            "observation layout, generated from the code.").parse_args(argv)
     print(layout_markdown(), end="")
+
+
+if __name__ == "__main__":
+    main()

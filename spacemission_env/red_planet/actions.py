@@ -154,5 +154,14 @@ def actions_markdown() -> str:
 
 __doc__ += "\n" + "\n".join(f"    {ids:>9}  {kind:<11} {meaning} ({rule})" for ids, kind, _d, meaning, rule in action_table())
 
-if __name__ == "__main__":
+def main(argv=None) -> None:
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m spacemission_env.red_planet.actions",
+                            description="Print docs/red_planet/actions.md, the action table, "
+                            "generated from the code.").parse_args(argv)
     print(actions_markdown(), end="")
+
+
+if __name__ == "__main__":
+    main()

@@ -499,6 +499,16 @@ EXAMPLE_SEED = 11
 __all__ = ["render_ansi", "render_human", "render_rgb", "save_png", "PLAYER_COLOURS", "PLAYER_NAMES",
            "zone_region", "slot_region", "seat_region", "header_region", "seat_view", "zone_view", "slot_view"]
 
-if __name__ == "__main__":  # python -m spacemission_env.red_planet.render docs/images
-    import sys
-    _write_examples(sys.argv[1] if len(sys.argv) > 1 else ".")
+def main(argv=None) -> None:
+    """python -m spacemission_env.red_planet.render docs/images"""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m spacemission_env.red_planet.render",
+                                 description="Draw the pictures of docs/red_planet/render.md into FOLDER "
+                                 "and print the example's text table.")
+    ap.add_argument("folder", nargs="?", default=".", help="where the two PNG files go (default: .)")
+    _write_examples(ap.parse_args(argv).folder)
+
+
+if __name__ == "__main__":
+    main()
