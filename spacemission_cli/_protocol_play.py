@@ -53,20 +53,25 @@ class Bot:
                 self.agent.bind(config)
             except (ValueError, TypeError) as exc:
                 raise ValueError(f"agent {spec!r} refuses this game: {exc}") from exc
-        self.observation_type = getattr(self.agent, "observation_type", None) or "info"
-        if self.observation_type not in game.observation_types:
+            except Exception as exc:  # noqa: BLE001 - any failure of a bot's bind is named, never a traceback
+                raise ValueError(f"agent {spec!r} failed to bind to this game: {type(exc).__name__}: {exc}") from exc
+        try:
+            self.observation_type = getattr(self.agent, "observation_type", None) or "info"
+        except Exception as exc:  # noqa: BLE001 - a property of the bot's own
+            raise ValueError(f"agent {spec!r}: reading its observation_type failed: {type(exc).__name__}: {exc}") from exc
+        if not isinstance(self.observation_type, str) or self.observation_type not in game.observation_types:
             raise ValueError(f"agent {spec!r} asks for observation_type {self.observation_type!r}; "
                              f"expected one of {game.observation_types}")
         self.reseed = callable(getattr(self.agent, "seed", None))
 
     def act(self, state, ply: int) -> int:
         g = self.game
-        if self.reseed:
-            self.agent.seed(_seed_for(self.seed, self.seat, ply))
         obs = g.encoding.observe(state, self.seat, self.observation_type)
         mask = np.zeros(g.num_actions, dtype=bool)
         mask[g.rules.legal_actions(state)] = True
         try:
+            if self.reseed:
+                self.agent.seed(_seed_for(self.seed, self.seat, ply))
             action = self.agent.act(obs, mask)
         except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc

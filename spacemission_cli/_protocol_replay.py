@@ -108,6 +108,10 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
             if due and i < len(moves):
                 board(i, f"after {who(moves[i - 1][0])}'s turn (round {before})")
     board(len(moves), "at the end")
+    forfeit = rec.get("forfeit")
+    if forfeit:  # an arena game stopped by an agent's bad answer: say so, as the Space Mission replay does
+        console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
+                      f"{forfeit.get('reason')}", markup=False)
     table = Table(title="Scores" + (" at the save (unfinished)" if rec.get("unfinished") else ""))
     for col in ("player", *game.score_names, "rank"):
         table.add_column(col, justify="left" if col == "player" else "right")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> (module with main(argv), one-line help)
@@ -34,6 +35,15 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _cwd_importable() -> None:
+    """Agent specs name modules (``--agents mybots:MyBot``): make the current directory
+    importable, as ``python -m`` does; the ``spacemission`` script alone puts only its own
+    directory on sys.path. Appended, so it never shadows an installed package."""
+    cwd = os.getcwd()
+    if "" not in sys.path and cwd not in sys.path and os.path.abspath(".") not in map(os.path.abspath, sys.path):
+        sys.path.append(cwd)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] not in COMMANDS:
@@ -42,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"argument COMMAND: unknown command {argv[0]!r}; expected one of {', '.join(COMMANDS)}")
         ap.parse_args(argv)  # --help, or the error for a missing command
         return 2
+    _cwd_importable()
     module = importlib.import_module(COMMANDS[argv[0]][0])
     code = module.main(argv[1:])
     return int(code or 0)

@@ -98,8 +98,13 @@ class Opponent:
                 self.agent.bind(config)
             except (ValueError, TypeError) as exc:
                 raise ValueError(f"agent {spec!r} refuses this game: {exc}{_shipped_models(spec)}") from exc
-        self.observation_type = getattr(self.agent, "observation_type", None) or "info"
-        if self.observation_type not in OBSERVATION_TYPES:
+            except Exception as exc:  # noqa: BLE001 - any failure of a bot's bind is named, never a traceback
+                raise ValueError(f"agent {spec!r} failed to bind to this game: {type(exc).__name__}: {exc}") from exc
+        try:
+            self.observation_type = getattr(self.agent, "observation_type", None) or "info"
+        except Exception as exc:  # noqa: BLE001 - a property of the bot's own
+            raise ValueError(f"agent {spec!r}: reading its observation_type failed: {type(exc).__name__}: {exc}") from exc
+        if not isinstance(self.observation_type, str) or self.observation_type not in OBSERVATION_TYPES:
             raise ValueError(f"agent {spec!r} asks for observation_type {self.observation_type!r}; "
                              f"expected one of {OBSERVATION_TYPES}")
         self.reseed = callable(getattr(self.agent, "seed", None))
@@ -110,11 +115,11 @@ class Opponent:
         from spacemission_env.space_mission import encoding
         from spacemission_env.space_mission.rules import legal_action_mask
 
-        if self.reseed:
-            self.agent.seed(_seed_for(self.seed, self.seat, ply))
         obs = encoding.observe(state, self.seat, self.observation_type)
         mask = legal_action_mask(state)
         try:
+            if self.reseed:
+                self.agent.seed(_seed_for(self.seed, self.seat, ply))
             action = self.agent.act(obs, mask)
         except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc

@@ -31,7 +31,7 @@ from spacemission_env.games import GAMES, GameConfig, get_game
 from .arena_play import play_chunk
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
-from .registry import SPEC_SYNTAX, agent_display_name, make_agent
+from .registry import agent_display_name, make_agent, protocol_problem
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "auto_chunk_size", "lineups", "run_arena",
            "seatings"]
@@ -191,9 +191,9 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
             payload, name = ("spec", spec), spec
         else:
             obj, spec = a, f"<{type(a).__module__}.{type(a).__qualname__}>"
-            if not (callable(getattr(obj, "act", None)) and callable(getattr(obj, "act_batch", None))):
-                raise ArenaArgumentError("agents", f"agent {i} ({obj!r}) does not implement the agent protocol (act and "
-                                                   f"act_batch); pass an agent object or a spec ({SPEC_SYNTAX})")
+            problem = protocol_problem(obj)
+            if problem:  # a class's act_batch would be unbound: every game a forfeit by an agent named 'type'
+                raise ArenaArgumentError("agents", f"agent {i} ({obj!r}): {problem}")
             name, payload = agent_display_name(obj), None
         bind = getattr(obj, "bind", None)
         if callable(bind):  # before observation_type is read: bind may set it (policies.py)

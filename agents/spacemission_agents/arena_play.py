@@ -84,45 +84,66 @@ class _Labels:
 _LABELS = _Labels()
 
 
+class _BadAnswer(ValueError):
+    """An agent's answer that is not an int array of the right shape (its message says why)."""
+
+
 def _as_actions(value, n: int) -> np.ndarray:
-    """An agent's answer as int64 [n]; TypeError/ValueError when it is not one."""
-    a = np.asarray(value)
+    """An agent's answer as int64 [n]; _BadAnswer naming what it returned when it is not
+    one. Nothing is converted but integers: a float array (even 3.0), bools, None and
+    strings are refused, as every environment refuses them (docs/interfaces.md)."""
+    if value is None:
+        raise _BadAnswer(f"act_batch returned None, expected an int array of shape ({n},)")
+    try:
+        a = np.asarray(value)
+    except Exception as exc:  # noqa: BLE001 - a ragged list, an object numpy cannot take
+        raise _BadAnswer(f"act_batch returned {type(value).__name__} that is not an array "
+                         f"({type(exc).__name__}: {exc}), expected an int array of shape ({n},)") from None
     if a.shape != (n,):
-        raise ValueError(f"act_batch returned shape {a.shape}, expected ({n},)")
+        raise _BadAnswer(f"act_batch returned shape {a.shape}, expected ({n},)")
     if a.dtype.kind in "uf" and n:  # a cast beyond int64 would wrap: name the value returned instead
         big = np.isfinite(a) & ((a >= 2.0**63) | (a < -2.0**63)) if a.dtype.kind == "f" else a >= 2**63
         if big.any():
-            raise ValueError(f"act_batch returned action {a[np.argmax(big)].item()!r}, far outside the action ids")
+            raise _BadAnswer(f"act_batch returned action {a[np.argmax(big)].item()!r}, far outside the action ids")
     if a.dtype.kind in "iu":
         return a.astype(np.int64)
-    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
-        return a.astype(np.int64)
-    raise TypeError(f"act_batch returned dtype {a.dtype}, expected integers")
+    shown = ", ".join(repr(v) for v in a[:3].tolist()) + (", ..." if n > 3 else "")
+    raise _BadAnswer(f"act_batch returned dtype {a.dtype} ([{shown}]), expected integer action ids")
 
 
 def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict]:
+    """(actions [m], problems {row: (action or None, reason)}). A batched call that raises
+    or returns something other than m integers is isolated by asking again row by row,
+    so one bad row does not sink the rest."""
     num_actions = masks.shape[1]
-    """(actions [m], problems {row: (action or None, reason)}). An exception in a batched
-    call is isolated by asking again row by row, so one bad row does not sink the rest."""
     m = len(masks)
     problems: dict = {}
+
+    def ask(rows: slice, n: int) -> np.ndarray:
+        try:
+            answer = agent.act_batch(obs[rows], masks[rows])
+        except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
+            raise _BadAnswer(f"raised {type(exc).__name__}: {exc}") from exc
+        return _as_actions(answer, n)
+
     try:
-        a = _as_actions(agent.act_batch(obs, masks), m)
-    except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
+        a = ask(slice(0, m), m)
+    except _BadAnswer as exc:
         a = np.zeros(m, dtype=np.int64)
         if m == 1:
-            problems[0] = (None, f"raised {type(exc).__name__}: {exc}")
+            problems[0] = (None, str(exc))
         else:
             for j in range(m):
                 try:
-                    a[j] = _as_actions(agent.act_batch(obs[j:j + 1], masks[j:j + 1]), 1)[0]
-                except Exception as e:  # noqa: BLE001
-                    problems[j] = (None, f"raised {type(e).__name__}: {e}")
+                    a[j] = ask(slice(j, j + 1), 1)[0]
+                except _BadAnswer as e:
+                    problems[j] = (None, str(e))
     inside = (a >= 0) & (a < num_actions)
     legal = inside & masks[np.arange(m), np.where(inside, a, 0)]
     for j in np.flatnonzero(~legal):
         if j not in problems:
-            problems[int(j)] = (int(a[j]), f"returned illegal action {int(a[j])}")
+            where = "" if inside[j] else f" (outside the action ids 0..{num_actions - 1})"
+            problems[int(j)] = (int(a[j]), f"returned illegal action {int(a[j])}{where}")
     return a, problems
 
 

@@ -27,7 +27,7 @@ import inspect
 from dataclasses import dataclass
 
 __all__ = ["AGENTS", "AGENTS_BY_GAME", "SPEC_SYNTAX", "agent_display_name", "available_agents", "make_agent",
-           "parse_spec"]
+           "parse_spec", "protocol_problem"]
 
 
 @dataclass(frozen=True)
@@ -116,8 +116,14 @@ def _resolve(target: str, spec: str, game: str = "spacemission"):
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"agent {spec!r} is not available: cannot import module {module_name!r} ({exc}); "
+        hint = ""
+        if isinstance(exc, ModuleNotFoundError) and exc.name == module_name.split(".")[0]:
+            hint = f"; is the directory that holds {exc.name!r} the current one or on PYTHONPATH?"
+        raise ValueError(f"agent {spec!r} is not available: cannot import module {module_name!r} ({exc}){hint}; "
                          f"available: {', '.join(available_agents(game))}") from exc
+    except Exception as exc:  # noqa: BLE001 - a module that fails as it loads (SyntaxError, its own errors)
+        raise ValueError(f"agent {spec!r}: importing module {module_name!r} failed: "
+                         f"{type(exc).__name__}: {exc}") from exc
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -172,11 +178,30 @@ def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
         seeded = "seed" in call_kwargs
     else:
         agent, seeded = obj, False
-    if not (callable(getattr(agent, "act", None)) and callable(getattr(agent, "act_batch", None))):
-        raise ValueError(f"agent spec {spec!r}: {agent!r} does not implement the agent protocol (act and act_batch)")
+    problem = protocol_problem(agent)
+    if problem:
+        raise ValueError(f"agent spec {spec!r}: {problem}")
     if seed is not None and not seeded and callable(getattr(agent, "seed", None)):
-        agent.seed(seed)
+        try:
+            agent.seed(seed)
+        except Exception as exc:  # noqa: BLE001 - the agent's seed() is its own: name the spec
+            raise ValueError(f"agent spec {spec!r}: seed({seed}) failed: {type(exc).__name__}: {exc}") from exc
     return agent
+
+
+def protocol_problem(agent) -> str | None:
+    """Why ``agent`` is not an agent object of the protocol (docs/arena.md, "Writing an
+    agent"), or None: a class instead of an instance, or ``act`` / ``act_batch`` missing."""
+    if inspect.isclass(agent):
+        return (f"{agent.__qualname__} is a class, not an agent object: pass an instance "
+                f"({agent.__qualname__}()), or name the class in a spec (MODULE:CLASS), which builds one")
+    has = [m for m in ("act", "act_batch") if callable(getattr(agent, m, None))]
+    if len(has) == 2:
+        return None
+    what = f"has {has[0]} but no {'act_batch' if has[0] == 'act' else 'act'}" if has else "has neither act nor act_batch"
+    return (f"{type(agent).__qualname__} object {what}: it does not implement the agent protocol, which needs both "
+            f"(the arena calls act_batch, play and serve call act); derive it from "
+            f"spacemission_env.policies.BasePolicy to get either method from the other")
 
 
 def available_agents(game: str = "spacemission") -> list[str]:
