@@ -48,8 +48,10 @@ naming the value, with the game unchanged. A legal-range but illegal action
 (``illegal_action``): ``"lose"`` (default, the PettingZoo classic convention) ends the
 episode with ``illegal_reward`` (-1.0) and ``info["illegal_action"] = True``;
 ``"raise"`` raises ValueError. Seeding: ``reset(seed=s)`` seeds the env's
-``np_random``, which draws the game seed and the seat, and reseeds every opponent
-that has a ``seed`` method.
+``np_random``, which draws the seat (``seat="random"``), then the game seed, and
+reseeds every opponent that has a ``seed`` method (a child of ``SeedSequence(s)``
+each); ``reset()`` continues them. A policy object given to several envs is shared
+by them, its draws too (docs/interfaces.md, "Seeding").
 """
 from __future__ import annotations
 

@@ -60,7 +60,8 @@ the style of the classic environments, over the fast batched engine (a batch of 
 * Copies: ``copy.deepcopy`` and ``pickle`` give the same game at the same point
   (engine state and seeding generator included), wrapped or not.
 * Seeding: ``reset(seed=s)`` seeds a generator that draws each game's engine seed,
-  so ``reset(seed=s)`` followed by plain ``reset()`` calls replays the same games.
+  so ``reset(seed=s)`` followed by plain ``reset()`` calls replays the same games. A
+  rejected seed changes nothing, ``env()``'s wrapper included (it stays un-reset).
 * ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"``.
 
 Registration: ``import spacemission_env`` registers ``"SpaceMission-v1"`` with
@@ -162,6 +163,17 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         self._raw = env.unwrapped
         self._direct = env is self._raw  # no other wrapper in between
         super().__init__(env)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        # PettingZoo's wrapper marks itself reset before the env resets: a rejected reset
+        # (a bad seed) would leave a never-reset env looking reset, and later calls would
+        # fail with raw AttributeErrors. Bad input changes nothing, the wrapper included.
+        flags = self._has_reset, self._has_updated
+        try:
+            super().reset(seed=seed, options=options)
+        except BaseException:
+            self._has_reset, self._has_updated = flags
+            raise
 
     def last(self, observe: bool = True):
         if self._direct and self._has_reset:

@@ -45,14 +45,22 @@ def shuffle(state: int, items: list) -> int:
     return state
 
 
+class SeedTypeError(TypeError, ValueError):
+    """A seed of the wrong type: a TypeError (the project's rule for a wrong type) and
+    also a ValueError, what ``seed_state`` raised for every bad seed before (as
+    Red Planet's ``errors.WrongTypeError``)."""
+
+
 def seed_state(seed: int | None) -> int:
-    """The generator state for a user seed (None: fresh entropy)."""
+    """The generator state for a user seed (None: fresh entropy): ``SeedTypeError`` (a
+    TypeError and a ValueError) for a value that is not an integer (float, bool, str),
+    ValueError for an integer outside [0, 2**64)."""
     if seed is None:
         import secrets
 
         return secrets.randbits(64)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):  # numpy integers included
-        raise ValueError(f"seed must be an int or None, got {seed!r}")
+        raise SeedTypeError(f"seed must be an int or None, got {seed!r}")
     seed = int(seed)
     if not 0 <= seed <= MASK64:
         raise ValueError(f"seed must be in [0, 2**64), got {seed}")  # as engine.init: no silent wrap-around

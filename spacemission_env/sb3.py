@@ -29,8 +29,10 @@ reward strictly beats every other seat's; a shared first place is not a success)
 ``action_masks()`` returns bool ``[N, 100]`` (never an empty row: every game waits
 for its learner), also through ``env_method("action_masks")`` (what sb3_contrib's
 ``get_action_masks`` calls). Seeding: ``seed(s)`` (SB3; checked there) or the
-``seed`` argument, applied at the next ``reset()``; it seeds the game seeds, the seat
-draws and every opponent that has a ``seed`` method.
+``seed`` argument, applied at the next ``reset()``; it seeds one generator that draws
+the game seeds, the seats and the pool assignments of every game (auto-resets included),
+and every opponent that has a ``seed`` method. ``seed(s)`` returns SB3's ``[s, s + 1,
+...]``; only ``s`` is used (docs/interfaces.md, "Seeding").
 
 Per-game opponents (an opponent pool, e.g. for self-play against past snapshots):
 with ``opponent_sampler``, ``opponents`` is a list of any length, the *pool*, and

@@ -5,6 +5,7 @@ the package versions are saved with the run (``run_dir/config.json``)."""
 from __future__ import annotations
 
 import argparse
+import numbers
 import os
 import platform
 import sys
@@ -18,6 +19,12 @@ __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game
 
 
 MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
+
+
+def seed_range_message(cfg) -> str:
+    """The message of a ``seed`` / ``eval_seed`` outside 0..MAX_SEED, naming the value(s)."""
+    bad = [f"{n}={getattr(cfg, n)}" for n in ("seed", "eval_seed") if not 0 <= getattr(cfg, n) <= MAX_SEED]
+    return f"seed and eval_seed must be in 0..{MAX_SEED}, got {', '.join(bad)}"
 
 
 def _h(text: str, **kw):
@@ -35,7 +42,7 @@ def check_field_types(cfg) -> None:
             ok = isinstance(v, bool)
         elif f.type == "str":
             ok = isinstance(v, str)
-        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+        elif isinstance(v, bool) or not isinstance(v, numbers.Real):  # numpy numbers too
             ok = False
         elif f.type == "int":
             ok = float(v).is_integer()
@@ -191,7 +198,7 @@ class TrainConfig:
             (min(self.ent_coef, self.vf_coef, self.target_kl, self.snapshot_temperature) >= 0,
              "ent_coef, vf_coef, target_kl and snapshot_temperature must be >= 0"),
             (0 <= self.priority < 100, "priority must be in [0, 100) (0: off)"),
-            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, f"seed and eval_seed must be in 0..{MAX_SEED}"),
+            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, seed_range_message(self)),
             (self.eval_games >= 1 or not self.eval_every, "eval_games must be >= 1 (eval_every 0: no evaluations "
                                                           "before the end)"),
             (self.final_eval_games >= 0, "final_eval_games must be >= 0 (0: no evaluation at the end)"),

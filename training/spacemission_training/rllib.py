@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import (MAX_SEED, TrainConfig, _bool, _check_path, bind_agent_specs, check_field_types,
-                     from_file, read_options_file, refuse_existing_run)
+                     from_file, read_options_file, refuse_existing_run, seed_range_message)
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
            "stop_algorithm", "train"]
@@ -139,7 +139,7 @@ class RLlibConfig:
             (self.snapshot_every > 0 and self.checkpoint_every > 0 and self.eval_every >= 0 and self.max_snapshots >= 1,
              "intervals and max_snapshots must be > 0"),
             (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
-            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, f"seed and eval_seed must be in 0..{MAX_SEED}"),
+            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, seed_range_message(self)),
             (self.eval_games >= 0, "eval_games must be >= 0 (0: no evaluations)"),
             (self.reward in ("win", "score"), "reward must be win or score"),
             (self.clip > 0 and self.max_grad_norm > 0, "clip and max_grad_norm must be > 0"),
