@@ -69,7 +69,7 @@ from .env_common import (
     strictly_best,
 )
 from .games import GAMES, get_game
-from .policies import seed_policies
+from .policies import note_opponent_failure, seed_policies
 
 _NO_OBSERVATION = np.zeros(0, dtype=np.int8)  # what an opponent with uses_observation=False receives
 _NO_OBSERVATION.flags.writeable = False
@@ -130,7 +130,12 @@ class GameEnv(EnvBase, gymnasium.Env):
                 obs = self.engine.observe(st, observation_type=self.opponent_observation_types[k])[0]
             else:  # the policy reads only the mask (policies.py)
                 obs = _NO_OBSERVATION
-            action = policy.act(obs, self._mask[0].copy())
+            try:
+                action = policy.act(obs, self._mask[0].copy())
+            except BaseException as exc:
+                self._episode_over = True  # the game waits on this opponent: the learner cannot act
+                note_opponent_failure(exc, f"opponent {policy!r} in seat {cp}")
+                raise
             if not (type(action) is int and 0 <= action < self._mask.shape[1] and self._mask[0, action]):
                 action = self._check_opponent_action(action, policy, cp)  # or raises naming the opponent
             reward += self._play(action)

@@ -162,9 +162,29 @@ def resolve_opponents(opponents, num_players: int) -> list:
     else:
         policies = [opponents] * n
     for p in policies:
-        if not (callable(getattr(p, "act", None)) and callable(getattr(p, "act_batch", None))):
-            raise ValueError(f"opponent {p!r} does not implement the Policy protocol (act and act_batch)")
+        check_policy(p)
     return policies
+
+
+def check_policy(p) -> None:
+    """ValueError naming ``p`` unless it is a policy object (act and act_batch)."""
+    if isinstance(p, str):  # the env layer takes objects; specs are the agents package's
+        raise ValueError(f"opponent {p!r} is a string: opponents are policy objects; build one from an agent "
+                         f"spec with spacemission_agents.make_agent({p!r}, game=...)")
+    if inspect.isclass(p):  # its act/act_batch would be unbound: the first call failed far from here
+        raise ValueError(f"opponent {p.__qualname__} is a class, not a policy object: pass an instance "
+                         f"({p.__qualname__}())")
+    if not (callable(getattr(p, "act", None)) and callable(getattr(p, "act_batch", None))):
+        raise ValueError(f"opponent {p!r} does not implement the Policy protocol (act and act_batch)")
+
+
+def note_opponent_failure(exc: BaseException, who: str) -> None:
+    """Add to an exception raised inside an opponent's ``act``/``act_batch`` which
+    opponent raised it, and that the env needs ``reset()`` (Python 3.11+ notes; the
+    exception keeps its type)."""
+    add_note = getattr(exc, "add_note", None)
+    if callable(add_note) and isinstance(exc, Exception):
+        add_note(f"raised by {who}; the environment needs reset()")
 
 
 def seed_policies(policies, seed_sequence: np.random.SeedSequence) -> None:

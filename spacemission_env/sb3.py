@@ -74,7 +74,7 @@ from .env_common import (
     strictly_best,
 )
 from .extras import require
-from .policies import bind_policies, policy_observation_type, seed_policies
+from .policies import bind_policies, check_policy, note_opponent_failure, policy_observation_type, seed_policies
 from .rewards import score_view
 
 _PURPOSE = "spacemission_env.sb3 (the Stable-Baselines3 VecEnv)"
@@ -148,8 +148,7 @@ class GameVecEnv(EnvBase, VecEnv):
             raise ValueError(f"with opponent_sampler, opponents must be a non-empty list of policies (the pool), "
                              f"got {policies!r}")
         for p in policies:
-            if not (callable(getattr(p, "act", None)) and callable(getattr(p, "act_batch", None))):
-                raise ValueError(f"opponent {p!r} does not implement the Policy protocol (act and act_batch)")
+            check_policy(p)
         if len({id(p) for p in policies}) != len(policies):
             raise ValueError("the opponent pool lists a policy object twice; pass each once (the sampler picks "
                              "how often each plays)")
@@ -260,7 +259,13 @@ class GameVecEnv(EnvBase, VecEnv):
                     o = obs[t][rows]
                 else:
                     o = np.zeros((rows.size, 0), dtype=np.int8)
-                actions[rows] = self._check_opponent(policy, policy.act_batch(o, mask[rows]), rows, cp, mask)
+                try:
+                    chosen = policy.act_batch(o, mask[rows])
+                except BaseException as exc:
+                    self._broken = True  # these games wait on this opponent: no learner step before reset()
+                    note_opponent_failure(exc, f"opponent {policy!r} in games {rows[:8].tolist()}")
+                    raise
+                actions[rows] = self._check_opponent(policy, chosen, rows, cp, mask)
             self.engine.step(st, actions, select=need)
             r = rf.after(st, need, cp, phi)
             rewards += r[rows_all, self.seats]

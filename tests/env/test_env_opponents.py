@@ -172,3 +172,56 @@ def test_opponents_that_read_only_the_mask_get_an_empty_observation(kind):
         traces.append(engine.observe(env.batch_state, observation_type="seer").copy())
     assert blind.shapes == {(0,)} and sighted.checked > 0
     assert (traces[0] == traces[1]).all()
+
+
+class FailsAtCall(BasePolicy):
+    """Plays the first legal action; raises at its ``fail_at``-th call."""
+
+    def __init__(self, fail_at):
+        self.fail_at, self.calls = fail_at, 0
+
+    def act_batch(self, observations, masks):
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise LookupError("opponent bug")
+        return np.argmax(masks, axis=1)
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+def test_an_opponent_that_raises_stops_the_env_until_reset(kind, game):
+    """The exception keeps its type and names the opponent; the game it left waiting on
+    that opponent takes no learner action (one was played as the opponent's move) until
+    reset(), which starts a playable game."""
+    players = 3
+    bad = FailsAtCall(fail_at=4)
+    kwargs = dict(num_players=players, opponents=[bad, FailsAtCall(0)], game=game)
+    env = SpaceMissionEnv(seat=0, **kwargs) if kind == "gym" else SpaceMissionVecEnv(2, seat=0, seed=0, **kwargs)
+    if kind == "gym":
+        env.reset(seed=0)
+        step = lambda: env.step(int(np.argmax(env.action_masks())))  # noqa: E731
+    else:
+        env.reset()
+        step = lambda: env.step(np.argmax(env.action_masks(), axis=1))  # noqa: E731
+    with pytest.raises(LookupError, match="opponent bug") as exc:
+        for _ in range(20):
+            step()
+    assert any("FailsAtCall" in n and "reset()" in n for n in getattr(exc.value, "__notes__", ["FailsAtCall reset()"]))
+    waiting = env.batch_state.current_player.copy()
+    assert (waiting != 0).any()  # a game waits on the opponent that failed
+    with pytest.raises(ValueError, match="reset"):
+        step()
+    assert np.array_equal(env.batch_state.current_player, waiting)
+    env.reset(**({"seed": 1} if kind == "gym" else {}))
+    step()
+
+
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+@pytest.mark.parametrize("opponent, needle", [(FailsAtCall, "FailsAtCall is a class, not a policy object"),
+                                              ("random", "is a string: opponents are policy objects")])
+def test_a_class_or_a_spec_string_as_opponent_is_named(kind, opponent, needle):
+    with pytest.raises(ValueError, match=needle):
+        _make(kind, num_players=2, opponents=opponent)
+    if kind == "sb3":  # an opponent pool checks each policy the same way
+        with pytest.raises(ValueError, match=needle):
+            SpaceMissionVecEnv(2, num_players=2, opponents=[opponent], opponent_sampler=lambda rng, n: 0)
