@@ -13,6 +13,7 @@ import numpy as np
 from numba import config as _numba_config
 
 from .checks import is_int
+from .rng import SeedTypeError
 from .jit import njit
 
 # --- SplitMix64 (spacemission_env/rng.py) inside kernels, all uint64 so numba wraps mod 2**64 ----
@@ -64,11 +65,11 @@ def seed_array(seeds, batch_size: int) -> np.ndarray:
             raise ValueError(f"seeds must be an int in [0, 2**64 - batch_size] = [0, {2**64 - batch_size}], got {s}")
         return (np.arange(batch_size, dtype=np.uint64) + np.uint64(s)) if s < 2**63 else np.array(
             [s + i for i in range(batch_size)], dtype=np.uint64)
-    if not isinstance(seeds, (np.ndarray, list, tuple)):
-        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
+    if not isinstance(seeds, (np.ndarray, list, tuple)):  # a float, bool, str, None: the wrong type
+        raise SeedTypeError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
     arr = np.asarray(seeds)
     if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
-        raise ValueError(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
+        raise (ValueError if arr.shape != (batch_size,) else SeedTypeError)(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
                          f"dtype {arr.dtype}: {arr!r}")
     if arr.dtype.kind == "i" and (arr < 0).any():
         raise ValueError(f"seeds must be >= 0, got {int(arr[arr < 0][0])} at index {int(np.flatnonzero(arr < 0)[0])}")

@@ -473,3 +473,21 @@ def test_the_rule_engines_new_game_raises_type_error_for_a_seed_of_the_wrong_typ
     with pytest.raises(ValueError) as info:
         rng.seed_state(-1)
     assert not isinstance(info.value, TypeError)
+
+
+@pytest.mark.parametrize("bad", [1.5, True, "3", None, [1.0, 2.0]])
+def test_the_fast_engines_init_raises_type_error_for_seeds_of_the_wrong_type(bad):
+    """Regression: ``engine.init`` of both games raised a plain ValueError for float, bool,
+    str or None seeds (a float array too); a wrong type is a TypeError, still a ValueError
+    for callers that caught that. A wrong shape or a negative seed stays a ValueError."""
+    from spacemission_env.red_planet import engine as red_planet_engine
+    from spacemission_env.space_mission import engine as space_mission_engine
+
+    for eng, players in ((space_mission_engine, 2), (red_planet_engine, 3)):
+        for exc in (TypeError, ValueError):
+            with pytest.raises(exc, match="seeds must be an int or an integer array"):
+                eng.init(2, players, seeds=bad)
+        for wrong_value in ([1, 2, 3], -1, [0, -2]):
+            with pytest.raises(ValueError) as info:
+                eng.init(2, players, seeds=wrong_value)
+            assert not isinstance(info.value, TypeError)
