@@ -56,23 +56,37 @@ def check_opponents(text: str) -> list[str]:
 
 def other_games_opponents(specs: list[str]) -> dict[str, list[str]]:
     """Per game other than Space Mission: the offered specs that name one of its agents
-    (random for any game where none does)."""
-    from spacemission_agents.registry import make_agent
+    and whose ``bind`` accepts the game at some player count (random for any game where
+    none does)."""
     from spacemission_env.games import GAMES
 
-    out = {}
-    for name in GAMES:
-        if name == "spacemission":
+    return {name: [s for s in specs if _fits(s, name)] or ["random"] for name in GAMES if name != "spacemission"}
+
+
+def _fits(spec: str, game: str) -> bool:
+    """Whether ``spec`` builds for ``game`` and its ``bind`` (if any) accepts one of the
+    game's player counts. Only ValueError/TypeError mean "not this game" (the protocol's
+    refusal); a bind failing otherwise keeps the spec offered, and a new game names it."""
+    from spacemission_agents.registry import make_agent
+    from spacemission_env.games import GameConfig, get_game
+
+    try:
+        agent = make_agent(spec, seed=0, game=game)
+    except (ValueError, TypeError, ImportError):
+        return False
+    bind = getattr(agent, "bind", None)
+    if not callable(bind):
+        return True
+    d = get_game(game).description
+    for n in range(d.min_players, d.max_players + 1):
+        try:
+            bind(GameConfig(n, game=game))
+            return True
+        except (ValueError, TypeError):
             continue
-        fits = []
-        for spec in specs:
-            try:
-                make_agent(spec, seed=0, game=name)
-            except (ValueError, TypeError, ImportError):
-                continue
-            fits.append(spec)
-        out[name] = fits or ["random"]
-    return out
+        except Exception:  # noqa: BLE001 - not a refusal: the game's start reports it
+            return True
+    return False
 
 
 def main(argv: list[str] | None = None) -> int:

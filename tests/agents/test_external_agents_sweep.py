@@ -255,3 +255,14 @@ def test_serve_names_a_bot_whose_bind_fails(body):
     client = web_client(specs, game_opponents=other_games_opponents(specs))
     assert client.post("/api/games", json={**body, "opponents": specs[0]}).status_code == 201
     refused(client.post("/api/games", json={**body, "opponents": specs[1]}), 400, specs[1], "LookupError: boom in bind")
+
+
+def test_serve_offers_red_planet_only_the_specs_whose_bind_accepts_it():
+    """Before: a Space-Mission-only agent (its bind refuses Red Planet) was offered on the
+    Red Planet page, and every new game with it was refused with a 400."""
+    from spacemission_cli.serve import other_games_opponents
+
+    specs = [f"{H}:Only", f"{H}:Only:game='red_planet':players=4", f"{H}:First", f"{H}:Raises:where='bind'", "heuristic"]
+    offered = other_games_opponents(specs)["red_planet"]
+    assert offered == specs[1:]
+    assert other_games_opponents([f"{H}:Only"]) == {"red_planet": ["random"]}
