@@ -270,6 +270,10 @@ class raw_env(EnvBase, AECEnv):
 
     # --- reset / observe -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if options is not None and not isinstance(options, dict):  # checked before any reseeding
+            raise TypeError(f"options must be a dict or None, got {options!r}")
+        # a dict's keys are ignored: this env has no options, and PettingZoo's api_test resets
+        # with options={"options": 1}, expecting environments to ignore what they do not use
         if seed is not None:
             self._seed_rng = np.random.default_rng(check_seed(seed))
         elif self._seed_rng is None:

@@ -6,6 +6,7 @@ game, keeps working). One module, as the issue asks: that is why it runs past 50
 import io
 import json
 import os
+import pickle
 import random
 import re
 import subprocess
@@ -126,6 +127,25 @@ def test_raw_env_constructor_rejects(kwargs, exc, text):
 def test_raw_env_reset_seed(seed, exc):
     with pytest.raises(exc, match=re.escape(repr(seed))):
         raw_env().reset(seed=seed)
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("options, exc, text", [("seat=1", TypeError, "options must be a dict or None, got 'seat=1'"),
+                                                (["seat"], TypeError, "options must be a dict or None, got ['seat']")])
+def test_raw_env_reset_options(game, options, exc, text):
+    """The AEC env has no reset options: a dict's keys are ignored (PettingZoo's api_test
+    passes {"options": 1}), anything else is refused (it was ignored too) before any
+    reseeding, with the game as it was (the wrapper stays reset too)."""
+    e = env(game=game, num_players=3)
+    e.reset(seed=4)
+    snap, game_seed = pickle.dumps(e.unwrapped.batch_state), e.unwrapped.game_seed
+    with pytest.raises(exc, match=re.escape(text)):
+        e.reset(seed=9, options=options)
+    assert pickle.dumps(e.unwrapped.batch_state) == snap
+    assert e.unwrapped.game_seed == game_seed
+    e.step(first_legal(e.last()[0]["action_mask"]))
+    e.reset(seed=4, options={"options": 1})
+    assert e.unwrapped.game_seed == game_seed
 
 
 # --- PettingZoo env() (wrapped) ------------------------------------------------------------
