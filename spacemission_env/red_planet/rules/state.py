@@ -227,6 +227,9 @@ def check_invariants(s: GameState) -> None:
                   f"are not the {NUM_ROLES} roles once each")
         if pl.hand != sorted(pl.hand) or pl.discard != sorted(pl.discard) or pl.seen != sorted(set(pl.seen)):
             _fail(f"player {q}: hand, discard and seen are kept sorted (seen without repeats)")
+        unseen = [c for c in pl.bonus + pl.setup_hand if c not in pl.seen]
+        if unseen:  # M-I2: a player has seen the event cards he holds
+            _fail(f"player {q} holds event card {unseen[0]} but has not seen it (M-I2); seen {pl.seen}")
     check_turn(s)
 
 
@@ -325,3 +328,25 @@ def check_turn(s: GameState) -> None:
             _fail(f"player {q} acted without a commit")
     if any(len(row) != n for row in s.mars + s.crew):
         _fail("mars and crew rows have one entry per seat")
+
+
+_NO_ACTION = {  # why a player to act might have no choice; play never leaves him there
+    "setup_zone": "no destination token in supply (M-C6)",
+    "destination": "no destination token in supply (M-C6)",
+    "commit": "an empty hand; the Recruiter always remains (M-O1, M-R3)",
+    "discovery": "no free outer zone; the card would have been removed from the game (M-E1)",
+}
+
+
+def check_can_act(s: GameState) -> None:
+    """A loaded running game's player to act has a legal action: play never stops elsewhere
+    (M-O1, M-E1, M-C6), and a game without one could never end (M-X1). Checked when a state
+    is loaded (state_json.py), not by check_invariants: a hand-built position may lead to a
+    role hand running out (tests/helpers/red_planet_positions.py). A placement with no ship
+    left to board is not checked either: hand-built positions show a turn whose placement
+    is done still in the phase 'place' (play would have gone on to the ability, M-R5)."""
+    from .game import legal_actions  # game.py builds on this module
+
+    if s.phase in _NO_ACTION and not legal_actions(s):
+        _fail(f"player {s.current_player} is to act in phase {s.phase!r} but has no legal action: "
+              f"{_NO_ACTION[s.phase]}; the game could not go on (M-X1)")

@@ -29,7 +29,7 @@ from ..components import (
     TOKENS_PER_ZONE,
     ZONE_NAMES,
 )
-from .state import NONE, PHASES, GameState, PlayerState, check_invariants
+from .state import NONE, PHASES, GameState, PlayerState, check_can_act, check_invariants
 
 GAME = "red_planet"
 SCHEMA_VERSION = 1
@@ -269,4 +269,5 @@ def state_from_dict(data) -> GameState:
         last_actor=_opt_int(t["last_actor"], "turn.last_actor", 0, n - 1),
     )
     check_invariants(state)  # conservation and turn consistency; ValueError naming the broken law
+    check_can_act(state)  # the player to act has a choice (M-O1, M-E1, M-C6)
     return state

@@ -197,6 +197,17 @@ def check_invariants(s: GameState) -> None:
     check_acting_record(s)
 
 
+def check_last_views(s: GameState) -> None:
+    """R-I3: a player's last view of a pile holds every tile the pile holds now, as piles
+    only lose tiles (R-A4..R-A6). Checked when a state is loaded (state_json.py), not by
+    check_invariants: tests build worlds that trade hidden tiles behind another seat's memory."""
+    for q, pl in enumerate(s.players):
+        for p in range(RING_SIZE):
+            if pl.last_seen_round[p] and any(now > seen for now, seen in zip(s.piles[p], pl.last_seen[p])):
+                raise ValueError(f"game state: player {q} last saw the pile at ring position {p} as {pl.last_seen[p]}, but "
+                                 f"it holds {s.piles[p]} now; a pile only loses tiles (R-I3)")
+
+
 def check_acting_record(s: GameState) -> None:
     """The acting seat's record holds the actions of its turn so far (R-T2, R-I1): after its
     first action one, in a tile decision also the pending action itself. Empty is allowed

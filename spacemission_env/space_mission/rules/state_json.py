@@ -28,7 +28,8 @@ from ..config import RULE_SETS
 from ...json_input import parse_json
 from ...rng import MASK64
 from .state import (
-    GATE, NO_STATION, PHASES, PENDING, TURN_KINDS, GameState, PlayerState, TurnAction, check_invariants, check_turn,
+    GATE, NO_STATION, PHASES, PENDING, TURN_KINDS, GameState, PlayerState, TurnAction, check_invariants, check_last_views,
+    check_turn,
 )
 
 SCHEMA_VERSION = 3  # 2: "truncated" renamed "round_limit" (R-E3 is a real end); 3: players' "last_turn" (R-I1)
@@ -136,6 +137,15 @@ class _Reader:
         return obj[key]
 
     @staticmethod
+    def only(obj, keys: tuple[str, ...], where: str) -> None:
+        """No key but the schema's: a misspelt or foreign key is refused, not ignored."""
+        if isinstance(obj, dict):
+            extra = [k for k in obj if k not in keys]
+            if extra:
+                raise ValueError(f"game state JSON: unknown key {_show(extra[0])} in {where} "
+                                 f"(expected only {', '.join(keys)})")
+
+    @staticmethod
     def int_(value, where: str, lo: int, hi: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise ValueError(f"game state JSON: {where} must be an integer in [{lo}, {hi}], got {_show(value)}")
@@ -171,16 +181,29 @@ class _Reader:
         return [_Reader.name(label, CARD_INDEX, "card", where) for label in value]
 
 
+TOP_KEYS = ("version", "rules", "num_players", "max_rounds", "rng", "round", "start_player", "current_player",
+            "actions_left", "phase", "pending", "end_triggered", "is_over", "round_limit", "ring", "draw_pile",
+            "discard_pile", "players")
+RING_KEYS = ("planet", "pile", "revealed", "station", "reservations")
+PLAYER_KEYS = ("hand", "supply", "gate_probes", "ship", "collection", "scanned", "last_visits", "last_turn")
+VISIT_KEYS = ("position", "round", "pile")
+TURN_KEYS = ("action", "target", "cards", "tile")
+
+
 def state_from_dict(data) -> GameState:
     r = _Reader(data)
     g = r.get
     version = g(data, "version", "state")
     if not isinstance(version, int) or isinstance(version, bool) or version not in (1, 2, SCHEMA_VERSION):
         raise ValueError(f"game state JSON: unsupported version {_show(version)} (expected {SCHEMA_VERSION})")
-    if version == 1 and "truncated" in data:  # schema 1 called R-E3's flag "truncated"
+    if version == 1:  # schema 1 called R-E3's flag "truncated"
+        r.only(data, tuple(k if k != "round_limit" else "truncated" for k in TOP_KEYS), "state (version 1)")
+        if "truncated" not in data:
+            raise ValueError("game state JSON: version 1 needs the key 'truncated'")
         data = {k: v for k, v in data.items() if k != "truncated"} | {"round_limit": data["truncated"]}
-    elif version == 1:
-        raise ValueError("game state JSON: version 1 needs the key 'truncated'")
+    else:
+        r.only(data, TOP_KEYS, "state")
+    player_keys = PLAYER_KEYS if version == SCHEMA_VERSION else PLAYER_KEYS[:-1]  # no turn records before 3
     rules = g(data, "rules", "state")
     if not isinstance(rules, str) or rules not in RULE_SETS:
         raise ValueError(f"game state JSON: unknown rules {_show(rules)}; expected one of {RULE_SETS}")
@@ -193,6 +216,7 @@ def state_from_dict(data) -> GameState:
     ring, piles, revealed, stations, reservations = [], [], [], [], []
     for p, entry in enumerate(ring_data):
         where = f"ring[{p}]"
+        r.only(entry, RING_KEYS, where)
         ring.append(r.name(g(entry, "planet", where), PLANET_INDEX, "planet", where))
         piles.append(r.tiles(g(entry, "pile", where), f"{where}.pile", point_only=False))
         revealed.append(r.bool_(g(entry, "revealed", where), f"{where}.revealed"))
@@ -216,9 +240,13 @@ def state_from_dict(data) -> GameState:
     players = []
     for q, pd in enumerate(players_data):
         where = f"players[{q}]"
-        hand = sorted(r.cards(g(pd, "hand", where), f"{where}.hand"))
+        r.only(pd, player_keys, where)
+        hand = r.cards(g(pd, "hand", where), f"{where}.hand")
         if len(hand) > HAND_SIZE:
             raise ValueError(f"game state JSON: {where}.hand holds {len(hand)} cards (at most {HAND_SIZE})")
+        if hand != sorted(hand):  # list index = hand slot (docs/actions.md): reordering would change the actions
+            raise ValueError(f"game state JSON: {where}.hand must list its cards sorted by card id (index = hand "
+                             f"slot), got {_show(g(pd, 'hand', where))}, expected {[CARD_LABELS[c] for c in sorted(hand)]}")
         ship = g(pd, "ship", where)
         pl = PlayerState(
             hand=hand,
@@ -231,12 +259,17 @@ def state_from_dict(data) -> GameState:
         if not isinstance(scanned, list):
             raise ValueError(f"game state JSON: {where}.scanned must be a list of ring positions")
         for p in scanned:
-            pl.scanned[r.int_(p, f"{where}.scanned", 0, RING_SIZE - 1)] = True
+            if pl.scanned[r.int_(p, f"{where}.scanned", 0, RING_SIZE - 1)]:
+                raise ValueError(f"game state JSON: {where}.scanned lists position {p} twice")
+            pl.scanned[p] = True
         visits = g(pd, "last_visits", where)
         if not isinstance(visits, list):
             raise ValueError(f"game state JSON: {where}.last_visits must be a list")
         for v in visits:
+            r.only(v, VISIT_KEYS, f"{where}.last_visits")
             p = r.int_(g(v, "position", f"{where}.last_visits"), f"{where}.last_visits.position", 0, RING_SIZE - 1)
+            if pl.last_seen_round[p]:  # one entry per position: a second one would silently replace the first
+                raise ValueError(f"game state JSON: {where}.last_visits lists position {p} twice")
             pl.last_seen_round[p] = r.int_(g(v, "round", f"{where}.last_visits"), f"{where}.last_visits.round", 1, 10**9)
             pl.last_seen[p] = r.tiles(g(v, "pile", f"{where}.last_visits"), f"{where}.last_visits.pile", point_only=False)
             if sum(pl.last_seen[p]) > PILE_SIZE:
@@ -278,6 +311,7 @@ def state_from_dict(data) -> GameState:
     )
     check_invariants(state)
     check_turn(state)
+    check_last_views(state)  # R-I3
     return state
 
 
@@ -287,9 +321,10 @@ def _read_turn(r: _Reader, value, where: str) -> list[TurnAction]:
     out = []
     for i, a in enumerate(value):
         w = f"{where}[{i}]"
+        r.only(a, TURN_KEYS, w)
         kind = r.get(a, "action", w)
         if kind not in TURN_KINDS:
-            raise ValueError(f"game state JSON: {w}.action must be one of {TURN_KINDS}, got {kind!r}")
+            raise ValueError(f"game state JSON: {w}.action must be one of {TURN_KINDS}, got {_show(kind)}")
         target = r.get(a, "target", w)
         out.append(TurnAction(
             kind=kind,

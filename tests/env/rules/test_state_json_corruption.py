@@ -1,0 +1,115 @@
+"""Corruption fuzz of Space Mission's JSON state (docs/state_json.md, Validation): real
+positions of random play (2-5 players, both rule sets, round limits 100 and 3, tile
+decisions and finished games), each changed in one field at a time
+(tests/helpers/state_corruption.py). Every variant is refused with a ValueError naming
+the problem, or loads as a consistent state that writes back the same document and plays
+alike in both engines. Then one test per defect the fuzz found, each failing before its fix."""
+import json
+import random
+import re
+
+import pytest
+
+from spacemission_env.space_mission.rules import GameState
+from spacemission_env.space_mission.rules.state_json import state_to_dict
+from tests.helpers import state_corruption as C
+from tests.env.rules.test_state_json import example_state
+from tests.helpers.positions import position
+
+
+def run_fuzz(per_config: int, per_kind: int | None, seed: int) -> dict:
+    game, r = C.sm_game(), random.Random(seed)
+    counts = {"loaded": 0, "refused": 0}
+    for i, s in enumerate(C.positions_sm(per_config, seed=seed)):
+        doc = json.loads(s.to_json())
+        for label, d in [*C.variants(doc, r, per_kind), *C.turn_variants(doc, "sm")]:
+            counts[C.check(game, label, d, seed=i)] += 1
+    return counts
+
+
+def test_corrupted_states_are_refused_by_name_or_load_consistent():
+    counts = run_fuzz(per_config=1, per_kind=1, seed=0)  # about 9,600 variants
+    assert counts["loaded"] > 150 and counts["refused"] > 2000, counts
+
+
+@pytest.mark.slow
+def test_corrupted_states_every_edit_of_every_field():
+    counts = run_fuzz(per_config=2, per_kind=None, seed=1)  # about 90,000 variants
+    assert counts["loaded"] > 3000 and counts["refused"] > 50000, counts
+
+
+# --- the defects found, one explicit position each -------------------------------------------
+def doc_of(s: GameState) -> dict:
+    return state_to_dict(s)
+
+
+def refused(d: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        GameState.from_json(json.dumps(d))
+
+
+def test_a_hand_out_of_card_id_order_is_refused_not_reordered():
+    """docs/actions.md: hand slot i is hand[i]. Before: an unsorted hand loaded sorted, so
+    every hand-slot action of the document meant other cards."""
+    s = position(2, hands={0: ["J1/S2", "J3/L3", "S?/L1"]})
+    d = doc_of(s)
+    d["players"][0]["hand"] = ["S?/L1", "J1/S2", "J3/L3"]
+    refused(d, re.escape("players[0].hand must list its cards sorted by card id (index = hand slot), got "
+                         "['S?/L1', 'J1/S2', 'J3/L3'], expected ['J1/S2', 'J3/L3', 'S?/L1']"))
+
+
+@pytest.mark.parametrize("where", ["state", "ring[3]", "players[1]", "players[1].last_visits", "players[1].last_turn[0]"])
+def test_an_unknown_or_misspelt_key_is_refused_not_ignored(where):
+    """Before: any key the schema does not know was ignored, so a misspelt one (``"suply"``
+    beside a correct ``"supply"``) or a foreign one loaded silently."""
+    d = doc_of(example_state())  # the documented example: visits and turn records
+    node = {"state": d, "ring[3]": d["ring"][3], "players[1]": d["players"][1],
+            "players[1].last_visits": d["players"][1]["last_visits"][0],
+            "players[1].last_turn[0]": d["players"][1]["last_turn"][0]}[where]
+    GameState.from_json(json.dumps(d))  # loads as written
+    node["suply"] = 3
+    refused(d, re.escape(f"unknown key 'suply' in {where} (expected only "))
+
+
+def test_a_version_2_document_with_turn_records_is_refused_not_stripped():
+    """Version 2 has no ``last_turn`` (R-I1). Before: a version 3 document relabelled 2 loaded
+    with every turn record silently dropped."""
+    d = doc_of(example_state())
+    d["version"] = 2
+    refused(d, re.escape("unknown key 'last_turn' in players[0]"))
+    for pl in d["players"]:
+        del pl["last_turn"]
+    assert GameState.from_json(json.dumps(d)).players[1].last_turn == []
+
+
+def test_a_last_visit_listed_twice_is_refused_R_I3():
+    """R-I3: one last view per pile. Before: two entries for one position loaded and the
+    second silently replaced the first."""
+    s = position(2, piles={0: {"water": 1, "space": 1}})
+    d = doc_of(s)
+    d["players"][0]["last_visits"] = [{"position": 0, "round": 1, "pile": {"water": 1, "space": 1}},
+                                      {"position": 0, "round": 1, "pile": {"water": 1, "space": 2}}]
+    refused(d, re.escape("players[0].last_visits lists position 0 twice"))
+    d["players"][0]["last_visits"].pop()
+    assert GameState.from_json(json.dumps(d)).players[0].last_seen_round[0] == 1
+
+
+def test_a_scanned_position_listed_twice_is_refused():
+    """Before: ``"scanned": [2, 2]`` loaded as [2] (R-A5's record of scans)."""
+    d = doc_of(position(2, scanned={1: [2]}))
+    d["players"][1]["scanned"] = [2, 2]
+    refused(d, re.escape("players[1].scanned lists position 2 twice"))
+
+
+def test_a_last_view_without_a_tile_the_pile_still_holds_is_refused_R_I3():
+    """R-I3 records the pile as the player saw it after his visit; a pile only loses tiles
+    afterwards (R-A4..R-A6). Before: a last view with fewer tiles than the pile now holds
+    loaded (the yucata observation then showed a pile that cannot be)."""
+    s = position(2, piles={0: {"water": 1, "medal": 1, "space": 1}})
+    d = doc_of(s)
+    d["players"][1]["last_visits"] = [{"position": 0, "round": 1, "pile": {"water": 1, "space": 1}}]
+    refused(d, re.escape("player 1 last saw the pile at ring position 0 as") + ".*a pile only loses tiles \\(R-I3\\)")
+    d["players"][1]["last_visits"][0]["pile"]["medal"] = 1
+    GameState.from_json(json.dumps(d))  # the same pile: loads
+    d["players"][1]["last_visits"][0]["pile"]["mineral_red"] = 1
+    GameState.from_json(json.dumps(d))  # one tile more, taken since: loads
