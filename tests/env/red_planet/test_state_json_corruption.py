@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from spacemission_env.red_planet.rules import from_json, legal_actions
+from spacemission_env.red_planet.rules import from_json
 from tests.helpers import state_corruption as C
 from tests.helpers.red_planet_positions import position
 
