@@ -1,8 +1,8 @@
 """Mission: Red Planet as data: the game description every interface declares
 (game_description.py). Every value is checked against the engines, the spaces and the
-components by tests/env/red_planet/test_red_planet_description.py; a change that alters
-one of them changes what a seed and actions produce, so it bumps ``version``
-(docs/versioning.md)."""
+components by tests/env/red_planet/test_parity_sweep.py (and tests/env/test_games.py);
+any change of one of them bumps ``version`` (docs/versioning.md: the reward ranges and
+the longest game are part of what a version fixes)."""
 from __future__ import annotations
 
 from ..game_description import GameDescription, RewardScheme
@@ -14,10 +14,21 @@ SCORE_SCALE = 50.0  # the "score" reward: (own total - mean of the others) / 50
 
 
 def _max_total_points() -> int:
-    """A bound on one player's final total (M-P1..M-P3, M-E7..M-E19), from the data
-    file: per zone at most 1 counter after round 5, a pot of 2 + 1 after round 8 and of
-    the largest base + 1 + 2 at the end, each worth the dearest counter; the ice bonus;
-    every bonus card's points at once; the counters of every ice-blocks card."""
+    """The bound on one player's final total that version 0 declares (449 points; the
+    ``"score"`` range is +-449 / 50), from the data file: per zone at most 1 counter after
+    round 5, a pot of 2 + 1 after round 8 and of the largest base + 1 + 2 at the end, each
+    worth the dearest counter; the ice bonus; every event card's ``points`` once; the
+    counters of every ice-blocks card.
+
+    Counting each card's points once undercounts the cards that pay per astronaut or per
+    zone (M-E9, M-E12, M-E16, M-E17: up to 22, 50, 22 and 10 points) and leaves out the
+    Sylvanit-Ader counter (M-E10), so this sum alone is no proof. It is still a bound, with
+    room to spare, because it prices all ten zones' counters as celerium while only four
+    celerium tokens exist (M-C4): pricing each distribution's zones by the tokens (at most
+    4 celerium, 5 sylvanite, the rest ice, at any time) and every card at its most gives
+    423 points (tests/env/red_planet/test_parity_sweep.py derives it and checks that it
+    stays within this value). The value is kept: changing it would change version 0's
+    reward range (docs/versioning.md)."""
     scoring, events = DATA["scoring"], DATA["events"]
     dearest = max(m["value"] for m in DATA["minerals"])
     largest_base = max([scoring["final_base"]] + [e.get("final_base", 0) for e in events])
@@ -45,8 +56,12 @@ RED_PLANET = GameDescription(
         "win": RewardScheme(-1.0, 1.0, "zero_sum"),  # rank rewards, tied players share (M-P4)
         "score": RewardScheme(-MAX_TOTAL_POINTS / SCORE_SCALE, MAX_TOTAL_POINTS / SCORE_SCALE, "zero_sum"),
     },
-    # a player's round at its longest: commit (M-R3), two astronauts each with a
-    # destination (M-L1, M-L2) and a stop, then the Scientist's draw and discovery (M-O3)
+    # a bound on a player's decisions in one round (version 0's value). The longest
+    # round asks 7: commit (M-R3), the Scientist's two astronauts each with a destination
+    # (M-L1, M-L2; no stop is asked once both are placed), his draw and the discovery card
+    # laid (M-O3, M-E1); every other role asks fewer. The bound is one step loose;
+    # tightening it would change version 0's longest game (docs/versioning.md).
+    # tests/env/red_planet/test_parity_sweep.py checks both numbers.
     max_steps_per_turn=8,
     setup_steps_per_player=2,  # M-S4 setup zone, M-S6 bonus keep
     dynamics="sequential",  # hidden commits are asked in seat order, later ones see nothing (M-R3, M-I4)
