@@ -26,7 +26,7 @@ observation of the ended game), ``"round_limit"`` (the game reached ``max_rounds
 not bootstrap a value after it, which it does when that flag is True), ``"scores"``
 (final breakdown of every seat), ``"seat"`` and ``"is_success"`` (the learner's rank
 reward strictly beats every other seat's; a shared first place is not a success).
-``action_masks()`` returns bool ``[N, 100]`` (never an empty row: every game waits
+``action_masks()`` returns bool ``[N, A]`` (A = 100 in Space Mission, 243 in Red Planet; never an empty row: every game waits
 for its learner), also through ``env_method("action_masks")`` (what sb3_contrib's
 ``get_action_masks`` calls). Seeding: ``seed(s)`` (SB3; checked there) or the
 ``seed`` argument, applied at the next ``reset()``; it seeds one generator that draws
@@ -48,7 +48,7 @@ also holds ``"opponents"``: the pool indices it was played against. Every pool p
 is called with ``act_batch`` once per round of moves on exactly its own rows.
 
 Bad input is rejected before any game changes: learner actions of a non-integer
-dtype raise TypeError; ids outside 0..99 and illegal ids raise ValueError naming the
+dtype raise TypeError; ids outside 0..A-1 and illegal ids raise ValueError naming the
 game and the action (use MaskablePPO or the masks). An opponent that returns a bad
 action raises an error naming the opponent, the game and the action; the env then
 needs ``reset()``. Rendering: ``"ansi"`` / ``"human"`` show game 0 as text,
@@ -360,7 +360,7 @@ class GameVecEnv(EnvBase, VecEnv):
         return self._observe(), rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """bool [N, 100]: the learners' legal actions."""
+        """bool [N, num_actions]: the learners' legal actions."""
         return self._mask.copy()
 
     # --- VecEnv plumbing -------------------------------------------------------------------
@@ -368,7 +368,7 @@ class GameVecEnv(EnvBase, VecEnv):
         self._st = None
 
     def get_images(self):
-        """Every game's picture (uint8 [800, 1200, 3])."""
+        """Every game's picture, a list of uint8 [H, W, 3] (Space Mission 800 x 1200, Red Planet 820 x 1340)."""
         self._require_reset("rendering")
         return [self._render_game(i, "rgb_array") for i in range(self.num_envs)]
 

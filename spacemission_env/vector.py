@@ -9,8 +9,8 @@ for every game (``game="spacemission"`` by default, ``"red_planet"``; games.py).
         obs, mask, player, rewards, terminated, truncated, infos = venv.step(actions)
 
 Every call acts once in every game: ``obs[i]`` (int8 ``[N, D]``; float32 with
-``observation_dtype="float32"``) and ``mask[i]`` (bool ``[N, 100]``, never an empty
-row) belong to the seat ``player[i]`` that acts next in game i.
+``observation_dtype="float32"``) and ``mask[i]`` (bool ``[N, A]``, A the game's action
+count: 100 in Space Mission, 243 in Red Planet; never an empty row) belong to the seat ``player[i]`` that acts next in game i.
 ``rewards`` is float32 ``[N, P]``: what each seat earned by this step (rewards.py), so
 a seat's return is the sum of its column over the game, whoever acted.
 
@@ -22,8 +22,9 @@ game is reported in ``infos``. Every end is a termination, the round limit inclu
 after it): ``truncated`` is always all False, kept for Gymnasium's tuple shape, and
 ``infos["round_limit"]`` tells which ended games reached the limit:
 
-* ``infos["final_scores"]``: int16 ``[N, P, 8]`` score breakdown (jump_gate, stations,
-  minerals, aliens, matter, water, medals, total), set for ended games, 0 elsewhere;
+* ``infos["final_scores"]``: int16 ``[N, P, S]`` score breakdown, the game's
+  ``score_names`` (Space Mission's 8: jump_gate, stations, minerals, aliens, matter,
+  water, medals, total; Red Planet's 7), set for ended games, 0 elsewhere;
   ``infos["_final_scores"]``: bool ``[N]``, which games ended (Gymnasium's mask key).
 * ``infos["round_limit"]``: bool ``[N]``, the ended games that reached ``max_rounds``
   (R-E3); ``infos["_round_limit"]`` = which games ended.
@@ -35,7 +36,7 @@ after it): ``truncated`` is always all False, kept for Gymnasium's tuple shape, 
 These keys are present on the steps where some game ended.
 
 So no step is spent on finished games and every returned row needs an action. Bad
-actions (a non-integer array: TypeError; an id outside 0..99 or an illegal one:
+actions (a non-integer array: TypeError; an id outside 0..A-1 or an illegal one:
 ValueError naming the game) are rejected before any game changes.
 Seeding: ``seed`` (constructor) or ``reset(seed=...)`` seeds one generator that draws
 the seeds of all games, the first ones and the auto-reset ones: same seed, same games.
