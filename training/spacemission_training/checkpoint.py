@@ -31,8 +31,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-__all__ = ["load", "restore_model", "save"]
+__all__ = ["ResumeError", "check_run", "load", "restore_model", "save"]
 
+
+class ResumeError(ValueError):
+    """A run that cannot be resumed: no checkpoint, an unreadable one, or one of another
+    run (``spacemission train`` prints it as an error, exit status 2; nothing is written)."""
+
+
+BLOB_KEYS = ("policy", "optimizer", "sb3", "world", "loop", "rng")
 SB3_FIELDS = ("num_timesteps", "_n_updates", "_last_obs", "_last_episode_starts", "_current_progress_remaining",
               "_num_timesteps_at_start")
 
@@ -62,14 +69,49 @@ def save(path, model, world: dict, loop: dict) -> Path:
 
 
 def load(path) -> dict:
-    """The checkpoint's contents, with the world unpickled (``blob["world"]``)."""
+    """The checkpoint's contents, with the world unpickled (``blob["world"]``); ResumeError
+    naming the file when there is none or it cannot be read (truncated, corrupted, not a
+    checkpoint)."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"no checkpoint at {str(path)!r}: nothing to resume (a run writes one every "
-                         f"--checkpoint-every steps)")
-    blob = torch.load(path, map_location="cpu", weights_only=False)  # our own file: it holds pickled objects
-    blob["world"] = pickle.loads(blob["world"])
+        run_dir = path.parent.parent
+        raise ResumeError(f"no checkpoint at {str(path)!r}: nothing to resume (the run stopped before its first "
+                          f"checkpoint, written every --checkpoint-every steps). Start it afresh with the same "
+                          f"command after removing {str(run_dir)!r} (its configuration is in "
+                          f"{str(run_dir / 'config.json')!r})")
+    try:
+        blob = torch.load(path, map_location="cpu", weights_only=False)  # our own file: it holds pickled objects
+        if not isinstance(blob, dict) or not set(BLOB_KEYS) <= set(blob):
+            raise ValueError(f"not a training checkpoint (expected a dict with {', '.join(BLOB_KEYS)})")
+        blob["world"] = pickle.loads(blob["world"])
+    except Exception as exc:  # torch/pickle raise anything on a cut or overwritten file
+        raise ResumeError(f"checkpoint {str(path)!r} cannot be read, it is truncated or corrupted "
+                          f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed. A run keeps one "
+                          f"checkpoint: resume needs a good copy of it, or start the run again") from None
     return blob
+
+
+def check_run(blob: dict, path, config: dict, ignore=()) -> None:
+    """ResumeError naming ``path`` when the checkpoint ``blob`` is not of the run whose
+    configuration is ``config`` (its config.json): the configuration saved in the checkpoint
+    differs beyond ``ignore`` (the options a resume may change), or, for checkpoints written
+    before the configuration was saved in them, the env's game, players, rules, round limit,
+    observation type or number of games differ."""
+    saved = blob["loop"].get("config")
+    if saved is not None:
+        diff = sorted(k for k in set(saved) | set(config) if k not in ignore and saved.get(k) != config.get(k))
+    else:
+        env = blob["world"]["venv"]
+        env = getattr(env, "venv", env)  # PriorVecEnv wraps the GameVecEnv
+        have = {"game": getattr(getattr(env, "game", None), "name", None), "players": getattr(env, "num_players", None),
+                "rules": getattr(env, "rules", None), "max_rounds": getattr(env, "max_rounds", None),
+                "observation_type": getattr(env, "observation_type", None), "num_envs": getattr(env, "num_envs", None)}
+        saved = {k: v for k, v in have.items() if v is not None}
+        diff = sorted(k for k in saved if saved[k] != config.get(k))
+    if diff:
+        both = ", ".join(f"{k} {saved.get(k)!r} in the checkpoint, {config.get(k)!r} in config.json" for k in diff)
+        raise ResumeError(f"checkpoint {str(path)!r} is not of the run configured in its folder's config.json "
+                          f"({both}); nothing was changed")
 
 
 def restore_model(model, blob: dict) -> None:

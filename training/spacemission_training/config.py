@@ -359,7 +359,8 @@ def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
     ap.add_argument("--config", default=None, help="TOML or JSON file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help="continue the run in RUN_DIR from its last checkpoint (its saved configuration; "
-                         "--steps, --stop-after-steps and --progress may be changed)")
+                         "--steps, --stop-after-steps and --progress may be changed, any other option only "
+                         "repeated with its saved value); a finished run is left as it is")
     for f in fields(TrainConfig):
         kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
         ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
@@ -378,17 +379,43 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
     values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
         if ns.resume:
-            saved = {**read_options_file(str(Path(ns.resume) / "config.json")), "stop_after_steps": 0}
-            bad = sorted(set(flags) - set(RESUME_OVERRIDES))
-            if bad or ns.config:
-                ap.error(f"--resume continues the saved configuration; only {', '.join(RESUME_OVERRIDES)} may be "
-                         f"changed (got {', '.join(bad) or '--config'})")
-            return TrainConfig(**{**saved, **flags}), ns.resume
+            return resume_config(ap, ns.resume, flags, ns.config), ns.resume
         values = read_options_file(ns.config) if ns.config else {}
         game = flags.get("game", values.get("game", "spacemission"))
         return TrainConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
         ap.error(from_file(exc, ns.config, values, flags))
+
+
+def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> TrainConfig:
+    """The configuration of the run in ``run_dir`` (its config.json) with the options a resume
+    may change (RESUME_OVERRIDES) from ``flags``. Any other flag, or a ``--config`` file's
+    option, that differs from the saved value is a usage error naming it and both values;
+    one equal to it is accepted, so the command that started a run, with ``--resume`` added,
+    continues it."""
+    d = Path(run_dir)
+    if not (d / "config.json").is_file():
+        if (d / "checkpoints" / "loop.json").is_file():
+            ap.error(f"--resume: {run_dir!r} holds no SB3 run: it is an RLlib run (checkpoints/loop.json): resume it "
+                     f"with spacemission train --backend rllib --resume {run_dir}")
+        ap.error(f"--resume: no run in {run_dir!r} ({'config.json missing' if d.is_dir() else 'no such directory'})")
+    try:
+        saved = read_options_file(str(d / "config.json"))
+    except ValueError as exc:
+        if (d / "checkpoints" / "loop.json").is_file() and not (d / "checkpoints" / "last.pt").is_file():
+            ap.error(f"--resume: {run_dir!r} is an RLlib run (checkpoints/loop.json): resume it with "
+                     f"spacemission train --backend rllib --resume {run_dir}")
+        raise exc
+    saved = config_from_dict({**saved, "stop_after_steps": 0}).as_dict()
+    given = {**(read_options_file(config_file) if config_file else {}), **flags}
+    if "run_dir" in given and given["run_dir"] and Path(given["run_dir"]).resolve() == d.resolve():
+        given["run_dir"] = saved["run_dir"]  # the run's own folder, however written
+    bad = sorted(k for k, v in given.items() if k not in RESUME_OVERRIDES and v != saved.get(k))
+    if bad:
+        ap.error(f"--resume continues the saved configuration ({d / 'config.json'}); only "
+                 f"{', '.join(RESUME_OVERRIDES)} may be changed, got "
+                 + ", ".join(f"{k} {given[k]!r} (saved: {saved.get(k)!r})" for k in bad))
+    return TrainConfig(**{**saved, **{k: v for k, v in flags.items() if k in RESUME_OVERRIDES}})
 
 
 def versions() -> dict:

@@ -20,6 +20,7 @@ import numpy as np
 __all__ = ["RunLog", "evaluate", "plot_curves", "read_metrics"]
 
 CSV_NAME = "metrics.csv"
+HEADER = ["step", "wall_s", "key", "value"]
 
 
 class RunLog:
@@ -31,14 +32,14 @@ class RunLog:
         if resume_step is not None and self.path.exists():
             with open(self.path, newline="") as f:
                 rows = [r for r in csv.reader(f)]
-            keep = [rows[0]] + [r for r in rows[1:] if int(r[0]) <= resume_step]
+            keep = [HEADER] + [r for r in rows if r != HEADER and _row_step(r) <= resume_step]
             with open(self.path, "w", newline="") as f:
                 csv.writer(f).writerows(keep)
         new = not self.path.exists()
         self._file = open(self.path, "a", newline="")
         self._csv = csv.writer(self._file)
         if new:
-            self._csv.writerow(["step", "wall_s", "key", "value"])
+            self._csv.writerow(HEADER)
         self._tb = None
         if tensorboard:
             from torch.utils.tensorboard import SummaryWriter
@@ -67,6 +68,17 @@ class RunLog:
         self._file.close()
         if self._tb is not None:
             self._tb.close()
+
+
+def _row_step(row: list[str]) -> float:
+    """A metrics.csv row's step; infinity (dropped on resume) for a row a kill cut short."""
+    if len(row) != 4:
+        return math.inf
+    try:
+        int(row[0]), float(row[3])
+        return int(row[0])
+    except ValueError:
+        return math.inf
 
 
 def read_metrics(run_dir) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -146,12 +158,12 @@ def plot_curves(run_dir, path=None, title: str | None = None) -> Path:
 
 
 class Progress:
-    """A rich progress bar (steps, steps/s, latest win rates) on a terminal; else a plain
-    line every ``every_s`` seconds."""
+    """A rich progress bar (steps, steps/s, latest win rates) when stdout is a terminal; else
+    (a pipe, a log file) a plain line on stdout every ``every_s`` seconds."""
 
     def __init__(self, total: int, start: int, enabled: bool | None = None, every_s: float = 30.0):
         self.total, self.every_s = total, every_s
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.enabled = sys.stdout.isatty() if enabled is None else enabled  # where the bar and lines go
         self._last = 0.0
         self._t0, self._s0 = time.perf_counter(), start
         self._bar = None

@@ -5,7 +5,11 @@ by behaviour cloning, against an opponent pool of bots and snapshots of itself. 
 ``spacemission train``; docs/training.md.
 
     python -m spacemission_training.train_ppo --steps 3000000 --seed 0 --run-dir runs/a
-    python -m spacemission_training.train_ppo --resume runs/a        # after a kill
+    python -m spacemission_training.train_ppo --resume runs/a        # after a kill or Ctrl-C
+
+Ctrl-C stops at the end of the iteration in progress with a checkpoint (exit status 130;
+a second Ctrl-C stops at once); resuming a finished run changes nothing (``Interrupt``,
+``finished_step``; docs/training.md, "Checkpoints and resume").
 
 The whole run, top to bottom (``train``):
 
@@ -30,7 +34,9 @@ The whole run, top to bottom (``train``):
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 from collections import deque
 import time
 from pathlib import Path
@@ -51,7 +57,7 @@ from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
-from .config import TrainConfig, build_parser, parse_args, refuse_existing_run, versions
+from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
@@ -223,7 +229,11 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
 
     # --- 1-4: a fresh run, or the state of a killed one ------------------------------------
     if resume:
-        blob = checkpoint.load(ckpt_path)
+        blob = checkpoint.load(ckpt_path)  # ResumeError naming the file: nothing is written before
+        checkpoint.check_run(blob, ckpt_path, cfg.as_dict(), ignore=RESUME_OVERRIDES)
+        done = finished_step(run_dir, int(blob["sb3"]["num_timesteps"]), cfg.steps)
+        if done is not None:  # nothing to train: leave the run's files as they are
+            return {"run_dir": str(run_dir), "finished": done}
         world, loop = blob["world"], blob["loop"]
         venv, pool = world["venv"], world["pool"]
         model = build_model(cfg, venv, np.array(loop["active"]), np.array(loop["scale"], dtype=np.float32))
@@ -276,6 +286,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
 
     # --- 5: the PPO loop ---------------------------------------------------------------------
     stopped = False
+    interrupt = Interrupt(run_dir, lambda: int(model.num_timesteps))
     try:
         while model.num_timesteps < cfg.steps:
             t0 = time.perf_counter()
@@ -306,9 +317,12 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
                 loop["evals"].append({"step": step, **e})
                 runlog.log(step, e, elapsed()[0])
                 loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
-            stop_now = bool(cfg.stop_after_steps) and step >= cfg.stop_after_steps and step < cfg.steps
+            stop_now = (bool(cfg.stop_after_steps) and step >= cfg.stop_after_steps or interrupt.requested) \
+                and step < cfg.steps
             if step >= loop["next_checkpoint"] or stop_now:
                 loop["wall_s"], loop["cpu_s"] = elapsed()
+                loop["config"] = cfg.as_dict()  # resume checks that the checkpoint is this run's
+                runlog.flush()  # everything logged up to the checkpoint's step is on disk before it
                 checkpoint.save(ckpt_path, model, world, loop)
                 if cfg.checkpoint_models:
                     export(model, cfg, name=f"ppo@{step}").save(ckpt_path.parent / f"step_{step}.npz")
@@ -321,15 +335,21 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
                 stopped = True
                 break
     finally:
+        interrupt.restore()
         progress.close()
 
     if stopped:
         runlog.close()
-        return {"run_dir": str(run_dir), "stopped_at": int(model.num_timesteps)}
+        out = {"run_dir": str(run_dir), "stopped_at": int(model.num_timesteps)}
+        if interrupt.requested:
+            out["interrupted"] = True
+        return out
 
     # --- 6: the end --------------------------------------------------------------------------
     step = int(model.num_timesteps)
     loop["wall_s"], loop["cpu_s"] = elapsed()
+    loop["config"] = cfg.as_dict()
+    runlog.flush()
     checkpoint.save(ckpt_path, model, world, loop)
     wall_s, cpu_s = elapsed()
     training = {"command": " ".join(command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
@@ -350,6 +370,48 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
     return summary
 
 
+def finished_step(run_dir: Path, step: int, steps: int) -> int | None:
+    """The step a finished run ended at (its summary.json written at the checkpoint's step,
+    which reaches ``steps``), or None when the run has work left: an unfinished one, one
+    killed before its end was written, or one given a larger ``steps`` to extend it."""
+    if step < steps:
+        return None
+    try:
+        summary = json.loads((run_dir / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return step if isinstance(summary, dict) and summary.get("steps") == step else None
+
+
+class Interrupt:
+    """Ctrl-C during the PPO loop: the first SIGINT asks the loop to stop at the end of the
+    current iteration with a checkpoint (the run resumes exactly from there); a second one
+    stops at once (KeyboardInterrupt; the run resumes from its previous checkpoint). Only
+    in the main thread, and only where SIGINT has Python's own handler (a shell's ignored
+    SIGINT stays ignored)."""
+
+    def __init__(self, run_dir: Path, step):
+        self.requested, self.run_dir, self.step = False, run_dir, step
+        self._installed = (threading.current_thread() is threading.main_thread()
+                           and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        if self._installed:
+            signal.signal(signal.SIGINT, self._handle)
+
+    def _handle(self, signum, frame) -> None:
+        if self.requested:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            raise KeyboardInterrupt
+        self.requested = True
+        print(f"\ninterrupted at step {self.step():,}: stopping at the end of this iteration with a checkpoint in "
+              f"{self.run_dir / 'checkpoints'} (Ctrl-C again to stop at once, resuming from the previous checkpoint)",
+              file=sys.stderr, flush=True)
+
+    def restore(self) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            self._installed = False
+
+
 def planned_end(step: int, steps: int, iteration_steps: int) -> int:
     """The step a run from ``step`` stops at: PPO runs whole rollouts of ``iteration_steps``
     (num_envs x n_steps), so ``steps`` is rounded up to the next rollout's end."""
@@ -365,17 +427,37 @@ def _progress_text(latest: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``spacemission train``: 0 when the run ends (or stops at --stop-after-steps, or was
+    already finished), 130 when Ctrl-C stopped it (with a checkpoint, or at once on a second
+    Ctrl-C), 2 for a usage error or a run that cannot be resumed (nothing written)."""
     cfg, resume = parse_args(argv)
     if not resume:  # a usage error before any work, not a traceback from train()
         try:
             refuse_existing_run(Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg))
         except ValueError as exc:
             build_parser().error(str(exc))
-    summary = train(cfg, resume=resume, argv=argv)
-    if "stopped_at" in summary:
-        print(f"stopped at step {summary['stopped_at']:,} (checkpoint: {summary['run_dir']}/checkpoints/last.pt); "
-              f"continue with: spacemission train --resume {summary['run_dir']}")
+    run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
+    try:
+        summary = train(cfg, resume=resume, argv=argv)
+    except checkpoint.ResumeError as exc:
+        print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        last = run_dir / "checkpoints" / "last.pt"
+        how = (f"continue from its last checkpoint ({last}) with: spacemission train --resume {run_dir}"
+               if last.is_file() else f"it has no checkpoint yet: start it afresh after removing {run_dir}")
+        print(f"\ninterrupted; the run in {run_dir} was not finished: {how}", file=sys.stderr, flush=True)
+        return 130
+    if "finished" in summary:
+        print(f"the run in {summary['run_dir']} already finished at step {summary['finished']:,} (summary.json, "
+              f"final.npz): nothing to do, nothing changed. To train it further: spacemission train --resume "
+              f"{summary['run_dir']} --steps N (N > {summary['finished']:,})")
         return 0
+    if "stopped_at" in summary:
+        print(f"{'interrupted: ' if summary.get('interrupted') else ''}stopped at step {summary['stopped_at']:,} "
+              f"(checkpoint: {summary['run_dir']}/checkpoints/last.pt); "
+              f"continue with: spacemission train --resume {summary['run_dir']}", flush=True)
+        return 130 if summary.get("interrupted") else 0
     print(f"done: {summary['steps']:,} steps in {summary['wall_s']:.0f} s wall ({summary['process_cpu_s']:.0f} s CPU); "
           f"model {summary['model']}; curve {summary['learning_curve']}")
     for k in sorted(summary["final_eval"]):
@@ -383,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
             opp = k.split("/")[1]
             lo, hi = summary["final_eval"][f"eval/{opp}/ci_low"], summary["final_eval"][f"eval/{opp}/ci_high"]
             print(f"  vs {opp:12s} win rate {summary['final_eval'][k]:.1%}  (95% CI {lo:.1%}-{hi:.1%}, "
-                  f"{summary['final_eval_games']} games)")
+                  f"--final-eval-games {summary['final_eval_games']})")
     return 0
 
 
