@@ -213,7 +213,7 @@ def bind_players(config, game: str, who: str) -> int:
     if n is None:
         raise not_a_config(who, config)
     d = get_game(game).description
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not d.min_players <= n <= d.max_players:
+    if not is_int(n) or not d.min_players <= n <= d.max_players:
         raise ValueError(f"{who} plays {d.min_players} to {d.max_players} players, got num_players={n!r}")
     try:  # the rest of the configuration, where given, as GameConfig checks it
         GameConfig(int(n), get("rules", None), get("max_rounds", None), game)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from spacemission_env.checks import is_int
 from spacemission_env.games import bind_players
 from spacemission_env.space_mission.encoding import decode
 from spacemission_env.space_mission import encoding as E
@@ -306,7 +307,7 @@ class BotBase(BasePolicy):
 
     def seed(self, seed: int | None = None) -> None:
         """Deterministic play given the seed (None means 0); the seed only salts tie-breaks."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        if seed is not None and (not is_int(seed) or seed < 0):
             raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
         self._salt = np.uint64(int(seed or 0) % 2**64)
 

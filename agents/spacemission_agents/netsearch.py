@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spacemission_env.checks import is_int
 from spacemission_env.games import GameConfig, require_game
 from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
@@ -134,7 +135,7 @@ class NetSearchAgent(BasePolicy):
 
     # --- protocol --------------------------------------------------------------------------
     def seed(self, seed: int | None = None) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        if seed is not None and (not is_int(seed) or seed < 0):
             raise ValueError(f"NetSearchAgent: seed must be a non-negative integer or None, got {seed!r}")
         self._seed = int(seed or 0)
 

@@ -60,6 +60,7 @@ import time
 
 import numpy as np
 
+from spacemission_env.checks import is_int
 from spacemission_env.games import require_game
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
@@ -174,7 +175,7 @@ class SearchAgent(BasePolicy):
     def seed(self, seed: int | None = None) -> None:
         """Play is a deterministic function of the seed and the observation (with an
         ``iterations`` budget); None means 0."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        if seed is not None and (not is_int(seed) or seed < 0):
             raise ValueError(f"SearchAgent: seed must be a non-negative integer or None, got {seed!r}")
         self._seed = int(seed or 0)
 

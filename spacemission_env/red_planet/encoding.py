@@ -37,6 +37,7 @@ import functools
 
 import numpy as np
 
+from ..checks import is_int
 from ..obs_layout import block_layout, decode_blocks
 from .components import (
     DISCOVERY_CARDS,
@@ -203,7 +204,7 @@ def observe(state: GameState, player: int | None = None, observation_type: str =
         raise TypeError(f"state must be a red planet GameState, got {type(state).__name__}")
     n = state.num_players
     me = state.current_player if player is None else player
-    if isinstance(me, bool) or not isinstance(me, (int, np.integer)):
+    if not is_int(me):
         raise TypeError(f"player must be an int seat, got {type(player).__name__} {player!r}")
     if not 0 <= me < n:
         raise ValueError(f"player must be a seat in 0..{n - 1} (name it once the game is over), got {player!r}")

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..checks import is_int
 from ..extras import require
 from .components import (
     CARD_LABELS,
@@ -69,7 +70,7 @@ R_OUTER, R_INNER = 395, 178  # the ring of outer zones lies between these radii
 def _check_viewer(state: GameState, viewer) -> None:
     if viewer is None:
         return
-    if isinstance(viewer, bool) or not isinstance(viewer, (int, np.integer)):
+    if not is_int(viewer):
         raise TypeError(f"viewer must be an int seat or None, got {type(viewer).__name__} {viewer!r}")
     if not 0 <= viewer < state.num_players:
         raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {viewer!r}")

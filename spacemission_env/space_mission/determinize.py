@@ -67,6 +67,7 @@ import numpy as np
 from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
+from ..checks import is_int
 from ..jit import njit
 from .engine import kernels as K
 from .engine.convert import to_reference
@@ -83,7 +84,7 @@ def sample_world(state, player: int, rng: np.random.Generator | None = None):
     """One ``GameState`` consistent with everything ``player`` knows (module docstring);
     ``state`` itself is not changed."""
     n = state.num_players
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < n:
+    if not is_int(player) or not 0 <= player < n:
         raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
     obs = E.observe(state, int(player), "recall")
     st = sample_worlds_from_observation(obs, n, state.rules, state.max_rounds, 1, rng, player=int(player))
@@ -99,9 +100,9 @@ def sample_worlds_from_observation(recall_obs, num_players: int, rules: str = "y
     (for instance an ``"info"`` observation under ``schmidt``, which hides the player's
     own reservation types)."""
     num_players, rules, max_rounds = check_game_config(num_players, rules, max_rounds)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+    if not is_int(k) or k < 1:
         raise ValueError(f"k must be a positive integer, got {k!r}")
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < num_players:
+    if not is_int(player) or not 0 <= player < num_players:
         raise ValueError(f"player must be a seat in 0..{num_players - 1}, got {player!r}")
     arr = np.asarray(recall_obs)
     if arr.ndim != 1:

@@ -37,6 +37,7 @@ from .components import (
     TILE_NAMES,
 )
 from .rules.game import scores
+from ..checks import is_int
 from ..extras import require
 from .rules.state import GATE, NO_STATION, GameState
 
@@ -348,7 +349,7 @@ def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
     public (reservations appear as probe counts, never by type)."""
     Image = require("PIL.Image", "render", "rgb_array rendering")
     ImageDraw = require("PIL.ImageDraw", "render", "rgb_array rendering")
-    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, (int, np.integer))
+    if viewer is not None and (not is_int(viewer)
                                or not 0 <= viewer < state.num_players):
         raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {viewer!r}")
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)

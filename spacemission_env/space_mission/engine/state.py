@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...checks import is_int
 from ..components import (
     CARD_COORDS,
     END_THRESHOLD,
@@ -93,7 +94,7 @@ class BatchState:
 
     def __init__(self, batch_size: int, num_players: int, rules: str = "yucata", max_rounds: int = 100):
         num_players, rules, max_rounds = check_game_config(num_players, rules, max_rounds)
-        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        if not is_int(batch_size) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         self.batch_size = int(batch_size)
         self.num_players = int(num_players)
