@@ -154,6 +154,28 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused(tmp_path, capsys)
     assert sorted((p.name, p.read_bytes()) for p in run_dir.iterdir()) == before
 
 
+@pytest.mark.parametrize("leftover", ["metrics.csv", "checkpoints", "final.npz"])
+def test_a_fresh_run_into_a_directory_holding_a_runs_files_without_config_is_refused(tmp_path, capsys, leftover):
+    """Before: a run folder whose config.json was deleted took a fresh run, which appended
+    its rows to the old metrics.csv and overwrote the rest. Now it is a usage error naming
+    what it found, and the folder is left as it was."""
+    from spacemission_training.train_ppo import main
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    if leftover == "checkpoints":
+        (run_dir / leftover).mkdir()
+    else:
+        (run_dir / leftover).write_text("step,wall_s,key,value\n1,0.1,eval/random/win_rate,0.5\n")
+    before = sorted(p.name for p in run_dir.rglob("*"))
+    with pytest.raises(SystemExit) as exc:
+        main(["--run-dir", str(run_dir), "--steps", "1000"])
+    assert exc.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"holds a run's files ({leftover}) but no config.json" in err
+    assert sorted(p.name for p in run_dir.rglob("*")) == before
+
+
 @pytest.mark.parametrize("text, message", [
     ('steps = "x"\n', "option steps must be an integer, got 'x'"),
     ('lr = "0.1"\n', "option lr must be a finite number, got '0.1'"),

@@ -72,14 +72,23 @@ def _check_path(option: str, text: str, directory: bool) -> None:
             raise ValueError(f"option {option}: {text!r} lies under {str(parent)!r}, which is a file")
 
 
+RUN_FILES = ("config.json", "metrics.csv", "checkpoints", "summary.json", "final.npz", "tb")  # what a run writes
+
+
 def refuse_existing_run(run_dir) -> None:
-    """ValueError when ``run_dir`` already holds a run (its config.json): a fresh run there
-    would overwrite its checkpoints, logs and model. Both trainers check it before a fresh
-    run starts; ``--resume`` continues such a run."""
+    """ValueError when ``run_dir`` already holds a run (its config.json, or any other file a
+    run writes, e.g. the logs of one whose config.json was deleted): a fresh run there would
+    overwrite its checkpoints and model, or append to its logs. Both trainers check it before
+    a fresh run starts; ``--resume`` continues such a run."""
     if (Path(run_dir) / "config.json").exists():
         raise ValueError(f"run_dir {str(run_dir)!r} already holds a run (config.json): continue it with --resume "
                          f"{run_dir}, or give another --run-dir (or delete that directory); a new run would overwrite "
                          f"its checkpoints, logs and model")
+    found = [name for name in RUN_FILES if (Path(run_dir) / name).exists()]
+    if found:
+        raise ValueError(f"run_dir {str(run_dir)!r} holds a run's files ({', '.join(found)}) but no config.json, "
+                         f"so it cannot be resumed; give another --run-dir (or delete that directory): a new run "
+                         f"would append to its logs and overwrite the rest")
 
 
 def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:
