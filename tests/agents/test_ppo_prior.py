@@ -143,7 +143,7 @@ def test_prior_vec_env_appends_the_codes_and_pickles():
     from spacemission_training.prior import PriorVecEnv
 
     prior = HeuristicPrior()
-    base = SpaceMissionVecEnv(8, observation_type="recall", seed=3)
+    base = SpaceMissionVecEnv(8, observation_type="recall", seed=3, max_rounds=3)  # games end within the steps
     venv = PriorVecEnv(base, prior)
     obs = venv.reset()
     d = base.observation_space.shape[0]
@@ -151,12 +151,17 @@ def test_prior_vec_env_appends_the_codes_and_pickles():
     assert np.array_equal(obs[:, :d], engine.observe(base.batch_state, observation_type="recall"))
     assert np.array_equal(obs[:, d:], prior(obs[:, :d], venv.action_masks()))
     rng = np.random.default_rng(0)
+    finished = 0
     for _ in range(60):
         masks = venv.action_masks()
         obs, _, dones, infos = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
         assert np.array_equal(obs[:, d:], prior(obs[:, :d], venv.action_masks()))
-        for i in np.flatnonzero(dones):
-            assert infos[i]["terminal_observation"].shape == (d + 100,)
+        for i in np.flatnonzero(dones):  # the final position: its observation, and floor codes (no decision)
+            last = infos[i]["terminal_observation"]
+            assert last.shape == (d + 100,) and last.dtype == np.int8 and (last[d:] == FLOOR_CODE).all()
+            assert not np.array_equal(last[:d], obs[i, :d])  # not the next game's first observation
+            finished += 1
+    assert finished >= 8  # the terminal observations above were checked
     copy = pickle.loads(pickle.dumps(venv))
     a = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()])
     o1, o2 = venv.step(a)[0], copy.step(a)[0]

@@ -37,6 +37,15 @@ def test_play_is_seeded_and_ends():
     a, n = play(2, 5, rules="schmidt", player="kind")
     b, m = play(2, 5, rules="schmidt", player="kind")
     assert a.is_over and n == m > 0 and a == b
+    # the seed deals the game and seeds the player: the same loop by hand gives the same game ...
+    s, rng, k = new_game(2, seed=5, rules="schmidt"), random.Random(5), 0
+    while not s.is_over:
+        apply(s, kind_uniform_action(s, rng))
+        k += 1
+    assert s == a and k == n
+    # ... and another seed another game
+    c, _ = play(2, 6, rules="schmidt", player="kind")
+    assert c != a and c.to_json() != a.to_json()
     state, _ = play(2, 5, player="uniform", max_rounds=3)
     assert state.is_over and state.round_limit and state.round == 3
 

@@ -1,4 +1,6 @@
 """render.py: the text table and the board picture show what the state holds."""
+import re
+
 import numpy as np
 import pytest
 from tests.helpers.env_play import progress_action
@@ -32,6 +34,7 @@ def test_ansi_lists_every_planet_with_coordinates_and_players():
 
 
 def test_ansi_shows_stations_probes_and_revealed_piles():
+    # a played game: every station is in its planet's row; the seed reveals piles 1, 2 and 5
     s = _midgame(actions=200)
     text = render_ansi(s)
     station_planets = [p for p in range(8) if s.stations[p] >= 0]
@@ -39,8 +42,26 @@ def test_ansi_shows_stations_probes_and_revealed_piles():
     for p in station_planets:
         row = next(line for line in text.splitlines() if line.startswith(f"{p} "))
         assert f"P{s.stations[p]}" in row
-    if any(s.revealed):
-        assert "revealed:" in text
+    assert any(s.revealed) and "revealed:" in text
+
+    # an explicit position: each row's station, probes (one per reserved tile) and pile, by hand
+    from tests.helpers.positions import position
+
+    ring = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
+    s = position(3, ring=ring, ships={0: None, 1: None, 2: None}, stations={0: 1, 5: 2},
+                 reservations={(3, 0): {"water": 1, "medal": 1}, (3, 2): {"water": 1}, (6, 1): {"medal": 3}},
+                 piles={1: {"space": 2}, 2: {"space": 1}, 4: {"water": 2, "space": 1}}, revealed=[1, 2],
+                 gate_probes={0: 2, 2: 5})
+    lines = render_ansi(s).splitlines()
+    rows = {p: next(line for line in lines if line.startswith(f"{p} ")) for p in range(8)}
+    station = {0: "1", 5: "2"}  # ships are all on the gate: a bare P<q> in a row is a station
+    probes = {3: {("0", "2"), ("2", "1")}, 6: {("1", "3")}}
+    for p, row in rows.items():
+        assert re.findall(r"\bP(\d)\b(?!:)", row) == ([station[p]] if p in station else []), row
+        assert set(re.findall(r"\bP(\d):(\d+)", row)) == probes.get(p, set()), row
+    assert "revealed: 2 space" in rows[1] and "revealed: 1 space" in rows[2] and "pile 3 " in rows[4]
+    assert all("revealed" not in rows[p] for p in (0, 3, 4, 5, 6, 7))
+    assert "jump gate: ships P0 P1 P2 | probes P0:2 P1:0 P2:5" in lines
 
 
 def test_rgb_picture_is_a_real_image_that_changes_with_the_state():
