@@ -20,6 +20,7 @@ import numpy as np
 
 from spacemission_env.games import GameConfig, get_game
 
+from ._bots import bind_bot, seed_for
 from ._games import read_records
 from ._prompt import may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record, seat_label
@@ -33,11 +34,6 @@ HELP = """Commands:
 The board shows what your seat may see; the other seats' hidden choices stay hidden."""
 
 
-def _seed_for(seed: int, *parts: int) -> int:
-    """A per-seat, per-decision agent seed: a loaded game asks its bots the same questions
-    with the same randomness as the uninterrupted game."""
-    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0] >> 1)
-
 
 class Bot:
     """An agent in one seat: it sees only its own observation of the type it asks for and
@@ -47,21 +43,8 @@ class Bot:
         from spacemission_agents.registry import make_agent
 
         self.game, self.spec, self.seat, self.seed = game, spec, seat, seed
-        self.agent = make_agent(spec, seed=_seed_for(seed, seat), game=game.name)
-        if callable(getattr(self.agent, "bind", None)):
-            try:
-                self.agent.bind(config)
-            except (ValueError, TypeError) as exc:
-                raise ValueError(f"agent {spec!r} refuses this game: {exc}") from exc
-            except Exception as exc:  # noqa: BLE001 - any failure of a bot's bind is named, never a traceback
-                raise ValueError(f"agent {spec!r} failed to bind to this game: {type(exc).__name__}: {exc}") from exc
-        try:
-            self.observation_type = getattr(self.agent, "observation_type", None) or "info"
-        except Exception as exc:  # noqa: BLE001 - a property of the bot's own
-            raise ValueError(f"agent {spec!r}: reading its observation_type failed: {type(exc).__name__}: {exc}") from exc
-        if not isinstance(self.observation_type, str) or self.observation_type not in game.observation_types:
-            raise ValueError(f"agent {spec!r} asks for observation_type {self.observation_type!r}; "
-                             f"expected one of {game.observation_types}")
+        self.agent = make_agent(spec, seed=seed_for(seed, seat), game=game.name)
+        self.observation_type = bind_bot(self.agent, spec, config, game.observation_types)
         self.reseed = callable(getattr(self.agent, "seed", None))
 
     def act(self, state, ply: int) -> int:
@@ -71,7 +54,7 @@ class Bot:
         mask[g.rules.legal_actions(state)] = True
         try:
             if self.reseed:
-                self.agent.seed(_seed_for(self.seed, self.seat, ply))
+                self.agent.seed(seed_for(self.seed, self.seat, ply))
             action = self.agent.act(obs, mask)
         except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc

@@ -8,6 +8,7 @@ import sys
 from spacemission_env.json_input import parse_json
 
 from ._args import int_arg
+from ._bots import bind_bot, seed_for
 from ._prompt import Prompt
 
 EXAMPLE = """examples:
@@ -50,13 +51,6 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _seed_for(seed: int, *parts: int) -> int:
-    """A per-seat, per-decision agent seed: a loaded game asks its bots the same questions
-    with the same randomness as the uninterrupted game."""
-    import numpy as np
-
-    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0] >> 1)
-
 
 def _shipped_models(spec: str) -> str:
     """For a PPO spec: the games the shipped models were trained for (a refusal names them)."""
@@ -90,23 +84,10 @@ class Opponent:
 
         self.spec, self.seat, self.seed = spec, seat, seed
         try:
-            self.agent = make_agent(spec, seed=_seed_for(seed, seat))
+            self.agent = make_agent(spec, seed=seed_for(seed, seat))
         except ValueError as exc:
             raise ValueError(f"{exc}{_shipped_models(spec)}") from exc
-        if callable(getattr(self.agent, "bind", None)):
-            try:
-                self.agent.bind(config)
-            except (ValueError, TypeError) as exc:
-                raise ValueError(f"agent {spec!r} refuses this game: {exc}{_shipped_models(spec)}") from exc
-            except Exception as exc:  # noqa: BLE001 - any failure of a bot's bind is named, never a traceback
-                raise ValueError(f"agent {spec!r} failed to bind to this game: {type(exc).__name__}: {exc}") from exc
-        try:
-            self.observation_type = getattr(self.agent, "observation_type", None) or "info"
-        except Exception as exc:  # noqa: BLE001 - a property of the bot's own
-            raise ValueError(f"agent {spec!r}: reading its observation_type failed: {type(exc).__name__}: {exc}") from exc
-        if not isinstance(self.observation_type, str) or self.observation_type not in OBSERVATION_TYPES:
-            raise ValueError(f"agent {spec!r} asks for observation_type {self.observation_type!r}; "
-                             f"expected one of {OBSERVATION_TYPES}")
+        self.observation_type = bind_bot(self.agent, spec, config, OBSERVATION_TYPES, hint=_shipped_models(spec))
         self.reseed = callable(getattr(self.agent, "seed", None))
 
     def act(self, state, ply: int) -> int:
@@ -119,7 +100,7 @@ class Opponent:
         mask = legal_action_mask(state)
         try:
             if self.reseed:
-                self.agent.seed(_seed_for(self.seed, self.seat, ply))
+                self.agent.seed(seed_for(self.seed, self.seat, ply))
             action = self.agent.act(obs, mask)
         except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc

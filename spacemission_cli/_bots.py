@@ -1,0 +1,32 @@
+"""The opponents of ``spacemission play`` (both games): their per-decision seeds and their
+binding to the game, one home for Space Mission's session and the protocol games' one."""
+from __future__ import annotations
+
+
+def seed_for(seed: int, *parts: int) -> int:
+    """A per-seat, per-decision agent seed: a loaded game asks its bots the same questions
+    with the same randomness as the uninterrupted game."""
+    import numpy as np  # on first use: the command's start imports no numpy
+
+    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def bind_bot(agent, spec: str, config, observation_types, hint: str = "") -> str:
+    """Bind ``agent`` (made from ``spec``) to ``config`` and return the observation type it
+    asks for; ValueError naming the spec for a refusal (``hint`` appended), a failing
+    ``bind`` or ``observation_type``, or a type not in ``observation_types``."""
+    if callable(getattr(agent, "bind", None)):
+        try:
+            agent.bind(config)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"agent {spec!r} refuses this game: {exc}{hint}") from exc
+        except Exception as exc:  # noqa: BLE001 - any failure of a bot's bind is named, never a traceback
+            raise ValueError(f"agent {spec!r} failed to bind to this game: {type(exc).__name__}: {exc}") from exc
+    try:
+        observation_type = getattr(agent, "observation_type", None) or "info"
+    except Exception as exc:  # noqa: BLE001 - a property of the bot's own
+        raise ValueError(f"agent {spec!r}: reading its observation_type failed: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(observation_type, str) or observation_type not in observation_types:
+        raise ValueError(f"agent {spec!r} asks for observation_type {observation_type!r}; "
+                         f"expected one of {tuple(observation_types)}")
+    return observation_type
