@@ -393,3 +393,16 @@ def _diff(a, b, path=""):
         if x != y:
             return _diff(x, y, f"{path}/{i}")
     return path
+
+
+def fuzz(game_name: str, per: int, per_kind: int | None, seed: int) -> dict:
+    """{"loaded": n, "refused": m} over every variant of ``per`` positions per
+    configuration of ``game_name`` ("sm" or "rp"), each checked by ``check``."""
+    game, positions = (sm_game(), positions_sm) if game_name == "sm" else (rp_game(), positions_rp)
+    r = random.Random(seed)
+    counts = {"loaded": 0, "refused": 0}
+    for i, s in enumerate(positions(per, seed=seed)):
+        doc = json.loads(s.to_json())
+        for label, d in [*variants(doc, r, per_kind), *turn_variants(doc, game_name)]:
+            counts[check(game, label, d, seed=i)] += 1
+    return counts

@@ -4,7 +4,6 @@ players, every phase from the bonus keep to the end), each changed in one field 
 problem, or loads as a consistent state that writes back the same document and plays alike
 in both engines. Then one test per defect the fuzz found, each failing before its fix."""
 import json
-import random
 import re
 
 import pytest
@@ -14,24 +13,14 @@ from tests.helpers import state_corruption as C
 from tests.helpers.red_planet_positions import position
 
 
-def run_fuzz(per_count: int, per_kind: int | None, seed: int) -> dict:
-    game, r = C.rp_game(), random.Random(seed)
-    counts = {"loaded": 0, "refused": 0}
-    for i, s in enumerate(C.positions_rp(per_count, seed=seed)):
-        doc = json.loads(s.to_json())
-        for label, d in [*C.variants(doc, r, per_kind), *C.turn_variants(doc, "rp")]:
-            counts[C.check(game, label, d, seed=i)] += 1
-    return counts
-
-
 def test_corrupted_states_are_refused_by_name_or_load_consistent():
-    counts = run_fuzz(per_count=4, per_kind=1, seed=0)  # about 7,200 variants
+    counts = C.fuzz("rp", 4, per_kind=1, seed=0)  # about 7,200 variants
     assert counts["loaded"] > 100 and counts["refused"] > 2000, counts
 
 
 @pytest.mark.slow
 def test_corrupted_states_every_edit_of_every_field():
-    counts = run_fuzz(per_count=6, per_kind=None, seed=1)  # about 90,000 variants
+    counts = C.fuzz("rp", 6, per_kind=None, seed=1)  # about 90,000 variants
     assert counts["loaded"] > 2000 and counts["refused"] > 50000, counts
 
 

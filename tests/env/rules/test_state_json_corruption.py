@@ -5,7 +5,6 @@ decisions and finished games), each changed in one field at a time
 the problem, or loads as a consistent state that writes back the same document and plays
 alike in both engines. Then one test per defect the fuzz found, each failing before its fix."""
 import json
-import random
 import re
 
 import pytest
@@ -17,24 +16,14 @@ from tests.env.rules.test_state_json import example_state
 from tests.helpers.positions import position
 
 
-def run_fuzz(per_config: int, per_kind: int | None, seed: int) -> dict:
-    game, r = C.sm_game(), random.Random(seed)
-    counts = {"loaded": 0, "refused": 0}
-    for i, s in enumerate(C.positions_sm(per_config, seed=seed)):
-        doc = json.loads(s.to_json())
-        for label, d in [*C.variants(doc, r, per_kind), *C.turn_variants(doc, "sm")]:
-            counts[C.check(game, label, d, seed=i)] += 1
-    return counts
-
-
 def test_corrupted_states_are_refused_by_name_or_load_consistent():
-    counts = run_fuzz(per_config=1, per_kind=1, seed=0)  # about 9,600 variants
+    counts = C.fuzz("sm", 1, per_kind=1, seed=0)  # about 9,600 variants
     assert counts["loaded"] > 150 and counts["refused"] > 2000, counts
 
 
 @pytest.mark.slow
 def test_corrupted_states_every_edit_of_every_field():
-    counts = run_fuzz(per_config=2, per_kind=None, seed=1)  # about 90,000 variants
+    counts = C.fuzz("sm", 2, per_kind=None, seed=1)  # about 90,000 variants
     assert counts["loaded"] > 3000 and counts["refused"] > 50000, counts
 
 
