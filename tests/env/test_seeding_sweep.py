@@ -352,8 +352,7 @@ def test_the_seed_to_game_mapping_is_pinned(game):
 
 # --- no hidden global state ---------------------------------------------------------------------
 _DIGESTS = r"""
-import json, sys
-sys.path.insert(0, {root!r})
+import json
 from tests.env.test_seeding_sweep import all_digests
 print(json.dumps(all_digests()))
 """
@@ -380,7 +379,7 @@ def test_same_seeds_same_games_whatever_the_process_state():
                "from spacemission_env.gym_env import GameEnv\n"
                "for _ in range(3): GameEnv(num_players=2).reset()\n")
     env = {**os.environ, "PYTHONHASHSEED": "4242" if os.environ.get("PYTHONHASHSEED") != "4242" else "17"}
-    done = subprocess.run([sys.executable, "-c", prelude + _DIGESTS.format(root=str(ROOT))], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-c", prelude + _DIGESTS], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == here

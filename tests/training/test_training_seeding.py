@@ -26,8 +26,6 @@ TINY_RP = dict(num_envs=8, n_steps=32, batch_size=128, epochs=1, trunk="32", pi=
                tensorboard=False, seed=3)
 
 _RUN = """
-import sys
-sys.path.insert(0, {root!r})
 perturb = {perturb!r}
 if perturb:
     import random, numpy as np, torch
@@ -73,7 +71,7 @@ def test_a_red_planet_run_is_reproduced_in_another_process_state(tmp_path):
     runs = {}
     for name, perturb, hashseed in (("a", False, "0"), ("b", True, "4242")):
         run_dir = tmp_path / name
-        code = _RUN.format(root=str(ROOT), perturb=perturb, run_dir=str(run_dir), cfg=TINY_RP)
+        code = _RUN.format(perturb=perturb, run_dir=str(run_dir), cfg=TINY_RP)
         done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": hashseed}, cwd=ROOT,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]

@@ -25,7 +25,7 @@ def imported_modules(path: Path) -> list[str]:
 
 
 GAME_NEUTRAL = tuple(f"spacemission_env.{m}." for m in (  # shared by every game
-    "rng", "action_ids", "extras", "jit", "compile_notice", "engine_common", "games", "game_description",
+    "rng", "checks", "action_ids", "extras", "jit", "compile_notice", "engine_common", "games", "game_description",
     "obs_layout", "json_input"))
 
 
