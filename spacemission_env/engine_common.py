@@ -69,8 +69,9 @@ def seed_array(seeds, batch_size: int) -> np.ndarray:
         raise SeedTypeError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
     arr = np.asarray(seeds)
     if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
-        raise (ValueError if arr.shape != (batch_size,) else SeedTypeError)(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
-                         f"dtype {arr.dtype}: {arr!r}")
+        error = ValueError if arr.shape != (batch_size,) else SeedTypeError  # a float array: the wrong type
+        raise error(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
+                    f"dtype {arr.dtype}: {arr!r}")
     if arr.dtype.kind == "i" and (arr < 0).any():
         raise ValueError(f"seeds must be >= 0, got {int(arr[arr < 0][0])} at index {int(np.flatnonzero(arr < 0)[0])}")
     return arr.astype(np.uint64)

@@ -403,18 +403,18 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
     one equal to it is accepted, so the command that started a run, with ``--resume`` added,
     continues it."""
     d = Path(run_dir)
+    rllib_run = (f"--resume: {run_dir!r} is an RLlib run (checkpoints/loop.json): resume it with "
+                 f"spacemission train --backend rllib --resume {run_dir}")
     if not (d / "config.json").is_file():
         if (d / "checkpoints" / "loop.json").is_file():
-            ap.error(f"--resume: {run_dir!r} holds no SB3 run: it is an RLlib run (checkpoints/loop.json): resume it "
-                     f"with spacemission train --backend rllib --resume {run_dir}")
+            ap.error(rllib_run)
         ap.error(f"--resume: no run in {run_dir!r} ({'config.json missing' if d.is_dir() else 'no such directory'})")
     try:
         saved = read_options_file(str(d / "config.json"))
-    except ValueError as exc:
+    except ValueError:
         if (d / "checkpoints" / "loop.json").is_file() and not (d / "checkpoints" / "last.pt").is_file():
-            ap.error(f"--resume: {run_dir!r} is an RLlib run (checkpoints/loop.json): resume it with "
-                     f"spacemission train --backend rllib --resume {run_dir}")
-        raise exc
+            ap.error(rllib_run)
+        raise
     saved = config_from_dict({**saved, "stop_after_steps": 0}).as_dict()
     given = {**(read_options_file(config_file) if config_file else {}), **flags}
     if "run_dir" in given and given["run_dir"] and Path(given["run_dir"]).resolve() == d.resolve():
