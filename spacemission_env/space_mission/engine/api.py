@@ -122,7 +122,7 @@ def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndar
     obs_out = output_buffer(obs_out, (st.batch_size, d), np.int8)
     players = np.empty(st.batch_size, np.int64)
     with _quiet():
-        bad = F.step_mask_observe(a, mask_out, obs_out, players, _OFFSETS[observation_type],
+        bad = F.step_mask_observe(a, st.all_games, mask_out, obs_out, players, _OFFSETS[observation_type],
                                   E.OBSERVATION_TYPES.index(observation_type), st.rules_id, st.max_rounds,
                                   *st.arrays(), *TABLES)
     if bad >= 0:

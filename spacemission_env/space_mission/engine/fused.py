@@ -7,7 +7,6 @@ A loop over one game (the PettingZoo AEC env) pays numba's dispatch per array ar
 """
 from __future__ import annotations
 
-import numpy as np
 
 from ...jit import njit
 from .kernels import legal_mask, step_games
@@ -15,7 +14,7 @@ from .observe import observe_games
 
 
 @njit
-def step_mask_observe(actions, mask_out, obs_out, players, off, mode, rules_id, max_rounds,
+def step_mask_observe(actions, everyone, mask_out, obs_out, players, off, mode, rules_id, max_rounds,
                       rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len, supply,
                       gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations,
                       stations, start_player, current_player, round_, actions_left, phase, pending,
@@ -23,8 +22,10 @@ def step_mask_observe(actions, mask_out, obs_out, players, off, mode, rules_id, 
                       turn_cards, turn_tile, card_table, planet_coords, tile_counts, end_table):
     """``step_games`` on every game, then, if every action was legal, ``legal_mask`` into
     ``mask_out`` and the acting seats' observations into ``obs_out`` (``players`` [B] int64
-    receives the acting seats). Returns -1, or, changing nothing, the first illegal game."""
-    everyone = np.ones(rng.shape[0], np.bool_)
+    receives the acting seats). Returns -1, or, changing nothing, the first illegal game.
+    ``everyone`` is the state's read-only ``all_games``: numba types read-only and writable
+    arrays apart, so an array made here would compile ``step_games`` and ``legal_mask``
+    (the largest kernels) a second time beside the ``select=None`` calls of api.py."""
     bad = step_games(actions, everyone,
                      rng, ring, piles, revealed, draw, draw_len, discard, discard_len, hand, hand_len, supply,
                      gate_probes, ship, collection, scanned, last_seen, last_seen_round, reservations, stations,

@@ -44,3 +44,18 @@ def test_an_illegal_action_raises_and_changes_nothing():
         E.step_observe(st, actions, mask_out, np.zeros((4, 5), np.int8))
     with pytest.raises(ValueError, match="unknown observation_type"):
         E.step_observe(st, actions, mask_out, obs_out, "full")
+
+
+def test_the_fused_step_hands_its_callees_the_read_only_all_games():
+    """The fused kernel hands ``step_games`` and ``legal_mask`` the state's read-only
+    ``all_games``, as ``select=None`` does: numba types read-only and writable arrays apart,
+    so a writable mask made inside it compiled the two largest kernels a second time in any
+    process that used both paths (the warm-up, training with bots; docs/engine.md)."""
+    from spacemission_env.space_mission.engine import fused as F
+
+    st = E.init(2, 2, seeds=3, max_rounds=2)
+    mask_out = np.zeros((2, 100), bool)
+    obs_out = np.zeros((2, E.observation_size("info")), np.int8)
+    E.step_observe(st, [int(np.flatnonzero(row)[0]) for row in E.legal_action_mask(st)], mask_out, obs_out)
+    everyone = {sig[1] for sig in F.step_mask_observe.signatures}  # the select its callees get
+    assert everyone and all(t.dtype.name == "bool" and t.ndim == 1 and not t.mutable for t in everyone), everyone
