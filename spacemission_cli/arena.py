@@ -70,7 +70,6 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
 
     from spacemission_agents.arena import ArenaArgumentError, run_arena
-    from spacemission_env.games import get_game
 
     if args.ray is not None:
         try:
@@ -81,8 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True)
     try:
         result = run_arena(
-            [a for a in args.agents.split(",")], num_players=args.players if args.players is not None else
-            get_game(args.game).description.min_players, games=args.games, rules=args.rules, game=args.game,
+            [a for a in args.agents.split(",")], num_players=args.players, games=args.games, rules=args.rules, game=args.game,
             max_rounds=args.max_rounds, seed=args.seed, workers=args.workers, out=args.out,
             record=not args.no_record, progress=not args.no_progress, seatings=args.seatings,
             chunk_size=args.chunk_size, start_method=args.start_method, ray=args.ray,

@@ -129,6 +129,8 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         rules = g.rule_sets[0]
     if max_rounds is None:
         max_rounds = g.default_max_rounds
+    if num_players is None:
+        num_players = MIN_PLAYERS
 
     if isinstance(agents, str):
         agents = agents.split(",")
@@ -175,7 +177,7 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
             bad(argument, f"{argument} must be True or False, got {value!r}")
     if log is not None and not callable(log):
         bad("log", f"log must be None or a function of one message, got {log!r}")
-    return list(agents), rules, int(max_rounds)
+    return list(agents), int(num_players), rules, int(max_rounds)
 
 
 def _build_agents(agents: list, config, workers: int, start_method: str) -> tuple[list, list[str], list[str], list]:
@@ -413,14 +415,15 @@ def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple
                        forfeits=[f for p in parts for f in p["forfeits"]], timing={"agents": speed})
 
 
-def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str | None = None, max_rounds: int | None = None,
+def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: str | None = None, max_rounds: int | None = None,
               seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
               seatings: str = "rotations", chunk_size: int | None = None, log=None,
               start_method: str | None = None, ray: str | None = None, game: str = "spacemission") -> ArenaResult:
     """Play a duplicate-format round robin and return its :class:`ArenaResult`.
 
-    ``game``: the game (spacemission_env.games; Space Mission by default); ``rules`` and
-    ``max_rounds`` None take its defaults. ``agents``: specs (``"random"``, ``"search:budget=0.1"``, ``"mypkg:MyBot"``; see
+    ``game``: the game (spacemission_env.games; Space Mission by default); ``num_players``,
+    ``rules`` and ``max_rounds`` None take its defaults (the fewest players: 2 in Space
+    Mission, 3 in Red Planet, as the command's ``--players``). ``agents``: specs (``"random"``, ``"search:budget=0.1"``, ``"mypkg:MyBot"``; see
     registry.py) and/or agent objects, at least 2. ``games``: games per lineup (a pair
     for two players), rounded up to whole deals (a multiple of the seatings per deal).
     ``workers``: processes (results identical for any count). ``out``: a directory for
@@ -437,7 +440,7 @@ def run_arena(agents, num_players: int = 2, games: int = 1000, rules: str | None
     checked, and every agent built and bound, before the first game: ArenaArgumentError
     (a ValueError; ``.argument`` names the parameter) on the first bad one.
     """
-    agents, rules, max_rounds = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out,
+    agents, num_players, rules, max_rounds = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out,
                                             chunk_size, seatings, game, record, progress, log)
     config = (int(num_players), rules, int(max_rounds), game)
     start_method = _start_method(start_method)

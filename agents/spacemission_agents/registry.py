@@ -5,7 +5,7 @@ game="red_planet")`` (docs/arena.md, "Agent specs"). Each game has its own names
 Spec syntax (one agent; the command line separates agents with commas, so a spec
 never contains one)::
 
-    NAME[:KEY=VALUE]...              a registered name, e.g. heuristic:aggression=2
+    NAME[:KEY=VALUE]...              a registered name, e.g. heuristic:set_potential=1.0
     ppo[:PATH][:KEY=VALUE]...        the shipped PPO model, or the one saved at PATH
     MODULE:ATTR[:KEY=VALUE]...       any importable class or factory, e.g. mypkg.bots:MyBot
 

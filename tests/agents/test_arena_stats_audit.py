@@ -250,6 +250,14 @@ def test_red_planet_takes_3_to_5_players():
         assert info.value.argument == "num_players" and "3..5" in str(info.value)
 
 
+@pytest.mark.parametrize("game, fewest", [("spacemission", 2), ("red_planet", 3)])
+def test_num_players_left_out_is_the_games_fewest(game, fewest):
+    """As the command's --players: Red Planet's API default was 2, which it refuses."""
+    r = run_arena(["random", "greedy"], games=fewest, seed=1, max_rounds=None if game == "red_planet" else 3,
+                  progress=False, game=game)
+    assert r.config["num_players"] == fewest
+
+
 # --- 2. statistics recomputed from the recorded games ---------------------------------------
 @pytest.fixture(scope="module")
 def spacemission3(tmp_path_factory):
