@@ -15,6 +15,8 @@ from here and never from each other (tests/env/test_env_layering.py).
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from gymnasium import spaces
 
@@ -38,7 +40,26 @@ class EnvBase:
     """Configuration, rewards, opponents and engine state of an interface (module doc)."""
 
     _game_name: str = SPACE_MISSION.name  # set by _init_game; the Game is looked up by name, so copies pickle
-    _st = None  # the engine's BatchState, None before reset()
+    _st = None  # the engine's BatchState, None before reset() and after close()
+    _closed = False  # close() was called (and no reset() since): only changes the error message
+
+    def __setstate__(self, state: dict) -> None:
+        """After ``pickle`` or ``copy.deepcopy``: the engine state is rebuilt with its own
+        ``copy()`` (the game protocol's). Both copy a state's arrays one by one, which cuts the
+        links between arrays that share memory: Red Planet's fields are views of one record
+        that its kernels write, so a copied env played on correctly while every field read
+        from ``batch_state`` (``round``, ``phase``, ``hand`` ...) stayed frozen at the copy."""
+        self.__dict__.update(state)
+        st = self.__dict__.get("_st")
+        if st is not None:
+            self._st = st.copy()
+
+    def __copy__(self):
+        """``copy.copy`` gives a full, independent copy, as ``copy.deepcopy`` and ``pickle``
+        do: a shallow copy would share the engine state's arrays (and the mask and
+        observation buffers) with the original while keeping its own bookkeeping, so
+        stepping either would silently corrupt the other."""
+        return copy.deepcopy(self)
 
     @property
     def game(self) -> Game:
@@ -104,10 +125,25 @@ class EnvBase:
 
     def _require_reset(self, what: str) -> None:
         if self._st is None:
-            raise ValueError(f"call reset() before {what}")
+            raise ValueError(self._no_game_message(what))
+
+    def _no_game_message(self, what: str) -> str:
+        """The error of a call that needs a game when there is none (before ``reset()``, or
+        after ``close()``)."""
+        if self._closed:
+            return f"the environment is closed: call reset() before {what}"
+        return f"call reset() before {what}"
+
+    def _close(self) -> None:
+        """Drop the games: every call that needs one raises, naming ``close()``, until
+        ``reset()`` starts new ones. Idempotent."""
+        self._st = None
+        self._closed = True
 
     def _new_games(self, batch_size: int, seeds):
-        """New games of this configuration (``engine.init``)."""
+        """New games of this configuration (``engine.init``), for ``reset()``, which also
+        reopens an environment that was closed."""
+        self._closed = False
         return self.game.new_batch(batch_size, self.config, seeds)
 
     def _render_game(self, index: int, mode: str):

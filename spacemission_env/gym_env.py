@@ -197,6 +197,8 @@ class GameEnv(EnvBase, gymnasium.Env):
 
     def step(self, action):
         if self._st is None or self._episode_over:
+            if self._closed:
+                raise ValueError(self._no_game_message("step()"))
             raise ValueError("the episode is over (or never started): call reset()")
         a = action_id(action, num_actions=self.num_actions)
         if not self._mask[0, a]:
@@ -222,6 +224,14 @@ class GameEnv(EnvBase, gymnasium.Env):
             return None
         self._require_reset("render()")
         return self._render_game(0, self.render_mode)
+
+    def close(self) -> None:
+        """Drop the game (idempotent): ``step`` and ``render`` then raise, naming it, until
+        ``reset()`` starts a new one (gymnasium.Env's own ``close`` does nothing, and the
+        game went on after it)."""
+        self._close()
+        self._episode_over = True
+        self._mask[:] = True  # no decision pending
 
 
 SpaceMissionEnv = GameEnv  # the name of the first game's env, kept

@@ -57,8 +57,9 @@ the style of the classic environments, over the fast batched engine (a batch of 
   Either way an action of the wrong type (bool, float, str, None for the acting agent)
   raises ``TypeError`` and an id outside 0..99 ``ValueError``, naming the value, with
   the game unchanged.
-* Copies: ``copy.deepcopy`` and ``pickle`` give the same game at the same point
-  (engine state and seeding generator included), wrapped or not.
+* Copies: ``copy.copy``, ``copy.deepcopy`` and ``pickle`` give the same game at the
+  same point (engine state and seeding generator included), wrapped or not, independent
+  of the original. ``close()`` drops the game: later calls raise until ``reset()``.
 * Seeding: ``reset(seed=s)`` seeds a generator that draws each game's engine seed,
   so ``reset(seed=s)`` followed by plain ``reset()`` calls replays the same games. A
   rejected seed changes nothing, ``env()``'s wrapper included (it stays un-reset).
@@ -70,6 +71,8 @@ PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMissi
 module in PettingZoo's style (``env``, ``raw_env``). Versions: docs/versioning.md.
 """
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -196,6 +199,11 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def __str__(self):
         return str(self.env)
 
+    def __copy__(self):
+        """A full, independent copy of the wrapper and its env, as ``copy.deepcopy`` (raw_env's
+        ``copy.copy`` is one too: env_base.EnvBase.__copy__)."""
+        return copy.deepcopy(self)
+
 
 for _name in _HOT:
     setattr(FastOrderEnforcingWrapper, _name, _hot_property(_name))
@@ -250,7 +258,7 @@ class raw_env(EnvBase, AECEnv):
         return self.__dict__.copy()
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
+        super().__setstate__(state)  # EnvBase: the engine state rebuilt by its copy()
 
     # --- spaces ------------------------------------------------------------------------
     def _seat_of(self, agent) -> int:
@@ -317,7 +325,7 @@ class raw_env(EnvBase, AECEnv):
 
     def observe(self, agent):
         if self._st is None:
-            raise ValueError("call reset() before observe()")
+            raise ValueError(self._no_game_message("observe()"))
         seat = self._seat_of(agent)
         buf = self._obs_bufs[seat]
         if self._obs_step[seat] != self._step_count:
@@ -344,7 +352,7 @@ class raw_env(EnvBase, AECEnv):
         reward, termination, truncation, info), ValueError before reset and once every agent
         has left the finished game (PettingZoo's own raises a bare KeyError there)."""
         if self._st is None:
-            raise ValueError("call reset() before last()")
+            raise ValueError(self._no_game_message("last()"))
         agent = self.agent_selection
         try:
             reward = self._cumulative_rewards[agent]
@@ -364,7 +372,7 @@ class raw_env(EnvBase, AECEnv):
     # --- step ------------------------------------------------------------------------------
     def step(self, action) -> None:
         if self._st is None:
-            raise ValueError("call reset() before step()")
+            raise ValueError(self._no_game_message("step()"))
         if not self.agents:
             raise ValueError("every agent has left the finished game: call reset()")
         agent = self.agent_selection
@@ -449,7 +457,12 @@ class raw_env(EnvBase, AECEnv):
         return self._render_game(0, self.render_mode)
 
     def close(self) -> None:
-        pass
+        """Drop the game (idempotent): ``step``, ``last``, ``observe``, ``state`` and
+        ``render`` then raise, naming it, until ``reset()`` starts a new one (AECEnv's own
+        ``close`` does nothing, and the game went on after it)."""
+        self._close()
+        self._over = True
+        self._acting_seat = -1
 
 
 class OneGameRawEnv(raw_env):

@@ -32,7 +32,9 @@ for its learner), also through ``env_method("action_masks")`` (what sb3_contrib'
 ``seed`` argument, applied at the next ``reset()``; it seeds one generator that draws
 the game seeds, the seats and the pool assignments of every game (auto-resets included),
 and every opponent that has a ``seed`` method. ``seed(s)`` returns SB3's ``[s, s + 1,
-...]``; only ``s`` is used (docs/interfaces.md, "Seeding").
+...]``; only ``s`` is used (docs/interfaces.md, "Seeding"). ``set_options({"seat": s})``
+(SB3's reset options) seats the learners of the games the next ``reset()`` starts; other
+options are refused when given.
 
 Per-game opponents (an opponent pool, e.g. for self-play against past snapshots):
 with ``opponent_sampler``, ``opponents`` is a list of any length, the *pool*, and
@@ -215,15 +217,59 @@ class GameVecEnv(EnvBase, VecEnv):
     def _observe(self) -> np.ndarray:
         return self._typed(self.engine.observe(self._st, observation_type=self.observation_type))
 
+    def set_options(self, options: "dict | list[dict] | None" = None) -> None:
+        """SB3's reset options, applied at the next ``reset()`` only (as ``DummyVecEnv`` passes
+        them to each env's ``reset``). The one option is ``"seat"`` (``"random"`` or a seat),
+        as the Gymnasium env's ``reset(options={"seat": s})``: the learner's seat in the games
+        that reset starts (games started later draw theirs from ``seat`` again). A dict
+        applies to every game, a list holds one dict per game. Checked here, before anything
+        is stored: TypeError / ValueError naming the bad option (SB3's own VecEnv would keep
+        it, and this env used to ignore every option silently)."""
+        n = self.num_envs
+        if options is None:
+            options = {}
+        if isinstance(options, dict):
+            items = [options] * n
+        elif isinstance(options, (list, tuple)):
+            items = list(options)
+            if len(items) != n:
+                raise ValueError(f"set_options: a list of options needs one dict per game ({n}), got {len(items)}")
+        else:
+            raise TypeError(f"set_options takes a dict (e.g. {{'seat': 0}}), a list of {n} dicts or None, "
+                            f"got {options!r}")
+        for i, o in enumerate(items):
+            if not isinstance(o, dict):
+                raise TypeError(f"set_options: the options of game {i} must be a dict, got {o!r}")
+            unknown = sorted(map(repr, set(o) - {"seat"}))
+            if unknown:
+                raise ValueError(f"unknown reset option {unknown[0]} (game {i}); the only option is 'seat'")
+            if "seat" in o:
+                check_seat(o["seat"], self.num_players)
+        super().set_options(options if isinstance(options, dict) else items)
+
+    def _seat_options(self, options: list) -> None:
+        """The seats that ``set_options`` asked for, in the games this reset starts."""
+        wanted = [(i, o["seat"]) for i, o in enumerate(options) if "seat" in o]
+        drawn = []
+        for i, seat in wanted:
+            if seat == "random":
+                drawn.append(i)
+            else:
+                self.seats[i] = int(seat)
+        if drawn and self.seat != "random":  # with seat="random" these were drawn already
+            self.seats[drawn] = self._rng.integers(0, self.num_players, size=len(drawn))
+
     def reset(self):
         if self._seeds[0] is not None:
             self._rng = np.random.default_rng(self._seeds[0])
             seed_policies(self.opponents, np.random.SeedSequence(self._seeds[0]))
+        options = self._options
         self._reset_seeds()
         self._reset_options()
         seeds = self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64)
         self._st = self._new_games(self.num_envs, seeds)
         self._draw_seats(np.arange(self.num_envs))
+        self._seat_options(options)
         self._draw_opponents(np.arange(self.num_envs))
         self._broken = False
         self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))
@@ -365,7 +411,8 @@ class GameVecEnv(EnvBase, VecEnv):
 
     # --- VecEnv plumbing -------------------------------------------------------------------
     def close(self) -> None:
-        self._st = None
+        """Drop the games (idempotent): ``step`` and ``render`` then raise, naming it, until ``reset()``."""
+        self._close()
 
     def get_images(self):
         """Every game's picture, a list of uint8 [H, W, 3] (Space Mission 800 x 1200, Red Planet 820 x 1340)."""

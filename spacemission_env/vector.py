@@ -149,4 +149,5 @@ class VectorEnv(EnvBase):
         return self._render_game(int(index), mode)
 
     def close(self) -> None:
-        self._st = None
+        """Drop the games (idempotent): ``step`` and ``render`` then raise, naming it, until ``reset()``."""
+        self._close()
