@@ -65,12 +65,7 @@ def spans(path):
 
 # Drift found in docs this change did not edit (other work was under way there):
 # test id -> what is wrong. Marked xfail(strict=True): fix the doc, then drop the entry.
-REPORTED = {
-    'signature[docs/interfaces.md:raw_env(num_players=2, rules="]': (
-        "raw_env's num_players, rules, max_rounds default to None (the game's defaults), and it takes game="),
-    "signature[docs/interfaces.md:RandomPolicy(seed=None, by_kin]": (
-        "the span has no `*`, though seed and by_kind are keyword-only (the prose says so): RandomPolicy(*, seed=None, ...)"),
-}
+REPORTED: dict[str, str] = {}
 
 
 _PARAM_IDS: set[str] = set()

@@ -230,6 +230,17 @@ class BatchState:
     def copy(self) -> BatchState:
         return self._with(self.record.copy(), self.rng.copy())
 
+    def __getstate__(self) -> dict:
+        """``pickle`` and ``copy.deepcopy`` keep the record and the generators only: copying
+        the field views one by one would cut their link to the record, which the kernels
+        write, and the copy's fields would stay frozen while its games went on."""
+        return {"batch_size": self.batch_size, "num_players": self.num_players, "record": self.record,
+                "rng": self.rng}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._views()
+
     def take(self, rows) -> BatchState:
         """A new batch of the games ``self[rows]``, in that order; rows may repeat (copies
         of one game); every game evolves exactly as it would have in place."""

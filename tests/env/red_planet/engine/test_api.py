@@ -229,3 +229,27 @@ def test_M_R3_M_I4_commits_asked_in_seat_order_and_hidden():
     assert st.current_player[0] == 2
     v = E.decode(engine.observe(st, 2)[0])  # seat 2 sees nothing of seat 1's commit
     assert v["roles_left"][2].sum() == 9 and not v["revealed_role"].any()  # seat 1 = relative seat 2
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_pickled_or_deep_copied_batch_keeps_its_fields_views_of_the_record(how):
+    """Copies play on as the original does, and their fields follow their own record:
+    copying the views one by one had cut that link, so ``round``, ``phase`` and the rest of
+    a copy stayed frozen while its games went on (the envs' copies too)."""
+    import copy
+    import pickle
+
+    st = engine.init(3, 4, seeds=[1, 2, 3])
+    advance(st, 30)
+    clone = pickle.loads(pickle.dumps(st)) if how == "pickle" else copy.deepcopy(st)
+    for _ in range(40):
+        mask = engine.legal_action_mask(st)
+        assert np.array_equal(mask, engine.legal_action_mask(clone))
+        actions = engine.sample_actions(mask, np.random.default_rng(_))
+        engine.step(st, actions)
+        engine.step(clone, actions)
+        for a, b in zip(st.arrays(), clone.arrays()):
+            assert np.array_equal(a, b)
+        assert np.array_equal(st.current_player, clone.current_player)
+        assert np.array_equal(st.terminated, clone.terminated)
+    assert not np.shares_memory(st.record, clone.record)
