@@ -122,6 +122,17 @@ class BatchState:
             object.__setattr__(self, "_arrays", cached)
         return cached
 
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state.pop("_arrays", None)  # rebuilt on demand
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        """After ``pickle`` or ``copy.deepcopy``: ``all_games`` read-only again (numpy's
+        copies are writable, and numba would compile the kernels a second time for it)."""
+        self.__dict__.update(state)
+        self.all_games.flags.writeable = False
+
     @property
     def is_over(self) -> np.ndarray:
         return self.terminated

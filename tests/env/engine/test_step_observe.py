@@ -59,3 +59,21 @@ def test_the_fused_step_hands_its_callees_the_read_only_all_games():
     E.step_observe(st, [int(np.flatnonzero(row)[0]) for row in E.legal_action_mask(st)], mask_out, obs_out)
     everyone = {sig[1] for sig in F.step_mask_observe.signatures}  # the select its callees get
     assert everyone and all(t.dtype.name == "bool" and t.ndim == 1 and not t.mutable for t in everyone), everyone
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_copied_batch_keeps_all_games_read_only_and_plays_on_alike(how):
+    """numpy's copies of an array are writable: a pickled or deep-copied batch handed the
+    kernels a writable default ``select`` (a second compile of each, as above)."""
+    import copy
+    import pickle
+
+    st = E.init(3, 3, seeds=4, max_rounds=5)
+    clone = pickle.loads(pickle.dumps(st)) if how == "pickle" else copy.deepcopy(st)
+    assert not clone.all_games.flags.writeable
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        actions = E.sample_actions(E.legal_action_mask(st), rng)
+        E.step(st, actions)
+        E.step(clone, actions)
+    assert all(np.array_equal(x, y) and not np.shares_memory(x, y) for x, y in zip(st.arrays(), clone.arrays()))
