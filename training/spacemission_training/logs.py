@@ -25,14 +25,19 @@ HEADER = ["step", "wall_s", "key", "value"]
 
 class RunLog:
     """TensorBoard (``run_dir/tb``) + ``run_dir/metrics.csv``; ``resume_step``: drop what a
-    killed run logged after its last checkpoint."""
+    killed run logged after its last checkpoint (rows at a later step, a row the kill cut
+    short), and the rows at ``resume_step`` itself whose key starts with one of
+    ``drop_at_resume_step`` (what a run logs after its checkpoint at that step: the SB3
+    trainer's ``final/`` evaluation, which the resumed run's end logs again)."""
 
-    def __init__(self, run_dir: Path, resume_step: int | None = None, tensorboard: bool = True):
+    def __init__(self, run_dir: Path, resume_step: int | None = None, tensorboard: bool = True,
+                 drop_at_resume_step: tuple[str, ...] = ()):
         self.path = Path(run_dir) / CSV_NAME
         if resume_step is not None and self.path.exists():
             with open(self.path, newline="") as f:
                 rows = [r for r in csv.reader(f)]
-            keep = [HEADER] + [r for r in rows if r != HEADER and _row_step(r) <= resume_step]
+            keep = [HEADER] + [r for r in rows if r != HEADER and _row_step(r) <= resume_step and not (
+                drop_at_resume_step and _row_step(r) == resume_step and r[2].startswith(drop_at_resume_step))]
             with open(self.path, "w", newline="") as f:
                 csv.writer(f).writerows(keep)
         new = not self.path.exists()

@@ -30,18 +30,28 @@ The run, top to bottom (``train``):
 5. the loop: ``algo.train()`` per iteration, logged to TensorBoard and ``metrics.csv``
    (logs.py) with RLlib's timers (sampling, learner update); every ``eval_every`` steps
    the exported numpy agent plays the local arena; every ``checkpoint_every`` steps
-   ``algo.save_to_path`` (``run_dir/checkpoints/rllib`` plus ``loop.json``);
-   ``--resume RUN_DIR`` restores both and goes on;
-6. at the end: ``final.npz`` in the shipped numpy agent format
-   (agents/spacemission_agents/ppo.py; ``ppo:run_dir/final.npz`` plays anywhere, no Ray),
-   the final evaluation and ``summary.json``.
+   ``algo.save_to_path`` with the loop state (``run_dir/checkpoints/rllib``, replaced
+   atomically: ``save_checkpoint_dir``); ``--resume RUN_DIR`` restores both and goes on
+   (``read_checkpoint`` checks the checkpoint before Ray starts);
+6. at the end: the final evaluation, a checkpoint that holds it, ``final.npz`` in the
+   shipped numpy agent format (agents/spacemission_agents/ppo.py; ``ppo:run_dir/final.npz``
+   plays anywhere, no Ray) and ``summary.json``.
+
+Ctrl-C stops at the end of the iteration in progress with a checkpoint (exit status 130; a
+second Ctrl-C stops at once), Ray shut down either way; resuming a finished run changes
+nothing (``Interrupt``, ``finished_step``; docs/training.md, "Stopping and resuming an
+RLlib run").
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import os
+import shutil
+import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -51,8 +61,8 @@ import numpy as np
 from .config import (MAX_SEED, TrainConfig, _bool, _check_path, bind_agent_specs, check_field_types,
                      from_file, read_options_file, refuse_existing_run, seed_range_message)
 
-__all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "game_defaults", "main", "parse_args",
-           "stop_algorithm", "train"]
+__all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "find_checkpoint", "game_defaults", "main",
+           "parse_args", "read_checkpoint", "stop_algorithm", "train"]
 
 LEARNER = "learner"
 ENV_NAME = "spacemission_pettingzoo"
@@ -341,7 +351,11 @@ def default_run_dir(cfg: RLlibConfig) -> Path:
 
 
 def init_ray(address: str) -> None:
-    """Join the cluster at ``address`` ('auto', HOST:PORT), or start a local Ray ('')."""
+    """Join the cluster at ``address`` ('auto', HOST:PORT), or start a local Ray ('').
+
+    (A Ctrl-C in a terminal reaches a local Ray's GCS and raylet too, in the driver's process
+    group: they outlive it, so ``Interrupt`` can end the iteration; tests/training/
+    test_rllib_lifecycle_sweep.py signals the whole group.)"""
     import ray
 
     from spacemission_agents.arena_ray import reach_address
@@ -387,8 +401,155 @@ def _sampled(result: dict) -> int:
         NUM_ENV_STEPS_SAMPLED_LIFETIME, 0)))
 
 
+# --- checkpoints: one folder, replaced atomically ---------------------------------------------------
+# ``checkpoints/rllib`` is RLlib's checkpoint (``algo.save_to_path``) with this trainer's loop
+# state in it (``loop.json``, written last: a folder without it is incomplete);
+# ``checkpoints/loop.json`` is a copy of that state. A checkpoint is written into
+# ``rllib.new`` and then renamed into place, the previous one moved aside to ``rllib.old`` and
+# removed, so a run killed at any moment (a second Ctrl-C, SIGTERM, SIGKILL) keeps a whole
+# checkpoint: ``find_checkpoint`` takes ``rllib.new`` when it is complete, else ``rllib``.
+CKPT, CKPT_NEW, CKPT_OLD, LOOP = "rllib", "rllib.new", "rllib.old", "loop.json"
+# what RLlib's save_to_path writes for this trainer (learner and env runner states)
+RLLIB_FILES = ("rllib_checkpoint.json", "algorithm_state.pkl", "class_and_ctor_args.pkl",
+               "learner_group/state.pkl", "env_runner/state.pkl")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def find_checkpoint(run_dir) -> Path | None:
+    """The folder of the run's newest whole checkpoint (``checkpoints/rllib.new`` when a kill
+    came before it was moved into place, else ``checkpoints/rllib``), or None when there is
+    none. A checkpoint of this trainer before its loop state moved into the folder has it
+    in ``checkpoints/loop.json`` only."""
+    root = Path(run_dir) / "checkpoints"
+    for d in (root / CKPT_NEW, root / CKPT):
+        if (d / LOOP).is_file():
+            return d
+    if (root / CKPT).is_dir() and (root / LOOP).is_file():  # the earlier layout
+        return root / CKPT
+    return None
+
+
+def save_checkpoint_dir(algo, run_dir: Path, loop: dict) -> Path:
+    root = Path(run_dir) / "checkpoints"
+    root.mkdir(parents=True, exist_ok=True)
+    new, cur, old = root / CKPT_NEW, root / CKPT, root / CKPT_OLD
+    (new / LOOP).unlink(missing_ok=True)  # a leftover is incomplete before any other file goes
+    shutil.rmtree(new, ignore_errors=True)
+    algo.save_to_path(str(new.resolve()))
+    _write_atomic(new / LOOP, json.dumps(loop))  # the marker of a whole checkpoint
+    if cur.exists():
+        (old / LOOP).unlink(missing_ok=True)
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(cur, old)
+    os.replace(new, cur)
+    _write_atomic(root / LOOP, json.dumps(loop))
+    shutil.rmtree(old, ignore_errors=True)
+    return cur
+
+
+def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
+    """(checkpoint folder, loop state) of the run in ``run_dir``, checked before Ray starts;
+    ResumeError naming the file when there is no checkpoint, one that cannot be read
+    (truncated, corrupted, not this trainer's) or one of another run (its saved
+    configuration differs from config.json beyond the options a resume may change)."""
+    from .checkpoint import ResumeError
+
+    run_dir = Path(run_dir)
+    ckpt = find_checkpoint(run_dir)
+    if ckpt is None:
+        if (run_dir / "checkpoints" / "last.pt").is_file():
+            raise ResumeError(f"{str(run_dir)!r} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib "
+                              f"run: resume it with spacemission train --resume {run_dir}")
+        raise ResumeError(f"no RLlib checkpoint in {str(run_dir)!r} (checkpoints/rllib with its loop.json): nothing "
+                          f"to resume (the run stopped before its first checkpoint, written every --checkpoint-every "
+                          f"steps). Start it afresh with the same command after removing {str(run_dir)!r}")
+    path = ckpt / LOOP if (ckpt / LOOP).is_file() else ckpt.parent / LOOP
+    bad = path
+    try:
+        loop = json.loads(path.read_text())
+        if not isinstance(loop, dict) or not {"arch", "step", "iteration", "evals"} <= set(loop):
+            raise ValueError("not this trainer's loop state (expected a JSON object with arch, step, iteration, evals)")
+        for name in RLLIB_FILES:
+            bad = ckpt / name
+            if not bad.is_file() or bad.stat().st_size == 0:
+                raise ValueError("missing or empty")
+        bad = ckpt / "rllib_checkpoint.json"
+        json.loads(bad.read_text())
+        for bad in sorted(ckpt.rglob("*")):  # no file RLlib writes is empty
+            if bad.is_file() and bad.stat().st_size == 0:
+                raise ValueError("empty")
+        bad = path
+    except (OSError, ValueError) as exc:
+        raise ResumeError(f"checkpoint {str(bad)!r} cannot be read, it is truncated or corrupted "
+                          f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed. A run keeps one "
+                          f"checkpoint: resume needs a good copy of it, or start the run again") from None
+    saved, config = loop.get("config"), cfg.as_dict()
+    if saved is not None:
+        diff = sorted(k for k in set(saved) | set(config)
+                      if k not in RESUME_OVERRIDES and saved.get(k) != config.get(k))
+    else:  # a checkpoint from before the configuration was saved in it: its network
+        saved = {k: ",".join(str(x) for x in loop["arch"].get(k, [])) for k in ("trunk", "pi", "vf")}
+        diff = sorted(k for k in saved if cfg.layers(k) != loop["arch"].get(k))
+    if diff:
+        both = ", ".join(f"{k} {saved.get(k)!r} in the checkpoint, {config.get(k)!r} in config.json" for k in diff)
+        raise ResumeError(f"checkpoint {str(path)!r} is not of the run configured in its folder's config.json "
+                          f"({both}); nothing was changed")
+    return ckpt, loop
+
+
+def finished_step(run_dir, loop: dict, steps: int) -> int | None:
+    """The step a finished run ended at (its summary.json written at the checkpoint's step,
+    which reaches ``steps``), or None when the run has work left."""
+    if loop["step"] < steps:
+        return None
+    try:
+        summary = json.loads((Path(run_dir) / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return loop["step"] if isinstance(summary, dict) and summary.get("steps") == loop["step"] else None
+
+
+class Interrupt:
+    """Ctrl-C during the loop: the first SIGINT asks it to stop at the end of the current
+    iteration with a checkpoint; a second one stops at once (KeyboardInterrupt; the run
+    resumes from its previous checkpoint). Only in the main thread, and only where SIGINT
+    has Python's own handler (a shell's ignored SIGINT stays ignored)."""
+
+    def __init__(self, run_dir: Path, step):
+        self.requested, self.run_dir, self.step = False, run_dir, step
+        self._installed = (threading.current_thread() is threading.main_thread()
+                           and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        if self._installed:
+            signal.signal(signal.SIGINT, self._handle)
+
+    def _handle(self, signum, frame) -> None:
+        if self.requested:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            raise KeyboardInterrupt
+        self.requested = True
+        print(f"\ninterrupted at step {self.step():,}: stopping at the end of this iteration with a checkpoint in "
+              f"{self.run_dir / 'checkpoints'} (Ctrl-C again to stop at once, resuming from the previous checkpoint)",
+              file=sys.stderr, flush=True)
+
+    def restore(self) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            self._installed = False
+
+
 def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = None) -> dict:
-    """Run (or resume) an RLlib training run; returns the summary (also ``run_dir/summary.json``)."""
+    """Run (or resume) an RLlib training run; returns the summary (also ``run_dir/summary.json``),
+    ``{"run_dir", "finished"}`` for a run that had already ended (nothing changed), or
+    ``{"run_dir", "stopped_at", "interrupted"}`` after a Ctrl-C (a checkpoint at that step).
+    ResumeError (nothing written) for a run that cannot be resumed."""
     import torch
 
     from spacemission_training.policy import feature_stats
@@ -398,13 +559,15 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
 
     torch.set_num_threads(cfg.threads)
     run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
-    ckpt_dir, loop_path = run_dir / "checkpoints" / "rllib", run_dir / "checkpoints" / "loop.json"
     command = ["spacemission", "train", "--backend", "rllib", *(sys.argv[1:] if argv is None else argv)]
     eval_opponents = [s.strip() for s in cfg.eval_opponents.split(",") if s.strip()]
     wall0 = time.perf_counter()
-    if resume and not loop_path.is_file():
-        raise ValueError(f"no RLlib checkpoint in {str(run_dir)!r}: nothing to resume")
-    if not resume:
+    if resume:  # every check before Ray starts and before anything is written
+        ckpt, loop = read_checkpoint(run_dir, cfg)
+        done = finished_step(run_dir, loop, cfg.steps)
+        if done is not None:
+            return {"run_dir": str(run_dir), "finished": done}
+    else:
         refuse_existing_run(run_dir)
     init_ray(cfg.address)
 
@@ -414,9 +577,20 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
                         game=cfg.game) if games else {}
 
     if resume:
-        loop = json.loads(loop_path.read_text())
+        from .checkpoint import ResumeError
+
         algo = build_algorithm(cfg, loop["arch"])
-        algo.restore_from_path(str(ckpt_dir.resolve()))
+        try:
+            algo.restore_from_path(str(ckpt.resolve()))
+        except Exception as exc:  # RLlib and pickle raise anything on a cut or overwritten file
+            stop_algorithm(algo)
+            raise ResumeError(f"checkpoint {str(ckpt)!r} cannot be read, it is truncated or corrupted "
+                              f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed") from None
+        saved = json.loads((run_dir / "config.json").read_text())
+        saved["config"] = cfg.as_dict()  # steps, progress, address, env runners as now
+        saved.setdefault("resumed", []).append({"command": command, "step": loop["step"]})
+        _write_atomic(run_dir / "config.json", json.dumps(saved, indent=2))
+        # what a killed run logged after its checkpoint goes (rows at a later step, a cut last row)
         runlog = RunLog(run_dir, resume_step=loop["step"], tensorboard=cfg.tensorboard)
     else:
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -442,55 +616,78 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
 
     def save_checkpoint() -> None:
         loop["wall_s"] = wall_before + time.perf_counter() - wall0
-        algo.save_to_path(str(ckpt_dir.resolve()))
-        loop_path.write_text(json.dumps(loop))
+        loop["config"] = cfg.as_dict()  # resume checks that the checkpoint is this run's
+        runlog.flush()  # every row up to the checkpoint's step is on disk before it
+        save_checkpoint_dir(algo, run_dir, loop)
 
+    interrupt = Interrupt(run_dir, lambda: loop["step"])
     try:
-        while loop["step"] < cfg.steps:
-            t0 = time.perf_counter()
-            result = algo.train()
-            dt = time.perf_counter() - t0
-            before, loop["step"], loop["iteration"] = loop["step"], _sampled(result), loop["iteration"] + 1
-            step = loop["step"]
-            values = _iteration_values(result)
-            values["time/steps_per_s"] = (step - before) / dt if dt > 0 else float("nan")
-            runlog.log(step, values, wall_before + time.perf_counter() - wall0)
-            if step >= loop["next_snapshot"]:
-                copy_learner_to(algo, f"self_{loop['snapshots'] % cfg.max_snapshots}")
-                loop["snapshots"] += 1
-                loop["next_snapshot"] += cfg.snapshot_every * (1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
-            if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
-                e = evaluation(step, cfg.eval_games, cfg.eval_seed)
-                loop["evals"].append({"step": step, **e})
-                runlog.log(step, e, wall_before + time.perf_counter() - wall0)
-                loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
-            if step >= loop["next_checkpoint"]:
-                loop["next_checkpoint"] += cfg.checkpoint_every * (1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)
-                save_checkpoint()
-            runlog.flush()
-            progress.update(step, " ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in sorted(values.items())
-                                           if k.startswith("games/") and k.endswith("/score") and v == v))
-    finally:
-        progress.close()
+        try:
+            while loop["step"] < cfg.steps:
+                t0 = time.perf_counter()
+                result = algo.train()
+                dt = time.perf_counter() - t0
+                before, loop["step"], loop["iteration"] = loop["step"], _sampled(result), loop["iteration"] + 1
+                step = loop["step"]
+                values = _iteration_values(result)
+                values["time/steps_per_s"] = (step - before) / dt if dt > 0 else float("nan")
+                runlog.log(step, values, wall_before + time.perf_counter() - wall0)
+                if step >= loop["next_snapshot"]:
+                    copy_learner_to(algo, f"self_{loop['snapshots'] % cfg.max_snapshots}")
+                    loop["snapshots"] += 1
+                    loop["next_snapshot"] += cfg.snapshot_every * (
+                        1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
+                if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
+                    e = evaluation(step, cfg.eval_games, cfg.eval_seed)
+                    loop["evals"].append({"step": step, **e})
+                    runlog.log(step, e, wall_before + time.perf_counter() - wall0)
+                    loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
+                stop_now = interrupt.requested and step < cfg.steps
+                if step >= loop["next_checkpoint"]:
+                    loop["next_checkpoint"] += cfg.checkpoint_every * (
+                        1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)
+                    if step < cfg.steps:  # the end writes its own, with the final evaluation
+                        save_checkpoint()
+                elif stop_now:
+                    save_checkpoint()
+                runlog.flush()
+                progress.update(step, " ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in sorted(values.items())
+                                               if k.startswith("games/") and k.endswith("/score") and v == v))
+                if stop_now:
+                    runlog.close()
+                    return {"run_dir": str(run_dir), "stopped_at": step, "interrupted": True}
+        finally:
+            progress.close()
 
-    save_checkpoint()
-    step = loop["step"]
-    wall_s = loop["wall_s"]
-    training = {"command": " ".join(command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
-                "config": cfg.as_dict()}
-    agent = export_agent(learner_module(algo), cfg, training=training)
-    final_path = agent.save(run_dir / "final.npz")
-    final_eval = evaluation(step, cfg.eval_games, cfg.eval_seed)
-    loop["evals"].append({"step": step, **final_eval})
-    loop_path.write_text(json.dumps(loop))  # a resumed run's summary keeps this evaluation
-    runlog.log(step, final_eval, wall_s)
-    runlog.close()
-    stop_algorithm(algo)
-    summary = {"run_dir": str(run_dir), "steps": step, "iterations": loop["iteration"], "model": str(final_path),
-               "wall_s": round(wall_s, 1), "evals": loop["evals"], "final_eval": final_eval,
-               "eval_games": cfg.eval_games}
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    return summary
+        # the end: the final evaluation, logged, then one checkpoint that holds it, so that a run
+        # killed before summary.json ends again from there without repeating those rows
+        step = loop["step"]
+        if loop.get("final_eval_step") != step:
+            final_eval = evaluation(step, cfg.eval_games, cfg.eval_seed)
+            loop["evals"].append({"step": step, **final_eval})
+            runlog.log(step, final_eval, wall_before + time.perf_counter() - wall0)
+            loop["final_eval_step"] = step
+            save_checkpoint()
+        else:  # resumed after a kill in the end: the evaluation is in the checkpoint and the logs
+            final_eval = {k: v for k, v in loop["evals"][-1].items() if k != "step"}
+        wall_s = loop["wall_s"]
+        training = {"command": " ".join(command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
+                    "config": cfg.as_dict()}
+        agent = export_agent(learner_module(algo), cfg, training=training)
+        final_path = agent.save(run_dir / "final.npz")
+        runlog.close()
+        summary = {"run_dir": str(run_dir), "steps": step, "iterations": loop["iteration"], "model": str(final_path),
+                   "wall_s": round(wall_s, 1), "evals": loop["evals"], "final_eval": final_eval,
+                   "eval_games": cfg.eval_games}
+        _write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
+        return summary
+    finally:
+        interrupt.restore()
+        try:
+            stop_algorithm(algo)  # the env runners' actors, on a cluster too
+        except Exception:  # after a second Ctrl-C Ray may be half down: ray.shutdown in main ends it
+            pass
+
 
 
 def _ray_version() -> str:
@@ -546,17 +743,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
     values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
         if ns.resume:
-            path = Path(ns.resume) / "config.json"
-            if not path.is_file():
-                ap.error(f"--resume: no run in {ns.resume!r} (config.json missing)")
-            if not (Path(ns.resume) / "checkpoints" / "loop.json").is_file():
-                ap.error(f"--resume: no RLlib checkpoint in {ns.resume!r} (checkpoints/loop.json missing): "
-                         "nothing to resume")
-            bad = sorted(set(flags) - set(RESUME_OVERRIDES))
-            if bad or ns.config:
-                ap.error(f"--resume continues the saved configuration; only {', '.join(RESUME_OVERRIDES)} may be "
-                         f"changed (got {', '.join(bad) or '--config'})")
-            return RLlibConfig(**{**read_options_file(str(path), names), **flags}), ns.resume
+            return resume_config(ap, ns.resume, flags, ns.config), ns.resume
         values = read_options_file(ns.config, names) if ns.config else {}
         game = flags.get("game", values.get("game", "spacemission"))
         return RLlibConfig(**{**game_defaults(game), **values, **flags}), None
@@ -564,15 +751,89 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
         ap.error(from_file(exc, ns.config, values, flags))
 
 
+def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> RLlibConfig:
+    """The configuration of the RLlib run in ``run_dir`` (its config.json) with the options a
+    resume may change (RESUME_OVERRIDES) from ``flags``; a usage error for a folder that holds
+    no RLlib run (naming the SB3 trainer's ``--resume`` for one of its runs), or a flag or
+    ``--config`` option that differs from the saved value (one equal to it is accepted, so the
+    command that started a run, with ``--resume`` added, continues it)."""
+    names = {f.name for f in fields(RLlibConfig)}
+    d = Path(run_dir)
+    path = d / "config.json"
+    if find_checkpoint(d) is None and (d / "checkpoints" / "last.pt").is_file():
+        ap.error(f"--resume: {run_dir!r} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib run: "
+                 f"resume it with spacemission train --resume {run_dir}")
+    if not path.is_file():
+        ap.error(f"--resume: no run in {run_dir!r} ({'config.json missing' if d.is_dir() else 'no such directory'})")
+    if find_checkpoint(d) is None:
+        ap.error(f"--resume: no RLlib checkpoint in {run_dir!r} (checkpoints/rllib with its loop.json missing): "
+                 f"nothing to resume; the run stopped before its first checkpoint: start it afresh after removing "
+                 f"{run_dir!r}")
+    try:
+        saved = RLlibConfig(**read_options_file(str(path), names)).as_dict()
+    except (ValueError, TypeError) as exc:
+        ap.error(f"--resume: {path}: {exc}" if str(path) not in str(exc) else f"--resume: {exc}")
+    given = {**(read_options_file(config_file, names) if config_file else {}), **flags}
+    if given.get("run_dir") and Path(given["run_dir"]).resolve() == d.resolve():
+        given["run_dir"] = saved["run_dir"]  # the run's own folder, however written
+    bad = sorted(k for k, v in given.items() if k not in RESUME_OVERRIDES and v != saved.get(k))
+    if bad:
+        ap.error(f"--resume continues the saved configuration ({path}); only {', '.join(RESUME_OVERRIDES)} may be "
+                 f"changed, got " + ", ".join(f"{k} {given[k]!r} (saved: {saved.get(k)!r})" for k in bad))
+    return RLlibConfig(**{**saved, **{k: v for k, v in flags.items() if k in RESUME_OVERRIDES}})
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``spacemission train --backend rllib``: 0 when the run ends (or had already ended),
+    130 when Ctrl-C stopped it (with a checkpoint, or at once on a second Ctrl-C), 2 for a
+    usage error or a run that cannot be resumed (nothing written). The Ray it started or
+    joined is shut down on the way out, whichever way that is (no stray Ray processes)."""
+    import ray
+
+    from .checkpoint import ResumeError
+
     cfg, resume = parse_args(argv)
-    try:  # a run already there, then the cluster, before any file is written
-        if not resume:
-            refuse_existing_run(Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg))
-        init_ray(cfg.address)
-    except ValueError as exc:
-        build_parser().error(str(exc))
-    summary = train(cfg, resume=resume, argv=argv)
+    run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
+    ours = not ray.is_initialized()  # a Ray this call starts (or joins) is shut down on the way out
+    try:
+        try:  # a run already there, then the cluster, before any file is written
+            if resume:
+                read_checkpoint(run_dir, cfg)  # before Ray starts: ResumeError below
+            else:
+                refuse_existing_run(run_dir)
+        except ResumeError as exc:
+            print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
+            return 2
+        except ValueError as exc:
+            build_parser().error(str(exc))
+        try:
+            summary = train(cfg, resume=resume, argv=argv)
+        except ResumeError as exc:
+            print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
+            return 2
+        except ValueError as exc:
+            if not str(exc).startswith("option address"):
+                raise
+            build_parser().error(str(exc))
+    except KeyboardInterrupt:
+        ckpt = find_checkpoint(run_dir)
+        how = (f"continue from its last checkpoint ({ckpt}) with: spacemission train --backend rllib --resume "
+               f"{run_dir}" if ckpt is not None else
+               f"it has no checkpoint yet: start it afresh after removing {run_dir}")
+        print(f"\ninterrupted; the run in {run_dir} was not finished: {how}", file=sys.stderr, flush=True)
+        return 130
+    finally:
+        if ours and ray.is_initialized():
+            ray.shutdown()  # a local Ray's processes and this driver's actors end with it
+    if "finished" in summary:
+        print(f"the run in {summary['run_dir']} already finished at step {summary['finished']:,} (summary.json, "
+              f"final.npz): nothing to do, nothing changed. To train it further: spacemission train --backend rllib "
+              f"--resume {summary['run_dir']} --steps N (N > {summary['finished']:,})")
+        return 0
+    if "stopped_at" in summary:
+        print(f"interrupted: stopped at step {summary['stopped_at']:,} (checkpoint: {summary['run_dir']}/checkpoints/"
+              f"{CKPT}); continue with: spacemission train --backend rllib --resume {summary['run_dir']}", flush=True)
+        return 130
     print(f"done: {summary['steps']:,} env steps in {summary['wall_s']:.0f} s ({summary['iterations']} iterations); "
           f"model {summary['model']}")
     first, last = summary["evals"][0], summary["final_eval"]

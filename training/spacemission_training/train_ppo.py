@@ -242,7 +242,10 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         saved["config"] = cfg.as_dict()
         saved.setdefault("resumed", []).append({"command": command, "step": int(model.num_timesteps)})
         (run_dir / "config.json").write_text(json.dumps(saved, indent=2))
-        runlog = RunLog(run_dir, resume_step=int(model.num_timesteps), tensorboard=cfg.tensorboard)
+        # a run killed in its end (after its final/ rows, before summary.json) ends again from its
+        # last checkpoint, at the same step: its final/ rows there go, not to be logged twice
+        runlog = RunLog(run_dir, resume_step=int(model.num_timesteps), tensorboard=cfg.tensorboard,
+                        drop_at_resume_step=("final/",) if model.num_timesteps >= cfg.steps else ())
     else:
         refuse_existing_run(run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
