@@ -115,7 +115,7 @@ class GreedyRollout:
     name = "greedy"
 
     def __init__(self, salt: int = 0):
-        self._salt = np.uint64(salt)
+        self._salt = np.uint64(int(salt) % 2**64)  # any seed the bots accept (BotBase.seed folds it the same way)
         self._n = -1
 
     def _buffers(self, n: int):

@@ -11,7 +11,8 @@ Each decision (docs/agents_search.md has the measurements):
    The best ``candidates`` of them by that plan value are searched; the dozens of
    equivalent top-up masks and jump cards never are. With ``prior=None`` every legal
    action is a candidate except the top-ups, which are cut to three masks (draw only,
-   discard everything, discard the highest slot). ``prior="auto"`` (default) puts the
+   discard everything, discard the highest slot). A mask narrowed by the caller to top-ups
+   that neither list holds makes all of its ids candidates. ``prior="auto"`` (default) puts the
    shipped PPO agent's choice first where a shipped model fits the game (2-5 players,
    yucata, 100 rounds), so it is the choice kept unless beaten; elsewhere the heuristic's
    best leads. ``prior="ppo"`` insists on the network (ValueError where none fits).
@@ -209,6 +210,10 @@ class SearchAgent(BasePolicy):
             self._prior_agent.act_batch(obs[None], mask[None])
             values = self._prior_agent.last_values[0]
             scored = legal[np.isfinite(values[legal])]
+            if scored.size == 0:
+                # a caller's narrowed mask that leaves only top-ups the plan never scores: every
+                # legal id is a candidate, in id order (the prior has nothing to say about them)
+                scored, values = legal, np.zeros(mask.shape[0])
             order = scored[np.argsort(-values[scored], kind="stable")]
             order = order[values[order] >= values[order[0]] - self.gap]
             first = self._ppo_choice(obs, mask, game) if self.prior in ("auto", "ppo") else None
@@ -217,7 +222,8 @@ class SearchAgent(BasePolicy):
             return order[:self.candidates]
         hand = int(decode(obs, "recall")["hand_size"][0])
         keep = {0, (1 << hand) - 1, 1 << (hand - 1)} if hand else {0}
-        return np.array([a for a in legal if a >= 32 or a in keep], dtype=np.int64)
+        cands = np.array([a for a in legal if a >= 32 or a in keep], dtype=np.int64)
+        return cands if cands.size else legal.astype(np.int64)  # a mask of other top-ups only: all of them
 
     def _ppo_choice(self, obs: np.ndarray, mask: np.ndarray, game: tuple[int, str, int]) -> int | None:
         """The shipped PPO agent's choice for this game (loaded at first use); None where no
