@@ -311,9 +311,14 @@ class PPOAgent(BasePolicy):
         w[0] = w[0] * scale
         self._w_t = [np.ascontiguousarray(m.T) for m in w]
         self._beta = float(self.params["prior_beta"][0]) if has_prior else 0.0
+        # the seat_present block (1 for each seat in the game, from the observer on): where an
+        # observation says how many players its game has (_check_players)
+        layout = get_game(self.game).encoding.observation_layout(self.metadata["observation_type"])
+        start, stop = next((a, b) for name, a, b, _ in layout if name == "seat_present")
+        self._seat_block = (start, stop)
 
     def __getstate__(self) -> dict:  # snapshots are pickled into checkpoints: keep only the source arrays
-        return {k: v for k, v in self.__dict__.items() if k not in ("_w_t", "_b", "_active", "_beta")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_w_t", "_b", "_active", "_beta", "_seat_block")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -415,6 +420,23 @@ class PPOAgent(BasePolicy):
         """The model's :class:`~spacemission_agents.ppo_prior.HeuristicPrior`, or None."""
         return self._prior
 
+    def _check_players(self, obs: np.ndarray) -> None:
+        """ValueError unless every row is an observation of a game with the model's player
+        count: the observation has the same size for every count, so a 2-player model given
+        a 3-player game's observations played on, reading them as a 2-player game's. Two
+        columns of the seat_present block (1 for each seat in the game) tell."""
+        start, stop = self._seat_block
+        n = self.metadata["num_players"]
+        ok = obs[:, start + n - 1] == 1
+        if start + n < stop:
+            ok &= obs[:, start + n] == 0
+        if not ok.all():
+            row = int(np.flatnonzero(~ok)[0])
+            raise ValueError(f"PPO model {self.name!r} plays {n}-player games, but observation row {row} is of a "
+                             f"{int(obs[row, start:stop].sum())}-player game (its seat_present block); bind the "
+                             f"agent to the game (agent.bind(GameConfig(...))): the shipped 'ppo' then takes the "
+                             f"model for the game's player count")
+
     def logits(self, observations: np.ndarray, action_masks: np.ndarray | None = None) -> np.ndarray:
         """float32 [N, 100] action logits for int8 (or float) observations [N, D]. A model
         with a prior needs the masks too (the heuristic plans over the legal actions)."""
@@ -422,6 +444,7 @@ class PPOAgent(BasePolicy):
         if obs.ndim != 2 or obs.shape[1] != self.metadata["observation_size"]:
             raise ValueError(f"observations must have shape [N, {self.metadata['observation_size']}] "
                              f"({self.observation_type!r}), got {list(obs.shape)}")
+        self._check_players(obs)
         x = obs[:, self._active].astype(np.float32)
         codes = None
         if self._prior is not None:

@@ -217,3 +217,32 @@ def test_one_blas_thread_limits_once_when_nested(monkeypatch):
     with ppo.one_blas_thread():
         pass
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("game, players, bound, other", [
+    ("spacemission", 2, None, 3),   # unbound: the 2-player model, a 3-player game's observation
+    ("spacemission", 3, 3, 5),      # bound to 3 players, a 5-player observation
+    ("red_planet", 4, None, 3),
+    ("red_planet", 4, 4, 5)])
+def test_a_model_refuses_observations_of_another_player_count(game, players, bound, other):
+    """Observations have one size for every player count, so a model given another count's
+    observations used to play on, reading them as its own count's."""
+    from spacemission_env.games import get_game
+
+    agent = make_agent("ppo", game=game)
+    if bound is not None:
+        agent.bind(GameConfig(bound, game=game))
+    assert agent.metadata["num_players"] == players
+    g = get_game(game)
+
+    def position(n):
+        cfg = GameConfig(n, game=game)
+        st = g.new_batch(2, cfg, seeds=3)
+        return g.engine.observe(st, observation_type=agent.observation_type), g.engine.legal_action_mask(st)
+
+    obs, mask = position(players)
+    assert agent.act_batch(obs, mask).shape == (2,)  # its own count plays
+    obs, mask = position(other)
+    with pytest.raises(ValueError, match=rf"plays {players}-player games, but observation row 0 is of a "
+                                         rf"{other}-player game"):
+        agent.act_batch(obs, mask)
