@@ -406,7 +406,10 @@ class GameVecEnv(EnvBase, VecEnv):
         return self._observe(), rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """bool [N, num_actions]: the learners' legal actions."""
+        """bool [N, num_actions]: the learners' legal actions (ValueError after ``close()``,
+        whose games are gone: their last masks are no answer)."""
+        if self._closed:
+            raise ValueError(self._no_game_message("action_masks()"))
         return self._mask.copy()
 
     # --- VecEnv plumbing -------------------------------------------------------------------

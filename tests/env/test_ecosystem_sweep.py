@@ -206,7 +206,8 @@ def _closed_calls(interface, e, game):
         return [(lambda: e.step(0), "step()"), (lambda: e.render(), "render()")]
     if interface == "vector":
         return [(lambda: e.step(np.zeros(3, np.int64)), "step()"), (lambda: e.render(), "render()")]
-    return [(lambda: e.step(np.zeros(3, np.int64)), "step()"), (lambda: e.render("ansi"), "rendering")]
+    return [(lambda: e.step(np.zeros(3, np.int64)), "step()"), (lambda: e.render("ansi"), "rendering"),
+            (lambda: e.action_masks(), "action_masks()")]
 
 
 @pytest.mark.parametrize("game", GAMES)
