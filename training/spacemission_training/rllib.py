@@ -39,7 +39,7 @@ The run, top to bottom (``train``):
 
 Ctrl-C stops at the end of the iteration in progress with a checkpoint (exit status 130; a
 second Ctrl-C stops at once), Ray shut down either way; resuming a finished run changes
-nothing (rllib_checkpoint.py: ``Interrupt``, ``finished_step``; docs/training.md, "Stopping and resuming an
+nothing (lifecycle.py: ``Interrupt``, ``finished_step``; docs/training.md, "Stopping and resuming an
 RLlib run").
 """
 from __future__ import annotations
@@ -418,7 +418,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     wall0 = time.perf_counter()
     if resume:  # every check before Ray starts and before anything is written
         ckpt, loop = read_checkpoint(run_dir, cfg)
-        done = finished_step(run_dir, loop, cfg.steps)
+        done = finished_step(run_dir, loop["step"], cfg.steps)
         if done is not None:
             return {"run_dir": str(run_dir), "finished": done}
     else:

@@ -14,11 +14,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .lifecycle import Interrupt, finished_step
 
 if TYPE_CHECKING:
     from .rllib import RLlibConfig
@@ -123,43 +122,3 @@ def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
         raise ResumeError(f"checkpoint {str(path)!r} is not of the run configured in its folder's config.json "
                           f"({both}); nothing was changed")
     return ckpt, loop
-
-
-def finished_step(run_dir, loop: dict, steps: int) -> int | None:
-    """The step a finished run ended at (its summary.json written at the checkpoint's step,
-    which reaches ``steps``), or None when the run has work left."""
-    if loop["step"] < steps:
-        return None
-    try:
-        summary = json.loads((Path(run_dir) / "summary.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return loop["step"] if isinstance(summary, dict) and summary.get("steps") == loop["step"] else None
-
-
-class Interrupt:
-    """Ctrl-C during the loop: the first SIGINT asks it to stop at the end of the current
-    iteration with a checkpoint; a second one stops at once (KeyboardInterrupt; the run
-    resumes from its previous checkpoint). Only in the main thread, and only where SIGINT
-    has Python's own handler (a shell's ignored SIGINT stays ignored)."""
-
-    def __init__(self, run_dir: Path, step):
-        self.requested, self.run_dir, self.step = False, run_dir, step
-        self._installed = (threading.current_thread() is threading.main_thread()
-                           and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-        if self._installed:
-            signal.signal(signal.SIGINT, self._handle)
-
-    def _handle(self, signum, frame) -> None:
-        if self.requested:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            raise KeyboardInterrupt
-        self.requested = True
-        print(f"\ninterrupted at step {self.step():,}: stopping at the end of this iteration with a checkpoint in "
-              f"{self.run_dir / 'checkpoints'} (Ctrl-C again to stop at once, resuming from the previous checkpoint)",
-              file=sys.stderr, flush=True)
-
-    def restore(self) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            self._installed = False

@@ -34,9 +34,7 @@ The whole run, top to bottom (``train``):
 from __future__ import annotations
 
 import json
-import signal
 import sys
-import threading
 from collections import deque
 import time
 from pathlib import Path
@@ -57,6 +55,7 @@ from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
+from .lifecycle import Interrupt, finished_step
 from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
@@ -371,48 +370,6 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
                "final_eval_games": cfg.final_eval_games, "evals": loop["evals"], "pool": pool.summary()}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
-
-
-def finished_step(run_dir: Path, step: int, steps: int) -> int | None:
-    """The step a finished run ended at (its summary.json written at the checkpoint's step,
-    which reaches ``steps``), or None when the run has work left: an unfinished one, one
-    killed before its end was written, or one given a larger ``steps`` to extend it."""
-    if step < steps:
-        return None
-    try:
-        summary = json.loads((run_dir / "summary.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return step if isinstance(summary, dict) and summary.get("steps") == step else None
-
-
-class Interrupt:
-    """Ctrl-C during the PPO loop: the first SIGINT asks the loop to stop at the end of the
-    current iteration with a checkpoint (the run resumes exactly from there); a second one
-    stops at once (KeyboardInterrupt; the run resumes from its previous checkpoint). Only
-    in the main thread, and only where SIGINT has Python's own handler (a shell's ignored
-    SIGINT stays ignored)."""
-
-    def __init__(self, run_dir: Path, step):
-        self.requested, self.run_dir, self.step = False, run_dir, step
-        self._installed = (threading.current_thread() is threading.main_thread()
-                           and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-        if self._installed:
-            signal.signal(signal.SIGINT, self._handle)
-
-    def _handle(self, signum, frame) -> None:
-        if self.requested:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            raise KeyboardInterrupt
-        self.requested = True
-        print(f"\ninterrupted at step {self.step():,}: stopping at the end of this iteration with a checkpoint in "
-              f"{self.run_dir / 'checkpoints'} (Ctrl-C again to stop at once, resuming from the previous checkpoint)",
-              file=sys.stderr, flush=True)
-
-    def restore(self) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            self._installed = False
 
 
 def planned_end(step: int, steps: int, iteration_steps: int) -> int:
