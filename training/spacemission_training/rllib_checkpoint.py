@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .lifecycle import Interrupt, finished_step
 
 if TYPE_CHECKING:
-    from .rllib import RLlibConfig
+    from .rllib_config import RLlibConfig
 
 __all__ = ["CKPT", "Interrupt", "RESUME_OVERRIDES", "finished_step", "find_checkpoint", "read_checkpoint",
            "save_checkpoint_dir", "write_atomic"]
