@@ -61,7 +61,7 @@ def duel(args) -> None:
            "bot_score": g.scores[rows, s_seat, -1].tolist(), "opponent_score": g.scores[rows, 1 - s_seat, -1].tolist(),
            "forfeits": len(res.forfeits), "stats": bot.stats, "cpu_s": time.process_time() - cpu0,
            "wall_s": time.perf_counter() - t0}
-    tag = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
+    tag = "_".join(f"{k}{v}" for k, v in sorted(params.items())).replace("/", "-")  # a path (seer_value)
     out = args.dir / f"duel_{args.opponent}_b{args.budget}{'_' + tag if tag else ''}_s{args.seed}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(run))

@@ -33,6 +33,13 @@ Each decision (docs/agents_netsearch.md has the measurements):
    played is the most visited; a tie in visits (no evidence either way) goes to the
    prior's favourite.
 
+``seer_value`` (a path; default None: unused) names a *perfect-information* value net
+(``value_fit --observation-type seer``, fitted for the same policy): an unfinished leaf
+is then valued by it on the leaf world's "seer" observation from the bot's seat (the
+sampled world's full state), in place of the recall value net on the bot's observation
+(``mix`` still weighs a greedy rollout against it). Meant for short simulations
+(``until="turn"``): the net averages over the future draws a rollout would sample once.
+
 Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), or
 ``iterations`` simulations per decision (then the action is a deterministic function of
 the seed and the observation). The world sampling is seeded from a hash of the seed and
@@ -83,9 +90,10 @@ class NetSearchAgent(BasePolicy):
 
     ``NetSearchAgent(budget=0.1, iterations=None, seed=0, *, worlds=64, candidates=6,
     c_puct=3.0, temperature=3.0, mix=0.0, margin=0.5, depth=300, until="end", first=2, wave=16,
-    policy=None, value=None, clock="cpu")``;
+    policy=None, value=None, clock="cpu", seer_value=None)``;
     ``policy``/``value``: paths of a PPO model and of the value net fitted for it
-    (default: the shipped ones for the game's player count). Bad values raise ValueError
+    (default: the shipped ones for the game's player count); ``seer_value``: a seer value
+    net for the policy, which then values the unfinished leaves (module doc). Bad values raise ValueError
     naming the parameter."""
 
     name = "netsearch"
@@ -95,7 +103,8 @@ class NetSearchAgent(BasePolicy):
     def __init__(self, budget: float = 0.1, iterations: int | None = None, seed: int | None = 0, *,
                  worlds: int = 64, candidates: int = 6, c_puct: float = 3.0, temperature: float = 3.0,
                  mix: float = 0.0, margin: float = 0.5, depth: int = 300, until: str = "end", first: int = 2,
-                 wave: int = 16, policy: str | None = None, value: str | None = None, clock: str = "cpu"):
+                 wave: int = 16, policy: str | None = None, value: str | None = None, clock: str = "cpu",
+                 seer_value: str | None = None):
         self.budget = _number("budget", budget, 0.0)
         if self.budget <= 0:
             raise ValueError(f"NetSearchAgent: budget must be > 0 seconds, got {budget!r}")
@@ -115,18 +124,21 @@ class NetSearchAgent(BasePolicy):
         self.until = until
         if clock not in CLOCKS:
             raise ValueError(f"NetSearchAgent: clock must be one of {tuple(CLOCKS)}, got {clock!r}")
-        for name, p in (("policy", policy), ("value", value)):
+        for name, p in (("policy", policy), ("value", value), ("seer_value", seer_value)):
             if p is not None and not isinstance(p, str):
                 raise ValueError(f"NetSearchAgent: {name} must be a file path or None, got {p!r}")
         if policy is None and value is not None:
             raise ValueError("NetSearchAgent: a value path needs the policy path it was fitted for")
-        for name, p in (("policy", policy), ("value", value)):
+        for name, p in (("policy", policy), ("value", value), ("seer_value", seer_value)):
             if p is not None and not Path(p).is_file():
                 raise ValueError(f"NetSearchAgent: {name} {p!r} is {'a directory' if Path(p).is_dir() else 'no file'}")
         self.clock, self._clock = clock, CLOCKS[clock]
         self._greedy = GreedyRollout(salt=0)
         self._paths = (policy, value)
         self._nets: dict[tuple, tuple[PPOAgent, ValueNet | None]] = {}
+        self.seer_value = seer_value
+        self._seers: dict[tuple, ValueNet | None] = {}
+        self._seer: ValueNet | None = None  # the seer value net of the game last looked up (_networks)
         self.config = None
         self._row_cost = 1e-3  # running estimate of CPU seconds per simulation
         self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "seconds": 0.0}
@@ -152,6 +164,7 @@ class NetSearchAgent(BasePolicy):
         one fits (3-5 players): leaves that did not reach the end are then valued by a
         greedy rollout alone."""
         if game not in self._nets:
+            self._seers[game] = self._seer_net(game)  # ValueError before anything is kept
             n = game[0]
             pol_path, val_path = self._paths
             try:
@@ -177,8 +190,28 @@ class NetSearchAgent(BasePolicy):
                     raise ValueError(f"NetSearchAgent: the value net was fitted for {m['num_players']} players, "
                                      f"rules {m['rules']!r}, max_rounds {m['max_rounds']}; the game is {game}")
             self._nets[game] = (policy, value)
+            self._seer = self._seers[game]
             self._warm_up(game, policy, value)
+        self._seer = self._seers[game]
         return self._nets[game]
+
+    def _seer_net(self, game: tuple[int, str, int]) -> ValueNet | None:
+        """The ``seer_value`` net (None without one), checked: a seer observation, the game,
+        and the policy it was fitted for (ValueError naming what does not fit)."""
+        if self.seer_value is None:
+            return None
+        try:
+            net = ValueNet.load(self.seer_value)
+            if net.metadata["observation_type"] != "seer":
+                raise ValueError(f"it reads {net.metadata['observation_type']!r} observations, not 'seer' ones")
+            m = net.metadata
+            if (m["num_players"], m["rules"], m["max_rounds"]) != game:
+                raise ValueError(f"it was fitted for {m['num_players']} players, rules {m['rules']!r}, "
+                                 f"max_rounds {m['max_rounds']}; the game is {game}")
+            net.check_policy(self._paths[0] if self._paths[0] is not None else PPOAgent.shipped_path(game[0]))
+        except ValueError as e:
+            raise ValueError(f"NetSearchAgent: seer_value {self.seer_value!r}: {e}") from None
+        return net
 
     def _warm_up(self, game: tuple[int, str, int], policy: PPOAgent, value: ValueNet | None) -> None:
         """One simulation from a start position, once per game, outside any decision's clock:
@@ -328,8 +361,11 @@ class NetSearchAgent(BasePolicy):
             v[over] = self._final_value(st, over)
         if over.all():
             return v
-        mix = 1.0 if value is None else self.mix  # no value net: the greedy rollout alone
-        if mix < 1:
+        seer = self._seer
+        mix = 1.0 if value is None and seer is None else self.mix  # no value net: the greedy rollout alone
+        if mix < 1 and seer is not None:  # the sampled world's full state, from the bot's seat
+            v[~over] = seer.values(engine.observe(st, player=0, observation_type="seer")[~over])
+        elif mix < 1:
             v[~over] = value.values(engine.observe(st, player=0, observation_type="recall")[~over])
         if mix > 0:  # and a greedy rollout from the leaf to the end of the game
             outcome, _, _, _ = simulate(st, self._greedy, reservation_weight=0.0)

@@ -14,6 +14,15 @@ at its leaves (agents/spacemission_agents/value.py has the file format).
 3. **Fit**: an MLP (``--hidden``, ReLU, tanh output) on ``obs[active] * scale`` by MSE
    with Adam; the last ``--holdout`` share of the games (whole games) is held out for the
    validation loss. Exported to numpy (ValueNet), with a card beside the file.
+
+``--observation-type seer`` (default ``recall``) fits a *perfect-information* value net
+instead: it reads each seat's "seer" observation (the whole state: the recall blocks,
+then every pile, hand, collection and reservation), for a search that values the
+leaves of its sampled worlds. Its inputs are the policy's active recall features (the
+policy's scaling) and the ``seer_*`` features of the game's seats that are ever
+non-zero in the data (scaled by 1 / their maximum there). ``--target margin`` fits
+``0.5 * rank reward + 0.5 * tanh(lead / 10)`` (the seat's points minus the best
+rival's: the value NetSearchAgent gives a finished game) instead of the rank reward.
 """
 from __future__ import annotations
 
@@ -30,17 +39,37 @@ from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.value import ValueNet, file_sha256, make_value_metadata
 from spacemission_env.space_mission import engine
 
-__all__ = ["collect", "fit", "main", "to_value_net"]
+__all__ = ["collect", "fit", "main", "seer_columns", "to_value_net"]
+
+MARGIN_POINTS = 10.0  # ``--target margin``: tanh(lead / this), as NetSearchAgent's finished games
+
+
+def seer_columns(num_players: int, active: np.ndarray) -> np.ndarray:
+    """Columns of the "seer" observation a seer value net may read: the policy's ``active``
+    ones (the recall blocks open the seer observation), then every ``seer_*`` feature of the
+    ``num_players`` seats in the game (relative seats beyond them are padding)."""
+    from spacemission_env import decode
+    from spacemission_env.space_mission.encoding import observation_size
+
+    v = decode(np.arange(observation_size("seer"), dtype=np.int64), "seer")
+    n = num_players
+    extra = [v["seer_piles"], v["seer_draw_cards"], v["seer_hands"][:n], v["seer_collections"][:n],
+             v["seer_reservations"][:, :n], v["seer_last_visit_pile"][:n]]
+    return np.concatenate([np.asarray(active, np.int64)] + [e.ravel() for e in extra])
 
 
 def collect(policy: PPOAgent, games: int, *, seed: int, explore: float, keep: float, batch: int = 256,
-            rules: str = "yucata", max_rounds: int = 100) -> dict:
-    """Self-play positions: {"x" int8 [M, A] (active features), "y" float32 [M], "game" int64 [M]}."""
+            rules: str = "yucata", max_rounds: int = 100, observation_type: str = "recall") -> dict:
+    """Self-play positions: {"x" int8 [M, A] (active features), "y" float32 [M], "game" int64 [M]};
+    with ``observation_type="seer"``, "x" holds the seer_columns of each seat's seer
+    observation, and "lead" float32 [M] (the seat's final points minus the best rival's)
+    and "columns" (seer_columns) are added."""
     n = policy.metadata["num_players"]
     rng = np.random.default_rng(seed)
     xs, gs, seats = [], [], []
     ys = np.zeros((games, n), np.float32)
-    active = policy._active
+    leads = np.zeros((games, n), np.float32)
+    active = policy._active if observation_type == "recall" else seer_columns(n, policy._active)
     for g0 in range(0, games, batch):
         b = min(batch, games - g0)
         st = engine.init(b, n, seeds=(seed * 1_000_003 + g0 + np.arange(b)).astype(np.uint64), rules=rules,
@@ -61,13 +90,19 @@ def collect(policy: PPOAgent, games: int, *, seed: int, explore: float, keep: fl
             for s in range(n):
                 pick = np.flatnonzero(live & (rng.random(b) < keep))
                 if pick.size:
-                    xs.append(engine.observe(st, player=s, observation_type="recall")[pick][:, active])
+                    xs.append(engine.observe(st, player=s, observation_type=observation_type)[pick][:, active])
                     gs.append(g0 + pick)
                     seats.append(np.full(pick.size, s))
         ys[g0:g0 + b] = engine.rewards(st)
+        points = engine.scores(st)[..., 7].astype(np.float32)  # [b, n]
+        for s in range(n):
+            leads[g0:g0 + b, s] = points[:, s] - np.delete(points, s, axis=1).max(axis=1)
         print(f"  games {g0 + b}/{games}", file=sys.stderr, flush=True)
     game, seat = np.concatenate(gs), np.concatenate(seats)
-    return {"x": np.concatenate(xs), "y": ys[game, seat], "game": game}
+    out = {"x": np.concatenate(xs), "y": ys[game, seat], "game": game}
+    if observation_type != "recall":
+        out.update(lead=leads[game, seat], columns=active)
+    return out
 
 
 def fit(data: dict, scale: np.ndarray, hidden: list[int], *, holdout: float, epochs: int, lr: float, seed: int,
@@ -138,6 +173,10 @@ def main(argv=None) -> None:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--holdout", type=float, default=0.1)
     ap.add_argument("--weight-decay", type=float, default=1e-4)
+    ap.add_argument("--observation-type", choices=("recall", "seer"), default="recall",
+                    help="the observation the value net reads (seer: the full state; module doc)")
+    ap.add_argument("--target", choices=("rank", "margin"), default="rank",
+                    help="rank: the final rank reward; margin: 0.5 rank + 0.5 tanh(lead / 10) (seer data only)")
     ap.add_argument("--cache", type=Path, default=None, help="positions file: read if it exists, else written")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
@@ -151,7 +190,9 @@ def main(argv=None) -> None:
                         (0 <= args.weight_decay < float("inf"), f"--weight-decay must be >= 0, got {args.weight_decay}"),
                         (not args.out.is_dir(), f"--out {str(args.out)!r} is a directory, not a file"),
                         (args.cache is None or not args.cache.is_dir(),
-                         f"--cache {str(args.cache)!r} is a directory, not a file")):
+                         f"--cache {str(args.cache)!r} is a directory, not a file"),
+                        (args.target == "rank" or args.observation_type == "seer",
+                         "--target margin needs --observation-type seer (its data records the lead)")):
         if not ok:
             ap.error(message)
     try:
@@ -176,11 +217,24 @@ def main(argv=None) -> None:
             data = {k: z[k] for k in z.files}
     else:
         data = collect(policy, args.games, seed=args.seed, explore=args.explore, keep=args.keep,
-                       rules=policy.metadata["rules"], max_rounds=policy.metadata["max_rounds"])
+                       rules=policy.metadata["rules"], max_rounds=policy.metadata["max_rounds"],
+                       observation_type=args.observation_type)
         if args.cache is not None:
             np.savez(args.cache, **data)
     cpu_play = time.process_time() - cpu0
     scale = policy.params["scale"].astype(np.float32)
+    active = policy.params["active"]
+    if args.observation_type == "seer":
+        if "columns" not in data:
+            ap.error(f"--cache {str(args.cache)!r} holds recall positions, not seer ones")
+        a = active.size  # the policy's features, then the seer ones ever non-zero in the data
+        top = data["x"][:, a:].max(axis=0).astype(np.float32)
+        used = np.flatnonzero(top > 0)
+        data["x"] = np.concatenate([data["x"][:, :a], data["x"][:, a + used]], axis=1)
+        active = np.concatenate([data["columns"][:a], data["columns"][a + used]])
+        scale = np.concatenate([scale, 1.0 / top[used]]).astype(np.float32)
+        if args.target == "margin":
+            data["y"] = (0.5 * data["y"] + 0.5 * np.tanh(data["lead"] / MARGIN_POINTS)).astype(np.float32)
     model, train_mse, val_mse = fit(data, scale, hidden, holdout=args.holdout, epochs=args.epochs, lr=args.lr,
                                     seed=args.seed, weight_decay=args.weight_decay)
     command = "python -m spacemission_training.value_fit " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -189,10 +243,14 @@ def main(argv=None) -> None:
                "holdout": args.holdout, "train_mse": round(train_mse, 5), "validation_mse": round(val_mse, 5),
                "constant_mse": round(float(np.mean(data["y"] ** 2)), 5),
                "cpu_s_play": round(cpu_play, 1), "cpu_s_total": round(time.process_time() - cpu0, 1)}
-    meta = make_value_metadata(policy_metadata=policy.metadata, policy_sha256=file_sha256(path),
+    policy_meta = policy.metadata
+    if args.observation_type != "recall":  # the default's metadata and card stay as they were
+        fitting.update(target=args.target, inputs=int(active.size))
+        policy_meta = {**policy.metadata, "observation_type": args.observation_type}
+    meta = make_value_metadata(policy_metadata=policy_meta, policy_sha256=file_sha256(path),
                                architecture={"hidden": hidden, "activation": "relu", "output": "tanh"},
                                fitting=fitting)
-    net = to_value_net(model, policy.params["active"], scale, meta)
+    net = to_value_net(model, active, scale, meta)
     out = net.save(args.out)
     card = {"file": out.name, "bytes": out.stat().st_size, "sha256": file_sha256(out), "policy": path.name,
             "metadata": meta}
