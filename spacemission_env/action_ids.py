@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 
 def action_index(action, num_actions: int) -> int:
     """``action`` as a Python int in ``[0, num_actions)``: ints and numpy integers are
     accepted; bools, floats, strings and out-of-range ids raise ValueError naming the value."""
-    if isinstance(action, bool):
+    if isinstance(action, (bool, np.bool_)):  # numpy < 2.3 (all of Python 3.10's) indexes np.True_ as 1
         raise ValueError(f"action must be an integer, got {action!r}")
     try:
         a = operator.index(action)

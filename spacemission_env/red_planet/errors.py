@@ -15,7 +15,8 @@ class WrongTypeError(TypeError, ValueError):
 
 def require_int(value, what: str) -> int:
     """``value`` as a Python int (ints and numpy integers; not bools); WrongTypeError naming ``what``."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):  # numpy 1.x / 2.x names;
+        # numpy < 2.3 (all of Python 3.10's) would index np.True_ as 1
         raise WrongTypeError(f"{what} must be an integer, got bool {value!r}")
     try:
         return operator.index(value)

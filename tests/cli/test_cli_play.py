@@ -263,6 +263,8 @@ def test_every_subcommand_help_shows_an_example(capsys):
     for name, (module, _) in COMMANDS.items():
         if importlib.util.find_spec(module) is None:
             continue  # a subcommand whose module has not landed yet (train)
+        if name == "train" and importlib.util.find_spec("torch") is None:
+            continue  # without the train extra, train --help says what to install and returns 2
         with pytest.raises(SystemExit) as exc:
             importlib.import_module(module).main(["--help"])
         assert exc.value.code == 0

@@ -1,5 +1,6 @@
 """The flat action space (docs/actions.md), labels, and rejection of bad input."""
 
+import numpy as np
 import pytest
 from tests.helpers.positions import position, top_up
 
@@ -68,7 +69,7 @@ def test_numpy_integers_are_action_ids():
     assert s.actions_left == 1
 
 
-@pytest.mark.parametrize("bad", [-1, 100, 1.0, "3", True, None])
+@pytest.mark.parametrize("bad", [-1, 100, 1.0, "3", True, None, np.True_])  # numpy < 2.3 indexes np.True_ as 1
 def test_decode_rejects_non_ids(bad):
     with pytest.raises(ValueError):
         A.decode(bad)

@@ -10,8 +10,8 @@ from spacemission_env import red_planet_v0
 from spacemission_env.pettingzoo_env import UnknownAgentError, env, raw_env
 from spacemission_env.policies import check_masks
 from spacemission_env.red_planet import engine as rp_engine
-from spacemission_env.sb3 import GameVecEnv
 from spacemission_env.space_mission import engine as sm_engine
+from tests.helpers.sb3 import GameVecEnv, needs_sb3
 
 ENGINES = [(sm_engine, 2, 100, "Space Mission"), (rp_engine, 3, 243, "Red Planet")]
 
@@ -143,6 +143,7 @@ def test_pettingzoo_names_an_unknown_agent_and_the_valid_ones(name, make, agent)
     lambda v, i: v.env_method("action_masks", indices=i),
     lambda v, i: v.env_is_wrapped(object, indices=i),
 ])
+@needs_sb3
 def test_sb3_indices_outside_the_games_are_named(call):
     """Before: ``get_attr("num_players", indices=[5])`` and ``env_is_wrapped(.., indices=5)``
     answered for a game that does not exist, ``get_attr("seats", [5])`` raised numpy's bare

@@ -26,8 +26,8 @@ import pytest
 import spacemission_env  # noqa: F401  (registers the ids)
 from spacemission_env import red_planet_v0, spacemission_v1
 from spacemission_env.gym_env import GameEnv
-from spacemission_env.sb3 import GameVecEnv
 from spacemission_env.vector import VectorEnv
+from tests.helpers.sb3 import GameVecEnv, needs_sb3
 
 cloudpickle = pytest.importorskip("cloudpickle")
 
@@ -134,7 +134,7 @@ def _copy_cases():
         for how in COPIERS:
             if name == "gym_make" and how == "copy":
                 continue  # a Gymnasium wrapper's shallow copy shares its inner env object (Gymnasium's own)
-            yield pytest.param(name, how, id=f"{name}-{how}")
+            yield pytest.param(name, how, id=f"{name}-{how}", marks=[needs_sb3] if name == "sb3" else [])
 
 
 # --- 1. copies and pickles mid-game ----------------------------------------------------------------
@@ -211,7 +211,7 @@ def _closed_calls(interface, e, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("interface", list(INTERFACES))
+@pytest.mark.parametrize("interface", [pytest.param(n, marks=[needs_sb3] if n == "sb3" else []) for n in INTERFACES])
 def test_close_twice_then_every_call_names_it_and_reset_reopens(game, interface):
     """``close()`` may be called twice; afterwards every call that needs a game raises
     ``ValueError("the environment is closed: call reset() before ...")`` and ``reset()`` starts
@@ -384,6 +384,7 @@ class FirstLegal:
         return np.argmax(action_masks, axis=1), None
 
 
+@needs_sb3
 @pytest.mark.parametrize("game", GAMES)
 def test_sb3_wrappers_masks_and_maskable_evaluation(game):
     """``VecNormalize``, ``VecFrameStack`` and ``VecMonitor`` over the VecEnv keep the masks
@@ -421,6 +422,7 @@ def test_sb3_wrappers_masks_and_maskable_evaluation(game):
     venv.close()
 
 
+@needs_sb3
 @pytest.mark.parametrize("game", GAMES)
 def test_sb3_set_options_seat_applies_to_the_next_reset_and_bad_options_are_refused(game):
     """SB3's ``set_options`` (what ``DummyVecEnv`` passes to each env's ``reset(options=...)``):
@@ -467,14 +469,23 @@ def test_sb3_set_options_seat_applies_to_the_next_reset_and_bad_options_are_refu
 
 
 # --- 6. actions of every kind ------------------------------------------------------------------------
+def _torch():
+    """torch, or None where it is not installed (no train extra): the tensor kinds are left out."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
 def _single_kinds(a: int):
-    import torch
+    torch = _torch()
     accepted = {"np.int32": np.int32(a), "np.uint16": np.uint16(a), "np.int64": np.int64(a), "0-d": np.array(a),
                 "0-d int32": np.array(a, np.int32), "(1,)": np.array([a]), "(1,) uint16": np.array([a], np.uint16),
-                "torch": torch.tensor(a), "torch (1,)": torch.tensor([a]), "int": a}
+                **({"torch": torch.tensor(a), "torch (1,)": torch.tensor([a])} if torch else {}), "int": a}
     refused = {"3.0": float(a), "np.float32": np.float32(a), "True": True, "np.True_": np.True_,
                "0-d bool": np.array(True), "0-d float": np.array(float(a)), "[a]": [a], "(a,)": (a,),
-               "torch float": torch.tensor(float(a)), "str": str(a)}
+               **({"torch float": torch.tensor(float(a))} if torch else {}), "str": str(a)}
     return accepted, refused
 
 
@@ -516,13 +527,13 @@ def test_single_actions_of_every_integer_kind_play_and_floats_and_bools_change_n
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("interface", ["vector", "sb3"])
+@pytest.mark.parametrize("interface", ["vector", pytest.param("sb3", marks=needs_sb3)])
 def test_batched_actions_of_every_integer_kind_play_and_floats_and_bools_change_nothing(game, interface):
     """Actions for N games: lists and tuples of ints or numpy integers, integer arrays of any
     width and integer tensors play (SB3's VecEnv also takes SB3's ``[N, 1]``); lists of floats,
     float and bool arrays raise ``TypeError``, a scalar or (VectorEnv) ``[N, 1]`` a
     ``ValueError`` naming the shape, with every game unchanged."""
-    import torch
+    torch = _torch()
     name, players, env_id, module, kwargs = game
     e, reference = ((VectorEnv if interface == "vector" else GameVecEnv)(3, num_players=players, game=name, seed=0)
                     for _ in range(2))  # the reference plays the same ids as an int64 array
@@ -534,8 +545,8 @@ def test_batched_actions_of_every_integer_kind_play_and_floats_and_bools_change_
 
     def kinds(a):
         accepted = {"list": a.tolist(), "tuple": tuple(a.tolist()), "list of np.int64": list(a),
-                    "int32": a.astype(np.int32), "uint8": a.astype(np.uint8), "torch": torch.tensor(a),
-                    "list of 0-d": [np.array(x) for x in a]}
+                    "int32": a.astype(np.int32), "uint8": a.astype(np.uint8),
+                    **({"torch": torch.tensor(a)} if torch else {}), "list of 0-d": [np.array(x) for x in a]}
         refused = {"list of floats": ([float(x) for x in a], TypeError, "dtype float64"),
                    "float array": (a.astype(np.float32), TypeError, "dtype float32"),
                    "bools": ([True] * 3, TypeError, "dtype bool"),
@@ -610,6 +621,7 @@ def _traced_growth(run, warmup: int, episodes: int) -> int:
         tracemalloc.stop()
 
 
+@needs_sb3
 @pytest.mark.parametrize("game", GAMES)
 def test_many_short_episodes_keep_memory_flat(game):
     """200 resets + steps of each interface leave at most 48 kB more allocated than before
@@ -619,6 +631,7 @@ def test_many_short_episodes_keep_memory_flat(game):
         assert _traced_growth(run, 50, 200) < 48_000, name
 
 
+@needs_sb3
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_two_thousand_episodes_keep_memory_and_rss_flat(game):

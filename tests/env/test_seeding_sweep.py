@@ -31,10 +31,10 @@ from spacemission_env.gym_env import GameEnv, register_envs
 from spacemission_env.pettingzoo_env import env as aec_env
 from spacemission_env.pettingzoo_env import raw_env
 from spacemission_env.policies import BasePolicy, RandomPolicy
-from spacemission_env.sb3 import GameVecEnv
 from spacemission_env.space_mission.rules.game import new_game
 from spacemission_env.vector import VectorEnv
 from tests.helpers.paths import ROOT
+from tests.helpers.sb3 import GameVecEnv, needs_sb3
 
 register_envs()
 
@@ -283,6 +283,7 @@ def sb3_run(venv, steps, actions_seed=0):
     return digest(trace), dones
 
 
+@needs_sb3
 @pytest.mark.parametrize("game, n, steps", [("spacemission", 3, 40), ("red_planet", 4, 60)])
 def test_sb3_vecenv_seed_distinct_games_and_autoresets(game, n, steps):
     def make(**kw):
@@ -316,6 +317,7 @@ class SeedRecorder(FirstLegal):
         self.seeds.append(seed)
 
 
+@needs_sb3
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_the_seed_to_game_mapping_is_pinned(game):
     """Recorded values: changing how an interface turns a seed into engine seeds, seats or
@@ -371,6 +373,7 @@ def all_digests() -> dict:
     return out
 
 
+@needs_sb3
 def test_same_seeds_same_games_whatever_the_process_state():
     """The digests of this process against a subprocess with another PYTHONHASHSEED,
     numpy's and Python's global generators seeded differently and envs built first."""
@@ -391,6 +394,7 @@ BAD_SEEDS = [(-1, ValueError), (-(2**70), ValueError), (1.5, TypeError), (np.flo
              (True, TypeError), (np.bool_(False), TypeError), ("3", TypeError), ([1], TypeError)]
 
 
+@needs_sb3
 @pytest.mark.parametrize("game, n", GAMES)
 def test_every_interface_accepts_any_non_negative_integer_seed(game, n):
     kw = dict(num_players=n, game=game)
@@ -411,6 +415,7 @@ def _same(a, b) -> bool:
     return canon(a) == canon(b)
 
 
+@needs_sb3
 @pytest.mark.parametrize("game, n", GAMES)
 @pytest.mark.parametrize("bad, exc", BAD_SEEDS)
 def test_a_bad_seed_raises_naming_it_and_changes_nothing(game, n, bad, exc):

@@ -9,7 +9,7 @@ from packaging.requirements import Requirement
 from tests.helpers.paths import ROOT
 
 try:
-    import tomllib
+    import tomllib  # novermin (guarded)
 except ImportError:  # Python 3.10: pytest's own dependency
     import tomli as tomllib
 

@@ -298,6 +298,20 @@ def for_game(game: str, **values) -> TrainConfig:
     return TrainConfig(**{**game_defaults(game), **values})
 
 
+def _toml_module(path: str):
+    """The standard library's ``tomllib`` (Python >= 3.11), else its backport ``tomli`` (the
+    same API, ``pip install tomli``), else a ValueError naming the file and the remedy."""
+    try:
+        import tomllib  # novermin (guarded: tomli on 3.10)
+    except ImportError:  # Python 3.10
+        try:
+            import tomli as tomllib
+        except ImportError:
+            raise ValueError(f"config file {path!r}: reading TOML on Python {sys.version_info[0]}.{sys.version_info[1]} "
+                             "needs the package 'tomli' (pip install tomli), or give the options as .json") from None
+    return tomllib
+
+
 def read_options_file(path: str, names: set[str] | None = None) -> dict:
     """The options of a .toml or .json file (a run's config.json: its "config" object),
     ValueError naming the file for anything but an object of known option names
@@ -313,8 +327,7 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
         except ValueError as exc:  # "not valid JSON: ..."
             raise ValueError(f"config file {path!r}: {exc}") from None
     else:
-        import tomllib
-
+        tomllib = _toml_module(path)
         try:
             data = tomllib.loads(p.read_text())
         except RecursionError:

@@ -27,8 +27,8 @@ from spacemission_env.red_planet.determinize import sample_world
 from spacemission_env.red_planet.rules import apply, is_over, legal_actions, new_game
 from spacemission_env.red_planet.rules.state import PHASES
 from spacemission_env.rewards import RewardFunction
-from spacemission_env.sb3 import GameVecEnv
 from spacemission_env.vector import VectorEnv
+from tests.helpers.sb3 import GameVecEnv, needs_sb3
 
 GAME = get_game("red_planet")
 ENGINE = GAME.engine
@@ -329,6 +329,7 @@ def test_gym_random_seats_and_a_list_of_opponents_play_their_seats():
     assert len(seen_seats) >= 4
 
 
+@needs_sb3
 @pytest.mark.parametrize("observation_type, dtype", [("seer", "int8"), ("recall", "float32")])
 def test_gym_env_checkers_pass_for_other_observation_types_and_dtypes(observation_type, dtype):
     import gymnasium
@@ -369,6 +370,7 @@ class CountingPolicy(RandomPolicy):
         return super().act_batch(observations, action_masks)
 
 
+@needs_sb3
 def test_sb3_opponent_pool_terminal_observation_and_success():
     pool = [CountingPolicy(seed=k) for k in range(3)]
     n = 4

@@ -1,0 +1,34 @@
+"""A .toml config file on Python 3.10, which has no ``tomllib``: training reads it with the
+backport ``tomli`` (same API), or says to install it; 3.11+ reads it with ``tomllib``. Python
+3.10 is simulated here by hiding the modules (sys.modules[name] = None makes import fail)."""
+import sys
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from spacemission_training.config import read_options_file  # noqa: E402
+
+
+@pytest.fixture
+def toml_file(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('seed = 5\nnum_envs = 32\n')
+    return path
+
+
+def test_without_tomllib_the_backport_reads_it(toml_file, monkeypatch):
+    if sys.version_info >= (3, 11):  # the backport's stand-in: tomllib is tomli, adopted
+        import tomllib  # novermin (3.11+ only)
+        monkeypatch.setitem(sys.modules, "tomli", tomllib)
+    else:
+        pytest.importorskip("tomli")
+    monkeypatch.setitem(sys.modules, "tomllib", None)
+    assert read_options_file(str(toml_file)) == {"seed": 5, "num_envs": 32}
+
+
+def test_without_either_the_error_names_the_file_and_tomli(toml_file, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tomllib", None)
+    monkeypatch.setitem(sys.modules, "tomli", None)
+    with pytest.raises(ValueError, match=r"c\.toml'.*needs the package 'tomli'"):
+        read_options_file(str(toml_file))
