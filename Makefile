@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run train test test-slow install bench differential clean browser install-ray test-ray
+.PHONY: run train test test-slow install bench differential clean browser install-ray test-ray test-python test-mindeps
 
 # make run: train a PPO agent on a short budget, then an arena table (docs/training.md).
 # Scale it: make run STEPS=3000000 GAMES=1000
@@ -63,6 +63,21 @@ browser:
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -m slow
+
+# make test-python PYTHON=python3.10: the tests that need no torch (tests/env, tests/agents,
+# tests/cli and the requires-python check) under another Python, in a virtualenv of its own under
+# build/ (numba's cache beside it); the sb3, torch and ray tests skip. docs/python_versions.md
+PY_OTHER = build/venv-py$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+test-python:
+	test -x $(PY_OTHER)/bin/python || $(PYTHON) -m venv $(PY_OTHER)
+	$(PY_OTHER)/bin/python -m pip install -q -e '.[cli,web]' pytest httpx2
+	NUMBA_CACHE_DIR=$(PY_OTHER)/numba-cache $(PY_OTHER)/bin/python -m pytest -q -p no:cacheprovider \
+		tests/env tests/agents tests/cli tests/test_python_versions.py
+
+# make test-mindeps: the torch-free tests against the oldest releases pyproject.toml allows
+# (build/venv-mindeps; docs/dependencies.md)
+test-mindeps:
+	python3 tools/test_mindeps.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine_speed.py

@@ -8,7 +8,8 @@ def seed_for(seed: int, *parts: int) -> int:
     with the same randomness as the uninterrupted game."""
     import numpy as np  # on first use: the command's start imports no numpy
 
-    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0] >> 1)
+    # int() before the shift: NumPy 1.x refuses np.uint64 >> int (no common type)
+    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0]) >> 1
 
 
 def bind_bot(agent, spec: str, config, observation_types, hint: str = "") -> str:

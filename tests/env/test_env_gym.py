@@ -13,12 +13,14 @@ from spacemission_env.gym_env import SpaceMissionEnv, register_envs
 from spacemission_env.policies import BasePolicy, RandomPolicy
 from spacemission_env.space_mission.scoring import rank_rewards
 from tests.helpers.paths import ROOT
+from tests.helpers.versions import AUTORESET_MODE, PETTINGZOO_REGISTRY
 
 register_envs()
 
 
 @pytest.mark.parametrize("num_players, rules", [(2, "yucata"), (3, "schmidt"), (5, "yucata")])
 def test_gymnasium_and_sb3_checkers(num_players, rules):
+    pytest.importorskip("stable_baselines3")  # the sb3 extra
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -194,13 +196,13 @@ def test_masked_sampler_through_make_vec_over_episode_ends(mode):
     """gymnasium.make_vec with next-step autoreset: the info["action_mask"] returned with
     a terminal step (and the action_masks() hook) is all True, never empty, so a masked
     Categorical survives every episode end; the action sent with the autoreset step is ignored."""
-    import torch
+    torch = pytest.importorskip("torch")
 
-    from gymnasium.vector import AutoresetMode
-
+    # Gymnasium 1.0 has next-step autoreset only (and no AutoresetMode to ask for it)
+    vector_kwargs = {"autoreset_mode": AUTORESET_MODE.NEXT_STEP} if AUTORESET_MODE else {}
     gen = torch.Generator().manual_seed(0)
     envs = gymnasium.make_vec("SpaceMission-v1", num_envs=3, vectorization_mode=mode,
-                              vector_kwargs={"autoreset_mode": AutoresetMode.NEXT_STEP}, max_rounds=3)
+                              vector_kwargs=vector_kwargs, max_rounds=3)
     try:
         obs, info = envs.reset(seed=0)
         ends = 0
@@ -220,6 +222,7 @@ def test_masked_sampler_through_make_vec_over_episode_ends(mode):
 
 
 def test_float32_observations_for_the_learner():
+    pytest.importorskip("stable_baselines3")  # the sb3 extra
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -240,14 +243,15 @@ def test_import_registers_with_gymnasium_and_pettingzoo():
     import subprocess
     import sys
 
-    code = ("import spacemission_env, gymnasium, pettingzoo; gymnasium.make('SpaceMission-v1', num_players=3); "
-            "pettingzoo.make('aec', 'SpaceMission-v1', num_players=3)")
+    code = "import spacemission_env, gymnasium, pettingzoo; gymnasium.make('SpaceMission-v1', num_players=3)"
+    if PETTINGZOO_REGISTRY:  # PettingZoo >= 1.27
+        code += "; pettingzoo.make('aec', 'SpaceMission-v1', num_players=3)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
 
 
 def test_docs_state_the_real_gym_and_sb3_spaces():
-
+    pytest.importorskip("stable_baselines3")  # the sb3 extra
     from spacemission_env.sb3 import SpaceMissionVecEnv
 
     docs = (ROOT / "docs" / "interfaces.md").read_text()

@@ -21,6 +21,7 @@ from spacemission_env.space_mission.scoring import rank_rewards
 
 from tests.helpers.env_play import progress_action
 from tests.helpers.paths import ROOT
+from tests.helpers.versions import needs_pettingzoo_registry
 
 CONFIGS = [(2, "yucata"), (3, "schmidt"), (4, "yucata"), (5, "schmidt")]
 
@@ -317,11 +318,12 @@ def test_float32_observations(observation_dtype):
     assert space.contains(obs)
     ref = engine.observe(e.unwrapped.batch_state, observation_type="seer")[0]
     assert (obs["observation"] == ref.astype(np.float32)).all()
-    import torch
+    torch = pytest.importorskip("torch")
 
     torch.nn.Linear(space["observation"].shape[0], 4)(torch.from_numpy(obs["observation"]))  # no cast needed
 
 
+@needs_pettingzoo_registry
 def test_pettingzoo_registry_make():
     import pettingzoo
 
