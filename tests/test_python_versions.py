@@ -4,7 +4,7 @@ the suite (only 3.11 runs it routinely): no syntax newer than the floor (``ast.p
 inside ``try: ... except ImportError`` (a fallback, as for ``tomllib`` -> ``tomli``).
 
 A static check of the constructs that broke or would break the floor, not a substitute for
-running the suite on it: ``make test-py310`` does that (docs/python_versions.md)."""
+running the suite on it: ``make test-python PYTHON=python3.10`` does that (docs/python_versions.md)."""
 from __future__ import annotations
 
 import ast
