@@ -43,17 +43,6 @@ class EnvBase:
     _st = None  # the engine's BatchState, None before reset() and after close()
     _closed = False  # close() was called (and no reset() since): only changes the error message
 
-    def __setstate__(self, state: dict) -> None:
-        """After ``pickle`` or ``copy.deepcopy``: the engine state is rebuilt with its own
-        ``copy()`` (the game protocol's). Both copy a state's arrays one by one, which cuts the
-        links between arrays that share memory: Red Planet's fields are views of one record
-        that its kernels write, so a copied env played on correctly while every field read
-        from ``batch_state`` (``round``, ``phase``, ``hand`` ...) stayed frozen at the copy."""
-        self.__dict__.update(state)
-        st = self.__dict__.get("_st")
-        if st is not None:
-            self._st = st.copy()
-
     def __copy__(self):
         """``copy.copy`` gives a full, independent copy, as ``copy.deepcopy`` and ``pickle``
         do: a shallow copy would share the engine state's arrays (and the mask and

@@ -258,7 +258,7 @@ class raw_env(EnvBase, AECEnv):
         return self.__dict__.copy()
 
     def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)  # EnvBase: the engine state rebuilt by its copy()
+        self.__dict__.update(state)
 
     # --- spaces ------------------------------------------------------------------------
     def _seat_of(self, agent) -> int:
