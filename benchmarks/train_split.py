@@ -16,6 +16,9 @@ parts are wall seconds; ``cpu/s`` is learner steps per CPU second of this proces
 (time.process_time), the figure to compare on a machine other processes share.
 
     .venv/bin/python benchmarks/train_split.py [--iterations 2] [--num-envs 256] [--n-steps 128] [--threads 1] [--json]
+    .venv/bin/python benchmarks/train_split.py --device cuda --trunk 1024,1024 --pi 512 --vf 512   # docs/training.md, "On a GPU"
+
+``--device``, ``--trunk``, ``--pi`` and ``--vf`` are the training options of the same names.
 """
 from __future__ import annotations
 
@@ -57,6 +60,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--num-envs", type=int, default=None, help="default: TrainConfig's")
     ap.add_argument("--n-steps", type=int, default=None, help="default: TrainConfig's")
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: TrainConfig's)")
+    ap.add_argument("--device", default=None, help="torch device: cpu, cuda, cuda:N, auto (default: TrainConfig's)")
+    for layer in ("trunk", "pi", "vf"):
+        ap.add_argument(f"--{layer}", default=None, help=f"{layer} layer sizes (default: TrainConfig's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.iterations < 1 or min((v for v in (args.num_envs, args.n_steps, args.threads) if v is not None),
@@ -72,10 +78,11 @@ def main(argv=None) -> dict:
     from spacemission_training.pool import OpponentPool
     from spacemission_training.policy import feature_stats
 
-    overrides = {k: v for k, v in (("num_envs", args.num_envs), ("n_steps", args.n_steps), ("threads", args.threads))
-                 if v is not None}
+    overrides = {k: getattr(args, k) for k in ("num_envs", "n_steps", "threads", "device", "trunk", "pi", "vf")
+                 if getattr(args, k) is not None}
     try:
         cfg = TrainConfig(**overrides)
+        T.resolve_device(cfg.device)
     except ValueError as e:
         ap.error(str(e))
     torch.set_num_threads(cfg.threads)
@@ -125,12 +132,15 @@ def main(argv=None) -> dict:
         row["other_s"] = (t1 - t0) - env - t["opponents"] - t["prior"] - t["policy"]
         rows.append(row)
     res = {"config": {"players": cfg.players, "prior": cfg.prior, "opponents": cfg.opponents,
-                      "num_envs": cfg.num_envs, "n_steps": cfg.n_steps, "threads": cfg.threads}, "iterations": rows}
+                      "num_envs": cfg.num_envs, "n_steps": cfg.n_steps, "threads": cfg.threads,
+                      "device": str(model.device), "trunk": cfg.trunk, "pi": cfg.pi, "vf": cfg.vf,
+                      "parameters": sum(p.numel() for p in model.policy.parameters())}, "iterations": rows}
     if args.json:
         print(json.dumps(res, indent=1))
         return res
     print(f"train_split: {cfg.players} players, prior {cfg.prior or 'none'}, opponents {cfg.opponents}, "
-          f"{cfg.num_envs} envs x {cfg.n_steps} steps, torch threads {cfg.threads}")
+          f"{cfg.num_envs} envs x {cfg.n_steps} steps, torch threads {cfg.threads}, device {model.device}, "
+          f"network {cfg.trunk} / {cfg.pi} / {cfg.vf} ({res['config']['parameters']:,} parameters)")
     keys = ("env_s", "opponents_s", "prior_s", "policy_s", "other_s", "update_s")
     print(f"{'iter':>4} {'steps/s':>9} {'cpu/s':>7} {'wall s':>7} " + " ".join(f"{k[:-2]:>10}" for k in keys))
     for i, r in enumerate(rows):

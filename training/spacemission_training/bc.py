@@ -116,22 +116,23 @@ def pretrain(policy, data: dict, *, epochs: int, lr: float, batch_size: int, vf_
     params = (list(policy.mlp_extractor.value_net.parameters()) + list(policy.value_net.parameters())
               if value_only else list(policy.parameters()))
     opt = torch.optim.Adam(params, lr=lr)
-    obs_t = torch.as_tensor(data["obs"])
-    mask_t = torch.as_tensor(data["mask"])
-    act_t = torch.as_tensor(data["action"])
-    ret_t = torch.as_tensor(data["ret"])
+    device = policy.device  # the teacher's data goes where the network is (--device)
+    obs_t = torch.as_tensor(data["obs"], device=device)
+    mask_t = torch.as_tensor(data["mask"], device=device)
+    act_t = torch.as_tensor(data["action"], device=device)
+    ret_t = torch.as_tensor(data["ret"], device=device)
     stats: dict = {}
     policy.set_training_mode(True)
     for epoch in range(epochs):
         perm = train[rng.permutation(len(train))]
         ce_sum = v_sum = 0.0
         for lo in range(0, len(perm), batch_size):
-            b = torch.as_tensor(perm[lo:lo + batch_size])
+            b = torch.as_tensor(perm[lo:lo + batch_size], device=device)
             if value_only:  # the trunk's output is a constant here: no gradient reaches the actor
                 with torch.no_grad():
                     features = policy.extract_features(obs_t[b], policy.vf_features_extractor)
                 values = policy.value_net(policy.mlp_extractor.forward_critic(features))
-                ce = torch.zeros(())
+                ce = torch.zeros((), device=device)
             else:
                 values, log_prob, _ = policy.evaluate_actions(obs_t[b], act_t[b], action_masks=mask_t[b])
                 ce = -log_prob.mean()

@@ -11,8 +11,8 @@ evaluation or snapshot fell due) and holds everything the rest of the run depend
   learners' seats, the per-game opponent assignment, its numpy generator) and the
   opponent pool (every bot and snapshot with its generator, the per-opponent results
   that drive the prioritized weights), plus the trainer's own counters;
-* every global random state: torch, numpy's legacy global generator (SB3 shuffles the
-  rollout minibatches with it) and Python's ``random``.
+* every global random state: torch (and the GPU's, on ``--device cuda``), numpy's legacy
+  global generator (SB3 shuffles the rollout minibatches with it) and Python's ``random``.
 
 Restoring rebuilds the model from the saved configuration, loads the two state dicts,
 puts back SB3's fields and the world, and sets the random states last, so that the run
@@ -57,6 +57,8 @@ def save(path, model, world: dict, loop: dict) -> Path:
         "loop": loop,
         "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(), "python": random.getstate()},
     }
+    if model.device.type == "cuda":  # PPO samples its actions on the GPU, with that device's generator
+        blob["rng"]["cuda"] = torch.cuda.get_rng_state(model.device)
     buf = io.BytesIO()
     torch.save(blob, buf)
     tmp = path.with_suffix(".tmp")
@@ -121,10 +123,14 @@ def restore_model(model, blob: dict) -> None:
     model.policy.optimizer.load_state_dict(blob["optimizer"])
     for k, v in blob["sb3"].items():
         setattr(model, k, v)
-    restore_rng(blob["rng"])
+    restore_rng(blob["rng"], model.device)
 
 
-def restore_rng(rng: dict) -> None:
+def restore_rng(rng: dict, device=None) -> None:
+    """The saved random states; a GPU's too when the run was and is on one (a run moved to
+    another device goes on with that device's generator: not the same actions)."""
     torch.set_rng_state(rng["torch"])
+    if "cuda" in rng and device is not None and torch.device(device).type == "cuda":
+        torch.cuda.set_rng_state(rng["cuda"], torch.device(device))
     np.random.set_state(rng["numpy"])
     random.setstate(rng["python"])

@@ -8,6 +8,7 @@ import argparse
 import numbers
 import os
 import platform
+import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -122,6 +123,9 @@ class TrainConfig:
     steps: int = _h("learner decisions to train for (env steps over all games)", default=3_000_000)
     seed: int = _h("seed of everything (env, pool, torch, numpy): same seed, same machine -> same weights", default=0)
     threads: int = _h("torch threads (1 is fastest for these small networks on a busy 2-core machine)", default=1)
+    device: str = _h("torch device of the network: cpu, cuda, cuda:N, or auto (cuda when torch sees one, else cpu); "
+                     "the default network is fastest on cpu (docs/training.md, 'On a GPU'); a resume may change it",
+                     default="cpu")
     run_dir: str = _h("output directory (default runs/ppo-<P>p-s<seed>)", default="")
     # environment and reward
     num_envs: int = _h("games played in parallel (one engine batch)", default=256)
@@ -196,6 +200,8 @@ class TrainConfig:
             (self.lr > 0 and 0 < self.lr_final <= 1, "lr > 0 and lr_final in (0, 1]"),
             (self.snapshot_every > 0 and self.checkpoint_every > 0 and self.eval_every >= 0, "intervals must be > 0"),
             (self.threads >= 1, "threads must be >= 1"),
+            (re.fullmatch(r"cpu|auto|cuda(:[0-9]{1,3})?", self.device) is not None,
+             f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
             (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
             (self.bc_samples >= 0 and self.bc_epochs >= 0, "bc_samples and bc_epochs must be >= 0"),
             (self.stop_after_steps >= 0, "stop_after_steps must be >= 0"),
@@ -390,7 +396,7 @@ def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
     return ap
 
 
-RESUME_OVERRIDES = ("steps", "stop_after_steps", "progress")
+RESUME_OVERRIDES = ("steps", "stop_after_steps", "progress", "device")
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:

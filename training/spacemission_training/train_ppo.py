@@ -133,13 +133,31 @@ def learner_kwargs(cfg: TrainConfig, active, scale) -> dict:
                          num_actions=get_game(cfg.game).num_actions)
 
 
+def resolve_device(name: str) -> torch.device:
+    """The torch device ``--device`` names (``auto``: cuda when torch sees one, else cpu);
+    ValueError, before any work, when torch cannot use it."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(name)
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            build = f"built with CUDA {torch.version.cuda}" if torch.version.cuda else "a build without CUDA"
+            raise ValueError(f"--device {name}: torch {torch.__version__} sees no CUDA GPU ({build}); "
+                             f"use --device cpu, or auto")
+        if (device.index or 0) >= count:
+            raise ValueError(f"--device {name}: torch sees {count} CUDA GPU(s), cuda:0..cuda:{count - 1}")
+    return device
+
+
 def build_model(cfg: TrainConfig, venv, active, scale) -> MaskablePPO:
     lr = cfg.lr
     model = MaskablePPO(
         policy_class(cfg), venv, learning_rate=lambda p: lr * (cfg.lr_final + (1 - cfg.lr_final) * p),
         n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.epochs, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, clip_range=cfg.clip, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef,
-        max_grad_norm=cfg.max_grad_norm, target_kl=cfg.target_kl or None, seed=cfg.seed, device="cpu",
+        max_grad_norm=cfg.max_grad_norm, target_kl=cfg.target_kl or None, seed=cfg.seed,
+        device=resolve_device(cfg.device),
         policy_kwargs=learner_kwargs(cfg, active, scale))
     model.set_logger(Logger(folder=None, output_formats=[]))  # train() records here; we read and log it
     model.ep_info_buffer, model.ep_success_buffer = deque(maxlen=1), deque(maxlen=1)  # SB3 fills them; unused
@@ -208,6 +226,7 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
                                **learner_kwargs(cfg, active, scale))
     if init is not None:
         init_from.load_actor(policy, init)
+    policy.to(resolve_device(cfg.device))  # cloning runs where PPO will
     if data is not None and cfg.bc_epochs > 0:
         t0 = time.perf_counter()
         stats.update(bc.pretrain(policy, data, epochs=cfg.bc_epochs, lr=cfg.bc_lr, batch_size=cfg.bc_batch,
@@ -219,6 +238,7 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
 def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = None) -> dict:
     """Run (or resume) a training run; returns the summary (also ``run_dir/summary.json``)."""
     torch.set_num_threads(cfg.threads)
+    device = resolve_device(cfg.device)  # ValueError before any file is written
     run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
     ckpt_path = run_dir / "checkpoints" / "last.pt"
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -239,7 +259,8 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         checkpoint.restore_model(model, blob)
         saved = json.loads((run_dir / "config.json").read_text())
         saved["config"] = cfg.as_dict()
-        saved.setdefault("resumed", []).append({"command": command, "step": int(model.num_timesteps)})
+        saved.setdefault("resumed", []).append({"command": command, "step": int(model.num_timesteps),
+                                                "device": str(device)})
         (run_dir / "config.json").write_text(json.dumps(saved, indent=2))
         # a run killed in its end (after its final/ rows, before summary.json) ends again from its
         # last checkpoint, at the same step: its final/ rows there go, not to be logged twice
@@ -249,7 +270,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         refuse_existing_run(run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(json.dumps(
-            {"config": cfg.as_dict(), "command": command, "versions": versions(),
+            {"config": cfg.as_dict(), "command": command, "versions": versions(), "device": str(device),
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
         runlog = RunLog(run_dir, tensorboard=cfg.tensorboard)
         set_random_seed(cfg.seed)
@@ -391,11 +412,12 @@ def main(argv: list[str] | None = None) -> int:
     already finished), 130 when Ctrl-C stopped it (with a checkpoint, or at once on a second
     Ctrl-C), 2 for a usage error or a run that cannot be resumed (nothing written)."""
     cfg, resume = parse_args(argv)
-    if not resume:  # a usage error before any work, not a traceback from train()
-        try:
+    try:  # a usage error before any work, not a traceback from train()
+        resolve_device(cfg.device)
+        if not resume:
             refuse_existing_run(Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg))
-        except ValueError as exc:
-            build_parser().error(str(exc))
+    except ValueError as exc:
+        build_parser().error(str(exc))
     run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
     try:
         summary = train(cfg, resume=resume, argv=argv)
