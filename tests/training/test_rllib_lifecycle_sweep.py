@@ -165,6 +165,23 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(run, capsys):
     assert _files(run["dir"]) == before
 
 
+def test_sigterm_ends_the_iteration_with_a_checkpoint_and_exit_143(tmp_path):
+    """SIGTERM to the whole process group, as a batch scheduler sends it (the driver and a
+    local Ray's processes): before, ray.init's own handler exited from inside Ray's C++ core
+    (SIGABRT, status -6), losing the iterations since the last checkpoint. Now as the first
+    Ctrl-C, with exit status 143, and no Ray process left."""
+    run_dir, marker = tmp_path / "run", uuid.uuid4().hex
+    proc = _start(run_dir, marker, *_flags(steps=20000, num_env_runners=1), "--run-dir", str(run_dir))
+    _wait_for_checkpoint(run_dir, proc)
+    first = _loop(run_dir)["step"]
+    os.killpg(proc.pid, signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143 and "Traceback" not in err, (proc.returncode, err[-3000:])
+    assert "interrupted (SIGTERM)" in err and f"interrupted: stopped at step {_loop(run_dir)['step']:,}" in out
+    assert _loop(run_dir)["step"] > first
+    _no_stray(marker)
+
+
 def test_a_second_ctrl_c_stops_at_once_and_names_the_checkpoint(tmp_path):
     run_dir, marker = tmp_path / "run", uuid.uuid4().hex
     proc = _start(run_dir, marker, *_flags(steps=20000, num_env_runners=1), "--run-dir", str(run_dir))

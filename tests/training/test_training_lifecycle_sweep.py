@@ -93,13 +93,16 @@ def finished(tmp_path_factory):
 
 # --- Ctrl-C and resume ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", GAMES)
-def test_ctrl_c_stops_with_a_checkpoint_and_resume_continues_exactly(game, tmp_path):
+@pytest.mark.parametrize("game, sig", [("spacemission", signal.SIGINT), ("red_planet", signal.SIGINT),
+                                       ("spacemission", signal.SIGTERM)])
+def test_ctrl_c_stops_with_a_checkpoint_and_resume_continues_exactly(game, sig, tmp_path):
     """Before: Ctrl-C printed a KeyboardInterrupt traceback (exit status -2) and left the
-    checkpoint of up to --checkpoint-every steps earlier, without saying how to go on. Now
-    the iteration in progress ends, a checkpoint is written, the command says how to resume
-    and exits 130; --resume then ends with the unbroken run's weights and logs (a constant
-    learning rate: the interrupted run's budget, which sets the annealing, is larger)."""
+    checkpoint of up to --checkpoint-every steps earlier, without saying how to go on;
+    SIGTERM (kill, a batch scheduler's stop) ended the process at once (-15), losing every
+    step since the last checkpoint. Now the iteration in progress ends, a checkpoint is
+    written, the command says how to resume and exits 130 (Ctrl-C) or 143 (SIGTERM);
+    --resume then ends with the unbroken run's weights and logs (a constant learning rate:
+    the interrupted run's budget, which sets the annealing, is larger)."""
     run_dir, it = tmp_path / "run", ITERATION[game]
     proc = _cli(*_flags(game, lr_final=1.0, checkpoint_every=10**6, snapshot_every=it), "--steps", "1000000",
                 "--run-dir", str(run_dir))
@@ -107,10 +110,11 @@ def test_ctrl_c_stops_with_a_checkpoint_and_resume_continues_exactly(game, tmp_p
     deadline = time.time() + 240  # into the PPO loop: the first iteration's rows are on disk
     while "train/value_loss" not in (run_dir / "metrics.csv").read_text() and time.time() < deadline:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=240)
-    assert proc.returncode == 130, (out, err)
+    assert proc.returncode == 128 + sig, (out, err)
     assert "Traceback" not in err and "stopping at the end of this iteration" in err
+    assert ("(Ctrl-C)" if sig == signal.SIGINT else "(SIGTERM)") in err
     stopped = _ckpt_step(run_dir)
     assert stopped % it == 0 and stopped >= it
     assert f"stopped at step {stopped:,}" in out and f"spacemission train --resume {run_dir}" in out
@@ -131,18 +135,20 @@ def test_ctrl_c_stops_with_a_checkpoint_and_resume_continues_exactly(game, tmp_p
     assert json.loads((run_dir / "config.json").read_text())["resumed"][0]["step"] == stopped
 
 
-def test_a_second_ctrl_c_stops_at_once_and_names_the_checkpoint(tmp_path):
-    """Before: a traceback. Now: exit 130 and the way on, from the last checkpoint."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_second_ctrl_c_stops_at_once_and_names_the_checkpoint(sig, tmp_path):
+    """Before: a traceback (SIGTERM: killed at the first). Now: exit 130 (143 for SIGTERM)
+    and the way on, from the last checkpoint."""
     run_dir = tmp_path / "run"
     # iterations of 8,192 steps (seconds): both signals land in the one after the checkpoint
     proc = _cli(*_flags("spacemission", n_steps=512, batch_size=4096, epochs=1, checkpoint_every=8192,
                         snapshot_every=8192), "--steps", "1000000", "--run-dir", str(run_dir))
     _wait_for(run_dir / "checkpoints" / "last.pt", proc)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=240)
-    assert proc.returncode == 130, (out, err)
+    assert proc.returncode == 128 + sig, (out, err)
     assert "Traceback" not in err
     assert f"continue from its last checkpoint ({run_dir}/checkpoints/last.pt) with: spacemission train " \
            f"--resume {run_dir}" in err
@@ -164,6 +170,33 @@ def test_ctrl_c_before_the_first_checkpoint_says_there_is_none(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "no checkpoint at" in res.stderr and "Start it afresh" in res.stderr
+
+
+def test_the_handler_leaves_an_ignored_signal_ignored_and_restores_the_defaults(tmp_path):
+    """SIGINT and SIGTERM get the handler only where they have their default (a shell's
+    background job ignores SIGINT: it stays ignored), and ``restore`` puts the defaults back."""
+    from spacemission_training.lifecycle import Interrupt, Stopped, exit_status
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stop = Interrupt(tmp_path, lambda: 0)
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) == stop._handle
+        stop.restore()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        stop = Interrupt(tmp_path, lambda: 7)
+        assert signal.getsignal(signal.SIGTERM) == stop._handle
+        stop._handle(signal.SIGTERM, None)
+        assert stop.requested and stop.exit_status == 143
+        with pytest.raises(Stopped) as e:
+            stop._handle(signal.SIGINT, None)  # the second signal: at once, named by its own number
+        assert exit_status(e.value) == 130 and exit_status(KeyboardInterrupt()) == 130
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # restored by the second signal
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)
 
 
 # --- resuming what cannot or need not be resumed -----------------------------------------

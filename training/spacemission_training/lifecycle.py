@@ -1,5 +1,5 @@
 """What both trainers (train_ppo.py, rllib.py) do the same way in a run's life cycle: the
-Ctrl-C handler, and whether a run folder holds a finished run (docs/training.md,
+Ctrl-C and SIGTERM handler, and whether a run folder holds a finished run (docs/training.md,
 "Checkpoints and resume", "Stopping and resuming an RLlib run")."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-__all__ = ["Interrupt", "finished_step"]
+__all__ = ["Interrupt", "Stopped", "exit_status", "finished_step"]
 
 
 def finished_step(run_dir: Path, step: int, steps: int) -> int | None:
@@ -25,29 +25,69 @@ def finished_step(run_dir: Path, step: int, steps: int) -> int | None:
     return step if isinstance(summary, dict) and summary.get("steps") == step else None
 
 
+class Stopped(KeyboardInterrupt):
+    """A second signal during a training loop: stop at once (the run resumes from its
+    previous checkpoint). ``signum``: the signal that stopped it (``exit_status``: 128 + it)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def exit_status(exc_or_signum) -> int:
+    """The shell's status for a run stopped by a signal: 128 + its number (130 for Ctrl-C,
+    143 for SIGTERM); a plain KeyboardInterrupt is Ctrl-C's."""
+    signum = getattr(exc_or_signum, "signum", exc_or_signum)
+    return 128 + (signum if isinstance(signum, int) else signal.SIGINT)
+
+
 class Interrupt:
-    """Ctrl-C during a training loop: the first SIGINT asks the loop to stop at the end of the
-    current iteration with a checkpoint; a second one stops at once (KeyboardInterrupt; the
-    run resumes from its previous checkpoint). Only in the main thread, and only where
-    SIGINT has Python's own handler (a shell's ignored SIGINT stays ignored)."""
+    """Ctrl-C (SIGINT) or SIGTERM (``kill``, a batch scheduler's or a container's stop)
+    during a training loop: the first one asks the loop to stop at the end of the current
+    iteration with a checkpoint (``requested``; ``signum`` says which); a second one, of
+    either kind, stops at once (:class:`Stopped`, a KeyboardInterrupt; the run resumes from
+    its previous checkpoint). Only in the main thread, and only for a signal that has its
+    default handler (Python's for SIGINT, the system's, or Ray's driver's, for SIGTERM): an
+    ignored signal, a shell's ignored SIGINT say, stays ignored. ``restore`` puts the
+    handlers back."""
+
+    DEFAULTS = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
 
     def __init__(self, run_dir: Path, step):
-        self.requested, self.run_dir, self.step = False, run_dir, step
-        self._installed = (threading.current_thread() is threading.main_thread()
-                           and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-        if self._installed:
-            signal.signal(signal.SIGINT, self._handle)
+        self.requested, self.signum, self.run_dir, self.step = False, None, run_dir, step
+        self._previous = {}  # signal -> the handler put back by restore()
+        if threading.current_thread() is threading.main_thread():
+            for signum in self.DEFAULTS:
+                handler = signal.getsignal(signum)
+                if self._takes_over(signum, handler):
+                    signal.signal(signum, self._handle)
+                    self._previous[signum] = handler
+
+    @classmethod
+    def _takes_over(cls, signum, handler) -> bool:
+        if handler is cls.DEFAULTS[signum]:
+            return True
+        # ray.init() gives the driver a SIGTERM handler that only exits (sys.exit, which then
+        # aborts inside Ray's C++ core): the same end as the default, without the checkpoint
+        return (signum == signal.SIGTERM and getattr(handler, "__module__", "").startswith("ray.")
+                and getattr(handler, "__qualname__", "").endswith("sigterm_handler"))
 
     def _handle(self, signum, frame) -> None:
+        name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
         if self.requested:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            raise KeyboardInterrupt
-        self.requested = True
-        print(f"\ninterrupted at step {self.step():,}: stopping at the end of this iteration with a checkpoint in "
-              f"{self.run_dir / 'checkpoints'} (Ctrl-C again to stop at once, resuming from the previous checkpoint)",
-              file=sys.stderr, flush=True)
+            self.restore()
+            raise Stopped(signum)
+        self.requested, self.signum = True, signum
+        print(f"\ninterrupted ({name}) at step {self.step():,}: stopping at the end of this iteration with a checkpoint "
+              f"in {self.run_dir / 'checkpoints'} (Ctrl-C or SIGTERM again to stop at once, resuming from the "
+              f"previous checkpoint)", file=sys.stderr, flush=True)
+
+    @property
+    def exit_status(self) -> int:
+        """128 + the signal that asked the loop to stop (130: Ctrl-C, 143: SIGTERM)."""
+        return exit_status(self.signum)
 
     def restore(self) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            self._installed = False
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous = {}

@@ -37,8 +37,8 @@ The run, top to bottom (``train``):
    shipped numpy agent format (agents/spacemission_agents/ppo.py; ``ppo:run_dir/final.npz``
    plays anywhere, no Ray) and ``summary.json``.
 
-Ctrl-C stops at the end of the iteration in progress with a checkpoint (exit status 130; a
-second Ctrl-C stops at once), Ray shut down either way; resuming a finished run changes
+Ctrl-C or SIGTERM (to this process) stops at the end of the iteration in progress with a
+checkpoint (exit status 130 or 143; a second one stops at once), Ray shut down either way; resuming a finished run changes
 nothing (lifecycle.py: ``Interrupt``, ``finished_step``; docs/training.md, "Stopping and resuming an
 RLlib run").
 """
@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import refuse_existing_run
+from .lifecycle import exit_status
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
                                write_atomic)
 from .rllib_config import RLlibConfig, build_parser, game_defaults, parse_args
@@ -270,7 +271,8 @@ def _sampled(result: dict) -> int:
 def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = None) -> dict:
     """Run (or resume) an RLlib training run; returns the summary (also ``run_dir/summary.json``),
     ``{"run_dir", "finished"}`` for a run that had already ended (nothing changed), or
-    ``{"run_dir", "stopped_at", "interrupted"}`` after a Ctrl-C (a checkpoint at that step).
+    ``{"run_dir", "stopped_at", "interrupted", "exit_status"}`` after a Ctrl-C or SIGTERM (a
+    checkpoint at that step).
     ResumeError (nothing written) for a run that cannot be resumed."""
     import torch
 
@@ -377,7 +379,8 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
                                                if k.startswith("games/") and k.endswith("/score") and v == v))
                 if stop_now:
                     runlog.close()
-                    return {"run_dir": str(run_dir), "stopped_at": step, "interrupted": True}
+                    return {"run_dir": str(run_dir), "stopped_at": step, "interrupted": True,
+                            "exit_status": interrupt.exit_status}
         finally:
             progress.close()
 
@@ -420,7 +423,8 @@ def _ray_version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``spacemission train --backend rllib``: 0 when the run ends (or had already ended),
-    130 when Ctrl-C stopped it (with a checkpoint, or at once on a second Ctrl-C), 2 for a
+    130 when Ctrl-C stopped it and 143 when SIGTERM did (with a checkpoint, or at once on a
+    second signal), 2 for a
     usage error or a run that cannot be resumed (nothing written). The Ray it started or
     joined is shut down on the way out, whichever way that is (no stray Ray processes)."""
     import ray
@@ -450,13 +454,13 @@ def main(argv: list[str] | None = None) -> int:
             if not str(exc).startswith("option address"):
                 raise
             build_parser().error(str(exc))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # a second signal, or Ctrl-C before the loop
         ckpt = find_checkpoint(run_dir)
         how = (f"continue from its last checkpoint ({ckpt}) with: spacemission train --backend rllib --resume "
                f"{run_dir}" if ckpt is not None else
                f"it has no checkpoint yet: start it afresh after removing {run_dir}")
         print(f"\ninterrupted; the run in {run_dir} was not finished: {how}", file=sys.stderr, flush=True)
-        return 130
+        return exit_status(exc)
     finally:
         if ours and ray.is_initialized():
             ray.shutdown()  # a local Ray's processes and this driver's actors end with it
@@ -468,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     if "stopped_at" in summary:
         print(f"interrupted: stopped at step {summary['stopped_at']:,} (checkpoint: {summary['run_dir']}/checkpoints/"
               f"{CKPT}); continue with: spacemission train --backend rllib --resume {summary['run_dir']}", flush=True)
-        return 130
+        return summary["exit_status"]
     print(f"done: {summary['steps']:,} env steps in {summary['wall_s']:.0f} s ({summary['iterations']} iterations); "
           f"model {summary['model']}")
     first, last = summary["evals"][0], summary["final_eval"]

@@ -7,8 +7,8 @@ by behaviour cloning, against an opponent pool of bots and snapshots of itself. 
     python -m spacemission_training.train_ppo --steps 3000000 --seed 0 --run-dir runs/a
     python -m spacemission_training.train_ppo --resume runs/a        # after a kill or Ctrl-C
 
-Ctrl-C stops at the end of the iteration in progress with a checkpoint (exit status 130;
-a second Ctrl-C stops at once); resuming a finished run changes nothing (``Interrupt``,
+Ctrl-C or SIGTERM stops at the end of the iteration in progress with a checkpoint (exit
+status 130 or 143; a second one stops at once); resuming a finished run changes nothing (``Interrupt``,
 ``finished_step``; docs/training.md, "Checkpoints and resume").
 
 The whole run, top to bottom (``train``):
@@ -55,7 +55,7 @@ from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
-from .lifecycle import Interrupt, finished_step
+from .lifecycle import Interrupt, exit_status, finished_step
 from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
@@ -366,6 +366,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         out = {"run_dir": str(run_dir), "stopped_at": int(model.num_timesteps)}
         if interrupt.requested:
             out["interrupted"] = True
+            out["exit_status"] = interrupt.exit_status  # 130: Ctrl-C, 143: SIGTERM
         return out
 
     # --- 6: the end --------------------------------------------------------------------------
@@ -409,8 +410,8 @@ def _progress_text(latest: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``spacemission train``: 0 when the run ends (or stops at --stop-after-steps, or was
-    already finished), 130 when Ctrl-C stopped it (with a checkpoint, or at once on a second
-    Ctrl-C), 2 for a usage error or a run that cannot be resumed (nothing written)."""
+    already finished), 130 when Ctrl-C stopped it and 143 when SIGTERM did (with a checkpoint,
+    or at once on a second signal), 2 for a usage error or a run that cannot be resumed (nothing written)."""
     cfg, resume = parse_args(argv)
     try:  # a usage error before any work, not a traceback from train()
         resolve_device(cfg.device)
@@ -424,12 +425,12 @@ def main(argv: list[str] | None = None) -> int:
     except checkpoint.ResumeError as exc:
         print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # a second signal, or Ctrl-C before the loop
         last = run_dir / "checkpoints" / "last.pt"
         how = (f"continue from its last checkpoint ({last}) with: spacemission train --resume {run_dir}"
                if last.is_file() else f"it has no checkpoint yet: start it afresh after removing {run_dir}")
         print(f"\ninterrupted; the run in {run_dir} was not finished: {how}", file=sys.stderr, flush=True)
-        return 130
+        return exit_status(exc)
     if "finished" in summary:
         print(f"the run in {summary['run_dir']} already finished at step {summary['finished']:,} (summary.json, "
               f"final.npz): nothing to do, nothing changed. To train it further: spacemission train --resume "
@@ -439,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'interrupted: ' if summary.get('interrupted') else ''}stopped at step {summary['stopped_at']:,} "
               f"(checkpoint: {summary['run_dir']}/checkpoints/last.pt); "
               f"continue with: spacemission train --resume {summary['run_dir']}", flush=True)
-        return 130 if summary.get("interrupted") else 0
+        return summary.get("exit_status", 0)
     print(f"done: {summary['steps']:,} steps in {summary['wall_s']:.0f} s wall ({summary['process_cpu_s']:.0f} s CPU); "
           f"model {summary['model']}; curve {summary['learning_curve']}")
     for k in sorted(summary["final_eval"]):
