@@ -15,7 +15,7 @@ import operator
 import numpy as np
 from gymnasium import spaces
 
-from .checks import is_int
+from .checks import check_batch_memory, is_int
 from .game_description import GameDescription
 from .games import Game, GameConfig, get_game
 from .space_mission.config import SPACE_MISSION
@@ -93,11 +93,18 @@ def as_observation(obs: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return obs.copy() if dtype == np.int8 else obs.astype(dtype)
 
 
+# a lower bound of one game's memory in any env (Space Mission's smallest state, 2 players, is
+# 746 bytes; observations, masks and buffers come on top): check_num_envs refuses a num_envs
+# whose games could not fit this machine at that size
+MIN_ENV_BYTES = 1024
+
+
 def check_num_envs(num_envs) -> int:
     if not is_int(num_envs):
         raise TypeError(f"num_envs must be a positive integer, got {num_envs!r}")
     if num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    check_batch_memory(int(num_envs), MIN_ENV_BYTES, "num_envs")
     return int(num_envs)
 
 

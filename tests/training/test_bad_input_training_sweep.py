@@ -217,3 +217,13 @@ def test_evaluations_of_specs_sharing_a_name_keep_apart(tmp_path):
     assert names == {"heuristic", "heuristic:rival_weight=0.6", "ppo", f"ppo:{str(other).replace('/', '|')}"}
     assert all(len(k.split("/")) == 3 for k in out) and len(out) == 3 * len(specs)
     assert metric_name("ppo:runs/t/x.npz") == "ppo:runs|t|x.npz" and metric_name("greedy") == "greedy"
+
+
+def test_num_envs_past_this_machines_memory_is_a_usage_error(tmp_path, capsys):
+    """Before: accepted, then the run's folder was written and the env's arrays filled until
+    the system killed the process. Now a usage error naming num_envs; nothing is written."""
+    with pytest.raises(SystemExit) as e:
+        parse_args(["--num-envs", str(2**40), "--run-dir", str(tmp_path / "run")])
+    assert e.value.code == 2
+    assert "num_envs=1,099,511,627,776: that many games need at least" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

@@ -13,6 +13,8 @@ import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from spacemission_env.checks import check_batch_memory
+from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game_defaults", "parse_args", "read_options_file",
@@ -229,6 +231,7 @@ class TrainConfig:
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad training configuration: {message} ({self.as_dict()})")
+        check_batch_memory(self.num_envs, MIN_ENV_BYTES, "num_envs")  # before the run's folder is written
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
         _check_path("run_dir", self.run_dir, directory=True)

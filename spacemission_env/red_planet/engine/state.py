@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...checks import check_batch_memory
+
 from ..components import (
     BONUS_CARDS,
     MAX_PLAYERS,
@@ -183,6 +185,7 @@ class BatchState:
         num_players = check_num_players(num_players)
         if isinstance(batch_size, (bool, np.bool_)) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        check_batch_memory(int(batch_size), RECORD_SIZE * 4 + 8, "batch_size")  # int32 record, uint64 rng
         self.batch_size = int(batch_size)
         self.num_players = int(num_players)
         self.record = np.zeros((self.batch_size, RECORD_SIZE), dtype=np.int32)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...checks import is_int
+from ...checks import check_batch_memory, is_int
 from ..components import (
     CARD_COORDS,
     END_THRESHOLD,
@@ -75,6 +75,12 @@ FIELDS = (
     ("turn_tile", ("P", 2), np.bool_),  # a tile left the pile
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
+
+
+def game_bytes(num_players: int) -> int:
+    """Bytes of one game's fields at ``num_players`` players (the batch's arrays per game)."""
+    return sum(int(np.prod([num_players if d == "P" else d for d in shape], dtype=np.int64)) * np.dtype(dt).itemsize
+               for _, shape, dt in FIELDS)
 _FIELD_SET = frozenset(FIELD_NAMES)
 _SCORED_FIELDS = ("collection", "gate_probes", "stations", "terminated", "round_limit")  # what scores / rewards read
 
@@ -96,6 +102,7 @@ class BatchState:
         num_players, rules, max_rounds = check_game_config(num_players, rules, max_rounds)
         if not is_int(batch_size) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        check_batch_memory(int(batch_size), game_bytes(int(num_players)), "batch_size")
         self.batch_size = int(batch_size)
         self.num_players = int(num_players)
         self.rules = rules
