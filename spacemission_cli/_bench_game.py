@@ -15,6 +15,25 @@ import numpy as np
 from spacemission_env.games import GameConfig, get_game
 
 
+def check_sizes(args, ap, game, batch_parts=("engine", "env")) -> None:
+    """A usage error (through ``ap``) for ``--batch`` or ``--agent-batch`` games, where their
+    part is measured (``batch_parts`` for ``--batch``), whose states, observations and masks
+    could not fit this machine's memory (before: a traceback from the engine, or batches
+    silently cut to the positions played)."""
+    from spacemission_env.checks import check_memory
+    from spacemission_env.env_common import MIN_ENV_BYTES
+
+    d = game.description
+    per_game = MIN_ENV_BYTES + d.observation_size("info") + d.num_actions  # a lower bound: state + observation + mask
+    for option, n, parts in (("--batch", args.batch, batch_parts), ("--agent-batch", args.agent_batch, ("agents",))):
+        if any(p in args.only for p in parts):
+            try:
+                check_memory(f"{n:,} games need", n * per_game, f"use a smaller {option}",
+                             " for their states, observations and masks")
+            except ValueError as exc:
+                ap.error(f"argument {option}: {exc}")
+
+
 def engine_speed(game, config: GameConfig, batch: int, seconds: float, seed: int = 0) -> dict:
     eng = game.engine
     st = game.new_batch(batch, config, seeds=seed)
@@ -138,7 +157,13 @@ def decision_speed(game, config: GameConfig, spec: str, batch: int, seconds: flo
     agent = make_agent(spec, seed=seed, game=game.name)
     if callable(getattr(agent, "bind", None)):
         agent.bind(config)
-    obs, masks = positions(game, config, getattr(agent, "observation_type", None) or "info", seed=seed)
+    otype = getattr(agent, "observation_type", None) or "info"
+    obs, masks = positions(game, config, otype, seed=seed)
+    k = 0
+    while len(masks) < batch:  # enough for one batch (games end on the way): a larger one was silently cut
+        k += 1
+        more = positions(game, config, otype, n=max(512, batch - len(masks)), seed=seed + k * 2**20)
+        obs, masks = np.concatenate([obs, more[0]]), np.concatenate([masks, more[1]])
     m = len(masks)
     agent.act_batch(obs[:batch], masks[:batch])  # warm-up
     single = 0
@@ -173,6 +198,7 @@ def run(args, ap) -> dict:
                 make_agent(spec, seed=0, game=game.name)
             except ValueError as exc:
                 ap.error(f"argument --agents: {exc}")
+    check_sizes(args, ap, game)
     out: dict = {"game": game.name, "players": players}
     if "engine" in args.only:
         out["engine"] = engine_speed(game, config, args.batch, args.seconds)

@@ -5,9 +5,12 @@ configuration and its actions; every recorded label and the final result must ma
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
+from spacemission_env import checks
 from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import actions as A
@@ -19,6 +22,10 @@ from spacemission_env.space_mission.rules.state import GameState
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 SAVE_FORMAT, SAVE_VERSION = "spacemission-play-save", 1  # written by play's 'save FILE'
 _SLOT = re.compile(r"card \d+ \(([^)]*)\)")
+# parsed records hold about 4.5 bytes per byte of their JSON text (6.6 at the peak of parsing;
+# measured on an arena's games.jsonl): a lower bound of what reading a file of games takes
+PARSED_BYTES_PER_BYTE = 4
+_READ_CHUNK = 2**20
 
 
 class ReplayError(ValueError):
@@ -100,14 +107,48 @@ def append_record(path, record: dict) -> int:
     return existing
 
 
+def read_text(path) -> str:
+    """The UTF-8 text of a file of recorded or saved games (newlines as ``Path.read_text``
+    gives them). OSError or UnicodeDecodeError as reading raises them; ValueError
+    (checks.check_memory) when the games read from it could not fit this machine's memory:
+    a regular file by its size, before any of it is read; anything else (a pipe, a device)
+    once that much has been read, or at its first NUL byte (/dev/zero, /dev/urandom: no
+    text). Before, such a file was read until the system killed the process, or ended in
+    a bare MemoryError."""
+    path = Path(path)
+    advice = "split it into smaller files (one game a line)"
+    with path.open("rb") as f:
+        info = os.fstat(f.fileno())
+        if stat.S_ISREG(info.st_mode):
+            checks.check_memory(f"{path} holds {info.st_size:,} bytes; the games read from it need",
+                                info.st_size * PARSED_BYTES_PER_BYTE, advice)
+            data = f.read()
+        else:
+            have = checks.physical_memory()
+            parts, size = [], 0
+            while chunk := f.read(_READ_CHUNK):
+                nul = chunk.find(b"\0")
+                if nul >= 0:  # /dev/zero, /dev/urandom, a binary stream: it would never stop
+                    raise ValueError(f"cannot read {path}: byte {size + nul:,} is NUL, which no text file of games holds")
+                size += len(chunk)
+                if have is not None and size * PARSED_BYTES_PER_BYTE > have:
+                    checks.check_memory(f"{path} gave {size:,} bytes (reading stopped there); the games read from "
+                                        f"it need", size * PARSED_BYTES_PER_BYTE, advice)
+                parts.append(chunk)
+            data = b"".join(parts)
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def read_records(path) -> list[tuple[int, dict]]:
     """(line number, record) for every non-empty line, or the one game of a file written by
     play's ``save FILE`` (unfinished); ReplayError naming the line otherwise."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise ReplayError(f"cannot read {path}: {exc}") from None
+    except ValueError as exc:  # too large for this machine's memory
+        raise ReplayError(str(exc)) from None
     return parse_records(text, str(path))
 
 

@@ -222,7 +222,11 @@ def main(argv: list[str] | None = None) -> int:
         args.rules = "yucata"
     if args.players is None:
         args.players = 2
+    from spacemission_env.games import get_game
 
+    from ._bench_game import check_sizes
+
+    check_sizes(args, ap, get_game("spacemission"), batch_parts=("engine",))  # env plays one game
     agents = []
     if "agents" in args.only:
         from spacemission_agents.registry import make_agent

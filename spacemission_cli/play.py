@@ -149,7 +149,7 @@ def _new_game(args, ap) -> dict:
 def _load_game(args, ap) -> dict:
     from spacemission_env.space_mission.rules import apply, new_game
 
-    from ._games import SAVE_FORMAT, SAVE_VERSION
+    from ._games import SAVE_FORMAT, SAVE_VERSION, read_text
     from spacemission_env.space_mission.rules.state_json import state_from_dict, state_to_dict
 
     given = [name for name in FIXED_BY_LOAD if getattr(args, name) is not None]
@@ -158,10 +158,11 @@ def _load_game(args, ap) -> dict:
                  f"{', '.join('--' + n.replace('_', '-') for n in FIXED_BY_LOAD)})")
     bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
     try:
-        with open(args.load, encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(args.load)
     except (OSError, UnicodeDecodeError) as exc:
         bad(f"cannot read it ({exc})")
+    except ValueError as exc:  # more than this machine's memory could hold once read, or no text
+        bad(str(exc))
     try:
         data = parse_json(text)
     except ValueError as exc:
@@ -189,12 +190,11 @@ def _load_game(args, ap) -> dict:
 def _is_space_mission_save(path: str) -> bool:
     """A file of Space Mission's ``save FILE`` (or one that reads as nothing: its own errors
     then come from Space Mission's loader, as before); other games save a one-line record."""
-    from ._games import SAVE_FORMAT
+    from ._games import SAVE_FORMAT, read_text
 
     try:
-        with open(path, encoding="utf-8") as f:
-            data = parse_json(f.read())
-    except (OSError, ValueError):  # ValueError: not UTF-8, not JSON
+        data = parse_json(read_text(path))
+    except (OSError, ValueError):  # ValueError: not UTF-8, not JSON, too large to read
         return True
     return not (isinstance(data, dict) and data.get("format") != SAVE_FORMAT
                 and isinstance(data.get("config"), dict) and data["config"].get("game", "spacemission") != "spacemission")

@@ -6,6 +6,10 @@ import sys
 
 from ._args import int_arg
 
+# a lower bound of one live game's memory (its state, bots and undo history): 11 KiB were measured
+# for a new two-player game against random, more with other bots and as the game goes on
+LIVE_GAME_BYTES = 8 * 1024
+
 EXAMPLE = """examples:
   spacemission serve                                  http://127.0.0.1:8000/ , bots heuristic, greedy, random
   spacemission serve --opponents heuristic,ppo,search --players 3
@@ -98,6 +102,13 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"argument --port: must be 0-65535, got {args.port}")
     if args.max_games < 1:
         ap.error(f"argument --max-games: must be >= 1, got {args.max_games}")
+    from spacemission_env.checks import check_memory
+
+    try:  # the cap is what keeps visitors' games within memory: one that cannot is no cap
+        check_memory(f"{args.max_games:,} live games need", args.max_games * LIVE_GAME_BYTES, "use a smaller --max-games",
+                     f" ({LIVE_GAME_BYTES // 1024} KiB each at the least)")
+    except ValueError as exc:
+        ap.error(f"argument --max-games: {exc}")
     if not args.idle_minutes > 0:
         ap.error(f"argument --idle-minutes: must be > 0, got {args.idle_minutes}")
     try:

@@ -5,7 +5,9 @@ import os
 
 import numpy as np
 
-__all__ = ["check_batch_memory", "is_int", "physical_memory"]
+__all__ = ["INDEX_LIMIT", "check_batch_memory", "check_memory", "count_text", "is_int", "physical_memory"]
+
+INDEX_LIMIT = 2**63 - 1  # the largest count an int64 index or counter holds (numpy's sizes are int64 too)
 
 
 def is_int(x) -> bool:
@@ -21,13 +23,31 @@ def physical_memory() -> int | None:
         return None
 
 
+def count_text(n) -> str:
+    """A count (or amount) for a message: thousands separators, or three digits and an
+    exponent past 10**21, where the digits would only fill the line."""
+    if abs(n) >= 10**21:
+        return f"{float(n):.3g}"
+    return f"{n:,}" if isinstance(n, (int, np.integer)) else f"{n:,.1f}"
+
+
+def check_memory(subject: str, need: int, advice: str, detail: str = "") -> None:
+    """ValueError, before anything is allocated, when ``need`` bytes (a lower bound of what
+    ``subject`` would hold at once) are more than this machine's memory: such a request
+    would be filled page by page until the system killed the process, or end in a bare
+    MemoryError deep inside numpy. ``subject`` ends with its verb; the message reads
+    "``subject`` at least N GiB``detail``, more than this machine's M GiB of memory;
+    ``advice``". Nothing is refused where the system does not say how much memory it has,
+    and a machine with more memory takes more."""
+    have = physical_memory()
+    if have is not None and need > have:
+        raise ValueError(f"{subject} at least {count_text(need / 2**30)} GiB{detail}, more than this machine's "
+                         f"{have / 2**30:,.1f} GiB of memory; {advice}")
+
+
 def check_batch_memory(games: int, bytes_per_game: int, what: str) -> None:
     """ValueError, before anything is allocated, when ``games`` games of ``bytes_per_game``
-    bytes each (their states alone: a lower bound) need more memory than the machine has.
-    numpy's zeroed arrays are only reserved, so such a batch would be filled page by page
-    until the system killed the process, or fail with a bare MemoryError deep inside.
-    ``what`` names the argument (``num_envs``, ``batch_size``)."""
-    need, have = games * bytes_per_game, physical_memory()
-    if have is not None and need > have:
-        raise ValueError(f"{what}={games:,}: that many games need at least {need / 2**30:,.1f} GiB for their states "
-                         f"alone, more than this machine's {have / 2**30:,.1f} GiB of memory; play fewer at once")
+    bytes each (their states alone: a lower bound) need more memory than the machine has
+    (:func:`check_memory`). ``what`` names the argument (``num_envs``, ``batch_size``)."""
+    check_memory(f"{what}={count_text(games)}: that many games need", games * bytes_per_game, "play fewer at once",
+                 " for their states alone")

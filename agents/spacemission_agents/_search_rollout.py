@@ -211,11 +211,16 @@ def simulate(st: BatchState, policy, turns: int | None = None, deadline: float |
     idx = np.arange(b)
     decisions = steps = 0
     mask = np.empty((b, 100), np.bool_)
-    round0 = st.round.copy()
+    # the round each game stops at, in int64: round0 + turns in the engine's int32 wrapped for a
+    # large ``turns`` (2**31 - 1 stopped every rollout at once) or overflowed (2**31). A round past
+    # max_rounds is never reached, so such a depth is no cut at all
+    if turns is not None and turns >= st.max_rounds:
+        turns = None
+    stop = st.round.astype(np.int64) + turns if turns is not None else None
     while True:
         alive = ~st.terminated
         if turns is not None:
-            alive &= ~((st.round >= round0 + turns) & (st.current_player == 0) & (st.actions_left == 2)
+            alive &= ~((st.round >= stop) & (st.current_player == 0) & (st.actions_left == 2)
                        & (st.phase == 0))
         n_alive = int(alive.sum())
         if n_alive == 0 or (deadline is not None and clock() >= deadline):
@@ -224,7 +229,8 @@ def simulate(st: BatchState, policy, turns: int | None = None, deadline: float |
             dead = np.flatnonzero(~alive)
             _final_values(st.take(dead), idx[dead], outcome, margin, done, reservation_weight)
             live = np.flatnonzero(alive)
-            st, idx, round0 = st.take(live), idx[live], round0[live]
+            st, idx = st.take(live), idx[live]
+            stop = stop[live] if stop is not None else None
             alive = np.ones(live.size, np.bool_)
             mask = np.empty((st.batch_size, 100), np.bool_)
         engine.legal_action_mask(st, out=mask)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import is_int
+from spacemission_env.checks import check_memory, is_int
 from spacemission_env.games import GAMES, GameConfig, get_game
 
 from .arena_play import play_chunk
@@ -41,6 +41,9 @@ SEATINGS = ("rotations", "permutations")
 SEED_LIMIT = 2**31  # deal seeds are seed * 2**32 + deal: distinct for every arena seed
 DEAL_STRIDE = 2**32
 MAX_SCHEDULED_GAMES = 10**8  # the schedule is held in memory (about 60 bytes a game): refused before any agent is built
+# a lower bound of one worker process's own memory: 9 MiB were measured for a forked worker of the
+# smallest agents (random), more for others; a spawned one re-imports everything (100+ MiB)
+WORKER_BYTES = 8 * 2**20
 
 
 def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
@@ -161,6 +164,16 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         bad("chunk_size", f"chunk_size must be None or a positive integer, got {chunk_size!r}")
     if seatings_mode not in SEATINGS:
         bad("seatings", f"unknown seatings {seatings_mode!r}; expected one of {', '.join(SEATINGS)}")
+    if workers > 1:  # the pool starts one process per chunk, at most ``workers``: each needs memory of its own
+        total = _scheduled_games(len(agents), int(num_players), int(games), seatings_mode)[1]
+        chunks = -(-total // (auto_chunk_size(total) if chunk_size is None else int(chunk_size)))
+        started = min(int(workers), chunks)
+        try:
+            check_memory(f"workers={workers:,} would start {started:,} worker processes (one per chunk of "
+                         f"{total:,} games, at most workers), which need", started * WORKER_BYTES,
+                         "use fewer workers", f" ({WORKER_BYTES // 2**20} MiB each at the least)")
+        except ValueError as exc:
+            bad("workers", str(exc))
     if out is not None:
         if not isinstance(out, (str, os.PathLike)):
             bad("out", f"out must be a directory path, got {out!r}")

@@ -173,7 +173,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
         "tiebreak": np.zeros((n, P), dtype=np.int16),
         "round_limit": np.zeros(n, dtype=np.bool_),
         "rounds": np.zeros(n, dtype=np.int32),
-        "num_actions": np.zeros(n, dtype=np.int32),
+        "num_actions": np.zeros(n, dtype=np.int64),  # up to 2**31 - 1 rounds of 5 players x 4 steps: past int32
         "forfeit_seat": np.full(n, -1, dtype=np.int8),
         "forfeits": [],
         "records": [[] for _ in range(n)] if record else None,

@@ -52,7 +52,13 @@ def decision_speed(agent, num_players: int = 2, rules: str = "yucata", batch: in
         from .arena import _game_config
 
         agent.bind(_game_config(num_players, rules, 100))
-    obs, masks = positions(n, num_players, rules, getattr(agent, "observation_type", None) or "info", seed)
+    otype = getattr(agent, "observation_type", None) or "info"
+    obs, masks = positions(n, num_players, rules, otype, seed)
+    k = 0
+    while len(masks) < batch:  # enough for one batch (games end on the way): a larger one was silently cut
+        k += 1
+        more = positions(max(n, batch - len(masks)), num_players, rules, otype, seed + k * 2**20)
+        obs, masks = np.concatenate([obs, more[0]]), np.concatenate([masks, more[1]])
     if getattr(agent, "uses_observation", True) is False:
         obs = np.zeros((len(masks), 0), dtype=np.int8)
     m = len(masks)
@@ -64,10 +70,10 @@ def decision_speed(agent, num_players: int = 2, rules: str = "yucata", batch: in
             done += step(done % m)
         return done / (time.perf_counter() - t0), done / max(time.process_time() - c0, 1e-9)
 
-    def one_batch(i: int) -> int:
-        k = min(batch, m - i)
-        agent.act_batch(obs[i:i + k], masks[i:i + k])
-        return k
+    def one_batch(i: int) -> int:  # always ``batch`` rows (a batch cut at the end of the positions was shorter)
+        lo = i % max(1, m - batch + 1)
+        agent.act_batch(obs[lo:lo + batch], masks[lo:lo + batch])
+        return batch
 
     def one(i: int) -> int:
         agent.act(obs[i], masks[i])

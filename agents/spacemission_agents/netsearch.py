@@ -44,6 +44,12 @@ Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``)
 ``iterations`` simulations per decision (then the action is a deterministic function of
 the seed and the observation). The world sampling is seeded from a hash of the seed and
 the observation.
+
+Memory: a wave holds all of its simulations at once (at least 8 KiB each; 13 KB were
+measured); a wave that could not fit this machine's memory (a huge ``wave`` or ``first``
+that ``iterations`` or the budget leaves uncut) is refused, ValueError naming the
+parameter, before anything of it is allocated or chosen. ``worlds`` is at most 2**63 - 1
+(world numbers are int64).
 """
 from __future__ import annotations
 
@@ -53,7 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import is_int
+from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, is_int
 from spacemission_env.games import GameConfig, require_game
 from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
@@ -62,7 +68,7 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent, one_blas_thread
-from .search import _number as search_number, check_recall_rows, observation_rng
+from .search import ROLLOUT_BYTES, _number as search_number, check_recall_rows, observation_rng
 from .value import SHIPPED_VALUES, ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -110,6 +116,9 @@ class NetSearchAgent(BasePolicy):
             raise ValueError(f"NetSearchAgent: budget must be > 0 seconds, got {budget!r}")
         self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
         self.worlds = _number("worlds", worlds, 1, integer=True)
+        if self.worlds > INDEX_LIMIT:  # world numbers (visits mod worlds) are int64
+            raise ValueError(f"NetSearchAgent: worlds must be an integer in 1..{INDEX_LIMIT} (2**63 - 1; world "
+                             f"numbers are int64), got {worlds!r}")
         self.candidates = _number("candidates", candidates, 1, integer=True)
         self.c_puct = _number("c_puct", c_puct, 0.0)
         self.temperature = _number("temperature", temperature, 0.0)
@@ -269,18 +278,21 @@ class NetSearchAgent(BasePolicy):
         sims = 0
         first = True
         while True:
-            if first:  # round robin in the prior's order: a cut wave keeps the likeliest candidates
-                pick = np.tile(np.arange(c), max(1, min(self.first, self.worlds)))
-            else:
-                pick = self._select(prior, n_vis, w_sum, root_v, self.wave)
             if left is not None:
-                pick = pick[:left]
-                left -= pick.size
+                cut = left
             else:  # the time budget: stop before a wave that would overrun it (none: the prior's choice)
-                room = int((deadline - self._clock()) / max(self._row_cost, 1e-6))
-                if room < 1:
+                cut = int((deadline - self._clock()) / max(self._row_cost, 1e-6))
+                if cut < 1:
                     break
-                pick = pick[:room]
+            # the wave's size, cut to what the iterations or the time left allow, before any of it is chosen
+            size = min(c * max(1, min(self.first, self.worlds)) if first else self.wave, cut)
+            self._check_wave(size, first, c)
+            if first:  # round robin in the prior's order: a cut wave keeps the likeliest candidates
+                pick = np.arange(size, dtype=np.int64) % c
+            else:  # the first ``size`` choices of a whole wave (each choice depends only on those before it)
+                pick = self._select(prior, n_vis, w_sum, root_v, size)
+            if left is not None:
+                left -= pick.size
             w_idx = (n_vis[pick] + self._offsets(pick)) % self.worlds
             while w_idx.max() >= worlds.batch_size:  # more worlds, sampled as the visits need them
                 more = min(CHUNK, self.worlds - worlds.batch_size)
@@ -304,6 +316,14 @@ class NetSearchAgent(BasePolicy):
                             "q": np.where(n_vis > 0, q, np.nan).tolist(), "root_value": root_v,
                             "simulations": sims, "seconds": elapsed, "action": int(cands[best])}
         return int(cands[best])
+
+    def _check_wave(self, size: int, first: bool, c: int) -> None:
+        """ValueError before a wave of ``size`` simulations that could not fit this machine's memory."""
+        what = (f"first={count_text(self.first)} (x {c} candidates, worlds={count_text(self.worlds)})" if first
+                else f"wave={count_text(self.wave)}")
+        knob = f"iterations={count_text(self.iterations)}" if self.iterations is not None else f"budget={self.budget:g} s"
+        check_memory(f"NetSearchAgent: {what} with {knob} makes a wave of {count_text(size)} simulations at once, "
+                     f"which need", size * ROLLOUT_BYTES, f"use a smaller {'first' if first else 'wave'}")
 
     def _candidates(self, obs: np.ndarray, mask: np.ndarray, policy: PPOAgent) -> tuple[np.ndarray, np.ndarray]:
         """The searched actions, the prior's ``candidates`` likeliest legal ones (likeliest

@@ -52,6 +52,12 @@ budget means one core's time whatever the machine's load; ``"wall"``: elapsed ti
 and the observation). A time budget splits its time over the rounds with a running
 estimate of the cost of one rollout; a hard deadline inside the simulation guards it.
 ``act_batch`` decides row by row, each row with the full budget.
+
+Memory: a batch holds all of its rollouts at once (about 10 KB each at their peak, 2
+players). ``iterations`` whose batches could not fit this machine's memory are refused
+when the bot is made (a batch holds at least an eighth of them); a ``budget`` plans its
+batches from the measured cost of a rollout, and a batch that could not fit is refused
+(ValueError naming the budget) before anything of it is allocated.
 """
 from __future__ import annotations
 
@@ -61,7 +67,7 @@ import time
 
 import numpy as np
 
-from spacemission_env.checks import is_int
+from spacemission_env.checks import check_memory, count_text, is_int
 from spacemission_env.games import require_game
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
@@ -81,6 +87,12 @@ CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 LEAF_SCALE = 10.0  # points of margin at which a cut leaf counts as about a win (tanh)
 HEAD_PER_PLAYER = 4  # default heuristic steps at the head of a rollout, per player
 _FIRST_ROW_COST = 1.5e-4  # x players^2: seconds per rollout before any was measured (default head)
+# a lower bound of one rollout's memory at the peak of its batch (sampled world, its copies, the
+# simulation's buffers): 10 KB were measured at 2 players, whose game state alone is 746 bytes
+ROLLOUT_BYTES = 8 * 1024
+# a batch holds at least 1/8 of ``iterations`` where that is much (paired: about a quarter in its first;
+# halving: a 1/ceil(log2 C) share, at most 7 rounds for 100 actions, less one rollout per candidate)
+MIN_BATCH_SHARE = 8
 
 
 def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False, owner: str = "SearchAgent"):
@@ -135,6 +147,11 @@ class SearchAgent(BasePolicy):
         if self.budget <= 0:
             raise ValueError(f"SearchAgent: budget must be > 0 seconds, got {budget!r}")
         self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
+        if self.iterations is not None:  # one batch holds at least an eighth of them
+            rows = self.iterations // MIN_BATCH_SHARE
+            check_memory(f"SearchAgent: iterations={count_text(self.iterations)} plays at least {count_text(rows)} "
+                         f"rollouts in one batch (an eighth of them), which need", rows * ROLLOUT_BYTES,
+                         "use fewer iterations")
         self.candidates = _number("candidates", candidates, 1, integer=True)
         self.depth = _number("depth", depth, 1, integer=True, allow_none=True)
         self.margin_weight = _number("margin_weight", margin_weight, 0.0)
@@ -253,6 +270,10 @@ class SearchAgent(BasePolicy):
         """Values [len(cands), per_world]: each candidate played in the same per_world worlds."""
         n, rules, max_rounds = game
         k = cands.size
+        knob = f"iterations={count_text(self.iterations)}" if self.iterations is not None else f"budget={self.budget:g} s"
+        check_memory(f"SearchAgent: {knob}: this batch would play {count_text(k * per_world)} rollouts "
+                     f"({count_text(per_world)} worlds x {k} candidates) at once, which need", k * per_world * ROLLOUT_BYTES,
+                     f"use {'fewer iterations' if self.iterations is not None else 'a smaller budget'}")
         t0 = self._clock()
         w = sample_worlds_from_observation(obs, n, rules, max_rounds, per_world, rng, player=0)
         st = w.take(np.tile(np.arange(per_world), k))

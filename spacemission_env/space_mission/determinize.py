@@ -67,11 +67,11 @@ import numpy as np
 from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
-from ..checks import is_int
+from ..checks import check_memory, count_text, is_int
 from ..jit import njit
 from .engine import kernels as K
 from .engine.convert import to_reference
-from .engine.state import PENDING_NONE, PHASE_TILE, BatchState
+from .engine.state import PENDING_NONE, PHASE_TILE, BatchState, game_bytes
 
 R, NPT, NTT, CLIP = RING_SIZE, NUM_POINT_TYPES, NUM_TILE_TYPES, E.CLIP
 _FEATURE_TO_CARD = {E.CARD_FEATURE_TABLE[c].tobytes(): c for c in range(NUM_CARDS)}
@@ -98,10 +98,13 @@ def sample_worlds_from_observation(recall_obs, num_players: int, rules: str = "y
     ``num_players``, ``rules`` and ``max_rounds`` are the game's configuration. ValueError
     for a wrong shape or configuration, or an observation no game state can produce
     (for instance an ``"info"`` observation under ``schmidt``, which hides the player's
-    own reservation types)."""
+    own reservation types). ``k`` worlds whose states alone could not fit this machine's
+    memory are refused (ValueError) before anything is drawn."""
     num_players, rules, max_rounds = check_game_config(num_players, rules, max_rounds)
     if not is_int(k) or k < 1:
         raise ValueError(f"k must be a positive integer, got {k!r}")
+    check_memory(f"k={count_text(int(k))}: that many worlds need", int(k) * game_bytes(num_players), "sample fewer at once",
+                 " for their states alone")
     if not is_int(player) or not 0 <= player < num_players:
         raise ValueError(f"player must be a seat in 0..{num_players - 1}, got {player!r}")
     arr = np.asarray(recall_obs)

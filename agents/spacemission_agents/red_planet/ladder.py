@@ -34,9 +34,14 @@ from spacemission_env.red_planet.rules import (
     scores,
 )
 
+from spacemission_env.checks import check_memory, count_text
+
 from ..arena_stats import mean_ci, proportion_ci
 
 BOTS = {"random": "random_bot:RandomBot", "greedy": "greedy:GreedyBot", "heuristic": "heuristic:HeuristicBot"}
+# a lower bound of one reference game's memory: every game is held until the last ends (10.4 KiB
+# were measured for a new 3-player game, 12.4 KiB at 5 players)
+GAME_BYTES = 8 * 1024
 
 
 def make_bot(name: str, seed: int | None = 0):
@@ -90,10 +95,14 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
     object per seat (3-5 seats, M-X2); ``num_games``: a positive int, best a multiple of
     the seats (a last, partial duplicate set is played as far as it goes); ``names``
     labels the lineup (default: the bot names, or the objects' ``name``). ValueError for
-    an unknown bot name, a player count outside 3-5 or a bad ``num_games``."""
+    an unknown bot name, a player count outside 3-5 or a bad ``num_games`` (one whose games,
+    all held at once, could not fit this machine's memory included)."""
     n = len(lineup)
     if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
         raise ValueError(f"num_games must be a positive int, got {num_games!r}")
+    check_memory(f"num_games={count_text(num_games)}: that many games, all held until the last ends, need",
+                 num_games * GAME_BYTES, "play fewer (or split them over seeds)",
+                 f" ({GAME_BYTES // 1024} KiB each at the least)")
     built: dict[str, object] = {}
     bots = []
     for i, entry in enumerate(lineup):
@@ -192,7 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.lineup:
         p.error("--lineup is required (or --speed)")
     lineup = args.lineup.split(",")
-    res = play_ladder(lineup, args.games, seed=args.seed)
+    try:
+        res = play_ladder(lineup, args.games, seed=args.seed)
+    except ValueError as exc:  # a bad lineup or game count: before any game
+        p.error(str(exc))
     print(f"{res.num_players} players, lineup {','.join(lineup)}, {res.games} games (seed {args.seed}), "
           f"{res.decisions} decisions in {res.seconds:.1f} s")
     print(res.markdown())

@@ -24,7 +24,7 @@ from ..components import (
     TILE_INDEX,
     TILE_NAMES,
 )
-from ..config import RULE_SETS
+from ..config import MAX_ROUNDS_LIMIT, RULE_SETS
 from ...json_input import parse_json
 from ...rng import MASK64
 from .state import (
@@ -208,7 +208,9 @@ def state_from_dict(data) -> GameState:
     if not isinstance(rules, str) or rules not in RULE_SETS:
         raise ValueError(f"game state JSON: unknown rules {_show(rules)}; expected one of {RULE_SETS}")
     n = r.int_(g(data, "num_players", "state"), "num_players", MIN_PLAYERS, MAX_PLAYERS)
-    max_rounds = r.int_(g(data, "max_rounds", "state"), "max_rounds", 1, 10**9)
+    # every round limit a game may have (the fast engine's int32 round): 10**9 refused the files of
+    # games with more rounds that state_to_json wrote
+    max_rounds = r.int_(g(data, "max_rounds", "state"), "max_rounds", 1, MAX_ROUNDS_LIMIT)
     rng = r.int_(g(data, "rng", "state"), "rng", 0, MASK64)
     ring_data = g(data, "ring", "state")
     if not isinstance(ring_data, list) or len(ring_data) != RING_SIZE:
@@ -270,7 +272,8 @@ def state_from_dict(data) -> GameState:
             p = r.int_(g(v, "position", f"{where}.last_visits"), f"{where}.last_visits.position", 0, RING_SIZE - 1)
             if pl.last_seen_round[p]:  # one entry per position: a second one would silently replace the first
                 raise ValueError(f"game state JSON: {where}.last_visits lists position {p} twice")
-            pl.last_seen_round[p] = r.int_(g(v, "round", f"{where}.last_visits"), f"{where}.last_visits.round", 1, 10**9)
+            pl.last_seen_round[p] = r.int_(g(v, "round", f"{where}.last_visits"), f"{where}.last_visits.round",
+                                             1, MAX_ROUNDS_LIMIT)
             pl.last_seen[p] = r.tiles(g(v, "pile", f"{where}.last_visits"), f"{where}.last_visits.pile", point_only=False)
             if sum(pl.last_seen[p]) > PILE_SIZE:
                 raise ValueError(f"game state JSON: {where}.last_visits: the pile at position {p} holds more than {PILE_SIZE} tiles")
