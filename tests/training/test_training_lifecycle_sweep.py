@@ -199,6 +199,30 @@ def test_the_handler_leaves_an_ignored_signal_ignored_and_restores_the_defaults(
             signal.signal(s, h)
 
 
+def test_a_second_sigterm_swallowed_by_a_library_still_reads_as_sigterm(tmp_path):
+    """Ray's ``ray.wait`` runs the handler itself and turns its Stopped into a plain
+    KeyboardInterrupt: ``reraise_stopped`` names the second signal again (before, the RLlib
+    trainer exited 130 after a second SIGTERM). Only where the second signal came."""
+    from spacemission_training.lifecycle import Interrupt, Stopped, exit_status
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        stop = Interrupt(tmp_path, lambda: 0)
+        stop.reraise_stopped(KeyboardInterrupt())  # a Ctrl-C the handler never saw: left as it is
+        stop._handle(signal.SIGINT, None)
+        stop.reraise_stopped(KeyboardInterrupt())  # only the first signal came: left as it is
+        with pytest.raises(Stopped):
+            stop._handle(signal.SIGTERM, None)
+        with pytest.raises(Stopped) as e:
+            stop.reraise_stopped(KeyboardInterrupt())
+        assert exit_status(e.value) == 143 and stop.exit_status == 130  # the first was Ctrl-C
+        stop.reraise_stopped(Stopped(signal.SIGTERM))  # already named: the caller re-raises it
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)
+
+
 # --- resuming what cannot or need not be resumed -----------------------------------------
 
 @pytest.mark.parametrize("game", GAMES)

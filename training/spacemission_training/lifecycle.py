@@ -55,6 +55,7 @@ class Interrupt:
 
     def __init__(self, run_dir: Path, step):
         self.requested, self.signum, self.run_dir, self.step = False, None, run_dir, step
+        self.stopped_by = None  # the second signal, once it came
         self._previous = {}  # signal -> the handler put back by restore()
         if threading.current_thread() is threading.main_thread():
             for signum in self.DEFAULTS:
@@ -76,11 +77,20 @@ class Interrupt:
         name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
         if self.requested:
             self.restore()
+            self.stopped_by = signum
             raise Stopped(signum)
         self.requested, self.signum = True, signum
         print(f"\ninterrupted ({name}) at step {self.step():,}: stopping at the end of this iteration with a checkpoint "
               f"in {self.run_dir / 'checkpoints'} (Ctrl-C or SIGTERM again to stop at once, resuming from the "
               f"previous checkpoint)", file=sys.stderr, flush=True)
+
+    def reraise_stopped(self, exc: BaseException) -> None:
+        """For a loop's ``except KeyboardInterrupt as exc``: raises :class:`Stopped` naming the
+        second signal where a library turned it into a plain KeyboardInterrupt (Ray's
+        ``ray.get``/``ray.wait`` do, in the driver: a second SIGTERM would read as Ctrl-C, exit
+        status 130); returns otherwise, for the caller to re-raise ``exc``."""
+        if self.stopped_by is not None and not isinstance(exc, Stopped):
+            raise Stopped(self.stopped_by) from None
 
     @property
     def exit_status(self) -> int:

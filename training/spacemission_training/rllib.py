@@ -62,6 +62,7 @@ __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "find
            "parse_args", "read_checkpoint", "stop_algorithm", "train"]
 
 LEARNER = "learner"
+SEAT_KEY = "seat_key"  # episode.custom_data: what SeatMapper draws the seats from
 ENV_NAME = "spacemission_pettingzoo"
 
 
@@ -78,8 +79,11 @@ def make_env(env_config: dict):
 
 class SeatMapper:
     """RLlib's ``policy_mapping_fn``: agent ``player_k`` of an episode -> module id (module
-    doc, step 4). The draws are a function of (seed, episode id), so every seat of a game
-    is mapped consistently however often and in whatever order RLlib asks."""
+    doc, step 4). The draws are a function of (seed, the game's key), so every seat of a game
+    is mapped consistently however often and in whatever order RLlib asks. The key is the
+    env runner, env index and game count there (``on_episode_created`` of the results
+    callback sets it), so one seed gives one run; RLlib's random episode id stands in only
+    for an episode RLlib asks about before it is set up."""
 
     def __init__(self, num_players: int, weights: dict[str, float], bot_ids: dict[str, str], snapshots: int,
                  seed: int):
@@ -102,7 +106,11 @@ class SeatMapper:
         return out
 
     def __call__(self, agent_id, episode, **kwargs) -> str:
-        return self.seats(str(episode.id_))[int(str(agent_id).rsplit("_", 1)[1])]
+        try:  # set by GameResults.on_episode_created
+            key = episode.custom_data[SEAT_KEY]
+        except (AttributeError, KeyError):  # an episode RLlib is still building (cut() asks before its data)
+            key = episode.id_
+        return self.seats(str(key))[int(str(agent_id).rsplit("_", 1)[1])]
 
 
 def _results_callback(mapper_groups: dict[str, str]):
@@ -112,6 +120,16 @@ def _results_callback(mapper_groups: dict[str, str]):
     from ray.rllib.callbacks.callbacks import RLlibCallback
 
     class GameResults(RLlibCallback):
+        def __init__(self):
+            super().__init__()
+            self.started = {}  # env index -> episodes started there by this env runner
+
+        def on_episode_created(self, *, episode, env_runner, env_index, **kwargs):
+            # the seats' key: this env runner's n-th game at that env index, not RLlib's
+            # random episode id, so that one seed gives one run
+            n = self.started[env_index] = self.started.get(env_index, -1) + 1
+            episode.custom_data[SEAT_KEY] = f"{getattr(env_runner, 'worker_index', 0)}:{env_index}:{n}"
+
         def on_episode_end(self, *, episode, metrics_logger, **kwargs):
             infos = episode.get_infos(-1, env_steps=False)  # each agent's own last info (the final scores)
             modules = {a: episode.module_for(a) for a in infos}
@@ -165,7 +183,7 @@ def build_algorithm(cfg: RLlibConfig, arch: dict):
                                                shaping=cfg.shaping, gamma=cfg.gamma, **game))
         .env_runners(num_env_runners=cfg.num_env_runners, num_envs_per_env_runner=1, num_cpus_per_env_runner=1)
         .learners(num_learners=0)
-        .multi_agent(policies=set(specs), policy_mapping_fn=mapper, policies_to_train=[LEARNER])
+        .multi_agent(policies=list(specs), policy_mapping_fn=mapper, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(lr=cfg.lr, gamma=cfg.gamma, lambda_=cfg.gae_lambda, clip_param=cfg.clip,
                   entropy_coeff=cfg.ent_coef, vf_loss_coeff=cfg.vf_coef, grad_clip=cfg.max_grad_norm,
@@ -173,6 +191,11 @@ def build_algorithm(cfg: RLlibConfig, arch: dict):
         .callbacks(_results_callback(groups))
         .debugging(seed=cfg.seed)
     )
+    # RLlib seeds its env runners, not this driver, where the learner's network is built: with
+    # remote env runners its first weights came from whatever torch's generator held
+    import torch
+
+    torch.manual_seed(cfg.seed)
     return config.build_algo()
 
 
@@ -353,9 +376,10 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
                 dt = time.perf_counter() - t0
                 before, loop["step"], loop["iteration"] = loop["step"], _sampled(result), loop["iteration"] + 1
                 step = loop["step"]
-                values = _iteration_values(result)
-                values["time/steps_per_s"] = (step - before) / dt if dt > 0 else float("nan")
-                runlog.log(step, values, wall_before + time.perf_counter() - wall0)
+                if step > before:  # one that sampled nothing (its env runners lost) would repeat the last rows
+                    values = _iteration_values(result)
+                    values["time/steps_per_s"] = (step - before) / dt if dt > 0 else float("nan")
+                    runlog.log(step, values, wall_before + time.perf_counter() - wall0)
                 if step >= loop["next_snapshot"]:
                     copy_learner_to(algo, f"self_{loop['snapshots'] % cfg.max_snapshots}")
                     loop["snapshots"] += 1
@@ -406,6 +430,9 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
                    "eval_games": cfg.eval_games}
         write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
         return summary
+    except KeyboardInterrupt as exc:  # ray.wait makes the second signal's Stopped a plain one
+        interrupt.reraise_stopped(exc)
+        raise
     finally:
         interrupt.restore()
         try:
