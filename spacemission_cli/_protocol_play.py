@@ -21,7 +21,7 @@ import numpy as np
 from spacemission_env.games import GameConfig, get_game
 
 from ._bots import bind_bot, seed_for
-from ._games import read_records
+from ._games import parse_records
 from ._prompt import may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record, seat_label
 
@@ -142,13 +142,16 @@ def new_game(args, ap, game) -> dict:
     return {"config": config, "seat": seat, "seed": seed, "specs": specs, "actions": []}
 
 
-def load_game(args, ap, game_name: str | None) -> dict:
-    """A game saved with ``save FILE``: its record rebuilt action by action."""
-    given = [n for n in ("players", "opponents", "rules", "seed", "seat", "max_rounds") if getattr(args, n) is not None]
-    if given:
-        ap.error(f"argument --{given[0].replace('_', '-')}: not allowed with --load (the saved game fixes it)")
+def load_game(args, ap, game_name: str | None, loaded: tuple) -> dict:
+    """A game saved with ``save FILE``: its record rebuilt action by action. ``loaded``: the
+    file's text, or what reading it raised (play's ``read_load``)."""
+    text, error = loaded
     try:
-        (_, rec), = read_records(args.load)[:1]
+        if isinstance(error, (OSError, UnicodeDecodeError)):
+            raise RecordError(f"cannot read {args.load}: {error}")
+        if error is not None:  # past this machine's memory, or no text
+            raise RecordError(str(error))
+        (_, rec), = parse_records(text, args.load)[:1]
         if not rec.get("unfinished"):
             raise RecordError("not a saved unfinished game (written by 'save FILE')")
         agents = rec.get("agents")
@@ -164,7 +167,8 @@ def load_game(args, ap, game_name: str | None) -> dict:
         ap.error(f"argument --game: the saved game is {rebuilt.game.name!r}, not {game_name!r}")
     seat = agents.index("human")
     return {"config": rebuilt.config, "seat": seat, "seed": rec["seed"], "actions": [list(a) for a in rec["actions"]],
-            "specs": [None if q == seat else str(a) for q, a in enumerate(agents)], "state": rebuilt.state}
+            "specs": [None if q == seat else str(a) for q, a in enumerate(agents)], "state": rebuilt.state,
+            "loaded": args.load}
 
 
 class ProtocolSession:
@@ -182,7 +186,7 @@ class ProtocolSession:
         self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
                                    actions=setup["actions"])
         self.render = importlib.import_module(game.render_module)
-        self.saved = None
+        self.saved, self.loaded = None, setup.get("loaded")
 
     @property
     def state(self):
@@ -211,6 +215,9 @@ class ProtocolSession:
     def run(self) -> int:
         g, d = self.game, self.game.description
         others = ", ".join(f"seat {q}: {s}" for q, s in enumerate(self.specs) if s is not None)
+        if self.loaded:  # as Space Mission's session says it
+            self.console.print(f"Continuing the game saved in {self.loaded} ({len(self.actions)} moves played).",
+                               markup=False)
         self.console.print(f"{d.title}, {self.config.num_players} players, seed {self.seed}. You are seat {self.seat}; "
                            f"{others}. Type help for the commands.", markup=False)
         while not g.rules.is_over(self.state):
@@ -306,13 +313,14 @@ class ProtocolSession:
                                markup=False)
 
 
-def main(args, ap, game_name: str | None) -> int:
-    """``play`` for a protocol game: ``args`` parsed by play's parser."""
+def main(args, ap, game_name: str | None, loaded: tuple = (None, None)) -> int:
+    """``play`` for a protocol game: ``args`` parsed by play's parser; ``loaded`` the
+    ``--load`` file's text or what reading it raised (play's ``read_load``)."""
     import sys
 
     from ._prompt import Prompt
 
-    setup = load_game(args, ap, game_name) if args.load else new_game(args, ap, get_game(game_name))
+    setup = load_game(args, ap, game_name, loaded) if args.load else new_game(args, ap, get_game(game_name))
     game = get_game(setup["config"].game)
     try:
         session = ProtocolSession(game, setup, Prompt(sys.stdin), record=args.record)

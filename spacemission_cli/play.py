@@ -146,23 +146,33 @@ def _new_game(args, ap) -> dict:
     return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
 
 
-def _load_game(args, ap) -> dict:
-    from spacemission_env.space_mission.rules import apply, new_game
-
-    from ._games import SAVE_FORMAT, SAVE_VERSION, read_text
-    from spacemission_env.space_mission.rules.state_json import state_from_dict, state_to_dict
+def read_load(args, ap) -> tuple[str | None, Exception | None]:
+    """The ``--load`` file's text, read once for both games' loaders (a named pipe gives its
+    text only once): (text, None), or (None, what reading it raised). The options a saved
+    game fixes are refused first."""
+    from ._games import read_text
 
     given = [name for name in FIXED_BY_LOAD if getattr(args, name) is not None]
     if given:
         ap.error(f"argument --{given[0].replace('_', '-')}: not allowed with --load (the saved game fixes "
                  f"{', '.join('--' + n.replace('_', '-') for n in FIXED_BY_LOAD)})")
-    bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
     try:
-        text = read_text(args.load)
-    except (OSError, UnicodeDecodeError) as exc:
-        bad(f"cannot read it ({exc})")
-    except ValueError as exc:  # more than this machine's memory could hold once read, or no text
-        bad(str(exc))
+        return read_text(args.load), None
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, no text, or past this machine's memory
+        return None, exc
+
+
+def _load_game(args, ap, text: str | None, error: Exception | None) -> dict:
+    from spacemission_env.space_mission.rules import apply, new_game
+
+    from ._games import SAVE_FORMAT, SAVE_VERSION
+    from spacemission_env.space_mission.rules.state_json import state_from_dict, state_to_dict
+
+    bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
+    if isinstance(error, (OSError, UnicodeDecodeError)):
+        bad(f"cannot read it ({error})")
+    elif error is not None:  # more than this machine's memory could hold once read, or no text
+        bad(str(error))
     try:
         data = parse_json(text)
     except ValueError as exc:
@@ -187,14 +197,17 @@ def _load_game(args, ap) -> dict:
     return {"state": state, "seat": seat, "seed": seed, "specs": specs, "actions": [list(a) for a in actions]}
 
 
-def _is_space_mission_save(path: str) -> bool:
-    """A file of Space Mission's ``save FILE`` (or one that reads as nothing: its own errors
-    then come from Space Mission's loader, as before); other games save a one-line record."""
-    from ._games import SAVE_FORMAT, read_text
+def _is_space_mission_save(text: str | None) -> bool:
+    """The text of Space Mission's ``save FILE`` (or a file that could not be read, None, or
+    reads as nothing: its errors then come from Space Mission's loader); other games save a
+    one-line record."""
+    from ._games import SAVE_FORMAT
 
+    if text is None:
+        return True
     try:
-        data = parse_json(read_text(path))
-    except (OSError, ValueError):  # ValueError: not UTF-8, not JSON, too large to read
+        data = parse_json(text)
+    except ValueError:  # not JSON
         return True
     return not (isinstance(data, dict) and data.get("format") != SAVE_FORMAT
                 and isinstance(data.get("config"), dict) and data["config"].get("game", "spacemission") != "spacemission")
@@ -211,11 +224,12 @@ def main(argv: list[str] | None = None) -> int:
         record = Path(args.record)
         if record.is_dir() or not record.parent.is_dir():
             ap.error(f"argument --record: {args.record} is a directory or its folder does not exist")
-    if args.game not in (None, "spacemission") or (args.load and not _is_space_mission_save(args.load)):
+    loaded = read_load(args, ap) if args.load else (None, None)
+    if args.game not in (None, "spacemission") or (args.load and not _is_space_mission_save(loaded[0])):
         from . import _protocol_play  # every other game, over the game protocol
 
-        return _protocol_play.main(args, ap, args.game)
-    game = _load_game(args, ap) if args.load else _new_game(args, ap)
+        return _protocol_play.main(args, ap, args.game, loaded)
+    game = _load_game(args, ap, *loaded) if args.load else _new_game(args, ap)
     state = game["state"]
     config = GameConfig(state.num_players, state.rules, state.max_rounds)
     opponents = {}

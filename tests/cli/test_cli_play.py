@@ -280,3 +280,30 @@ def test_a_failing_bot_ends_the_game_with_a_message(monkeypatch, capsys):
     code, out, err = run(["--opponents", "tests.cli.test_cli_play:BrokenAgent", "--seed", "1", "--seat", "1"], ONES, monkeypatch, capsys)
     assert code == 1 and "opponent 'tests.cli.test_cli_play:BrokenAgent' (seat 0) failed: ZeroDivisionError: oops" in out
     assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_load_reads_a_named_pipe_once(game, tmp_path, monkeypatch, capsys):
+    """`--load <(cat save.json)`: a pipe gives its text once. Before, play read the file to
+    tell the games apart, then read it again to load it, and waited forever on the empty pipe."""
+    import threading
+
+    save, pipe = tmp_path / "save.json", tmp_path / "save.pipe"
+    argv = ["--opponents", "random", "--seed", "3"] + (["--game", game] if game != "spacemission" else [])
+    assert run(argv, f"1\nsave {save}\nquit\ny\n", monkeypatch, capsys)[0] == 0
+    os.mkfifo(pipe)
+    text = save.read_bytes()
+
+    def feed():
+        with open(pipe, "wb") as f:
+            f.write(text)
+
+    threading.Thread(target=feed, daemon=True).start()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\ny\n"))
+    result = {}
+    player = threading.Thread(target=lambda: result.update(code=play.main(["--load", str(pipe)])), daemon=True)
+    player.start()
+    player.join(timeout=60)
+    assert not player.is_alive(), "play --load waited on the pipe for a second read"
+    assert result == {"code": 0}
+    assert f"Continuing the game saved in {pipe}" in capsys.readouterr().out
