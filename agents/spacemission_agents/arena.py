@@ -365,7 +365,7 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
 
     parts: list = []
     pool = queue = None
-    if workers > 1 and len(tasks) > 1:  # started before the progress bar's thread: fork copies no running thread
+    if ray is None and workers > 1 and len(tasks) > 1:  # before the progress bar's thread: fork copies no running thread
         _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
         ctx = mp.get_context(start_method)
         queue = ctx.Queue()
@@ -466,6 +466,9 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
             check_address(ray)
         except ValueError as exc:
             raise ArenaArgumentError("ray", str(exc)) from None
+    if ray is not None and workers != 1:  # Ray schedules the chunks; a local pool would sit idle
+        raise ArenaArgumentError("workers", f"workers={workers!r} does not apply with ray (the chunks are Ray tasks, "
+                                            "spread over the cluster's CPUs); leave workers at 1")
     if ray is not None and not all(isinstance(a, str) for a in agents):
         raise ArenaArgumentError("agents", "the Ray arena takes agents by spec only (rebuilt on the workers), "
                                            f"got {[a for a in agents if not isinstance(a, str)][:1]}")
@@ -493,8 +496,9 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     elapsed = time.perf_counter() - t0
     result = _summarise(parts, sched, names, specs, config, ups, deals,
                         dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size)))
+    played_by = min(int(workers), len(tasks)) if ray is None and workers > 1 and len(tasks) > 1 else 1  # as _play starts
     result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
-                         workers=int(workers), cpu_count=os.cpu_count())
+                         workers=played_by, cpu_count=os.cpu_count())
     if out_dir is not None:
         result.save(out_dir)
     return result

@@ -150,6 +150,8 @@ def test_results_identical_for_any_worker_count(tmp_path):
     assert one.to_dict(timing=False) == two.to_dict(timing=False)
     assert (tmp_path / "w1" / "games.jsonl").read_bytes() == (tmp_path / "w2" / "games.jsonl").read_bytes()
     assert two.timing["workers"] == 2
+    one_chunk = run_arena(AGENTS + ["random"], workers=2, **{**kw, "chunk_size": 100})
+    assert one_chunk.timing["workers"] == 1, "one chunk is played here: no pool starts (before: said 2)"
 
 
 @pytest.mark.slow

@@ -95,3 +95,11 @@ def test_no_address_checks_the_cluster_ray_address_names(monkeypatch):
     reach_address("")
     monkeypatch.delenv("RAY_ADDRESS")
     reach_address("")
+
+
+def test_workers_with_ray_are_refused(tmp_path):
+    """Before: accepted; a local pool of that many processes started and sat idle while Ray
+    played every chunk, and the summary said "N workers"."""
+    with pytest.raises(ArenaArgumentError, match="does not apply with ray") as info:
+        run_arena(["random", "greedy"], games=2, ray="", workers=2, out=tmp_path / "out", progress=False)
+    assert info.value.argument == "workers" and not (tmp_path / "out").exists()
