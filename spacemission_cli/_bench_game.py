@@ -134,51 +134,13 @@ def aec_speed(game, config: GameConfig, seconds: float, seed: int = 0) -> dict:
     return {"env": "pettingzoo AEC env()", "agent_steps_per_s": steps / el, "games_per_s": games / el, "seconds": el}
 
 
-def positions(game, config: GameConfig, observation_type: str, n: int = 512, seed: int = 0):
-    """(observations, masks) of the running games of a batch played at random to random lengths."""
-    eng, rng = game.engine, np.random.default_rng(seed)
-    st = game.new_batch(n, config, seeds=seed)
-    length = rng.integers(0, 200, n)
-    for t in range(int(length.max())):
-        sel = (length > t) & ~st.terminated
-        if not sel.any():
-            break
-        acts = np.zeros(n, dtype=np.int64)
-        acts[sel] = eng.sample_actions(eng.legal_action_mask(st)[sel], rng)
-        eng.step(st, acts, select=sel)
-    live = ~st.terminated
-    return eng.observe(st, observation_type=observation_type)[live], eng.legal_action_mask(st)[live]
-
-
 def decision_speed(game, config: GameConfig, spec: str, batch: int, seconds: float, seed: int = 0) -> dict:
-    """A bot's decisions per second: one ``act`` at a time and ``act_batch`` on ``batch`` rows."""
-    from spacemission_agents.registry import make_agent
+    """A bot's decisions per second: one ``act`` at a time and ``act_batch`` on ``batch`` rows
+    (arena_speed.decision_speed, as for Space Mission), ``seconds`` in all."""
+    from spacemission_agents.arena_speed import decision_speed as timed
 
-    agent = make_agent(spec, seed=seed, game=game.name)
-    if callable(getattr(agent, "bind", None)):
-        agent.bind(config)
-    otype = getattr(agent, "observation_type", None) or "info"
-    obs, masks = positions(game, config, otype, seed=seed)
-    k = 0
-    while len(masks) < batch:  # enough for one batch (games end on the way): a larger one was silently cut
-        k += 1
-        more = positions(game, config, otype, n=max(512, batch - len(masks)), seed=seed + k * 2**20)
-        obs, masks = np.concatenate([obs, more[0]]), np.concatenate([masks, more[1]])
-    m = len(masks)
-    agent.act_batch(obs[:batch], masks[:batch])  # warm-up
-    single = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds / 2:
-        agent.act(obs[single % m], masks[single % m])
-        single += 1
-    single_rate = single / (time.perf_counter() - t0)
-    rows, k = 0, 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds / 2:
-        lo = (k * batch) % max(1, m - batch + 1)
-        agent.act_batch(obs[lo:lo + batch], masks[lo:lo + batch])
-        rows, k = rows + len(masks[lo:lo + batch]), k + 1
-    return {"spec": spec, "single_per_s": single_rate, "batched_per_s": rows / (time.perf_counter() - t0)}
+    r = timed(spec, config.num_players, config.rules, batch, seconds / 2, n=512, seed=seed, game=game.name)
+    return {"spec": spec, "single_per_s": r["single_per_s"], "batched_per_s": r["batched_per_s"]}
 
 
 def run(args, ap) -> dict:

@@ -10,54 +10,60 @@ observation (of the type the agent asks for) and legal mask.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import time
 
 import numpy as np
 
-from spacemission_env.space_mission import engine
+from spacemission_env.games import GameConfig, get_game
 
 from .registry import agent_display_name, make_agent
 
 __all__ = ["arena_throughput", "decision_speed", "positions"]
 
 
-def positions(n: int = 1024, num_players: int = 2, rules: str = "yucata", observation_type: str = "info",
-              seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """(observations [m, D], masks [m, 100]) of m <= n running positions."""
-    rng = np.random.default_rng(seed)
-    st = engine.init(n, num_players, seeds=seed, rules=rules)
+def positions(n: int = 1024, num_players: int = 2, rules: str | None = None, observation_type: str = "info",
+              seed: int = 0, game: str = "spacemission") -> tuple[np.ndarray, np.ndarray]:
+    """(observations [m, D], masks [m, A]) of m <= n running positions of ``game`` (``rules``
+    None: its default rules)."""
+    g = get_game(game)
+    eng, rng = g.engine, np.random.default_rng(seed)
+    # spread the positions over the action kinds where the engine can (Space Mission's top
+    # ups would otherwise be most of a uniform draw)
+    by_kind = {"by_kind": True} if "by_kind" in inspect.signature(eng.sample_actions).parameters else {}
+    st = g.new_batch(n, GameConfig(num_players, rules, game=game), seeds=seed)
     length = rng.integers(0, 150, n)
     for t in range(int(length.max())):
         sel = (length > t) & ~st.terminated
         if not sel.any():
             break
-        mask = engine.legal_action_mask(st, select=sel)
+        mask = eng.legal_action_mask(st, select=sel)
         acts = np.zeros(n, dtype=np.int64)
-        acts[sel] = engine.sample_actions(mask[sel], rng, by_kind=True)
-        engine.step(st, acts, select=sel)
+        acts[sel] = eng.sample_actions(mask[sel], rng, **by_kind)
+        eng.step(st, acts, select=sel)
     live = ~st.terminated
-    return engine.observe(st, observation_type=observation_type)[live], engine.legal_action_mask(st)[live]
+    return eng.observe(st, observation_type=observation_type)[live], eng.legal_action_mask(st)[live]
 
 
-def decision_speed(agent, num_players: int = 2, rules: str = "yucata", batch: int = 256, seconds: float = 2.0,
-                   n: int = 1024, seed: int = 0) -> dict:
-    """Decisions per second of ``agent`` (an object or a spec): one ``act`` at a time, and
-    ``act_batch`` on batches of ``batch`` positions; each timed for about ``seconds`` of
-    wall time, reported per wall second and per CPU second of this process (the latter
-    is robust to a machine shared with other jobs; a multi-threaded agent uses more CPU than wall time)."""
+def decision_speed(agent, num_players: int = 2, rules: str | None = None, batch: int = 256, seconds: float = 2.0,
+                   n: int = 1024, seed: int = 0, game: str = "spacemission") -> dict:
+    """Decisions per second of ``agent`` (an object or a spec) in ``game``: one ``act`` at a
+    time, and ``act_batch`` on batches of ``batch`` positions; each timed for about
+    ``seconds`` of wall time, reported per wall second and per CPU second of this process
+    (the latter is robust to a machine shared with other jobs; a multi-threaded agent uses
+    more CPU than wall time)."""
     if isinstance(agent, str):
-        agent = make_agent(agent, seed=seed)
+        agent = make_agent(agent, seed=seed, game=game)
+    config = GameConfig(num_players, rules, game=game)
     if callable(getattr(agent, "bind", None)):
-        from .arena import _game_config
-
-        agent.bind(_game_config(num_players, rules, 100))
+        agent.bind(config)
     otype = getattr(agent, "observation_type", None) or "info"
-    obs, masks = positions(n, num_players, rules, otype, seed)
+    obs, masks = positions(n, num_players, config.rules, otype, seed, game)
     k = 0
     while len(masks) < batch:  # enough for one batch (games end on the way): a larger one was silently cut
         k += 1
-        more = positions(max(n, batch - len(masks)), num_players, rules, otype, seed + k * 2**20)
+        more = positions(max(n, batch - len(masks)), num_players, config.rules, otype, seed + k * 2**20, game)
         obs, masks = np.concatenate([obs, more[0]]), np.concatenate([masks, more[1]])
     if getattr(agent, "uses_observation", True) is False:
         obs = np.zeros((len(masks), 0), dtype=np.int8)
@@ -81,7 +87,7 @@ def decision_speed(agent, num_players: int = 2, rules: str = "yucata", batch: in
 
     batched, batched_cpu = timed(one_batch)
     single, single_cpu = timed(one)
-    return {"agent": agent_display_name(agent), "players": num_players, "positions": m, "batch": batch,
+    return {"agent": agent_display_name(agent), "game": game, "players": num_players, "positions": m, "batch": batch,
             "single_per_s": single, "batched_per_s": batched, "single_per_cpu_s": single_cpu, "batched_per_cpu_s": batched_cpu}
 
 
