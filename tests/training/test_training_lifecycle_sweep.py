@@ -155,16 +155,18 @@ def test_a_second_ctrl_c_stops_at_once_and_names_the_checkpoint(sig, tmp_path):
     assert _ckpt_step(run_dir) == 8192
 
 
-def test_ctrl_c_before_the_first_checkpoint_says_there_is_none(tmp_path):
-    """Interrupted in the warm start: before, a traceback; now exit 130 saying that the run
-    has no checkpoint, and --resume says how to start it afresh (exit 2)."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_before_the_first_checkpoint_says_there_is_none(sig, tmp_path):
+    """Interrupted in the warm start: before, a traceback (SIGTERM: killed without a word,
+    -15); now exit 130 (143) saying that the run has no checkpoint, and --resume says how to
+    start it afresh (exit 2)."""
     run_dir = tmp_path / "run"
     proc = _cli(*_flags("spacemission", bc_samples=10**7), "--run-dir", str(run_dir))
     _wait_for(run_dir / "config.json", proc)
     time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert proc.returncode == 128 + sig and "Traceback" not in err, (proc.returncode, err)
     assert "has no checkpoint yet" in err and str(run_dir) in err
     res = subprocess.run([sys.executable, "-m", "spacemission_cli.main", "train", "--resume", str(run_dir)],
                          capture_output=True, text=True, timeout=120)

@@ -7,9 +7,10 @@ import json
 import signal
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["Interrupt", "Stopped", "exit_status", "finished_step"]
+__all__ = ["Interrupt", "Stopped", "exit_status", "finished_step", "sigterm_stops_at_once"]
 
 
 def finished_step(run_dir: Path, step: int, steps: int) -> int | None:
@@ -26,12 +27,33 @@ def finished_step(run_dir: Path, step: int, steps: int) -> int | None:
 
 
 class Stopped(KeyboardInterrupt):
-    """A second signal during a training loop: stop at once (the run resumes from its
-    previous checkpoint). ``signum``: the signal that stopped it (``exit_status``: 128 + it)."""
+    """A second signal during a training loop, or SIGTERM before it: stop at once (the run
+    resumes from its previous checkpoint, if it has one). ``signum``: the signal that
+    stopped it (``exit_status``: 128 + it)."""
 
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
+
+
+def _stop_now(signum, frame) -> None:
+    raise Stopped(signum)
+
+
+@contextmanager
+def sigterm_stops_at_once():
+    """Within it, SIGTERM stops at once as Ctrl-C does (:class:`Stopped`, exit status 143)
+    where it would kill the process without a word: for the work before a training loop
+    (the warm start), which has no iteration to finish. Only in the main thread and where
+    SIGTERM has the system's default handler; :class:`Interrupt` takes over from it."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _stop_now)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def exit_status(exc_or_signum) -> int:
@@ -47,7 +69,8 @@ class Interrupt:
     iteration with a checkpoint (``requested``; ``signum`` says which); a second one, of
     either kind, stops at once (:class:`Stopped`, a KeyboardInterrupt; the run resumes from
     its previous checkpoint). Only in the main thread, and only for a signal that has its
-    default handler (Python's for SIGINT, the system's, or Ray's driver's, for SIGTERM): an
+    default handler (Python's for SIGINT, the system's, :func:`sigterm_stops_at_once`'s or
+    Ray's driver's, for SIGTERM): an
     ignored signal, a shell's ignored SIGINT say, stays ignored. ``restore`` puts the
     handlers back."""
 
@@ -66,7 +89,7 @@ class Interrupt:
 
     @classmethod
     def _takes_over(cls, signum, handler) -> bool:
-        if handler is cls.DEFAULTS[signum]:
+        if handler is cls.DEFAULTS[signum] or handler is _stop_now:
             return True
         # ray.init() gives the driver a SIGTERM handler that only exits (sys.exit, which then
         # aborts inside Ray's C++ core): the same end as the default, without the checkpoint

@@ -55,7 +55,7 @@ from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
-from .lifecycle import Interrupt, exit_status, finished_step
+from .lifecycle import Interrupt, exit_status, finished_step, sigterm_stops_at_once
 from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
@@ -421,7 +421,8 @@ def main(argv: list[str] | None = None) -> int:
         build_parser().error(str(exc))
     run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
     try:
-        summary = train(cfg, resume=resume, argv=argv)
+        with sigterm_stops_at_once():  # in the warm start as Ctrl-C does; the loop's Interrupt takes over
+            summary = train(cfg, resume=resume, argv=argv)
     except checkpoint.ResumeError as exc:
         print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
         return 2
