@@ -134,13 +134,33 @@ def aec_speed(game, config: GameConfig, seconds: float, seed: int = 0) -> dict:
     return {"env": "pettingzoo AEC env()", "agent_steps_per_s": steps / el, "games_per_s": games / el, "seconds": el}
 
 
-def decision_speed(game, config: GameConfig, spec: str, batch: int, seconds: float, seed: int = 0) -> dict:
-    """A bot's decisions per second: one ``act`` at a time and ``act_batch`` on ``batch`` rows
-    (arena_speed.decision_speed, as for Space Mission), ``seconds`` in all."""
+def decision_speed(game, config: GameConfig, spec: str, agent, batch: int, seconds: float, seed: int = 0) -> dict:
+    """A bot's decisions per second (``agent``, made from ``spec`` and bound to ``config``):
+    one ``act`` at a time and ``act_batch`` on ``batch`` rows (arena_speed.decision_speed,
+    as for Space Mission), ``seconds`` in all."""
     from spacemission_agents.arena_speed import decision_speed as timed
 
-    r = timed(spec, config.num_players, config.rules, batch, seconds / 2, n=512, seed=seed, game=game.name)
+    r = timed(agent, config.num_players, config.rules, batch, seconds / 2, n=512, seed=seed, game=game.name, bind=False)
     return {"spec": spec, "single_per_s": r["single_per_s"], "batched_per_s": r["batched_per_s"]}
+
+
+def made_agents(specs: list, config: GameConfig, ap) -> list:
+    """(spec, agent made and bound to ``config``) for every spec, each checked before any
+    timing: a spec that cannot be made, or an agent that refuses the game (a PPO model of
+    another player count, say), is a usage error naming --agents."""
+    from spacemission_agents.registry import make_agent
+
+    from ._bots import bind_bot
+
+    agents = []
+    for spec in specs:
+        try:
+            agent = make_agent(spec, seed=0, game=config.game)
+            bind_bot(agent, spec, config, get_game(config.game).observation_types)
+        except ValueError as exc:
+            ap.error(f"argument --agents: {exc}")
+        agents.append((spec, agent))
+    return agents
 
 
 def run(args, ap) -> dict:
@@ -152,14 +172,9 @@ def run(args, ap) -> dict:
     except ValueError as exc:
         ap.error(f"argument --players: {exc}")
     specs = [s.strip() for s in (args.agents or "random,greedy,heuristic").split(",") if s.strip()]
+    agents = []
     if "agents" in args.only:
-        from spacemission_agents.registry import make_agent
-
-        for spec in specs:  # every spec checked before any timing
-            try:
-                make_agent(spec, seed=0, game=game.name)
-            except ValueError as exc:
-                ap.error(f"argument --agents: {exc}")
+        agents = made_agents(specs, config, ap)
     check_sizes(args, ap, game)
     out: dict = {"game": game.name, "players": players}
     if "engine" in args.only:
@@ -170,7 +185,7 @@ def run(args, ap) -> dict:
         out["vector"] = vector_speed(game, config, args.batch, args.seconds)
         out["env"] = aec_speed(game, config, args.seconds)
     if "agents" in args.only:
-        out["agents"] = [decision_speed(game, config, spec, args.agent_batch, args.seconds) for spec in specs]
+        out["agents"] = [decision_speed(game, config, spec, agent, args.agent_batch, args.seconds) for spec, agent in agents]
     return out
 
 

@@ -229,16 +229,14 @@ def main(argv: list[str] | None = None) -> int:
     check_sizes(args, ap, get_game("spacemission"), batch_parts=("engine",))  # env plays one game
     agents = []
     if "agents" in args.only:
-        from spacemission_agents.registry import make_agent
+        from spacemission_env.games import GameConfig
+
+        from ._bench_game import made_agents
 
         specs = _agent_specs(args.agents)
         if not specs:
             ap.error("argument --agents: no agent to time")
-        for spec in specs:  # every spec checked before any timing
-            try:
-                agents.append((spec, make_agent(spec, seed=0)))
-            except ValueError as exc:
-                ap.error(f"argument --agents: {exc}")
+        agents = made_agents(specs, GameConfig(args.players, args.rules), ap)
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=110)
@@ -259,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         from spacemission_agents.arena_speed import decision_speed
 
         out["agents"] = [dict(decision_speed(agent, num_players=args.players, rules=args.rules, batch=args.agent_batch,
-                                             seconds=args.seconds / 2), spec=spec) for spec, agent in agents]
+                                             seconds=args.seconds / 2, bind=False), spec=spec) for spec, agent in agents]
     if args.json:
         print(json.dumps(out, indent=1))
         return 0

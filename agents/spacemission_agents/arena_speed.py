@@ -47,16 +47,16 @@ def positions(n: int = 1024, num_players: int = 2, rules: str | None = None, obs
 
 
 def decision_speed(agent, num_players: int = 2, rules: str | None = None, batch: int = 256, seconds: float = 2.0,
-                   n: int = 1024, seed: int = 0, game: str = "spacemission") -> dict:
+                   n: int = 1024, seed: int = 0, game: str = "spacemission", bind: bool = True) -> dict:
     """Decisions per second of ``agent`` (an object or a spec) in ``game``: one ``act`` at a
     time, and ``act_batch`` on batches of ``batch`` positions; each timed for about
     ``seconds`` of wall time, reported per wall second and per CPU second of this process
     (the latter is robust to a machine shared with other jobs; a multi-threaded agent uses
-    more CPU than wall time)."""
+    more CPU than wall time). ``bind=False``: the agent is already bound to this game."""
     if isinstance(agent, str):
         agent = make_agent(agent, seed=seed, game=game)
     config = GameConfig(num_players, rules, game=game)
-    if callable(getattr(agent, "bind", None)):
+    if bind and callable(getattr(agent, "bind", None)):
         agent.bind(config)
     otype = getattr(agent, "observation_type", None) or "info"
     obs, masks = positions(n, num_players, config.rules, otype, seed, game)

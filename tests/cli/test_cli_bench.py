@@ -73,3 +73,20 @@ def test_pgx_python_that_cannot_run_pgx_is_an_argument_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         bench.main(["--only", "engine", "--seconds", "0.1", "--batch", "8", "--pgx-python", str(fake)])
     assert exc.value.code == 2 and "argument --pgx-python" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--game", "red_planet", "--agents", "ppo"], "no shipped PPO model for 3-player Mission: Red Planet"),
+    (["--agents", "random,ppo", "--rules", "schmidt"], "agent 'ppo' refuses this game"),
+    (["--agents", "ppo:agents/spacemission_agents/data/ppo_2p.npz", "--players", "3"], "was trained for 2 players"),
+])
+def test_an_agent_that_refuses_the_game_is_a_usage_error_before_any_timing(argv, words, capsys, monkeypatch):
+    """Before: bench made each agent but bound none until its timing, where the refusal was a
+    traceback (exit 1), after the other agents' figures."""
+    from spacemission_agents import arena_speed
+
+    monkeypatch.setattr(arena_speed, "decision_speed", lambda *a, **k: pytest.fail("timed before every agent was checked"))
+    with pytest.raises(SystemExit) as info:
+        bench.main(["--only", "agents", "--seconds", "0.1"] + argv)
+    err = " ".join(capsys.readouterr().err.split())
+    assert info.value.code == 2 and "argument --agents: " in err and words in err, err
