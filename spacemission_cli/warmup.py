@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     games = args.game or list(GAMES)
     report = Report(None if args.quiet else sys.stderr)
-    announce()
+    announce(quiet=args.quiet)
     warm_env(games, report)
     if not args.no_bots:
         warm_bots(games, report)

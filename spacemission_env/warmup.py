@@ -172,12 +172,15 @@ def parser(prog: str = "python -m spacemission_env.warmup") -> argparse.Argument
     return ap
 
 
-def announce(stream=None) -> None:
-    """The warm-up's first line; it replaces the first-use notice (compile_notice.py),
-    which would otherwise appear in the middle of the first step's line."""
+def announce(stream=None, quiet: bool = False) -> None:
+    """The warm-up's first line (none with ``quiet``: the summary is the only one); it
+    replaces the first-use notice (compile_notice.py), which would otherwise appear in the
+    middle of the first step's line."""
     from . import compile_notice
 
     compile_notice.NOTICE.shown = True
+    if quiet:
+        return
     print("compiling the numba kernels into numba's cache (each step: CPU s, wall s, functions compiled; "
           "0 = loaded from the cache)...", file=stream or sys.stderr, flush=True)
 
@@ -196,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     if jit_disabled():
         return 0
     report = Report(None if args.quiet else sys.stderr)
-    announce()
+    announce(quiet=args.quiet)
     warm_env(args.game, report)
     print(report.summary(), file=sys.stderr)
     return 0

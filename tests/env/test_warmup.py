@@ -59,9 +59,20 @@ def test_environments_only(capsys):
     assert warmup.main(["--game", "spacemission", "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "warm-up: 4 steps" in err and "VectorEnv" not in err  # --quiet: the summary only
+    assert len(err.strip().splitlines()) == 1, err  # before: the "compiling the numba kernels..." line too
 
 
 def test_nothing_to_do_without_the_jit(monkeypatch, capsys):
     monkeypatch.setattr(numba_config, "DISABLE_JIT", True)
     assert warmup.main([]) == 0
     assert "nothing to warm up" in capsys.readouterr().err
+
+
+@needs_jit
+def test_the_command_with_quiet_prints_one_line(capsys):
+    """`spacemission warmup --quiet`: "print only the summary line" (its help)."""
+    from spacemission_cli import warmup as cli
+
+    assert cli.main(["--game", "red_planet", "--no-bots", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("warm-up: "), err
