@@ -34,6 +34,11 @@ pytestmark = pytest.mark.usefixtures("keep_torch_threads")  # tests/training/con
     ("eval_opponents", "random,bogus", "option eval_opponents: unknown agent 'bogus'"),
     ("bc_teacher", "heuristic:bogus=1", "option bc_teacher: agent spec 'heuristic:bogus=1'"),
     ("eval_opponents", "ppo:/no/such.npz", "option eval_opponents: .*no PPO model file"),
+    # found by a new-user review: a traceback in the first update (NaN logits), after the warm start
+    ("batch_size", 1, "batch_size must be >= 2"),
+    # found by a new-user review: a traceback after the warm start, leaving a run folder that
+    # could neither be started again nor resumed
+    ("trunk", "", "trunk: a policy with the heuristic prior needs at least one trunk layer"),
 ])
 def test_options_the_run_cannot_use_are_refused_by_the_configuration(option, value, message, capsys):
     """Before: all accepted; the specs failed after config.json was written (opponents,
@@ -227,3 +232,18 @@ def test_num_envs_past_this_machines_memory_is_a_usage_error(tmp_path, capsys):
     assert e.value.code == 2
     assert "num_envs=1,099,511,627,776: that many games need at least" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_a_minibatch_larger_than_the_rollout_is_said(tmp_path, capsys, monkeypatch):
+    """Found by a new-user review: --batch-size past num_envs * n_steps was cut to the rollout
+    without a word (sb3-contrib's MaskablePPO, unlike SB3's PPO, does not warn)."""
+    from spacemission_training import train_ppo
+
+    monkeypatch.setattr(train_ppo, "train", lambda cfg, **kw: {"finished": 0, "run_dir": str(tmp_path)})
+    assert train_ppo.main(["--num-envs", "4", "--n-steps", "8", "--batch-size", "64", "--run-dir",
+                           str(tmp_path / "run")]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "--batch-size 64 is more than a rollout's 32 decisions" in err and "one minibatch of 32" in err
+    assert train_ppo.main(["--num-envs", "4", "--n-steps", "8", "--batch-size", "32", "--run-dir",
+                           str(tmp_path / "run")]) == 0
+    assert "minibatch" not in capsys.readouterr().err

@@ -197,6 +197,8 @@ class TrainConfig:
         checks = [
             (2 <= self.players <= 5, "players must be in 2..5"),
             (self.steps > 0 and self.num_envs > 0 and self.n_steps > 0 and self.batch_size > 0, "sizes must be > 0"),
+            # a minibatch of one has no advantage spread to normalise: NaN logits, a crash in the first update
+            (self.batch_size != 1, "batch_size must be >= 2 (PPO normalises the advantages within a minibatch)"),
             (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1, "gamma in (0, 1], gae_lambda in [0, 1]"),
             (0 <= self.shaping_gamma <= 1, "shaping_gamma in [0, 1] (0: the learner's gamma)"),
             (self.lr > 0 and 0 < self.lr_final <= 1, "lr > 0 and lr_final in (0, 1]"),
@@ -234,6 +236,9 @@ class TrainConfig:
         check_batch_memory(self.num_envs, MIN_ENV_BYTES, "num_envs")  # before the run's folder is written
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
+        if self.prior == "heuristic" and not self.layers("trunk"):  # the prior's inputs join the trunk's output
+            raise ValueError(f"trunk: a policy with the heuristic prior needs at least one trunk layer, got "
+                             f"{self.trunk!r} (or --prior '' for none)")
         _check_path("run_dir", self.run_dir, directory=True)
         _check_path("bc_cache", self.bc_cache, directory=False)
         if self.init_from:

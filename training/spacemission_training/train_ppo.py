@@ -420,6 +420,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         build_parser().error(str(exc))
     run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
+    rollout = cfg.num_envs * cfg.n_steps
+    if cfg.batch_size > rollout:  # MaskablePPO cuts it to the rollout without a word
+        print(f"note: --batch-size {cfg.batch_size:,} is more than a rollout's {rollout:,} decisions (--num-envs * "
+              f"--n-steps): each epoch is one minibatch of {rollout:,}", file=sys.stderr)
     try:
         with sigterm_stops_at_once():  # in the warm start as Ctrl-C does; the loop's Interrupt takes over
             summary = train(cfg, resume=resume, argv=argv)
