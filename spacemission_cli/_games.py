@@ -86,7 +86,8 @@ def game_record(state: GameState, seed: int, agents: list[str], actions: list, g
     ranks = final_ranks(state)
     return {
         "format": RECORD_FORMAT, "version": RECORD_VERSION, "game": game, "seed": seed,
-        "config": {"num_players": state.num_players, "rules": state.rules, "max_rounds": state.max_rounds},
+        "config": {"game": "spacemission", "num_players": state.num_players, "rules": state.rules,
+                   "max_rounds": state.max_rounds},
         "lineup": None, "deal": None, "seating": None, "agents": list(agents),
         "start_player": state.start_player, "actions": [list(a) for a in actions],
         "scores": scores(state), "ranks": ranks, "winners": [q for q in range(state.num_players) if ranks[q] == 1],
@@ -188,7 +189,8 @@ def record_from_save(data: dict, where: str) -> dict:
         seat = data["seat"]
         agents = ["human" if q == seat else str(specs[q]) for q in range(state.num_players)]
         rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": 0, "seed": data["seed"],
-               "config": {"num_players": state.num_players, "rules": state.rules, "max_rounds": state.max_rounds},
+               "config": {"game": "spacemission", "num_players": state.num_players, "rules": state.rules,
+                          "max_rounds": state.max_rounds},
                "lineup": None, "deal": None, "seating": None, "agents": agents, "actions": data["actions"],
                "scores": scores(state), "ranks": None, "winners": None, "rounds": state.round,
                "round_limit": state.round_limit, "forfeit": None, "unfinished": True}

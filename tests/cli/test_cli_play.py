@@ -46,7 +46,8 @@ def test_whole_game_from_piped_input(players, rules, opponents, tmp_path, monkey
     assert "your move> 1" in out and "Final scores" in out
     assert "Traceback" not in out + err
     ((line, game),) = read_records(rec)
-    assert game["agents"][0] == "human" and game["config"] == {"num_players": players, "rules": rules, "max_rounds": 40}
+    assert game["agents"][0] == "human" and game["config"] == {"game": "spacemission", "num_players": players, "rules": rules,
+                                                                  "max_rounds": 40}
     replay = Replayer(game, "recorded")  # the record replays in the reference engine, labels and scores included
     person = []
     while not replay.done:
@@ -116,6 +117,10 @@ def test_save_and_load_continue_identically(tmp_path, monkeypatch, capsys):
     assert code == 0 and f"Continuing the game saved in {save}" in out
     (_, a), (_, b) = read_records(rec_a)[0], read_records(rec_b)[0]
     assert a["actions"] == b["actions"] and a["scores"] == b["scores"], "the bots' randomness continues too"
+    # the arena's games.jsonl config (docs/arena.md), "game" included (before: left out by play)
+    assert a["config"] == {"game": "spacemission", "num_players": 3, "rules": "yucata", "max_rounds": 12}
+    (_, saved), = read_records(save)
+    assert saved["config"] == a["config"] and saved["unfinished"]
 
 
 def test_load_errors_name_the_argument(tmp_path, monkeypatch, capsys):
