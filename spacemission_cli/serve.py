@@ -102,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"argument --port: must be 0-65535, got {args.port}")
     if args.max_games < 1:
         ap.error(f"argument --max-games: must be >= 1, got {args.max_games}")
+    from spacemission_env.games import get_game
+
+    d = get_game(args.game).description
+    if args.players < d.min_players:  # the page at / could start no game: every one would be refused
+        ap.error(f"argument --players: the page at / plays {d.title}, which needs {d.min_players}-{d.max_players} "
+                 f"players; this server would offer at most {args.players}")
     from spacemission_env.checks import check_memory
 
     try:  # the cap is what keeps visitors' games within memory: one that cannot is no cap
@@ -132,12 +138,35 @@ def main(argv: list[str] | None = None) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"Listening on {args.host}: reachable from other machines, as you chose (--host). "
               "docs/play.md shows how to put a reverse proxy with TLS in front.", flush=True)
-    from spacemission_env.games import get_game
+    import socket
 
-    print(f"{get_game(args.game).description.title} at http://{'127.0.0.1' if args.host == '0.0.0.0' else args.host}:"
-          f"{args.port}/ (opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    try:  # bound here: a port in use is a usage error, and --port 0 announces the port the system chose
+        sock = listening_socket(args.host, args.port)
+    except socket.gaierror as exc:
+        ap.error(f"argument --host: cannot listen on {args.host!r}: {exc.strerror or exc}")
+    except OSError as exc:
+        ap.error(f"argument --port: cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")
+    port = sock.getsockname()[1]
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.host, f"[{args.host}]" if ":" in args.host else args.host)
+    print(f"{d.title} at http://{shown}:{port}/ (opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
+    uvicorn.Server(uvicorn.Config(app, host=args.host, port=port, log_level="warning")).run(sockets=[sock])
     return 0
+
+
+def listening_socket(host: str, port: int):
+    """A TCP socket bound to ``host``:``port`` (0: a free port the system picks), for uvicorn
+    to listen on; OSError when it cannot be bound (a port in use, an unknown host)."""
+    import socket
+
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn sets it
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 if __name__ == "__main__":

@@ -269,13 +269,47 @@ def test_replays_upload_and_step_as_a_seat(app, client, tmp_path):
     (["--players", "7"], "argument --players: must be 2-5"),
     (["--replay", "/nonexistent/games.jsonl"], "argument --replay: cannot read"),
     (["--port", "x"], "argument --port: expected an integer"),
+    # found by a new-user review: the server started, and its page at / could start no game
+    (["--game", "red_planet", "--players", "2"], "argument --players: the page at / plays Mission: Red Planet, "
+                                                 "which needs 3-5 players; this server would offer at most 2"),
+    (["--host", "no.such.host.invalid"], "argument --host: cannot listen on 'no.such.host.invalid'"),
 ])
-def test_serve_refuses_bad_arguments_before_listening(argv, words, capsys):
+def test_serve_refuses_bad_arguments_before_listening(argv, words, capsys, monkeypatch):
+    import uvicorn
+
     from spacemission_cli import serve
 
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: pytest.fail("the server went on to listen"))
     with pytest.raises(SystemExit) as exc:
         serve.main(argv)
-    assert exc.value.code == 2 and words in capsys.readouterr().err
+    assert exc.value.code == 2 and words in " ".join(capsys.readouterr().err.split())
+
+
+def test_serve_announces_the_port_it_listens_on(capsys, monkeypatch):
+    """Found by a new-user review: --port 0 (a free port the system picks) announced port 0;
+    a port in use was uvicorn's error after the announcement (exit 1); now a usage error."""
+    import socket
+
+    import uvicorn
+
+    from spacemission_cli import serve
+
+    served = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.extend(sockets))
+    assert serve.main(["--port", "0"]) == 0
+    (sock,) = served
+    sock.listen()  # as uvicorn does with it
+    port = sock.getsockname()[1]
+    try:
+        assert port != 0 and f"Space Mission at http://127.0.0.1:{port}/ " in capsys.readouterr().out
+        with socket.socket() as probe:  # the announced port is this server's: bound, so another cannot take it
+            with pytest.raises(OSError):
+                probe.bind(("127.0.0.1", port))
+        with pytest.raises(SystemExit) as exc:
+            serve.main(["--port", str(port)])
+        assert exc.value.code == 2 and "argument --port: cannot listen on 127.0.0.1 port" in capsys.readouterr().err
+    finally:
+        sock.close()
 
 
 def test_the_replay_file_is_on_the_page(tmp_path):

@@ -71,7 +71,7 @@ def test_serve_max_games_past_memory_is_a_usage_error(monkeypatch, capsys):
     """Before: accepted; the server listened with a cap on live games that could never keep
     them within memory. (Listening is replaced: on the old code the test fails there.)"""
     uvicorn = pytest.importorskip("uvicorn")
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the server went on to listen"))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: pytest.fail("the server went on to listen"))
     err = usage_error(lambda: main(["serve", "--max-games", str(10**30)]), capsys)
     assert ("argument --max-games: 1,000,000,000,000,000,000,000,000,000,000 live games need at least " in err
             and "GiB (8 KiB each at the least), more than this machine's" in err and "use a smaller --max-games" in err)
@@ -79,7 +79,7 @@ def test_serve_max_games_past_memory_is_a_usage_error(monkeypatch, capsys):
 
 def test_serve_max_games_limit_is_the_machines_memory(monkeypatch, capsys):
     uvicorn = pytest.importorskip("uvicorn")
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the server went on to listen"))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: pytest.fail("the server went on to listen"))
     monkeypatch.setattr(checks, "physical_memory", lambda: 1 * GiB)
     err = usage_error(lambda: main(["serve", "--max-games", "200000"]), capsys)
     assert "200,000 live games need at least 1.5 GiB (8 KiB each at the least), more than this machine's 1.0 GiB" in err
@@ -143,7 +143,7 @@ def test_play_load_of_a_file_past_memory_is_refused_unread(tmp_path, half_gib_ma
 
 def test_serve_replay_of_a_file_past_memory_is_a_usage_error(tmp_path, half_gib_machine, monkeypatch, capsys):
     uvicorn = pytest.importorskip("uvicorn")
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the server went on to listen"))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: pytest.fail("the server went on to listen"))
     path = sparse_file(tmp_path / "games.jsonl", 200 * MiB)
     err = usage_error(lambda: main(["serve", "--replay", str(path)]), capsys)
     assert f"argument --replay: {path} holds 209,715,200 bytes" in " ".join(err.split())
