@@ -59,6 +59,8 @@ def _query_int(request: Request, key: str, default: int | None) -> int | None:
     if text is None or text == "":
         return default
     if not _PLAIN_INT.fullmatch(text):
+        if re.fullmatch(r"-?[0-9]+", text):  # digits, too many of them: no count or seat is that large
+            raise ApiError(400, f"query parameter {key} is out of range: {len(text.lstrip('-'))} digits, at most 18")
         raise ApiError(400, f"query parameter {key} must be an integer (decimal digits), got {text[:40]!r}")
     return int(text)
 

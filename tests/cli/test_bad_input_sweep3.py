@@ -202,13 +202,15 @@ def test_a_game_the_servers_player_limit_cannot_seat_is_refused():
     assert client.post("/api/games", json={"players": 2}).status_code == 201
 
 
-@pytest.mark.parametrize("text", [" 1", "+0", "0_0", "\u0663", "9" * 5000, "1.0"])
-def test_query_integers_are_plain_decimal_digits(text, client):
+@pytest.mark.parametrize("text, words", [(t, "must be an integer (decimal digits)")
+                                         for t in (" 1", "+0", "0_0", "\u0663", "1.0")]
+                         + [("9" * 5000, "is out of range: 5000 digits, at most 18"),  # a new-user review: it
+                            ("-" + "9" * 19, "is out of range: 19 digits, at most 18")])  # said "not decimal digits"
+def test_query_integers_are_plain_decimal_digits(text, words, client):
     """Before: int() read ' 1', '+0', '0_0' and the Arabic-Indic digit three as numbers, and 5000
     digits were a ValueError of its own; now each is a 400 naming the parameter."""
     g = client.post("/api/games", json={"seed": 4}).json()
-    refused(client.get(f"/api/games/{g['id']}", params={"since": text}), 400,
-            "query parameter since must be an integer (decimal digits)")
+    refused(client.get(f"/api/games/{g['id']}", params={"since": text}), 400, f"query parameter since {words}")
     assert client.get(f"/api/games/{g['id']}", params={"since": "0"}).status_code == 200
 
 
