@@ -488,6 +488,8 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
         except OSError as exc:
             raise ArenaArgumentError("out", f"cannot create the out directory {str(out_dir)!r}: "
                                             f"{exc.strerror or exc}") from exc
+        if not record:  # an earlier run's games would sit beside this run's results as if they were its own
+            (out_dir / "games.jsonl").unlink(missing_ok=True)
     log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
 
     t0 = time.perf_counter()

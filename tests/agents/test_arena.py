@@ -216,3 +216,14 @@ def test_each_agent_sees_its_own_seat_only(tmp_path):
             rules.apply(s, action)
             decisions += 1
     assert decisions == len(a.seen) + len(b.seen) > 0
+
+
+def test_no_record_removes_an_earlier_runs_games(tmp_path):
+    """Found by a new-user review: with record=False an earlier run's games.jsonl stayed beside
+    the new results.json, and replaying it showed games of other agents and seeds."""
+    out = tmp_path / "out"
+    run_arena(["random", "greedy"], games=2, seed=1, out=out, progress=False)
+    assert (out / "games.jsonl").is_file()
+    result = run_arena(["random", "kind-random"], games=2, seed=2, out=out, record=False, progress=False)
+    assert not (out / "games.jsonl").exists() and (out / "results.json").is_file()
+    assert result.config["agents"] == ["random", "kind-random"]
