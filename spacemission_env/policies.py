@@ -97,8 +97,10 @@ class RandomPolicy(BasePolicy):
     ``seed(s)`` reseeds it. Uniform over the legal ids by default; with
     ``by_kind=True`` uniform over the legal action kinds first, then over ids within
     the kind (``engine.sample_actions``), which plays games to their end far more often.
-    ``bind(config)`` takes the sampler of the config's game (Space Mission's until then;
-    uniform sampling reads only the mask, so it is the same draw for every game).
+    Uniform sampling reads only the mask: each draw takes the sampler of the game whose
+    action space has the mask's width, bound or not, so one object serves every game (one
+    policy shared by envs of two games included). ``bind(config)`` checks the config and,
+    with ``by_kind``, takes its game's sampler (a game without action kinds is a ValueError).
     """
 
     uses_observation = False
@@ -125,7 +127,7 @@ class RandomPolicy(BasePolicy):
     def _draw(self, masks: np.ndarray) -> np.ndarray:
         if self.by_kind:
             return self._sample(masks, self._rng, by_kind=True)
-        return self._sample(masks, self._rng)
+        return _uniform_sampler(masks.shape[-1])(masks, self._rng)
 
     def seed(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(check_seed(seed))
@@ -145,6 +147,26 @@ class RandomPolicy(BasePolicy):
 
     def __repr__(self) -> str:
         return f"RandomPolicy(by_kind={self.by_kind})" if self.by_kind else "RandomPolicy()"
+
+
+_UNIFORM_SAMPLERS: dict = {}  # mask width -> sample_actions, filled as widths are met
+
+
+def _uniform_sampler(num_actions: int):
+    """``sample_actions`` of the game whose action space is ``num_actions`` wide (Space
+    Mission's for any other width: its error names the width it expects)."""
+    sample = _UNIFORM_SAMPLERS.get(num_actions)
+    if sample is None:
+        from .games import GAMES
+
+        for name in GAMES:
+            game = get_game(name)
+            if game.num_actions == num_actions:
+                sample = _UNIFORM_SAMPLERS[num_actions] = game.engine.sample_actions
+                break
+        else:
+            return engine.sample_actions
+    return sample
 
 
 def resolve_opponents(opponents, num_players: int) -> list:
