@@ -472,6 +472,11 @@ class OneGameRawEnv(raw_env):
 
     GAME = ""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.GAME:  # the class's own name, as PettingZoo's classic envs have it before any instance
+            cls.metadata = {**raw_env.metadata, "name": get_game(cls.GAME).description.versioned_name}
+
     def __init__(self, **kwargs):
         if "game" in kwargs:
             module = type(self).__module__.rsplit(".", 1)[-1]

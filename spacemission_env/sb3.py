@@ -170,7 +170,7 @@ class GameVecEnv(EnvBase, VecEnv):
         new = [p for p in pool if id(p) not in old]
         bind_policies(new, self.config)
         types = {id(p): t for p, t in zip(self._policies, self._policy_types)}
-        types.update({id(p): policy_observation_type(p, self.observation_type) for p in new})
+        types.update({id(p): policy_observation_type(p, self.observation_type, self.game.observation_types) for p in new})
         self.opponents = self._policies = pool
         self._policy_types = [types[id(p)] for p in pool]
         self.opponent_observation_types = list(self._policy_types)

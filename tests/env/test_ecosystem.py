@@ -144,3 +144,14 @@ def test_gymnasium_masked_sample_plays_legal_moves_to_the_end(game):
         if terminated or truncated:
             break
     assert terminated and not truncated and info["scores"] and "is_success" in info and steps > 10
+
+
+def test_the_versioned_modules_classes_carry_their_own_name():
+    """Found by a new-user review: red_planet_v0.raw_env.metadata["name"] read "spacemission_v1"
+    until an instance set its own (PettingZoo's classic envs set it on the class)."""
+    from spacemission_env import red_planet_v0
+
+    for module in (spacemission_v1, red_planet_v0):
+        name = module.__name__.rsplit(".", 1)[-1]
+        assert module.raw_env.metadata["name"] == name == module.raw_env().metadata["name"]
+        assert module.raw_env.metadata["render_modes"] == module.raw_env().metadata["render_modes"]
