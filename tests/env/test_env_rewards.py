@@ -120,8 +120,9 @@ def test_reward_function_two_part_shaping_on_a_batch():
         assert np.allclose(r, expected)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="known defect, docs/interfaces.md 'Rewards': a forfeit pays illegal_reward "
-                                       "without the last -Phi; fixing it changes rewards (the next env version)")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="known defect, docs/interfaces.md 'Rewards': a forfeit pays illegal_reward without the last "
+                          "-Phi; fixing it changes rewards (the next env version)")
 def test_shaping_leaves_a_forfeits_return_unchanged():
     """Found by a new-user review. Strict: once fixed this passes, and the docs' known-defect
     paragraph and this mark must go with a version bump (docs/versioning.md)."""
