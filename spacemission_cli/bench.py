@@ -222,17 +222,13 @@ def main(argv: list[str] | None = None) -> int:
         args.rules = "yucata"
     if args.players is None:
         args.players = 2
-    from spacemission_env.games import get_game
+    from spacemission_env.games import GameConfig, get_game
 
-    from ._bench_game import check_sizes
+    from ._bench_game import check_sizes, made_agents
 
     check_sizes(args, ap, get_game("spacemission"), batch_parts=("engine",))  # env plays one game
     agents = []
     if "agents" in args.only:
-        from spacemission_env.games import GameConfig
-
-        from ._bench_game import made_agents
-
         specs = _agent_specs(args.agents)
         if not specs:
             ap.error("argument --agents: no agent to time")

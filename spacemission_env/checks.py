@@ -49,8 +49,7 @@ def check_batch_memory(games: int, bytes_per_game: int, what: str) -> None:
     """ValueError, before anything is allocated, when ``games`` games of ``bytes_per_game``
     bytes each (their states alone: a lower bound) need more memory than the machine has
     (:func:`check_memory`). ``what`` names the argument (``num_envs``, ``batch_size``)."""
-    have = physical_memory()
-    if have is None or games * bytes_per_game <= have:  # the usual case, without building the message (every batch's init)
-        return
-    check_memory(f"{what}={count_text(games)}: that many games need", games * bytes_per_game, "play fewer at once",
-                 " for their states alone")
+    need, have = games * bytes_per_game, physical_memory()
+    if have is not None and need > have:  # the message is built only then: this runs at every batch's init
+        check_memory(f"{what}={count_text(games)}: that many games need", need, "play fewer at once",
+                     " for their states alone")

@@ -358,6 +358,12 @@ def _warm_numba(num_players: int, rules: str, max_rounds: int, game: str = "spac
     engine.step(st, engine.sample_actions(mask, np.random.default_rng(0)))
 
 
+def _pool_size(workers: int, chunks: int, ray: str | None) -> int:
+    """Worker processes the arena starts: one per chunk, at most ``workers``; none where the
+    chunks are played here (one worker or one chunk) or as Ray tasks."""
+    return min(workers, chunks) if ray is None and workers > 1 and chunks > 1 else 0
+
+
 def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
           progress: bool, log, jsonl_path, ray: str | None = None) -> list[dict]:
     """Every chunk's result, in chunk order (played here, or by a pool of workers)."""
@@ -365,11 +371,12 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
 
     parts: list = []
     pool = queue = None
-    if ray is None and workers > 1 and len(tasks) > 1:  # before the progress bar's thread: fork copies no running thread
+    processes = _pool_size(workers, len(tasks), ray)
+    if processes:  # started before the progress bar's thread: fork copies no running thread
         _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
         ctx = mp.get_context(start_method)
         queue = ctx.Queue()
-        pool = ctx.Pool(min(workers, len(tasks)), initializer=_init_worker, initargs=(payloads, names, config, queue))
+        pool = ctx.Pool(processes, initializer=_init_worker, initargs=(payloads, names, config, queue))
     jsonl = open(jsonl_path, "w", encoding="utf-8") if jsonl_path is not None else None
     ended = np.zeros(len(tasks), dtype=np.int64)  # games ended per chunk, for the progress bar
     total = sum(len(t["games"]) for t in tasks)
@@ -498,9 +505,8 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     elapsed = time.perf_counter() - t0
     result = _summarise(parts, sched, names, specs, config, ups, deals,
                         dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size)))
-    played_by = min(int(workers), len(tasks)) if ray is None and workers > 1 and len(tasks) > 1 else 1  # as _play starts
     result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
-                         workers=played_by, cpu_count=os.cpu_count())
+                         workers=_pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
     if out_dir is not None:
         result.save(out_dir)
     return result
