@@ -83,7 +83,7 @@ class EnvBase:
 
     def _init_illegal_action(self, illegal_action, illegal_reward) -> None:
         """``illegal_action``: ``"raise"`` (ValueError) or ``"lose"`` (the episode ends
-        with ``illegal_reward`` for the offender)."""
+        with ``illegal_reward`` for the offender, ``RewardFunction.forfeit``)."""
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_reward_value(illegal_reward, "illegal_reward")
 

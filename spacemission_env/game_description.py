@@ -109,12 +109,12 @@ class GameDescription:
 
     @property
     def env_id(self) -> str:
-        """The Gymnasium and PettingZoo registry id, e.g. ``"SpaceMission-v1"``."""
+        """The Gymnasium and PettingZoo registry id, e.g. ``"SpaceMission-v2"``."""
         return f"{self.registry_name}-v{self.version}"
 
     @property
     def versioned_name(self) -> str:
-        """PettingZoo's name for the env and its module, e.g. ``"spacemission_v1"``."""
+        """PettingZoo's name for the env and its module, e.g. ``"spacemission_v2"``."""
         return f"{self.name}_v{self.version}"
 
     @property

@@ -1,8 +1,8 @@
-"""Gymnasium single-agent environment of every game (``"SpaceMission-v1"``,
-``"RedPlanet-v0"``): one learner seat, opponents inside ``step()``.
+"""Gymnasium single-agent environment of every game (``"SpaceMission-v2"``,
+``"RedPlanet-v1"``): one learner seat, opponents inside ``step()``.
 
     import gymnasium, spacemission_env
-    env = gymnasium.make("SpaceMission-v1", num_players=3, opponents=None, seat="random")
+    env = gymnasium.make("SpaceMission-v2", num_players=3, opponents=None, seat="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(action)   # info["action_mask"]
     env.unwrapped.action_masks()                                    # bool [num_actions], for MaskablePPO
@@ -46,7 +46,8 @@ Bad learner input: an action of the wrong type (bool, float, str, float array) r
 ``TypeError``, an id outside 0..99 ``ValueError`` (a caller bug, not a move), both
 naming the value, with the game unchanged. A legal-range but illegal action
 (``illegal_action``): ``"lose"`` (default, the PettingZoo classic convention) ends the
-episode with ``illegal_reward`` (-1.0) and ``info["illegal_action"] = True``;
+episode with ``illegal_reward`` (-1.0; less the seat's potential under shaping) and
+``info["illegal_action"] = True``;
 ``"raise"`` raises ValueError. Seeding: ``reset(seed=s)`` seeds the env's
 ``np_random``, which draws the seat (``seat="random"``), then the game seed, and
 reseeds every opponent that has a ``seed`` method (a child of ``SeedSequence(s)``
@@ -73,7 +74,7 @@ from .policies import note_opponent_failure, seed_policies
 
 _NO_OBSERVATION = np.zeros(0, dtype=np.int8)  # what an opponent with uses_observation=False receives
 _NO_OBSERVATION.flags.writeable = False
-ENV_ID = get_game("spacemission").description.env_id  # "SpaceMission-v1", the first game's (docs/versioning.md)
+ENV_ID = get_game("spacemission").description.env_id  # "SpaceMission-v2", the first game's (docs/versioning.md)
 
 
 class GameEnv(EnvBase, gymnasium.Env):
@@ -205,8 +206,9 @@ class GameEnv(EnvBase, gymnasium.Env):
             if self.illegal_action == "raise":
                 raise ValueError(f"action {a} ({self.game.action_label(a)}) is not legal now; legal: {legal_list(self._mask[0])}")
             self._episode_over = True
+            reward = self.reward_fn.forfeit(self._st, self.seat, self.illegal_reward)  # before _result: scores as they stand
             obs, info = self._result(illegal=True)
-            return obs, self.illegal_reward, True, False, info
+            return obs, reward, True, False, info
         reward = self._play(a)
         reward += self._run_opponents()
         self._episode_over = self._over()
@@ -238,7 +240,7 @@ SpaceMissionEnv = GameEnv  # the name of the first game's env, kept
 
 
 def registered_env(registered_game: str, **kwargs) -> GameEnv:
-    """The entry point of the registered ids (``gymnasium.make("RedPlanet-v0", ...)``): the
+    """The entry point of the registered ids (``gymnasium.make("RedPlanet-v1", ...)``): the
     id names the game, so a ``game`` argument is refused (TypeError), as the versioned
     PettingZoo modules refuse it; ``registered_game`` is set by the registration."""
     if "game" in kwargs:
@@ -249,11 +251,11 @@ def registered_env(registered_game: str, **kwargs) -> GameEnv:
 
 
 def register_envs() -> None:
-    """Register every game's id (``"SpaceMission-v1"``, ``"RedPlanet-v0"``: games.GAMES)
+    """Register every game's id (``"SpaceMission-v2"``, ``"RedPlanet-v1"``: games.GAMES)
     with Gymnasium (this single-agent env through ``registered_env``, its game set) and with PettingZoo's
     registry (the AEC env of the game's versioned module, PettingZoo >= 1.27).
     Idempotent; called by ``import spacemission_env``. Only the current version is
-    registered: both registries answer an older id (``"SpaceMission-v0"``) with an
+    registered: both registries answer an older id (``"SpaceMission-v1"``) with an
     error naming the current one."""
     try:
         import pettingzoo

@@ -3,7 +3,7 @@
 Turn-based board game for 2-5 players (docs/rules.md), as a PettingZoo AEC environment in
 the style of the classic environments, over the fast batched engine (a batch of one).
 
-    from spacemission_env.spacemission_v1 import env
+    from spacemission_env.spacemission_v2 import env
     e = env(num_players=3, rules="yucata", max_rounds=100, reward="win")
     e.reset(seed=0)
     for agent in e.agent_iter():
@@ -13,8 +13,8 @@ the style of the classic environments, over the fast batched engine (a batch of 
 
 | | |
 |---|---|
-| Import | `from spacemission_env import spacemission_v1` |
-| Registry id | `pettingzoo.make("aec", "SpaceMission-v1")` |
+| Import | `from spacemission_env import spacemission_v2` |
+| Registry id | `pettingzoo.make("aec", "SpaceMission-v2")` |
 | Actions | Discrete |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` in 2..5 |
@@ -52,7 +52,8 @@ the style of the classic environments, over the fast batched engine (a batch of 
   receive its final reward and must step ``None``.
 * Illegal actions: ``raw_env`` raises ``ValueError`` naming the action and the legal
   ones (``illegal_action="raise"``); ``env()`` passes ``illegal_action="lose"``, the
-  classic convention: the game ends, ``illegal_reward`` (-1.0) for the offender, 0.0
+  classic convention: the game ends, ``illegal_reward`` (-1.0; less its potential under
+  shaping, docs/interfaces.md "Rewards") for the offender, 0.0
   for the others, ``infos[offender]["illegal_action"] = True``, scores as they stand.
   Either way an action of the wrong type (bool, float, str, None for the acting agent)
   raises ``TypeError`` and an id outside 0..99 ``ValueError``, naming the value, with
@@ -65,9 +66,9 @@ the style of the classic environments, over the fast batched engine (a batch of 
   rejected seed changes nothing, ``env()``'s wrapper included (it stays un-reset).
 * ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"``.
 
-Registration: ``import spacemission_env`` registers ``"SpaceMission-v1"`` with
-PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v1")``
-(see ``gym_env.register_envs``); ``spacemission_env.spacemission_v1`` is the versioned
+Registration: ``import spacemission_env`` registers ``"SpaceMission-v2"`` with
+PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v2")``
+(see ``gym_env.register_envs``); ``spacemission_env.spacemission_v2`` is the versioned
 module in PettingZoo's style (``env``, ``raw_env``). Versions: docs/versioning.md.
 """
 from __future__ import annotations
@@ -428,10 +429,11 @@ class raw_env(EnvBase, AECEnv):
 
     def _forfeit(self, agent: str) -> None:
         """``illegal_action="lose"``: the game ends now, ``illegal_reward`` for the
-        offender and 0.0 for the others (PettingZoo's classic convention)."""
+        offender (less its potential under shaping, rewards.py) and 0.0 for the others
+        (PettingZoo's classic convention)."""
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {q: 0.0 for q in self.possible_agents}
-        self.rewards[agent] = self.illegal_reward
+        self.rewards[agent] = self.reward_fn.forfeit(self._st, self._seat[agent], self.illegal_reward)
         self._rewards_zero = False
         self._finish(round_limit=False, offender=agent)
         self._accumulate_rewards()
@@ -467,7 +469,7 @@ class raw_env(EnvBase, AECEnv):
 
 class OneGameRawEnv(raw_env):
     """raw_env of the one game ``GAME``: the base of the versioned modules' raw_env
-    (``spacemission_v1``, ``red_planet_v0``). Their module and their registry id name the
+    (``spacemission_v2``, ``red_planet_v1``). Their module and their registry id name the
     game, so a ``game`` argument is refused (TypeError) rather than silently playing another."""
 
     GAME = ""

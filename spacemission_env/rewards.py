@@ -113,6 +113,15 @@ class RewardFunction:
             return None
         return potential(self.engine.scores(st), self.scale)
 
+    def forfeit(self, st, seat: int, illegal_reward: float) -> float:
+        """The offender's reward when an illegal action ends the game (``illegal_action=
+        "lose"``): ``illegal_reward``, less its potential ``Phi_seat(s_k)`` under shaping,
+        the ``-Phi`` every action pays (the game ends: the terminal potential is 0), so
+        that shaping leaves the forfeit's return ``illegal_reward`` as without it."""
+        if not self.shaping:
+            return float(illegal_reward)
+        return float(np.float32(illegal_reward) - potential(self.engine.scores(st), self.scale)[0, seat])
+
     def after(self, st, running: np.ndarray, actor: np.ndarray, phi_before: np.ndarray | None) -> np.ndarray:
         """Rewards of the step just taken: ``running`` bool [B] (games that were not
         over before it), ``actor`` int [B] (the seat that acted), ``phi_before`` from

@@ -11,30 +11,30 @@ import pettingzoo
 import pytest
 
 import spacemission_env  # noqa: F401  (registers the ids)
-from spacemission_env import red_planet_v0, spacemission_v1
+from spacemission_env import red_planet_v1, spacemission_v2
 from spacemission_env.gym_env import GameEnv
 from spacemission_env.pettingzoo_env import raw_env as shared_raw_env
 from tests.helpers.sb3 import GameVecEnv, needs_sb3
 from tests.helpers.versions import PETTINGZOO_REGISTRY
 
-IDS = {"spacemission": "SpaceMission-v1", "red_planet": "RedPlanet-v0"}
+IDS = {"spacemission": "SpaceMission-v2", "red_planet": "RedPlanet-v1"}
 OTHER = {"spacemission": "red_planet", "red_planet": "spacemission"}
 
 
 # --- the registered ids name their game -------------------------------------------------------
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_registered_ids_refuse_a_game_argument(game):
-    """Before: ``gymnasium.make("RedPlanet-v0", game="spacemission")`` built a Space Mission env
+    """Before: ``gymnasium.make("RedPlanet-v1", game="spacemission")`` built a Space Mission env
     under the Red Planet id (the registry's ``game`` kwarg was silently overridden), and
-    ``pettingzoo.make("aec", "SpaceMission-v1", game="red_planet")`` / ``spacemission_v1.env(
-    game="red_planet")`` played Red Planet, while ``red_planet_v0`` already refused a game."""
+    ``pettingzoo.make("aec", "SpaceMission-v2", game="red_planet")`` / ``spacemission_v2.env(
+    game="red_planet")`` played Red Planet, while ``red_planet_v1`` already refused a game."""
     env_id, other = IDS[game], OTHER[game]
     text = f"{env_id} plays {game!r}; it takes no game argument (got game={other!r}); make the id of the game you want"
     with pytest.raises(TypeError, match=re.escape(text)):
         gymnasium.make(env_id, game=other)
     with pytest.raises(TypeError, match=re.escape(text)):
         gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync", game=other)
-    module = spacemission_v1 if game == "spacemission" else red_planet_v0
+    module = spacemission_v2 if game == "spacemission" else red_planet_v1
     pz_text = f"{module.__name__.rsplit('.', 1)[1]} plays {game!r}; it takes no game argument (got game={other!r})"
     makers = [lambda: module.env(game=other), lambda: module.raw_env(game=other)]
     if PETTINGZOO_REGISTRY:
@@ -49,7 +49,7 @@ def test_registered_ids_refuse_a_game_argument(game):
     again = gymnasium.make(env.spec)
     assert again.unwrapped.game.name == game and again.unwrapped.num_players == 4
     assert env.reset(seed=3)[0].tobytes() == again.reset(seed=3)[0].tobytes()
-    assert spacemission_v1.raw_env().metadata["name"] == "spacemission_v1"
+    assert spacemission_v2.raw_env().metadata["name"] == "spacemission_v2"
     if not PETTINGZOO_REGISTRY:
         return
     aec = pettingzoo.make("aec", env_id, num_players=4)
@@ -58,12 +58,12 @@ def test_registered_ids_refuse_a_game_argument(game):
 
 
 # --- PettingZoo: last() once the game is over -------------------------------------------------
-@pytest.mark.parametrize("module", [spacemission_v1, red_planet_v0])
+@pytest.mark.parametrize("module", [spacemission_v2, red_planet_v1])
 def test_last_after_every_agent_left_names_reset(module):
     """Before: once every agent had stepped None at the end, ``last()`` raised a bare
     ``KeyError: 'player_1'`` (the agent's entries were gone); now a ValueError saying to reset,
     like ``step()``'s, and reset() starts a new game."""
-    e = module.raw_env(num_players=3, max_rounds=1) if module is spacemission_v1 else module.raw_env()
+    e = module.raw_env(num_players=3, max_rounds=1) if module is spacemission_v2 else module.raw_env()
     e.reset(seed=0)
     rng = np.random.default_rng(0)
     for agent in e.agent_iter():
@@ -75,7 +75,7 @@ def test_last_after_every_agent_left_names_reset(module):
     for observe in (True, False):
         with pytest.raises(ValueError, match=re.escape(text)):
             e.last(observe)
-    wrapped = module.env(num_players=3, max_rounds=1) if module is spacemission_v1 else module.env()
+    wrapped = module.env(num_players=3, max_rounds=1) if module is spacemission_v2 else module.env()
     wrapped.reset(seed=0)
     for agent in wrapped.agent_iter():
         obs, _, term, trunc, _ = wrapped.last()
@@ -147,11 +147,11 @@ def test_gymnasium_masked_sample_plays_legal_moves_to_the_end(game):
 
 
 def test_the_versioned_modules_classes_carry_their_own_name():
-    """Found by a new-user review: red_planet_v0.raw_env.metadata["name"] read "spacemission_v1"
+    """Found by a new-user review: red_planet_v1.raw_env.metadata["name"] read "spacemission_v2"
     until an instance set its own (PettingZoo's classic envs set it on the class)."""
-    from spacemission_env import red_planet_v0
+    from spacemission_env import red_planet_v1
 
-    for module in (spacemission_v1, red_planet_v0):
+    for module in (spacemission_v2, red_planet_v1):
         name = module.__name__.rsplit(".", 1)[-1]
         assert module.raw_env.metadata["name"] == name == module.raw_env().metadata["name"]
         assert module.raw_env.metadata["render_modes"] == module.raw_env().metadata["render_modes"]

@@ -172,7 +172,7 @@ def test_observation_and_action_spaces_are_fixed_objects():
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     assert e.metadata["is_parallelizable"] is False
     assert e.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
-    assert e.metadata["name"] == "spacemission_v1"
+    assert e.metadata["name"] == "spacemission_v2"
 
 
 def test_raw_env_raises_on_illegal_action():
@@ -330,7 +330,7 @@ def test_pettingzoo_registry_make():
     from spacemission_env.gym_env import register_envs
 
     register_envs()
-    e = pettingzoo.make("aec", "SpaceMission-v1", num_players=3, rules="schmidt")
+    e = pettingzoo.make("aec", "SpaceMission-v2", num_players=3, rules="schmidt")
     assert e.unwrapped.num_players == 3 and e.unwrapped.rules == "schmidt"
     _quiet(api_test, e, num_cycles=10)
 

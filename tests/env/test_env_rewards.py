@@ -120,24 +120,63 @@ def test_reward_function_two_part_shaping_on_a_batch():
         assert np.allclose(r, expected)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="known defect, docs/interfaces.md 'Rewards': a forfeit pays illegal_reward without the last "
-                          "-Phi; fixing it changes rewards (the next env version)")
-def test_shaping_leaves_a_forfeits_return_unchanged():
-    """Found by a new-user review. Strict: once fixed this passes, and the docs' known-defect
-    paragraph and this mark must go with a version bump (docs/versioning.md)."""
-    import gymnasium
+def _illegal_action(mask) -> int:
+    return int(np.flatnonzero(~np.asarray(mask).astype(bool))[0])
 
-    returns = {}
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_shaping_leaves_a_gymnasium_forfeits_return_unchanged(game):
+    """A forfeit (illegal_action="lose") pays illegal_reward less the offender's potential
+    under shaping: the shaped return equals the unshaped one at gamma 1 (found by a new-user
+    review; env versions SpaceMission-v2 / RedPlanet-v1, docs/changelog.md)."""
+    import gymnasium
+    from spacemission_env import get_game
+
+    returns, last = {}, {}
     for shaping in (False, True):
-        g = gymnasium.make("SpaceMission-v1", num_players=2, seat=0, shaping=shaping, reward="win")
+        g = gymnasium.make(get_game(game).description.env_id, num_players=3, seat=0, shaping=shaping, reward="win",
+                           illegal_reward=-2.0)
         obs, info = g.reset(seed=3)
-        rng, total = np.random.default_rng(0), 0.0
-        for _ in range(150):  # legal moves: the learner holds points
+        rng, total, held = np.random.default_rng(0), 0.0, 0.0
+        while held == 0:  # legal moves until the learner holds points
             obs, r, terminated, truncated, info = g.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             total += r
             assert not terminated
-        obs, r, terminated, truncated, info = g.step(int(np.flatnonzero(~info["action_mask"].astype(bool))[0]))
+            held = g.unwrapped.engine.scores(g.unwrapped.batch_state)[0, 0, -1] / 50.0
+        obs, r, terminated, truncated, info = g.step(_illegal_action(info["action_mask"]))
         assert terminated and info["illegal_action"]
-        returns[shaping] = total + r
-    assert returns[True] == pytest.approx(returns[False])  # gamma 1: shaping sums to 0
+        returns[shaping], last[shaping] = total + r, (r, held)
+    assert last[False][0] == -2.0
+    assert last[True][0] == pytest.approx(-2.0 - last[True][1], abs=1e-6)  # -Phi(s_k): the game ends
+    assert returns[True] == pytest.approx(returns[False], abs=1e-5)  # gamma 1: shaping sums to 0
+
+
+@pytest.mark.parametrize("gamma", [1.0, 0.8])
+def test_a_pettingzoo_forfeit_pays_the_offenders_last_potential(gamma):
+    """AEC, shaping on: the offender gets illegal_reward - Phi(s_k), the others 0.0; at
+    gamma 1 every seat's shaped return equals its unshaped one (illegal_reward, 0, 0)."""
+    from spacemission_env.pettingzoo_env import env as aec_env
+
+    totals = {}
+    for shaping in (False, True):
+        e = aec_env(num_players=3, shaping=shaping, gamma=gamma)
+        e.reset(seed=5)
+        rng = np.random.default_rng(2)
+        total = dict.fromkeys(e.possible_agents, 0.0)
+        for _ in range(90):
+            e.step(int(rng.choice(np.flatnonzero(e.infos[e.agent_selection]["action_mask"]))))
+            for q in e.possible_agents:
+                total[q] += e.rewards[q]
+        offender = e.agent_selection
+        held = e.unwrapped.engine.scores(e.unwrapped.batch_state)[0, e.possible_agents.index(offender), -1] / 50.0
+        e.step(_illegal_action(e.infos[offender]["action_mask"]))
+        assert e.infos[offender]["illegal_action"]
+        for q in e.possible_agents:
+            total[q] += e.rewards[q]
+        expected = -1.0 - held if shaping else -1.0
+        assert e.rewards[offender] == pytest.approx(expected, abs=1e-6)
+        assert all(e.rewards[q] == 0.0 for q in e.possible_agents if q != offender)
+        totals[shaping] = (total, offender, held)
+    assert totals[True][2] > 0, "the test needs the offender to hold points when it forfeits"
+    if gamma == 1.0:
+        assert totals[True][0] == pytest.approx(totals[False][0], abs=1e-5)

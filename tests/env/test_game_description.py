@@ -153,7 +153,7 @@ def test_registries_know_the_current_version_only():
 
 def test_versioned_module_in_pettingzoo_style():
     module = importlib.import_module(f"spacemission_env.{D.versioned_name}")
-    assert module is spacemission_env.spacemission_v1
+    assert module is spacemission_env.spacemission_v2
     e = module.env(num_players=2)
     e.reset(seed=0)
     assert str(e) == D.versioned_name and isinstance(e.unwrapped, module.raw_env)
