@@ -5,14 +5,15 @@ cannot tell from the true one (M-I3), for the leak test and for search bots.
 player's private knowledge (M-I2, M-I5) and redraws what he cannot know (M-I3):
 
 - event cards: the cards whose place he knows stay (his bonus and setup cards, the drawn
-  card he holds, the discovery cards on Mars he laid or looked at, the removed cards and
-  set-aside cards he has seen); the others are relabelled by a random permutation that
+  card he holds, the discovery cards on Mars he laid or looked at, the removed cards he drew,
+  the set-aside cards he has seen); the others are relabelled by a random permutation that
   maps bonus cards to bonus cards and discovery cards to discovery cards, applied to every
   place a card can be (other hands, other setup hands, other players' seen sets, the
   event pile, Mars, removed and set-aside cards). Kinds per place stay, so every public
   count (bonus cards per player, discovery cards on Mars, the pile's size) stays too; and
   every other player holds a bonus card he cannot have got from this player's setup cards
-  (his M-S6 keep);
+  (his M-S6 keep), and the hands shown at setup (M-S5), seen by all, are relabelled among
+  themselves, so every player has seen them in every world;
 - the event pile, ship deck and mineral pool are reshuffled (their contents are public
   or follow from the relabelling; their order is hidden);
 - every unrevealed commit of another player (M-R3, M-I4) is redrawn from his remaining
@@ -39,7 +40,10 @@ def known_cards(state: GameState, player: int) -> set[int]:
         if c != NONE and (state.discovery_owner[z] == player or player in state.looked[z]):
             known.add(c)
     seen = set(me.seen)
-    known |= seen & set(state.removed_cards)  # removed cards he drew (the engine does not record the drawer)
+    # M-E1: a removed card is known to its drawer only (having seen it at setup says nothing of
+    # where it went); a schema-1 document did not record the drawer (NONE): then a removed card
+    # he has seen counts as his
+    known |= {c for c, q in zip(state.removed_cards, state.removed_by) if q == player or (q == NONE and c in seen)}
     known |= seen & set(state.set_aside)  # setup: the cards he set aside or returned stay set aside
     return known
 
@@ -73,12 +77,18 @@ def _relabel_event_cards(t: GameState, player: int, rng: np.random.Generator) ->
     # cards this player saw and no longer knows the place of (those he returned, the hands
     # shown at M-S5): each other player keeps a bonus card outside them in any world
     unplaced_seen = set(t.players[player].seen) - known
+    # M-S5, M-I1: the hands shown at setup were seen by every player, as everyone knows; they
+    # are the cards in every seat's seen set (no other way of seeing a card is shared by all
+    # seats without the card's place being known). They are relabelled among themselves, so
+    # that every seat has seen them in every world.
+    shown = set.intersection(*(set(pl.seen) for pl in t.players)) - known
     sigma = list(range(NUM_EVENTS))
     for bonus in (True, False):
         free = [c for c in range(NUM_EVENTS) if c not in known and IS_BONUS[c] == bonus]
         for _ in range(MAX_DRAWS):  # rejection: uniform among the relabellings that fit
-            for c, d in zip(free, (free[i] for i in rng.permutation(len(free)))):
-                sigma[c] = d
+            for group in ([c for c in free if c in shown], [c for c in free if c not in shown]):
+                for c, d in zip(group, (group[i] for i in rng.permutation(len(group)))):
+                    sigma[c] = d
             if not bonus or all(not pl.bonus or any(sigma[c] not in unplaced_seen for c in pl.bonus)
                                 for q, pl in enumerate(t.players) if q != player):
                 break

@@ -14,7 +14,8 @@ that every component stays conserved (check_invariants):
   ``minerals={zone: "ice"}`` gets an ice token (else sylvanite, celerium); the other
   tokens form the pool, sorted by type (top = last), or ``mineral_pool`` exactly.
 - event cards (by label, components.CARD_LABELS): ``bonus={seat: [...]}``,
-  ``discoveries={zone: (label, owner)}``, ``removed_cards``, ``drawn``; the rest form the
+  ``discoveries={zone: (label, owner)}``, ``removed_cards`` (``removed_by``: their drawers,
+  who must have seen them; default unknown), ``drawn``; the rest form the
   event pile in id order, or ``event_pile`` (top = last) exactly, then leftover
   discovery cards are removed from the game and leftover bonus cards go to the last seat.
 - roles (by name): ``discard={seat: [...]}``, ``commits={seat: role}``, ``acted=[seats]``;
@@ -66,6 +67,7 @@ def position(
     mineral_pool: list[str] | None = None,
     discoveries: dict[int, tuple[str, int]] | None = None,
     removed_cards: list[str] | None = None,
+    removed_by: list[int | None] | None = None,
     drawn: str | None = None,
     event_pile: list[str] | None = None,
     bonus: dict[int, list[str]] | None = None,
@@ -150,6 +152,8 @@ def position(
         rest = [c for c in range(NUM_EVENTS) if c not in claimed and c not in s.event_pile]
         s.removed_cards += [c for c in rest if not IS_BONUS[c]]
         players[n - 1].bonus += [c for c in rest if IS_BONUS[c]]
+    s.removed_by = [NONE if q is None else q for q in (removed_by or [])]
+    s.removed_by += [NONE] * (len(s.removed_cards) - len(s.removed_by))  # who drew them: not said
     # players
     for q, pl in enumerate(players):
         pl.counters = [(counters or {}).get(q, {}).get(m, 0) for m in MINERAL_NAMES]

@@ -37,6 +37,7 @@ from .state import (
     F_MARS,
     F_PHASE,
     F_PLAYER_COUNT,
+    F_REMOVED_BY,
     F_REMOVED_CARDS,
     F_REMOVED_CARDS_LEN,
     F_SLOTS,
@@ -74,6 +75,7 @@ def scientist_draw(g, rng, b, q):
                 g[b, F_PHASE] = PH_DISCOVERY
                 return NEXT_NONE
         g[b, F_REMOVED_CARDS + g[b, F_REMOVED_CARDS_LEN]] = card
+        g[b, F_REMOVED_BY + g[b, F_REMOVED_CARDS_LEN]] = q  # only the drawer knows the card
         g[b, F_REMOVED_CARDS_LEN] += 1
     return NEXT_END_TURN
 

@@ -73,6 +73,7 @@ def to_reference(st: BatchState, i: int) -> GameState:
         discovery_owner=flat("discovery_owner", NUM_ZONES),
         looked=[mask(r) for r in rows("looked", NUM_ZONES, PAD, n)],
         removed_cards=pile("removed_cards"),
+        removed_by=rec[OFFSETS["removed_by"]:OFFSETS["removed_by"] + one("removed_cards_len")],
         mineral_pool=pile("mineral_pool"),
         event_pile=pile("event_pile"),
         set_aside=pile("set_aside"),
@@ -140,6 +141,7 @@ def write_slot(st: BatchState, i: int, s: GameState) -> None:
         values = getattr(s, name)
         _put(getattr(st, name), i, values, name)
         getattr(st, name + "_len")[i] = len(values)
+    _put(st.removed_by, i, s.removed_by, "removed_by")
     st.slots[i] = s.slots
     st.crew[i] = s.crew
     st.token[i] = s.token

@@ -71,6 +71,7 @@ FIELDS = (
     ("looked", (Z, "P"), np.int32),  # M-O3b
     ("removed_cards", (E,), np.int32),
     ("removed_cards_len", (), np.int32),
+    ("removed_by", (E,), np.int32),  # who drew each removed card (M-E1), NONE if unknown
     ("mineral_pool", (NUM_MINERAL_TOKENS,), np.int32),  # M-S1
     ("mineral_pool_len", (), np.int32),
     # event cards (M-S5, M-S6, M-E1)
@@ -143,6 +144,7 @@ F_DISCOVERY_OWNER = OFFSETS["discovery_owner"]
 F_LOOKED = OFFSETS["looked"]
 F_REMOVED_CARDS = OFFSETS["removed_cards"]
 F_REMOVED_CARDS_LEN = OFFSETS["removed_cards_len"]
+F_REMOVED_BY = OFFSETS["removed_by"]
 F_MINERAL_POOL = OFFSETS["mineral_pool"]
 F_MINERAL_POOL_LEN = OFFSETS["mineral_pool_len"]
 F_EVENT_PILE = OFFSETS["event_pile"]

@@ -422,8 +422,9 @@ def scientist_draw(state: GameState, player: int) -> None:
     elif any(state.discovery[z] == NONE for z in OUTER_ZONES):
         state.drawn, state.phase = card, "discovery"
         return
-    else:
+    else:  # out of the game face down: only the drawer knows which card (M-E1)
         state.removed_cards.append(card)
+        state.removed_by.append(player)
     end_turn(state)
 
 

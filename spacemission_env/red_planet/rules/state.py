@@ -75,6 +75,8 @@ class GameState:
     looked: list[list[int]] = field(default_factory=lambda: [[] for _ in range(NUM_ZONES)])  # [zone] seats that
     # looked at its card (M-O3b), sorted: public, as the laying is (M-I1)
     removed_cards: list[int] = field(default_factory=list)  # discovery cards drawn with every outer zone taken
+    removed_by: list[int] = field(default_factory=list)  # [i] who drew removed_cards[i] (M-E1: only he saw
+    # which card left the game); NONE where a schema-1 state document did not say
     mineral_pool: list[int] = field(default_factory=list)  # token types, face down; top = last (M-S1)
     # event cards (M-S5, M-S6, M-E1)
     event_pile: list[int] = field(default_factory=list)  # top = last; in setup: the undealt cards
@@ -219,6 +221,10 @@ def check_invariants(s: GameState) -> None:
             _fail(f"zone {z}: its discovery card was laid by player {s.discovery_owner[z]}, who has not seen it (M-I2)")
     if any(IS_BONUS[c] for c in s.removed_cards) or any(not IS_BONUS[c] for pl in s.players for c in pl.bonus):
         _fail("removed_cards holds only discovery cards and players' bonus lists only bonus cards")
+    if len(s.removed_by) != len(s.removed_cards) or any(
+            q != NONE and (not 0 <= q < n or c not in s.players[q].seen) for c, q in zip(s.removed_cards, s.removed_by)):
+        _fail(f"removed_by {s.removed_by} names, for each removed card, the seat that drew it and has seen it "
+              f"(M-E1), or NONE; removed_cards {s.removed_cards}")
     # role cards: 9 per player over hand, discard and the unplayed commit (M-C7, M-R6)
     for q, pl in enumerate(s.players):
         roles = pl.hand + pl.discard + ([pl.commit] if pl.commit != NONE and not pl.acted else [])

@@ -5,6 +5,9 @@
 ValueError naming the field (``players[2].counters.ice``, ``slots[1]``, ...); a loaded
 state passes every check of state.py (conservation and turn), so play continues from it
 exactly as from the state that was saved.
+
+Schema versions: 2 adds ``removed_by`` (who drew each removed card, M-E1; ``null`` where not
+known). A version 1 document, without it, still loads, its drawers unknown.
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ from ..components import (
 from .state import NONE, PHASES, GameState, PlayerState, check_can_act, check_invariants
 
 GAME = "red_planet"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: "removed_by"; version 1 documents still load (the drawers unknown)
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
 
@@ -83,6 +86,7 @@ def state_to_dict(s: GameState) -> dict:
             for z in range(NUM_ZONES)
         ],
         "removed_cards": [CARD_LABELS[c] for c in s.removed_cards],
+        "removed_by": [_opt(q) for q in s.removed_by],
         "mineral_pool": [MINERAL_NAMES[t] for t in s.mineral_pool],
         "event_pile": [CARD_LABELS[c] for c in s.event_pile],
         "set_aside": [CARD_LABELS[c] for c in s.set_aside],
@@ -180,8 +184,9 @@ def _names(value, where: str, names) -> list[int]:
 
 
 TOP_KEYS = ("game", "version", "num_players", "rng", "round", "phase", "start_player", "current_player", "players",
-            "zones", "removed_cards", "mineral_pool", "event_pile", "set_aside", "ship_deck", "slots", "airborne",
-            "used_ships", "ships", "token_supply", "turn")
+            "zones", "removed_cards", "removed_by", "mineral_pool", "event_pile", "set_aside", "ship_deck", "slots",
+            "airborne", "used_ships", "ships", "token_supply", "turn")
+TOP_KEYS_V1 = tuple(k for k in TOP_KEYS if k != "removed_by")  # schema 1 did not record who drew a removed card
 PLAYER_KEYS = ("supply", "lism", "removed", "hand", "discard", "commit", "acted", "bonus", "counters", "setup_hand",
                "seen")
 ZONE_KEYS = ("name", "astronauts", "mineral", "leftover", "discovery", "discovery_owner", "looked")
@@ -190,11 +195,12 @@ BIG = 10**6  # counters are unlimited (M-C5); a bound keeps documents sane
 
 
 def state_from_dict(data) -> GameState:
-    d = _obj(data, "the document", TOP_KEYS)
+    version = data.get("version") if isinstance(data, dict) else None
+    d = _obj(data, "the document", TOP_KEYS_V1 if type(version) is int and version == 1 else TOP_KEYS)
     if d["game"] != GAME:
         raise _bad("game", f"{GAME!r}", d["game"])
-    if type(d["version"]) is not int or d["version"] != SCHEMA_VERSION:  # not 1.0 or true
-        raise _bad("version", str(SCHEMA_VERSION), d["version"])
+    if type(d["version"]) is not int or d["version"] not in (1, SCHEMA_VERSION):  # not 1.0 or true
+        raise _bad("version", f"{SCHEMA_VERSION} (or 1)", d["version"])
     n = _int(d["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
     if d["phase"] not in PHASES:
         raise _bad("phase", "one of " + ", ".join(PHASES), d["phase"])
@@ -241,6 +247,12 @@ def state_from_dict(data) -> GameState:
         crew[int(key)] = _ints(sd["crew"], f"{w}.crew", 0, ASTRONAUTS, n)
         token[int(key)] = _name(sd["token"], f"{w}.token", ZONE_NAMES, optional=True)
     t = _obj(d["turn"], "turn", TURN_KEYS)
+    removed_cards = _names(d["removed_cards"], "removed_cards", CARD_INDEX)
+    if d["version"] == 1:
+        removed_by = [NONE] * len(removed_cards)
+    else:
+        removed_by = [_opt_int(v, f"removed_by[{i}]", 0, n - 1)
+                      for i, v in enumerate(_list(d["removed_by"], "removed_by", len(removed_cards)))]
     state = GameState(
         num_players=n,
         rng=_int(d["rng"], "rng", 0, MASK64),
@@ -251,7 +263,8 @@ def state_from_dict(data) -> GameState:
         round=_int(d["round"], "round", 1, NUM_ROUNDS),
         mars=mars, mineral=mineral, leftover=leftover, discovery=discovery, discovery_owner=owner,
         looked=looked,
-        removed_cards=_names(d["removed_cards"], "removed_cards", CARD_INDEX),
+        removed_cards=removed_cards,
+        removed_by=removed_by,
         mineral_pool=_names(d["mineral_pool"], "mineral_pool", MINERAL_NAMES),
         event_pile=_names(d["event_pile"], "event_pile", CARD_INDEX),
         set_aside=_names(d["set_aside"], "set_aside", CARD_INDEX),

@@ -15,9 +15,11 @@ from spacemission_env.red_planet.components import (
     DISCOVERY_CARDS,
     IS_BONUS,
     NUM_ROLES,
+    OUTER_ZONES,
 )
 from spacemission_env.red_planet.determinize import known_cards, sample_world
 from spacemission_env.red_planet.rules import (
+    NONE,
     GameState,
     apply,
     check_invariants,
@@ -347,6 +349,54 @@ def _after_setup(n, seed):
     while s.phase == "keep":
         apply(s, r.choice(legal_actions(s)))
     return s
+
+
+def test_M_E1_a_removed_card_is_known_to_its_drawer_alone_in_sampled_worlds():
+    """M-E1: a card drawn with every outer zone taken leaves the game face down, seen by its
+    drawer; M-I3: "never visible: discovery cards one neither laid nor saw". Found by a rules
+    review: the sampler kept a removed card in place for every player who had seen it at all
+    (here seat 0, at setup), so a search bot learnt where that card went."""
+    x = "Hübscher Felsen 1"
+    rim = ["Hübscher Felsen 2", "Hübscher Felsen 3", "Mine erschöpft", "Grubenunglück", "Riesiges Vorkommen",
+           "Moose und Flechten", "Radioaktive Strahlen"]
+    s = position(3, round=6, phase="commit", start=0, discoveries={z: (c, 1) for z, c in zip(OUTER_ZONES, rim)},
+                 removed_cards=[x], bonus={0: ["Celerium"], 1: ["Sylvanit"], 2: ["Kolonisation"]},
+                 event_pile=["Fehlanalyse", "Meteoritenfeld", "Sylvanit-Ader", "Eisblöcke 1", "Eisblöcke 2"])
+    for q in (0, 1):  # seat 0 saw it at setup; seat 1 drew it and it was removed
+        s.players[q].seen = sorted(set(s.players[q].seen) | {card(x)})
+    s.removed_by = [1]
+    check_invariants(s)
+    assert card(x) not in known_cards(s, 0) and card(x) in known_cards(s, 1)
+    rng = np.random.default_rng(0)
+    places = {"removed": 0, "elsewhere": 0}
+    for _ in range(300):
+        places["removed" if card(x) in sample_world(s, 0, rng).removed_cards else "elsewhere"] += 1
+        assert sample_world(s, 1, rng).removed_cards == [card(x)]  # the drawer knows it
+    assert places["elsewhere"] > 150, places  # uniform: the removed one is any of the 11 discovery cards seat 0 cannot place
+    s.removed_by = [NONE]  # a schema-1 document: the drawer unknown, a seen card counts as his
+    assert card(x) in known_cards(s, 0)
+
+
+def test_M_S5_the_hands_shown_at_setup_stay_seen_by_every_player_in_every_sampled_world():
+    """M-S5, M-I1: a hand shown at setup is seen by every player, and everyone knows it.
+    Found by a rules review: the sampler relabelled those cards inside the other players'
+    seen sets once M-S6 had shuffled them into the pile, so in every world some rival had
+    "forgotten" them. The shown cards are still relabelled (their places are hidden), among
+    themselves."""
+    checked = 0
+    for n, seed in itertools.product((3, 4, 5), range(40)):
+        s = new_game(n, seed=seed)
+        if not s.set_aside:  # nobody had to show an all-discovery hand
+            continue
+        shown = set(s.set_aside)
+        s = _after_setup(n, seed)
+        checked += 1
+        rng = np.random.default_rng(seed)
+        for me in range(n):
+            for _ in range(10):
+                t = sample_world(s, me, rng)
+                assert all(shown <= set(pl.seen) for pl in t.players), (n, seed, me)
+    assert checked >= 10
 
 
 def test_M_S6_a_sampled_rival_never_keeps_a_bonus_card_the_player_returned():

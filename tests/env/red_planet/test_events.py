@@ -28,6 +28,7 @@ def test_M_E1_all_outer_zones_taken_the_card_leaves_the_game_seen_by_its_drawer(
     apply(s, act("draw"))
     card = CARD_INDEX["Sylvanit-Ader"]
     assert s.removed_cards[-1] == card and card in s.players[0].seen and s.players[0].acted
+    assert s.removed_by[-1] == 0  # who drew it: only he knows which card left the game
     assert all(s.discovery[z] == CARD_INDEX[label] for z, (label, _q) in FULL_RIM.items())
     assert s.event_pile == [] and "draw" not in kinds(s)  # never reshuffled
 

@@ -411,8 +411,8 @@ def test_M_E1_M_I5_a_removed_discovery_card_is_remembered_by_its_drawer_alone():
             "Hübscher Felsen 3", "Mine erschöpft", "Grubenunglück", "Riesiges Vorkommen", "Meteoritenfeld"])}
     c = CARD_INDEX["Sylvanit-Ader"]
     s = position(3, phase="ability", role="Scientist", discoveries=full, event_pile=["Sylvanit-Ader"])
-    s = both(s, act("draw"))
-    assert s.removed_cards[-1] == c and s.event_pile == []
+    s = both(s, act("draw"))  # both engines: the fast one records the drawer too
+    assert s.removed_cards[-1] == c and s.event_pile == [] and s.removed_by[-1] == 0
     for q in range(3):
         assert obs(s, q, "recall")["seen_cards"][c] == int(q == 0)
         assert obs(s, q, "info")["seen_cards"].sum() == 0  # recall only

@@ -43,7 +43,7 @@ def load(d):
     (lambda d: d.pop("rng"), "rng"),
     (lambda d: d.update(extra=1), "extra"),
     (lambda d: d.update(game="space_mission"), "game"),
-    (lambda d: d.update(version=2), "version"),
+    (lambda d: d.update(version=3), "version"),
     (lambda d: d.update(num_players=2), "num_players"),
     (lambda d: d.update(round=11), "round"),
     (lambda d: d.update(round=True), "round"),
@@ -62,6 +62,8 @@ def load(d):
     (lambda d: d["turn"].update(steps_left=4), "turn.steps_left"),
     (lambda d: d.update(ships={"99": {"crew": [0] * 4, "token": None}}), "ships"),
     (lambda d: d.update(token_supply=[3] * 10), "token_supply[0]"),
+    (lambda d: d.pop("removed_by"), "removed_by"),
+    (lambda d: d.update(removed_by=[0] * (len(d["removed_cards"]) + 1)), "removed_by"),
 ])
 def test_malformed_documents_name_the_field(edit, field):
     d = doc()
@@ -85,6 +87,44 @@ def test_contradictory_documents_are_rejected(edit, words):
     d = doc()
     edit(d)
     with pytest.raises(ValueError, match=words):
+        load(d)
+
+
+def _with_a_removed_card():
+    full = {z: (label, 2) for z, label in zip((3, 4, 5, 6, 7, 8, 9), ["Hübscher Felsen 1", "Hübscher Felsen 2",
+            "Hübscher Felsen 3", "Mine erschöpft", "Grubenunglück", "Riesiges Vorkommen", "Meteoritenfeld"])}
+    s = position(3, phase="ability", role="Scientist", discoveries=full, event_pile=["Sylvanit-Ader"])
+    apply(s, act("draw"))  # every outer zone taken: the card leaves the game, seen by seat 0 only (M-E1)
+    return s
+
+
+def test_M_E1_the_drawer_of_a_removed_card_is_saved_and_checked():
+    s = _with_a_removed_card()
+    d = json.loads(to_json(s))
+    assert d["version"] == 2 and d["removed_by"][-1] == 0 and from_json(to_json(s)) == s
+    last = len(d["removed_by"]) - 1  # the builder removed the discovery cards left over, drawers unknown
+    d["removed_by"][-1] = 1  # seat 1 never saw the card
+    with pytest.raises(ValueError, match="removed_by"):
+        load(d)
+    d["removed_by"][-1] = 3
+    with pytest.raises(ValueError, match=rf"removed_by\[{last}\]"):
+        load(d)
+    d["removed_by"][-1] = None  # not known: allowed (what a schema-1 document says)
+    assert load(d).removed_by[-1] == -1
+
+
+def test_a_schema_1_document_loads_with_its_drawers_unknown():
+    """Schema 1 had no "removed_by"; its documents still load, the drawers unknown (NONE)."""
+    s = _with_a_removed_card()
+    d = json.loads(to_json(s))
+    d["version"] = 1
+    del d["removed_by"]
+    t = load(d)
+    assert set(t.removed_by) == {-1} and t.removed_cards == s.removed_cards
+    t.removed_by = s.removed_by
+    assert t == s
+    d["removed_by"] = s.removed_by  # a schema-1 document has no such key
+    with pytest.raises(ValueError, match="unknown key 'removed_by'"):
         load(d)
 
 
