@@ -31,3 +31,26 @@ def bind_bot(agent, spec: str, config, observation_types, hint: str = "") -> str
         raise ValueError(f"agent {spec!r} asks for observation_type {observation_type!r}; "
                          f"expected one of {tuple(observation_types)}")
     return observation_type
+
+
+def refuse_imported_bots(specs, game: str, trusted: bool) -> None:
+    """A saved game is data: an opponent it names by an import path (``MODULE:CLASS``) would
+    import and run that module's code as the file is loaded. ValueError naming the first
+    such spec, unless ``trusted`` (``play --trust-load``); registered names and ``ppo:PATH``
+    (a numpy file, read without pickle) are always allowed. ``None`` entries (the person)
+    are skipped; a malformed spec is left to the bot's own construction to name."""
+    from spacemission_agents.registry import parse_spec
+
+    if trusted:
+        return
+    for spec in specs:
+        if spec is None:
+            continue
+        try:
+            target = parse_spec(spec, game)[0]
+        except ValueError:
+            continue
+        if ":" in target:
+            raise ValueError(f"the saved game names opponent {spec!r} by an import path, which would import and run "
+                             f"{target.partition(':')[0]!r}; loading a file runs no code it names unless you add "
+                             f"--trust-load (only for files you trust)")

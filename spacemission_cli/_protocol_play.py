@@ -166,9 +166,15 @@ def load_game(args, ap, game_name: str | None, loaded: tuple) -> dict:
     if game_name is not None and rebuilt.game.name != game_name:
         ap.error(f"argument --game: the saved game is {rebuilt.game.name!r}, not {game_name!r}")
     seat = agents.index("human")
+    specs = [None if q == seat else str(a) for q, a in enumerate(agents)]
+    from ._bots import refuse_imported_bots
+
+    try:
+        refuse_imported_bots(specs, rebuilt.game.name, args.trust_load)
+    except ValueError as exc:
+        ap.error(f"argument --load: {args.load}: {exc}")
     return {"config": rebuilt.config, "seat": seat, "seed": rec["seed"], "actions": [list(a) for a in rec["actions"]],
-            "specs": [None if q == seat else str(a) for q, a in enumerate(agents)], "state": rebuilt.state,
-            "loaded": args.load}
+            "specs": specs, "state": rebuilt.state, "loaded": args.load}
 
 
 class ProtocolSession:

@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
     ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100)")
     ap.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
+    ap.add_argument("--trust-load", action="store_true",
+                    help="with --load: also build opponents the file names by an import path MODULE:CLASS, which "
+                         "imports and runs that code (refused by default; only for files you trust)")
     ap.add_argument("--record", metavar="FILE", help="append the finished game to FILE (JSON lines, as the arena's games.jsonl)")
     return ap
 
@@ -163,12 +166,13 @@ def read_load(args, ap) -> tuple[str | None, Exception | None]:
 
 
 def _load_game(args, ap, text: str | None, error: Exception | None) -> dict:
-    from spacemission_env.space_mission.rules import apply, new_game
-
-    from ._games import SAVE_FORMAT, SAVE_VERSION
     from spacemission_env.space_mission.rules.state_json import state_from_dict, state_to_dict
 
+    from ._bots import refuse_imported_bots
+    from ._games import SAVE_FORMAT, SAVE_VERSION, Replayer, record_from_save
+
     bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
+
     if isinstance(error, (OSError, UnicodeDecodeError)):
         bad(f"cannot read it ({error})")
     elif error is not None:  # more than this machine's memory could hold once read, or no text
@@ -186,13 +190,17 @@ def _load_game(args, ap, text: str | None, error: Exception | None) -> dict:
                 and len(specs) == state.num_players and specs[seat] is None
                 and all(isinstance(s, str) for i, s in enumerate(specs) if i != seat)):
             raise ValueError("seat and specs do not fit the game")
-        # the saved actions must lead to the saved state: then the game can be recorded and replayed
-        check = new_game(state.num_players, seed=seed, rules=state.rules, max_rounds=state.max_rounds)
-        for _, action, _ in actions:
-            apply(check, action)
-        if state_to_dict(check) != state_to_dict(state):
+        # the saved actions, each with its seat and label as replay checks them, must lead to the
+        # saved state: then the finished game can be recorded and replayed
+        check = Replayer(record_from_save(data, "the saved game"), "the saved game")
+        while not check.done:
+            check.step()
+        if state_to_dict(check.state) != state_to_dict(state):
             raise ValueError("its actions do not lead to its state (edited?)")
-    except (KeyError, TypeError, ValueError) as exc:
+        refuse_imported_bots(specs, "spacemission", args.trust_load)
+    except KeyError as exc:
+        bad(f"missing field {exc.args[0]!r}")
+    except (TypeError, ValueError) as exc:
         bad(f"{type(exc).__name__}: {exc}" if not isinstance(exc, ValueError) else str(exc))
     return {"state": state, "seat": seat, "seed": seed, "specs": specs, "actions": [list(a) for a in actions]}
 
@@ -224,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         record = Path(args.record)
         if record.is_dir() or not record.parent.is_dir():
             ap.error(f"argument --record: {args.record} is a directory or its folder does not exist")
+    if args.trust_load and not args.load:
+        ap.error("argument --trust-load: only with --load")
     loaded = read_load(args, ap) if args.load else (None, None)
     if args.game not in (None, "spacemission") or (args.load and not _is_space_mission_save(loaded[0])):
         from . import _protocol_play  # every other game, over the game protocol

@@ -1,0 +1,102 @@
+"""``play --load``: a saved game is data (found by a third-party client review).
+
+Before: an opponent the file named by an import path (``MODULE:CLASS``) was imported, and its
+code run, as the file loaded; Space Mission's loader dropped each action's seat and label
+unchecked (``--record`` then wrote a game ``replay`` refused); a save without ``state`` was a
+bare ``KeyError: 'state'``."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from spacemission_cli import play, replay
+
+GAMES = ("spacemission", "red_planet")
+BOT_CLASS = {"spacemission": "spacemission_agents.random_agents import RandomAgent as Bot",
+             "red_planet": "spacemission_agents.red_planet.random_bot import RandomBot as Bot"}
+
+
+def _save(game, tmp_path, monkeypatch) -> tuple:
+    """A game saved after the person's first moves (option 1 each time)."""
+    saved = tmp_path / "save.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3 + f"save {saved}\nquit\ny\n"))
+    assert play.main(["--game", game, "--seed", "1", "--opponents", "random"]) == 0
+    return saved, json.loads(saved.read_text())
+
+
+def _names(game, data) -> list:
+    return data["specs"] if game == "spacemission" else data["agents"]
+
+
+def _load(argv, monkeypatch, capsys, stdin="quit\ny\n"):
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    with pytest.raises(SystemExit) as exc:
+        play.main(argv)
+    return exc.value.code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_saved_import_path_runs_no_code_unless_trusted(game, tmp_path, monkeypatch, capsys):
+    saved, data = _save(game, tmp_path, monkeypatch)
+    marker = tmp_path / "ran"
+    module = f"saved_bot_module_{game}"  # a module name per test: sys.modules keeps an imported one
+    (tmp_path / f"{module}.py").write_text(
+        f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\nfrom {BOT_CLASS[game]}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = _names(game, data)
+    bot = next(q for q, name in enumerate(names) if name not in (None, "human"))
+    names[bot] = f"{module}:Bot"
+    saved.write_text(json.dumps(data) + "\n")
+    code, err = _load(["--load", str(saved)], monkeypatch, capsys)
+    assert code == 2 and "argument --load: " in err and f"'{module}:Bot' by an import path" in err
+    assert "--trust-load" in err and not marker.exists()  # nothing imported
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\ny\n"))
+    assert play.main(["--load", str(saved), "--trust-load"]) == 0  # the person's word: built and played
+    assert marker.read_text() == "ran"
+
+
+def test_trust_load_needs_load(capsys):
+    with pytest.raises(SystemExit) as exc:
+        play.main(["--trust-load", "--seed", "1"])
+    assert exc.value.code == 2 and "argument --trust-load: only with --load" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field", ["state", "seat", "actions"])
+def test_a_save_missing_a_field_names_it(field, tmp_path, monkeypatch, capsys):
+    saved, data = _save("spacemission", tmp_path, monkeypatch)
+    del data[field]
+    saved.write_text(json.dumps(data))
+    code, err = _load(["--load", str(saved)], monkeypatch, capsys)
+    assert code == 2 and f"missing field '{field}'" in err and "KeyError" not in err
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda a: a[0].__setitem__(2, "xyz"), "the saved game: action 1 of"),
+    (lambda a: a[0].__setitem__(2, "xyz"), "recorded label 'xyz', but the rebuilt game says"),
+    (lambda a: a[1].__setitem__(0, (a[1][0] + 1) % 2), "action 2 of"),
+    (lambda a: a[0].__setitem__(0, "0"), "actions must be a list of [seat, action id, label]"),
+])
+def test_space_mission_load_checks_each_actions_seat_and_label(edit, words, tmp_path, monkeypatch, capsys):
+    """The saved actions are the game's record: a finished game is recorded from them, so each
+    must be the seat that was to act and the label of its action, as replay checks."""
+    saved, data = _save("spacemission", tmp_path, monkeypatch)
+    assert len(data["actions"]) >= 2
+    edit(data["actions"])
+    saved.write_text(json.dumps(data))
+    code, err = _load(["--load", str(saved)], monkeypatch, capsys)
+    assert code == 2 and "argument --load: " in err and words in err
+
+
+def test_a_loaded_game_played_to_its_end_is_recorded_and_replays(tmp_path, monkeypatch, capsys):
+    """What the checks keep true: a loaded game, finished with --record, replays."""
+    saved, record = tmp_path / "save.json", tmp_path / "games.jsonl"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 4 + f"save {saved}\nquit\ny\n"))
+    assert play.main(["--opponents", "random", "--seed", "3", "--max-rounds", "6"]) == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    assert play.main(["--load", str(saved), "--record", str(record)]) == 0
+    assert record.exists()
+    assert replay.main([str(record)]) == 0 and "matches the record" in capsys.readouterr().out
