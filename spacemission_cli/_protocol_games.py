@@ -62,6 +62,12 @@ def final_ranks(game, state) -> list[int]:
     return [1 + sum(k > key[q] for k in key) for q in range(len(key))]
 
 
+def ended_at_round_limit(game, state) -> bool:
+    """Whether a reference state's game stopped at its round limit (the protocol's
+    ``round_limit`` reads the fast engine's state; False for a game of fixed length)."""
+    return bool(game.round_limit(game.engine.from_reference([state]))[0])
+
+
 def game_record(game, config: GameConfig, state, seed: int, agents: list[str], actions: list,
                 unfinished: bool = False) -> dict:
     """A game as one record (arena shape, ``config.game`` set); ``unfinished`` for a save."""
@@ -76,7 +82,7 @@ def game_record(game, config: GameConfig, state, seed: int, agents: list[str], a
         "actions": [list(a) for a in actions],
         "scores": game.rules.scores(state), "ranks": ranks,
         "winners": None if ranks is None else [q for q, r in enumerate(ranks) if r == 1],
-        "rounds": getattr(state, "round", None), "round_limit": False, "forfeit": None,
+        "rounds": getattr(state, "round", None), "round_limit": ended_at_round_limit(game, state), "forfeit": None,
     }
     if unfinished:
         rec["unfinished"] = True
@@ -167,12 +173,12 @@ class Replayer:
         if rec.get("unfinished"):
             return ["scores at the save"]
         checked = ["scores"]
-        expect = {"rounds": getattr(s, "round", None)}
+        expect = {"rounds": getattr(s, "round", None), "round_limit": ended_at_round_limit(g, s)}
         if rec.get("forfeit") is None:
             ranks = final_ranks(g, s)
             expect.update(ranks=ranks, winners=[q for q, r in enumerate(ranks) if r == 1])
-        for key, value in expect.items():
-            if rec.get(key) is not None and value is not None:
+        for key, value in expect.items():  # a field recorded (null included) must be the rebuilt game's
+            if key in rec:
                 if rec[key] != value:
                     raise RecordError(f"{self.where}: recorded {key} {rec[key]!r} but the rebuilt game gives {value!r}")
                 checked.append(key)

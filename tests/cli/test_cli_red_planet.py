@@ -54,7 +54,7 @@ def test_whole_game_against_bots_is_recorded_and_replays(tmp_path, monkeypatch, 
     rebuilt = Replayer(rec, "test")
     while not rebuilt.done:
         rebuilt.step()
-    assert rebuilt.finish() == ["scores", "rounds", "ranks", "winners"]
+    assert rebuilt.finish() == ["scores", "rounds", "round_limit", "ranks", "winners"]
     header = next(line for line in out.splitlines() if "ice_bonus" in line)
     for name in ("ice", "sylvanite", "celerium", "discovery_cards", "bonus_cards", "total", "rank"):
         assert name in header
@@ -174,6 +174,18 @@ def test_records_that_do_not_replay_or_are_malformed(arena_file, tmp_path, capsy
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert "argument FILE" in err and message in err
+
+
+@pytest.mark.parametrize("key, value", [("round_limit", True), ("round_limit", "false"), ("round_limit", [1, 2]),
+                                        ("rounds", None), ("rounds", 9), ("ranks", None), ("winners", None)])
+def test_a_recorded_result_field_must_be_the_rebuilt_games(key, value, arena_file, tmp_path, capsys):
+    """Found by a third-party client review: Red Planet's replay never checked round_limit
+    (a game of ten rounds never ends at a round limit) and skipped any result field recorded
+    as null; Space Mission's replay refuses both."""
+    rec = read_records(arena_file)[0][1]
+    assert rec["round_limit"] is False and run_replay([_write(tmp_path / "ok.jsonl", [rec])], capsys)[0] == 0
+    code, _, err = run_replay([_write(tmp_path / "bad.jsonl", [dict(rec, **{key: value})])], capsys)
+    assert code == 1 and f"recorded {key} {value!r} but the rebuilt game gives" in err
 
 
 def test_old_records_without_a_game_are_space_missions():
