@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
 
     from spacemission_agents.arena import ArenaArgumentError, run_arena
+    from spacemission_agents.arena_output import games_per_s
 
     if args.ray is not None:
         try:
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     t = result.timing
     where = (f"Ray at {args.ray}" if args.ray else "local Ray") if args.ray is not None else \
         f"{t['workers']} worker{'s' if t['workers'] > 1 else ''}"
-    console.print(f"{result.num_games} games in {t['elapsed_s']:.1f} s ({t['games_per_s']:.0f} games/s, {where})",
+    console.print(f"{result.num_games} games in {t['elapsed_s']:.1f} s ({games_per_s(t['games_per_s'])}, {where})",
                   highlight=False, soft_wrap=True)
     if result.forfeits:
         console.print(f"[yellow]{len(result.forfeits)} forfeited games[/yellow] (listed in results.json)")

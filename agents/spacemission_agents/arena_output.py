@@ -13,6 +13,11 @@ from spacemission_env.extras import require
 from spacemission_env.games import get_game
 
 
+def games_per_s(rate: float) -> str:
+    """A rate for people: one decimal below 10 games/s (a slow run is not "0 games/s")."""
+    return f"{rate:,.1f} games/s" if rate < 10 else f"{rate:,.0f} games/s"
+
+
 @contextlib.contextmanager
 def progress_bar(total: int, enabled: bool = True, description: str = "arena"):
     """Yields ``show(done)`` (games finished so far). A rich bar on stderr with games/s
@@ -35,7 +40,7 @@ def progress_bar(total: int, enabled: bool = True, description: str = "arena"):
 
         def show(done: int) -> None:
             rate = done / max(time.perf_counter() - start, 1e-9)
-            prog.update(task, completed=done, rate=f"{rate:,.1f} games/s" if rate < 10 else f"{rate:,.0f} games/s")
+            prog.update(task, completed=done, rate=games_per_s(rate))
 
         yield show
 
@@ -94,7 +99,9 @@ def plot_png(result, path) -> None:
     mat = np.full((k, k), np.nan)
     for (x, y), p in result.pairs.items():
         mat[names.index(x), names.index(y)] = p.win_rate
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(5 + 1.4 * k, 1.5 + 0.9 * k), gridspec_kw={"width_ratios": [1.2, 1]})
+    label = 0.075 * max(len(n) for n in names)  # inches a tick label needs (a spec may be long: MODULE:CLASS:K=V)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(5 + 1.4 * k + 2 * label, 1.5 + 0.9 * k + 0.5 * label),
+                                   gridspec_kw={"width_ratios": [1.2, 1]})
     im = ax1.imshow(mat, vmin=0, vmax=1, cmap="RdYlGn")
     ax1.set_xticks(range(k), names, rotation=30, ha="right")
     ax1.set_yticks(range(k), names)

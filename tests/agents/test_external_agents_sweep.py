@@ -61,6 +61,7 @@ def test_hooks_run_where_and_when_the_docs_say(tmp_path):
     assert result.forfeits == []
 
 
+@pytest.mark.filterwarnings("error::UserWarning")  # arena.png: long specs' labels fit (tight_layout warned)
 @pytest.mark.parametrize("game, players, seatings", [("spacemission", 3, "permutations"), ("red_planet", 4, "rotations")])
 def test_command_workers_seatings_record_and_replay(game, players, seatings, tmp_path, capsys):
     """spacemission arena with workers 1 and 2 gives byte-equal records, a forfeit included; each

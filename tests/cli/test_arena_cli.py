@@ -87,3 +87,23 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
     assert "16/16" in err and "games/s" in err and "left" in err
     run_arena(["random", "kind-random"], games=4, max_rounds=5, progress=False)
     assert "games/s" not in capsys.readouterr().err
+
+
+def test_a_slow_rate_is_not_rounded_to_zero(monkeypatch, capsys):
+    """Found by a third-party client review: the summary said '2 games in 12.2 s (0 games/s'."""
+    from spacemission_agents.arena_output import games_per_s
+
+    assert games_per_s(0.164) == "0.2 games/s" and games_per_s(9.94) == "9.9 games/s"
+    assert games_per_s(10.4) == "10 games/s" and games_per_s(12345.6) == "12,346 games/s"
+    import spacemission_agents.arena as arena
+
+    real = arena.run_arena
+
+    def slow(*args, **kwargs):
+        result = real(*args, **kwargs)
+        result.timing["games_per_s"] = 0.164
+        return result
+
+    monkeypatch.setattr(arena, "run_arena", slow)
+    assert main(["arena", "--agents", "random,random", "--games", "2", "--no-record"]) == 0
+    assert "(0.2 games/s, 1 worker)" in capsys.readouterr().out
