@@ -99,6 +99,7 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._action = np.zeros(1, dtype=np.int64)
         self._running = np.ones(1, dtype=np.bool_)
         self._episode_over = True
+        self._stopped_by = None  # what stopped the episode on an opponent's turn (step's error names it)
         self.seat = 0
 
     # --- helpers ------------------------------------------------------------------------
@@ -135,6 +136,7 @@ class GameEnv(EnvBase, gymnasium.Env):
                 action = policy.act(obs, self._mask[0].copy())
             except BaseException as exc:
                 self._episode_over = True  # the game waits on this opponent: the learner cannot act
+                self._stopped_by = f"opponent {policy!r} in seat {cp} raised {type(exc).__name__}"
                 note_opponent_failure(exc, f"opponent {policy!r} in seat {cp}")
                 raise
             if not (type(action) is int and 0 <= action < self._mask.shape[1] and self._mask[0, action]):
@@ -153,6 +155,7 @@ class GameEnv(EnvBase, gymnasium.Env):
                                  f"legal: {legal_list(self._mask[0])}")
         except (TypeError, ValueError):
             self._episode_over = True  # the learner cannot act on an opponent's turn: reset()
+            self._stopped_by = f"{who} returned a bad action"
             raise
         return a
 
@@ -191,7 +194,7 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._seat_arr = np.array([self.seat], dtype=np.int64)
         game_seed = int(self.np_random.integers(0, 2**63))
         self._st = self._new_games(1, game_seed)
-        self._episode_over = False
+        self._episode_over, self._stopped_by = False, None
         self._run_opponents()  # opponents seated before the learner open the game
         self._episode_over = self._over()
         return self._result()
@@ -200,6 +203,8 @@ class GameEnv(EnvBase, gymnasium.Env):
         if self._st is None or self._episode_over:
             if self._closed:
                 raise ValueError(self._no_game_message("step()"))
+            if self._stopped_by is not None:
+                raise ValueError(f"the episode stopped when {self._stopped_by}: call reset()")
             raise ValueError("the episode is over (or never started): call reset()")
         a = action_id(action, num_actions=self.num_actions)
         if not self._mask[0, a]:

@@ -265,9 +265,27 @@ def test_gym_bad_opponent_action_names_the_opponent(value, exc, text):
         for _ in range(3):  # the learner's turn is two actions; then the opponent acts
             e.step(0)
     assert int(st.current_player[0]) == 1, "the opponent's bad action was not played"
-    with pytest.raises(ValueError, match=r"call reset\(\)"):
-        e.step(0)  # the learner cannot play on the opponent's turn
+    with pytest.raises(ValueError, match=re.escape(f"the episode stopped when opponent Returns({value!r}) in seat 1 "
+                                                   "returned a bad action: call reset()")):
+        e.step(0)  # the learner cannot play on the opponent's turn (a review: the error did not say why)
     e.reset(seed=0)
+    e.step(0)  # a new episode: no word of the old failure
+
+
+class Raises(Returns):
+    def act(self, observation, action_mask):
+        raise KeyError("lost")
+
+
+def test_gym_step_after_an_opponent_raised_names_it():
+    e = SpaceMissionEnv(num_players=2, seat=0, rules="schmidt", opponents=Raises(0))
+    e.reset(seed=0)
+    with pytest.raises(KeyError, match="lost"):
+        for _ in range(3):
+            e.step(0)
+    with pytest.raises(ValueError, match=re.escape("the episode stopped when opponent Returns(0) in seat 1 raised "
+                                                   "KeyError: call reset()")):
+        e.step(0)
 
 
 # --- SB3 VecEnv ---------------------------------------------------------------------------------
