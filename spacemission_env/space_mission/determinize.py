@@ -33,7 +33,11 @@ Constraints respected (everything below is read from the recall observation):
    e. any other pile is drawn from the tiles the player cannot have identified; one
       that lost a tile, that anyone looked through, that has a station, or on which a
       tile decision is pending holds at least one point tile (else R-V1 would have
-      revealed it). Space tiles are spread uniformly over the eligible pile places.
+      revealed it). Space tiles: a pile of the deal holds s of them with weight
+      C(PILE_SIZE, s), as many as its places allow (a touched pile keeps a point tile;
+      the tiles that left it were point tiles), drawn pile by pile from the exact
+      conditional weights. (Spreading them uniformly over the places left gave a pile that
+      had lost tiles too few spaces: taking point tiles leaves it rich in spaces.)
 5. The world's generator state (``rng``) is fresh random: future shuffles are unknown.
 
 History-based inferences a perfect-recall player could make that are NOT used (the
@@ -42,7 +46,13 @@ samples):
 
 - card counting across reshuffles: cards discarded before the last reshuffle are in
   the draw pile or in hands that drew since; who drew which of them is partly
-  inferable from the order of top-ups. Every unseen card is treated alike;
+  inferable from the order of top-ups. Every unseen card is treated alike. (When the
+  reshuffled pile is drawn to its last card, a rival's hand can be known exactly; the
+  worlds then still deal it unseen cards. The recall observation keeps only the current
+  discard pile, so this R-I5 memory is not in it either);
+- that every later visitor of a pile that still holds a point tile took one of the tiles
+  that left it (R-A4..R-A6 take one whenever there is one): 4d gives the departed tiles
+  to later visitors at random, so one of them may hold none;
 - earlier visits: only the last visit per pile is kept (it dominates earlier ones for
   the pile itself), so what successive own visits reveal about the tiles others took in
   between is lost;
@@ -62,12 +72,15 @@ samples):
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
 from ..checks import check_memory, count_text, is_int
+from ..engine_common import next_u64
 from ..jit import njit
 from .engine import kernels as K
 from .engine.convert import to_reference
@@ -260,6 +273,28 @@ def _sample(kn: _Knowledge, k: int, seeds: np.ndarray) -> dict:
     return out
 
 
+_CHOOSE_PILE = np.array([math.comb(PILE_SIZE, s) for s in range(PILE_SIZE + 1)], np.float64)  # C(PILE_SIZE, s)
+
+
+@njit
+def _space_ways(unknown, cap, total):
+    """ways[p, r]: the weight of dealing r space tiles over the unknown piles p.. (each pile
+    s of them with weight C(PILE_SIZE, s), at most its cap); ways[0, total] > 0."""
+    r_piles = unknown.shape[0]
+    ways = np.zeros((r_piles + 1, total + 1), np.float64)
+    ways[r_piles, 0] = 1.0
+    for p in range(r_piles - 1, -1, -1):
+        for r in range(total + 1):
+            if not unknown[p]:
+                ways[p, r] = ways[p + 1, r]
+                continue
+            acc = 0.0
+            for s in range(min(cap[p], r) + 1):
+                acc += _CHOOSE_PILE[s] * ways[p + 1, r - s]
+            ways[p, r] = acc
+    return ways
+
+
 @njit
 def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis_me, exact, exact_cur, after, res,
                    coll, unknown, size, cap, pool_pts, pool_space, piles, res_out, coll_out, hands, draw, status):
@@ -276,8 +311,8 @@ def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis
     via = np.empty(n, np.int64)
     queue = np.empty(n, np.int64)
     cand = np.empty(n, np.int64)
-    elig = np.empty(64, np.int64)
     spaces = np.zeros(R, np.int64)
+    ways = _space_ways(unknown, cap, pool_space)
     pts = np.empty(pool_pts.shape[0], np.int8)
     for w in range(rng.shape[0]):
         # 2. cards: other hands, then the draw pile, from the shuffled unseen cards
@@ -380,20 +415,22 @@ def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis
             continue
         for u in range(nov):
             coll_out[w, assign[u], ov_tile[u]] += 1
-        # 4e, 3: space tiles over the eligible places of unknown piles, then the point tiles
-        ne = 0
+        # 4e, 3: space tiles over the unknown piles (weights of the deal), then the point tiles
+        left = pool_space
         for p in range(R):
             spaces[p] = 0
             if unknown[p]:
-                for _ in range(cap[p]):
-                    elig[ne] = p
-                    ne += 1
-        for i in range(pool_space):
-            j = i + K.below(rng, w, ne - i)
-            t = elig[i]
-            elig[i] = elig[j]
-            elig[j] = t
-            spaces[elig[i]] += 1
+                u = (next_u64(rng, w) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * ways[p, left]  # [0, total)
+                pick = -1
+                for s in range(min(cap[p], left) + 1):
+                    weight = _CHOOSE_PILE[s] * ways[p + 1, left - s]
+                    if weight > 0.0:
+                        pick = s  # the last feasible count takes what rounding leaves
+                        u -= weight
+                        if u < 0.0:
+                            break
+                spaces[p] = pick
+                left -= pick
         pts[:] = pool_pts
         K.shuffle(rng, w, pts, pts.shape[0])
         k = 0
