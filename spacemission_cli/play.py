@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.games import GAMES, get_game
 
     ap.add_argument("--game", choices=sorted(GAMES), help="the game (default spacemission; red_planet: Mission: Red Planet, "
-                    "3-5 players, its own bots: random, greedy, heuristic)")
+                    "3-5 players, its own bots: random, greedy, heuristic, ppo)")
     ap.add_argument("--players", type=int_arg, choices=range(2, 6), metavar="N",
                     help="players, 2-5 (default 2; Red Planet 3-5, default 3)")
     ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                        f"{', '.join(RULE_SETS)}; Red Planet: first_edition)")
     ap.add_argument("--seed", type=int_arg, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
     ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
-    ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100)")
+    ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100; Red Planet: its ten rounds)")
     ap.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     ap.add_argument("--trust-load", action="store_true",
                     help="with --load: also build opponents the file names by an import path MODULE:CLASS, which "

@@ -395,7 +395,7 @@ def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
     ap.add_argument("--config", default=None, help="TOML or JSON file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help="continue the run in RUN_DIR from its last checkpoint (its saved configuration; "
-                         "--steps, --stop-after-steps and --progress may be changed, any other option only "
+                         "--steps, --stop-after-steps, --progress and --device may be changed, any other option only "
                          "repeated with its saved value); a finished run is left as it is")
     for f in fields(TrainConfig):
         kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
