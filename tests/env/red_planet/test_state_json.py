@@ -12,6 +12,7 @@ from spacemission_env.red_planet.rules import (
     new_game,
     to_json,
 )
+from tests.env.red_planet.test_events import FULL_RIM
 from tests.env.red_planet.test_information import random_game
 from tests.helpers.red_planet_positions import act, position
 
@@ -91,9 +92,7 @@ def test_contradictory_documents_are_rejected(edit, words):
 
 
 def _with_a_removed_card():
-    full = {z: (label, 2) for z, label in zip((3, 4, 5, 6, 7, 8, 9), ["Hübscher Felsen 1", "Hübscher Felsen 2",
-            "Hübscher Felsen 3", "Mine erschöpft", "Grubenunglück", "Riesiges Vorkommen", "Meteoritenfeld"])}
-    s = position(3, phase="ability", role="Scientist", discoveries=full, event_pile=["Sylvanit-Ader"])
+    s = position(3, phase="ability", role="Scientist", discoveries=FULL_RIM, event_pile=["Sylvanit-Ader"])
     apply(s, act("draw"))  # every outer zone taken: the card leaves the game, seen by seat 0 only (M-E1)
     return s
 
