@@ -39,6 +39,12 @@ def below(rng, b, n):
 
 
 @njit
+def uniform(rng, b):
+    """A float in [0, 1): the top 53 bits of the stream's next draw."""
+    return np.float64(next_u64(rng, b) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit
 def shuffle(rng, b, items, n):
     """Fisher-Yates on items[:n], i = n-1 .. 1 (spacemission_env/rng.py shuffle)."""
     for i in range(n - 1, 0, -1):

@@ -80,7 +80,7 @@ from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
 from ..checks import check_memory, count_text, is_int
-from ..engine_common import next_u64
+from ..engine_common import uniform
 from ..jit import njit
 from .engine import kernels as K
 from .engine.convert import to_reference
@@ -420,7 +420,7 @@ def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis
         for p in range(R):
             spaces[p] = 0
             if unknown[p]:
-                u = (next_u64(rng, w) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * ways[p, left]  # [0, total)
+                u = uniform(rng, w) * ways[p, left]  # in [0, total weight)
                 pick = -1
                 for s in range(min(cap[p], left) + 1):
                     weight = _CHOOSE_PILE[s] * ways[p + 1, left - s]
