@@ -27,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", metavar="FILE", help="recorded games, JSON lines")
     ap.add_argument("--game", type=int_arg, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
+    ap.add_argument("--line", type=int_arg, metavar="N",
+                    help="the game on line N of the file instead (for files joined from several runs, whose game numbers repeat)")
     ap.add_argument("--seat", type=int_arg, metavar="S",
                     help="show only what seat S could see: its own observation (the rule set's table view)")
     ap.add_argument("--boards", choices=BOARDS,
@@ -38,12 +40,25 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _select(records: list, game: int | None, ap, path: str) -> tuple[int, dict]:
+def _select(records: list, game: int | None, line: int | None, ap, path: str) -> tuple[int, dict]:
+    if game is not None and line is not None:
+        ap.error("argument --line: not allowed with argument --game (each picks one game)")
+    if line is not None:
+        for found in records:
+            if found[0] == line:
+                return found
+        lines = [n for n, _ in records]
+        shown = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
+        ap.error(f"argument --line: no recorded game on line {line} of {path}; games are on lines {shown}")
     if game is None:
         return records[0]
-    for line, rec in records:
-        if rec.get("game") == game:
-            return line, rec
+    matches = [found for found in records if found[1].get("game") == game]
+    if len(matches) > 1:  # files joined from several runs: the number alone does not say which
+        lines = ", ".join(str(n) for n, _ in matches[:10]) + (", ..." if len(matches) > 10 else "")
+        ap.error(f"argument --game: {len(matches)} games are numbered {game} in {path} (lines {lines}); "
+                 "pick one with --line N")
+    if matches:
+        return matches[0]
     numbers = [rec.get("game") for _, rec in records]
     shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
     ap.error(f"argument --game: no game {game} in {path}; it holds games {shown}")
@@ -66,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         records = read_records(args.file)
     except ReplayError as exc:
         ap.error(f"argument FILE: {exc}")
-    line, rec = _select(records, args.game, ap, args.file)
+    line, rec = _select(records, args.game, args.line, ap, args.file)
     err = Console(stderr=True, highlight=False)
     from ._protocol_games import record_game
 

@@ -139,6 +139,26 @@ def test_bad_arguments(play_file, tmp_path, capsys):
         assert text in capsys.readouterr().err
 
 
+def test_joined_files_pick_a_game_by_line_and_refuse_an_ambiguous_number(play_file, tmp_path, capsys):
+    # two runs' files joined: every game number repeats, so --game K alone cannot say which game
+    game = read_records(play_file)[0][1]
+    other = dict(game, actions=game["actions"][:-3])  # line 3 does not replay: picking it must show that
+    path = tmp_path / "joined.jsonl"
+    path.write_text(json.dumps(game) + "\n\n" + json.dumps(other) + "\n")
+    for argv, text in ((["--game", str(game["game"])], f"2 games are numbered {game['game']} in {path} (lines 1, 3); "
+                                                         "pick one with --line N"),
+                       (["--line", "2"], f"argument --line: no recorded game on line 2 of {path}; games are on lines 1, 3"),
+                       (["--line", "1", "--game", "0"], "argument --line: not allowed with argument --game")):
+        with pytest.raises(SystemExit) as exc:
+            replay.main([str(path), *argv])
+        assert exc.value.code == 2
+        assert text in capsys.readouterr().err
+    code, out, _ = run([str(path), "--line", "1", "--boards", "end"], capsys)
+    assert code == 0 and "(line 1)" in out
+    code, _, err = run([str(path), "--line", "3", "--boards", "end"], capsys)
+    assert code == 1 and f"{path} line 3" in err and "before the game is over" in err
+
+
 def test_help_shows_an_example(capsys):
     with pytest.raises(SystemExit):
         replay.main(["--help"])
