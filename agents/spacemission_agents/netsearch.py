@@ -68,7 +68,7 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent, one_blas_thread
-from .search import ROLLOUT_BYTES, _number as search_number, check_recall_rows, observation_rng
+from .search import ROLLOUT_BYTES, _number as search_number, check_recall_rows, observation_rng, unbound_game
 from .value import SHIPPED_VALUES, ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -247,9 +247,9 @@ class NetSearchAgent(BasePolicy):
     def _game(self, obs: np.ndarray) -> tuple[int, str, int]:
         from spacemission_env import decode
 
-        n = int(decode(obs, "recall")["seat_present"].sum())
         if self.config is None:
-            return check_game_config(n, "yucata", 100)
+            return unbound_game("NetSearchAgent", obs, max_rounds=100)
+        n = int(decode(obs, "recall")["seat_present"].sum())
         if n != self.config[0]:
             raise ValueError(f"NetSearchAgent: the observation has {n} seats but the bot is bound to "
                              f"{self.config[0]} players")

@@ -74,7 +74,7 @@ from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
-from spacemission_env.space_mission.encoding import observation_size
+from spacemission_env.space_mission.encoding import CLIP, observation_size
 from spacemission_env.policies import BasePolicy, check_masks
 
 from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate
@@ -118,6 +118,23 @@ def check_recall_rows(who: str, observations, action_masks, num_actions: int | N
     if masks.shape[0] and not masks.any(axis=1).all():
         raise ValueError(f"{who}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
     return obs, masks
+
+
+def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None) -> tuple[int, str, int]:
+    """The game of an unbound search bot, read from its "recall" observation: the seats
+    present, yucata rules (the observation does not say which), and the round limit
+    ``round + rounds_left`` (R-E3; both are clipped at 127, so past that it is the smallest
+    limit the observation allows). A bot that plays only ``max_rounds`` rounds gets a
+    ValueError naming the observation's limit and ``bind``."""
+    v = decode(obs, "recall")
+    n, rd, left = int(v["seat_present"].sum()), int(v["round"][0]), int(v["rounds_left"][0])
+    limit = rd + left
+    if max_rounds is not None and limit != max_rounds:
+        clipped = "at least " if max(rd, left) >= CLIP else ""
+        raise ValueError(f"{who} is not bound to a game, and its observation's game has a round limit of {clipped}"
+                         f"{limit} (round {rd} + {left} rounds left), not {max_rounds}: it plays only games of "
+                         f"{max_rounds} rounds (bind(GameConfig(...)) says which game it is in)")
+    return check_game_config(n, "yucata", limit)
 
 
 def observation_rng(seed: int, obs: np.ndarray) -> np.random.Generator:
@@ -199,8 +216,9 @@ class SearchAgent(BasePolicy):
 
     def bind(self, config) -> None:
         """Keep the game configuration (num_players, rules, max_rounds): the determinizer
-        needs it. Without ``bind`` the player count is read from the observation and the
-        rules default to yucata with 100 rounds. ValueError for another game."""
+        needs it. Without ``bind`` the player count and the round limit are read from the
+        observation and the rules default to yucata (:func:`unbound_game`). ValueError for
+        another game."""
         require_game(config, "spacemission", "SearchAgent")
         self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
 
@@ -214,9 +232,9 @@ class SearchAgent(BasePolicy):
 
     # --- one decision ----------------------------------------------------------------------
     def _game(self, obs: np.ndarray) -> tuple[int, str, int]:
-        n = int(decode(obs, "recall")["seat_present"].sum())
         if self.config is None:
-            return n, "yucata", 100
+            return unbound_game("SearchAgent", obs)
+        n = int(decode(obs, "recall")["seat_present"].sum())
         if n != self.config[0]:
             raise ValueError(f"SearchAgent: the observation has {n} seats but the bot is bound to {self.config[0]} players")
         return self.config

@@ -1,6 +1,7 @@
 """NetSearchAgent (agents/spacemission_agents/netsearch.py): bad parameters, legal
 decisions, determinism with an iterations budget, forced moves, the time budget, the
 policy/value pairing and player counts without a value net."""
+import re
 import time
 
 import numpy as np
@@ -85,6 +86,21 @@ def test_policy_without_value_net_uses_greedy_leaves():
 def test_value_net_for_another_policy_refused():
     with pytest.raises(ValueError, match="sha256"):
         NetSearchAgent(policy=str(PPOAgent.shipped_path(3)), value=str(ValueNet.shipped_path(2))).bind(GameConfig(3))
+
+
+def test_an_unbound_bot_names_a_round_limit_it_does_not_play():
+    # the shipped models play 100 rounds (R-E3); an unbound bot reads the game's limit from the
+    # observation's round + rounds_left and says so, instead of the determinizer's inconsistency
+    for max_rounds, text in ((50, "round limit of 50 (round 1 + 49 rounds left), not 100"),
+                             (300, "round limit of at least 128 (round 1 + 127 rounds left), not 100")):
+        st = engine.init(1, 2, seeds=0, max_rounds=max_rounds)
+        bot = NetSearchAgent(iterations=4, worlds=4, depth=4)
+        with pytest.raises(ValueError, match=r"NetSearchAgent is not bound to a game.*" + re.escape(text)):
+            bot.act_batch(engine.observe(st, observation_type="recall"), engine.legal_action_mask(st))
+    st = _states(games=2)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    np.testing.assert_array_equal(NetSearchAgent(iterations=24, worlds=8, depth=4, seed=1).act_batch(obs, mask),
+                                  _bot().act_batch(obs, mask))  # 100 rounds: as bound to GameConfig(2)
 
 
 def test_legal_and_deterministic():

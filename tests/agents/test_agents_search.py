@@ -71,6 +71,23 @@ def test_deterministic_with_iterations_and_act_equals_act_batch():
     assert [a.act(o, m) for o, m in zip(obs[:3], mask[:3])] == first[:3].tolist()
 
 
+@pytest.mark.parametrize("max_rounds", [12, 100, 300])
+def test_an_unbound_bot_reads_the_round_limit_from_its_observation(max_rounds):
+    # R-E3: rounds_left = max_rounds - round is in the observation (clipped at 127). Unbound, the
+    # bot assumed 100 rounds, and the determinizer refused every other game's observation
+    st = engine.init(4, 2, seeds=3, max_rounds=max_rounds)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng, by_kind=True))
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    unbound = _fast(seed=5).act_batch(obs, mask)
+    assert mask[np.arange(4), unbound].all()
+    if max_rounds < 127:  # the limit is read exactly: the same search as a bot bound to the game
+        bound = _fast(seed=5)
+        bound.bind(GameConfig(2, "yucata", max_rounds))
+        np.testing.assert_array_equal(bound.act_batch(obs, mask), unbound)
+
+
 def test_forced_moves_are_played_at_once():
     st = _states(2, "yucata", 1, 0)
     obs = engine.observe(st, observation_type="recall")
