@@ -322,3 +322,27 @@ def test_the_replay_file_is_on_the_page(tmp_path):
     steps = len(rec["actions"])
     assert listing["games"][0]["steps"] == steps and listing["games"][0]["error"] is None
     assert client.get(f"/api/replays/file/0?step={steps}").json()["result"]["scores"] == rec["scores"]
+
+
+def test_an_oversized_body_gets_a_413_not_a_reset_connection():
+    # Python's urllib sends the whole body before it reads the answer: a server that answered
+    # 413 and closed with the body unread reset the connection, and urllib said only that
+    pytest.importorskip("uvicorn", reason="the web extra is not installed")
+    import urllib.error
+    import urllib.request
+
+    from spacemission_cli.web.app import DRAIN_FACTOR, MAX_UPLOAD
+    from tests.helpers.web import served
+
+    def chunks(size):  # no Content-Length: urllib sends it chunked
+        for _ in range(size // 65536):
+            yield b" " * 65536
+
+    with served(create_app(["random"])) as base:
+        for path, data, text in (("/api/games", b" " * (MAX_BODY + 1), f"{MAX_BODY + 1} bytes is over the limit"),
+                                 ("/api/replays?name=x", b" " * (MAX_UPLOAD + 1), "over the limit of 8388608 bytes"),
+                                 ("/api/replays?name=x", chunks(MAX_UPLOAD + 65536), "over the limit of 8388608 bytes")):
+            with pytest.raises(urllib.error.HTTPError) as exc:
+                urllib.request.urlopen(urllib.request.Request(base + path, data=data, method="POST"), timeout=30)
+            assert exc.value.code == 413 and text in json.loads(exc.value.read())["error"]
+    assert DRAIN_FACTOR * MAX_UPLOAD < 64 * 1024 * 1024  # what the server reads of a body it refuses stays bounded
