@@ -29,7 +29,14 @@ Constraints respected (everything below is read from the recall observation):
    d. the tiles that left a visited pile since the player's last visit lie with the
       seats that visited it afterwards (visit rounds are public; within a round, turn
       order decides): in their reservations on that planet first, the rest in their
-      collections (a small max-flow keeps this feasible for every pile at once);
+      collections (a small max-flow keeps this feasible for every pile at once). A later
+      visitor holds at least one of them if the pile is not revealed now and the visit's
+      order is known (not both ages clipped): the pile then held a point tile at every
+      visit (R-V1; tiles only leave a pile), so each scan, develop or discover took one
+      (R-A4, R-A5 step 3, R-A6; only a pile without one gives nothing, R-A4b), and a
+      visit is recorded after its tile decision. Only a seat's last visit is recorded,
+      so the bound is one tile. That tile goes to the seat's reservation on the planet
+      if it has one, else to its collection; the rest as above;
    e. any other pile is drawn from the tiles the player cannot have identified; one
       that lost a tile, that anyone looked through, that has a station, or on which a
       tile decision is pending holds at least one point tile (else R-V1 would have
@@ -50,9 +57,9 @@ samples):
   reshuffled pile is drawn to its last card, a rival's hand can be known exactly; the
   worlds then still deal it unseen cards. The recall observation keeps only the current
   discard pile, so this R-I5 memory is not in it either);
-- that every later visitor of a pile that still holds a point tile took one of the tiles
-  that left it (R-A4..R-A6 take one whenever there is one): 4d gives the departed tiles
-  to later visitors at random, so one of them may hold none;
+- which later visitors of a pile revealed since took its tiles: a visit after the
+  reveal takes none (R-A4b), and the earlier visits of a seat are not recorded, so 4d
+  bounds no single visitor of such a pile from below;
 - earlier visits: only the last visit per pile is kept (it dominates earlier ones for
   the pile itself), so what successive own visits reveal about the tiles others took in
   between is lost;
@@ -65,8 +72,9 @@ samples):
   are set to the world's current pile (exact when that seat is the pile's last
   visitor, otherwise a lower bound of what it saw);
 - visits more than 127 rounds ago: ages are clipped, so when both the player's and
-  another seat's visit age are clipped, that seat counts as a later visitor (this only
-  loosens 4d); likewise ``round`` when both it and ``rounds_left`` are clipped;
+  another seat's visit age are clipped, that seat counts as a later visitor, without 4d's
+  lower bound (this only loosens 4d); likewise ``round`` when both it and ``rounds_left``
+  are clipped;
 - the order of the discard pile (the observation holds its set; the worlds list it by
   card id): irrelevant to play, as a reshuffle uses the fresh generator.
 """
@@ -172,11 +180,12 @@ class _Knowledge:
             raise bad(f"round {obs_round} / rounds_left {rounds_left} do not fit max_rounds={max_rounds}")
         return rd
 
-    def _later(self, r: int, p: int) -> bool:
-        """Did seat r look through pile p after the observer's last visit there (4d)?"""
+    def _later(self, r: int, p: int, loose: bool = True) -> bool:
+        """Did seat r look through pile p after the observer's last visit there (4d)?
+        When both ages are clipped the order is unknown: ``loose`` answers it."""
         age, n = self.v["visit_age"], self.n
         if age[r, p] == CLIP and age[0, p] == CLIP:
-            return True  # order unknown: the looser assumption
+            return loose
         key = lambda q: self.visit_round[q, p] * n + (q - self.start) % n  # noqa: E731
         return key(r) > key(0)
 
@@ -186,6 +195,7 @@ class _Knowledge:
         tile_phase = bool(v["tile_decision"][0])
         pending_at = self.ships[self.acting] if tile_phase else -1
         self.after = np.zeros((R, n), np.bool_)
+        self.must = np.zeros((R, n), np.bool_)  # later visitors that took a tile that left (4d)
         self.res = np.zeros((R, n), np.int64)
         self.res[:, 1:] = v["probes"][:, 1:n]
         self.coll = np.zeros(n, np.int64)
@@ -216,6 +226,8 @@ class _Knowledge:
                 seen = last_seen[p].astype(np.int64)
                 later = [r for r in range(1, n) if visited[r, p] and self._later(r, p)]
                 self.after[p, later] = True
+                if not v["revealed"][p]:  # it held a point tile at each of their visits (4d)
+                    self.must[p, [r for r in later if self._later(r, p, loose=False)]] = True
                 if current is None and not later:
                     current = seen
                 kept_pts = size[p] - seen[SPACE]
@@ -233,6 +245,8 @@ class _Knowledge:
                 self.ls[p, :len(tiles)] = tiles
                 if self.kk[p] and not later:
                     raise bad(f"pile {p} lost tiles since the player's last visit, but nobody visited it")
+                if self.must[p].sum() > self.kk[p]:
+                    raise bad(f"pile {p} lost fewer tiles since the player's last visit than it had visitors")
                 pool -= seen  # what is left of it, and what left it since (4c, 4d)
             elif current is not None:
                 self.exact[p] = True
@@ -244,6 +258,9 @@ class _Knowledge:
                 self.cap[p] = size[p] - int(touched)
                 if self.cap[p] < 0:
                     raise bad(f"pile {p} is empty but not revealed")
+        forced = (self.must & (self.res == 0)).sum(axis=0)  # 4d's tiles that must go to a collection
+        if (forced > self.coll).any():
+            raise bad("later visitors of piles the player visited hold too few tiles")
         slots = size[self.unknown].sum() + self.res.sum() + self.coll.sum() - self.kk.sum()
         if pool.min() < 0 or pool.sum() != slots or pool[SPACE] > self.cap.sum():
             raise bad("its tile counts cannot be dealt")
@@ -264,7 +281,7 @@ def _sample(kn: _Knowledge, k: int, seeds: np.ndarray) -> dict:
     hand_sizes = np.zeros(n, np.int64)
     hand_sizes[1:] = kn.v["hand_size"][1:n]
     _sample_kernel(seeds.copy(), n, kn.unseen, hand_sizes, kn.ls, kn.m, kn.kk, kn.partial, kn.ls_space, kn.vis_me,
-                   kn.exact, kn.exact_cur, kn.after, kn.res, kn.coll, kn.unknown, kn.size, kn.cap, kn.pool_pts,
+                   kn.exact, kn.exact_cur, kn.after, kn.must, kn.res, kn.coll, kn.unknown, kn.size, kn.cap, kn.pool_pts,
                    kn.pool_space, out["piles"], out["res"], out["coll"], out["hands"], out["draw"], out["status"])
     if out["status"].any():
         raise ValueError("recall_obs is not a consistent recall observation: the tiles that left the piles the player "
@@ -296,8 +313,8 @@ def _space_ways(unknown, cap, total):
 
 
 @njit
-def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis_me, exact, exact_cur, after, res,
-                   coll, unknown, size, cap, pool_pts, pool_space, piles, res_out, coll_out, hands, draw, status):
+def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis_me, exact, exact_cur, after, must,
+                   res, coll, unknown, size, cap, pool_pts, pool_space, piles, res_out, coll_out, hands, draw, status):
     """One world per rng entry (SplitMix64 streams); the steps of the module docstring."""
     nu = unseen.shape[0]
     cards = np.empty(nu, np.int8)
@@ -339,18 +356,32 @@ def _sample_kernel(rng, n, unseen, hand_sizes, ls, m, kk, partial, ls_space, vis
                 for i in range(kk[p], m[p]):
                     piles[w, p, tiles[i]] += 1
                 piles[w, p, SPACE] = ls_space[p]
+                # one departed tile to each visitor that must have taken one (its reservation
+                # here first: fills them no less than below, so no feasible world is lost)
+                j = 0
+                for r in range(1, n):
+                    if must[p, r]:
+                        if j == 0 and not partial[p]:
+                            K.shuffle(rng, w, tiles, kk[p])  # known departures: who got which is random
+                        if res_left[p, r] > 0:
+                            res_out[w, p, r, tiles[j]] += 1
+                            res_left[p, r] -= 1
+                        else:  # _Knowledge checked the collections' room
+                            coll_out[w, r, tiles[j]] += 1
+                            coll_left[r] -= 1
+                        j += 1
                 nres = 0
                 for r in range(1, n):
                     if after[p, r]:
-                        for _ in range(res[p, r]):
+                        for _ in range(res_left[p, r]):
                             units[nres] = r
                             nres += 1
                 K.shuffle(rng, w, units, nres)
-                use = min(kk[p], nres)
+                use = min(kk[p] - j, nres)
                 for i in range(use):
-                    res_out[w, p, units[i], tiles[i]] += 1
+                    res_out[w, p, units[i], tiles[j + i]] += 1
                     res_left[p, units[i]] -= 1
-                for i in range(use, kk[p]):
+                for i in range(j + use, kk[p]):
                     ov_pile[nov] = p
                     ov_tile[nov] = tiles[i]
                     nov += 1

@@ -43,6 +43,27 @@ def snapshots(n, rules, games, checkpoints, seed, player="kind", max_rounds=100)
     return out
 
 
+def took_a_tile_since(v, n, p):
+    """Seats whose last visit to pile p surely took one of the tiles that left it since the
+    observer's last visit (4d): the pile is not revealed, so it held a point tile then
+    (R-V1, R-A4..R-A6), and the visit is after the observer's (age, then turn order)."""
+    if not v["visited"][0, p] or v["revealed"][p]:
+        return []
+    age, start = v["visit_age"][:, p], int(np.argmax(v["start_seat"]))
+    order = lambda r: (-int(age[r]), (r - start) % n)  # noqa: E731
+    return [r for r in range(1, n) if v["visited"][r, p] and not age[r] == age[0] == E.CLIP and order(r) > order(0)]
+
+
+def each_holds_a_tile_that_left(gone, held):
+    """Hall's condition: every subset S of the seats holds >= |S| of the ``gone`` tiles
+    (types counted per seat: its reservation on the planet and its collection)."""
+    for mask in range(1, 1 << len(held)):
+        s = [h for i, h in enumerate(held) if mask >> i & 1]
+        if np.minimum(gone, np.sum(s, axis=0)).sum() < len(s):
+            return False
+    return True
+
+
 def check_world_constraints(obs, world_obs_seer, n):
     """Constraints 4c/4d of determinize.py read off the observation and the world's seer view."""
     v, w = decode(obs, "recall"), decode(world_obs_seer, "seer")
@@ -57,6 +78,8 @@ def check_world_constraints(obs, world_obs_seer, n):
         held = sum((w["seer_reservations"][p, r] + w["seer_collections"][r] for r in later),
                    np.zeros(NUM_POINT_TYPES, np.int64))
         assert (gone <= held).all()  # 4d, per type (later visitors by age; same round: either order)
+        must = [w["seer_reservations"][p, r] + w["seer_collections"][r] for r in took_a_tile_since(v, n, p)]
+        assert each_holds_a_tile_that_left(gone, must)  # 4d's lower bound
 
 
 def run_determinizer(configs, games, checkpoints, worlds, player, seed=0):
@@ -284,6 +307,84 @@ def test_later_visitors_hold_the_tiles_that_left_a_visited_pile():
     s.players[1].collection[TILE_INDEX["mineral_red"]] = 1
     with pytest.raises(ValueError, match="do not fit the later visitors"):
         sample_worlds_from_observation(E.observe(s, 0, "recall"), 3, "yucata", 100, 1)
+
+
+def _two_rivals_visited_after_the_observer():
+    """Seat 0 scanned piles 0 and 1 in round 2 (pile 0: 2 matter_green, 2 matter_blue;
+    pile 1: 2 mineral_purple, 2 mineral_blue; it holds the other two of each type).
+    Since then seat 1 developed pile 0 and seat 2 discovered there (round 3), and both
+    scanned pile 1 (round 4; seat 1 also reserved an alien_brown there in round 1). Each
+    took one tile of each pile; neither pile is revealed."""
+    from tests.helpers import positions as P
+    cur0 = {"matter_green": 1, "matter_blue": 1, "space": 2}
+    cur1 = {"mineral_purple": 1, "mineral_blue": 1, "space": 2}
+    s = P.position(3, round=5, ships={0: 1, 1: 1, 2: 1}, stations={0: 1}, piles={0: cur0, 1: cur1},
+                   reservations={(1, 0): {"alien_blue": 1}, (1, 1): {"mineral_blue": 1, "alien_brown": 1},
+                                 (1, 2): {"mineral_purple": 1}},
+                   collections={0: {"matter_green": 2, "matter_blue": 2, "mineral_purple": 2, "mineral_blue": 2,
+                                    "alien_blue": 1}, 1: {"matter_green": 1, "water": 1}, 2: {"matter_blue": 1, "medal": 1}},
+                   scanned={0: [0, 1], 1: [0, 1], 2: [1]})
+    views = {(0, 0): (2, {**cur0, "matter_green": 2, "matter_blue": 2}), (1, 0): (3, {**cur0, "matter_blue": 2}),
+             (2, 0): (3, cur0), (0, 1): (2, {**cur1, "mineral_purple": 2, "mineral_blue": 2}),
+             (1, 1): (4, {**cur1, "mineral_purple": 2}), (2, 1): (4, cur1)}
+    for (q, p), (rd, pile) in views.items():
+        s.players[q].last_seen[p], s.players[q].last_seen_round[p] = P.tiles(pile), rd
+    return GameState.from_json(s.to_json())  # validated
+
+
+def test_R_A4_R_A6_each_later_visitor_of_an_unrevealed_pile_holds_a_tile_that_left_it():
+    """4d's lower bound: a pile not revealed held a point tile at every visit (R-V1), so
+    each later visit took one (R-A4 scan, R-A5 develop, R-A6 discover). The observer holds
+    every other tile of the four types, so a rival's tiles of a pile's types are exactly
+    the ones it took there: one each. Found by a hidden-information review: the sampler
+    gave the departed tiles to later visitors at random (about 0.65 of these worlds left a
+    rival with none: pile 0 about 1/2, pile 1 about 1/3)."""
+    s = _two_rivals_visited_after_the_observer()
+    obs = E.observe(s, 0, "recall")
+    k = 2000
+    st = sample_worlds_from_observation(obs, 3, "yucata", 100, k, np.random.default_rng(0))
+    types = {0: [TILE_INDEX["matter_green"], TILE_INDEX["matter_blue"]],
+             1: [TILE_INDEX["mineral_purple"], TILE_INDEX["mineral_blue"]]}
+    for p, ts in types.items():
+        for r in (1, 2):
+            held = st.reservations[:, p, r][:, ts].sum(axis=1) + st.collection[:, r][:, ts].sum(axis=1)
+            assert (held == 1).all(), (p, r, np.bincount(held))
+    # random which tile, which reservation holds it (pile 1: seat 1 has two)
+    assert 0.4 < (st.collection[:, 1, TILE_INDEX["matter_green"]] == 1).mean() < 0.6
+    assert 0.4 < (st.reservations[:, 1, 1, TILE_INDEX["mineral_blue"]] == 1).mean() < 0.6
+    assert (st.reservations[:, 1, 1].sum(axis=1) == 2).all()
+    assert np.array_equal(engine.observe(st, 0, "recall"), np.broadcast_to(obs, (k, obs.shape[0])))
+    assert (engine.observe(st, 0, "info") == E.observe(s, 0, "info")).all()
+    seer = engine.observe(st, 0, "seer")
+    for i in range(0, k, 50):
+        check_world_constraints(obs, seer[i], 3)
+
+
+def test_R_A4b_R_V1_no_bound_after_a_reveal_or_for_unordered_visits():
+    """The bound's limits, in the position above. Seat 1 took all four tiles that left
+    pile 1 (scans in rounds 3 and 4, R-V1 revealed it) and seat 2 scanned it after,
+    taking nothing (R-A4b): sampled with seat 2 holding none. Visits 127+ rounds ago have
+    clipped ages: seat 2's visit is then unordered against the observer's and not bound."""
+    s = _two_rivals_visited_after_the_observer()
+    mins = [TILE_INDEX["mineral_purple"], TILE_INDEX["mineral_blue"]]
+    s.piles[1][mins[0]] = s.piles[1][mins[1]] = 0
+    s.reservations[1][1][mins[0]], s.reservations[1][1][mins[1]] = 2, 2
+    s.reservations[1][2][mins[0]] = 0
+    s.players[1].supply -= 3
+    s.players[2].supply += 1
+    s.revealed[1] = True
+    s.players[1].last_seen[1] = s.players[2].last_seen[1] = list(s.piles[1])
+    check_invariants(s)
+    st = sample_worlds_from_observation(E.observe(s, 0, "recall"), 3, "yucata", 100, 200, np.random.default_rng(1))
+    assert (st.reservations[:, 1, 1][:, mins].sum(axis=1) == 4).all()
+    assert (st.collection[:, 2][:, mins].sum(axis=1) == 0).all()
+    s = _two_rivals_visited_after_the_observer()
+    s.round, s.max_rounds = 300, 400
+    for q, p, rd in ((0, 0, 2), (0, 1, 2), (2, 1, 2), (1, 1, 299)):
+        s.players[q].last_seen_round[p] = rd
+    st = sample_worlds_from_observation(E.observe(s, 0, "recall"), 3, "yucata", 400, 400, np.random.default_rng(2))
+    held = {r: st.reservations[:, 1, r][:, mins].sum(axis=1) for r in (1, 2)}
+    assert (held[1] >= 1).all() and (held[2] == 0).any() and (held[2] == 1).any()
 
 
 def test_bad_observations_are_rejected(REF):
