@@ -5,12 +5,14 @@ critic that already knows what positions are worth.
 1. ``collect(...)``: the teacher plays the learner's seat of a SpaceMissionVecEnv (the
    batched engine) against opponents drawn from a pool of bots, exactly the env PPO then
    trains in (same rewards, shaping and discount); every decision is recorded as
-   (observation, mask, teacher action) and, once its game has ended, the discounted
-   return from it (``G_t = r_t + gamma G_{t+1}``; decisions of games still running at
-   the end are dropped).
+   (observation, mask, teacher action, game) and, once its game has ended, the discounted
+   return from it (``G_t = r_t + gamma G_{t+1}`` with PPO's gamma, ``return_gamma``;
+   decisions of games still running at the end are dropped).
 2. ``pretrain(policy, data, ...)``: minimises ``cross-entropy(teacher action | masked
    logits) + vf_coef * (V - G)^2`` over the data for a few epochs (Adam, minibatches in a
-   seeded order), holding out a slice to report the agreement with the teacher.
+   seeded order), holding out whole games to report the agreement with the teacher and
+   the value loss. (A slice of decisions held out would be from games the value head has
+   learnt by heart: its loss read 0.07 where new games give 0.72.)
 
 Without step 2's value fit the first PPO updates see advantages computed from a random
 critic, which pushes the cloned policy around before the critic has caught up.
@@ -29,16 +31,18 @@ from spacemission_env.sb3 import GameVecEnv
 
 from .pool import OpponentPool
 
-__all__ = ["collect", "load_cache", "pretrain", "save_cache"]
+__all__ = ["collect", "holdout_split", "load_cache", "pretrain", "save_cache"]
 
 
 def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_players: int, rules: str,
             max_rounds: int, observation_type: str, reward: str, shaping: bool, gamma: float, seed: int,
-            wrap=None, game: str = "spacemission") -> dict:
+            wrap=None, game: str = "spacemission", return_gamma: float | None = None) -> dict:
     """Teacher decisions against ``pool``: {"obs" int8 [M, D], "mask" bool [M, A],
-    "action" int64 [M], "ret" float32 [M], "games", "seconds"} with M <= ``samples``.
-    ``wrap(venv)``: the wrapper the learner's env has (prior.PriorVecEnv), so the recorded
-    observations are what the learner reads; the teacher still gets its own view."""
+    "action" int64 [M], "ret" float32 [M], "game" int64 [M] (which recorded game each
+    decision is from), "games", "seconds"} with M <= ``samples``. ``gamma`` is the env's
+    (its shaping's); the returns are discounted by ``return_gamma``, the critic's (default
+    ``gamma``). ``wrap(venv)``: the wrapper the learner's env has (prior.PriorVecEnv), so the
+    recorded observations are what the learner reads; the teacher still gets its own view."""
     t0 = time.perf_counter()
     engine = get_game(game).engine
     base = GameVecEnv(num_envs, game=game, num_players=num_players, rules=rules, max_rounds=max_rounds,
@@ -68,20 +72,24 @@ def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_pla
         all_rew[t], all_done[t] = rew, done
         games += int(done.sum())
     # discounted returns backwards; valid only where the game ended within the recording
+    discount = gamma if return_gamma is None else return_gamma
     ret = np.zeros((steps, num_envs), dtype=np.float32)
     valid = np.zeros((steps, num_envs), dtype=np.bool_)
     g = np.zeros(num_envs, dtype=np.float32)
     ended = np.zeros(num_envs, dtype=np.bool_)
     for t in range(steps - 1, -1, -1):
         d = all_done[t]
-        g = all_rew[t] + gamma * g * (~d)
+        g = all_rew[t] + discount * g * (~d)
         ended |= d
         ret[t], valid[t] = g, ended
+    # game k of env slot e: the games that slot finished before this decision
+    started = np.concatenate([np.zeros((1, num_envs), np.int64), np.cumsum(all_done[:-1], axis=0)])
+    game_id = started * num_envs + np.arange(num_envs)
     keep = valid.reshape(-1)
     idx = np.flatnonzero(keep)[:samples]
     return {"obs": all_obs.reshape(-1, D)[idx], "mask": all_mask.reshape(-1, num_actions)[idx],
-            "action": all_act.reshape(-1)[idx], "ret": ret.reshape(-1)[idx], "games": games,
-            "seconds": time.perf_counter() - t0}
+            "action": all_act.reshape(-1)[idx], "ret": ret.reshape(-1)[idx], "game": game_id.reshape(-1)[idx],
+            "games": games, "seconds": time.perf_counter() - t0}
 
 
 def save_cache(path, settings: dict, data: dict) -> None:
@@ -92,27 +100,47 @@ def save_cache(path, settings: dict, data: dict) -> None:
 
 
 def load_cache(path, settings: dict) -> dict | None:
-    """The cached teacher data if ``path`` holds data made with ``settings``, else None."""
+    """The cached teacher data if ``path`` holds data made with ``settings``, else None
+    (also for a cache written before decisions carried their game)."""
     if not Path(path).is_file():
         return None
     with np.load(path, allow_pickle=False) as z:
-        if str(z["settings"]) != json.dumps(settings, sort_keys=True):
+        if str(z["settings"]) != json.dumps(settings, sort_keys=True) or "game" not in z.files:
             return None
-        return {"obs": z["obs"], "mask": z["mask"], "action": z["action"], "ret": z["ret"],
+        return {"obs": z["obs"], "mask": z["mask"], "action": z["action"], "ret": z["ret"], "game": z["game"],
                 "games": int(z["games"]), "seconds": 0.0}
+
+
+def holdout_split(data: dict, holdout: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(held-out, training) decision indices: whole games, in a random order, until about
+    ``holdout`` of the decisions are held out (decisions alone where ``data`` has no
+    "game", or holding out the first game would leave none to train on); none below 21
+    decisions."""
+    n = len(data["action"])
+    order = rng.permutation(n)
+    n_test = max(1, int(n * holdout)) if n > 20 else 0
+    if n_test and "game" in data:
+        ids, counts = np.unique(data["game"], return_counts=True)
+        pick = rng.permutation(len(ids))
+        held = ids[pick[:int(np.searchsorted(np.cumsum(counts[pick]), n_test)) + 1]]
+        if len(held) < len(ids):
+            out = np.isin(data["game"], held)
+            order = np.concatenate([order[out[order]], order[~out[order]]])
+            n_test = int(out.sum())
+    return order[:n_test], order[n_test:]
 
 
 def pretrain(policy, data: dict, *, epochs: int, lr: float, batch_size: int, vf_coef: float, seed: int,
              holdout: float = 0.05, log=None, value_only: bool = False) -> dict:
     """Fit the policy to the teacher's actions and the value head to the returns (module
-    doc). Returns the final statistics (``bc/accuracy`` on the held-out slice, losses).
+    doc). Returns the final statistics (``bc/accuracy`` and ``bc/test_value_loss`` on the
+    held-out games: about ``holdout`` of the decisions, whole games where ``data`` has
+    "game", else decisions; losses).
     ``value_only``: fit the value head alone (its own layers; the shared trunk and the
     actor stay exactly as they are), for a policy loaded from a model file."""
-    n = len(data["action"])
     rng = np.random.default_rng(seed)
-    order = rng.permutation(n)
-    n_test = max(1, int(n * holdout)) if n > 20 else 0
-    test, train = order[:n_test], order[n_test:]
+    test, train = holdout_split(data, holdout, rng)
+    n_test = len(test)
     params = (list(policy.mlp_extractor.value_net.parameters()) + list(policy.value_net.parameters())
               if value_only else list(policy.parameters()))
     opt = torch.optim.Adam(params, lr=lr)

@@ -198,7 +198,7 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
                         samples=cfg.bc_samples,
                         num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
                         observation_type=cfg.observation_type, reward=cfg.reward, shaping=cfg.shaping,
-                        gamma=cfg.env_gamma, seed=cfg.seed + 1, prior=cfg.prior)
+                        gamma=cfg.env_gamma, return_gamma=cfg.gamma, seed=cfg.seed + 1, prior=cfg.prior)
         if init is not None:
             settings["teacher_temperature"] = 1.0
         data = bc.load_cache(cfg.bc_cache, settings) if cfg.bc_cache else None
