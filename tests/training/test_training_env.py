@@ -162,3 +162,22 @@ def test_prioritized_pool_favours_opponents_the_learner_loses_to():
     assert s["random"]["score"] > 0.95 and s["kind-random"]["score"] < 0.05 and s["random"]["games"] == 60
     assert s["kind-random"]["probability"] > 0.75
     assert s["random"]["probability"] == pytest.approx(0.5 * 0.2, abs=0.01)  # never below the floor
+
+
+def test_a_replaced_snapshot_is_not_credited_with_the_games_begun_against_its_slots_old_one():
+    # found by a training audit: a game in progress keeps its pool index when the slot's
+    # snapshot is replaced, and its result went to the new snapshot's priority score
+    pool = OpponentPool("random=1,self=1", num_players=2, max_snapshots=1, priority=1.0)
+    pool.add_snapshot(RandomPolicy(), 0)
+    k = pool.names.index("self@0")
+    in_progress = np.array([[k], [0], [k]])  # envs 0 and 2 play the snapshot that is about to go
+    assert pool.add_snapshot(RandomPolicy(), 10, in_progress=in_progress) == k
+    won = _info(0, [20, 5], [k])
+    counted = pool.record([won, won, won], np.array([True, False, True]))
+    assert counted == [] and pool.entries[k].games == 0 and pool.entries[k].score == 0.5
+    counted = pool.record([won, _info(0, [20, 5], [0]), won], np.array([True, True, True]))  # their next games count
+    assert counted == [(k, 1.0), (0, 1.0), (k, 1.0)] and pool.entries[k].games == 2
+    before = pool.entries[k].games
+    pool.add_snapshot(RandomPolicy(), 20)  # without in_progress: every result counts, as before
+    pool.record([won], np.array([True]))
+    assert pool.entries[k].games == 1 and pool.entries[k].name == "self@20" and before == 2

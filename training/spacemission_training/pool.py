@@ -2,7 +2,7 @@
 
     pool = OpponentPool({"heuristic": 0.3, "greedy": 0.2, "self": 0.4, "kind-random": 0.1}, num_players=2)
     venv = SpaceMissionVecEnv(N, opponents=pool.policies, opponent_sampler=pool.sample, ...)
-    pool.add_snapshot(agent, step)           # then venv.set_opponent_pool(pool.policies)
+    pool.add_snapshot(agent, step, venv.opponent_assignment)   # then venv.set_opponent_pool(pool.policies)
     pool.record(infos, dones)                # per-opponent results of the games that ended
 
 Weights name *groups*: an agent spec (``heuristic``, ``greedy``, ``kind-random``,
@@ -133,8 +133,12 @@ class OpponentPool:
     def names(self) -> list[str]:
         return [e.name for e in self.entries]
 
-    def add_snapshot(self, policy, step: int) -> int:
-        """Add a frozen copy of the learner (needs a ``self`` weight > 0); returns its index."""
+    def add_snapshot(self, policy, step: int, in_progress=None) -> int:
+        """Add a frozen copy of the learner (needs a ``self`` weight > 0); returns its index.
+        Past ``max_snapshots`` it replaces the oldest; ``in_progress`` (the env's
+        ``opponent_assignment``: pool indices of the games in progress, a row per env) names
+        the games that started against the replaced one: their results are not counted for
+        the new snapshot (they keep its index, so record() would credit it)."""
         if self.weights.get(SELF, 0) <= 0:
             raise ValueError("this pool has no 'self' weight: snapshots would never play")
         entry = Entry(name=f"self@{step}", group=SELF, policy=policy, step=int(step))
@@ -144,6 +148,10 @@ class OpponentPool:
             oldest = min(snaps, key=lambda i: self.entries[i].step)
             self.entries[oldest] = entry
             index = oldest
+            if in_progress is not None:
+                stale = self.__dict__.setdefault("_stale", {})  # (a pool pickled before this: none)
+                for env in np.flatnonzero((np.asarray(in_progress) == index).any(axis=1)):
+                    stale.setdefault(int(env), set()).add(index)
         else:
             self.entries.append(entry)
             index = len(self.entries) - 1
@@ -177,11 +185,15 @@ class OpponentPool:
         returns the (pool index, learner's result) pairs it counted."""
         out = []
         alpha = 1.0 / self.window
+        stale = self.__dict__.get("_stale", {})
         for i in np.flatnonzero(dones):
             info = infos[i]
+            replaced = stale.pop(int(i), ())  # the game that ended there began before these entries were replaced
             if "opponents" not in info:
                 continue
             for k, r in zip(info["opponents"], pairwise_scores(info, self.num_players, self.game)):
+                if k in replaced:
+                    continue
                 e = self.entries[k]
                 e.score += alpha * (r - e.score) if e.games >= 10 else (r - e.score) / (e.games + 1)
                 e.games += 1

@@ -331,7 +331,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
             if step >= loop["next_snapshot"] and pool.weights.get(SELF, 0) > 0:  # without 'self': no snapshots
                 snap = export(model, cfg, temperature=cfg.snapshot_temperature, name=f"self@{step}")
                 snap.seed(snapshot_seed(cfg, step))
-                pool.add_snapshot(snap, step)
+                pool.add_snapshot(snap, step, in_progress=venv.opponent_assignment)
                 venv.set_opponent_pool(pool.policies)
                 loop["next_snapshot"] += cfg.snapshot_every * (1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
             if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
