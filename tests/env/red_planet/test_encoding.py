@@ -381,8 +381,8 @@ def test_M_S5_the_hands_shown_at_setup_stay_seen_by_every_player_in_every_sample
     """M-S5, M-I1: a hand shown at setup is seen by every player, and everyone knows it.
     Found by a rules review: the sampler relabelled those cards inside the other players'
     seen sets once M-S6 had shuffled them into the pile, so in every world some rival had
-    "forgotten" them. The shown cards are still relabelled (their places are hidden), among
-    themselves."""
+    "forgotten" them. The shown cards are dealt again like every card the player cannot place
+    (their places are hidden; test_determinize.py F2), and every seat's seen set keeps them."""
     checked = 0
     for n, seed in itertools.product((3, 4, 5), range(40)):
         s = new_game(n, seed=seed)
