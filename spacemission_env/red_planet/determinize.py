@@ -62,21 +62,10 @@ from .rules.state import NONE, GameState, check_state
 
 
 def known_cards(state: GameState, player: int) -> set[int]:
-    """Event cards whose place ``player`` knows (M-I2)."""
-    me = state.players[player]
-    known = set(me.bonus) | set(me.setup_hand)
-    if state.drawn != NONE and state.current_player == player:
-        known.add(state.drawn)
-    for z, c in enumerate(state.discovery):
-        if c != NONE and (state.discovery_owner[z] == player or player in state.looked[z]):
-            known.add(c)
-    seen = set(me.seen)
-    # M-E1: a removed card is known to its drawer only (having seen it at setup says nothing of
-    # where it went); a schema-1 document did not record the drawer (NONE): then a removed card
-    # he has seen counts as his
-    known |= {c for c, q in zip(state.removed_cards, state.removed_by) if q == player or (q == NONE and c in seen)}
-    known |= seen & set(state.set_aside)  # setup: the cards he set aside or returned stay set aside
-    return known
+    """Event cards whose place ``player`` knows (M-I2): those the state shows he has seen
+    where they are (:func:`explained_cards`) and, during setup, the cards he set aside or
+    returned, which stay set aside."""
+    return explained_cards(state, player) | (set(state.players[player].seen) & set(state.set_aside))
 
 
 def sample_world(state: GameState, player: int, rng: np.random.Generator | None = None) -> GameState:
@@ -147,8 +136,10 @@ def _deal_keep(t: GameState, player: int, rng: np.random.Generator) -> None:
 # --- after setup ---------------------------------------------------------------------------------
 def explained_cards(t: GameState, q: int) -> set[int]:
     """Event cards seat ``q`` has seen for a reason the state shows: he holds them, laid or
-    looked at them, drew and removed them (M-O3, M-E1); schema-1 removed cards (drawer
-    unknown) count for every seat that has seen them."""
+    looked at them, drew and removed them (M-O3, M-E1). A removed card is known to its
+    drawer only (having seen it at setup says nothing of where it went); a schema-1
+    document did not record the drawer (NONE): then a removed card he has seen counts as
+    his."""
     pl = t.players[q]
     out = set(pl.bonus) | set(pl.setup_hand)
     if t.drawn != NONE and t.current_player == q:
