@@ -103,6 +103,23 @@ def test_an_unbound_bot_names_a_round_limit_it_does_not_play():
                                   _bot().act_batch(obs, mask))  # 100 rounds: as bound to GameConfig(2)
 
 
+def test_no_simulation_replays_another():
+    # found by a search audit: with 64 worlds a candidate's 65th simulation replayed its first
+    # game exactly (greedy policy, the world's own generator): a third or more of the work
+    st = _states(games=1, steps=30, seed=3)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    bot = NetSearchAgent(iterations=300, candidates=2, depth=2, until="turn", seed=1)
+    bot.bind(GameConfig(2))
+    bot.act_batch(obs, mask)
+    s = bot.last_search
+    assert s is not None and s["simulations"] == 300 and max(s["visits"]) > 64
+    assert s["worlds"] >= max(s["visits"])  # every visit of a candidate in a world of its own
+    small = NetSearchAgent(iterations=300, candidates=2, depth=2, until="turn", seed=1, worlds=64)
+    small.bind(GameConfig(2))
+    small.act_batch(obs, mask)
+    assert small.last_search["worlds"] == 64  # the cap, when asked for
+
+
 def test_legal_and_deterministic():
     st = _states()
     obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
