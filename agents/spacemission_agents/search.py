@@ -86,6 +86,7 @@ PRIORS = ("auto", "ppo", "heuristic", None)
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 LEAF_SCALE = 10.0  # points of margin at which a cut leaf counts as about a win (tanh)
 HEAD_PER_PLAYER = 4  # default heuristic steps at the head of a rollout, per player
+STAGE_ROUNDS = 4  # rounds per stage of the game, for the rollout cost estimates
 _FIRST_ROW_COST = 1.5e-4  # x players^2: seconds per rollout before any was measured (default head)
 # a lower bound of one rollout's memory at the peak of its batch (sampled world, its copies, the
 # simulation's buffers): 10 KB were measured at 2 players, whose game state alone is 746 bytes
@@ -201,7 +202,12 @@ class SearchAgent(BasePolicy):
             from .heuristic import HeuristicAgent
             self._head = AgentRollout(HeuristicAgent(seed=1))
         self.config = None
-        self._row_cost: dict[int, float] = {}  # players -> running estimate of seconds per rollout
+        # (players, stage of the game) -> running estimate of seconds per rollout: a rollout to
+        # the end costs ten times more at the start than near it, so one estimate for all
+        # stages sized the next game's first batches for the last one's short rollouts and the
+        # deadline cut them all after a few plies
+        self._row_cost: dict[tuple[int, int], float] = {}
+        self._stage = (0, 0)  # the key of the decision under way
         self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "worlds": 0, "seconds": 0.0}
         self.last_search: dict | None = None
         self.seed(seed)
@@ -300,8 +306,8 @@ class SearchAgent(BasePolicy):
                                             self._head, self._head_steps(n))
         outcome = np.where(done, outcome, np.tanh(margin / LEAF_SCALE))
         spent = self._clock() - t0
-        old = self._row_cost.get(n, spent / (k * per_world))
-        self._row_cost[n] = 0.7 * old + 0.3 * spent / (k * per_world)
+        old = self._row_cost.get(self._stage, spent / (k * per_world))
+        self._row_cost[self._stage] = 0.7 * old + 0.3 * spent / (k * per_world)
         self._rollouts += k * per_world
         self._worlds += per_world
         return (outcome + self.margin_weight * margin).reshape(k, per_world)
@@ -315,7 +321,16 @@ class SearchAgent(BasePolicy):
         if self.iterations is not None:
             return max(1, planned_rollouts // k)
         left = deadline - self._clock()
-        return int(left / rounds_left / (self._row_cost.get(n, _FIRST_ROW_COST * n * n) * k))
+        return int(left / rounds_left / (self._rollout_cost(n) * k))
+
+    def _rollout_cost(self, n: int) -> float:
+        """The running cost of a rollout at this stage of the game; at a stage not met yet,
+        the dearest one measured at this player count (rather too few rollouts than a batch
+        that the deadline cuts), else a first guess."""
+        if self._stage in self._row_cost:
+            return self._row_cost[self._stage]
+        known = [c for (p, _), c in self._row_cost.items() if p == n]
+        return max(known) if known else _FIRST_ROW_COST * n * n
 
     def _decide(self, obs: np.ndarray, mask: np.ndarray) -> int:
         start = self._clock()
@@ -331,6 +346,7 @@ class SearchAgent(BasePolicy):
         rng = observation_rng(self._seed, obs)
         policy = self._policy(rng)
         deadline = None if self.iterations is not None else start + self.budget
+        self._stage = (game[0], int(decode(obs, "recall")["round"][0]) // STAGE_ROUNDS)
         self._rollouts = self._worlds = 0
         if self.select == "halving":
             best, info = self._halving(obs, cands, game, rng, policy, deadline)

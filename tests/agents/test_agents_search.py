@@ -88,6 +88,39 @@ def test_an_unbound_bot_reads_the_round_limit_from_its_observation(max_rounds):
         np.testing.assert_array_equal(bound.act_batch(obs, mask), unbound)
 
 
+def test_rollout_costs_are_kept_per_stage_of_the_game():
+    # found by a search audit: one running cost for every stage sized a new game's first
+    # batches by the last game's short rollouts, and the deadline cut them all after a few plies
+    opening = engine.init(1, 2, seeds=7)
+    late = engine.init(1, 2, seeds=7)
+    rng = np.random.default_rng(7)
+    while int(late.round[0]) < 16:
+        engine.step(late, engine.sample_actions(engine.legal_action_mask(late), rng, by_kind=True))
+    assert not late.terminated[0]
+    bot = SearchAgent(budget=0.05, seed=1)
+    bot.bind(GameConfig(2))
+
+    def decide(st):
+        for _ in range(40):  # to a decision that is searched
+            obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+            a = bot.act_batch(obs, mask)
+            if bot.last_search is not None:
+                return
+            engine.step(st, a)
+        raise AssertionError("no searched decision")
+
+    decide(opening)
+    start = dict(bot._row_cost)
+    decide(late)
+    late_stage = bot._stage
+    assert late_stage[1] >= 4 and set(start) < set(bot._row_cost)
+    assert bot._row_cost[late_stage] < min(start.values())  # short rollouts near the end...
+    for key, cost in start.items():
+        assert bot._row_cost[key] == cost  # ...leave the opening's estimate as it was
+    bot._stage = (2, 99)  # a stage not met yet: the dearest estimate, not the last one
+    assert bot._rollout_cost(2) == max(bot._row_cost.values())
+
+
 def test_forced_moves_are_played_at_once():
     st = _states(2, "yucata", 1, 0)
     obs = engine.observe(st, observation_type="recall")
