@@ -100,7 +100,7 @@ def _fraction(name: str, value) -> float:
 class NetSearchAgent(BasePolicy):
     """PUCT over determinized worlds with the PPO prior and a fitted value net (module doc).
 
-    ``NetSearchAgent(budget=0.1, iterations=None, seed=0, *, worlds=2**20, candidates=6,
+    ``NetSearchAgent(budget=0.1, iterations=None, seed=0, *, worlds=1048576, candidates=6,
     c_puct=3.0, temperature=3.0, mix=0.0, margin=0.5, depth=300, until="end", first=2, wave=16,
     policy=None, value=None, clock="cpu", seer_value=None)``;
     ``policy``/``value``: paths of a PPO model and of the value net fitted for it
