@@ -135,10 +135,26 @@ def sample_worlds_from_observation(recall_obs, num_players: int, rules: str = "y
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):  # as Red Planet's determinizer
         raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
-    kn = _Knowledge(E.decode(arr.astype(np.int64), "recall"), num_players, max_rounds)
+    kn = _knowledge(arr, num_players, max_rounds)
     seeds = rng.integers(0, 2**64, size=int(k), dtype=np.uint64, endpoint=False)
     out = _sample(kn, int(k), seeds)
     return _assemble(kn, out, num_players, rules, max_rounds, int(player), rng)
+
+
+_LAST_KNOWLEDGE: tuple | None = None  # (key, _Knowledge) of the last observation read
+
+
+def _knowledge(arr: np.ndarray, num_players: int, max_rounds: int) -> "_Knowledge":
+    """The observation's _Knowledge; the last one is kept, since a search samples its worlds
+    in chunks from one observation (reading it was two thirds of sampling 16 worlds)."""
+    global _LAST_KNOWLEDGE
+    key = (arr.dtype.str, arr.tobytes(), num_players, max_rounds)
+    last = _LAST_KNOWLEDGE  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] == key:
+        return last[1]
+    kn = _Knowledge(E.decode(arr.astype(np.int64), "recall"), num_players, max_rounds)
+    _LAST_KNOWLEDGE = (key, kn)
+    return kn
 
 
 class _Knowledge:

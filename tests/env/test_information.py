@@ -456,3 +456,24 @@ def test_R_S2_a_pile_that_lost_tiles_holds_the_dealt_share_of_space_tiles(left):
     assert np.abs(got - expected).max() < 0.015, (got.round(3), expected.round(3))
     o = E.observe(st, 0, "recall")
     assert all((E.observe(engine.to_reference(w, i), 0, "recall") == o).all() for i in range(10))
+
+
+def test_the_observation_read_once_is_reused_only_for_the_same_observation_and_game():
+    # the sampler keeps the last observation's reading (a search samples its worlds in chunks);
+    # another observation, player count or round limit must be read afresh
+    st = engine.init(2, 2, seeds=5, max_rounds=50)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        engine.step(st, engine.sample_actions(engine.legal_action_mask(st), rng, by_kind=True))
+    obs = engine.observe(st, observation_type="recall")
+    a = sample_worlds_from_observation(obs[0], 2, "yucata", 50, 4, np.random.default_rng(1))
+    again = sample_worlds_from_observation(obs[0], 2, "yucata", 50, 4, np.random.default_rng(1))
+    for name in ("hand", "piles", "collection", "reservations", "round", "current_player"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(again, name))
+    with pytest.raises(ValueError, match="do not fit max_rounds=100"):  # R-E3: the game's round limit
+        sample_worlds_from_observation(obs[0], 2, "yucata", 100, 4, np.random.default_rng(1))
+    with pytest.raises(ValueError, match="seats do not fit num_players=3"):
+        sample_worlds_from_observation(obs[0], 3, "yucata", 50, 4, np.random.default_rng(1))
+    b = sample_worlds_from_observation(obs[1], 2, "yucata", 50, 4, np.random.default_rng(1))
+    for i in range(4):  # the second game's observation, not the first's cached reading
+        np.testing.assert_array_equal(engine.observe(b.take(np.array([i])), observation_type="recall")[0], obs[1])
