@@ -40,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _first_ten(items) -> str:
+    items = list(items)
+    return ", ".join(map(str, items[:10])) + (", ..." if len(items) > 10 else "")
+
+
 def _select(records: list, game: int | None, line: int | None, ap, path: str) -> tuple[int, dict]:
     if game is not None and line is not None:
         ap.error("argument --line: not allowed with argument --game (each picks one game)")
@@ -47,21 +52,17 @@ def _select(records: list, game: int | None, line: int | None, ap, path: str) ->
         for found in records:
             if found[0] == line:
                 return found
-        lines = [n for n, _ in records]
-        shown = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
-        ap.error(f"argument --line: no recorded game on line {line} of {path}; games are on lines {shown}")
+        ap.error(f"argument --line: no recorded game on line {line} of {path}; games are on lines "
+                 f"{_first_ten(n for n, _ in records)}")
     if game is None:
         return records[0]
     matches = [found for found in records if found[1].get("game") == game]
     if len(matches) > 1:  # files joined from several runs: the number alone does not say which
-        lines = ", ".join(str(n) for n, _ in matches[:10]) + (", ..." if len(matches) > 10 else "")
-        ap.error(f"argument --game: {len(matches)} games are numbered {game} in {path} (lines {lines}); "
-                 "pick one with --line N")
+        ap.error(f"argument --game: {len(matches)} games are numbered {game} in {path} "
+                 f"(lines {_first_ten(n for n, _ in matches)}); pick one with --line N")
     if matches:
         return matches[0]
-    numbers = [rec.get("game") for _, rec in records]
-    shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
-    ap.error(f"argument --game: no game {game} in {path}; it holds games {shown}")
+    ap.error(f"argument --game: no game {game} in {path}; it holds games {_first_ten(r.get('game') for _, r in records)}")
 
 
 def main(argv: list[str] | None = None) -> int:
