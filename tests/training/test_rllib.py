@@ -87,6 +87,28 @@ def test_bot_module_returns_the_bots_actions():
     assert np.all(masks[np.arange(30), out[Columns.ACTIONS]] == 1)
 
 
+def _random_bot_actions(torch_seed: int, runner_seeded: bool) -> np.ndarray:
+    space = make_aec(num_players=2, observation_type="recall").observation_space("player_0")
+    config = dict(spec="random", seed=7, runner_seeded=runner_seeded, observation_type="recall",
+                  num_players=2, rules="yucata", max_rounds=100)
+    with torch.random.fork_rng():
+        torch.manual_seed(torch_seed)  # what RLlib does on env runner k: seed + k
+        bot = BotModule(observation_space=space, action_space=spaces.Discrete(NUM_ACTIONS), model_config=config)
+    obs, masks = _observations(40, seed=2)
+    batch = {Columns.OBS: {"observation": torch.as_tensor(obs), "action_mask": torch.as_tensor(masks)}}
+    return np.concatenate([bot.forward_exploration(batch)[Columns.ACTIONS] for _ in range(3)])
+
+
+def test_runner_seeded_bots_draw_one_stream_per_runner():
+    """Every env runner builds the bots from one model_config; RLlib seeds torch with
+    seed + worker_index first. Runner-seeded bots draw their own stream on each runner,
+    the same one again for the same runner."""
+    first, again, other = (_random_bot_actions(s, True) for s in (100, 100, 101))
+    assert np.array_equal(first, again)
+    assert not np.array_equal(first, other)
+    assert np.array_equal(_random_bot_actions(100, False), _random_bot_actions(101, False))
+
+
 def test_bot_module_refuses_another_observation_type():
     space = make_aec(num_players=2, observation_type="info").observation_space("player_0")
     config = dict(spec="greedy", seed=0, observation_type="info", num_players=2, rules="yucata", max_rounds=100)

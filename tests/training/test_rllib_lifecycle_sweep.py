@@ -418,3 +418,28 @@ def test_one_seed_gives_one_run(tmp_path):
     assert [k for k in a.files if k != "metadata" and not np.array_equal(a[k], b[k])] == []
     rows = [{(r[0], r[2]): r[3] for r in _rows(run) if not r[2].startswith("time/")} for run in runs]
     assert rows[0] == rows[1] and len(rows[0]) > 20
+
+
+def test_each_env_runner_seeds_its_bots_apart(local_ray):
+    """RLlib builds every env runner's bot modules from one model_config. Before, a random
+    bot drew the same stream on every runner; now each runner mixes in its own seed (RLlib's
+    seed + worker_index), and two runners' random bots play apart."""
+    import numpy as np
+
+    from spacemission_env.space_mission.actions import NUM_ACTIONS
+    from spacemission_training.policy import feature_stats
+    from spacemission_training.rllib import architecture, build_algorithm, stop_algorithm
+
+    cfg = RLlibConfig(**{**TINY, "num_env_runners": 2})
+    active, scale = feature_stats(2, "yucata", 100, "recall", games=4)
+    algo = build_algorithm(cfg, architecture(cfg, active, scale))
+    try:
+        def draws(runner):
+            x, mask = np.zeros((64, 1), np.int8), np.ones((64, NUM_ACTIONS), bool)
+            return runner.worker_index, runner.module["bot_0"].agent.act_batch(x, mask).tolist()
+
+        out = dict(algo.env_runner_group.foreach_env_runner(draws, local_env_runner=False))
+    finally:
+        stop_algorithm(algo)
+    assert sorted(out) == [1, 2]
+    assert out[1] != out[2]

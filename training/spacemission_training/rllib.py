@@ -172,7 +172,7 @@ def build_algorithm(cfg: RLlibConfig, arch: dict):
     specs.update({f"self_{k}": RLModuleSpec(module_class=MaskedPPOModule, model_config=arch)
                   for k in range(cfg.max_snapshots)})
     specs.update({mid: RLModuleSpec(module_class=BotModule, model_config=dict(
-        spec=spec, seed=cfg.seed + i, observation_type=cfg.observation_type, **game))
+        spec=spec, seed=cfg.seed + i, runner_seeded=True, observation_type=cfg.observation_type, **game))
         for i, (spec, mid) in enumerate(bot_ids.items())})
     mapper = SeatMapper(cfg.players, weights, bot_ids, cfg.max_snapshots, cfg.seed)
     groups = {mid: spec.split(":")[0] for spec, mid in bot_ids.items()}

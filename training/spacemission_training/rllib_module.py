@@ -19,6 +19,10 @@ gives the actor's (weight, bias) pairs in the order of the numpy agent format
 ``ppo:PATH``..., of the game in ``model_config``) an RLModule that is never trained: it calls the agent's
 ``act_batch(observations, masks)`` and hands RLlib the actions (``Columns.ACTIONS``).
 Each env runner builds its own copy from the spec, so no model is pickled to workers.
+With ``runner_seeded`` in its ``model_config`` (the trainer sets it) a bot's seed also
+mixes in torch's initial seed, which RLlib sets to ``seed + worker_index`` on every env
+runner before it builds the modules: each runner's random bots draw their own stream, and
+one run seed still gives one run.
 """
 from __future__ import annotations
 
@@ -94,9 +98,18 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
                  m.bias.detach().cpu().numpy().astype(np.float32).copy()) for m in linears]
 
 
+def _bot_seed(cfg: dict) -> int:
+    """The agent's seed: ``cfg["seed"]``, mixed with this process's torch seed (the env
+    runner's, set by RLlib) when ``cfg["runner_seeded"]`` (module doc)."""
+    seed = int(cfg.get("seed", 0))
+    if not cfg.get("runner_seeded", False):
+        return seed
+    return int(np.random.SeedSequence([seed, torch.initial_seed()]).generate_state(1)[0])
+
+
 class BotModule(RLModule):
     """An agent spec as a frozen RLModule (module doc). ``model_config``: ``spec``,
-    ``seed``, and the game (``game``, default Space Mission, ``num_players``, ``rules``,
+    ``seed`` (and ``runner_seeded``), and the game (``game``, default Space Mission, ``num_players``, ``rules``,
     ``max_rounds``) it is bound to."""
 
     def setup(self):
@@ -105,7 +118,7 @@ class BotModule(RLModule):
 
         cfg = self.model_config
         game = cfg.get("game", "spacemission")
-        self.agent = make_agent(cfg["spec"], seed=int(cfg.get("seed", 0)), game=game)
+        self.agent = make_agent(cfg["spec"], seed=_bot_seed(cfg), game=game)
         if callable(getattr(self.agent, "bind", None)):
             self.agent.bind(_game_config(cfg["num_players"], cfg["rules"], cfg["max_rounds"], game))
         wanted = getattr(self.agent, "observation_type", None)
