@@ -135,6 +135,12 @@ class EnvBase:
         self._closed = False
         return self.game.new_batch(batch_size, self.config, seeds)
 
+    def _render_if_human(self) -> None:
+        """``render_mode="human"``: print the game after every ``reset`` and ``step``, as
+        Gymnasium's and PettingZoo's own environments do."""
+        if self.render_mode == "human":
+            self._render_game(0, "human")
+
     def _render_game(self, index: int, mode: str):
         """Game ``index`` of the state as ``"ansi"`` text, printed (``"human"``) or an RGB picture."""
         return render_state(self.engine.to_reference(self._st, index), mode, self.game)

@@ -149,16 +149,21 @@ def check_reward_value(value, what: str) -> float:
 # --- actions ---------------------------------------------------------------------------
 def action_id(action, who: str = "action", num_actions: int = NUM_ACTIONS) -> int:
     """One action as an int in [0, num_actions). Accepts Python and numpy integers and integer
-    arrays of one element; TypeError for anything else (bool, float, str, None, float
-    arrays), ValueError for an id out of range. ``who`` starts the message."""
+    arrays (or tensors) of one element; TypeError for anything else (bool, float, str, None,
+    bool or float arrays and tensors), ValueError for an id out of range. ``who`` starts the
+    message."""
     if type(action) is int and 0 <= action < num_actions:  # the common case, first
         return action
     value = action
-    if isinstance(action, np.ndarray):
-        if action.dtype.kind not in "iu" or action.size != 1:
-            raise TypeError(f"{who}: {action!r} (array of dtype {action.dtype}, shape {action.shape}) is not "
+    # torch tensors and other array-likes are read as arrays: a bool tensor is refused as a
+    # bool array is (operator.index took torch.tensor(True) for action 1)
+    array_like = hasattr(action, "__array__") and not isinstance(action, (np.ndarray, np.generic))
+    arr = np.asarray(action) if array_like else action
+    if isinstance(arr, np.ndarray):
+        if arr.dtype.kind not in "iu" or arr.size != 1:
+            raise TypeError(f"{who}: {action!r} (array of dtype {arr.dtype}, shape {arr.shape}) is not "
                             f"an integer action id (0..{num_actions - 1})")
-        value = action.reshape(()).item()
+        value = arr.reshape(()).item()
     elif isinstance(action, (bool, np.bool_)):
         raise TypeError(f"{who}: {action!r} (a bool) is not an integer action id (0..{num_actions - 1})")
     try:

@@ -197,6 +197,7 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._episode_over, self._stopped_by = False, None
         self._run_opponents()  # opponents seated before the learner open the game
         self._episode_over = self._over()
+        self._render_if_human()
         return self._result()
 
     def step(self, action):
@@ -213,16 +214,20 @@ class GameEnv(EnvBase, gymnasium.Env):
             self._episode_over = True
             reward = self.reward_fn.forfeit(self._st, self.seat, self.illegal_reward)  # before _result: scores as they stand
             obs, info = self._result(illegal=True)
+            self._render_if_human()
             return obs, reward, True, False, info
         reward = self._play(a)
         reward += self._run_opponents()
         self._episode_over = self._over()
         obs, info = self._result()
+        self._render_if_human()
         return obs, reward, self._episode_over, False, info
 
     def action_masks(self) -> np.ndarray:
         """bool [num_actions]: the learner's legal actions now; all True once the episode is over
-        (MaskablePPO's hook)."""
+        (MaskablePPO's hook). ValueError before ``reset()`` and after ``close()``: there is no
+        game, and an all-False mask would give NaN probabilities."""
+        self._require_reset("action_masks()")
         return self._mask[0].copy()
 
     def render(self):

@@ -64,7 +64,8 @@ the style of the classic environments, over the fast batched engine (a batch of 
 * Seeding: ``reset(seed=s)`` seeds a generator that draws each game's engine seed,
   so ``reset(seed=s)`` followed by plain ``reset()`` calls replays the same games. A
   rejected seed changes nothing, ``env()``'s wrapper included (it stays un-reset).
-* ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"``.
+* ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text, also after every
+  ``reset`` and ``step``), ``"rgb_array"``.
 
 Registration: ``import spacemission_env`` registers ``"SpaceMission-v2"`` with
 PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v2")``
@@ -300,6 +301,7 @@ class raw_env(EnvBase, AECEnv):
         self._skip_agent_selection = None
         self._acting_seat = -1
         self._after_change()
+        self._render_if_human()
 
     def _after_change(self, fused: bool = False) -> None:
         """Refresh the acting agent, its legal mask (also in its info) and the observation
@@ -389,6 +391,7 @@ class raw_env(EnvBase, AECEnv):
         if not self._mask_buf[0, a]:
             if self.illegal_action == "lose":
                 self._forfeit(agent)
+                self._render_if_human()
                 return
             raise ValueError(f"action {a} ({self.game.action_label(a)}) is not legal for {agent} now; "
                              f"legal: {legal_list(self._mask_buf[0])}")
@@ -416,6 +419,7 @@ class raw_env(EnvBase, AECEnv):
         if not self._rewards_zero:
             self._accumulate_rewards()
         self._after_change(fused)
+        self._render_if_human()
 
     def _finish(self, round_limit: bool, offender: str | None) -> None:
         """Every agent terminated (never truncated: R-E3 ends the game, see the module
@@ -479,8 +483,10 @@ class OneGameRawEnv(raw_env):
         if cls.GAME:  # the class's own name, as PettingZoo's classic envs have it before any instance
             cls.metadata = {**raw_env.metadata, "name": get_game(cls.GAME).description.versioned_name}
 
-    def __init__(self, **kwargs):
+    def __init__(self, *args, **kwargs):
+        module = type(self).__module__.rsplit(".", 1)[-1]
         if "game" in kwargs:
-            module = type(self).__module__.rsplit(".", 1)[-1]
             raise TypeError(f"{module} plays {self.GAME!r}; it takes no game argument (got game={kwargs['game']!r})")
-        super().__init__(game=self.GAME, **kwargs)
+        if len(args) > 11:  # raw_env's twelfth positional parameter is the game
+            raise TypeError(f"{module}.raw_env takes at most 11 positional arguments ({len(args)} given)")
+        super().__init__(*args, game=self.GAME, **kwargs)

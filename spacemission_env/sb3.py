@@ -400,15 +400,17 @@ class GameVecEnv(EnvBase, VecEnv):
                     infos[i]["opponents"] = self._assign[i, :-1].tolist()
             self.engine.reset_finished(st, self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64))
             self._draw_seats(rows)
+            for i in rows.tolist():  # SB3's VecEnvs keep the new episode's reset info here
+                self.reset_infos[i] = {"seat": int(self.seats[i])}
             self._draw_opponents(rows)
             self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))  # new games' openings: reward 0
         self.engine.legal_action_mask(st, out=self._mask)
         return self._observe(), rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """bool [N, num_actions]: the learners' legal actions (ValueError after ``close()``,
-        whose games are gone: their last masks are no answer)."""
-        if self._closed:
+        """bool [N, num_actions]: the learners' legal actions (ValueError before ``reset()``
+        and after ``close()``: there are no games, and no mask is an answer)."""
+        if self._closed or self._st is None:
             raise ValueError(self._no_game_message("action_masks()"))
         return self._mask.copy()
 

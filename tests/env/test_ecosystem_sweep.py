@@ -485,7 +485,8 @@ def _single_kinds(a: int):
                 **({"torch": torch.tensor(a), "torch (1,)": torch.tensor([a])} if torch else {}), "int": a}
     refused = {"3.0": float(a), "np.float32": np.float32(a), "True": True, "np.True_": np.True_,
                "0-d bool": np.array(True), "0-d float": np.array(float(a)), "[a]": [a], "(a,)": (a,),
-               **({"torch float": torch.tensor(float(a))} if torch else {}), "str": str(a)}
+               **({"torch float": torch.tensor(float(a)), "torch bool": torch.tensor(True),
+                   "torch bool (1,)": torch.tensor([True])} if torch else {}), "str": str(a)}
     return accepted, refused
 
 

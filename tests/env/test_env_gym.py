@@ -259,3 +259,22 @@ def test_docs_state_the_real_gym_and_sb3_spaces():
         assert f"`{space}`" in docs
     assert SpaceMissionEnv().action_space == SpaceMissionVecEnv(1).action_space
     assert "`Discrete(100)`" in docs
+
+
+def test_masks_need_a_game_and_human_mode_prints_every_step(capsys):
+    """action_masks() before reset() names the missing game (its all-False row gave NaN
+    probabilities); render_mode="human" prints the game after reset and every step, as
+    Gymnasium's own environments do (before: only on render())."""
+    env = SpaceMissionEnv(num_players=2, render_mode="human")
+    with pytest.raises(ValueError, match=r"call reset\(\) before action_masks\(\)"):
+        env.action_masks()
+    env.reset(seed=0)
+    assert capsys.readouterr().out.count("Space Mission [") == 1
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        env.step(progress_action(env.action_masks(), rng))
+    assert capsys.readouterr().out.count("Space Mission [") == 3
+    quiet = SpaceMissionEnv(num_players=2, render_mode="ansi")
+    quiet.reset(seed=0)
+    quiet.step(progress_action(quiet.action_masks(), rng))
+    assert capsys.readouterr().out == ""

@@ -345,3 +345,21 @@ def test_docstring_table_is_generated_from_the_real_spaces():
     seer = spaces_table(observation_type="seer")
     assert f"({engine.observation_size('seer')},)" in seer
     assert re.search(r"player_0", table)
+
+
+def test_human_mode_prints_every_step_and_versioned_envs_take_positional_arguments(capsys):
+    """render_mode="human" prints the game after reset and every step (PettingZoo's classic
+    envs do; before: only on render()). The versioned modules' raw_env takes raw_env's
+    positional arguments (it took keywords only), but never a game."""
+    from spacemission_env import red_planet_v1, spacemission_v2
+
+    e = env(num_players=3, render_mode="human")
+    e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(2):
+        e.step(progress_action(e.observe(e.agent_selection)["action_mask"].astype(bool), rng))
+    assert capsys.readouterr().out.count("Space Mission [yucata] 3 players") == 3
+    assert spacemission_v2.raw_env(4, "yucata", 30).num_players == 4
+    assert red_planet_v1.raw_env(5).num_players == 5
+    with pytest.raises(TypeError, match="at most 11 positional arguments"):
+        spacemission_v2.raw_env(*[None] * 12)

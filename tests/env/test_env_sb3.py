@@ -252,3 +252,23 @@ def test_float32_observations():
         for i in np.flatnonzero(dones):
             assert infos[i]["terminal_observation"].dtype == np.float32
 
+
+
+def test_masks_need_a_game_and_reset_infos_follow_the_autoreset():
+    """Before reset() there is no game: action_masks() names it (its all-False rows gave NaN
+    probabilities). SB3's VecEnvs keep each new episode's reset info in ``reset_infos``:
+    after an autoreset it names the new game's seat (it kept the first game's)."""
+    venv = SpaceMissionVecEnv(6, num_players=3, seed=4, opponents=ProgressPolicy(seed=2))
+    with pytest.raises(ValueError, match=r"call reset\(\) before action_masks\(\)"):
+        venv.action_masks()
+    obs = venv.reset()
+    policy, ended, changed = ProgressPolicy(seed=1), 0, 0
+    for _ in range(4000):
+        before = venv.seats.copy()
+        obs, _, dones, _ = venv.step(policy.act_batch(obs, venv.action_masks()))
+        assert [i["seat"] for i in venv.reset_infos] == venv.seats.tolist()
+        ended += int(dones.sum())
+        changed += int((venv.seats != before).sum())
+        if changed >= 3:
+            break
+    assert ended and changed >= 3  # seats were redrawn at autoresets and reset_infos followed
