@@ -193,8 +193,12 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
     return list(agents), int(num_players), rules, int(max_rounds)
 
 
-def _build_agents(agents: list, config, workers: int, start_method: str) -> tuple[list, list[str], list[str], list]:
-    """(agent objects, names, specs, payloads for the workers); ArenaArgumentError before any game."""
+def _build_agents(agents: list, config, workers: int, start_method: str, seed: int = 0
+                  ) -> tuple[list, list[str], list[str], list]:
+    """(agent objects, names, specs, payloads for the workers); ArenaArgumentError before any
+    game. Each agent's ``seed()`` is tried with the seed its first chunk gives it (a 63-bit
+    integer): an agent that takes 0 but not that (numpy's legacy ``RandomState``) failed
+    in the first chunk."""
     objs, names, specs, payloads = [], [], [], []
     for i, a in enumerate(agents):
         if isinstance(a, str):
@@ -219,13 +223,15 @@ def _build_agents(agents: list, config, workers: int, start_method: str) -> tupl
             except Exception as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
                 raise ArenaArgumentError("agents", f"agent {name!r} failed to bind to the configuration {config}: "
                                                    f"{type(exc).__name__}: {exc}") from exc
+        what = "before its first game"
         try:
             otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
-            seed = getattr(obj, "seed", None)
-            if callable(seed):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
-                seed(0)
+            seed_fn = getattr(obj, "seed", None)
+            if callable(seed_fn):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
+                what = "in seed() (the arena seeds each agent with a 63-bit integer)"
+                seed_fn(_agent_seed(seed, 0, i))
         except Exception as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
-            raise ArenaArgumentError("agents", f"agent {name!r} failed before its first game: "
+            raise ArenaArgumentError("agents", f"agent {name!r} failed {what}: "
                                                f"{type(exc).__name__}: {exc}") from exc
         types = get_game(config.game).observation_types
         if otype not in types:
@@ -480,7 +486,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
         raise ArenaArgumentError("agents", "the Ray arena takes agents by spec only (rebuilt on the workers), "
                                            f"got {[a for a in agents if not isinstance(a, str)][:1]}")
     objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
-                                                 start_method)
+                                                 start_method, int(seed))
     sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
     G = len(sched["seeds"])
     chunk_size = auto_chunk_size(G) if chunk_size is None else int(chunk_size)
@@ -495,8 +501,10 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
         except OSError as exc:
             raise ArenaArgumentError("out", f"cannot create the out directory {str(out_dir)!r}: "
                                             f"{exc.strerror or exc}") from exc
-        if not record:  # an earlier run's games would sit beside this run's results as if they were its own
-            (out_dir / "games.jsonl").unlink(missing_ok=True)
+        # an earlier run's files would sit beside this run's as if they were its own (a run that
+        # fails keeps the games it finished, and no results)
+        for name in ("results.json", "pairs.csv", "agents.csv", "arena.png", "games.jsonl"):
+            (out_dir / name).unlink(missing_ok=True)
     log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
 
     t0 = time.perf_counter()

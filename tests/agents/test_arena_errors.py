@@ -140,14 +140,52 @@ class BadView(KindRandomAgent):
         raise RuntimeError("view not configured")
 
 
-@pytest.mark.parametrize("agent, match", [(BadSeed, "RuntimeError: no entropy today"),
-                                          (BadView, "RuntimeError: view not configured")])
+@pytest.mark.parametrize("agent, match", [(BadSeed, r"in seed\(\) \(the arena seeds each agent with a 63-bit "
+                                                    r"integer\): RuntimeError: no entropy today"),
+                                          (BadView, "before its first game: RuntimeError: view not configured")])
 def test_agent_failing_before_its_first_game_is_an_agents_error(agent, match, tmp_path):
     """Before: the exception of seed() (first called in a chunk) or of the observation_type
     property escaped run_arena bare, without the agent's name."""
-    with pytest.raises(ArenaArgumentError, match=f"agent 'kind-random' failed before its first game: {match}") as info:
+    with pytest.raises(ArenaArgumentError, match=f"agent 'kind-random' failed {match}") as info:
         run_arena([agent(), "random"], games=2, out=tmp_path / "out", progress=False)
     assert info.value.argument == "agents" and not (tmp_path / "out").exists()
+
+
+class LegacySeed(KindRandomAgent):
+    """Seeds numpy's legacy RandomState, which takes 0 but nothing at or above 2**32."""
+
+    def seed(self, seed=None):
+        np.random.RandomState(seed)
+        super().seed(seed)
+
+
+def test_a_seed_the_first_chunk_refuses_is_found_before_any_game_and_old_results_go(tmp_path):
+    """The check before the first game tried seed(0); the chunks pass 63-bit seeds, so an
+    agent on numpy's legacy RandomState passed it and raised in the first chunk, after
+    games.jsonl was emptied and beside the earlier run's results.json. Now the check passes
+    the first chunk's seed; and a run removes the earlier run's files from ``out`` first."""
+    out = tmp_path / "out"
+    run_arena(["random", "kind-random"], games=2, out=out, progress=False)
+    assert (out / "results.json").is_file() and (out / "games.jsonl").stat().st_size > 0
+    with pytest.raises(ArenaArgumentError, match=r"agent 'kind-random' failed in seed\(\) .*ValueError"):
+        run_arena([LegacySeed(), "random"], games=2, out=out, progress=False)
+    assert (out / "results.json").is_file()  # refused before anything was touched
+
+    class FailsLater(KindRandomAgent):
+        calls = 0
+
+        def seed(self, seed=None):
+            FailsLater.calls += 1
+            if FailsLater.calls > 1:  # the check passes; the first chunk fails
+                raise RuntimeError("no entropy today")
+            super().seed(seed)
+
+    agent = FailsLater()
+    FailsLater.calls = 0  # the constructor seeded it too
+    with pytest.raises(RuntimeError, match="failed in seed"):
+        run_arena([agent, "random"], games=2, out=out, progress=False)
+    assert sorted(p.name for p in out.iterdir()) == ["games.jsonl"]  # this run's (no game ended), no old results
+    assert (out / "games.jsonl").read_text() == ""
 
 
 def test_largest_schedule_is_allowed():
