@@ -68,7 +68,7 @@ class Game:
     rule_sets: tuple[str, ...]  # the values of a config's ``rules``, default first
     default_max_rounds: int
     max_rounds_limit: int  # the largest ``max_rounds`` (the game's own length where it has one)
-    action_label: Callable  # (reference state or None, action id) -> str, for people
+    action_label: Callable  # (action id, reference state or None) -> str, for people
     action_table: Callable[[], list]  # rows (ids, kind, ...) of the action space, for docs
     render_module: str  # the module with render_ansi(state) and render_rgb(state, viewer=None)
     env_class_prefix: str  # the interfaces' class names for this game, e.g. "SpaceMission"
