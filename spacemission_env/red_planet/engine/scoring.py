@@ -134,7 +134,7 @@ def final_scoring(g, rng, b):
                 pot = CARD_FINAL_BASE[g[b, F_DISCOVERY + z]] + g[b, F_LEFTOVER + z]
             share_pot(g, rng, b, z, pot, lead)
             g[b, F_LEFTOVER + z] = 0  # the remainder is lost
-    for z in range(Z):  # M-E10
+    for z in range(Z):  # M-E10: one counter each, the spec's own rule (rules/scoring.py); M-E3: no effect
         if card_kind_at(g, rng, b, z) == K_SYLVANITE_VEIN:
             for q in range(n):
                 if g[b, F_MARS + z * PAD + q] > 0:

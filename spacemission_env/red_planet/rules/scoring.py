@@ -113,7 +113,9 @@ def final_scoring(state: GameState) -> None:
         if leaders(state.mars[z]):
             share_pot(state, z, final_pot(state, z))
             state.leftover[z] = 0  # the remainder is lost (an empty zone keeps its leftover, unscored)
-    # 3. M-E10 (counters); M-E7, M-E9 are points (scores); then M-E13
+    # 3. M-E10 (counters); M-E7, M-E9 are points (scores); then M-E13. M-E3 (pretty rock)
+    # has no effect: nothing scores it. The vein's one counter is the spec's own rule, not a
+    # reconstructed value, so it is written here rather than read from the data file.
     for z in cards_on_mars(state, "sylvanite_vein"):
         for q in range(state.num_players):
             if present(state, z, q):

@@ -116,7 +116,8 @@ def test_M_R8_last_to_act_takes_the_start_player_token():
     play(s, act("commit", "Recruiter"), act("commit", "Soldier"), act("commit", "Soldier"))  # seats 2, 0, 1
     while s.phase != "commit":
         apply(s, legal_actions(s)[-1] if "pass" in kinds(s) else legal_actions(s)[0])
-    assert s.start_player == 1 and s.round == 2 and s.current_player == 1  # Soldier, last in turn order
+    # M-R8 "among equals, last in turn order": seats 0 and 1 both played the Soldier, the highest role
+    assert s.start_player == 1 and s.round == 2 and s.current_player == 1
 
 
 def test_M_R8_a_lost_travel_agent_turn_counts():
