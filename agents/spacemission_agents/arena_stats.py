@@ -68,6 +68,32 @@ def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+# Student t_{0.975} for 1..30 degrees of freedom (scipy is not a dependency)
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """Two-sided 95% Student t quantile: the table up to 30 degrees of freedom, beyond it
+    the Cornish-Fisher expansion around the normal quantile (2.04217 at 30, table 2.042)."""
+    if df < 1:
+        raise ValueError(f"t975 needs df >= 1, got {df}")
+    if df <= 30:
+        return _T975[int(df) - 1]
+    z = Z95
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
+
+
+def _residuals(values: np.ndarray, strata: np.ndarray | None) -> np.ndarray:
+    """Each value minus its stratum's mean (the overall mean without strata)."""
+    if strata is None:
+        return values - values.mean()
+    _, s_inv = np.unique(strata, return_inverse=True)
+    means = np.bincount(s_inv, weights=values) / np.bincount(s_inv)
+    return values - means[s_inv]
+
+
 def cluster_variance(values: np.ndarray, clusters: np.ndarray, strata: np.ndarray | None = None) -> float:
     """Variance of the mean of ``values`` when observations sharing a cluster (a deal
     played with every seating) are correlated: the ratio estimator's cluster-robust
@@ -82,24 +108,21 @@ def cluster_variance(values: np.ndarray, clusters: np.ndarray, strata: np.ndarra
     c = inv.max() + 1 if n else 0
     if c < 2:
         return float("nan")
-    if strata is None:
-        resid = values - values.mean()
-    else:
-        _, s_inv = np.unique(strata, return_inverse=True)
-        means = np.bincount(s_inv, weights=values) / np.bincount(s_inv)
-        resid = values - means[s_inv]
-    e = np.bincount(inv, weights=resid, minlength=c)
+    e = np.bincount(inv, weights=_residuals(values, strata), minlength=c)
     return float(c / (c - 1) * (e ** 2).sum() / n ** 2)
 
 
-def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray | None = None
-                  ) -> tuple[float, float, float]:
+def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray | None = None,
+                  units: np.ndarray | None = None) -> tuple[float, float, float]:
     """(estimate, low, high): a Wilson 95% interval on per-game outcomes (1 win, 0.5 tie,
     0 loss) with the number of games shrunk by the design effect of the duplicate
     clusters, deff = max(1, cluster variance / binomial variance). The interval is never
     narrower than plain Wilson: with few deals the cluster variance is too noisy to trust
     the variance reduction that seat rotation brings, and it widens when the games of a
-    deal are positively correlated. ``strata``: as in :func:`cluster_variance`."""
+    deal are positively correlated. ``strata``: as in :func:`cluster_variance`.
+    ``units`` (each outcome's game): where the design effect cannot be trusted (fewer than
+    5 clusters, p of 0 or 1, one cluster) deff is at least outcomes per game, since the
+    seat pairs of one game are nearly one observation. Without it, as before (benchmarks)."""
     n = len(outcomes)
     if n == 0:
         return float("nan"), 0.0, 1.0
@@ -109,28 +132,41 @@ def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray
     vc = cluster_variance(outcomes, clusters, strata)
     if vb > 0 and np.isfinite(vc):
         deff = max(1.0, vc / vb)
+    if units is not None and (len(np.unique(clusters)) < 5 or vb == 0 or not np.isfinite(vc)):
+        deff = max(deff, n / len(np.unique(units)))
     low, high = wilson(p, n / deff)
     return p, min(low, p), max(high, p)
 
 
 def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float] | None = None,
             strata: np.ndarray | None = None) -> tuple[float, float, float]:
-    """(mean, low, high): normal 95% interval with the cluster-robust standard error
-    (clusters = duplicate deals); the plain standard error when there is one cluster. With
-    ``bounds`` (the values' range, e.g. the places 1..P of a mean rank) the interval is cut
-    there: a bot first in almost every game was reported 1.05 [0.95, 1.15]. ``strata``: as
-    in :func:`cluster_variance`."""
-    if len(values) == 0:
+    """(mean, low, high), 95%: variance max(cluster-robust, plain) (never narrower than
+    ignoring the clusters: few deals give a noisy, often too small estimate), Student t
+    quantile with C-1 degrees of freedom for C clusters (n-1 with one). Without ``bounds``
+    mean -+ t sd. With ``bounds`` (lo, hi) (e.g. the places 1..P of a mean rank) a Wilson
+    interval on q = (hi - value)/(hi - lo) with n_eff = q(1-q)/var, mapped back: it stays
+    within the bounds and is not zero-width at them (with 2 players it is 2 - the win
+    rate's interval). ``strata``: as in :func:`cluster_variance`."""
+    n = len(values)
+    if n == 0:
         return float("nan"), float("nan"), float("nan")
     mean = float(values.mean())
-    var = cluster_variance(values, clusters, strata)
-    if not np.isfinite(var):
-        var = float(values.var(ddof=1) / len(values)) if len(values) > 1 else 0.0
-    half = Z95 * np.sqrt(var)
-    low, high = mean - half, mean + half
-    if bounds is not None:
-        low, high = max(low, bounds[0]), min(high, bounds[1])
-    return mean, low, high
+    if n == 1:  # no spread to measure: the whole range
+        return (mean, float(bounds[0]), float(bounds[1])) if bounds is not None else (mean, mean, mean)
+    c = len(np.unique(clusters))
+    var = float((_residuals(values, strata) ** 2).sum() / n ** 2)
+    if c >= 2:
+        var = max(var, cluster_variance(values, clusters, strata))
+    t = t975(c - 1 if c >= 2 else n - 1)
+    if bounds is None:
+        half = t * float(np.sqrt(var))
+        return mean, mean - half, mean + half
+    lo, hi = float(bounds[0]), float(bounds[1])
+    q = (hi - mean) / (hi - lo)
+    var_q = var / (hi - lo) ** 2
+    n_eff = q * (1 - q) / var_q if var_q > 0 and q * (1 - q) > 0 else n
+    q_low, q_high = wilson(q, n_eff, t)
+    return mean, float(min(hi - q_high * (hi - lo), mean)), float(max(hi - q_low * (hi - lo), mean))
 
 
 def _breakdown(rows: np.ndarray, names: tuple = SCORE_KEYS) -> dict[str, float]:
@@ -218,7 +254,7 @@ def pair_stats(games: Games, names: list[str]) -> dict[tuple[str, str], PairStat
             if outcomes.size == 0:
                 continue
             both = np.flatnonzero((games.seats == a).any(axis=1) & (games.seats == b).any(axis=1))
-            p, low, high = proportion_ci(outcomes, games.deal[gidx], strata=games.lineup[gidx])
+            p, low, high = proportion_ci(outcomes, games.deal[gidx], strata=games.lineup[gidx], units=gidx)
             fin = both[done[both]]
             fa = both[~done[both]]
             forf_agent = games.seats[fa, games.forfeit_seat[fa]]
@@ -251,7 +287,7 @@ def agent_stats(games: Games, names: list[str], specs: list[str]) -> list[AgentS
                 where.append(gidx)
         o = np.concatenate(outcomes) if outcomes else np.zeros(0)
         g = np.concatenate(where) if where else np.zeros(0, np.int64)
-        p, low, high = proportion_ci(o, games.deal[g], strata=games.lineup[g])
+        p, low, high = proportion_ci(o, games.deal[g], strata=games.lineup[g], units=g)
         r, rlow, rhigh = mean_ci(avg_rank[gs, ss], games.deal[gs], bounds=(1.0, float(games.seats.shape[1])),
                                  strata=games.lineup[gs])
         fin = g_in[done[g_in]]

@@ -27,33 +27,54 @@ Z = statistics.NormalDist().inv_cdf(0.975)  # 1.959963984540054
 
 
 # --- an independent implementation ----------------------------------------------------------
-def wilson_roots(p: float, n: float) -> tuple[float, float]:
-    """The Wilson score interval as the two roots in x of (p - x)^2 = Z^2 x (1 - x) / n."""
-    a, b, c = 1 + Z * Z / n, -(2 * p + Z * Z / n), p * p
+# Student t_0.975 by degrees of freedom 1..30, as docs/arena.md lists them
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t_quantile(df: int) -> float:
+    """t_0.975: the table, beyond 30 df the Cornish-Fisher expansion of the docs."""
+    if df <= 30:
+        return T975[df - 1]
+    return Z + (Z ** 3 + Z) / (4 * df) + (5 * Z ** 5 + 16 * Z ** 3 + 3 * Z) / (96 * df * df)
+
+
+def wilson_roots(p: float, n: float, z: float = Z) -> tuple[float, float]:
+    """The Wilson score interval as the two roots in x of (p - x)^2 = z^2 x (1 - x) / n."""
+    a, b, c = 1 + z * z / n, -(2 * p + z * z / n), p * p
     d = math.sqrt(max(b * b - 4 * a * c, 0.0))
     return max(0.0, (-b - d) / (2 * a)), min(1.0, (-b + d) / (2 * a))
+
+
+def _stratum_residuals(values: list, strata: list | None) -> list:
+    """Each value minus its stratum's mean (the overall mean without strata)."""
+    strata = strata or [0] * len(values)
+    by_stratum = defaultdict(list)
+    for v, h in zip(values, strata):
+        by_stratum[h].append(v)
+    mean = {h: sum(vs) / len(vs) for h, vs in by_stratum.items()}
+    return [v - mean[h] for v, h in zip(values, strata)]
 
 
 def _stratified_cluster_variance(values: list, clusters: list, strata: list | None) -> float:
     """C/(C-1) sum_c (sum_{i in c} e_i)^2 / n^2, e_i the value minus its stratum's mean
     (the overall mean without strata); None with fewer than 2 clusters."""
     n = len(values)
-    by_stratum = defaultdict(list)
-    for v, h in zip(values, strata or [0] * n):
-        by_stratum[h].append(v)
-    mean = {h: sum(vs) / len(vs) for h, vs in by_stratum.items()}
     e = defaultdict(float)
-    for v, c, h in zip(values, clusters, strata or [0] * n):
-        e[c] += v - mean[h]
+    for r, c in zip(_stratum_residuals(values, strata), clusters):
+        e[c] += r
     C = len(e)
     return C / (C - 1) * sum(x * x for x in e.values()) / n ** 2 if C >= 2 else None
 
 
-def clustered_interval(values: list, clusters: list, strata: list | None = None) -> tuple[float, float, float, float]:
+def clustered_interval(values: list, clusters: list, strata: list | None = None,
+                       units: list | None = None) -> tuple[float, float, float, float]:
     """(p, low, high, deff) as docs/arena.md states it: Wilson on n / deff outcomes,
     deff = max(1, V_cluster / V_binomial), V_cluster the cluster-robust variance with the
     residuals taken from each lineup's (stratum's) mean and a deal as the cluster;
-    deff = 1 where V_cluster is undefined (one cluster) or V_binomial is 0."""
+    deff = 1 where V_cluster is undefined (one cluster) or V_binomial is 0. With the game of
+    each outcome (units) and fewer than 5 deals, one deal or V_binomial 0, deff is at
+    least outcomes / games."""
     n = len(values)
     p = sum(values) / n
     vb = p * (1 - p) / n
@@ -61,20 +82,31 @@ def clustered_interval(values: list, clusters: list, strata: list | None = None)
     vc = _stratified_cluster_variance(values, clusters, strata)
     if vc is not None and vb > 0:
         deff = max(1.0, vc / vb)
+    if units is not None and (len(set(clusters)) < 5 or vb == 0 or vc is None):
+        deff = max(deff, n / len(set(units)))
     lo, hi = wilson_roots(p, n / deff)
     return p, lo, hi, deff
 
 
 def rank_interval(ranks: list, clusters: list, places: int, strata: list | None = None) -> tuple[float, float, float]:
-    """Mean rank with the normal 95% interval of the cluster-robust standard error, kept
-    within the places 1..P (a mean rank cannot leave them)."""
+    """Mean rank and its 95% interval as docs/arena.md states it: var the larger of the
+    cluster-robust and the plain variance of the mean (residuals from the lineup's mean),
+    t_0.975 with C - 1 df (n - 1 with one deal), Wilson with t on q = (P - rank) / (P - 1)
+    and n_eff = q (1 - q) / var_q (n where either is 0), mapped back to ranks."""
     n = len(ranks)
     mean = sum(ranks) / n
-    var = _stratified_cluster_variance(ranks, clusters, strata)
-    if var is None:
-        var = statistics.variance(ranks) / n if n > 1 else 0.0
-    half = Z * math.sqrt(var)
-    return mean, max(1.0, mean - half), min(float(places), mean + half)
+    if n == 1:
+        return mean, 1.0, float(places)
+    v_plain = sum(e * e for e in _stratum_residuals(ranks, strata)) / n ** 2
+    v_cluster = _stratified_cluster_variance(ranks, clusters, strata)
+    var = v_plain if v_cluster is None else max(v_cluster, v_plain)
+    C = len(set(clusters))
+    t = t_quantile(C - 1 if C >= 2 else n - 1)
+    q = (places - mean) / (places - 1)
+    var_q = var / (places - 1) ** 2
+    n_eff = q * (1 - q) / var_q if var_q > 0 and q * (1 - q) > 0 else n
+    lo, hi = wilson_roots(q, n_eff, t)
+    return mean, places - hi * (places - 1), places - lo * (places - 1)
 
 
 def outcome(rank_a: int, rank_b: int) -> float:
@@ -86,8 +118,8 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
     `lineup`, `deal`): a deal is a cluster (the same seed in every lineup), a lineup a stratum."""
     pairs, agents = {}, {}
     for a, b in itertools.permutations(names, 2):
-        vals, cl, st, games = [], [], [], 0
-        for g in records:
+        vals, cl, st, un, games = [], [], [], [], 0
+        for k, g in enumerate(records):
             sa = [i for i, x in enumerate(g["agents"]) if x == a]
             sb = [j for j, x in enumerate(g["agents"]) if x == b]
             games += bool(sa and sb)
@@ -96,14 +128,15 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
                     vals.append(outcome(g["ranks"][i], g["ranks"][j]))
                     cl.append(g["deal"])
                     st.append(g["lineup"])
+                    un.append(k)
         if vals:
-            p, lo, hi, deff = clustered_interval(vals, cl, st)
+            p, lo, hi, deff = clustered_interval(vals, cl, st, un)
             c = Counter(vals)
             pairs[(a, b)] = dict(games=games, outcomes=len(vals), wins=c[1.0], ties=c[0.5], losses=c[0.0],
                                  win_rate=p, ci_low=lo, ci_high=hi)
     for a in names:
-        vals, cl, st, ranks, rcl, rst, games = [], [], [], [], [], [], 0
-        for g in records:
+        vals, cl, st, un, ranks, rcl, rst, games = [], [], [], [], [], [], [], 0
+        for k, g in enumerate(records):
             P = len(g["agents"])
             games += a in g["agents"]
             for i, x in enumerate(g["agents"]):
@@ -118,7 +151,8 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
                         vals.append(outcome(r, g["ranks"][j]))
                         cl.append(g["deal"])
                         st.append(g["lineup"])
-        p, lo, hi, _ = clustered_interval(vals, cl, st)
+                        un.append(k)
+        p, lo, hi, _ = clustered_interval(vals, cl, st, un)
         m, rlo, rhi = rank_interval(ranks, rcl, P, rst)
         agents[a] = dict(games=games, seats=len(ranks), win_rate=p, win_ci_low=lo, win_ci_high=hi,
                          mean_rank=m, rank_ci_low=rlo, rank_ci_high=rhi)
@@ -392,7 +426,16 @@ def test_zero_and_full_win_rates_and_all_ties():
     assert (ab.wins, ab.ties, ab.losses, ab.win_rate) == (0, 10, 0, 0.5)
     assert (ab.ci_low, ab.ci_high) == pytest.approx((0.23659, 0.76341), abs=1e-5)
     stats = agent_stats(tied, ["a", "b"], ["a", "b"])
-    assert [(s.mean_rank, s.rank_ci_low, s.rank_ci_high) for s in stats] == [(1.5, 1.5, 1.5)] * 2
+    # mean rank 1.5 with no spread: var 0, so n_eff = n = 10; 5 deals -> t(4) = 2.776, q = 0.5:
+    # t^2/n = 0.77063, half = 2.776 sqrt(0.025 + 0.019265) / 1.77063 = 0.32986 -> q in
+    # [0.17014, 0.82986], ranks 2 - q: [1.1701, 1.8299] (before: [1.5, 1.5], zero width)
+    for s in stats:
+        assert (s.mean_rank, s.rank_ci_low, s.rank_ci_high) == pytest.approx((1.5, 1.17014, 1.82986), abs=1e-5)
+        assert (s.rank_ci_low, s.rank_ci_high) == pytest.approx(rank_interval([1.5] * 10, list(deal), 2)[1:], abs=1e-12)
+    # the all-won a: rank 1 in every game, q = 1, n_eff = 10: [1, 1 + (1 - 10 / (10 + t^2))] = [1, 1.4352]
+    a, b = agent_stats(table(totals, seats, deal), ["a", "b"], ["a", "b"])
+    assert (a.mean_rank, a.rank_ci_low) == (1.0, 1.0) and a.rank_ci_high == pytest.approx(1 + (1 - 10 / (10 + 2.776 ** 2)))
+    assert a.rank_ci_high == pytest.approx(1.43523, abs=1e-5) and (b.rank_ci_low, b.rank_ci_high) == pytest.approx((1.56477, 2.0), abs=1e-5)
     # the same points, different stations: no tie (R-P8)
     pairs = pair_stats(table([[20, 20]] * 10, seats, deal, stations=[[3, 2], [2, 3]] * 5), ["a", "b"])
     assert (pairs[("a", "b")].wins, pairs[("a", "b")].ties) == (10, 0)
@@ -406,21 +449,31 @@ def test_a_single_deal_is_plain_wilson():
     # by hand: centre 0.5, half = z sqrt(1/8 + z^2/16) / (1 + z^2/2) = 0.4093 -> [0.0945, 0.9055]
     assert (ab.ci_low, ab.ci_high) == pytest.approx((0.09453, 0.90547), abs=1e-5)
     a, b = agent_stats(g, ["a", "b"], ["a", "b"])
-    # ranks of a: 1 and 2, one cluster: plain SE sqrt(0.5/2) = 0.5 -> 1.5 -+ 0.98, kept within 1..2
-    assert (a.mean_rank, a.rank_ci_low, a.rank_ci_high) == (1.5, 1.0, 2.0)
+    # ranks of a: 1 and 2, one cluster: V_plain = (0.25 + 0.25) / 4 = 0.125, df n - 1 = 1, t 12.706;
+    # q = 0.5, n_eff = 0.25 / 0.125 = 2: t^2/2 = 80.72, half = 12.706 sqrt(0.125 + 10.0902) / 81.721
+    # = 0.49694 -> q in [0.00307, 0.99694], ranks [1.0031, 1.9969] (before: 1.5 -+ 0.98 cut to [1, 2])
+    assert a.mean_rank == 1.5 and (a.rank_ci_low, a.rank_ci_high) == pytest.approx((1.00307, 1.99693), abs=1e-5)
 
 
 def test_mean_rank_interval_stays_within_the_places():
     # 2 players, 3 deals: a first in 5 of 6 games. ranks of a by deal: (1,1), (1,1), (1,2);
-    # mean 7/6; y - mean m = (-1/3, -1/3, 2/3); var = 3/2 * (6/9) / 36 = 1/36; half = z/6 = 0.3267
-    # -> the normal interval [0.840, 1.493] is cut at rank 1; b's [1.507, 2.160] at rank 2
+    # mean 7/6; y - mean m = (-1/3, -1/3, 2/3); V_cluster = 3/2 * (6/9) / 36 = 1/36; V_plain =
+    # (5/36 + 25/36) / 36 = 5/216 < 1/36, so var = 1/36; t(2) = 4.303. q = 2 - 7/6 = 5/6, n_eff =
+    # (5/36) / (1/36) = 5: t^2/n = 3.70316, centre (5/6 + 1.85158) / 4.70316 = 0.57087, half
+    # 4.303 sqrt(1/36 + 0.18516) / 4.70316 = 0.42219 -> q in [0.14869, 0.99306]: a [1.0069, 1.8513]
+    # and b (q = 1/6) [1.1487, 1.9931]. (Before: 7/6 -+ z/6 = [0.840, 1.493] cut to [1, 1.493].)
     totals = [[30, 10], [10, 30], [30, 10], [10, 30], [30, 10], [30, 10]]
     seats = [[0, 1], [1, 0]] * 3
     a, b = agent_stats(table(totals, seats, deal=[0, 0, 1, 1, 2, 2]), ["a", "b"], ["a", "b"])
     assert a.mean_rank == pytest.approx(7 / 6) and b.mean_rank == pytest.approx(11 / 6)
-    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx((1.0, 7 / 6 + Z / 6), abs=1e-12)
-    assert (b.rank_ci_low, b.rank_ci_high) == pytest.approx((11 / 6 - Z / 6, 2.0), abs=1e-12)
+    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx((1.00694, 1.85131), abs=1e-5)
+    assert (b.rank_ci_low, b.rank_ci_high) == pytest.approx((1.14869, 1.99306), abs=1e-5)
     assert a.win_rate == pytest.approx(5 / 6)
+    # the win rate has the same size: deff = V_cluster / V_binomial = (1/36) / (5/216) = 6/5, 6 / deff = 5;
+    # with t in place of z the rank interval is 2 minus it
+    assert (a.win_ci_low, a.win_ci_high) == pytest.approx(wilson_roots(5 / 6, 5), abs=1e-12)
+    lo_t, hi_t = wilson_roots(5 / 6, 5, 4.303)
+    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx((2 - hi_t, 2 - lo_t), abs=1e-12)
 
 
 def test_four_players_win_rate_is_over_seat_pairs():
@@ -440,7 +493,10 @@ def test_four_players_win_rate_is_over_seat_pairs():
     assert stats[0].win_rate == pytest.approx(7.5 / 12)
     # mean ranks: a 2nd thrice and 2.5 (shares 2nd-3rd with b) once; b 4th thrice and 2.5 once
     assert stats[0].mean_rank == pytest.approx((2 * 3 + 2.5) / 4) and stats[1].mean_rank == pytest.approx((4 * 3 + 2.5) / 4)
-    assert stats[2].mean_rank == 1.0 and (stats[2].rank_ci_low, stats[2].rank_ci_high) == (1.0, 1.0)
+    # c first in all 4 games of one deal: q = 1, n_eff = n = 4, df n - 1 = 3, t 3.182:
+    # q in [4 / (4 + 10.1251), 1] = [0.28318, 1] -> ranks [1, 4 - 3 * 0.28318] = [1, 3.1504] (before [1, 1])
+    assert stats[2].mean_rank == 1.0 and stats[2].rank_ci_low == 1.0
+    assert stats[2].rank_ci_high == pytest.approx(4 - 3 * 4 / (4 + 3.182 ** 2), abs=1e-12)
 
 
 def test_five_players_with_repeats_compare_every_seat_pair():
@@ -454,8 +510,10 @@ def test_five_players_with_repeats_compare_every_seat_pair():
     assert (ab.games, ab.outcomes, ab.wins, ab.ties, ab.losses) == (2, 12, 6, 3, 3)
     assert ab.win_rate == pytest.approx(7.5 / 12)
     # deal clusters: y = (3, 4.5), m = (6, 6), p = 0.625: y - p m = (-0.75, 0.75); V_c = 2 * 1.125 / 144
-    # = 1/64; V_b = 0.625 * 0.375 / 12 = 0.01953; deff = 0.8 -> 1 (never narrower than Wilson on 12)
-    assert (ab.ci_low, ab.ci_high) == pytest.approx(wilson_roots(0.625, 12), abs=1e-12)
+    # = 1/64; V_b = 0.625 * 0.375 / 12 = 0.01953; deff = 0.8 -> 1 (never narrower than Wilson on 12);
+    # 2 deals (< 5): at least 12 outcomes / 2 games = 6 -> Wilson on 2 (before: on 12, [0.354, 0.835])
+    assert (ab.ci_low, ab.ci_high) == pytest.approx(wilson_roots(0.625, 2), abs=1e-12)
+    assert (ab.ci_low, ab.ci_high) == pytest.approx((0.14169, 0.94390), abs=1e-5)
     a, b = agent_stats(g, ["a", "b"], ["a", "b"])
     assert (a.games, a.seats, b.seats) == (2, 6, 4)
     # a's average ranks: game 0: 1, 5, 3; game 1: four-way tie at 10 for places 1..4 -> 2.5 each
@@ -621,3 +679,101 @@ def test_printed_tables_equal_the_result_files(fixture, request):
             a = by_name[row["name"]]
             for k in ("win_rate", "win_ci_low", "win_ci_high", "mean_rank", "rank_ci_low", "rank_ci_high", "mu", "sigma"):
                 assert float(row[k]) == a[k]
+
+
+# --- 2b. the 2026-11-27 interval fixes, each failing on the earlier code ---------------------
+def test_t_quantile_table_and_expansion():
+    from spacemission_agents.arena_stats import t975
+
+    assert [t975(df) for df in range(1, 31)] == T975
+    # Cornish-Fisher at 30: 1.95996 + 9.48872 / 120 + 270.950 / 86400 = 2.04218 (table 2.042)
+    z = Z
+    assert z + (z ** 3 + z) / 120 + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 86400 == pytest.approx(2.042, abs=3e-4)
+    for df in (31, 40, 60, 120, 10 ** 6):
+        assert t975(df) == pytest.approx(t_quantile(df), abs=1e-12)
+    assert 2.042 > t975(31) > t975(60) > t975(10 ** 6) > Z and t975(60) == pytest.approx(2.0003, abs=1e-4)
+
+
+def test_mean_rank_interval_of_an_agent_first_in_every_game_is_not_zero_width():
+    # 2 players, 40 deals x 2 seatings, a always first. Before: 1.00 [1.00, 1.00] beside a win
+    # rate of 100% [95.4, 100]. Now q = 1, n_eff = 80, t(39) = 1.95996 + 0.06083 + 0.00186 = 2.02265
+    # (Cornish-Fisher; exact 2.02269): ranks [1, 1 + (1 - 80 / (80 + 4.09110))] = [1, 1.04865]
+    seats = [[0, 1], [1, 0]] * 40
+    deal = np.arange(80) // 2
+    a, b = agent_stats(table([[30, 10], [10, 30]] * 40, seats, deal), ["a", "b"], ["a", "b"])
+    t = t_quantile(39)
+    assert t == pytest.approx(2.02265, abs=1e-5)
+    assert (a.mean_rank, a.rank_ci_low) == (1.0, 1.0)
+    assert a.rank_ci_high == pytest.approx(1 + (1 - wilson_roots(1.0, 80, t)[0]), abs=1e-12)
+    assert a.rank_ci_high == pytest.approx(1.04865, abs=1e-5)
+    assert (b.rank_ci_low, b.rank_ci_high) == pytest.approx((2 - (a.rank_ci_high - 1), 2.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("pattern", ["deal_luck", "seat_luck"])
+def test_two_player_mean_rank_interval_is_two_minus_the_win_rate_interval(pattern):
+    # 2 players, 40 deals x 2 seatings, no ties: a's rank is 2 - its outcome, so q = the outcome,
+    # V_plain = p (1 - p) / n = V_binomial and n_eff = n / deff. deal_luck: a wins both games of
+    # deals 0-23, loses both of 24-29, splits 30-39 (deff 1.41); seat_luck: a wins seat 0 of every
+    # deal and seat 1 of deals 0-15 (deff = 1: every deal's sum is 1 or 2, less spread than binomial)
+    seats = [[0, 1], [1, 0]] * 40
+    deal = np.arange(80) // 2
+    if pattern == "deal_luck":
+        a_wins = [d < 24 or (d >= 30 and s == 0) for d in range(40) for s in range(2)]
+    else:
+        a_wins = [s == 0 or d < 16 for d in range(40) for s in range(2)]
+    totals = [([30, 10] if w else [10, 30])[:: 1 if s[0] == 0 else -1] for w, s in zip(a_wins, seats)]
+    a, _ = agent_stats(table(totals, seats, deal), ["a", "b"], ["a", "b"])
+    outcomes = [float(w) for w in a_wins]
+    p, lo, hi, deff = clustered_interval(outcomes, list(deal))
+    assert 0 < p < 1 and a.win_rate == pytest.approx(p) and (deff > 1.2) == (pattern == "deal_luck")
+    assert (a.win_ci_low, a.win_ci_high) == pytest.approx((lo, hi), abs=1e-12)
+    lo_t, hi_t = wilson_roots(p, 80 / deff, t_quantile(39))
+    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx((2 - hi_t, 2 - lo_t), abs=1e-12)
+    assert a.mean_rank == pytest.approx(2 - p)
+
+
+def test_mean_rank_interval_with_two_deals_uses_t_and_the_plain_variance():
+    # 4 players, agents a b c d, 2 deals x 4 rotations. a's ranks 1, 2, 3, 4 in deal 0 and 4, 3,
+    # 2, 1 in deal 1: mean 2.5, each deal's residuals sum to 0, V_cluster = 0. Before: [2.5, 2.5].
+    # Now var = V_plain = 2 (2.25 + 0.25 + 0.25 + 2.25) / 64 = 0.15625, var_q = var / 9 = 0.017361,
+    # q = 0.5, n_eff = 0.25 / 0.017361 = 14.4, t(1) = 12.706: t^2/n = 11.2113, half =
+    # 12.706 sqrt(0.017361 + 0.19464) / 12.2113 = 0.47909 -> q in [0.02091, 0.97909],
+    # ranks 4 - 3 q: [1.0627, 3.9373]
+    rot = [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]] * 2
+    a_rank = [1, 2, 3, 4, 4, 3, 2, 1]
+    totals = []
+    for g, seat_row in enumerate(rot):
+        others = iter(r for r in (1, 2, 3, 4) if r != a_rank[g])  # b, c, d take the other places in order
+        place = {k: (a_rank[g] if k == 0 else next(others)) for k in (0, 1, 2, 3)}
+        totals.append([50 - 10 * place[k] for k in seat_row])
+    g = table(totals, rot, deal=[0] * 4 + [1] * 4)
+    a = agent_stats(g, list("abcd"), list("abcd"))[0]
+    assert a.mean_rank == 2.5 and cluster_variance(np.array(a_rank, float), np.array([0] * 4 + [1] * 4)) == 0.0
+    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx((1.06273, 3.93727), abs=1e-5)
+    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx(rank_interval(a_rank, [0] * 4 + [1] * 4, 4)[1:], abs=1e-12)
+
+
+def test_seat_pairs_of_one_deal_count_as_games_not_comparisons():
+    # Red Planet-like 5 players, lineup AAAAB rotated over 5 seatings of ONE deal: 4 a-b outcomes
+    # per game. B (50 points) beats the four A seats (10, 20, 30, 40) in games 0-3; in game 4 B has
+    # 35: ahead of three. B's rate 19/20 = 0.95. One deal: no design effect, so before it was
+    # Wilson on 20 outcomes, [0.764, 0.991]; now deff = 20 outcomes / 5 games = 4: Wilson on 5:
+    # z^2/5 = 0.76829, centre (0.95 + 0.38415) / 1.76829 = 0.75448, half 1.96 sqrt(0.0095 + 0.03841)
+    # / 1.76829 = 0.24262 -> [0.5119, 0.9971]
+    u = [0, 0, 0, 0, 1]
+    seats = [[u[(s + r) % 5] for s in range(5)] for r in range(5)]
+    totals = []
+    for r, row in enumerate(seats):
+        a_pts = iter([10, 20, 30, 40])
+        totals.append([(35 if r == 4 else 50) if k == 1 else next(a_pts) for k in row])
+    g = table(totals, seats, deal=[0] * 5, seating=list(range(5)))
+    ba = pair_stats(g, ["a", "b"])[("b", "a")]
+    assert (ba.games, ba.outcomes, ba.wins, ba.losses) == (5, 20, 19, 1) and ba.win_rate == pytest.approx(0.95)
+    assert (ba.ci_low, ba.ci_high) == pytest.approx(wilson_roots(0.95, 5), abs=1e-12)
+    assert (ba.ci_low, ba.ci_high) == pytest.approx((0.51186, 0.99710), abs=1e-5)
+    a, b = agent_stats(g, ["a", "b"], ["a", "b"])
+    assert (b.win_ci_low, b.win_ci_high) == pytest.approx((ba.ci_low, ba.ci_high), abs=1e-12)
+    assert (a.win_ci_low, a.win_ci_high) == pytest.approx(wilson_roots(0.05, 5), abs=1e-12)
+    # without the games (as the benchmarks call it) it stays Wilson on the 20 outcomes
+    out = np.array([1.0] * 19 + [0.0])
+    assert proportion_ci(out, np.zeros(20))[1:] == pytest.approx(wilson_roots(0.95, 20), abs=1e-12)

@@ -32,7 +32,9 @@ def test_mean_rank_intervals_stay_within_the_places():
     deals = np.arange(12)
     _, low, high = mean_ci(ranks, deals)
     assert low < 1  # the plain normal interval
-    assert mean_ci(ranks, deals, bounds=(1.0, 3.0)) == (ranks.mean(), 1.0, high)
+    # with the places: a Wilson interval on q = (3 - rank) / 2, inside 1..3 and not touching 1
+    mean, blow, bhigh = mean_ci(ranks, deals, bounds=(1.0, 3.0))
+    assert mean == ranks.mean() and 1.0 < blow < mean < bhigh < 3.0
     res = play_ladder(["heuristic", "random", "random"], 6, seed=1)
     assert all(1 <= s.mean_rank[1] and s.mean_rank[2] <= 3 for s in res.stats)
 
