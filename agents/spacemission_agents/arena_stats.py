@@ -76,7 +76,7 @@ _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 
 
 def t975(df: int) -> float:
     """Two-sided 95% Student t quantile: the table up to 30 degrees of freedom, beyond it
-    the Cornish-Fisher expansion around the normal quantile (2.04217 at 30, table 2.042)."""
+    the Cornish-Fisher expansion around the normal quantile (2.0422 at 30, table 2.042)."""
     if df < 1:
         raise ValueError(f"t975 needs df >= 1, got {df}")
     if df <= 30:
@@ -145,8 +145,8 @@ def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float
     quantile with C-1 degrees of freedom for C clusters (n-1 with one). Without ``bounds``
     mean -+ t sd. With ``bounds`` (lo, hi) (e.g. the places 1..P of a mean rank) a Wilson
     interval on q = (hi - value)/(hi - lo) with n_eff = q(1-q)/var, mapped back: it stays
-    within the bounds and is not zero-width at them (with 2 players it is 2 - the win
-    rate's interval). ``strata``: as in :func:`cluster_variance`."""
+    within the bounds and is not zero-width at them (2 players: 2 - the win rate's
+    interval with t for z). ``strata``: as in :func:`cluster_variance`."""
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
