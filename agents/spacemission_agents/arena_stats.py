@@ -139,14 +139,17 @@ def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray
 
 
 def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float] | None = None,
-            strata: np.ndarray | None = None) -> tuple[float, float, float]:
+            strata: np.ndarray | None = None, units: np.ndarray | None = None) -> tuple[float, float, float]:
     """(mean, low, high), 95%: variance max(cluster-robust, plain) (never narrower than
     ignoring the clusters: few deals give a noisy, often too small estimate), Student t
     quantile with C-1 degrees of freedom for C clusters (n-1 with one). Without ``bounds``
     mean -+ t sd. With ``bounds`` (lo, hi) (e.g. the places 1..P of a mean rank) a Wilson
     interval on q = (hi - value)/(hi - lo) with n_eff = q(1-q)/var, mapped back: it stays
     within the bounds and is not zero-width at them (2 players: 2 - the win rate's
-    interval with t for z). ``strata``: as in :func:`cluster_variance`."""
+    interval with t for z). ``strata``: as in :func:`cluster_variance`. ``units``: each
+    value's game; where a game gives several values (an agent in several seats) they are
+    one observation: the variance is at least the one clustered by game, and with one
+    cluster the degrees of freedom and the size at the bounds count games."""
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
@@ -157,14 +160,19 @@ def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float
     var = float((_residuals(values, strata) ** 2).sum() / n ** 2)
     if c >= 2:
         var = max(var, cluster_variance(values, clusters, strata))
-    t = t975(c - 1 if c >= 2 else n - 1)
+    size = n  # independent observations, at most
+    if units is not None and len(np.unique(units)) < n:  # several seats of one game: correlated
+        size = len(np.unique(units))
+        if size >= 2:
+            var = max(var, cluster_variance(values, units, strata))
+    t = t975(c - 1 if c >= 2 else max(size - 1, 1))
     if bounds is None:
         half = t * float(np.sqrt(var))
         return mean, mean - half, mean + half
     lo, hi = float(bounds[0]), float(bounds[1])
     q = (hi - mean) / (hi - lo)
     var_q = var / (hi - lo) ** 2
-    n_eff = q * (1 - q) / var_q if var_q > 0 and q * (1 - q) > 0 else n
+    n_eff = q * (1 - q) / var_q if var_q > 0 and q * (1 - q) > 0 else size
     q_low, q_high = wilson(q, n_eff, t)
     return mean, float(min(hi - q_high * (hi - lo), mean)), float(max(hi - q_low * (hi - lo), mean))
 
@@ -289,7 +297,7 @@ def agent_stats(games: Games, names: list[str], specs: list[str]) -> list[AgentS
         g = np.concatenate(where) if where else np.zeros(0, np.int64)
         p, low, high = proportion_ci(o, games.deal[g], strata=games.lineup[g], units=g)
         r, rlow, rhigh = mean_ci(avg_rank[gs, ss], games.deal[gs], bounds=(1.0, float(games.seats.shape[1])),
-                                 strata=games.lineup[gs])
+                                 strata=games.lineup[gs], units=gs)
         fin = g_in[done[g_in]]
         forf = np.flatnonzero(~done)
         out.append(AgentStats(

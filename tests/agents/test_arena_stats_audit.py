@@ -88,11 +88,15 @@ def clustered_interval(values: list, clusters: list, strata: list | None = None,
     return p, lo, hi, deff
 
 
-def rank_interval(ranks: list, clusters: list, places: int, strata: list | None = None) -> tuple[float, float, float]:
+def rank_interval(ranks: list, clusters: list, places: int, strata: list | None = None,
+                  games: list | None = None) -> tuple[float, float, float]:
     """Mean rank and its 95% interval as docs/arena.md states it: var the larger of the
     cluster-robust and the plain variance of the mean (residuals from the lineup's mean),
     t_0.975 with C - 1 df (n - 1 with one deal), Wilson with t on q = (P - rank) / (P - 1)
-    and n_eff = q (1 - q) / var_q (n where either is 0), mapped back to ranks."""
+    and n_eff = q (1 - q) / var_q (n where either is 0), mapped back to ranks. ``games``:
+    each rank's game; where some game gives several ranks, the G games count instead of
+    the n ranks (G - 1 df with one deal, n_eff G where it would be n) and var is at least
+    the variance clustered by game."""
     n = len(ranks)
     mean = sum(ranks) / n
     if n == 1:
@@ -100,11 +104,16 @@ def rank_interval(ranks: list, clusters: list, places: int, strata: list | None 
     v_plain = sum(e * e for e in _stratum_residuals(ranks, strata)) / n ** 2
     v_cluster = _stratified_cluster_variance(ranks, clusters, strata)
     var = v_plain if v_cluster is None else max(v_cluster, v_plain)
+    size = n
+    if games is not None and len(set(games)) < n:
+        size = len(set(games))
+        v_games = _stratified_cluster_variance(ranks, games, strata)
+        var = var if v_games is None else max(var, v_games)
     C = len(set(clusters))
-    t = t_quantile(C - 1 if C >= 2 else n - 1)
+    t = t_quantile(C - 1 if C >= 2 else max(size - 1, 1))
     q = (places - mean) / (places - 1)
     var_q = var / (places - 1) ** 2
-    n_eff = q * (1 - q) / var_q if var_q > 0 and q * (1 - q) > 0 else n
+    n_eff = q * (1 - q) / var_q if var_q > 0 and q * (1 - q) > 0 else size
     lo, hi = wilson_roots(q, n_eff, t)
     return mean, places - hi * (places - 1), places - lo * (places - 1)
 
@@ -135,7 +144,7 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
             pairs[(a, b)] = dict(games=games, outcomes=len(vals), wins=c[1.0], ties=c[0.5], losses=c[0.0],
                                  win_rate=p, ci_low=lo, ci_high=hi)
     for a in names:
-        vals, cl, st, un, ranks, rcl, rst, games = [], [], [], [], [], [], [], 0
+        vals, cl, st, un, ranks, rcl, rst, rgame, games = [], [], [], [], [], [], [], [], 0
         for k, g in enumerate(records):
             P = len(g["agents"])
             games += a in g["agents"]
@@ -146,6 +155,7 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
                 ranks.append(r + (sum(q == r for q in g["ranks"]) - 1) / 2)
                 rcl.append(g["deal"])
                 rst.append(g["lineup"])
+                rgame.append(k)
                 for j, y in enumerate(g["agents"]):
                     if y != a:
                         vals.append(outcome(r, g["ranks"][j]))
@@ -153,7 +163,7 @@ def stats_from_records(records: list, names: list) -> tuple[dict, dict]:
                         st.append(g["lineup"])
                         un.append(k)
         p, lo, hi, _ = clustered_interval(vals, cl, st, un)
-        m, rlo, rhi = rank_interval(ranks, rcl, P, rst)
+        m, rlo, rhi = rank_interval(ranks, rcl, P, rst, rgame)
         agents[a] = dict(games=games, seats=len(ranks), win_rate=p, win_ci_low=lo, win_ci_high=hi,
                          mean_rank=m, rank_ci_low=rlo, rank_ci_high=rhi)
     return pairs, agents
@@ -777,3 +787,20 @@ def test_seat_pairs_of_one_deal_count_as_games_not_comparisons():
     # without the games (as the benchmarks call it) it stays Wilson on the 20 outcomes
     out = np.array([1.0] * 19 + [0.0])
     assert proportion_ci(out, np.zeros(20))[1:] == pytest.approx(wilson_roots(0.95, 20), abs=1e-12)
+
+
+def test_mean_rank_counts_games_not_seats_when_an_agent_sits_twice():
+    """3 players, lineup a a b, one deal in 3 rotations: a's 6 ranks come from 3 games, and
+    a's two seats in a game are one observation (their ranks are tied together: if one is
+    first the other is not). Before, one deal gave n - 1 = 5 degrees of freedom and the
+    plain variance of 6 ranks; now 3 games: t(2) and the variance clustered by game."""
+    seats = [[0, 0, 1], [0, 1, 0], [1, 0, 0]]
+    totals = [[30, 20, 10], [30, 40, 10], [5, 30, 20]]  # a's ranks (1, 2), (2, 3), (1, 2)
+    g = table(totals, seats, deal=[0, 0, 0])
+    a = agent_stats(g, ["a", "b"], ["a", "b"])[0]
+    ranks, games = [1, 2, 2, 3, 1, 2], [0, 0, 1, 1, 2, 2]
+    assert a.mean_rank == pytest.approx(11 / 6)
+    expected = rank_interval(ranks, [0] * 6, 3, games=games)
+    assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx(expected[1:], abs=1e-12)
+    seats_only = rank_interval(ranks, [0] * 6, 3)  # the old count: 6 independent ranks
+    assert a.rank_ci_high - a.rank_ci_low > seats_only[2] - seats_only[1] + 0.1
