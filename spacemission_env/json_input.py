@@ -22,13 +22,14 @@ def _unique_keys(pairs: list) -> dict:
     return out
 
 
-def parse_json(text: str | bytes):
+def parse_json(text: str | bytes, parse_int=None):
     """The value of a JSON document; ValueError starting "not valid JSON: " for anything
     that is not one (syntax, bytes that are not UTF-8, too deep, integers too long, and
     the NaN, Infinity and -Infinity that Python's json module would read), and for an object
-    that repeats a key (Python's json module keeps the last: the document is ambiguous)."""
+    that repeats a key (Python's json module keeps the last: the document is ambiguous).
+    ``parse_int``: as json.loads's (a caller's own reading of integers' digits)."""
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys, parse_int=parse_int)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits

@@ -28,6 +28,7 @@ MAX_BODY = 16 * 1024  # a move or a new game is a few dozen bytes
 MAX_UPLOAD = 8 * 1024 * 1024  # a recorded file: ~2 KB a game
 
 
+MOVE_FIELDS = {"action", "seat", "version"}
 DRAIN_FACTOR = 4  # an oversized body up to this many times the limit is read and dropped before the 413
 
 
@@ -53,12 +54,28 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+class LongNumber:
+    """An integer of a request body with more digits than any id, seat or seed has: kept as
+    its length, so the field's check names it (not Python's limit on converting digits)."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _request_int(text: str):
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= 100 else LongNumber(digits)
+
+
 async def read_json(request: Request, limit: int = MAX_BODY):
     body = await read_body(request, limit)
     if not body.strip():
         return {}
     try:
-        return parse_json(body)
+        return parse_json(body, parse_int=_request_int)
     except ValueError as exc:
         raise ApiError(400, f"the request body is {exc}") from None
 
@@ -87,11 +104,13 @@ def _locked(game, work):
         game.lock.release()
 
 
-def _json_of(game_id: str, table, since: int) -> dict:
-    """The game's JSON: Space Mission's view model, or a protocol game's text board and moves."""
+def _json_of(game_id: str, game, since: int) -> dict:
+    """The game's JSON: Space Mission's view model, or a protocol game's text board and moves;
+    its seed only when the visitor chose it or the game is over."""
+    table, known = game.table, game.seed_chosen
     if isinstance(table, ProtocolTable):
-        return protocol_game_json(game_id, table, since)
-    return game_json(game_id, table, since)
+        return protocol_game_json(game_id, table, since, seed_known=known, version=game.version)
+    return game_json(game_id, table, since, seed_known=known, version=game.version)
 
 
 def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,
@@ -147,10 +166,11 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         def start():
             table = make_protocol_table(options) if other else make_table(options)
             table.bots_until_person()
-            return store.add(table), table
+            game_id = store.add(table, seed_chosen=options["seed_chosen"])
+            return game_id, store.get(game_id)
 
-        game_id, table = await run_in_threadpool(start)
-        return JSONResponse(await run_in_threadpool(_json_of, game_id, table, 0), status_code=201)
+        game_id, game = await run_in_threadpool(start)
+        return JSONResponse(await run_in_threadpool(_locked, game, lambda: _json_of(game_id, game, 0)), status_code=201)
 
     async def get_game(request):
         game_id = request.path_params["game_id"]
@@ -160,7 +180,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if since is not None and not 0 <= since <= len(table.log):
             raise ApiError(400, f"since must be in 0..{len(table.log)}, got {since}")
         return JSONResponse(await run_in_threadpool(
-            _locked, game, lambda: _json_of(game_id, table, len(table.log) if since is None else since)))
+            _locked, game, lambda: _json_of(game_id, game, len(table.log) if since is None else since)))
 
     async def picture(request):
         game = store.get(request.path_params["game_id"])
@@ -175,26 +195,33 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         body = await read_json(request)
         game = store.get(game_id)
         if not isinstance(body, dict) or "action" not in body:
-            raise ApiError(400, 'a move is a JSON object {"action": id}, with "seat" optional')
-        if set(body) - {"action", "seat"}:
-            raise ApiError(400, f"unknown field {sorted(set(body) - {'action', 'seat'})[0]!r}; a move takes action and seat")
-        action, seat = body["action"], body.get("seat", game.table.seat)
+            raise ApiError(400, 'a move is a JSON object {"action": id}, with "seat" and "version" optional')
+        if set(body) - MOVE_FIELDS:
+            raise ApiError(400, f"unknown field {sorted(set(body) - MOVE_FIELDS)[0]!r}; a move takes action, seat "
+                                "and version")
+        action, seat, version = body["action"], body.get("seat", game.table.seat), body.get("version")
         if isinstance(action, bool) or not isinstance(action, int):
-            raise ApiError(400, f"action must be an integer action id, got {action!r}")
+            raise ApiError(400, f"action must be an integer action id, got {action!r}"[:300])
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApiError(400, f"seat must be an integer, got {seat!r}")
+            raise ApiError(400, f"seat must be an integer, got {seat!r}"[:300])
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise ApiError(400, f"version must be an integer (the game's version, from its JSON), got {version!r}"[:300])
         if seat != game.table.seat:
             raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat!r}")
 
         def move():
             table = game.table
+            if version is not None and version != game.version:  # an action id means a hand slot: of which game?
+                raise ApiError(409, f"the game changed since your page's view of it (version {version} there, "
+                                    f"{game.version} now); nothing was played: look at the game again")
             since = len(table.log)
             try:
                 table.play(action)
             except (TypeError, ValueError) as exc:
                 raise ApiError(409 if table.over or not table.person_to_act else 400, str(exc)) from None
+            game.version += 1
             table.bots_until_person()
-            return _json_of(game_id, table, since)
+            return _json_of(game_id, game, since)
 
         return JSONResponse(await run_in_threadpool(_locked, game, move))
 
@@ -215,7 +242,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                     change(table)
                 except ValueError as exc:
                     raise ApiError(409, str(exc)) from None
-                return game_json(game_id, table, min(since, len(table.log)))
+                game.version += 1
+                return _json_of(game_id, game, min(since, len(table.log)))
 
             return JSONResponse(await run_in_threadpool(_locked, game, work))
         return endpoint

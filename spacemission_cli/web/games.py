@@ -27,9 +27,16 @@ class ApiError(Exception):
 
 @dataclass
 class LiveGame:
+    """A game of the store. ``seed_chosen``: the visitor named the seed in the new-game
+    request (then the responses may give it while the game runs; else only once it is over:
+    the seed determines every hidden card and the bots' moves). ``version``: bumped by every
+    change (a move with the bots' answers, undo, resign); a move naming another version is
+    refused (the page that sent it showed an older game)."""
     table: Table
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_used: float = field(default_factory=time.monotonic)
+    seed_chosen: bool = False
+    version: int = 0
 
 
 def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
@@ -69,6 +76,11 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
     return specs, seat, secrets.randbits(31) if seed is None else seed
 
 
+def seed_chosen(body: dict) -> bool:
+    """Whether a new game's request named its seed (the visitor knows it already)."""
+    return body.get("seed") is not None
+
+
 def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     """The checked options of a new game from the request's JSON object: players, opponents
     (one of the server's specs for all, or one per opponent), rules, seat (a number or
@@ -89,7 +101,8 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
         config = GameConfig(players, rules, max_rounds)
     except ValueError as exc:
         raise ApiError(400, str(exc)) from None
-    return {"config": config, "specs": specs[:seat] + [None] + specs[seat:], "seat": seat, "seed": seed}
+    return {"config": config, "specs": specs[:seat] + [None] + specs[seat:], "seat": seat, "seed": seed,
+            "seed_chosen": seed_chosen(body)}
 
 
 def make_table(options: dict) -> Table:
@@ -118,12 +131,12 @@ class GameStore:
     def __len__(self) -> int:
         return len(self._games)
 
-    def add(self, table: Table) -> str:
+    def add(self, table: Table, seed_chosen: bool = False) -> str:
         with self._lock:
             if len(self._games) >= self.max_games:
                 self._expire_one()
             game_id = secrets.token_urlsafe(18)
-            self._games[game_id] = LiveGame(table, last_used=self.clock())
+            self._games[game_id] = LiveGame(table, last_used=self.clock(), seed_chosen=seed_chosen)
             return game_id
 
     def _expire_one(self) -> None:
@@ -138,6 +151,7 @@ class GameStore:
     def get(self, game_id: str) -> LiveGame:
         game = self._games.get(game_id)
         if game is None:
-            raise ApiError(404, "no game with this id (it never existed, or it expired after being idle)")
+            raise ApiError(404, "no game with this id (it never existed, it expired after being idle, "
+                                "or the server restarted)")
         game.last_used = self.clock()
         return game

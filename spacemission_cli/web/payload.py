@@ -73,15 +73,18 @@ def view_json(view: V.View) -> dict:
     return data
 
 
-def game_json(game_id: str, table: Table, since: int) -> dict:
+def game_json(game_id: str, table: Table, since: int, seed_known: bool = False, version: int = 0) -> dict:
     """The game as the person's seat sees it, the moves it may make, and the log of moves in
-    words from entry ``since`` on (the bots' moves since the person's last)."""
+    words from entry ``since`` on (the bots' moves since the person's last). The seed, which
+    decides every hidden card and the bots' moves, only once the game is over or when the
+    person chose it (``seed_known``); ``version`` counts the game's changes."""
     s = table.state
     view = table.view()
     if table.over and not view.game_over:  # resigned, or a bot failed: over, with no one to act
         view = replace(view, game_over=True)
     out = {
-        "id": game_id, "seat": table.seat, "players": s.num_players, "rules": s.rules, "seed": table.seed,
+        "id": game_id, "seat": table.seat, "players": s.num_players, "rules": s.rules, "version": version,
+        "seed": table.seed if table.over or seed_known else None,
         "max_rounds": s.max_rounds, "names": table.names, "view": view_json(view),
         "moves": [{"action": m.action, "kind": m.kind, "label": m.label, "cards": list(m.cards)} for m in table.moves()],
         "can_undo": table.can_undo, "over": table.over, "your_turn": table.person_to_act,

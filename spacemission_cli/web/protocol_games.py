@@ -18,7 +18,7 @@ from spacemission_env.games import GameConfig, get_game
 
 from .._protocol_games import game_record
 from .._protocol_play import ProtocolTable
-from .games import ApiError, _int_field, seats_and_seed
+from .games import ApiError, _int_field, seats_and_seed, seed_chosen
 
 
 def picture_snapshot(table: ProtocolTable) -> tuple:
@@ -58,7 +58,7 @@ def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
     players = _int_field(body, "players", d.min_players, d.min_players, min(max_players, d.max_players))
     specs, seat, seed = seats_and_seed(body, allowed, players)
     return {"game": game, "config": GameConfig(players, game=game.name), "seat": seat, "seed": seed,
-            "specs": specs[:seat] + [None] + specs[seat:]}
+            "specs": specs[:seat] + [None] + specs[seat:], "seed_chosen": seed_chosen(body)}
 
 
 def make_protocol_table(options: dict) -> ProtocolTable:
@@ -69,14 +69,17 @@ def make_protocol_table(options: dict) -> ProtocolTable:
         raise ApiError(400, str(exc)) from None
 
 
-def protocol_game_json(game_id: str, table: ProtocolTable, since: int) -> dict:
+def protocol_game_json(game_id: str, table: ProtocolTable, since: int, seed_known: bool = False,
+                       version: int = 0) -> dict:
     """The game as the person's seat sees it (everything once it is over), the person's moves
-    when it is the person's turn, and the log from entry ``since`` on."""
+    when it is the person's turn, and the log from entry ``since`` on. The seed, which decides
+    every hidden card, only once the game is over or when the person chose it (``seed_known``)."""
     g, s = table.game, table.state
     viewer = None if table.over else table.seat
     out = {
         "id": game_id, "game": g.name, "title": g.description.title, "seat": table.seat,
-        "players": table.config.num_players, "seed": table.seed,
+        "players": table.config.num_players, "version": version,
+        "seed": table.seed if table.over or seed_known else None,
         "names": ["you" if q == table.seat else f"seat {q} ({sp})" for q, sp in enumerate(table.specs)],
         "board": importlib.import_module(g.render_module).render_ansi(s, viewer=viewer), "picture": f"/api/games/{game_id}/picture.png",
         "moves": ([{"action": int(a), "label": g.action_label(a, s)} for a in g.rules.legal_actions(s)]
