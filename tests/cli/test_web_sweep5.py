@@ -132,12 +132,19 @@ def _playwright():
 
 
 @pytest.fixture(scope="module")
-def server():
+def app_url():
+    """The app (its store, to lose a game as a restart does) and its URL."""
     _playwright()
     from spacemission_cli.web.app import create_app
 
-    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
-        yield url
+    app = create_app(["random"], game_opponents={"red_planet": ["random"]})
+    with served(app) as url:
+        yield app, url
+
+
+@pytest.fixture
+def server(app_url):
+    return app_url[1]
 
 
 @pytest.fixture(scope="module")
@@ -188,16 +195,24 @@ def test_space_mission_page_after_a_stale_move_shows_the_game_as_it_is(server, p
     assert "changed" in pg.inner_text("#error") and not errors, errors
 
 
-def test_space_mission_page_after_a_restart_shows_the_new_game_form(server, page):
+def test_space_mission_page_after_a_restart_shows_the_new_game_form(app_url, page):
+    app, server = app_url
     pg, errors = page
-    pg.goto(f"{server}/?delay=0#game=gone-after-a-restart")
-    pg.wait_for_selector("body[data-ready='1']")
+    g = _post(f"{server}/api/games", {"seed": 6, "opponents": "random"})
+    pg.goto(f"{server}/?delay=0#game={g['id']}")
+    pg.wait_for_selector("#moves .move:enabled")
+    pg.evaluate("document.getElementById('new-game-box').open = false")
+    del app.state.store._games[g["id"]]  # as a restart loses it
+    pg.locator("#moves .move:enabled").first.click()
+    pg.wait_for_selector("#error:not([hidden])")
+    # was: the message under the dead game's board and buttons
+    pg.wait_for_selector("#game", state="hidden")
     assert "or the server restarted" in pg.inner_text("#error")
-    assert not pg.is_visible("#game") and pg.evaluate("document.getElementById('new-game-box').open")
-    assert not errors, errors
+    assert pg.evaluate("document.getElementById('new-game-box').open") and not errors, errors
 
 
-def test_red_planet_page_after_a_stale_move_and_after_a_restart(server, page):
+def test_red_planet_page_after_a_stale_move_and_after_a_restart(app_url, page):
+    app, server = app_url
     pg, errors = page
     g = _post(f"{server}/api/games", {"game": "red_planet", "seed": 4})
     pg.goto(f"{server}/play/red_planet#game={g['id']}")
@@ -207,11 +222,11 @@ def test_red_planet_page_after_a_stale_move_and_after_a_restart(server, page):
     pg.wait_for_function("t => document.getElementById('status').innerText.includes(t)", arg="changed")
     pg.wait_for_function("n => document.getElementById('log').children.length === n", arg=moved["log_size"])
     assert "changed" in pg.inner_text("#status")
-    pg.goto(f"{server}/play/red_planet#game=gone-after-a-restart")
-    pg.reload()
-    pg.wait_for_function(RP_READY)
+    pg.wait_for_selector("#moves button:enabled")
+    del app.state.store._games[g["id"]]  # as a restart loses it
+    pg.locator("#moves button:enabled").first.click()
     pg.wait_for_function("document.getElementById('status').innerText.includes('restarted')")
-    assert pg.is_visible("#newgame") and not pg.is_visible("#game") and not errors, errors
+    assert pg.is_visible("#newgame") and not pg.is_visible("#board") and not errors, errors
 
 
 def test_red_planet_form_and_the_end_of_a_game_on_a_phone(browser, server):

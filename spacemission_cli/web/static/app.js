@@ -16,7 +16,7 @@ async function api(method, path, body) {
   }
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({error: `${response.status} ${response.statusText}`}));
-  if (!response.ok) throw new Error(data.error || `${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(data.error || `${response.status}`), {status: response.status});
   return data;
 }
 
@@ -102,7 +102,32 @@ async function openGame(id) {
     LOG = game.log.slice();
     formFrom(game);
     await show(game);
-  } catch (err) { showError(`${err.message}; start a new game`); } finally { setBusy(false); }
+  } catch (err) {
+    if (err.status === 404) lost(err.message); else showError(`${err.message}; start a new game`);
+  } finally { setBusy(false); }
+}
+
+function lost(message) {
+  // the game is gone (expired, or the server restarted): no dead board, the new-game form
+  GAME = null;
+  $("game").hidden = true;
+  $("new-game-box").open = true;
+  showError(`${message}; start a new game`);
+}
+
+async function refused(err) {
+  // a refused move, undo or resign: the message stays, the game is read again and drawn as it
+  // is now (another tab, or a retry, may have changed it: the old buttons would be stale)
+  showError(err.message);
+  if (err.status === 404) return lost(err.message);
+  if (!GAME || (err.status !== 400 && err.status !== 409)) return;
+  try {
+    const game = await api("GET", `/api/games/${GAME.id}?since=0`);
+    LOG = game.log.slice();
+    renderLog(game);
+    GAME = game;
+    render(game);
+  } catch (again) { if (again.status === 404) lost(again.message); }
 }
 
 function setBusy(busy) {
@@ -231,8 +256,8 @@ async function play(action) {
   showError("");
   try {
     setBusy(true);
-    await show(await api("POST", `/api/games/${GAME.id}/move`, {action}));
-  } catch (err) { showError(err.message); } finally { setBusy(false); }
+    await show(await api("POST", `/api/games/${GAME.id}/move`, {action, version: GAME.version}));
+  } catch (err) { await refused(err); } finally { setBusy(false); }
 }
 
 function topUp() {
@@ -253,7 +278,7 @@ async function simple(what) {
     renderLog(game);
     GAME = game;
     render(game);
-  } catch (err) { showError(err.message); } finally { setBusy(false); }
+  } catch (err) { await refused(err); } finally { setBusy(false); }
 }
 
 function renderFinal(game) {
