@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from tests.helpers.web import served, web_client
+from tests.helpers.web import playwright_or_skip, served, web_client
 
 # --- the API --------------------------------------------------------------------------------
 
@@ -81,35 +81,14 @@ def test_a_move_sent_while_the_picture_is_drawn_is_played(monkeypatch):
 
 # --- the pages in a browser -----------------------------------------------------------------
 
-def _playwright():
-    api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (dev extra)")
-    pytest.importorskip("uvicorn", reason="uvicorn is not installed (web extra)")
-    from spacemission_cli.web.headless import CHROMIUM
-
-    if not CHROMIUM.exists():
-        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (make browser installs it; CI does)")
-    return api
-
-
 @pytest.fixture(scope="module")
 def server():
     """The app on a free local port in a thread of this process."""
-    _playwright()
+    playwright_or_skip()
     from spacemission_cli.web.app import create_app
 
     with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    api = _playwright()
-    from spacemission_cli.web.headless import launch
-
-    with api.sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from tests.helpers.web import refused, served, web_client
+from tests.helpers.web import playwright_or_skip, refused, served, web_client
 
 GAMES = {"spacemission": {"opponents": "random", "max_rounds": 3}, "red_planet": {"game": "red_planet"}}
 
@@ -121,20 +121,10 @@ def test_a_lost_game_may_be_a_restarted_server():
 
 # --- the pages in a browser -----------------------------------------------------------------
 
-def _playwright():
-    api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (dev extra)")
-    pytest.importorskip("uvicorn", reason="uvicorn is not installed (web extra)")
-    from spacemission_cli.web.headless import CHROMIUM
-
-    if not CHROMIUM.exists():
-        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (make browser installs it; CI does)")
-    return api
-
-
 @pytest.fixture(scope="module")
 def app_url():
     """The app (its store, to lose a game as a restart does) and its URL."""
-    _playwright()
+    playwright_or_skip()
     from spacemission_cli.web.app import create_app
 
     app = create_app(["random"], game_opponents={"red_planet": ["random"]})
@@ -145,17 +135,6 @@ def app_url():
 @pytest.fixture
 def server(app_url):
     return app_url[1]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    api = _playwright()
-    from spacemission_cli.web.headless import launch
-
-    with api.sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -66,3 +66,15 @@ def served(app):
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+def playwright_or_skip():
+    """Playwright's sync API; skips where Playwright, uvicorn or Debian's chromium is missing."""
+    api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (dev extra)")
+    pytest.importorskip("uvicorn", reason="uvicorn is not installed (web extra)")
+    from spacemission_cli.web.headless import CHROMIUM
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (make browser installs it; CI does)")
+    return api
+
