@@ -139,6 +139,8 @@ def server(app_url):
 
 @pytest.fixture
 def page(browser):
+    """A page and its uncaught exceptions. Unlike test_web_sweep4's, console errors are not
+    collected: these tests draw 404 and 409 answers, which chromium logs as console errors."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     pg = context.new_page()
     errors = []
