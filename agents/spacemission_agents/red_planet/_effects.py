@@ -25,6 +25,7 @@ from spacemission_env.red_planet.components import (
     SABOTEUR,
     SECRET_AGENT,
     SOLDIER,
+    TRAVEL_AGENT,
 )
 
 from ._common import EDGE_FROM, EDGE_TO, GROUP_SIZE, IS_OUTER, PHASE, S, View, Z, block
@@ -73,13 +74,18 @@ def effects(view: View, pad_weight, need: np.ndarray | None = None) -> tuple[np.
             ez[:, idx, 0] = np.arange(Z)[None, :]
             ed[:, idx, 0] = g * pw[:, :, None] * me
     if "dest" in kinds:
-        # dest[z]: the pending ship's crew goes to z (it launches if full)
+        # dest[z]: the pending ship's crew goes to z (it launches if full). A Travel Agent or
+        # Soldier boards the rest of his group only after the zone is chosen (M-O7, M-O8,
+        # rules.choose_destination): they go to z too
         o = VA["dest"]
         has = view.pending >= 0
         k = np.maximum(view.pending, 0)
         rows = np.arange(N)
-        pcrew = view.crew[rows, k] * has[:, None]
-        w_p = np.where(view.free[rows, k] <= 0, 1.0, pw[:, 0])[:, None]
+        group = (view.phase == PHASE["destination"]) & has & np.isin(view.role, (TRAVEL_AGENT, SOLDIER))
+        rest = np.where(group, GROUP_SIZE[np.maximum(view.role, 0)] - view.placed.sum(axis=1).astype(np.int64), 0)
+        rest = np.minimum(np.maximum(rest, 0), view.free[rows, k])
+        pcrew = view.crew[rows, k] * has[:, None] + rest[:, None] * me
+        w_p = np.where(view.free[rows, k] - rest <= 0, 1.0, pw[:, 0])[:, None]
         ez[:, o:o + Z, 0] = np.arange(Z)[None, :]
         ed[:, o:o + Z, 0] = (pcrew * w_p)[:, None, :]
     if "move" in kinds:

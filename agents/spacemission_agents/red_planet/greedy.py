@@ -3,8 +3,10 @@
 Every legal action gets its immediate gain in the bot's own *majority payoff*: for each
 zone, the counters the zone still hands out (M-P1..M-P3: 6 before the distribution after
 round 5, then 5 + leftover, then 3 + leftover) times one counter's value (the revealed
-mineral, else the pool's mean, M-C4, M-L5), shared as the rules share it among the
-leaders (M-P2: a single leader takes all, k tied leaders 1/k each), counted on the
+mineral, else the pool's mean, M-C4, M-L5), shared among the leaders as a single
+leader takes all and k tied leaders 1/k each (an approximation: the rules leave a tied
+first distribution's counter in the zone, M-P1, and pay each tied leader floor(pot / k)
+later, M-P2, M-P3), counted on the
 *projection*: the astronauts on Mars plus every crew aboard a ship at its destination
 (M-L4), as if every ship landed now.
 
@@ -33,7 +35,8 @@ DRAW_VALUE = 1.0  # a drawn event card, in points (M-O3a)
 
 
 def exact_shares(counts: np.ndarray) -> np.ndarray:
-    """[..., S] each seat's share of a zone's pot: 1/k for the k tied leaders (M-P2)."""
+    """[..., S] each seat's share of a zone's pot: 1/k for the k tied leaders (the module
+    doc says how the rules differ, M-P1..M-P3)."""
     top = counts.max(axis=-1, keepdims=True)
     lead = (counts >= top - 1e-9) & (top > 0)
     return lead / np.maximum(lead.sum(axis=-1, keepdims=True), 1)

@@ -35,6 +35,7 @@ from spacemission_env.red_planet.rules import (
 )
 
 from spacemission_env.checks import check_memory, count_text
+from spacemission_env.games import GameConfig
 
 from ..arena_stats import mean_ci, proportion_ci
 
@@ -96,7 +97,8 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
     the seats (a last, partial duplicate set is played as far as it goes); ``names``
     labels the lineup (default: the bot names, or the objects' ``name``). ValueError for
     an unknown bot name, a player count outside 3-5 or a bad ``num_games`` (one whose games,
-    all held at once, could not fit this machine's memory included)."""
+    all held at once, could not fit this machine's memory included); every object's ``bind``
+    is called with the game before any game (its ValueError: a bot that does not play it)."""
     n = len(lineup)
     if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
         raise ValueError(f"num_games must be a positive int, got {num_games!r}")
@@ -111,6 +113,11 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
             bots.append(built[entry])
         else:
             bots.append(entry)
+    config = GameConfig(n, game="red_planet")
+    for bot in {id(b): b for b in bots}.values():  # before any game, as the arena does: a clear refusal
+        bind = getattr(bot, "bind", None)
+        if callable(bind):
+            bind(config)
     labels = list(names) if names is not None else [e if isinstance(e, str) else getattr(e, "name", repr(e))
                                                      for e in lineup]
     states, seat_bot = [], []

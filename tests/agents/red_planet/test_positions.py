@@ -79,6 +79,20 @@ def test_hand_piloted_ship_goes_where_it_breaks_a_tie(bot_class):
     assert choice(bot_class(seed=0), s) == act("destination", 6)
 
 
+@pytest.mark.parametrize("bot_class", SMART)
+def test_a_travel_agent_chooses_the_zone_for_his_whole_group(bot_class):
+    """M-O7, M-L2: the Travel Agent's first astronaut boarded an empty hand-piloted ship; the
+    other two board after the zone is chosen (rules.choose_destination), so the group of three
+    goes there. Celerium zone 6 is held 2-0 by seat 1: three take it, one would not; ice zone 7
+    is empty. Before, the bots valued the choice with the one astronaut aboard, and greedy
+    sent the three to zone 7."""
+    mars = {z: {1 + z % 2: 4} for z in range(10) if z not in (6, 7)}
+    mars[6] = {1: 2}
+    s = position(3, phase="destination", role="Travel Agent", current=0, pad={0: 30}, crew={30: {0: 1}},
+                 placed_slots=[0], pending_slot=0, mars=mars, minerals={6: "celerium", 7: "ice"})
+    assert choice(bot_class(seed=0), s) == act("destination", 6)
+
+
 def test_heuristic_plays_the_recruiter_with_seven_cards_used():
     """M-O1: with only the Recruiter and the Travel Agent left and no ship with three free
     seats (M-O7: the Travel Agent's turn would be lost), the Recruiter takes all back."""
