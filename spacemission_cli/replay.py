@@ -26,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="spacemission replay", description="Step through a recorded game: every move in words and the board, as everyone or as one seat saw it.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", metavar="FILE", help="recorded games, JSON lines")
-    ap.add_argument("--game", type=int_arg, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first)")
+    ap.add_argument("--game", type=int_arg, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first). A number, "
+                         "not a game's name as in play and arena: each record says which game it is")
     ap.add_argument("--line", type=int_arg, metavar="N",
                     help="the game on line N of the file instead (for files joined from several runs, whose game numbers repeat)")
     ap.add_argument("--seat", type=int_arg, metavar="S",

@@ -1,4 +1,4 @@
-"""Mission: Red Planet v0 as a PettingZoo-style versioned module (as
+"""Mission: Red Planet v1 as a PettingZoo-style versioned module (as
 ``pettingzoo.classic.connect_four_v3``): the shared AEC environment (pettingzoo_env.py)
 with ``game="red_planet"``.
 

@@ -32,3 +32,16 @@ def test_without_either_the_error_names_the_file_and_tomli(toml_file, monkeypatc
     monkeypatch.setitem(sys.modules, "tomli", None)
     with pytest.raises(ValueError, match=r"c\.toml'.*needs the package 'tomli'"):
         read_options_file(str(toml_file))
+
+
+def test_help_shows_each_games_own_defaults():
+    """`train --help` showed Space Mission's defaults only (players 2, rules yucata, recall),
+    which --game red_planet replaces, and an empty '(default: )' after --run-dir."""
+    from spacemission_training.config import GAME_DEFAULTS, build_parser
+
+    text = " ".join(build_parser().format_help().split())
+    assert "(default: 2; red_planet: 4)" in text
+    assert "(default: recall; red_planet: info)" in text
+    assert "(default: yucata; red_planet: first_edition)" in text
+    assert "(default: )" not in text
+    assert set(GAME_DEFAULTS) == {"spacemission", "red_planet"}  # a new game: its defaults show the same way

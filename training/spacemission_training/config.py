@@ -116,9 +116,10 @@ def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:
 @dataclass
 class TrainConfig:
     # the game
-    game: str = _h("the game: spacemission or red_planet (its own defaults: GAME_DEFAULTS)", default="spacemission")
+    game: str = _h("the game: spacemission or red_planet (it changes the defaults shown for it below)",
+                   default="spacemission")
     players: int = _h("players per game (2-5); the learner takes one seat, opponents the others", default=2)
-    rules: str = _h("rule set: yucata or schmidt", default="yucata")
+    rules: str = _h("rule set: yucata or schmidt (Space Mission), first_edition (Red Planet)", default="yucata")
     max_rounds: int = _h("round limit (R-E3)", default=100)
     observation_type: str = _h("the learner's observation: info, recall or seer", default="recall")
     # budget and machine
@@ -128,7 +129,7 @@ class TrainConfig:
     device: str = _h("torch device of the network: cpu, cuda, cuda:N, or auto (cuda when torch sees one, else cpu); "
                      "the default network is fastest on cpu (docs/training.md, 'On a GPU'); a resume may change it",
                      default="cpu")
-    run_dir: str = _h("output directory (default runs/ppo-<P>p-s<seed>)", default="")
+    run_dir: str = _h("output directory (default: runs/ppo-<P>p-s<seed>)", default="")
     # environment and reward
     num_envs: int = _h("games played in parallel (one engine batch)", default=256)
     reward: str = _h("win (rank reward) or score (score margin / 50)", default="win")
@@ -400,8 +401,17 @@ def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
     for f in fields(TrainConfig):
         kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
         ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
-                        help=f"{f.metadata['help']} (default: {f.default})")
+                        help=f.metadata['help'] + _default_text(f.name, f.default))
     return ap
+
+
+def _default_text(name: str, default) -> str:
+    """`` (default: X)``, with another game's own default where --game changes it; nothing
+    for an empty default (the help says what it means)."""
+    if default == "":
+        return ""
+    others = [f"{g}: {d[name]}" for g, d in GAME_DEFAULTS.items() if name in d]
+    return f" (default: {default}" + (f"; {', '.join(others)}" if others else "") + ")"
 
 
 RESUME_OVERRIDES = ("steps", "stop_after_steps", "progress", "device")
