@@ -55,14 +55,16 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", type=_parts, default=list(PARTS), metavar="PART[,PART]",
                     help=f"what to measure: {', '.join(PARTS)} (default all)")
-    from spacemission_env.games import GAMES
+    from spacemission_env.games import GAMES, get_game
 
     ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
                     help="the game (default spacemission); red_planet: fast and reference engine, VectorEnv, AEC env "
                          "and its bots (random, greedy, heuristic)")
     ap.add_argument("--players", type=_positive(int), choices=range(2, 6), metavar="N",
                     help="players per game, 2-5 (default 2; Red Planet 3-5, default 3)")
-    ap.add_argument("--rules", choices=RULE_SETS, help="Space Mission's rule set (default yucata)")
+    sets = sorted({r for name in GAMES for r in get_game(name).rule_sets}, key=lambda r: (r not in RULE_SETS, r))
+    ap.add_argument("--rules", choices=sets, help="the game's rule set (default: its first: Space Mission yucata, "
+                                                  "Red Planet first_edition)")
     ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
     ap.add_argument("--agents", metavar="SPEC[,SPEC]",
                     help=f"bots to time (default: those of {', '.join(DEFAULT_AGENTS)} that are installed)")
@@ -214,10 +216,18 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from spacemission_env.games import get_game
+    from spacemission_env.space_mission.config import RULE_SETS
+
     if args.game != "spacemission":
-        if args.rules is not None:  # Space Mission's rule sets; the other games have their one
-            ap.error(f"argument --rules: {args.rules!r} is a rule set of Space Mission, not of --game {args.game}")
+        own = get_game(args.game).rule_sets
+        if args.rules is not None and args.rules not in own:  # another game's rule set
+            ap.error(f"argument --rules: {args.rules!r} is not a rule set of --game {args.game} "
+                     f"(its rule sets: {', '.join(own)})")
         return _bench_other_game(args, ap)
+    if args.rules not in (None, *RULE_SETS):
+        ap.error(f"argument --rules: {args.rules!r} is not a rule set of Space Mission "
+                 f"(its rule sets: {', '.join(RULE_SETS)})")
     if args.rules is None:
         args.rules = "yucata"
     if args.players is None:

@@ -123,7 +123,8 @@ def test_play_refuses_a_seed_past_2_to_the_64(game, monkeypatch, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--seconds", "nan"], "argument --seconds: must be > 0 and finite, got 'nan'"),  # before: ZeroDivisionError
     (["--game", "red_planet", "--rules", "schmidt"],  # before: ignored, the bench ran
-     "argument --rules: 'schmidt' is a rule set of Space Mission, not of --game red_planet"),
+     "argument --rules: 'schmidt' is not a rule set of --game red_planet (its rule sets: first_edition)"),
+    (["--rules", "first_edition"], "argument --rules: 'first_edition' is not a rule set of Space Mission"),
 ])
 def test_bench_refuses_times_and_rules_it_cannot_use(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -232,3 +233,11 @@ def test_play_load_blames_a_saved_unknown_bot_on_load(game, tmp_path, monkeypatc
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "argument --load: " in err and "unknown agent 'nosuch'" in err
     assert "--opponents" not in err.split("error:")[1]
+
+
+def test_bench_takes_red_planets_own_rule_set(capsys):
+    """--rules listed Space Mission's rule sets only, so `bench --game red_planet --rules
+    first_edition` (what play and arena accept) was refused."""
+    assert bench.main(["--game", "red_planet", "--rules", "first_edition", "--only", "engine", "--batch", "4",
+                       "--seconds", "0.05", "--json"]) == 0
+    assert '"engine"' in capsys.readouterr().out
