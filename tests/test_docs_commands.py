@@ -88,7 +88,7 @@ MIN_FILES = 21
 # exact argument -> a plausible value (documented placeholders of synopsis lines and prose)
 PLACEHOLDERS = {
     "FILE": "results/games.jsonl", "DIR": "results/", "PATH": "runs/a/final.npz", "RUN_DIR": "runs/a",
-    "K": "0", "S": "0", "N": "3", "R": "yucata", "B": "64", "T": "1", "O": "ppo", "ADDRESS": "auto",
+    "K": "0", "S": "0", "N": "3", "R": "yucata", "B": "64", "T": "1", "O": "ppo", "ADDRESS": "auto", "GAME": "spacemission",
     "SPEC,...": "random,greedy", "SPEC,SPEC": "random,greedy",
 }
 # inside an argument (agent specs such as ppo:PATH)
