@@ -81,6 +81,12 @@ def seed_chosen(body: dict) -> bool:
     return body.get("seed") is not None
 
 
+def shown_seed(table, seed_known: bool) -> int | None:
+    """The seed a game's JSON may carry: it decides every hidden card and the bots' moves,
+    so only once the game is over or when the visitor chose it (``seed_known``)."""
+    return table.seed if table.over or seed_known else None
+
+
 def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     """The checked options of a new game from the request's JSON object: players, opponents
     (one of the server's specs for all, or one per opponent), rules, seat (a number or

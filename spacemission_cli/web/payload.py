@@ -25,6 +25,7 @@ from spacemission_env.space_mission.config import RULE_SETS
 
 from .. import _view as V
 from .._table import Table
+from .games import shown_seed
 
 SCORE_PARTS = ("jump_gate", "stations", "minerals", "aliens", "matter", "water", "medals", "total")
 
@@ -84,7 +85,7 @@ def game_json(game_id: str, table: Table, since: int, seed_known: bool = False, 
         view = replace(view, game_over=True)
     out = {
         "id": game_id, "seat": table.seat, "players": s.num_players, "rules": s.rules, "version": version,
-        "seed": table.seed if table.over or seed_known else None,
+        "seed": shown_seed(table, seed_known),
         "max_rounds": s.max_rounds, "names": table.names, "view": view_json(view),
         "moves": [{"action": m.action, "kind": m.kind, "label": m.label, "cards": list(m.cards)} for m in table.moves()],
         "can_undo": table.can_undo, "over": table.over, "your_turn": table.person_to_act,

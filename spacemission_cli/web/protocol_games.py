@@ -18,7 +18,7 @@ from spacemission_env.games import GameConfig, get_game
 
 from .._protocol_games import game_record
 from .._protocol_play import ProtocolTable
-from .games import ApiError, _int_field, seats_and_seed, seed_chosen
+from .games import ApiError, _int_field, seats_and_seed, seed_chosen, shown_seed
 
 
 def picture_snapshot(table: ProtocolTable) -> tuple:
@@ -79,7 +79,7 @@ def protocol_game_json(game_id: str, table: ProtocolTable, since: int, seed_know
     out = {
         "id": game_id, "game": g.name, "title": g.description.title, "seat": table.seat,
         "players": table.config.num_players, "version": version,
-        "seed": table.seed if table.over or seed_known else None,
+        "seed": shown_seed(table, seed_known),
         "names": ["you" if q == table.seat else f"seat {q} ({sp})" for q, sp in enumerate(table.specs)],
         "board": importlib.import_module(g.render_module).render_ansi(s, viewer=viewer), "picture": f"/api/games/{game_id}/picture.png",
         "moves": ([{"action": int(a), "label": g.action_label(a, s)} for a in g.rules.legal_actions(s)]
