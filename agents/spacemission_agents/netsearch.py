@@ -42,10 +42,14 @@ sampled world's full state), in place of the recall value net on the bot's obser
 (``mix`` still weighs a greedy rollout against it). Meant for short simulations
 (``until="turn"``): the net averages over the future draws a rollout would sample once.
 
-Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), or
-``iterations`` simulations per decision (then the action is a deterministic function of
-the seed and the observation). The world sampling is seeded from a hash of the seed and
-the observation.
+Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), kept in
+each decision: a wave is sized to the time left at the cost of a simulation measured at
+this stage of the game (``round // STAGE_ROUNDS``; a simulation to the end from the opening
+costs tens of times one from the last rounds) plus a wave's fixed part (``WAVE_FIXED``), and
+the clock is read at every ply: a wave the deadline overtakes is dropped, its visits
+uncounted (``last_search["dropped"]``). Or ``iterations`` simulations per decision (then
+the action is a deterministic function of the seed and the observation). The world
+sampling is seeded from a hash of the seed and the observation.
 
 Memory: a wave holds all of its simulations at once (at least 8 KiB each; 13 KB were
 measured); a wave that could not fit this machine's memory (a huge ``wave`` or ``first``
@@ -70,7 +74,7 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent, one_blas_thread
-from .search import ROLLOUT_BYTES, _number as search_number, check_recall_rows, observation_rng, unbound_game
+from .search import ROLLOUT_BYTES, STAGE_ROUNDS, _number as search_number, check_recall_rows, observation_rng, unbound_game
 from .value import SHIPPED_VALUES, ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -83,6 +87,10 @@ WORLDS = 2**20
 UNTIL = ("turn", "decision", "end")  # where the policy's plies stop (module doc, step 4)
 MARGIN_POINTS = 10.0  # a lead of this many points is worth tanh(1) of a win (``margin``)
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
+# A wave's cost is about (size + WAVE_FIXED) x a simulation's: each ply has a fixed part (the
+# engine's and the network's calls) worth 5-7 simulations of it at every stage of a game
+# (measured with 1-64 simulations a wave at plies 0, 30 and 60; docs/agents_netsearch.md).
+WAVE_FIXED = 6.0
 
 
 def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
@@ -155,8 +163,11 @@ class NetSearchAgent(BasePolicy):
         self._seers: dict[tuple, ValueNet | None] = {}
         self._seer: ValueNet | None = None  # the seer value net of the game last looked up (_networks)
         self.config = None
-        self._row_cost = 1e-3  # running estimate of CPU seconds per simulation
-        self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "seconds": 0.0}
+        # running CPU seconds per simulation (a wave costs that x (size + WAVE_FIXED)), per stage
+        # of the game (round // STAGE_ROUNDS): a simulation to the end of the game from the
+        # opening costs tens of times one from the last rounds
+        self._sim_cost: dict[int, float] = {}
+        self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "dropped": 0, "seconds": 0.0}
         self.last_search: dict | None = None
         self.seed(seed)
 
@@ -281,13 +292,15 @@ class NetSearchAgent(BasePolicy):
         c = cands.size
         n_vis, w_sum = np.zeros(c, np.int64), np.zeros(c)
         left = self.iterations
-        sims = 0
+        stage = self._stage(obs)
+        sims = dropped = 0
+        own = None  # this decision's last measured cost per simulation
         first = True
         while True:
             if left is not None:
                 cut = left
             else:  # the time budget: stop before a wave that would overrun it (none: the prior's choice)
-                cut = int((deadline - self._clock()) / max(self._row_cost, 1e-6))
+                cut = self._wave_fits(deadline - self._clock(), stage, own)
                 if cut < 1:
                     break
             # the wave's size, cut to what the iterations or the time left allow, before any of it is chosen
@@ -304,8 +317,16 @@ class NetSearchAgent(BasePolicy):
                 more = min(CHUNK, self.worlds - worlds.batch_size)
                 worlds = worlds.concat(sample_worlds_from_observation(obs, *game, more, rng, player=0))
             ts = self._clock()
-            v = self._simulate(worlds, w_idx, cands[pick], policy, value)
-            self._row_cost = 0.8 * self._row_cost + 0.2 * (self._clock() - ts) / pick.size
+            v = self._simulate(worlds, w_idx, cands[pick], policy, value, None if left is not None else deadline)
+            per_sim = (self._clock() - ts) / (pick.size + WAVE_FIXED)
+            if v is None:  # the deadline came mid-wave: its unfinished games are dropped, not guessed
+                # it would have cost more than that: twice (completed waves bring an overshoot back down)
+                self._sim_cost[stage] = max(self._sim_cost.get(stage, 0.0), 2.0 * per_sim)
+                dropped += pick.size
+                break
+            own = per_sim
+            old = self._sim_cost.get(stage, per_sim)
+            self._sim_cost[stage] = 0.5 * old + 0.5 * per_sim
             np.add.at(n_vis, pick, 1)
             np.add.at(w_sum, pick, v)
             sims += pick.size
@@ -317,12 +338,28 @@ class NetSearchAgent(BasePolicy):
         elapsed = self._clock() - t0
         self.stats["searched"] += 1
         self.stats["simulations"] += sims
+        self.stats["dropped"] += dropped
         self.stats["seconds"] += elapsed
         self.last_search = {"candidates": cands.tolist(), "prior": prior.tolist(), "visits": n_vis.tolist(),
                             "q": np.where(n_vis > 0, q, np.nan).tolist(), "root_value": root_v,
-                            "simulations": sims, "worlds": int(worlds.batch_size), "seconds": elapsed,
+                            "simulations": sims, "dropped": dropped, "worlds": int(worlds.batch_size), "seconds": elapsed,
                             "action": int(cands[best])}
         return int(cands[best])
+
+    def _stage(self, obs: np.ndarray) -> int:
+        from spacemission_env import decode
+
+        return int(decode(obs, "recall")["round"][0]) // STAGE_ROUNDS
+
+    def _wave_fits(self, seconds: float, stage: int, own: float | None) -> int:
+        """How many simulations a wave may hold to end within ``seconds``: at the cost of this
+        decision's last wave, else the stage's running cost; at a stage not met yet, the dearest
+        one measured (too few simulations rather than a wave the deadline drops); with nothing
+        measured, any (the deadline guards the first)."""
+        cost = own if own is not None else self._sim_cost.get(stage, max(self._sim_cost.values(), default=0.0))
+        if cost <= 0.0:
+            return INDEX_LIMIT if seconds > 0 else 0
+        return int(seconds / cost - WAVE_FIXED)
 
     def _check_wave(self, size: int, first: bool, c: int) -> None:
         """ValueError before a wave of ``size`` simulations that could not fit this machine's memory."""
@@ -365,11 +402,15 @@ class NetSearchAgent(BasePolicy):
             n[a] += 1
         return np.array(out, np.int64)
 
-    def _simulate(self, worlds, w_idx, actions, policy: PPOAgent, value: ValueNet | None) -> np.ndarray:
-        """Values for seat 0 of ``actions`` applied in the worlds ``w_idx`` (module doc, step 4)."""
+    def _simulate(self, worlds, w_idx, actions, policy: PPOAgent, value: ValueNet | None,
+                  deadline: float | None = None) -> np.ndarray | None:
+        """Values for seat 0 of ``actions`` applied in the worlds ``w_idx`` (module doc, step 4);
+        None when the clock passes ``deadline`` before the wave is done."""
         st = worlds.take(w_idx)
         engine.step(st, actions)
         for _ in range(self.depth):
+            if deadline is not None and self._clock() > deadline:
+                return None
             live = ~st.terminated
             if self.until == "turn":  # stop where the bot starts its next turn
                 live &= ~((st.current_player == 0) & (st.actions_left == 2) & (st.phase == 0))

@@ -157,16 +157,25 @@ def test_forced_move_played_at_once():
     assert bot.act_batch(obs, mask)[0] == 5 and bot.last_search is None and bot.stats["searched"] == 0
 
 
-def test_time_budget_honoured():
-    st = _states(games=1)
+@pytest.mark.parametrize("steps", [0, 40])
+def test_time_budget_honoured_in_each_decision(steps):
+    """The budget holds per decision, in the opening too, whose simulations (played to the end
+    of the game) are the dearest: a wave the deadline overtakes is dropped, uncounted, and the
+    cost of the stage learnt from it. The search used to overrun there (a first wave of 12
+    simulations from the opening costs about 0.06 s; openings took up to 0.137 s at 0.1 s)."""
+    st = _states(games=1, steps=steps)
     obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
-    bot = NetSearchAgent(budget=0.05, worlds=16)
+    bot = NetSearchAgent(budget=0.03, worlds=16)
     bot.bind(GameConfig(2))
-    bot.act_batch(obs, mask)  # warm up
-    t0 = time.thread_time()
-    bot.act_batch(obs, mask)
-    assert time.thread_time() - t0 < 0.2
-    assert bot.last_search["simulations"] >= 6
+    searched = 0
+    for _ in range(4):
+        t0 = time.thread_time()
+        bot.act_batch(obs, mask)
+        assert time.thread_time() - t0 < 0.03 + 0.008  # the deadline is checked at every ply
+        s = bot.last_search
+        assert sum(s["visits"]) == s["simulations"]  # a dropped wave counts no visit
+        searched += s["simulations"]
+    assert searched >= 1 and bot.stats["simulations"] == searched
 
 
 def test_values_can_overrule_the_prior():
@@ -262,7 +271,7 @@ def test_a_budget_below_one_simulation_plays_the_prior():
     bot.act_batch(obs, mask)  # warm up, and learn the cost of a simulation
     tiny = NetSearchAgent(budget=0.0005)
     tiny.bind(GameConfig(2))
-    tiny._row_cost = bot._row_cost
+    tiny._sim_cost = dict(bot._sim_cost)
     t0 = time.thread_time()
     a = int(tiny.act_batch(obs, mask)[0])
     assert time.thread_time() - t0 < 0.02
@@ -278,9 +287,9 @@ def test_bind_warms_up_once_outside_any_decision(monkeypatch):
     calls = []
     real = NetSearchAgent._simulate
 
-    def counting(self, worlds, w_idx, actions, policy, value):
+    def counting(self, worlds, w_idx, actions, policy, value, deadline=None):
         calls.append(len(w_idx))
-        return real(self, worlds, w_idx, actions, policy, value)
+        return real(self, worlds, w_idx, actions, policy, value, deadline)
 
     monkeypatch.setattr(NetSearchAgent, "_simulate", counting)
     bot = NetSearchAgent(iterations=6, worlds=4, depth=2, seed=0)
@@ -294,3 +303,19 @@ def test_bind_warms_up_once_outside_any_decision(monkeypatch):
     assert bot.last_search is not None  # a position with a choice: the decision searched
     assert calls[0] == 1 and sum(calls[1:]) == 6
     assert bot.stats["simulations"] == sum(calls[1:])
+
+
+def test_wave_size_from_the_stage_cost():
+    """A wave of s simulations is planned to cost (s + WAVE_FIXED) x the cost of one: that of
+    this decision's last wave, else of the stage (round // 4), else of the dearest stage met,
+    else unbounded (nothing measured: the deadline guards the first wave)."""
+    from spacemission_agents.netsearch import WAVE_FIXED
+
+    bot = NetSearchAgent(budget=0.1)
+    assert bot._wave_fits(0.1, 0, None) > 10**9 and bot._wave_fits(-0.001, 0, None) == 0
+    bot._sim_cost = {0: 0.005, 5: 0.0005}
+    assert bot._wave_fits(0.1, 0, None) == int(0.1 / 0.005 - WAVE_FIXED)  # 14
+    assert bot._wave_fits(0.1, 5, None) == int(0.1 / 0.0005 - WAVE_FIXED)  # 194
+    assert bot._wave_fits(0.1, 3, None) == int(0.1 / 0.005 - WAVE_FIXED)  # not met: the dearest
+    assert bot._wave_fits(0.1, 5, 0.002) == int(0.1 / 0.002 - WAVE_FIXED)  # this decision's own
+    assert bot._wave_fits(0.02, 0, None) < 1  # less than a wave's fixed part and one simulation
