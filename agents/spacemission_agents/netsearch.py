@@ -47,7 +47,8 @@ each decision: a wave is sized to the time left at the cost of a simulation meas
 this stage of the game (``round // STAGE_ROUNDS``; a simulation to the end from the opening
 costs tens of times one from the last rounds) plus a wave's fixed part (``WAVE_FIXED``), and
 the clock is read at every ply: a wave the deadline overtakes is dropped, its visits
-uncounted (``last_search["dropped"]``). Or ``iterations`` simulations per decision (then
+uncounted (``last_search["dropped"]``). A decision's first wave holds at least one
+simulation, so a stale estimate is measured anew. Or ``iterations`` simulations per decision (then
 the action is a deterministic function of the seed and the observation). The world
 sampling is seeded from a hash of the seed and the observation.
 
@@ -301,6 +302,8 @@ class NetSearchAgent(BasePolicy):
                 cut = left
             else:  # the time budget: stop before a wave that would overrun it (none: the prior's choice)
                 cut = self._wave_fits(deadline - self._clock(), stage, own)
+                if cut < 1 and first and self._clock() < deadline:
+                    cut = 1  # one all the same: it measures this stage anew (the deadline drops it if need be)
                 if cut < 1:
                     break
             # the wave's size, cut to what the iterations or the time left allow, before any of it is chosen

@@ -319,3 +319,21 @@ def test_wave_size_from_the_stage_cost():
     assert bot._wave_fits(0.1, 3, None) == int(0.1 / 0.005 - WAVE_FIXED)  # not met: the dearest
     assert bot._wave_fits(0.1, 5, 0.002) == int(0.1 / 0.002 - WAVE_FIXED)  # this decision's own
     assert bot._wave_fits(0.02, 0, None) < 1  # less than a wave's fixed part and one simulation
+
+
+def test_a_stage_thought_too_dear_is_measured_anew():
+    """A stage whose cost looks above the budget still gets a wave of one simulation in each
+    decision (the deadline drops it if need be), so a stale or inherited estimate (the
+    opening's, doubled by a dropped wave) cannot keep the bot from searching for good."""
+    st = _states(games=1, steps=30, seed=8)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    bot = NetSearchAgent(budget=0.05)
+    bot.bind(GameConfig(2))
+    stage = bot._stage(obs[0])
+    bot._sim_cost = {0: 1.0}  # the opening, far too dear; this stage not met
+    bot.act_batch(obs, mask)
+    s = bot.last_search
+    assert s["simulations"] + s["dropped"] >= 1  # a first wave of one, and more once it was measured
+    assert bot._sim_cost[stage] < 1.0  # measured (or bounded by the drop), not inherited
+    bot.act_batch(obs, mask)
+    assert bot.last_search["simulations"] > 1  # now sized to the stage's own cost
