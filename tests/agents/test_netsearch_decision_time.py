@@ -1,6 +1,5 @@
 """benchmarks/netsearch_decision_time.py: NetSearchAgent's time per decision by stage, on the
 network's own games (docs/agents_netsearch.md, "Budget")."""
-import numpy as np
 import pytest
 
 from spacemission_agents.ppo import PPOAgent
