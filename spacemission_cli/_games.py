@@ -96,16 +96,46 @@ def game_record(state: GameState, seed: int, agents: list[str], actions: list, g
 
 
 def append_record(path, record: dict) -> int:
-    """Append ``record`` as one line to ``path``; its ``game`` field becomes the line's index."""
+    """Append ``record`` as one line to ``path``; its ``game`` field becomes the line's index.
+    A last line without its newline gets one first (else the record would join it)."""
     path = Path(path)
-    existing = 0
+    existing, joined = 0, False
     if path.exists():
         with path.open(encoding="utf-8") as f:
-            existing = sum(1 for line in f if line.strip())
+            for line in f:
+                existing += bool(line.strip())
+                joined = not line.endswith("\n")
     record = dict(record, game=existing)
     with path.open("a", encoding="utf-8") as f:
-        f.write(json.dumps(record, separators=(",", ":")) + "\n")
+        f.write(("\n" if joined else "") + json.dumps(record, separators=(",", ":")) + "\n")
     return existing
+
+
+def record_finished_game(console, path, record: dict) -> None:
+    """Append a finished game to play's ``--record`` file and say where it went. Should that
+    fail (the file changed during the game), the record is printed, one JSON line, rather
+    than lost."""
+    try:
+        k = append_record(path, record)
+    except (OSError, ValueError) as exc:  # ValueError: UnicodeDecodeError among them
+        console.print(f"cannot record the game in {path}: {exc}. The game's record, one JSON line "
+                      f"(spacemission replay reads a file of such lines):", markup=False, soft_wrap=True)
+        console.print(json.dumps(record, separators=(",", ":")), markup=False, highlight=False, soft_wrap=True)
+        return
+    console.print(f"recorded as game {k} in {path} (spacemission replay {path} --game {k})", markup=False)
+
+
+def check_record_file(path) -> None:
+    """ReplayError unless ``path`` can take one more recorded game: absent, empty, or JSON
+    lines of recorded games (play's ``--record``, the arena's games.jsonl); checked before a
+    game starts, so that a wrong file (a picture, results.json, a saved game) neither costs
+    the finished game nor gets a line that replay cannot read."""
+    path = Path(path)
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
+        return
+    records = read_records(path)
+    if len(records) == 1 and records[0][1].get("unfinished"):
+        raise ReplayError(f"{path} is a game saved by play's 'save FILE', not a file of recorded games")
 
 
 def read_text(path) -> str:

@@ -40,7 +40,11 @@ class Prompt:
 
 def may_write(session, path: str) -> bool:
     """Whether ``save`` may write ``path``: yes for a new file or the one this session last
-    saved to; for another existing file, only when the person confirms (else "not saved")."""
+    saved to; for another existing file, only when the person confirms (else "not saved");
+    never a directory."""
+    if Path(path).is_dir():
+        session.console.print(f"not saved: {path} is a directory (save FILE takes a file's path)", markup=False)
+        return False
     if not Path(path).exists() or (session.saved is not None and session.saved[0] == path):
         return True
     answer = session.prompt.ask(session.console, f"{path} exists. Overwrite it? [y/N] ")
@@ -86,3 +90,21 @@ def next_command(session, moves, help_text: str) -> tuple[str, str, str] | None:
             session.save(rest.strip())
         else:
             return command, rest, text
+
+
+def confirm_quit(play) -> bool:
+    """Ask before leaving a game (play's ``quit``), saying whether it is saved; True to leave.
+    ``play``: a play session (both games) with ``prompt``, ``console``, ``saved``,
+    ``is_saved()`` and ``state.round``."""
+    if play.is_saved():
+        question = f"Leave the game? It is saved in {play.saved[0]}. [y/N] "
+    else:
+        question = "Leave the game? It is not saved ('save FILE' keeps it). [y/N] "
+    answer = play.prompt.ask(play.console, question)
+    if answer is None or answer.strip().lower() in ("y", "yes"):
+        play.console.print(f"left the game in round {play.state.round}")
+        if play.record:
+            play.console.print(f"not recorded in {play.record}: only finished games are", markup=False, soft_wrap=True)
+        return True
+    play.console.print("going on")
+    return False

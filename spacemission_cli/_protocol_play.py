@@ -22,7 +22,7 @@ from spacemission_env.games import GameConfig, get_game
 
 from ._bots import bind_bot, seed_for
 from ._games import parse_records
-from ._prompt import may_write, move_number, next_command
+from ._prompt import confirm_quit, may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record, seat_label
 
 HELP = """Commands:
@@ -252,8 +252,7 @@ class ProtocolSession:
                 return False
             command, _, text = got
             if command in ("quit", "exit"):
-                answer = self.prompt.ask(self.console, "Leave the game? [y/N] ")
-                if answer is None or answer.strip().lower() in ("y", "yes"):
+                if confirm_quit(self):
                     return False
             elif (k := move_number(text)) is not None:
                 if 1 <= k <= len(moves):
@@ -292,7 +291,7 @@ class ProtocolSession:
         """Everything face up, the score breakdown, ranks and winners; the record when asked for."""
         from rich.table import Table
 
-        from ._games import append_record
+        from ._games import record_finished_game
 
         g, s = self.game, self.state
         self.console.print()
@@ -307,16 +306,10 @@ class ProtocolSession:
         self.console.print(table)
         won = rec["winners"]
         self.console.print("You win!" if won == [self.seat] else
-                           "Winners: " + ", ".join(self.name(q) for q in won) + (" (shared)" if len(won) > 1 else ""),
-                           markup=False)
+                           f"Winner{'s' if len(won) > 1 else ''}: " + ", ".join(self.name(q) for q in won)
+                           + (" (shared)" if len(won) > 1 else ""), markup=False)
         if self.record:
-            try:
-                k = append_record(self.record, rec)
-            except OSError as exc:
-                self.console.print(f"cannot record the game in {self.record}: {exc}", markup=False)
-                return
-            self.console.print(f"recorded as game {k} in {self.record} (spacemission replay {self.record} --game {k})",
-                               markup=False)
+            record_finished_game(self.console, self.record, rec)
 
 
 def main(args, ap, game_name: str | None, loaded: tuple = (None, None)) -> int:

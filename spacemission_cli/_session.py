@@ -8,8 +8,8 @@ import json
 from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 from . import _view as V
-from ._games import SAVE_FORMAT, SAVE_VERSION, append_record, game_record
-from ._prompt import may_write, move_number, next_command
+from ._games import SAVE_FORMAT, SAVE_VERSION, game_record, record_finished_game
+from ._prompt import confirm_quit, may_write, move_number, next_command
 from ._table import Move, Table, normalise, top_up_move
 
 HELP = """Commands:
@@ -142,7 +142,7 @@ class Session:
                 except ValueError as exc:
                     self.console.print(str(exc), markup=False)
             elif command in ("quit", "exit"):
-                if self.confirm_quit():
+                if confirm_quit(self):
                     return False
             else:
                 move = self.match(text, moves)
@@ -207,18 +207,6 @@ class Session:
         self.saved = (path, len(t.actions))
         self.console.print(f"saved to {path}; continue with: spacemission play --load {path}", markup=False)
 
-    def confirm_quit(self) -> bool:
-        if self.is_saved():
-            question = f"Leave the game? It is saved in {self.saved[0]}. [y/N] "
-        else:
-            question = "Leave the game? It is not saved ('save FILE' keeps it). [y/N] "
-        answer = self.prompt.ask(self.console, question)
-        if answer is None or answer.strip().lower() in ("y", "yes"):
-            self.console.print(f"left the game in round {self.state.round}")
-            return True
-        self.console.print("going on")
-        return False
-
     def finish(self) -> None:
         """At the end, everything face up (hands, collections, piles, lost reservations), the
         score table and the winners; the record when asked for."""
@@ -242,10 +230,4 @@ class Session:
                            + (" (shared)" if len(won) > 1 else ""))
         if self.record:
             agents = ["human" if q == t.seat else t.specs[q] for q in range(s.num_players)]
-            try:
-                k = append_record(self.record, game_record(s, t.seed, agents, t.actions))
-            except OSError as exc:
-                self.console.print(f"cannot record the game in {self.record}: {exc}", markup=False)
-                return
-            self.console.print(f"recorded as game {k} in {self.record} (spacemission replay {self.record} --game {k})",
-                               markup=False)
+            record_finished_game(self.console, self.record, game_record(s, t.seed, agents, t.actions))

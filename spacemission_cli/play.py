@@ -229,9 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         from pathlib import Path
 
+        from ._games import ReplayError, check_record_file
+
         record = Path(args.record)
         if record.is_dir() or not record.parent.is_dir():
             ap.error(f"argument --record: {args.record} is a directory or its folder does not exist")
+        try:
+            check_record_file(record)
+        except ReplayError as exc:
+            ap.error(f"argument --record: {exc}; record into a new file or a file of recorded games (JSON lines)")
     if args.trust_load and not args.load:
         ap.error("argument --trust-load: only with --load")
     loaded = read_load(args, ap) if args.load else (None, None)
