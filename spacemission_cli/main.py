@@ -15,7 +15,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("spacemission_cli.arena", "rate agents against each other: duplicate-format round robin"),
     "bench": ("spacemission_cli.bench", "speed of the engine, an environment and the bots"),
-    "demo": ("spacemission_env.space_mission.demo", "play a seeded game between random players"),
+    "demo": ("spacemission_env.space_mission.demo", "play a seeded Space Mission game between random players"),
     "play": ("spacemission_cli.play", "play a game against the bots in the terminal"),
     "serve": ("spacemission_cli.serve", "a web page where people play the bots and watch recorded games"),
     "replay": ("spacemission_cli.replay", "step through a recorded game (arena or play), optionally as one seat saw it"),
@@ -26,13 +26,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="spacemission", description="Space Mission: play, rate and train agents.",
+        prog="spacemission",
+        description="Play, rate and train agents for Space Mission and Mission: Red Planet (--game red_planet).",
         epilog="Run 'spacemission COMMAND --help' for a command's options, e.g. spacemission arena --help",
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (_, text) in COMMANDS.items():
         sub.add_parser(name, help=text, add_help=False)
     return ap
+
+
+def _version() -> str:
+    from spacemission_env import __version__
+
+    return __version__
 
 
 def _cwd_importable() -> None:

@@ -30,7 +30,8 @@ FIXED_BY_LOAD = ("players", "opponents", "rules", "seed", "seat", "max_rounds") 
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.space_mission.config import RULE_SETS
 
-    ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission against the bots in the terminal.",
+    ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission (or Mission: Red Planet: --game red_planet) against the bots in the "
+                                 "terminal.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     from spacemission_env.games import GAMES, get_game
 

@@ -75,7 +75,8 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent, one_blas_thread
-from .search import ROLLOUT_BYTES, STAGE_ROUNDS, _number as search_number, check_recall_rows, observation_rng, unbound_game
+from .search import (ROLLOUT_BYTES, STAGE_ROUNDS, _number as search_number, check_budget, check_recall_rows,
+                     observation_rng, unbound_game)
 from .value import SHIPPED_VALUES, ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -126,9 +127,7 @@ class NetSearchAgent(BasePolicy):
                  mix: float = 0.0, margin: float = 0.5, depth: int = 300, until: str = "end", first: int = 2,
                  wave: int = 16, policy: str | None = None, value: str | None = None, clock: str = "cpu",
                  seer_value: str | None = None):
-        self.budget = _number("budget", budget, 0.0)
-        if self.budget <= 0:
-            raise ValueError(f"NetSearchAgent: budget must be > 0 seconds, got {budget!r}")
+        self.budget = check_budget(budget, "NetSearchAgent")
         self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
         self.worlds = _number("worlds", worlds, 1, integer=True)
         if self.worlds > INDEX_LIMIT:  # world numbers (visits mod worlds) are int64

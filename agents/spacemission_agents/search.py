@@ -107,6 +107,15 @@ def _number(name: str, value, low: float, integer: bool = False, allow_none: boo
     return int(value) if integer else float(value)
 
 
+def check_budget(value, owner: str) -> float:
+    """A time budget: a finite number of seconds > 0 (one ValueError, naming ``owner``, for a
+    negative, zero, infinite or non-numeric one)."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not ok or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{owner}: budget must be a finite number of seconds > 0, got {value!r}")
+    return float(value)
+
+
 def check_recall_rows(who: str, observations, action_masks, num_actions: int | None = None):
     """(observations, masks) of a search bot's ``act_batch``: int8 "recall" rows and bool
     masks with a legal action in every row; ValueError naming ``who`` otherwise."""
@@ -161,9 +170,7 @@ class SearchAgent(BasePolicy):
                  margin_weight: float = 0.1, clock: str = "cpu", select: str = "paired", z: float = 1.0,
                  gap: float = 3.0, reservation_weight: float = 0.5, heuristic_steps: int | None = None,
                  drop_z: float | None = 1.0):
-        self.budget = _number("budget", budget, 1e-6)
-        if self.budget <= 0:
-            raise ValueError(f"SearchAgent: budget must be > 0 seconds, got {budget!r}")
+        self.budget = check_budget(budget, "SearchAgent")
         self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
         if self.iterations is not None:  # one batch holds at least an eighth of them
             rows = self.iterations // MIN_BATCH_SHARE

@@ -337,3 +337,15 @@ def test_a_stage_thought_too_dear_is_measured_anew():
     assert bot._sim_cost[stage] < 1.0  # measured (or bounded by the drop), not inherited
     bot.act_batch(obs, mask)
     assert bot.last_search["simulations"] > 1  # now sized to the stage's own cost
+
+
+@pytest.mark.parametrize("budget", [-1, 0, 0.0, float("inf"), float("nan"), "0.1", True, None])
+@pytest.mark.parametrize("agent", ["search", "netsearch"])
+def test_a_bad_budget_gets_one_message(agent, budget):
+    """Both search bots say the same of every bad budget (before, -1 was "a finite number >=
+    0.0" and 0 "> 0 seconds")."""
+    from spacemission_agents.search import SearchAgent
+
+    cls = {"search": SearchAgent, "netsearch": NetSearchAgent}[agent]
+    with pytest.raises(ValueError, match=rf"^{cls.__name__}: budget must be a finite number of seconds > 0, got "):
+        cls(budget=budget)

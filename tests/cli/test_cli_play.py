@@ -312,3 +312,19 @@ def test_load_reads_a_named_pipe_once(game, tmp_path, monkeypatch, capsys):
     assert not player.is_alive(), "play --load waited on the pipe for a second read"
     assert result == {"code": 0}
     assert f"Continuing the game saved in {pipe}" in capsys.readouterr().out
+
+
+def test_version_and_python_dash_m(capsys):
+    """``spacemission --version`` prints the package's version; ``python -m spacemission_cli``
+    is the same command (before: no __main__, and --version asked for a COMMAND)."""
+    import subprocess
+
+    import spacemission_env
+    from spacemission_cli.main import main as cli_main
+
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"spacemission {spacemission_env.__version__}"
+    out = subprocess.run([sys.executable, "-m", "spacemission_cli", "--help"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and "Mission: Red Planet" in out.stdout and "--version" in out.stdout
