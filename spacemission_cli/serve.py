@@ -129,10 +129,21 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"argument --opponents: {exc}")
     from ._games import ReplayError
 
+    game_opponents = other_games_opponents(opponents)
+    notes = []
+    for name, offered in game_opponents.items():  # say which specs a game's page leaves out
+        dropped = [spec for spec in opponents if spec not in offered]
+        if not dropped:
+            continue
+        if name == args.game and len(dropped) == len(opponents):
+            ap.error(f"argument --opponents: none of {', '.join(opponents)} plays {d.title}, the page at / "
+                     f"(--game {args.game})")
+        notes.append(f"{get_game(name).description.title} offers {', '.join(offered)}: {', '.join(dropped)} "
+                     f"{'does' if len(dropped) == 1 else 'do'} not play it")
     try:
         app = create_app(opponents, max_players=args.players, max_games=args.max_games,
                          idle_seconds=args.idle_minutes * 60, replay_file=args.replay,
-                         game_opponents=other_games_opponents(opponents), start_page=args.game)
+                         game_opponents=game_opponents, start_page=args.game)
     except ReplayError as exc:
         ap.error(f"argument --replay: {exc}")
     if args.host not in ("127.0.0.1", "localhost", "::1"):
@@ -148,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"argument --port: cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")
     port = sock.getsockname()[1]
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.host, f"[{args.host}]" if ":" in args.host else args.host)
-    print(f"{d.title} at http://{shown}:{port}/ (opponents {', '.join(opponents)}; Ctrl-C stops)", flush=True)
+    offered = game_opponents.get(args.game, opponents)
+    print(f"{d.title} at http://{shown}:{port}/ (opponents {', '.join(offered)}; Ctrl-C stops)", flush=True)
+    for note in notes:
+        print(f"note: {note}", flush=True)
     uvicorn.Server(uvicorn.Config(app, host=args.host, port=port, log_level="warning")).run(sockets=[sock])
     return 0
 

@@ -273,6 +273,9 @@ def test_replays_upload_and_step_as_a_seat(app, client, tmp_path):
     (["--game", "red_planet", "--players", "2"], "argument --players: the page at / plays Mission: Red Planet, "
                                                  "which needs 3-5 players; this server would offer at most 2"),
     (["--host", "no.such.host.invalid"], "argument --host: cannot listen on 'no.such.host.invalid'"),
+    # found by a CLI review: the page at / offered random, unannounced
+    (["--game", "red_planet", "--opponents", "search"], "argument --opponents: none of search plays Mission: Red "
+                                                        "Planet, the page at / (--game red_planet)"),
 ])
 def test_serve_refuses_bad_arguments_before_listening(argv, words, capsys, monkeypatch):
     import uvicorn
@@ -346,3 +349,27 @@ def test_an_oversized_body_gets_a_413_not_a_reset_connection():
                 urllib.request.urlopen(urllib.request.Request(base + path, data=data, method="POST"), timeout=30)
             assert exc.value.code == 413 and text in json.loads(exc.value.read())["error"]
     assert DRAIN_FACTOR * MAX_UPLOAD < 64 * 1024 * 1024  # what the server reads of a body it refuses stays bounded
+
+
+def test_serve_announces_what_each_page_offers(capsys, monkeypatch):
+    """Found by a CLI review: ``--game red_planet --opponents search,heuristic`` announced both,
+    but the Red Planet page offers heuristic alone; now the banner lists the page's own
+    opponents, and a note names what another game's page leaves out."""
+    import uvicorn
+
+    from spacemission_cli import serve
+
+    served = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.extend(sockets))
+    try:
+        assert serve.main(["--port", "0", "--game", "red_planet", "--opponents", "search,heuristic"]) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert "Mission: Red Planet at http://127.0.0.1:" in out and "(opponents heuristic; Ctrl-C stops)" in out
+        assert "note: Mission: Red Planet offers heuristic: search does not play it" in out
+        assert serve.main(["--port", "0", "--opponents", "search,heuristic"]) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert "Space Mission at" in out and "(opponents search, heuristic; Ctrl-C stops)" in out
+        assert "note: Mission: Red Planet offers heuristic: search does not play it" in out
+    finally:
+        for sock in served:
+            sock.close()
