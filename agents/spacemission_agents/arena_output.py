@@ -63,19 +63,22 @@ def tables(result) -> list:
     Table = require("rich.table", "agents", "the arena's tables").Table
 
     cfg = result.config
-    title = (f"{get_game(cfg.get('game', 'spacemission')).description.title}: {cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
+    game = get_game(cfg.get('game', 'spacemission'))
+    title = (f"{game.description.title}: {cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
              f"({cfg['deals_per_lineup']} deals x {cfg['seatings_per_deal']} seatings x {len(cfg['lineups'])} lineups), seed {cfg['seed']}")
+    limit = not game.fixed_length  # the share of games ended at the round limit (R-E3); none in a game of fixed length
     at = Table(title=title)
     for col in ("agent", "games", "win % [95% CI]", "mean rank [95% CI]", "score", "rating mu+-sigma", "ordinal",
-                "R-E3", "forfeits"):
+                *(("R-E3",) if limit else ()), "forfeits"):
         at.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col == "agent")
     for a in sorted(result.agents, key=lambda a: -a.ordinal):
         at.add_row(a.name, str(a.games), f"{_pct(a.win_rate)} [{_pct(a.win_ci_low)}, {_pct(a.win_ci_high)}]",
                    f"{_fmt(a.mean_rank, 2)} [{_fmt(a.rank_ci_low, 2)}, {_fmt(a.rank_ci_high, 2)}]",
                    _fmt(a.mean_score["total"], 1), f"{_fmt(a.mu, 1)} +- {_fmt(a.sigma, 1)}", _fmt(a.ordinal, 1),
-                   f"{_pct(a.round_limit_share)}%", str(a.forfeits))
-    pt = Table(title="pairs: win % of the first (ties half); score: mean, first : second; R-E3: share at the round limit")
-    for col in ("pair", "games", "win % [95% CI]", "W-T-L", "score", "R-E3", "forfeits"):
+                   *((f"{_pct(a.round_limit_share)}%",) if limit else ()), str(a.forfeits))
+    pt = Table(title="pairs: win % of the first (ties half); score: mean, first : second"
+               + ("; R-E3: share at the round limit" if limit else ""))
+    for col in ("pair", "games", "win % [95% CI]", "W-T-L", "score", *(("R-E3",) if limit else ()), "forfeits"):
         pt.add_column(col, justify="left" if col == "pair" else "right", no_wrap=col == "pair")
     names = [a.name for a in result.agents]
     for (x, y), p in result.pairs.items():
@@ -83,7 +86,7 @@ def tables(result) -> list:
             continue
         pt.add_row(f"{x} vs {y}", str(p.games), f"{_pct(p.win_rate)} [{_pct(p.ci_low)}, {_pct(p.ci_high)}]",
                    f"{p.wins}-{p.ties}-{p.losses}", f"{_fmt(p.mean_score['total'], 1)} : {_fmt(p.opponent_mean_score['total'], 1)}",
-                   f"{_pct(p.round_limit_share)}%", f"{p.forfeits} : {p.opponent_forfeits}")
+                   *((f"{_pct(p.round_limit_share)}%",) if limit else ()), f"{p.forfeits} : {p.opponent_forfeits}")
     return [at, pt]
 
 
