@@ -424,9 +424,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
     flags = {f.name: getattr(ns, f.name) for f in fields(TrainConfig) if getattr(ns, f.name) is not None}
     values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
+        values = read_options_file(ns.config) if ns.config else {}
         if ns.resume:
             return resume_config(ap, ns.resume, flags, ns.config), ns.resume
-        values = read_options_file(ns.config) if ns.config else {}
         game = flags.get("game", values.get("game", "spacemission"))
         return TrainConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
@@ -435,7 +435,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
 
 def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> TrainConfig:
     """The configuration of the run in ``run_dir`` (its config.json) with the options a resume
-    may change (RESUME_OVERRIDES) from ``flags``. Any other flag, or a ``--config`` file's
+    may change (RESUME_OVERRIDES) from the ``--config`` file and ``flags`` (a flag wins over
+    the file). Any other flag, or a ``--config`` file's
     option, that differs from the saved value is a usage error naming it and both values;
     one equal to it is accepted, so the command that started a run, with ``--resume`` added,
     continues it."""
@@ -461,7 +462,9 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
         ap.error(f"--resume continues the saved configuration ({d / 'config.json'}); only "
                  f"{', '.join(RESUME_OVERRIDES)} may be changed, got "
                  + ", ".join(f"{k} {given[k]!r} (saved: {saved.get(k)!r})" for k in bad))
-    return TrainConfig(**{**saved, **{k: v for k, v in flags.items() if k in RESUME_OVERRIDES}})
+    # the options a resume may change, from the file and the flags (a flag wins), checked as
+    # any configuration is (their types and ranges) by TrainConfig
+    return TrainConfig(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})
 
 
 def versions() -> dict:

@@ -187,9 +187,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
     names = {f.name for f in fields(RLlibConfig)}
     values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
+        values = read_options_file(ns.config, names) if ns.config else {}
         if ns.resume:
             return resume_config(ap, ns.resume, flags, ns.config), ns.resume
-        values = read_options_file(ns.config, names) if ns.config else {}
         game = flags.get("game", values.get("game", "spacemission"))
         return RLlibConfig(**{**game_defaults(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
@@ -198,7 +198,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
 
 def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> RLlibConfig:
     """The configuration of the RLlib run in ``run_dir`` (its config.json) with the options a
-    resume may change (RESUME_OVERRIDES) from ``flags``; a usage error for a folder that holds
+    resume may change (RESUME_OVERRIDES) from the ``--config`` file and ``flags`` (a flag wins
+    over the file); a usage error for a folder that holds
     no RLlib run (naming the SB3 trainer's ``--resume`` for one of its runs), or a flag or
     ``--config`` option that differs from the saved value (one equal to it is accepted, so the
     command that started a run, with ``--resume`` added, continues it)."""
@@ -225,4 +226,6 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> RLl
     if bad:
         ap.error(f"--resume continues the saved configuration ({path}); only {', '.join(RESUME_OVERRIDES)} may be "
                  f"changed, got " + ", ".join(f"{k} {given[k]!r} (saved: {saved.get(k)!r})" for k in bad))
-    return RLlibConfig(**{**saved, **{k: v for k, v in flags.items() if k in RESUME_OVERRIDES}})
+    # the options a resume may change, from the file and the flags (a flag wins), checked as
+    # any configuration is (their types and ranges) by RLlibConfig
+    return RLlibConfig(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})
