@@ -96,3 +96,27 @@ def test_the_command_line_names_the_problem(tmp_path, capsys):
     assert "trunk [256]; this run has trunk [128]" in capsys.readouterr().err
     cfg, _ = parse_args(["--init-from", str(SHIPPED), "--steps", "1000"])
     assert cfg.init_from == str(SHIPPED)
+
+
+def test_a_run_resumes_after_its_start_files_moved(tiny_model, tmp_path, capsys):
+    """Before: --resume re-checked init_from (and the ppo:PATH opponents' files), read only at
+    the start (the actor is in last.pt, the pool pickled in it), so a run whose file had moved
+    could not be resumed: "init_from: no model file at ...". Now a note names the file and the
+    run goes on from its checkpoint."""
+    model = tmp_path / "model.npz"
+    model.write_bytes(Path(tiny_model).read_bytes())
+    run = tmp_path / "run"
+    opponents = f"random=0.5,ppo:{model}=0.2,self=0.3"
+    out = train(TrainConfig(**{**TINY, "opponents": opponents, "stop_after_steps": 512}, init_from=str(model),
+                            run_dir=str(run)))
+    assert out["stopped_at"] == 512
+    model.rename(tmp_path / "moved.npz")
+    cfg, resume = parse_args(["--resume", str(run)])
+    err = capsys.readouterr().err
+    assert f"init_from {str(model)!r} is no longer there" in err and f"opponents {str(model)!r}" in err
+    assert cfg.init_from == str(model) and cfg.opponents == opponents
+    summary = train(cfg, resume=resume)
+    assert summary["steps"] == 1024 and (run / "final.npz").is_file()
+    # a fresh run still checks the file
+    with pytest.raises(ValueError, match="init_from: no model file"):
+        TrainConfig(**TINY, init_from=str(model))

@@ -5,6 +5,7 @@ the package versions are saved with the run (``run_dir/config.json``)."""
 from __future__ import annotations
 
 import argparse
+import contextvars
 import numbers
 import os
 import platform
@@ -20,6 +21,10 @@ from spacemission_env.json_input import parse_json
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game_defaults", "parse_args", "read_options_file",
            "versions"]
 
+
+# set while a resumed run's configuration is built (TrainConfig.resumed): the files read only
+# at a run's start (init_from, bc_cache, the opponents' and bc_teacher's agents) are not checked
+_RESUMING: contextvars.ContextVar[bool] = contextvars.ContextVar("resuming", default=False)
 
 MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
 
@@ -241,17 +246,53 @@ class TrainConfig:
             raise ValueError(f"trunk: a policy with the heuristic prior needs at least one trunk layer, got "
                              f"{self.trunk!r} (or --prior '' for none)")
         _check_path("run_dir", self.run_dir, directory=True)
-        _check_path("bc_cache", self.bc_cache, directory=False)
-        if self.init_from:
-            from .init_from import check
+        resuming = _RESUMING.get()
+        if not resuming:  # read only at a run's start (a resumed run has them in its checkpoint)
+            _check_path("bc_cache", self.bc_cache, directory=False)
+            if self.init_from:
+                from .init_from import check
 
-            check(self)  # ValueError naming what does not fit the run
-        self._check_agents()
+                check(self)  # ValueError naming what does not fit the run
+        self._check_agents(resuming)
 
-    def _check_agents(self) -> None:
+    @classmethod
+    def resumed(cls, **values) -> TrainConfig:
+        """The configuration of a resumed run: checked as any other, except for the files
+        only read at a run's start (``init_from``, ``bc_cache``, the ``opponents``' and
+        ``bc_teacher``'s agents: the checkpoint holds the actor and the pickled pool), which
+        may have moved or changed since without harm."""
+        token = _RESUMING.set(True)
+        try:
+            return cls(**values)
+        finally:
+            _RESUMING.reset(token)
+
+    def start_files(self) -> list[tuple[str, str]]:
+        """(option, path) of the files this run reads only at its start: ``init_from`` and the
+        model files of ``ppo:PATH`` agents among ``opponents`` and ``bc_teacher``."""
+        from spacemission_agents.registry import parse_spec
+
+        from .pool import SELF, parse_weights
+
+        specs = [("opponents", g) for g in parse_weights(self.opponents) if g != SELF]
+        if self.bc_teacher and self.bc_samples and not self.init_from:
+            specs.append(("bc_teacher", self.bc_teacher))
+        out = [("init_from", self.init_from)] if self.init_from else []
+        for option, spec in specs:
+            try:
+                path = parse_spec(spec, game=self.game)[1]
+            except ValueError:
+                continue
+            if path:
+                out.append((option, path))
+        return out
+
+    def _check_agents(self, resuming: bool = False) -> None:
         """ValueError naming the option whose agent specs (opponents, eval_opponents, bc_teacher)
         name no agent that plays this game: found now, not after the run has started (the
-        pool is built after run_dir is written, evaluations after hours of training)."""
+        pool is built after run_dir is written, evaluations after hours of training).
+        ``resuming``: only eval_opponents' agents are made (a resumed run's pool is in its
+        checkpoint, and the teacher played before its first one)."""
         from spacemission_env.games import GameConfig
 
         from .pool import SELF, parse_weights
@@ -260,14 +301,14 @@ class TrainConfig:
             groups = parse_weights(self.opponents)
         except ValueError as exc:
             raise ValueError(f"option opponents: {exc}") from None
-        specs = [("opponents", g) for g in groups if g != SELF]
+        specs = [] if resuming else [("opponents", g) for g in groups if g != SELF]
         if self.eval_every or self.final_eval_games:
             evals = [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
             if not evals:  # ",," or "": the evaluations would play nobody
                 raise ValueError(f"option eval_opponents: {self.eval_opponents!r} names no agent, but there are "
                                  f"evaluations (eval_every {self.eval_every}, final_eval_games {self.final_eval_games})")
             specs += evals
-        if self.bc_teacher and self.bc_samples and not self.init_from:
+        if self.bc_teacher and self.bc_samples and not self.init_from and not resuming:
             specs.append(("bc_teacher", self.bc_teacher))
         bind_agent_specs(specs, GameConfig(self.players, self.rules, self.max_rounds, game=self.game))
 
@@ -453,7 +494,7 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
         if (d / "checkpoints" / "loop.json").is_file() and not (d / "checkpoints" / "last.pt").is_file():
             ap.error(rllib_run)
         raise
-    saved = config_from_dict({**saved, "stop_after_steps": 0}).as_dict()
+    saved = config_from_dict({**saved, "stop_after_steps": 0}, resuming=True).as_dict()
     given = {**(read_options_file(config_file) if config_file else {}), **flags}
     if "run_dir" in given and given["run_dir"] and Path(given["run_dir"]).resolve() == d.resolve():
         given["run_dir"] = saved["run_dir"]  # the run's own folder, however written
@@ -464,7 +505,12 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
                  + ", ".join(f"{k} {given[k]!r} (saved: {saved.get(k)!r})" for k in bad))
     # the options a resume may change, from the file and the flags (a flag wins), checked as
     # any configuration is (their types and ranges) by TrainConfig
-    return TrainConfig(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})
+    cfg = TrainConfig.resumed(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})
+    for option, path in cfg.start_files():  # read at the start only: the checkpoint holds what came of them
+        if not Path(path).is_file():
+            print(f"note: --resume: {option} {path!r} is no longer there; the run goes on from its checkpoint, "
+                  f"which holds what was read from it at the start", file=sys.stderr)
+    return cfg
 
 
 def versions() -> dict:
@@ -479,5 +525,7 @@ def versions() -> dict:
     return out
 
 
-def config_from_dict(d: dict) -> TrainConfig:
-    return TrainConfig(**{**game_defaults(d.get("game", "spacemission")), **d})
+def config_from_dict(d: dict, resuming: bool = False) -> TrainConfig:
+    """A configuration from its saved values (``resuming``: as TrainConfig.resumed builds it)."""
+    values = {**game_defaults(d.get("game", "spacemission")), **d}
+    return TrainConfig.resumed(**values) if resuming else TrainConfig(**values)
