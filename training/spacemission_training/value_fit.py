@@ -15,6 +15,11 @@ at its leaves (agents/spacemission_agents/value.py has the file format).
    with Adam; the last ``--holdout`` share of the games (whole games) is held out for the
    validation loss. Exported to numpy (ValueNet), with a card beside the file.
 
+``--cache FILE`` keeps the positions of step 1 with the settings that made them (players,
+the policy file's sha256, games, seed, explore, keep, observation type, rules, round
+limit); a later run reads them only when its settings are the same, and is refused naming
+each setting that differs otherwise.
+
 ``--observation-type seer`` (default ``recall``) fits a *perfect-information* value net
 instead: it reads each seat's "seer" observation (the whole state: the recall blocks,
 then every pile, hand, collection and reservation), for a search that values the
@@ -39,9 +44,44 @@ from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.value import ValueNet, file_sha256, make_value_metadata
 from spacemission_env.space_mission import engine
 
-__all__ = ["collect", "fit", "main", "seer_columns", "to_value_net"]
+__all__ = ["cache_settings", "collect", "fit", "load_cache", "main", "save_cache", "seer_columns", "to_value_net"]
 
 MARGIN_POINTS = 10.0  # ``--target margin``: tanh(lead / this), as NetSearchAgent's finished games
+
+
+def cache_settings(args, policy: PPOAgent, policy_sha256: str) -> dict:
+    """What the positions of ``--cache`` depend on: kept in the file with them, and a cache
+    made with other settings is refused (``check_cache``)."""
+    return {"players": args.players, "policy_sha256": policy_sha256, "games": args.games, "seed": args.seed,
+            "explore": args.explore, "keep": args.keep, "observation_type": args.observation_type,
+            "rules": policy.metadata["rules"], "max_rounds": policy.metadata["max_rounds"]}
+
+
+def save_cache(path: Path, settings: dict, data: dict) -> None:
+    """The positions with the settings that made them (written to ``path`` as named: numpy
+    would add ``.npz`` to another suffix, and the next run would not find the file)."""
+    with open(path, "wb") as f:
+        np.savez(f, settings=np.array(json.dumps(settings, sort_keys=True)), **data)
+
+
+def load_cache(path: Path, settings: dict) -> dict:
+    """The positions kept in ``path``; ValueError naming ``--cache`` and each setting that
+    differs from ``settings`` (the positions would be another fit's), or a file without them."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--cache {str(path)!r} is not a positions file of value_fit ({exc})") from None
+    if "settings" not in data:
+        raise ValueError(f"--cache {str(path)!r} holds no settings (written by an earlier value_fit, or not by "
+                         f"value_fit): its positions cannot be matched to this fit; delete it or give another --cache")
+    theirs = json.loads(str(data.pop("settings")))
+    diff = sorted(k for k in set(theirs) | set(settings) if theirs.get(k) != settings.get(k))
+    if diff:
+        raise ValueError(f"--cache {str(path)!r} holds positions made with other settings: "
+                         + ", ".join(f"{k} {theirs.get(k)!r} in the cache, {settings.get(k)!r} now" for k in diff)
+                         + "; delete it or give another --cache")
+    return data
 
 
 def seer_columns(num_players: int, active: np.ndarray) -> np.ndarray:
@@ -177,7 +217,9 @@ def main(argv=None) -> None:
                     help="the observation the value net reads (seer: the full state; module doc)")
     ap.add_argument("--target", choices=("rank", "margin"), default="rank",
                     help="rank: the final rank reward; margin: 0.5 rank + 0.5 tanh(lead / 10) (seer data only)")
-    ap.add_argument("--cache", type=Path, default=None, help="positions file: read if it exists, else written")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="positions file: read if it exists (refused when made with other settings: players, "
+                         "policy file, games, seed, explore, keep, observation type), else written")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     for ok, message in ((args.games >= 1, f"--games must be >= 1, got {args.games}"),
@@ -211,16 +253,20 @@ def main(argv=None) -> None:
         ap.error(f"--policy: {str(path)!r} is a {policy.game!r} policy; value nets are fitted for Space Mission ones")
     if policy.metadata["num_players"] != args.players:
         ap.error(f"--policy: {str(path)!r} is a {policy.metadata['num_players']}-player policy, not {args.players}")
+    policy_sha256 = file_sha256(path)
+    settings = cache_settings(args, policy, policy_sha256)
     cpu0 = time.process_time()
     if args.cache is not None and args.cache.is_file():
-        with np.load(args.cache) as z:
-            data = {k: z[k] for k in z.files}
+        try:
+            data = load_cache(args.cache, settings)
+        except ValueError as exc:
+            ap.error(str(exc))
     else:
         data = collect(policy, args.games, seed=args.seed, explore=args.explore, keep=args.keep,
                        rules=policy.metadata["rules"], max_rounds=policy.metadata["max_rounds"],
                        observation_type=args.observation_type)
         if args.cache is not None:
-            np.savez(args.cache, **data)
+            save_cache(args.cache, settings, data)
     cpu_play = time.process_time() - cpu0
     scale = policy.params["scale"].astype(np.float32)
     active = policy.params["active"]
@@ -247,7 +293,7 @@ def main(argv=None) -> None:
     if args.observation_type != "recall":  # the default's metadata and card stay as they were
         fitting.update(target=args.target, inputs=int(active.size))
         policy_meta = {**policy.metadata, "observation_type": args.observation_type}
-    meta = make_value_metadata(policy_metadata=policy_meta, policy_sha256=file_sha256(path),
+    meta = make_value_metadata(policy_metadata=policy_meta, policy_sha256=policy_sha256,
                                architecture={"hidden": hidden, "activation": "relu", "output": "tanh"},
                                fitting=fitting)
     net = to_value_net(model, active, scale, meta)
