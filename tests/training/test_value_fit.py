@@ -12,7 +12,7 @@ from spacemission_training import value_fit  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("keep_torch_threads")  # tests/training/conftest.py
 
-FAST = ["--keep", "0.05", "--epochs", "1", "--hidden", "4"]
+FAST = ["--keep", "0.05", "--epochs", "1", "--hidden", "4", "--holdout", "0"]
 
 
 def test_a_cache_of_other_settings_is_refused(tmp_path, capsys):
@@ -45,3 +45,46 @@ def test_a_cache_of_other_settings_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         value_fit.main(["--games", "2", *FAST, "--cache", str(old), "--out", str(tmp_path / "w.npz")])
     assert "holds no settings" in capsys.readouterr().err
+
+
+def _card(out) -> dict:
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the card: not JSON")
+
+    return json.loads(out.with_suffix(".json").read_text(), parse_constant=refuse)
+
+
+def test_the_holdout_is_the_share_of_games_asked_for(tmp_path, capsys):
+    """Before: at least one game was always held out, so --games 1 trained on nothing: the
+    card held NaN for the train MSE (not JSON) and the fit kept the untrained net, exit 0."""
+    out = tmp_path / "v.npz"
+    value_fit.main(["--games", "1", *FAST, "--out", str(out)])  # --holdout 0: all games train
+    fitting = _card(out)["metadata"]["fitting"]
+    assert fitting["validation_mse"] is None and isinstance(fitting["train_mse"], float)
+    capsys.readouterr()
+    for argv, message in ((["--games", "1", "--holdout", "0.6"], "holds out 1 game(s), leaving none to train on"),
+                          (["--games", "1", "--holdout", "0.1"], "holds out no game (the validation would be empty)"),
+                          (["--games", "2", "--holdout", "0.1"], "holds out no game (the validation would be empty)")):
+        with pytest.raises(SystemExit) as info:
+            value_fit.main([*FAST, *argv, "--out", str(tmp_path / "w.npz")])
+        err = capsys.readouterr().err
+        assert info.value.code == 2 and message in err and "--holdout" in err and "games 1/" not in err  # before the games
+    assert not (tmp_path / "w.npz").exists()
+    assert value_fit.held_out_games(10, 0.1) == 1 and value_fit.held_out_games(10, 0.0) == 0
+    assert value_fit.held_out_games(49152, 0.1) == 4915  # the shipped value net's split, as before
+
+
+def test_with_holdout_zero_the_last_epoch_is_kept():
+    """Before: with nothing held out every epoch's validation loss was NaN, never below the
+    start's, so the untrained net was returned."""
+    rng = np.random.default_rng(0)
+    data = {"x": rng.integers(0, 3, (64, 5)).astype(np.int8), "y": rng.uniform(-1, 1, 64).astype(np.float32),
+            "game": np.repeat(np.arange(4), 16)}
+    model, train_mse, val_mse = value_fit.fit(data, np.ones(5, np.float32), [4], holdout=0.0, epochs=2, lr=1e-2,
+                                              seed=0)
+    import torch
+
+    torch.manual_seed(0)
+    untrained = torch.nn.Sequential(torch.nn.Linear(5, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+    assert val_mse is None and np.isfinite(train_mse)
+    assert not torch.equal(model[0].weight, untrained[0].weight)

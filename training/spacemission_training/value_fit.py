@@ -12,8 +12,11 @@ at its leaves (agents/spacemission_agents/value.py has the file format).
    act included), reduced to the policy's active features.
 2. **Target**: that seat's final R-P8 rank reward (engine.rewards, in [-1, 1]).
 3. **Fit**: an MLP (``--hidden``, ReLU, tanh output) on ``obs[active] * scale`` by MSE
-   with Adam; the last ``--holdout`` share of the games (whole games) is held out for the
-   validation loss. Exported to numpy (ValueNet), with a card beside the file.
+   with Adam; the last ``--holdout`` share of the games (whole games, rounded) is held out
+   for the validation loss and the epoch with the lowest one is kept; ``--holdout 0`` holds
+   out none (the last epoch is kept, the validation MSE is null in the card). A holdout that
+   leaves no game to train on, or rounds to no game, is refused before the games are played.
+   Exported to numpy (ValueNet), with a card beside the file.
 
 ``--cache FILE`` keeps the positions of step 1 with the settings that made them (players,
 the policy file's sha256, games, seed, explore, keep, observation type, rules, round
@@ -145,14 +148,32 @@ def collect(policy: PPOAgent, games: int, *, seed: int, explore: float, keep: fl
     return out
 
 
+def held_out_games(games: int, holdout: float) -> int:
+    """How many of ``games`` (the last ones) are held out for validation: ``holdout`` of
+    them, rounded (none with ``holdout`` 0). ValueError naming ``--holdout`` and ``--games``
+    when that leaves no game to train on, or when a holdout above 0 rounds to no game (a
+    validation asked for but empty: give more games, or ``--holdout 0`` for none)."""
+    held = int(round(holdout * games))
+    if held >= games:
+        raise ValueError(f"--holdout {holdout} of --games {games} holds out {held} game(s), leaving none to train on: "
+                         f"give more games or a smaller --holdout")
+    if holdout > 0 and held == 0:
+        raise ValueError(f"--holdout {holdout} of --games {games} holds out no game (the validation would be empty): "
+                         f"give more games, a larger --holdout, or --holdout 0 for no validation")
+    return held
+
+
 def fit(data: dict, scale: np.ndarray, hidden: list[int], *, holdout: float, epochs: int, lr: float, seed: int,
-        weight_decay: float = 1e-4, batch: int = 1024):
-    """(torch model, train MSE, validation MSE) fitted on ``data`` (collect): the epoch
-    with the lowest validation MSE is kept (whole games are held out: positions of one
-    game are strongly correlated, and a net that memorises games does not generalise)."""
+        weight_decay: float = 1e-4, batch: int = 1024, games: int | None = None):
+    """(torch model, train MSE, validation MSE) fitted on ``data`` (collect): the last
+    ``holdout`` of the games (held_out_games) are held out and the epoch with the lowest
+    validation MSE is kept (whole games are held out: positions of one game are strongly
+    correlated, and a net that memorises games does not generalise); with ``holdout`` 0 the
+    last epoch is kept and the validation MSE is None. ``games``: how many were played
+    (default: the last one with a position kept); ValueError when none is left to train on."""
     torch.manual_seed(seed)
-    games = int(data["game"].max()) + 1
-    val = data["game"] >= games - max(1, int(round(holdout * games)))
+    games = int(data["game"].max()) + 1 if games is None else games
+    val = data["game"] >= games - held_out_games(games, holdout)
     x = torch.as_tensor(data["x"].astype(np.float32) * scale)
     y = torch.as_tensor(data["y"])
     layers, fan = [], x.shape[1]
@@ -172,6 +193,8 @@ def fit(data: dict, scale: np.ndarray, hidden: list[int], *, holdout: float, epo
             return float(torch.nn.functional.mse_loss(torch.tanh(model(x[idx]))[:, 0], y[idx]))
 
     best = (loss_on(va) if va.size else np.inf, {k: v.clone() for k, v in model.state_dict().items()})
+    if not tr.size:  # held_out_games leaves a game to train on; a game may still have no position kept
+        raise ValueError("no position to train on: the training games have no kept position (raise --keep or --games)")
     for ep in range(epochs):
         for g in opt.param_groups:
             g["lr"] = lr * (1 - ep / epochs)
@@ -182,13 +205,22 @@ def fit(data: dict, scale: np.ndarray, hidden: list[int], *, holdout: float, epo
             opt.zero_grad()
             loss.backward()
             opt.step()
+        if not va.size:  # no validation: the last epoch is kept
+            print(f"  epoch {ep + 1}: train MSE {loss_on(tr[:50_000]):.4f}", file=sys.stderr, flush=True)
+            continue
         v = loss_on(va)
         print(f"  epoch {ep + 1}: train MSE {loss_on(tr[:50_000]):.4f}, validation MSE {v:.4f}",
               file=sys.stderr, flush=True)
         if v < best[0]:
             best = (v, {k: t.clone() for k, t in model.state_dict().items()})
-    model.load_state_dict(best[1])
-    return model, loss_on(tr), loss_on(va)
+    if va.size:
+        model.load_state_dict(best[1])
+    return model, loss_on(tr), (loss_on(va) if va.size else None)
+
+
+def _rounded(value: float | None) -> float | None:
+    """A loss for the card: rounded, None (JSON null) for none or a non-finite one (JSON has no NaN)."""
+    return None if value is None or not np.isfinite(value) else round(value, 5)
 
 
 def to_value_net(model: torch.nn.Sequential, active: np.ndarray, scale: np.ndarray, metadata: dict) -> ValueNet:
@@ -238,6 +270,10 @@ def main(argv=None) -> None:
         if not ok:
             ap.error(message)
     try:
+        held_out_games(args.games, args.holdout)  # before the games are played
+    except ValueError as exc:
+        ap.error(str(exc))
+    try:
         hidden = [int(h) for h in args.hidden.split(",") if h.strip()]
     except ValueError:
         hidden = [0]
@@ -281,12 +317,15 @@ def main(argv=None) -> None:
         scale = np.concatenate([scale, 1.0 / top[used]]).astype(np.float32)
         if args.target == "margin":
             data["y"] = (0.5 * data["y"] + 0.5 * np.tanh(data["lead"] / MARGIN_POINTS)).astype(np.float32)
-    model, train_mse, val_mse = fit(data, scale, hidden, holdout=args.holdout, epochs=args.epochs, lr=args.lr,
-                                    seed=args.seed, weight_decay=args.weight_decay)
+    try:
+        model, train_mse, val_mse = fit(data, scale, hidden, holdout=args.holdout, epochs=args.epochs, lr=args.lr,
+                                        seed=args.seed, weight_decay=args.weight_decay, games=args.games)
+    except ValueError as exc:  # no position kept in the training games
+        ap.error(str(exc))
     command = "python -m spacemission_training.value_fit " + " ".join(argv if argv is not None else sys.argv[1:])
     fitting = {"command": command, "games": args.games, "positions": int(len(data["y"])), "seed": args.seed,
                "explore": args.explore, "keep": args.keep, "epochs": args.epochs, "lr": args.lr, "weight_decay": args.weight_decay,
-               "holdout": args.holdout, "train_mse": round(train_mse, 5), "validation_mse": round(val_mse, 5),
+               "holdout": args.holdout, "train_mse": _rounded(train_mse), "validation_mse": _rounded(val_mse),
                "constant_mse": round(float(np.mean(data["y"] ** 2)), 5),
                "cpu_s_play": round(cpu_play, 1), "cpu_s_total": round(time.process_time() - cpu0, 1)}
     policy_meta = policy.metadata
@@ -300,8 +339,8 @@ def main(argv=None) -> None:
     out = net.save(args.out)
     card = {"file": out.name, "bytes": out.stat().st_size, "sha256": file_sha256(out), "policy": path.name,
             "metadata": meta}
-    out.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
-    print(json.dumps(fitting))
+    out.with_suffix(".json").write_text(json.dumps(card, indent=1, allow_nan=False) + "\n")
+    print(json.dumps(fitting, allow_nan=False))
     print(f"-> {out} ({out.stat().st_size} bytes)")
 
 
