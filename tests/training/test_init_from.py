@@ -120,3 +120,38 @@ def test_a_run_resumes_after_its_start_files_moved(tiny_model, tmp_path, capsys)
     # a fresh run still checks the file
     with pytest.raises(ValueError, match="init_from: no model file"):
         TrainConfig(**TINY, init_from=str(model))
+
+
+def test_the_bc_cache_knows_a_model_file_by_its_content(tiny_model, tmp_path, monkeypatch):
+    """Before: --bc-cache keyed on the spec text ("ppo:/path"), so a teacher file (or an
+    init_from file) replaced at the same path, or other prior parameters, reused the old
+    teacher's data."""
+    from spacemission_agents.ppo_prior import HeuristicPrior
+    from spacemission_training import bc
+
+    collected = []
+    real = bc.collect
+    monkeypatch.setattr(bc, "collect", lambda *a, **k: collected.append(1) or real(*a, **k))
+    model, cache = tmp_path / "teacher.npz", tmp_path / "cache.npz"
+    model.write_bytes(Path(tiny_model).read_bytes())
+    other = PPOAgent.load(tiny_model)
+    params = {k: v.copy() for k, v in other.params.items()}
+    params["b0"] = params["b0"] + 1.0
+    other = PPOAgent(params, other.metadata).save(tmp_path / "other.npz")
+    small = {**TINY, "bc_samples": 64, "bc_epochs": 0, "bc_cache": str(cache)}
+    for cfg in (TrainConfig(**{**small, "bc_teacher": f"ppo:{model}"}), TrainConfig(**small, init_from=str(model))):
+        model.write_bytes(Path(tiny_model).read_bytes())
+        cache.unlink(missing_ok=True)
+        n = len(collected)
+        warm_start(cfg, lambda v: None)
+        warm_start(cfg, lambda v: None)
+        assert len(collected) == n + 1  # the same file: the cache is read
+        model.write_bytes(Path(other).read_bytes())  # another model at the same path
+        warm_start(cfg, lambda v: None)
+        assert len(collected) == n + 2
+    # other prior parameters: collected again
+    assert len(collected) == 4
+    describe = HeuristicPrior.describe
+    monkeypatch.setattr(HeuristicPrior, "describe", lambda self: {**describe(self), "params": {"changed": 1}})
+    warm_start(cfg, lambda v: None)
+    assert len(collected) == 5

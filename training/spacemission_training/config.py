@@ -168,7 +168,8 @@ class TrainConfig:
     bc_lr: float = _h("learning rate of the cloning phase", default=1e-3)
     bc_batch: int = _h("minibatch of the cloning phase", default=1024)
     bc_cache: str = _h("an .npz file for the teacher data: loaded when it holds data collected with the same "
-                       "settings, else collected and saved there ('' : not kept)", default="")
+                       "settings (the ppo:PATH and init_from model files by their content, the prior by its "
+                       "parameters), else collected and saved there ('' : not kept)", default="")
     # fine-tuning a saved model instead of cloning a teacher
     init_from: str = _h("a model file (.npz, a PPOAgent) to fine-tune: its actor is loaded exactly (input features, "
                         "layers, prior_beta) and only a value head is fitted, on bc_samples decisions that the loaded "

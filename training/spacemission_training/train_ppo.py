@@ -179,6 +179,24 @@ def snapshot_seed(cfg: TrainConfig, step: int) -> int:
     return int(np.random.SeedSequence([cfg.seed, 11, step]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
+def model_files_sha256(specs, game: str) -> dict[str, str]:
+    """{path: sha256} of the model files that the ``ppo:PATH`` agent specs among ``specs``
+    read: the ``--bc-cache`` key holds them, so a file replaced at the same path is a new
+    teacher (or opponent), not the cached one."""
+    from spacemission_agents.registry import parse_spec
+    from spacemission_agents.value import file_sha256
+
+    out = {}
+    for spec in specs:
+        try:
+            path = parse_spec(spec, game)[1]
+        except ValueError:
+            continue
+        if path and Path(path).is_file():
+            out[path] = file_sha256(path)
+    return out
+
+
 def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.ndarray, np.ndarray, dict]:
     """The network before PPO: features from a sample of observations; cloned from the
     teacher (and its value head fitted) when ``bc_teacher`` is set. With ``init_from``:
@@ -201,15 +219,18 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
                         gamma=cfg.env_gamma, return_gamma=cfg.gamma, seed=cfg.seed + 1, prior=cfg.prior)
         if init is not None:
             settings["teacher_temperature"] = 1.0
-        data = bc.load_cache(cfg.bc_cache, settings) if cfg.bc_cache else None
+        prior = make_prior(cfg)
+        # the cache's key also holds what the spec texts do not: the model files' contents, the prior's parameters
+        key = {**settings, "model_files_sha256": model_files_sha256([spec, *weights], cfg.game),
+               "prior_description": None if prior is None else prior.describe()}
+        data = bc.load_cache(cfg.bc_cache, key) if cfg.bc_cache else None
         if data is None:
             data_pool = OpponentPool(weights, num_players=cfg.players, seed=cfg.seed + 1, game=cfg.game)
-            prior = make_prior(cfg)
             data = bc.collect(teacher, data_pool, wrap=None if prior is None else (lambda v: PriorVecEnv(v, prior)),
                               **{k: v for k, v in settings.items()
                                  if k not in ("teacher", "opponents", "prior", "teacher_temperature")})
             if cfg.bc_cache:
-                bc.save_cache(cfg.bc_cache, settings, data)
+                bc.save_cache(cfg.bc_cache, key, data)
         stats = {"bc/samples": len(data["action"]), "bc/games": data["games"], "bc/collect_s": data["seconds"]}
         log(stats)
     game = get_game(cfg.game)
