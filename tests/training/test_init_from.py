@@ -155,3 +155,16 @@ def test_the_bc_cache_knows_a_model_file_by_its_content(tiny_model, tmp_path, mo
     monkeypatch.setattr(HeuristicPrior, "describe", lambda self: {**describe(self), "params": {"changed": 1}})
     warm_start(cfg, lambda v: None)
     assert len(collected) == 5
+
+
+def test_pool_metric_keys_write_a_path_with_bars(tiny_model, tmp_path):
+    """Before: pool/<name>/p took the opponent's name as it was, so a ppo:PATH opponent's key
+    (pool/ppo:/tmp/.../tiny.npz/p) split into more than three parts, unlike eval/ and games/."""
+    from spacemission_training.logs import read_metrics
+
+    run = tmp_path / "run"
+    train(TrainConfig(**{**TINY, "opponents": f"random=0.5,ppo:{tiny_model}=0.5", "steps": 512}, run_dir=str(run)))
+    keys = [k for k in read_metrics(run) if k.startswith(("pool/", "games/"))]
+    name = "ppo:" + str(tiny_model).replace("/", "|")
+    assert f"pool/{name}/p" in keys and "pool/random/p" in keys
+    assert all(len(k.split("/")) == 3 for k in keys if k.endswith(("/p", "/score"))), keys

@@ -97,7 +97,7 @@ def read_metrics(run_dir) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def metric_name(spec: str) -> str:
     """An agent spec as the middle part of a metric key (``eval/<name>/win_rate``,
-    ``games/<name>/score``): the whole spec, so ``heuristic`` and ``heuristic:rival_weight=0.6``
+    ``games/<name>/score``, ``pool/<name>/p``): the whole spec, so ``heuristic`` and ``heuristic:rival_weight=0.6``
     or two ``ppo:PATH`` files keep apart, with ``/`` written ``|`` so the key still splits
     into its three parts."""
     return spec.replace("/", "|")

@@ -346,7 +346,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
             values.update(tracker.values())
             values.update({"time/steps_per_s": iteration_steps / (t2 - t0), "time/rollout_s": t1 - t0,
                            "time/update_s": t2 - t1, "train/lr": model.policy.optimizer.param_groups[0]["lr"]})
-            values.update({f"pool/{e['name']}/p": e["probability"] for e in pool.summary()})
+            values.update({f"pool/{metric_name(e['name'])}/p": e["probability"] for e in pool.summary()})
             runlog.log(step, values, elapsed()[0])
 
             if step >= loop["next_snapshot"] and pool.weights.get(SELF, 0) > 0:  # without 'self': no snapshots
