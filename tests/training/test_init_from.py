@@ -2,6 +2,7 @@
 before any PPO update equals the file, also for the shipped 2-player agent), only the
 value head is fitted, a tiny run trains from it, and a file that does not fit the run is
 refused with a ValueError naming the mismatch."""
+import re
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +80,10 @@ def test_a_file_that_does_not_fit_is_refused(tiny_model, tmp_path):
     np.savez(junk, x=np.zeros(3))
     with pytest.raises(ValueError, match="no metadata"):
         TrainConfig(**TINY, init_from=str(junk))
+    text = tmp_path / "notes.txt"
+    text.write_text("not a model")
+    with pytest.raises(ValueError, match=rf"^option init_from: {re.escape(repr(str(text)))} is not an \.npz model file"):
+        TrainConfig(**TINY, init_from=str(text))
     with pytest.raises(ValueError, match=r"trunk \[32\]; this run has trunk \[64\]"):
         TrainConfig(**{**TINY, "trunk": "64"}, init_from=str(tiny_model))
     with pytest.raises(ValueError, match="players 2; this run has players 3"):
@@ -93,7 +98,8 @@ def test_a_file_that_does_not_fit_is_refused(tiny_model, tmp_path):
 def test_the_command_line_names_the_problem(tmp_path, capsys):
     with pytest.raises(SystemExit):
         parse_args(["--init-from", str(SHIPPED), "--trunk", "128"])
-    assert "trunk [256]; this run has trunk [128]" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "error: option init_from: " in err and "trunk [256]; this run has trunk [128]" in err
     cfg, _ = parse_args(["--init-from", str(SHIPPED), "--steps", "1000"])
     assert cfg.init_from == str(SHIPPED)
 

@@ -34,10 +34,17 @@ def check(cfg) -> PPOAgent:
     TrainConfig); ValueError naming the mismatch otherwise."""
     path = cfg.init_from
     if not Path(path).is_file():
-        raise ValueError(f"init_from: no model file at {path!r}")
-    agent = PPOAgent.load(path)  # ValueError for a file that is not a model or of another layout
+        raise ValueError(f"option init_from: no model file at {path!r}")
+    with open(path, "rb") as f:
+        if f.read(4) != b"PK\x03\x04":  # an .npz is a zip archive
+            raise ValueError(f"option init_from: {path!r} is not an .npz model file (a numpy PPOAgent file, e.g. a "
+                             f"run's final.npz)")
+    try:
+        agent = PPOAgent.load(path)  # ValueError for a file that is not a model or of another layout
+    except ValueError as exc:
+        raise ValueError(f"option init_from: {exc}") from None
     meta = agent.metadata
-    where = f"init_from {path!r}"
+    where = f"option init_from: {path!r}"
     have_prior = (meta.get("prior") or {}).get("kind", "")
     arch = meta.get("architecture", {})
     pairs = [
