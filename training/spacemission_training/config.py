@@ -467,7 +467,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
     values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
         values = read_options_file(ns.config) if ns.config else {}
-        if ns.resume:
+        if ns.resume:  # an error names the file for the options a resume takes from it
+            values = {k: v for k, v in values.items() if k in RESUME_OVERRIDES}
             return resume_config(ap, ns.resume, flags, ns.config), ns.resume
         game = flags.get("game", values.get("game", "spacemission"))
         return TrainConfig(**{**game_defaults(game), **values, **flags}), None
