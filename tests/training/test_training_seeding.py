@@ -50,7 +50,7 @@ def test_numpy_integer_seeds_are_accepted_as_ints(config):
 @pytest.mark.parametrize("option, value", [("seed", -1), ("seed", MAX_SEED + 1), ("eval_seed", 2**40)])
 def test_a_seed_out_of_range_is_named_with_its_value(config, option, value):
     """Regression: the message named the range only ("seed and eval_seed must be in 0..4294967294")."""
-    with pytest.raises(ValueError, match=rf"seed and eval_seed must be in 0\.\.{MAX_SEED}, got {option}={value} "):
+    with pytest.raises(ValueError, match=rf"seed and eval_seed must be in 0\.\.{MAX_SEED}, got {option}={value}$"):
         config(**{option: value})
 
 

@@ -29,6 +29,16 @@ _RESUMING: contextvars.ContextVar[bool] = contextvars.ContextVar("resuming", def
 MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
 
 
+def at_least(cfg, low, *names) -> list[tuple[bool, str]]:
+    """(ok, message) per field of ``cfg`` that must be >= ``low``: each names the field and its value."""
+    return [(getattr(cfg, k) >= low, f"{k} must be >= {low}, got {getattr(cfg, k)!r}") for k in names]
+
+
+def above(cfg, low, *names) -> list[tuple[bool, str]]:
+    """(ok, message) per field of ``cfg`` that must be > ``low``."""
+    return [(getattr(cfg, k) > low, f"{k} must be > {low}, got {getattr(cfg, k)!r}") for k in names]
+
+
 def seed_range_message(cfg) -> str:
     """The message of a ``seed`` / ``eval_seed`` outside 0..MAX_SEED, naming the value(s)."""
     bad = [f"{n}={getattr(cfg, n)}" for n in ("seed", "eval_seed") if not 0 <= getattr(cfg, n) <= MAX_SEED]
@@ -202,44 +212,48 @@ class TrainConfig:
         game = get_game(self.game)  # ValueError naming an unknown game
         GameConfig(self.players, self.rules, self.max_rounds, game=game.name)  # ValueError naming the bad field
         checks = [
-            (2 <= self.players <= 5, "players must be in 2..5"),
-            (self.steps > 0 and self.num_envs > 0 and self.n_steps > 0 and self.batch_size > 0, "sizes must be > 0"),
+            (2 <= self.players <= 5, f"players must be in 2..5, got {self.players!r}"),
+            *at_least(self, 1, "steps", "num_envs", "n_steps", "batch_size"),
             # a minibatch of one has no advantage spread to normalise: NaN logits, a crash in the first update
             (self.batch_size != 1, "batch_size must be >= 2 (PPO normalises the advantages within a minibatch)"),
-            (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1, "gamma in (0, 1], gae_lambda in [0, 1]"),
-            (0 <= self.shaping_gamma <= 1, "shaping_gamma in [0, 1] (0: the learner's gamma)"),
-            (self.lr > 0 and 0 < self.lr_final <= 1, "lr > 0 and lr_final in (0, 1]"),
-            (self.snapshot_every > 0 and self.checkpoint_every > 0 and self.eval_every >= 0, "intervals must be > 0"),
-            (self.threads >= 1, "threads must be >= 1"),
+            (0 < self.gamma <= 1, f"gamma must be in (0, 1], got {self.gamma!r}"),
+            (0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}"),
+            (0 <= self.shaping_gamma <= 1, f"shaping_gamma must be in [0, 1] (0: the learner's gamma), got "
+                                           f"{self.shaping_gamma!r}"),
+            (self.lr > 0, f"lr must be > 0, got {self.lr!r}"),
+            (0 < self.lr_final <= 1, f"lr_final must be in (0, 1], got {self.lr_final!r}"),
+            *at_least(self, 1, "snapshot_every", "checkpoint_every", "threads"),
+            *at_least(self, 0, "eval_every"),
             (re.fullmatch(r"cpu|auto|cuda(:[0-9]{1,3})?", self.device) is not None,
              f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
-            (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
-            (self.bc_samples >= 0 and self.bc_epochs >= 0, "bc_samples and bc_epochs must be >= 0"),
-            (self.stop_after_steps >= 0, "stop_after_steps must be >= 0"),
-            (self.prior in ("", "heuristic"), "prior must be 'heuristic' or '' (none)"),
-            (self.prior_beta == self.prior_beta and abs(self.prior_beta) < 1e3, "prior_beta must be a finite number"),
-            (self.epochs >= 1 and self.bc_batch >= 1 and self.max_snapshots >= 1,
-             "epochs, bc_batch and max_snapshots must be >= 1"),
-            (self.clip > 0 and self.max_grad_norm > 0 and self.bc_lr > 0, "clip, max_grad_norm and bc_lr must be > 0"),
-            (min(self.ent_coef, self.vf_coef, self.target_kl, self.snapshot_temperature) >= 0,
-             "ent_coef, vf_coef, target_kl and snapshot_temperature must be >= 0"),
-            (0 <= self.priority < 100, "priority must be in [0, 100) (0: off)"),
+            (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
+            *at_least(self, 0, "bc_samples", "bc_epochs", "stop_after_steps"),
+            (self.prior in ("", "heuristic"), f"prior must be 'heuristic' or '' (none), got {self.prior!r}"),
+            (self.prior_beta == self.prior_beta and abs(self.prior_beta) < 1e3,
+             f"prior_beta must be a finite number (|prior_beta| < 1000), got {self.prior_beta!r}"),
+            *at_least(self, 1, "epochs", "bc_batch", "max_snapshots"),
+            *above(self, 0, "clip", "max_grad_norm", "bc_lr"),
+            *at_least(self, 0, "ent_coef", "vf_coef", "target_kl", "snapshot_temperature"),
+            (0 <= self.priority < 100, f"priority must be in [0, 100) (0: off), got {self.priority!r}"),
             (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, seed_range_message(self)),
-            (self.eval_games >= 1 or not self.eval_every, "eval_games must be >= 1 (eval_every 0: no evaluations "
-                                                          "before the end)"),
-            (self.final_eval_games >= 0, "final_eval_games must be >= 0 (0: no evaluation at the end)"),
-            (self.reward in ("win", "score"), "reward must be win or score"),
+            (self.eval_games >= 1 or not self.eval_every, f"eval_games must be >= 1 (eval_every 0: no evaluations "
+                                                          f"before the end), got {self.eval_games!r}"),
+            (self.final_eval_games >= 0, f"final_eval_games must be >= 0 (0: no evaluation at the end), got "
+                                         f"{self.final_eval_games!r}"),
+            (self.reward in ("win", "score"), f"reward must be win or score, got {self.reward!r}"),
             (self.observation_type in game.encoding.OBSERVATION_TYPES,
-             f"observation_type must be one of {', '.join(game.encoding.OBSERVATION_TYPES)}"),
+             f"observation_type must be one of {', '.join(game.encoding.OBSERVATION_TYPES)}, got "
+             f"{self.observation_type!r}"),
         ]
         if self.prior == "heuristic":
             from spacemission_agents.ppo_prior import prior_observation_type
 
             wanted = prior_observation_type(game.name)  # ValueError naming a game without a prior
-            checks.append((self.observation_type == wanted, f"the heuristic prior reads the {wanted!r} observation"))
+            checks.append((self.observation_type == wanted, f"the heuristic prior reads the {wanted!r} observation, got observation_type "
+                                                          f"{self.observation_type!r}"))
         for ok, message in checks:
             if not ok:
-                raise ValueError(f"bad training configuration: {message} ({self.as_dict()})")
+                raise ValueError(f"bad training configuration: {message}")
         check_batch_memory(self.num_envs, MIN_ENV_BYTES, "num_envs")  # before the run's folder is written
         for name in ("trunk", "pi", "vf"):
             self.layers(name)

@@ -7,8 +7,8 @@ import argparse
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from .config import (MAX_SEED, TrainConfig, _bool, _check_path, bind_agent_specs, check_field_types,
-                     from_file, read_options_file, seed_range_message)
+from .config import (MAX_SEED, TrainConfig, _bool, _check_path, above, at_least, bind_agent_specs,
+                     check_field_types, from_file, read_options_file, seed_range_message)
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 
 __all__ = ["EXAMPLES", "RLlibConfig", "build_parser", "game_defaults", "parse_args", "resume_config"]
@@ -86,24 +86,22 @@ class RLlibConfig:
                                  f"got {self.observation_type!r}")
         except (ValueError, TypeError) as exc:
             raise ValueError(f"bad RLlib training configuration: {exc}") from None
-        checks = [
-            (self.steps > 0 and self.train_batch > 0 and 0 < self.minibatch <= self.train_batch,
-             "steps and train_batch must be > 0, minibatch in 1..train_batch"),
-            (self.epochs >= 1 and self.num_env_runners >= 0 and self.threads >= 1,
-             "epochs >= 1, num_env_runners >= 0, threads >= 1"),
-            (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1 and self.lr > 0, "gamma in (0, 1], lambda in [0, 1], lr > 0"),
-            (self.snapshot_every > 0 and self.checkpoint_every > 0 and self.eval_every >= 0 and self.max_snapshots >= 1,
-             "intervals and max_snapshots must be > 0"),
-            (self.progress in ("auto", "bar", "lines"), "progress must be auto, bar or lines"),
+        checks = [  # one field a check, named with its value
+            *at_least(self, 1, "steps", "train_batch", "minibatch"),
+            (self.minibatch <= self.train_batch, f"minibatch must be in 1..train_batch ({self.train_batch}), got "
+                                                 f"{self.minibatch!r}"),
+            *at_least(self, 1, "epochs", "threads", "snapshot_every", "checkpoint_every", "max_snapshots"),
+            *at_least(self, 0, "num_env_runners", "eval_every", "eval_games", "ent_coef", "vf_coef"),
+            (0 < self.gamma <= 1, f"gamma must be in (0, 1], got {self.gamma!r}"),
+            (0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}"),
+            *above(self, 0, "lr", "clip", "max_grad_norm"),
+            (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
             (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, seed_range_message(self)),
-            (self.eval_games >= 0, "eval_games must be >= 0 (0: no evaluations)"),
-            (self.reward in ("win", "score"), "reward must be win or score"),
-            (self.clip > 0 and self.max_grad_norm > 0, "clip and max_grad_norm must be > 0"),
-            (self.ent_coef >= 0 and self.vf_coef >= 0, "ent_coef and vf_coef must be >= 0"),
+            (self.reward in ("win", "score"), f"reward must be win or score, got {self.reward!r}"),
         ]
         for ok, message in checks:
             if not ok:
-                raise ValueError(f"bad RLlib training configuration: {message} ({self.as_dict()})")
+                raise ValueError(f"bad RLlib training configuration: {message}")
         parse_weights(self.opponents)
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
