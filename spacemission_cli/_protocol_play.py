@@ -32,6 +32,17 @@ HELP = """Commands:
   save FILE     save the game (one JSON line); continue with: spacemission play --load FILE
   quit          leave the game (asks first)        help    this text
 The board shows what your seat may see; the other seats' hidden choices stay hidden."""
+# per game: the rules in short, after HELP (play's --help promises that help sums them up)
+RULES = {"red_planet": """
+The rules in short (M-R1..M-R8, M-L1..M-L4, M-P1..M-P4): ten rounds. Each round every player
+commits one role card face down (1 Recruiter .. 9 Pilot); the roles are then called in number
+order, and each player who chose the called role places astronauts into ships on the launch
+pad (a full ship launches) and may use the role's ability. A played card stays discarded
+until you play the Recruiter, which takes them all back. Launched ships land at the end of
+the round in their destination zone. After rounds 5 and 8, and at the end, the player with
+the most astronauts in a zone takes that zone's mineral counters (ice 1, sylvanite 2,
+celerium 3 points); most ice scores 9 more, and discovery and bonus cards score at the end.
+Highest total wins; tied players share the win."""}
 
 
 
@@ -247,7 +258,7 @@ class ProtocolSession:
         self.show_moves(moves)
         labels = {self.game.action_label(a, self.state).lower(): a for a in moves}
         while True:
-            got = next_command(self, moves, HELP)
+            got = next_command(self, moves, HELP + RULES.get(self.game.name, ""))
             if got is None:
                 return False
             command, _, text = got

@@ -116,3 +116,10 @@ def test_red_planet_names_one_winner_in_the_singular(monkeypatch, capsys):
     line = next(x for x in out.splitlines() if x.startswith(("Winner", "You win")))
     assert line == "You win!" or (line.startswith("Winner: ") and "(shared)" not in line) or \
         (line.startswith("Winners: ") and line.endswith("(shared)"))
+
+
+def test_red_planet_help_sums_up_the_rules(monkeypatch, capsys):
+    """play's --help says help "also sums up the rules": it did for Space Mission only."""
+    code, out, _ = run(["--game", "red_planet", "--opponents", "random", "--seed", 3], "help\nquit\ny\n",
+                       monkeypatch, capsys)
+    assert code == 0 and "The rules in short (M-R1" in out and "Recruiter" in out and "ten rounds" in out
