@@ -443,6 +443,8 @@ def check_python(argv: tuple[str, ...]) -> str | None:
     if kind == "module":
         if importlib.util.find_spec(name) is None:
             return f"no module {name!r}"
+        if name == "spacemission_cli":  # its __main__ is the spacemission command
+            return check_spacemission(("spacemission", *args))
         if name == "spacemission_training.train_ppo":  # the train parser, without importing torch and sb3
             return _run_parser(lambda: _train_parser("sb3").parse_args(args))
         module = importlib.import_module(name)
