@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..actions import ACTION_KINDS
 from ..components import (
+    CARD_LABELS,
     CHIPS_PER_PLAYER,
     END_THRESHOLD,
     HAND_SIZE,
@@ -169,7 +170,15 @@ def check_invariants(s: GameState) -> None:
     if len(cards) != NUM_CARDS:
         raise ValueError(f"game state: {len(cards)} cards in draw pile + discard pile + hands, expected {NUM_CARDS}")
     if len(set(cards)) != NUM_CARDS:
-        raise ValueError("game state: a card appears twice")
+        seen: dict[int, str] = {}
+        places = [("draw_pile", s.draw_pile), ("discard_pile", s.discard_pile)]
+        places += [(f"players[{q}].hand", pl.hand) for q, pl in enumerate(s.players)]
+        for name, pile in places:
+            for i, c in enumerate(pile):
+                if c in seen:
+                    raise ValueError(f"game state: card {CARD_LABELS[c]} appears twice, at {seen[c]} and at "
+                                     f"{name}[{i}] (a card, R-C2, lies in one place)")
+                seen[c] = f"{name}[{i}]"
     totals = [sum(s.piles[p][t] for p in range(RING_SIZE)) for t in range(NUM_TILE_TYPES)]
     for t in range(NUM_POINT_TYPES):
         totals[t] += sum(s.reservations[p][q][t] for p in range(RING_SIZE) for q in range(s.num_players))
@@ -226,5 +235,6 @@ def check_acting_record(s: GameState) -> None:
     if tile and (record[-1].kind != s.pending or record[-1].tile):
         raise ValueError(f"game state: the pending {s.pending} is not the last action of players[{s.current_player}]"
                          f".last_turn, or it already took its tile")
+
 
 

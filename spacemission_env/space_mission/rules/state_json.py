@@ -59,6 +59,14 @@ def _show(value) -> str:
     return _REPR.repr(value)
 
 
+_JSON_KINDS = {list: "list", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+
+
+def _kind(value) -> str:
+    """The JSON name of a value's type, for error messages."""
+    return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
 def _tiles_to_dict(counts: list[int], names=TILE_NAMES) -> dict[str, int]:
     return {names[t]: n for t, n in enumerate(counts) if n}
 
@@ -132,7 +140,9 @@ class _Reader:
 
     @staticmethod
     def get(obj: dict, key: str, where: str):
-        if not isinstance(obj, dict) or key not in obj:
+        if not isinstance(obj, dict):  # ``players[0] = []`` is not an object missing 'hand'
+            raise ValueError(f"game state JSON: {where} must be an object, got {_kind(obj)} {_show(obj)}")
+        if key not in obj:
             raise ValueError(f"game state JSON: missing key '{key}' in {where}")
         return obj[key]
 
@@ -260,23 +270,27 @@ def state_from_dict(data) -> GameState:
         scanned = g(pd, "scanned", where)
         if not isinstance(scanned, list):
             raise ValueError(f"game state JSON: {where}.scanned must be a list of ring positions")
-        for p in scanned:
-            if pl.scanned[r.int_(p, f"{where}.scanned", 0, RING_SIZE - 1)]:
-                raise ValueError(f"game state JSON: {where}.scanned lists position {p} twice")
+        for i, p in enumerate(scanned):
+            if pl.scanned[r.int_(p, f"{where}.scanned[{i}]", 0, RING_SIZE - 1)]:
+                raise ValueError(f"game state JSON: {where}.scanned lists position {p} twice "
+                                 f"({where}.scanned[{scanned.index(p)}] and [{i}])")
             pl.scanned[p] = True
         visits = g(pd, "last_visits", where)
         if not isinstance(visits, list):
             raise ValueError(f"game state JSON: {where}.last_visits must be a list")
-        for v in visits:
-            r.only(v, VISIT_KEYS, f"{where}.last_visits")
-            p = r.int_(g(v, "position", f"{where}.last_visits"), f"{where}.last_visits.position", 0, RING_SIZE - 1)
-            if pl.last_seen_round[p]:  # one entry per position: a second one would silently replace the first
-                raise ValueError(f"game state JSON: {where}.last_visits lists position {p} twice")
-            pl.last_seen_round[p] = r.int_(g(v, "round", f"{where}.last_visits"), f"{where}.last_visits.round",
-                                             1, MAX_ROUNDS_LIMIT)
-            pl.last_seen[p] = r.tiles(g(v, "pile", f"{where}.last_visits"), f"{where}.last_visits.pile", point_only=False)
+        first = {}  # position -> index of its entry
+        for i, v in enumerate(visits):
+            w = f"{where}.last_visits[{i}]"
+            r.only(v, VISIT_KEYS, w)
+            p = r.int_(g(v, "position", w), f"{w}.position", 0, RING_SIZE - 1)
+            if p in first:  # one entry per position: a second one would silently replace the first
+                raise ValueError(f"game state JSON: {where}.last_visits lists position {p} twice "
+                                 f"({where}.last_visits[{first[p]}] and [{i}])")
+            first[p] = i
+            pl.last_seen_round[p] = r.int_(g(v, "round", w), f"{w}.round", 1, MAX_ROUNDS_LIMIT)
+            pl.last_seen[p] = r.tiles(g(v, "pile", w), f"{w}.pile", point_only=False)
             if sum(pl.last_seen[p]) > PILE_SIZE:
-                raise ValueError(f"game state JSON: {where}.last_visits: the pile at position {p} holds more than {PILE_SIZE} tiles")
+                raise ValueError(f"game state JSON: {w}.pile (position {p}) holds more than {PILE_SIZE} tiles")
         if version == SCHEMA_VERSION:  # versions 1 and 2 have no turn records: empty
             pl.last_turn = _read_turn(r, g(pd, "last_turn", where), f"{where}.last_turn")
         players.append(pl)

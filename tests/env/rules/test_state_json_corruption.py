@@ -47,13 +47,13 @@ def test_a_hand_out_of_card_id_order_is_refused_not_reordered():
                          "['S?/L1', 'J1/S2', 'J3/L3'], expected ['J1/S2', 'J3/L3', 'S?/L1']"))
 
 
-@pytest.mark.parametrize("where", ["state", "ring[3]", "players[1]", "players[1].last_visits", "players[1].last_turn[0]"])
+@pytest.mark.parametrize("where", ["state", "ring[3]", "players[1]", "players[1].last_visits[0]", "players[1].last_turn[0]"])
 def test_an_unknown_or_misspelt_key_is_refused_not_ignored(where):
     """Before: any key the schema does not know was ignored, so a misspelt one (``"suply"``
     beside a correct ``"supply"``) or a foreign one loaded silently."""
     d = doc_of(example_state())  # the documented example: visits and turn records
     node = {"state": d, "ring[3]": d["ring"][3], "players[1]": d["players"][1],
-            "players[1].last_visits": d["players"][1]["last_visits"][0],
+            "players[1].last_visits[0]": d["players"][1]["last_visits"][0],
             "players[1].last_turn[0]": d["players"][1]["last_turn"][0]}[where]
     GameState.from_json(json.dumps(d))  # loads as written
     node["suply"] = 3
@@ -102,3 +102,41 @@ def test_a_last_view_without_a_tile_the_pile_still_holds_is_refused_R_I3():
     GameState.from_json(json.dumps(d))  # the same pile: loads
     d["players"][1]["last_visits"][0]["pile"]["mineral_red"] = 1
     GameState.from_json(json.dumps(d))  # one tile more, taken since: loads
+
+
+# --- error messages name the list entry and the object (review of the loader) -----------------
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["players"][0]["last_visits"][2]["pile"].update(space="4"),
+     "players[0].last_visits[2].pile.space must be an integer in [0, 16], got '4'"),
+    (lambda d: d["players"][0]["last_visits"][1].update(position=8),
+     "players[0].last_visits[1].position must be an integer in [0, 7], got 8"),
+    (lambda d: d["players"][0]["last_visits"][1].update(round=0),
+     "players[0].last_visits[1].round must be an integer in [1, "),
+    (lambda d: d["players"][0]["last_visits"][1].pop("pile"), "missing key 'pile' in players[0].last_visits[1]"),
+    (lambda d: d["players"][0]["last_visits"].__setitem__(1, 5), "players[0].last_visits[1] must be an object, got integer 5"),
+    (lambda d: d["players"][0]["last_visits"].append(dict(d["players"][0]["last_visits"][0])),
+     "players[0].last_visits lists position 2 twice (players[0].last_visits[0] and [3])"),
+    (lambda d: d["players"][0].update(scanned=[2, 5, "7"]), "players[0].scanned[2] must be an integer in [0, 7], got '7'"),
+    (lambda d: d["players"][0].update(scanned=[2, 5, 7, 5]),
+     "players[0].scanned lists position 5 twice (players[0].scanned[1] and [3])"),
+    (lambda d: d["players"].__setitem__(0, []), "players[0] must be an object, got list []"),
+    (lambda d: d["ring"].__setitem__(0, "x"), "ring[0] must be an object, got string 'x'"),
+    (lambda d: d["players"][1]["last_turn"].__setitem__(0, None), "players[1].last_turn[0] must be an object, got null"),
+])
+def test_errors_name_the_list_index_and_a_non_object_entry(edit, message):
+    """Before: ``players[0].last_visits.pile.space must be an integer`` (which entry?), and a
+    non-object entry such as ``players[0] = []`` was reported as ``missing key 'hand' in players[0]``."""
+    d = doc_of(example_state())  # player 0 visited positions 2, 5 and 7
+    edit(d)
+    refused(d, re.escape(message))
+
+
+def test_a_card_twice_is_named_with_both_places_R_C2():
+    """Before: ``game state: a card appears twice``, naming neither the card nor where."""
+    d = doc_of(example_state())
+    d["draw_pile"][0] = d["players"][0]["hand"][1]  # J?/L2; the draw pile's S1/L4 is gone
+    refused(d, re.escape("card J?/L2 appears twice, at draw_pile[0] and at players[0].hand[1]"))
+    d = doc_of(example_state())
+    d["discard_pile"][3] = d["discard_pile"][0]
+    refused(d, re.escape("card J1/S4 appears twice, at discard_pile[0] and at discard_pile[3]"))
+
