@@ -14,6 +14,8 @@ everything else is filled in so that the components stay conserved (R-C2..R-C4):
   tile) and stations; ``supply={q: n}`` instead moves the difference onto the
   jump gate.
 - the end: ``end_triggered`` is set when the revealed space tiles reach R-E1's threshold.
+- scans: a seat with a reservation or a station on a planet has scanned it (R-A4, R-A5), and
+  a scanned planet has a last visit (R-I3): the pile as it is now, in the current round.
 
 The result goes through ``GameState.from_json(state.to_json())`` so it is
 validated by ``check_invariants`` like any loaded state.
@@ -101,6 +103,16 @@ def position(
         s.stations[p] = owner
     for q, positions in (scanned or {}).items():
         s.players[q].scanned = [p in positions for p in range(RING_SIZE)]
+    # as play leaves them (state.py, check_history): a reservation or a station comes with its
+    # owner's scan (R-A4, R-A5), and a scan with its visit (R-I3), here the pile as it is now
+    for p in range(RING_SIZE):
+        for q in range(n):
+            if any(s.reservations[p][q]) or s.stations[p] == q:
+                s.players[q].scanned[p] = True
+    for pl in s.players:
+        for p in range(RING_SIZE):
+            if pl.scanned[p] and not pl.last_seen_round[p]:
+                pl.last_seen[p], pl.last_seen_round[p] = list(s.piles[p]), s.round
 
     for q in range(n):  # R-C4: 20 chips per player
         pl = s.players[q]

@@ -329,12 +329,13 @@ def _rp_lockstep(s, seed: int, steps: int = 3) -> None:
 
 def sm_game() -> Game:
     from spacemission_env.space_mission.rules import GameState
-    from spacemission_env.space_mission.rules.state import check_invariants, check_turn
+    from spacemission_env.space_mission.rules.state import check_history, check_invariants, check_turn
     from spacemission_env.space_mission.rules.state_json import state_from_dict
 
     def check(s):
         check_invariants(s)
         check_turn(s)
+        check_history(s)
 
     return Game("space mission", ("game state",), GameState.from_json, state_from_dict, check, _sm_lockstep,
                 _sm_canonical)

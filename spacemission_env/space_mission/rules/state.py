@@ -237,4 +237,118 @@ def check_acting_record(s: GameState) -> None:
                          f".last_turn, or it already took its tile")
 
 
+def check_history(s: GameState) -> None:
+    """Cross-checks between fields that play keeps in step, each a consequence of the rules in
+    both rule sets unless marked (checked when a state is loaded, state_json.py; not by
+    check_invariants, as tests build worlds field by field). ValueError naming the field path
+    and the rule for the first contradiction."""
+    for p in range(RING_SIZE):
+        where = f"ring[{p}]"
+        if s.revealed[p] and any(s.piles[p][:NUM_POINT_TYPES]):
+            # R-V1 reveals a pile only once it holds no point tile; piles only lose tiles (R-A4..R-A6)
+            raise ValueError(f"game state: {where}.revealed is true but its pile still holds point tiles; a pile is "
+                             f"revealed only once it holds none, and no tile ever goes back (R-V1)")
+        for q in range(s.num_players):
+            if not any(s.reservations[p][q]):
+                continue
+            if s.stations[p] != NO_STATION:
+                # R-A5 step 2 moves every seat's reservations there to their collections; R-A4 needs no station
+                raise ValueError(f"game state: {where}.reservations.{q} holds tiles on a planet with a station "
+                                 f"(seat {s.stations[p]}'s); developing moves every reservation there into its owner's "
+                                 f"collection (R-A5) and a scan needs a planet without a station (R-A4)")
+            if not s.players[q].scanned[p]:
+                raise ValueError(f"game state: {where}.reservations.{q} holds tiles, but players[{q}].scanned lacks "
+                                 f"position {p}; a reservation comes from a scan, and a scan is never forgotten (R-A4)")
+        owner = s.stations[p]
+        if owner != NO_STATION and not s.players[owner].scanned[p]:
+            raise ValueError(f"game state: {where}.station is seat {owner}'s, but players[{owner}].scanned lacks position "
+                             f"{p}; a seat develops only a planet it has scanned (R-A5)")
+    if s.rules == "yucata":
+        # R-I3 [yucata]: every scan shows the pile and records the visit, once its tile decision is taken
+        for q, pl in enumerate(s.players):
+            for p in range(RING_SIZE):
+                if pl.scanned[p] and not pl.last_seen_round[p] and not _scan_pending(s, q, p):
+                    raise ValueError(f"game state: players[{q}].scanned lists position {p}, but players[{q}].last_visits "
+                                     f"has no entry for it; a scan records the visit (R-I3, yucata)")
+    for q, pl in enumerate(s.players):
+        check_record_positions(pl.last_turn, pl.ship, f"players[{q}]")
+    check_played_cards(s)
+    check_record_order(s)
 
+
+def _scan_pending(s: GameState, q: int, p: int) -> bool:
+    """Seat q's scan of position p awaits its tile decision: the visit is recorded after it."""
+    return s.phase == "tile" and s.pending == "scan" and s.current_player == q and s.players[q].ship == p
+
+
+def check_record_positions(turn: list[TurnAction], ship: int, where: str) -> None:
+    """A seat's record ends where its ship is: only its owner moves a ship (R-A2 jump, R-A3 fly
+    to a neighbour), and scan, develop and discover act on the ship's planet (R-A4..R-A6).
+    Walked backwards from the ship: the positions the ship can have been at before each action."""
+    at: set[int] | None = {ship}  # None: anywhere (before a jump)
+    for i in range(len(turn) - 1, -1, -1):
+        a = turn[i]
+        if a.kind == "top_up" or at is None:
+            continue
+        if a.target not in at:
+            if at == {ship}:
+                was = f"{where}.ship is {'null (the jump gate)' if ship == GATE else ship}"
+            else:
+                was = f"the record's later actions need the ship at {' or '.join(map(str, sorted(at)))} then"
+            why = ("a move ends at its target, and only its owner moves a ship" if a.kind in ("jump", "fly")
+                   else "it acts on the planet where the ship is")
+            raise ValueError(f"game state: {where}.last_turn[{i}].target is {a.target} ({a.kind}), but {was}; {why} "
+                             f"({_KIND_RULE[a.kind]})")
+        if a.kind == "fly":
+            at = {(a.target - 1) % RING_SIZE, (a.target + 1) % RING_SIZE}
+        elif a.kind == "jump":
+            at = None
+        else:
+            at = {a.target}
+
+
+_KIND_RULE = {"jump": "R-A2", "fly": "R-A3", "scan": "R-A4", "develop": "R-A5", "discover": "R-A6"}
+
+
+def check_played_cards(s: GameState) -> None:
+    """The cards the acting seat played in its turn so far (jump, scan, develop) went to the discard
+    pile (R-A2, R-A4, R-A5); only its own top up later in the turn can draw one back (R-A1, R-A1a).
+    Other seats' records are not checked: a reshuffle since may have dealt their cards anywhere."""
+    if s.actions_left == 2 and s.phase == "main" and not s.is_over:
+        return  # the record is the seat's previous turn
+    q = s.current_player
+    turn, hand = s.players[q].last_turn, s.players[q].hand
+    for i, a in enumerate(turn):
+        if a.kind in ("jump", "scan", "develop") and not any(b.kind == "top_up" for b in turn[i + 1:]):
+            for c in a.cards:
+                if c in hand:
+                    raise ValueError(f"game state: players[{q}].hand holds {CARD_LABELS[c]}, which players[{q}]"
+                                     f".last_turn[{i}] ({a.kind}) played this turn; a played card goes to the discard "
+                                     f"pile and only a top up draws (R-A1, {_KIND_RULE[a.kind]})")
+
+
+def check_record_order(s: GameState) -> None:
+    """Turn records fill in seat order (R-T1, R-I1). A seat that has had no turn yet (round 1,
+    after the acting seat) has none; and since states of schema 1 and 2 load with every record
+    empty, the seats with a record are exactly the most recent ones to act: no seat has one
+    while a seat that acted after it has none."""
+    n = s.num_players
+    in_progress = s.is_over or s.actions_left == 1 or s.phase == "tile"
+    c = s.current_player
+    # seats by their latest turn, latest first: the acting seat first if its turn has begun
+    order = [(c - k) % n for k in range(n)] if in_progress else [(c - k) % n for k in range(1, n)] + [c]
+    if s.round == 1:  # R-T1: round 1 began with the start player; seats after the acting one have not played
+        played = {(s.start_player + k) % n for k in range((c - s.start_player) % n + (1 if in_progress else 0))}
+        for q in range(n):
+            if q not in played and s.players[q].last_turn:
+                raise ValueError(f"game state: players[{q}].last_turn records actions, but in round 1 with start_player "
+                                 f"{s.start_player} and current_player {c} seat {q} has not had a turn yet (R-T1, R-I1)")
+        order = [q for q in order if q in played]
+    empty = None
+    for q in order:
+        if not s.players[q].last_turn:
+            empty = q if empty is None else empty
+        elif empty is not None:
+            raise ValueError(f"game state: players[{q}].last_turn records actions but players[{empty}].last_turn, of a "
+                             f"seat that acted after it (start_player {s.start_player}, current_player {c}, round "
+                             f"{s.round}), is empty; records fill in seat order (R-T1, R-I1)")

@@ -1,7 +1,7 @@
 """The JSON form of the reference engine's state: the documented schema
 (docs/state_json.md) and its loading with validation. A malformed or contradictory
 document raises ValueError naming the field; a loaded state satisfies every check of
-state.py (turn, end flags, conservation), so both engines continue it alike."""
+state.py (turn, end flags, conservation, fields play keeps in step), so both engines continue it alike."""
 from __future__ import annotations
 
 import json
@@ -28,8 +28,8 @@ from ..config import MAX_ROUNDS_LIMIT, RULE_SETS
 from ...json_input import parse_json
 from ...rng import MASK64
 from .state import (
-    GATE, NO_STATION, PHASES, PENDING, TURN_KINDS, GameState, PlayerState, TurnAction, check_invariants, check_last_views,
-    check_turn,
+    GATE, NO_STATION, PHASES, PENDING, TURN_KINDS, GameState, PlayerState, TurnAction, check_history, check_invariants,
+    check_last_views, check_turn,
 )
 
 SCHEMA_VERSION = 3  # 2: "truncated" renamed "round_limit" (R-E3 is a real end); 3: players' "last_turn" (R-I1)
@@ -329,6 +329,7 @@ def state_from_dict(data) -> GameState:
     check_invariants(state)
     check_turn(state)
     check_last_views(state)  # R-I3
+    check_history(state)  # fields play keeps in step (R-V1, R-A4, R-A5, R-I3, R-T1, R-I1)
     return state
 
 

@@ -125,7 +125,9 @@ def test_develop_collects_every_players_reservations_R_A5():
         s.piles[r][t] -= 1
         s.reservations[p][owner][t] += 1
         s.players[owner].supply -= 1
-    s.players[q].scanned[p] = True
+    for owner in ((q + 1) % 4, (q + 2) % 4, q):  # each reserved by a scan, which yucata records as a visit (R-I3)
+        s.players[owner].scanned[p] = True
+        s.players[owner].last_seen[p], s.players[owner].last_seen_round[p] = list(s.piles[p]), 1
     _on_planet(s, q, p)
     # give q two landing cards for the planet
     free = [c for c in s.draw_pile]
@@ -160,6 +162,7 @@ def test_end_trigger_mid_round_finishes_the_round_R_E1():
     s.revealed[a] = True
     s.stations[p] = 0
     s.players[0].supply -= 1
+    s.players[0].scanned[p] = True  # a station needs its owner's scan (R-A5)
     q = 1
     s.current_player = q
     s.players[q].ship = p
