@@ -6,9 +6,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...engine_common import check_batch, check_reference_states
-from ..components import NUM_EVENTS, NUM_MINERALS, NUM_ROLES, NUM_SHIPS, NUM_ZONES
+from ..components import MINERAL_VALUE, NUM_EVENTS, NUM_MINERALS, NUM_ROLES, NUM_SHIPS, NUM_ZONES
 from ..rules.state import NONE, PHASES, GameState, PlayerState
-from ..rules.state_json import state_from_dict, state_to_dict
+from ..rules.state_json import MAX_COUNTERS, state_from_dict, state_to_dict
 from .state import F_CURRENT_PLAYER, F_TERMINATED, NB, OFFSETS, PAD, BatchState
 
 _OVER = PHASES.index("over")
@@ -102,11 +102,21 @@ def _put(arr, i, values, name: str) -> None:
     arr[i, :len(values)] = values
 
 
+# The fast engine's scores are int16 (api.scores). A loaded state holds at most
+# state_json.MAX_COUNTERS counters (89); a hand-built reference state may hold any number
+# (M-C5), so the conversion refuses one whose totals could wrap: every counter held or lying
+# in a zone, plus all the game can still hand out, at the top value 3, plus far more than
+# every other point the game gives (ice bonus, discovery and bonus cards: under 300).
+_OTHER_POINTS = 1000
+ENGINE_MAX_COUNTERS = (np.iinfo(np.int16).max - _OTHER_POINTS) // max(MINERAL_VALUE) - MAX_COUNTERS
+
+
 def _check_range(s: GameState) -> None:
-    """Counters and leftovers are unlimited in the reference (M-C5); the batch holds int32."""
-    big = max([c for pl in s.players for c in pl.counters] + list(s.leftover))
-    if big >= 2**31:
-        raise ValueError(f"a counter or leftover of {big} does not fit the batch's int32")
+    """Counters and leftovers are unlimited in the reference (M-C5); the batch's scores are int16."""
+    held = sum(abs(c) for pl in s.players for c in pl.counters) + sum(map(abs, s.leftover))
+    if held > ENGINE_MAX_COUNTERS:
+        raise ValueError(f"counters and leftovers hold {held} counters together; the fast engine takes at most "
+                         f"{ENGINE_MAX_COUNTERS} (its int16 scores could wrap)")
 
 
 def write_slot(st: BatchState, i: int, s: GameState) -> None:

@@ -21,7 +21,10 @@ from ..components import (
     ASTRONAUTS,
     CARD_INDEX,
     CARD_LABELS,
+    CARDS_OF_KIND,
+    EVENT_PARAM,
     EXPLORER_STEPS,
+    FINAL_BASE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     MINERAL_NAMES,
@@ -29,6 +32,7 @@ from ..components import (
     NUM_SHIPS,
     NUM_ZONES,
     ROLE_NAMES,
+    SECOND_DISTRIBUTION_BASE,
     TOKENS_PER_ZONE,
     ZONE_NAMES,
 )
@@ -149,6 +153,12 @@ def _int(value, where: str, lo: int, hi: int) -> int:
     return value
 
 
+def _counters(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNTERS:
+        raise _bad(where, f"an integer in [0, {MAX_COUNTERS}] ({_COUNTERS_WHY})", value)
+    return value
+
+
 def _opt_int(value, where: str, lo: int, hi: int) -> int:
     return NONE if value is None else _int(value, where, lo, hi)
 
@@ -191,7 +201,18 @@ PLAYER_KEYS = ("supply", "lism", "removed", "hand", "discard", "commit", "acted"
                "seen")
 ZONE_KEYS = ("name", "astronauts", "mineral", "leftover", "discovery", "discovery_owner", "looked")
 TURN_KEYS = ("role", "placed_slots", "steps_left", "drawn", "pending_slot", "last_actor")
-BIG = 10**6  # counters are unlimited (M-C5); a bound keeps documents sane
+# M-C5: the supply of counters is unlimited, but the game hands out only so many: at most
+# 1 per zone after round 5 (M-P1), 2 per zone after round 8 (M-P2), the largest final base
+# per zone after round 10 (M-P3 step 2; 5 with M-E6), 1 per player with M-E10 and 2 per
+# Eisblöcke card (M-E13). Counters only accrue or lie in a zone until a pot takes them, so
+# no reachable state holds more, in all players' counters and all zones' leftovers together,
+# than MAX_COUNTERS (89 with the shipped data). Each count and their sum is bounded by it:
+# any total the game can then score stays far below the fast engine's int16 scores.
+_MOST_FINAL_BASE = max([FINAL_BASE] + [p["final_base"] for p in EVENT_PARAM.values() if "final_base" in p])
+MAX_COUNTERS = (NUM_ZONES * (1 + SECOND_DISTRIBUTION_BASE + _MOST_FINAL_BASE)
+                + len(CARDS_OF_KIND["sylvanite_vein"]) * MAX_PLAYERS
+                + len(CARDS_OF_KIND["ice_blocks"]) * EVENT_PARAM["ice_blocks"]["counters"])
+_COUNTERS_WHY = f"the game hands out at most {MAX_COUNTERS} counters: M-C5, M-P1..M-P3, M-E10, M-E13"
 
 
 def state_from_dict(data) -> GameState:
@@ -218,7 +239,7 @@ def state_from_dict(data) -> GameState:
             commit=_name(p["commit"], f"{w}.commit", ROLE_NAMES, optional=True),
             acted=_bool(p["acted"], f"{w}.acted"),
             bonus=_names(p["bonus"], f"{w}.bonus", CARD_INDEX),
-            counters=[_int(counters[m], f"{w}.counters.{m}", 0, BIG) for m in MINERAL_NAMES],
+            counters=[_counters(counters[m], f"{w}.counters.{m}") for m in MINERAL_NAMES],
             setup_hand=_names(p["setup_hand"], f"{w}.setup_hand", CARD_INDEX),
             seen=_names(p["seen"], f"{w}.seen", CARD_INDEX),
         ))
@@ -230,7 +251,7 @@ def state_from_dict(data) -> GameState:
             raise _bad(f"{w}.name", repr(ZONE_NAMES[z]), zd["name"])
         mars.append(_ints(zd["astronauts"], f"{w}.astronauts", 0, ASTRONAUTS, n))
         mineral.append(_name(zd["mineral"], f"{w}.mineral", MINERAL_NAMES, optional=True))
-        leftover.append(_int(zd["leftover"], f"{w}.leftover", 0, BIG))
+        leftover.append(_counters(zd["leftover"], f"{w}.leftover"))
         discovery.append(_name(zd["discovery"], f"{w}.discovery", CARD_INDEX, optional=True))
         owner.append(_opt_int(zd["discovery_owner"], f"{w}.discovery_owner", 0, n - 1))
         looked.append(_ints(zd["looked"], f"{w}.looked", 0, n - 1))
@@ -281,6 +302,10 @@ def state_from_dict(data) -> GameState:
         pending_slot=_opt_int(t["pending_slot"], "turn.pending_slot", 0, n - 1),
         last_actor=_opt_int(t["last_actor"], "turn.last_actor", 0, n - 1),
     )
+    held = sum(sum(pl.counters) for pl in players) + sum(leftover)
+    if held > MAX_COUNTERS:
+        raise ValueError(f"red planet state JSON: players[*].counters and zones[*].leftover hold {held} counters "
+                         f"together, more than the {MAX_COUNTERS} the game can hand out ({_COUNTERS_WHY})")
     check_invariants(state)  # conservation and turn consistency; ValueError naming the broken law
     check_can_act(state)  # the player to act has a choice (M-O1, M-E1, M-C6)
     return state
