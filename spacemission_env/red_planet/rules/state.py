@@ -294,6 +294,7 @@ def check_turn(s: GameState) -> None:
         if s.role in (TRAVEL_AGENT, SOLDIER) and len(set(s.placed_slots)) > 1:
             _fail(f"placed_slots {s.placed_slots}: the Travel Agent and the Soldier place their group into one "
                   f"ship (M-O7, M-O8)")
+        check_placements(s)
         if s.last_actor != s.current_player:
             _fail(f"last_actor {s.last_actor}: the player taking the turn is the latest to act (M-R8)")
         # M-R4: roles are called in order, ties in seat order from the start player: exactly
@@ -334,6 +335,32 @@ def check_turn(s: GameState) -> None:
             _fail(f"player {q} acted without a commit")
     if any(len(row) != n for row in s.mars + s.crew):
         _fail("mars and crew rows have one entry per seat")
+
+
+def check_placements(s: GameState) -> None:
+    """The turn's placements (``placed_slots``: the slot of each astronaut placed this turn,
+    M-L1) agree with the ships: each placed astronaut is still aboard, as nothing takes it
+    off before the turn ends (an ability that takes astronauts off a ship ends the turn:
+    M-O5 replaces another colour's, M-O6 destroys the ship; ships land in step 4, M-R7)."""
+    q = s.current_player
+    for k in sorted(set(s.placed_slots)):
+        ship, placed = s.slots[k], s.placed_slots.count(k)
+        aboard = s.crew[ship][q] if ship != NONE else 0
+        if aboard < placed:
+            where = "holds no ship" if ship == NONE else f"holds ship {ship}, which carries {aboard} of them"
+            _fail(f"placed_slots {s.placed_slots}: player {q} placed {placed} astronaut(s) into slot {k} this turn, "
+                  f"but slot {k} {where} (M-L1: placed astronauts stay aboard until the turn ends)")
+    # M-L2: the chooser of a destination has just placed the first astronaut on that ship
+    if s.phase == "destination" and s.placed_slots[-1:] != [s.pending_slot]:
+        _fail(f"placed_slots {s.placed_slots}, pending_slot {s.pending_slot}: a destination is chosen right after "
+              f"the placement onto its ship (M-L2)")
+    # M-O7, M-O8: the group boards at once, paused only after its first astronaut for a destination (M-L2)
+    if s.role in (TRAVEL_AGENT, SOLDIER):
+        sizes = (1,) if s.phase == "destination" else (0, ROLE_PLACE[s.role])
+        if len(s.placed_slots) not in sizes:
+            _fail(f"placed_slots {s.placed_slots}: the {'Travel Agent' if s.role == TRAVEL_AGENT else 'Soldier'} "
+                  f"places his group of {ROLE_PLACE[s.role]} at once, or none (M-O7, M-O8)"
+                  + (" and only the first waits for a destination (M-L2)" if s.phase == "destination" else ""))
 
 
 _NO_ACTION = {  # why a player to act might have no choice; play never leaves him there

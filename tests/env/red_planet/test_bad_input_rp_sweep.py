@@ -31,13 +31,15 @@ def test_from_json_refuses_a_version_that_is_not_the_integer_1_or_2():
 # --- from_json: contradictory placements of the turn in progress -----------------------------------
 @pytest.mark.parametrize("role, valid, bad, rule", [
     ("Secret Agent", [0, 1], [1, 1], "M-O4"),  # two different ships
-    ("Travel Agent", [0, 0], [0, 1], "M-O7, M-O8"),  # the group into one ship
+    ("Travel Agent", [0, 0, 0], [0, 0, 1], "M-O7, M-O8"),  # the group into one ship
     ("Soldier", [0, 0], [0, 1], "M-O7, M-O8"),
 ])
 def test_from_json_refuses_placements_the_role_cannot_make(role, valid, bad, rule):
     """Before: a Secret Agent's turn that had boarded one slot twice (or a Travel Agent's or
-    Soldier's group spread over two ships) loaded and play went on from it."""
-    s = position(3, phase="ability", role=role, current=0, placed_slots=valid)
+    Soldier's group spread over two ships) loaded and play went on from it. The placed
+    astronauts are aboard (slot 0 holds ship 2, slot 1 ship 5; M-L1, check_placements)."""
+    crew = {2: {0: 2}, 5: {0: 2}} if role != "Travel Agent" else {2: {0: 3}, 5: {0: 1}}
+    s = position(3, phase="ability", role=role, current=0, placed_slots=valid, crew=crew)
     d = json.loads(to_json(s))
     assert load(d) == s
     d["turn"]["placed_slots"] = bad
