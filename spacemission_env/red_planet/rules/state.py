@@ -9,13 +9,16 @@ The JSON form and the validation of loaded states are in state_json.py.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 
 from ..components import (
     ASTRONAUTS,
+    CARD_LABELS,
     EXPLORER,
     EXPLORER_STEPS,
     IS_BONUS,
+    MINERAL_NAMES,
     MINERAL_TOKENS,
     NUM_EVENTS,
     NUM_MINERALS,
@@ -24,6 +27,7 @@ from ..components import (
     NUM_SHIPS,
     NUM_ZONES,
     OUTER_ZONES,
+    ROLE_NAMES,
     ROLE_PLACE,
     SCIENTIST,
     SECRET_AGENT,
@@ -137,6 +141,27 @@ def _fail(msg: str) -> None:
     raise ValueError(f"red planet state: {msg}")
 
 
+# the messages name roles, event cards and minerals as the JSON document does (state_json.py)
+def _label(i: int, names) -> str:
+    return "null" if i == NONE else names[i] if 0 <= i < len(names) else str(i)
+
+
+def _labels(ids, names) -> str:
+    return json.dumps([_label(i, names) for i in ids], ensure_ascii=False)
+
+
+def _role(r: int) -> str:
+    return _label(r, ROLE_NAMES)
+
+
+def _card(c: int) -> str:
+    return _label(c, CARD_LABELS)
+
+
+def _cards(cards) -> str:
+    return _labels(cards, CARD_LABELS)
+
+
 def check_invariants(s: GameState) -> None:
     """Conservation of every component and the consistency of the turn; ValueError
     naming the first broken law."""
@@ -146,7 +171,7 @@ def check_invariants(s: GameState) -> None:
            min(map(min, s.mars)), min(map(min, s.crew)), min(s.leftover)) < 0:
         counts = [(f"player {q} {name}", v) for q, pl in enumerate(s.players)
                   for name, v in (("supply", pl.supply), ("lism", pl.lism), ("removed", pl.removed),
-                                  *((f"counters[{t}]", c) for t, c in enumerate(pl.counters)))]
+                                  *((f"counters.{_label(t, MINERAL_NAMES)}", c) for t, c in enumerate(pl.counters)))]
         counts += [(f"zone {z} astronauts of player {q}", v) for z, row in enumerate(s.mars) for q, v in enumerate(row)]
         counts += [(f"ship {ship} crew of player {q}", v) for ship, row in enumerate(s.crew) for q, v in enumerate(row)]
         counts += [(f"zone {z} leftover", v) for z, v in enumerate(s.leftover)]
@@ -197,7 +222,7 @@ def check_invariants(s: GameState) -> None:
     for t in range(NUM_MINERALS):
         count = s.mineral_pool.count(t) + s.mineral.count(t)
         if count != MINERAL_TOKENS[t]:
-            _fail(f"{count} mineral tokens of type {t} in pool + zones, expected {MINERAL_TOKENS[t]}")
+            _fail(f"{count} {MINERAL_NAMES[t]} mineral tokens in pool + zones, expected {MINERAL_TOKENS[t]} (M-C4)")
     for z in range(NUM_ZONES):
         if s.mineral[z] == NONE and (any(s.mars[z]) or s.leftover[z]):
             _fail(f"zone {z} holds astronauts or counters but no mineral token (M-L5)")
@@ -210,7 +235,8 @@ def check_invariants(s: GameState) -> None:
     for z in range(NUM_ZONES):
         c = s.discovery[z]
         if c != NONE and (z not in OUTER_ZONES or IS_BONUS[c] or not 0 <= s.discovery_owner[z] < n):
-            _fail(f"zone {z}: discovery card {c} laid by {s.discovery_owner[z]} (outer zones, discovery cards, a seat)")
+            _fail(f"zone {z}: discovery card {_card(c)} laid by {_label(s.discovery_owner[z], ())} "
+                  f"(outer zones, discovery cards, a seat)")
         if c == NONE and s.discovery_owner[z] != NONE:
             _fail(f"zone {z} has a discovery owner but no card")
         if (c == NONE and s.looked[z]) or s.looked[z] != sorted(set(s.looked[z])) or \
@@ -224,18 +250,19 @@ def check_invariants(s: GameState) -> None:
     if len(s.removed_by) != len(s.removed_cards) or any(
             q != NONE and (not 0 <= q < n or c not in s.players[q].seen) for c, q in zip(s.removed_cards, s.removed_by)):
         _fail(f"removed_by {s.removed_by} names, for each removed card, the seat that drew it and has seen it "
-              f"(M-E1), or NONE; removed_cards {s.removed_cards}")
+              f"(M-E1), or null; removed_cards {_cards(s.removed_cards)}")
     # role cards: 9 per player over hand, discard and the unplayed commit (M-C7, M-R6)
     for q, pl in enumerate(s.players):
         roles = pl.hand + pl.discard + ([pl.commit] if pl.commit != NONE and not pl.acted else [])
         if sorted(roles) != list(range(NUM_ROLES)):
-            _fail(f"player {q}: role cards hand {pl.hand} + discard {pl.discard} + commit {pl.commit} "
+            _fail(f"player {q}: role cards hand {_labels(pl.hand, ROLE_NAMES)} + "
+                  f"discard {_labels(pl.discard, ROLE_NAMES)} + commit {_role(pl.commit)} "
                   f"are not the {NUM_ROLES} roles once each")
         if pl.hand != sorted(pl.hand) or pl.discard != sorted(pl.discard) or pl.seen != sorted(set(pl.seen)):
             _fail(f"player {q}: hand, discard and seen are kept sorted (seen without repeats)")
         unseen = [c for c in pl.bonus + pl.setup_hand if c not in pl.seen]
         if unseen:  # M-I2: a player has seen the event cards he holds
-            _fail(f"player {q} holds event card {unseen[0]} but has not seen it (M-I2); seen {pl.seen}")
+            _fail(f"player {q} holds event card {_card(unseen[0])} but has not seen it (M-I2); seen {_cards(pl.seen)}")
     check_turn(s)
 
 
@@ -269,7 +296,7 @@ def check_turn(s: GameState) -> None:
             kept = len(pl.bonus) == 1 and not pl.setup_hand
             waiting = not pl.bonus and len(pl.setup_hand) == SETUP_HAND
             if not (kept if order.index(q) < i else waiting):
-                _fail(f"player {q} holds bonus {pl.bonus} and setup cards {pl.setup_hand} while player "
+                _fail(f"player {q} holds bonus {_cards(pl.bonus)} and setup cards {_cards(pl.setup_hand)} while player "
                       f"{s.current_player} keeps: those before him kept one card, the rest hold {SETUP_HAND} (M-S6)")
     if s.phase == "commit" and any(pl.acted for pl in s.players):
         _fail("a player has acted in step 2: turns are taken only after every commit (M-R3, M-R4)")
@@ -279,14 +306,15 @@ def check_turn(s: GameState) -> None:
     if s.steps_left and s.role != EXPLORER:
         _fail(f"steps_left {s.steps_left} outside an Explorer's turn (M-O2)")
     if s.phase == "discovery" and s.role != SCIENTIST:
-        _fail(f"a drawn discovery card is laid only by the Scientist (M-O3, M-E1), not role {s.role}")
+        _fail(f"a drawn discovery card is laid only by the Scientist (M-O3, M-E1), not the {_role(s.role)}")
     in_turn = s.phase in TURN_PHASES
     if in_turn != (s.role != NONE):
-        _fail(f"role {s.role} in phase {s.phase!r}: a role is in execution exactly in a turn phase")
+        _fail(f"role {_role(s.role)} in phase {s.phase!r}: a role is in execution exactly in a turn phase")
     if in_turn:
         pl = s.players[s.current_player]
         if pl.commit != s.role or pl.acted:
-            _fail(f"player {s.current_player} executes role {s.role} but committed {pl.commit} (acted {pl.acted})")
+            _fail(f"player {s.current_player} executes role {_role(s.role)} but committed {_role(pl.commit)} "
+                  f"(acted {pl.acted})")
         if len(s.placed_slots) > ROLE_PLACE[s.role] or any(not 0 <= k < n for k in s.placed_slots):
             _fail(f"placed_slots {s.placed_slots}: at most {ROLE_PLACE[s.role]} pad slots this turn")
         if s.role == SECRET_AGENT and len(set(s.placed_slots)) != len(s.placed_slots):
@@ -303,14 +331,15 @@ def check_turn(s: GameState) -> None:
         key = lambda q: (s.players[q].commit, order.index(q))  # noqa: E731
         for q in range(n):
             if q != s.current_player and s.players[q].acted != (key(q) < key(s.current_player)):
-                _fail(f"player {q} (role {s.players[q].commit}) {'has' if s.players[q].acted else 'has not'} acted "
-                      f"while player {s.current_player} executes role {s.role} (M-R4: roles are called in order)")
+                _fail(f"player {q} (role {_role(s.players[q].commit)}) {'has' if s.players[q].acted else 'has not'} "
+                      f"acted while player {s.current_player} executes role {_role(s.role)} (M-R4: roles are called "
+                      f"in order)")
     elif s.placed_slots or s.steps_left or s.drawn != NONE:
         _fail("placed_slots, steps_left and drawn belong to a turn in progress")
     if not 0 <= s.steps_left <= EXPLORER_STEPS or (s.steps_left and s.phase != "ability"):
         _fail(f"steps_left {s.steps_left}: Explorer steps are counted only in his ability")
     if (s.drawn != NONE) != (s.phase == "discovery") or (s.drawn != NONE and IS_BONUS[s.drawn]):
-        _fail(f"drawn card {s.drawn} in phase {s.phase!r}: a drawn discovery card waits exactly in 'discovery'")
+        _fail(f"drawn card {_card(s.drawn)} in phase {s.phase!r}: a drawn discovery card waits exactly in 'discovery'")
     if (s.pending_slot != NONE) != (s.phase in ("setup_zone", "destination")):
         _fail(f"pending_slot {s.pending_slot} in phase {s.phase!r}")
     if s.pending_slot != NONE:
@@ -358,7 +387,7 @@ def check_placements(s: GameState) -> None:
     if s.role in (TRAVEL_AGENT, SOLDIER):
         sizes = (1,) if s.phase == "destination" else (0, ROLE_PLACE[s.role])
         if len(s.placed_slots) not in sizes:
-            _fail(f"placed_slots {s.placed_slots}: the {'Travel Agent' if s.role == TRAVEL_AGENT else 'Soldier'} "
+            _fail(f"placed_slots {s.placed_slots}: the {_role(s.role)} "
                   f"places his group of {ROLE_PLACE[s.role]} at once, or none (M-O7, M-O8)"
                   + (" and only the first waits for a destination (M-L2)" if s.phase == "destination" else ""))
 

@@ -50,4 +50,4 @@ def test_a_held_bonus_card_the_player_has_not_seen_is_refused_M_I2():
     d = json.loads(position(3, bonus={0: ["Geheime Mission GM1"]}).to_json())
     load(d)
     d["players"][0]["seen"].remove("Geheime Mission GM1")
-    refused(d, r"player 0 holds event card \d+ but has not seen it .*\(M-I2\)")
+    refused(d, r"player 0 holds event card Geheime Mission GM1 but has not seen it .*\(M-I2\)")
