@@ -107,6 +107,8 @@ PARTIAL = {
 SKIP = {
     "python -m tests.env.rules.test_state_json":
         "no argparse parser: a test module whose __main__ block prints an example",
+    "python -m tests.env.red_planet.test_state_json_doc":
+        "no argparse parser: a test module whose __main__ block prints an example",
 }
 
 

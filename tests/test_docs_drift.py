@@ -214,6 +214,7 @@ NAMESPACES = {
     "docs/red_planet/observation.md": ["spacemission_env.red_planet"],
     "docs/red_planet/play.md": ["spacemission_env.red_planet.render", "spacemission_agents.registry"],
     "docs/red_planet/render.md": ["spacemission_env.red_planet.render"],
+    "docs/red_planet/state_json.md": ["spacemission_env.red_planet.rules", "spacemission_env.red_planet.engine"],
 }
 SKIP_FILES = HISTORICAL
 # (file, span) -> why it is not checked
