@@ -74,17 +74,18 @@ def test_round_trip_in_a_tile_decision():
     assert loaded == s and loaded.pending in ("scan", "develop", "discover")
 
 
+@pytest.mark.parametrize("games", [10, pytest.param(38, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("n, rules", [(n, rules) for rules in ("yucata", "schmidt") for n in (2, 3, 4, 5)])
-def test_every_state_of_random_play_round_trips(n, rules):
+def test_every_state_of_random_play_round_trips(n, rules, games):
     """No state that play reaches is refused by the loader's checks (state.py: check_turn,
-    check_invariants, check_last_views, check_history): 38 games per configuration, 304 in
-    all (about 100,000 states), every state from the deal to the end, tile decisions and
-    finished games included; kind-uniform play (ends by R-E1) and every fifth game uniform
-    play with a round limit of 6 (ends at R-E3)."""
+    check_invariants, check_last_views, check_history): 10 games per configuration, 80 in
+    all, by default (``-m slow``: 38, 304 in all, about 100,000 states, 40 s), every state
+    from the deal to the end, tile decisions and finished games included; kind-uniform play
+    (ends by R-E1) and every fifth game uniform play with a round limit of 6 (ends at R-E3)."""
     from spacemission_env.space_mission.random_play import kind_uniform_action, uniform_action
     from spacemission_env.space_mission.rules.state_json import state_from_dict
 
-    for g in range(38):
+    for g in range(games):
         uniform = g % 5 == 4
         s = new_game(n, seed=1000 * n + g, rules=rules, max_rounds=6 if uniform else 100)
         r, choose = random.Random(g), uniform_action if uniform else kind_uniform_action
