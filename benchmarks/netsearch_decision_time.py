@@ -57,7 +57,7 @@ def decision_rows(budget: float, games: int, seed: int, params: dict | None = No
                 spent = time.thread_time() - t0
                 s = bot.last_search
                 if s is not None:
-                    rows.append((ply, spent, s["simulations"], s["dropped"]))
+                    rows.append((ply, spent, s["simulations"], s.get("dropped", 0)))  # (no drops before dd398c5)
             engine.step(st, policy.act_batch(obs, mask))
             ply += 1
     return np.array(rows, dtype=np.float64).reshape(-1, 4)

@@ -249,8 +249,9 @@ class NetSearchAgent(BasePolicy):
         mask = engine.legal_action_mask(st)[0]
         cands, _ = self._candidates(obs, mask, policy)
         worlds = sample_worlds_from_observation(obs, *game, 1, np.random.default_rng(0), player=0)
-        with one_blas_thread():
-            self._simulate(worlds, np.zeros(1, np.int64), cands[:1], policy, value)
+        with one_blas_thread():  # two rows: one row's observation blocks are C-contiguous, a wave's are not,
+            # and numba compiles (or loads) the feature extraction once per layout
+            self._simulate(worlds, np.zeros(2, np.int64), np.repeat(cands[:1], 2), policy, value)
             if value is not None:
                 value.values(obs[None])
 

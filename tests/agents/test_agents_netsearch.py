@@ -281,9 +281,9 @@ def test_a_budget_below_one_simulation_plays_the_prior():
 
 
 def test_bind_warms_up_once_outside_any_decision(monkeypatch):
-    """bind loads the networks and runs one simulation (numba's cached kernels load then, not
-    in the first decision's budget); a second bind of the same game, and a decision, do not
-    repeat it; the warm-up counts in no decision's stats."""
+    """bind loads the networks and runs one wave of two simulations (numba's cached kernels
+    load then, not in the first decision's budget); a second bind of the same game, and a
+    decision, do not repeat it; the warm-up counts in no decision's stats."""
     calls = []
     real = NetSearchAgent._simulate
 
@@ -294,14 +294,14 @@ def test_bind_warms_up_once_outside_any_decision(monkeypatch):
     monkeypatch.setattr(NetSearchAgent, "_simulate", counting)
     bot = NetSearchAgent(iterations=6, worlds=4, depth=2, seed=0)
     bot.bind(GameConfig(2))
-    assert calls == [1] and bot.stats["decisions"] == 0 and bot.stats["simulations"] == 0
+    assert calls == [2] and bot.stats["decisions"] == 0 and bot.stats["simulations"] == 0
     bot.bind(GameConfig(2))
-    assert calls == [1]
+    assert calls == [2]
     st = _states(games=1, steps=30, seed=3)
     obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
     bot.act_batch(obs, mask)
     assert bot.last_search is not None  # a position with a choice: the decision searched
-    assert calls[0] == 1 and sum(calls[1:]) == 6
+    assert calls[0] == 2 and sum(calls[1:]) == 6
     assert bot.stats["simulations"] == sum(calls[1:])
 
 
@@ -349,3 +349,34 @@ def test_a_bad_budget_gets_one_message(agent, budget):
     cls = {"search": SearchAgent, "netsearch": NetSearchAgent}[agent]
     with pytest.raises(ValueError, match=rf"^{cls.__name__}: budget must be a finite number of seconds > 0, got "):
         cls(budget=budget)
+
+
+def test_the_warm_up_meets_every_kernel_layout_of_a_decision():
+    """Found in a budget audit: the warm-up simulated one row, whose observation blocks are
+    C-contiguous, while a wave's are not, so numba compiled (on a fresh install) or loaded
+    the feature extraction for the other layout inside the first decision: 2.5 s, every
+    simulation dropped. In a fresh process, no numba function gains a signature during the
+    first decision after bind."""
+    import subprocess
+    import sys
+
+    code = """
+import numba, numpy as np
+from spacemission_env import GameConfig
+from spacemission_env.space_mission import engine
+from spacemission_agents.netsearch import NetSearchAgent
+from numba.core.registry import CPUDispatcher
+import gc
+def signatures():
+    return {id(d): len(d.signatures) for d in gc.get_objects() if isinstance(d, CPUDispatcher)}
+bot = NetSearchAgent(iterations=40, worlds=64)
+bot.bind(GameConfig(2))
+st = engine.init(1, 2, seeds=1000)
+before = signatures()
+bot.act_batch(engine.observe(st, observation_type="recall"), engine.legal_action_mask(st))
+after = signatures()
+print(sum(after.get(k, 0) - before.get(k, 0) for k in after))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "0"
