@@ -11,6 +11,7 @@ import re
 from spacemission_env.red_planet import rules as G
 from spacemission_env.red_planet.rules import GameState
 from spacemission_env.red_planet.rules.state_json import MAX_COUNTERS, state_to_dict
+from tests.helpers.doc_json import compact_json
 from tests.helpers.paths import ROOT
 
 DOC = ROOT / "docs" / "red_planet" / "state_json.md"
@@ -22,17 +23,6 @@ def example_state() -> GameState:
     for _ in range(10):
         G.apply(s, r.choice(G.legal_actions(s)))
     return s
-
-
-def compact_json(obj, indent: int = 0) -> str:
-    """JSON with objects one key a line and lists of scalars on one line (the doc's style)."""
-    pad = "  " * (indent + 1)
-    if isinstance(obj, dict) and obj and any(isinstance(v, (dict, list)) for v in obj.values()):
-        items = [f"{pad}{json.dumps(k)}: {compact_json(v, indent + 1)}" for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
-    if isinstance(obj, list) and any(isinstance(v, (dict, list)) for v in obj):
-        return "[\n" + ",\n".join(pad + compact_json(v, indent + 1) for v in obj) + "\n" + "  " * indent + "]"
-    return json.dumps(obj, ensure_ascii=False)
 
 
 def doc_example() -> str:

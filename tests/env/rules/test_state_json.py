@@ -11,6 +11,7 @@ import pytest
 
 from spacemission_env.space_mission.rules import GameState, apply, new_game
 from spacemission_env.space_mission.rules.state_json import state_to_dict
+from tests.helpers.doc_json import compact_json
 from tests.helpers.paths import ROOT
 from tests.helpers.positions import position
 
@@ -25,17 +26,6 @@ def example_state() -> GameState:
     for _ in range(58):
         apply(s, kind_uniform_action(s, r))
     return s
-
-
-def compact_json(obj, indent: int = 0) -> str:
-    """JSON with objects one key a line and lists of scalars on one line (the doc's style)."""
-    pad = "  " * (indent + 1)
-    if isinstance(obj, dict) and obj and any(isinstance(v, (dict, list)) for v in obj.values()):
-        items = [f"{pad}{json.dumps(k)}: {compact_json(v, indent + 1)}" for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
-    if isinstance(obj, list) and any(isinstance(v, (dict, list)) for v in obj):
-        return "[\n" + ",\n".join(pad + compact_json(v, indent + 1) for v in obj) + "\n" + "  " * indent + "]"
-    return json.dumps(obj)
 
 
 def doc_example() -> str:
