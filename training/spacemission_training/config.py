@@ -138,7 +138,8 @@ class TrainConfig:
     max_rounds: int = _h("round limit (R-E3)", default=100)
     observation_type: str = _h("the learner's observation: info, recall or seer", default="recall")
     # budget and machine
-    steps: int = _h("learner decisions to train for (env steps over all games)", default=3_000_000)
+    steps: int = _h("learner decisions to train for (env steps over all games), rounded up to whole rollouts "
+                    "of num_envs x n_steps", default=3_000_000)
     seed: int = _h("seed of everything (env, pool, torch, numpy): same seed, same machine -> same weights", default=0)
     threads: int = _h("torch threads (1 is fastest for these small networks on a busy 2-core machine)", default=1)
     device: str = _h("torch device of the network: cpu, cuda, cuda:N, or auto (cuda when torch sees one, else cpu); "
