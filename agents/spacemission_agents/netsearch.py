@@ -345,8 +345,8 @@ class NetSearchAgent(BasePolicy):
         self.stats["seconds"] += elapsed
         self.last_search = {"candidates": cands.tolist(), "prior": prior.tolist(), "visits": n_vis.tolist(),
                             "q": np.where(n_vis > 0, q, np.nan).tolist(), "root_value": root_v,
-                            "simulations": sims, "dropped": dropped, "worlds": int(worlds.batch_size), "seconds": elapsed,
-                            "action": int(cands[best])}
+                            "simulations": sims, "dropped": dropped, "worlds": int(worlds.batch_size),
+                            "seconds": elapsed, "action": int(cands[best])}
         return int(cands[best])
 
     def _stage(self, obs: np.ndarray) -> int:
