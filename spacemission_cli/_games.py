@@ -133,6 +133,11 @@ def check_record_file(path) -> None:
     path = Path(path)
     if not path.exists() or (path.is_file() and path.stat().st_size == 0):
         return
+    try:
+        if not read_text(path).strip():  # blank lines only: append_record takes it as empty
+            return
+    except (OSError, UnicodeDecodeError, ValueError):
+        pass  # read_records names the problem
     records = read_records(path)
     if len(records) == 1 and records[0][1].get("unfinished"):
         raise ReplayError(f"{path} is a game saved by play's 'save FILE', not a file of recorded games")

@@ -45,7 +45,8 @@ sampled world's full state), in place of the recall value net on the bot's obser
 Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), kept in
 each decision: a wave is sized to the time left at the cost of a simulation measured at
 this stage of the game (``round // STAGE_ROUNDS``; a simulation to the end from the opening
-costs tens of times one from the last rounds) plus a wave's fixed part (``WAVE_FIXED``), and
+costs tens of times one from the last rounds; at a stage not met yet, a first wave of one
+measures it) plus a wave's fixed part (``WAVE_FIXED``), and
 the clock is read at every ply: a wave the deadline overtakes is dropped, its visits
 uncounted (``last_search["dropped"]``). A decision's first wave holds at least one
 simulation, so a stale estimate is measured anew. Or ``iterations`` simulations per decision (then
@@ -356,12 +357,14 @@ class NetSearchAgent(BasePolicy):
 
     def _wave_fits(self, seconds: float, stage: int, own: float | None) -> int:
         """How many simulations a wave may hold to end within ``seconds``: at the cost of this
-        decision's last wave, else the stage's running cost; at a stage not met yet, the dearest
-        one measured (too few simulations rather than a wave the deadline drops); with nothing
-        measured, any (the deadline guards the first)."""
-        cost = own if own is not None else self._sim_cost.get(stage, max(self._sim_cost.values(), default=0.0))
-        if cost <= 0.0:
-            return INDEX_LIMIT if seconds > 0 else 0
+        decision's last wave, else the stage's running cost; at a stage not met yet, one (it
+        measures the stage: another stage's cost, even the opening's, can be far too low, and a
+        first wave of many would be dropped, or overrun the budget by its first ply)."""
+        if seconds <= 0:
+            return 0
+        cost = own if own is not None else self._sim_cost.get(stage)
+        if cost is None:
+            return 1
         return int(seconds / cost - WAVE_FIXED)
 
     def _check_wave(self, size: int, first: bool, c: int) -> None:

@@ -307,18 +307,33 @@ def test_bind_warms_up_once_outside_any_decision(monkeypatch):
 
 def test_wave_size_from_the_stage_cost():
     """A wave of s simulations is planned to cost (s + WAVE_FIXED) x the cost of one: that of
-    this decision's last wave, else of the stage (round // 4), else of the dearest stage met,
-    else unbounded (nothing measured: the deadline guards the first wave)."""
+    this decision's last wave, else of the stage (round // 4); at a stage not met, a wave of
+    one measures it (a review found a fresh bot's first wave, sized by nothing, overran a
+    0.03 s budget 2.8-fold with first=300, and stages dearer than the opening)."""
     from spacemission_agents.netsearch import WAVE_FIXED
 
     bot = NetSearchAgent(budget=0.1)
-    assert bot._wave_fits(0.1, 0, None) > 10**9 and bot._wave_fits(-0.001, 0, None) == 0
+    assert bot._wave_fits(0.1, 0, None) == 1 and bot._wave_fits(-0.001, 0, None) == 0
     bot._sim_cost = {0: 0.005, 5: 0.0005}
     assert bot._wave_fits(0.1, 0, None) == int(0.1 / 0.005 - WAVE_FIXED)  # 14
     assert bot._wave_fits(0.1, 5, None) == int(0.1 / 0.0005 - WAVE_FIXED)  # 194
-    assert bot._wave_fits(0.1, 3, None) == int(0.1 / 0.005 - WAVE_FIXED)  # not met: the dearest
-    assert bot._wave_fits(0.1, 5, 0.002) == int(0.1 / 0.002 - WAVE_FIXED)  # this decision's own
+    assert bot._wave_fits(0.1, 3, None) == 1  # not met: one, to measure it
+    assert bot._wave_fits(0.1, 3, 0.002) == int(0.1 / 0.002 - WAVE_FIXED)  # this decision's own
     assert bot._wave_fits(0.02, 0, None) < 1  # less than a wave's fixed part and one simulation
+
+
+def test_a_fresh_bot_with_a_huge_first_wave_keeps_its_budget():
+    """The review's case: budget 0.03, first=300 (1,800 simulations in the first wave of a
+    fresh bot) took 0.085 s, one policy ply of 1,800 rows; now the first wave of a stage not
+    met is one simulation, and later waves are sized by what it cost."""
+    st = _states(games=1, steps=0)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+    bot = NetSearchAgent(budget=0.03, first=300, worlds=4096)
+    bot.bind(GameConfig(2))
+    t0 = time.thread_time()
+    bot.act_batch(obs, mask)
+    assert time.thread_time() - t0 < 0.03 + 0.008
+    assert bot.last_search["simulations"] >= 1  # the measuring wave finished
 
 
 def test_a_stage_thought_too_dear_is_measured_anew():

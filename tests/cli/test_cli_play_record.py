@@ -89,6 +89,8 @@ def test_an_absent_or_empty_file_may_take_a_record(tmp_path):
     check_record_file(tmp_path / "new.jsonl")
     (tmp_path / "empty.jsonl").write_text("")
     check_record_file(tmp_path / "empty.jsonl")
+    (tmp_path / "blank.jsonl").write_text("\n \n")  # a review: refused, though append_record takes it
+    check_record_file(tmp_path / "blank.jsonl")
     (tmp_path / "bad.jsonl").write_text("[1, 2]\n")
     with pytest.raises(ReplayError, match="line 1"):
         check_record_file(tmp_path / "bad.jsonl")
