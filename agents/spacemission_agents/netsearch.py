@@ -45,7 +45,7 @@ sampled world's full state), in place of the recall value net on the bot's obser
 Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), kept in
 each decision: a wave is sized to the time left at the cost of a simulation measured at
 this stage of the game (``round // STAGE_ROUNDS``; a simulation to the end from the opening
-costs tens of times one from the last rounds; at a stage not met yet, a first wave of one
+costs tens of times one from the last rounds; at a stage not met yet, a wave of one first
 measures it) plus a wave's fixed part (``WAVE_FIXED``), and
 the clock is read at every ply: a wave the deadline overtakes is dropped, its visits
 uncounted (``last_search["dropped"]``). A decision's first wave holds at least one
@@ -294,6 +294,7 @@ class NetSearchAgent(BasePolicy):
         c = cands.size
         n_vis, w_sum = np.zeros(c, np.int64), np.zeros(c)
         left = self.iterations
+        measuring = False
         stage = self._stage(obs)
         sims = dropped = 0
         own = None  # this decision's last measured cost per simulation
@@ -302,6 +303,7 @@ class NetSearchAgent(BasePolicy):
             if left is not None:
                 cut = left
             else:  # the time budget: stop before a wave that would overrun it (none: the prior's choice)
+                measuring = own is None and stage not in self._sim_cost  # a wave of one measures the stage
                 cut = self._wave_fits(deadline - self._clock(), stage, own)
                 if cut < 1 and first and self._clock() < deadline:
                     cut = 1  # one all the same: it measures this stage anew (the deadline drops it if need be)
@@ -334,7 +336,7 @@ class NetSearchAgent(BasePolicy):
             np.add.at(n_vis, pick, 1)
             np.add.at(w_sum, pick, v)
             sims += pick.size
-            first = False
+            first = first and measuring  # the first wave proper (checked whole, round robin) comes after
             if (left is not None and left <= 0) or (left is None and self._clock() >= deadline):
                 break
         q = np.where(n_vis > 0, w_sum / np.maximum(n_vis, 1), -np.inf)
