@@ -157,10 +157,10 @@ def test_env_is_the_pettingzoo_env_unchanged():
 
 @pytest.mark.parametrize("bad, message", [
     (dict(players=6), "num_players must be an integer in 2..5"),
-    (dict(minibatch=5000, train_batch=1000), "minibatch in 1..train_batch"),
+    (dict(minibatch=5000, train_batch=1000), r"minibatch must be in 1\.\.train_batch \(1000\), got 5000"),
     (dict(opponents="heuristic=-1"), "must be >= 0"),
     (dict(trunk="256,x"), "comma-separated layer sizes"),
-    (dict(num_env_runners=-1), "num_env_runners >= 0"),
+    (dict(num_env_runners=-1), "num_env_runners must be >= 0, got -1"),
 ])
 def test_config_rejects_bad_values(bad, message):
     with pytest.raises(ValueError, match=message):
