@@ -217,17 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     from spacemission_env.games import get_game
-    from spacemission_env.space_mission.config import RULE_SETS
 
+    own = get_game(args.game).rule_sets  # --rules offers every game's: refuse another game's here
+    if args.rules is not None and args.rules not in own:
+        which = "Space Mission" if args.game == "spacemission" else f"--game {args.game}"
+        ap.error(f"argument --rules: {args.rules!r} is not a rule set of {which} (its rule sets: {', '.join(own)})")
     if args.game != "spacemission":
-        own = get_game(args.game).rule_sets
-        if args.rules is not None and args.rules not in own:  # another game's rule set
-            ap.error(f"argument --rules: {args.rules!r} is not a rule set of --game {args.game} "
-                     f"(its rule sets: {', '.join(own)})")
         return _bench_other_game(args, ap)
-    if args.rules not in (None, *RULE_SETS):
-        ap.error(f"argument --rules: {args.rules!r} is not a rule set of Space Mission "
-                 f"(its rule sets: {', '.join(RULE_SETS)})")
     if args.rules is None:
         args.rules = "yucata"
     if args.players is None:

@@ -29,6 +29,17 @@ _RESUMING: contextvars.ContextVar[bool] = contextvars.ContextVar("resuming", def
 MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
 
 
+def spec_file(spec: str, game: str) -> str | None:
+    """The model file an agent spec reads (``ppo:PATH``), or None (a named bot, or a spec that
+    does not parse: its check names it elsewhere)."""
+    from spacemission_agents.registry import parse_spec
+
+    try:
+        return parse_spec(spec, game)[1] or None
+    except ValueError:
+        return None
+
+
 def at_least(cfg, low, *names) -> list[tuple[bool, str]]:
     """(ok, message) per field of ``cfg`` that must be >= ``low``: each names the field and its value."""
     return [(getattr(cfg, k) >= low, f"{k} must be >= {low}, got {getattr(cfg, k)!r}") for k in names]
@@ -250,8 +261,8 @@ class TrainConfig:
             from spacemission_agents.ppo_prior import prior_observation_type
 
             wanted = prior_observation_type(game.name)  # ValueError naming a game without a prior
-            checks.append((self.observation_type == wanted, f"the heuristic prior reads the {wanted!r} observation, got observation_type "
-                                                          f"{self.observation_type!r}"))
+            checks.append((self.observation_type == wanted, f"the heuristic prior reads the {wanted!r} observation, "
+                                                          f"got observation_type {self.observation_type!r}"))
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad training configuration: {message}")
@@ -286,22 +297,13 @@ class TrainConfig:
     def start_files(self) -> list[tuple[str, str]]:
         """(option, path) of the files this run reads only at its start: ``init_from`` and the
         model files of ``ppo:PATH`` agents among ``opponents`` and ``bc_teacher``."""
-        from spacemission_agents.registry import parse_spec
-
         from .pool import SELF, parse_weights
 
         specs = [("opponents", g) for g in parse_weights(self.opponents) if g != SELF]
         if self.bc_teacher and self.bc_samples and not self.init_from:
             specs.append(("bc_teacher", self.bc_teacher))
         out = [("init_from", self.init_from)] if self.init_from else []
-        for option, spec in specs:
-            try:
-                path = parse_spec(spec, game=self.game)[1]
-            except ValueError:
-                continue
-            if path:
-                out.append((option, path))
-        return out
+        return out + [(option, path) for option, spec in specs if (path := spec_file(spec, self.game))]
 
     def _check_agents(self, resuming: bool = False) -> None:
         """ValueError naming the option whose agent specs (opponents, eval_opponents, bc_teacher)

@@ -56,7 +56,7 @@ from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
 from .lifecycle import Interrupt, exit_status, finished_step, sigterm_stops_at_once
-from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, versions
+from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, spec_file, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
@@ -183,18 +183,10 @@ def model_files_sha256(specs, game: str) -> dict[str, str]:
     """{path: sha256} of the model files that the ``ppo:PATH`` agent specs among ``specs``
     read: the ``--bc-cache`` key holds them, so a file replaced at the same path is a new
     teacher (or opponent), not the cached one."""
-    from spacemission_agents.registry import parse_spec
     from spacemission_agents.value import file_sha256
 
-    out = {}
-    for spec in specs:
-        try:
-            path = parse_spec(spec, game)[1]
-        except ValueError:
-            continue
-        if path and Path(path).is_file():
-            out[path] = file_sha256(path)
-    return out
+    paths = (spec_file(spec, game) for spec in specs)
+    return {path: file_sha256(path) for path in paths if path and Path(path).is_file()}
 
 
 def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.ndarray, np.ndarray, dict]:

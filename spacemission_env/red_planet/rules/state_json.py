@@ -147,16 +147,14 @@ def _obj(value, where: str, keys: tuple[str, ...]) -> dict:
     return value
 
 
-def _int(value, where: str, lo: int, hi: int) -> int:
+def _int(value, where: str, lo: int, hi: int, why: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _bad(where, f"an integer in [{lo}, {hi}]", value)
+        raise _bad(where, f"an integer in [{lo}, {hi}]" + (f" ({why})" if why else ""), value)
     return value
 
 
 def _counters(value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNTERS:
-        raise _bad(where, f"an integer in [0, {MAX_COUNTERS}] ({_COUNTERS_WHY})", value)
-    return value
+    return _int(value, where, 0, MAX_COUNTERS, _COUNTERS_WHY)
 
 
 def _opt_int(value, where: str, lo: int, hi: int) -> int:

@@ -347,7 +347,8 @@ def check_record_order(s: GameState) -> None:
     empty = None
     for q in order:
         if not s.players[q].last_turn:
-            empty = q if empty is None else empty
+            if empty is None:
+                empty = q
         elif empty is not None:
             raise ValueError(f"game state: players[{q}].last_turn records actions but players[{empty}].last_turn, of a "
                              f"seat that acted after it (start_player {s.start_player}, current_player {c}, round "
