@@ -66,7 +66,8 @@ class BasePolicy:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """``act_batch`` on a batch of one; ValueError unless the observation is one vector
-        ``[D]`` (or None) and the mask one vector ``[num_actions]``."""
+        ``[D]`` (or None) and the mask one vector ``[num_actions]``, TypeError unless
+        ``act_batch`` returns integer ids of shape ``(1,)`` (a float is not truncated)."""
         if type(self).act_batch is BasePolicy.act_batch:
             raise NotImplementedError("override act() or act_batch()")
         obs = None if observation is None else np.asarray(observation)
@@ -74,13 +75,25 @@ class BasePolicy:
         if (obs is not None and obs.ndim != 1) or mask.ndim != 1:
             raise ValueError(f"{type(self).__name__}.act takes one observation [D] and one mask [num_actions], "
                              f"got shapes {None if obs is None else obs.shape} and {mask.shape}")
-        return int(self.act_batch(None if obs is None else obs[None], mask[None])[0])
+        answer = self.act_batch(None if obs is None else obs[None], mask[None])
+        a = None if answer is None else np.asarray(answer)
+        if a is None or a.dtype.kind not in "iu" or a.shape != (1,):  # nothing converted: 3.7 is not 3
+            raise TypeError(f"{type(self).__name__}.act_batch returned {answer!r} for one decision; "
+                            f"expected an integer array of shape (1,)")
+        return int(a[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """``act`` row by row; TypeError unless each answer is an integer (Python or numpy,
+        not a bool): nothing is converted."""
         if type(self).act is BasePolicy.act:
             raise NotImplementedError("override act() or act_batch()")
         obs = [None] * len(action_masks) if observations is None else observations
-        return np.array([self.act(o, m) for o, m in zip(obs, action_masks)], dtype=np.int64)
+        actions = [self.act(o, m) for o, m in zip(obs, action_masks)]
+        for a in actions:  # nothing converted: a float, bool or str is not an action id
+            if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+                raise TypeError(f"{type(self).__name__}.act returned {a!r} ({type(a).__name__}); "
+                                f"expected an integer action id")
+        return np.array(actions, dtype=np.int64)
 
     def seed(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Reseed the policy's randomness (no-op for deterministic policies)."""

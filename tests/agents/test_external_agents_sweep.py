@@ -179,6 +179,41 @@ def test_bad_answers_forfeit_with_what_was_returned(kind, reason, game, players)
 
 
 @pytest.mark.parametrize("game, players", GAMES)
+@pytest.mark.parametrize("agent, answer", [
+    (E.ActAnswers("float"), r"ActAnswers.act returned \d+\.5 \(float\)"),
+    (E.ActAnswers("whole_float"), r"ActAnswers.act returned \d+\.0 \(float\)"),
+    (E.ActAnswers("bool"), r"ActAnswers.act returned True \(bool\)"),
+    (E.ActAnswers("string"), r"ActAnswers.act returned '\d+' \(str\)"),
+])
+def test_base_policy_converts_no_answer_of_act(agent, answer, game, players):
+    """Before: BasePolicy's act_batch cast act's answers to int64 (3.5 played as 3, True as 1,
+    '3' as 3): no forfeit, against the docs (nothing is converted)."""
+    result, messages = arena([agent, "random"], game, players)
+    assert len(messages) == result.config["games"]
+    assert all(re.search(r"forfeits game .*: raised TypeError: " + answer + "; expected an integer action id", m)
+               for m in messages), messages
+
+
+@pytest.mark.parametrize("game, players", GAMES)
+def test_base_policy_converts_no_answer_of_act_batch(game, players, monkeypatch, capsys):
+    """Before: BasePolicy's act took int() of act_batch's float (3.5 played as 3) in play and
+    the Gymnasium env, where the arena forfeits the same agent."""
+    import spacemission_env
+
+    env = spacemission_env.GameEnv(game=game, num_players=players, opponents=E.BatchFloats(), seat=players - 1,
+                                   rules="schmidt" if game == "spacemission" else None)  # seat 0 opens
+    with pytest.raises(TypeError, match=r"BatchFloats.act_batch returned array\(\[\d+\.5\]\) for one decision; "
+                                        r"expected an integer array of shape \(1,\)"):
+        _, info = env.reset(seed=0)
+        for _ in range(players * 4):
+            _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    code, out, err = _play(["--game", game, "--players", str(players), "--opponents", f"{H}:BatchFloats",
+                            "--seat", "1", "--seed", "1"], monkeypatch, capsys)
+    text = " ".join((out + err).split())
+    assert re.search(r"\(seat [02]\) failed: TypeError: BatchFloats.act_batch returned array", text), text
+
+
+@pytest.mark.parametrize("game, players", GAMES)
 def test_an_agent_that_raises_forfeits_naming_the_exception(game, players):
     result, messages = arena([f"{H}:Raises:where='act'", "random"], game, players)
     assert len(messages) == result.config["games"] and all("raised LookupError: boom in act" in m for m in messages)

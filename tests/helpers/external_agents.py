@@ -105,6 +105,25 @@ class Returns(BasePolicy):
         return bad[0] if bad.ndim == 1 and len(bad) else bad
 
 
+class ActAnswers(BasePolicy):
+    """``BasePolicy`` with only ``act``, returning the first legal id as ``kind``: "float"
+    (id + 0.5), "whole_float" (id as a float), "bool" (True) or "string" (the id as a str)."""
+
+    def __init__(self, kind: str = "float"):
+        self.kind = kind
+
+    def act(self, observation, action_mask):
+        a = int(np.flatnonzero(action_mask)[0])
+        return {"float": a + 0.5, "whole_float": float(a), "bool": True, "string": str(a)}[self.kind]
+
+
+class BatchFloats(BasePolicy):
+    """``BasePolicy`` with only ``act_batch``, returning the first legal ids + 0.5 (floats)."""
+
+    def act_batch(self, observations, action_masks):
+        return _first(action_masks) + 0.5
+
+
 class Raises(BasePolicy):
     """Raises ``LookupError("boom in WHERE")`` (not a ValueError, TypeError or RuntimeError, which
     callers tend to catch) in ``where``: act, bind, seed, seed_later (every seed() call after
