@@ -105,7 +105,7 @@ class Opponent:
         try:
             if self.reseed:
                 self.agent.seed(seed_for(self.seed, self.seat, ply))
-            action = self.agent.act(obs, mask)
+            action = self.agent.act(obs, mask.copy())  # the legality check below reads ours
         except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \

@@ -121,7 +121,7 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
 
     def ask(rows: slice, n: int) -> np.ndarray:
         try:
-            answer = agent.act_batch(obs[rows], masks[rows])
+            answer = agent.act_batch(obs[rows], masks[rows].copy())  # an agent may write to its mask: not to ours
         except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
             raise _BadAnswer(f"raised {type(exc).__name__}: {exc}") from exc
         return _as_actions(answer, n)

@@ -179,6 +179,16 @@ def test_bad_answers_forfeit_with_what_was_returned(kind, reason, game, players)
 
 
 @pytest.mark.parametrize("game, players", GAMES)
+def test_an_agent_that_writes_to_its_mask_forfeits_its_illegal_action(game, players):
+    """Before: the arena checked the answer against the mask the agent had been given, which it
+    had set all True, so the illegal id reached the engine, whose error ended the whole run."""
+    result, messages = arena([E.MaskWriter(), "random"], game, players)
+    assert len(messages) == len(result.forfeits) == result.config["games"]
+    assert all(re.search(r"agent 'MaskWriter' forfeits game .*: returned illegal action \d+; legal: \[", m)
+               for m in messages), messages
+
+
+@pytest.mark.parametrize("game, players", GAMES)
 @pytest.mark.parametrize("agent, answer", [
     (E.ActAnswers("float"), r"ActAnswers.act returned \d+\.5 \(float\)"),
     (E.ActAnswers("whole_float"), r"ActAnswers.act returned \d+\.0 \(float\)"),
@@ -211,6 +221,16 @@ def test_base_policy_converts_no_answer_of_act_batch(game, players, monkeypatch,
                             "--seat", "1", "--seed", "1"], monkeypatch, capsys)
     text = " ".join((out + err).split())
     assert re.search(r"\(seat [02]\) failed: TypeError: BatchFloats.act_batch returned array", text), text
+
+
+@pytest.mark.parametrize("game, players", GAMES)
+def test_play_names_a_bot_that_writes_to_its_mask(game, players, monkeypatch, capsys):
+    """Before: play checked the answer against the mask the bot had set all True, and the rules'
+    own refusal ended the command with a traceback."""
+    code, out, err = _play(["--game", game, "--players", str(players), "--opponents", f"{H}:MaskWriter",
+                            "--seat", "1", "--seed", "1"], monkeypatch, capsys)
+    text = " ".join((out + err).split())
+    assert re.search(rf'opponent .{H}:MaskWriter. \(seat [02]\) returned \d+, not a legal action', text), text
 
 
 @pytest.mark.parametrize("game, players", GAMES)

@@ -105,6 +105,15 @@ class Returns(BasePolicy):
         return bad[0] if bad.ndim == 1 and len(bad) else bad
 
 
+class MaskWriter(BasePolicy):
+    """Writes True over its whole mask, then returns an id that was illegal in it."""
+
+    def act_batch(self, observations, action_masks):
+        illegal = np.argmin(action_masks, axis=1)  # a 0 of the mask (every mask here has one)
+        action_masks[:] = True
+        return illegal
+
+
 class ActAnswers(BasePolicy):
     """``BasePolicy`` with only ``act``, returning the first legal id as ``kind``: "float"
     (id + 0.5), "whole_float" (id as a float), "bool" (True) or "string" (the id as a str)."""
