@@ -187,9 +187,9 @@ class GameEnv(EnvBase, gymnasium.Env):
         if unknown:
             raise ValueError(f"unknown reset option {unknown[0]}; the only option is 'seat'")
         seat = check_seat((options or {}).get("seat", self.seat_option), self.num_players)  # before any reseeding
-        super().reset(seed=seed)
-        if seed is not None:
+        if seed is not None:  # first: an opponent's seed() that raises leaves the env's generator as it was
             seed_policies(self.opponents, np.random.SeedSequence(seed))
+        super().reset(seed=seed)
         self.seat = int(self.np_random.integers(self.num_players)) if seat == "random" else seat
         self._seat_arr = np.array([self.seat], dtype=np.int64)
         game_seed = int(self.np_random.integers(0, 2**63))

@@ -223,12 +223,17 @@ def note_opponent_failure(exc: BaseException, who: str) -> None:
 
 
 def seed_policies(policies, seed_sequence: np.random.SeedSequence) -> None:
-    """Call ``seed`` on every distinct policy that has one, each with its own child seed."""
+    """Call ``seed`` on every distinct policy that has one, each with its own child seed; an
+    exception it raises passes on with a note naming the policy."""
     distinct = list({id(p): p for p in policies}.values())
     for p, child in zip(distinct, seed_sequence.spawn(len(distinct))):
         fn = getattr(p, "seed", None)
         if callable(fn):
-            fn(int(child.generate_state(1, np.uint64)[0] >> np.uint64(1)))
+            try:
+                fn(int(child.generate_state(1, np.uint64)[0] >> np.uint64(1)))
+            except Exception as exc:
+                note_opponent_failure(exc, f"seed() of opponent {p!r}")
+                raise
 
 
 def bind_policies(policies, config: GameConfig) -> None:

@@ -261,8 +261,8 @@ class GameVecEnv(EnvBase, VecEnv):
 
     def reset(self):
         if self._seeds[0] is not None:
-            self._rng = np.random.default_rng(self._seeds[0])
-            seed_policies(self.opponents, np.random.SeedSequence(self._seeds[0]))
+            seed_policies(self.opponents, np.random.SeedSequence(self._seeds[0]))  # first: one that raises
+            self._rng = np.random.default_rng(self._seeds[0])  # leaves the generator as it was
         options = self._options
         self._reset_seeds()
         self._reset_options()

@@ -103,6 +103,33 @@ def test_gymnasium_env_takes_agent_objects_as_opponents():
     assert not info["illegal_action"]
 
 
+@pytest.mark.parametrize("game, players", GAMES)
+def test_an_opponent_whose_seed_fails_is_named_and_the_env_left_as_it_was(game, players):
+    """Before: a seeded reset passed on the opponent's error without naming it, after reseeding
+    the env's generator (Gymnasium) or the VecEnv's (SB3), with the old game still in place."""
+    import spacemission_env
+
+    env = spacemission_env.GameEnv(game=game, num_players=players, opponents=E.Raises("seed"))
+    env.reset()
+    before = env.np_random.bit_generator.state
+    with pytest.raises(LookupError, match="boom in seed") as exc:
+        env.reset(seed=1)
+    assert any("raised by seed() of opponent <tests.helpers.external_agents.Raises" in n for n in exc.value.__notes__)
+    assert env.np_random.bit_generator.state == before
+    if game == "spacemission":
+        pytest.importorskip("stable_baselines3")
+        from spacemission_env.sb3 import SpaceMissionVecEnv
+
+        venv = SpaceMissionVecEnv(2, num_players=players, opponents=E.Raises("seed"))
+        venv.reset()
+        before = venv._rng.bit_generator.state
+        venv.seed(1)
+        with pytest.raises(LookupError, match="boom in seed") as exc:
+            venv.reset()
+        assert any("raised by seed() of opponent" in n for n in exc.value.__notes__)
+        assert venv._rng.bit_generator.state == before
+
+
 # --- bad agents: a clear error naming the agent, before any game ----------------------------
 def test_a_class_given_for_an_agent_object_is_refused():
     """Before: accepted, named 'type', and every one of its games a forfeit (act_batch unbound)."""
