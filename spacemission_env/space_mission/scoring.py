@@ -93,7 +93,7 @@ def jump_gate_points(probes: Sequence[int]) -> list[int]:
 def score_breakdown(gate_points: int, stations: int, collection: Sequence[int]) -> dict[str, int]:
     """One player's breakdown with the keys of CATEGORIES plus ``total``."""
     tiles = tile_points(collection)
-    out = {"jump_gate": int(gate_points), "stations": stations * STATION_POINTS}
+    out = {"jump_gate": int(gate_points), "stations": stations * STATION_POINTS}  # R-P1, R-P2
     out.update({k: tiles[k] for k in ("minerals", "aliens", "matter", "water", "medals")})
     out["total"] = sum(out.values())
     return out
