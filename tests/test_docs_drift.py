@@ -642,3 +642,19 @@ def test_reported_entries_are_current():
     """Every REPORTED entry names a test of this file (its doc text may have changed)."""
     stale = sorted(set(REPORTED) - _PARAM_IDS)
     assert not stale, f"REPORTED entries that match no test any more: {stale}"
+
+
+# ---------------------------------------------------------------- the file table of docs/games.md
+
+@pytest.mark.parametrize("folder", ["rules", "engine"])
+def test_games_md_names_every_module_of_each_game(folder):
+    """docs/games.md's "One shape per game" table lists the modules of each game's rules/ and
+    engine/ (all of them but __init__.py)."""
+    row = next(r for r in _section("docs/games.md", "| file | Space Mission").split("\n")
+               if r.startswith(f"| `{folder}/`"))
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    for package, cell in (("space_mission", cells[1]), ("red_planet", cells[2])):
+        named = set(re.findall(r"`(\w+\.py)`", cell))
+        real = {p.name for p in (ROOT / "spacemission_env" / package / folder).glob("*.py")} - {"__init__.py"}
+        assert named == real, (f"docs/games.md, {folder}/ of {package}: missing {sorted(real - named)}, "
+                               f"not there {sorted(named - real)}")
