@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None, prog: str = "spacemission demo") -> None
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=2,
                     help="game and player seed (default 2: a 3-player game that ends by R-E1;"
-                         " about a third of random games hit the round limit, docs/random_play.md)")
+                         " 24-50%% of kind-random games hit the round limit, by player count, docs/random_play.md)")
     ap.add_argument("--rules", default="yucata", choices=["yucata", "schmidt"])
     ap.add_argument("--player", default="kind", choices=sorted(PLAYERS),
                     help="random player: kind-uniform (default) or uniform over legal ids")
