@@ -339,6 +339,8 @@ def record_turn(b, q, a, pos, hand, actions_left, turn_len, turn_kind, turn_targ
         turn_ncards[b, q] = 0
         turn_cards[b, q] = 0
         turn_tile[b, q] = False
+    elif turn_len[b, q] == 0:  # the turn began before a schema 1/2 state was loaded: unknown, stays empty
+        return
     k = turn_len[b, q]
     turn_len[b, q] = k + 1
     mask = 0

@@ -414,6 +414,12 @@ def record_turn(state: GameState, player: int, kind: str, args: tuple) -> None:
         return
     if state.actions_left == 2:  # R-T2: the turn's first action
         pl.last_turn = []
+    elif not pl.last_turn:
+        # The turn began before a state of schema 1 or 2 (no turn records) was loaded: its first
+        # action is unknown, so the record stays empty, which reads as unknown. The second action
+        # alone would read as the turn's first, and after a scan, develop or discover (a tile
+        # decision pending) its state was refused on reload (check_acting_record: 1 of 2 actions).
+        return
     if kind == "top_up":
         target, slots = -1, A.slots_of_mask(args[0])
     elif kind == "jump":

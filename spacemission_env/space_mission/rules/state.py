@@ -219,9 +219,11 @@ def check_last_views(s: GameState) -> None:
 
 def check_acting_record(s: GameState) -> None:
     """The acting seat's record holds the actions of its turn so far (R-T2, R-I1): after its
-    first action one, in a tile decision also the pending action itself. Empty is allowed
-    (states of schema 1 and 2 carry no records); before the first action it still shows
-    the seat's previous turn."""
+    first action one, in a tile decision also the pending action itself. Empty is allowed and
+    reads as unknown: states of schema 1 and 2 carry no records, and a turn that was in
+    progress when such a state was loaded stays unrecorded to its end (game.record_turn), as
+    its first action is unknown. A record short of the turn so far is refused. Before the
+    first action it still shows the seat's previous turn."""
     if s.is_over:
         return
     record = s.players[s.current_player].last_turn

@@ -272,8 +272,117 @@ def test_version_2_files_load_with_empty_turn_records_R_I1():
         del pl["last_turn"]
     loaded = GameState.from_json(json.dumps(d))
     assert loaded == _without_turns(example_state()) and all(pl.last_turn == [] for pl in loaded.players)
-    apply(loaded, 72)  # play goes on; the acting seat's record starts with this action
-    assert [a.kind for a in loaded.players[1].last_turn] == ["fly"]
+    apply(loaded, 72)  # play goes on; the turn began before the load (its first action is unknown):
+    assert loaded.players[1].last_turn == []  # its record stays empty, not a one-action turn (R-T2, R-I1)
+    apply(loaded, 72)  # seat 0's turn is recorded from its start
+    assert [a.kind for a in loaded.players[0].last_turn] == ["fly"]
+
+
+def _as_old_version(s: GameState, version: int) -> dict:
+    """The document a version 1 or 2 writer would have made of ``s``: no turn records (R-I1)."""
+    d = state_to_dict(s)
+    d["version"] = version
+    if version == 1:
+        d["truncated"] = d.pop("round_limit")
+    for pl in d["players"]:
+        del pl["last_turn"]
+    return d
+
+
+# (kind-uniform actions of new_game(2, seed=2) with random.Random(2) before the save, actions after the load)
+MID_TURN = [
+    pytest.param(1, [74], id="scan"),  # seat 0 jumped to Caldera; scan with card 0
+    pytest.param(6, [83], id="develop"),  # seat 0 scanned and took its tile; develop
+    pytest.param(47, [89], id="discover"),  # seat 1 jumped to Echo; discover
+    pytest.param(5, [96, 83], id="tile-then-develop"),  # saved in seat 0's first tile decision
+]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("steps, actions", MID_TURN)
+def test_old_version_loaded_mid_turn_then_scan_develop_discover_saves_and_reloads_R_T2_R_I1(steps, actions, version):
+    """Regression: a version 1/2 file saved after the acting seat's first action (R-T2) loads with
+    every turn record empty; its second action, a scan, develop or discover, then left a record of
+    one action in the tile decision, and the saved state was refused on reload ("records 1 actions,
+    but the seat has played 2"). The turn's first action is unknown, so the record of that turn
+    stays empty (unknown, R-I1) in both engines, and the seat's next turn is recorded as usual."""
+    from spacemission_env.space_mission import actions as A
+    from spacemission_env.space_mission.random_play import kind_uniform_action
+    from spacemission_env.space_mission.rules.state_json import state_from_dict
+    from tests.helpers.lockstep import lockstep
+
+    s, r = new_game(2, seed=2), random.Random(2)
+    for _ in range(steps):
+        apply(s, kind_uniform_action(s, r))
+    assert s.actions_left == 1 or s.phase == "tile"  # mid-turn: the first action is played
+    q = s.current_player
+    loaded = state_from_dict(_as_old_version(s, version))
+    ref, st = lockstep(loaded, actions)  # the fast engine plays it alike
+    assert ref.phase == "tile" and ref.pending == A.decode(actions[-1])[0] and ref.actions_left == 1
+    assert ref.players[q].last_turn == []  # the turn began before the load: unknown
+    assert state_from_dict(state_to_dict(ref)) == ref
+    rng = random.Random(steps)
+    while ref.current_player == q:  # the turn ends, the other seat plays a recorded turn
+        ref, st = lockstep(ref, [kind_uniform_action(ref, rng)])
+        assert state_from_dict(state_to_dict(ref)) == ref
+    while ref.current_player != q or ref.actions_left == 2 and ref.phase == "main":
+        ref, st = lockstep(ref, [kind_uniform_action(ref, rng)])
+        assert state_from_dict(state_to_dict(ref)) == ref
+    assert len(ref.players[q].last_turn) == 1  # seat q's next turn is recorded from its start
+
+
+def test_a_record_short_of_the_turn_so_far_is_still_refused_R_I1():
+    """Only an empty record reads as unknown: a current-version record that holds the second
+    action alone in its tile decision contradicts the turn so far (R-T2, R-I1)."""
+    from spacemission_env.space_mission.random_play import kind_uniform_action
+
+    s, r = new_game(2, seed=2), random.Random(2)
+    for _ in range(6):
+        apply(s, kind_uniform_action(s, r))
+    apply(s, 83)  # develop, the second action: a tile decision with a record of two
+    d = state_to_dict(s)
+    del d["players"][0]["last_turn"][0]
+    with pytest.raises(ValueError, match=r"players\[0\]\.last_turn records 1 actions, but the seat has played 2 of "
+                                         r"this turn \(actions_left 1, phase 'tile'\)"):
+        GameState.from_json(json.dumps(d))
+
+
+def test_old_versions_loaded_anywhere_mid_turn_play_on_and_round_trip_in_both_engines_R_I1():
+    """48 seeded games saved as version 1 or 2 at a random point of a turn in progress (after the
+    first action or in a tile decision), loaded, and played on a while in both engines: every
+    state saves and reloads as itself, and the fast engine stays in lock-step."""
+    import numpy as np
+
+    from spacemission_env.space_mission import engine
+    from spacemission_env.space_mission.random_play import kind_uniform_action
+    from spacemission_env.space_mission.rules.state_json import state_from_dict
+
+    by_config: dict = {}
+    for g in range(48):
+        n, rules = 2 + g % 4, ("yucata", "schmidt")[g // 4 % 2]
+        s, r = new_game(n, seed=100 + g, rules=rules), random.Random(g)
+        for _ in range(random.Random(-g).randrange(0, 120)):
+            apply(s, kind_uniform_action(s, r))
+        while s.actions_left == 2 and s.phase == "main":  # on into a turn
+            apply(s, kind_uniform_action(s, r))
+        assert not s.is_over
+        by_config.setdefault((n, rules), []).append((state_from_dict(_as_old_version(s, 1 + g % 2)), r))
+    round_trips = 0
+    for games in by_config.values():
+        refs, rngs = [s for s, _ in games], [r for _, r in games]
+        st = engine.from_reference(refs)
+        for _ in range(40):  # a few turns of every seat after the load
+            actions = np.zeros(len(refs), dtype=np.int64)
+            for i, s in enumerate(refs):
+                if not s.is_over:
+                    actions[i] = kind_uniform_action(s, rngs[i])
+                    apply(s, int(actions[i]))
+                    assert state_from_dict(state_to_dict(s)) == s
+                    round_trips += 1
+            engine.step(st, actions)
+            for i, s in enumerate(refs):
+                assert engine.to_reference(st, i) == s
+    assert round_trips > 1500
 
 
 def test_R_E1_a_state_past_the_threshold_without_the_end_triggered_is_refused():
