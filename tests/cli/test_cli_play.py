@@ -123,6 +123,35 @@ def test_save_and_load_continue_identically(tmp_path, monkeypatch, capsys):
     assert saved["config"] == a["config"] and saved["unfinished"]
 
 
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_save_with_a_version_1_or_2_state_saved_mid_turn_loads_and_continues_identically(version, tmp_path,
+                                                                                          monkeypatch, capsys):
+    """A saved game whose state is of schema 1 or 2 (no turn records, R-I1), saved after the human's
+    first action of a turn (R-T2): before, its rebuilt game (with records) never matched its state and
+    the load was refused as edited; now the rest is compared and the game goes on from the rebuilt
+    one. Played on, saved again mid-turn and loaded, it ends as the uninterrupted game does."""
+    save, again, rec_a, rec_b = (tmp_path / f for f in ("s.json", "again.json", "a.jsonl", "b.jsonl"))
+    argv = ["--opponents", "random", "--seed", "5", "--max-rounds", "6"]
+    assert run(argv + ["--record", str(rec_a)], f"1\nsave {save}\n" + ONES, monkeypatch, capsys)[0] == 0
+    data = json.loads(save.read_text())
+    assert data["state"]["actions_left"] == 1 and data["state"]["current_player"] == 0  # mid-turn, the human's
+    data["state"]["version"] = version
+    if version == 1:
+        data["state"]["truncated"] = data["state"].pop("round_limit")
+    for pl in data["state"]["players"]:
+        del pl["last_turn"]
+    save.write_text(json.dumps(data))
+    code, out, _ = run(["--load", str(save)], "1\n" * 5 + f"save {again}\nquit\ny\n", monkeypatch, capsys)
+    assert code == 0 and f"saved to {again}" in out
+    assert run(["--load", str(again), "--record", str(rec_b)], ONES, monkeypatch, capsys)[0] == 0
+    (_, a), (_, b) = read_records(rec_a)[0], read_records(rec_b)[0]
+    assert a["actions"] == b["actions"] and a["scores"] == b["scores"]
+    data["state"]["players"][0]["supply"] -= 1  # any other edit is still refused
+    data["state"]["players"][0]["gate_probes"] += 1
+    save.write_text(json.dumps(data))
+    assert "do not lead to its state" in bad_args(["--load", str(save)], capsys, monkeypatch)
+
+
 def test_load_errors_name_the_argument(tmp_path, monkeypatch, capsys):
     missing = tmp_path / "nope.json"
     assert "argument --load" in bad_args(["--load", str(missing)], capsys, monkeypatch)
