@@ -143,3 +143,40 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused_before_ray(tmp_pa
     with pytest.raises(ValueError, match="already holds a run"):
         train(RLlibConfig(run_dir=str(run_dir), steps=10, address=f"127.0.0.1:{_closed_port()}"))
     assert [p.name for p in run_dir.iterdir()] == ["config.json"]
+
+
+def test_device_is_checked_with_the_configuration():
+    with pytest.raises(ValueError, match="device must be cpu, cuda, cuda:N or auto, got 'gpu'"):
+        RLlibConfig(device="gpu")
+
+
+def test_a_device_torch_cannot_use_is_a_usage_error_before_ray_and_any_file(tmp_path, capsys):
+    """--device as the SB3 trainer's: the RLlib trainer had none (its learner always on the CPU)."""
+    import ray
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("torch sees a GPU: --device cuda is usable here")
+    run = tmp_path / "run"
+    with pytest.raises(SystemExit) as exc:
+        main(["--device", "cuda", "--run-dir", str(run), "--steps", "10"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--device cuda: torch" in err and "sees no CUDA GPU" in err and "use --device cpu, or auto" in err
+    assert not run.exists() and not ray.is_initialized()
+
+
+def test_learner_resources_follow_the_device():
+    import torch
+
+    from spacemission_training.rllib import learner_resources
+
+    assert learner_resources("cpu") == {"num_gpus_per_learner": 0}
+    if torch.cuda.is_available():
+        assert learner_resources("auto") == learner_resources("cuda") == {"num_gpus_per_learner": 1, "local_gpu_idx": 0}
+        last = torch.cuda.device_count() - 1
+        assert learner_resources(f"cuda:{last}") == {"num_gpus_per_learner": 1, "local_gpu_idx": last}
+    else:
+        assert learner_resources("auto") == {"num_gpus_per_learner": 0}
+        with pytest.raises(ValueError, match="sees no CUDA GPU"):
+            learner_resources("cuda:0")

@@ -79,6 +79,12 @@ def _wait_for_checkpoint(run_dir: Path, proc, timeout=180) -> None:
     assert loop.exists(), proc.communicate()
 
 
+def _cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
 def _loop(run_dir) -> dict:
     return json.loads((Path(run_dir) / "checkpoints" / "loop.json").read_text())
 
@@ -116,7 +122,7 @@ def run(tmp_path_factory):
     stray = _stray(marker)
     end = (step or 0) + 200
     res = subprocess.run([sys.executable, "-m", "spacemission_cli.main", "train", "--backend", "rllib", "--resume",
-                          str(run_dir), "--steps", str(end), "--num-env-runners", "0"],
+                          str(run_dir), "--steps", str(end), "--num-env-runners", "0", "--device", "auto"],
                          capture_output=True, text=True, timeout=180)
     return {"dir": run_dir, "stop": stop, "step": step, "stray": stray, "marker": marker, "logged": logged,
             "stopped_files": stopped_files, "resume": (res.returncode, res.stdout, res.stderr), "end": end}
@@ -153,6 +159,9 @@ def test_the_interrupted_run_resumes_to_its_end_without_rows_twice(run):
     config = json.loads((run["dir"] / "config.json").read_text())
     assert config["resumed"][-1]["step"] == run["step"]
     assert config["config"]["steps"] == run["end"]  # the next resume continues the extended budget
+    # a resume may change the device (RESUME_OVERRIDES); config.json records the one it resolved to
+    assert config["config"]["device"] == "auto"
+    assert config["device"] == ("cuda:0" if _cuda() else "cpu")
 
 
 def test_resuming_a_finished_run_says_so_and_changes_nothing(run, capsys):

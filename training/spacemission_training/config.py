@@ -18,6 +18,8 @@ from spacemission_env.checks import check_batch_memory
 from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
+from .device import DEVICE_PATTERN
+
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game_defaults", "parse_args", "read_options_file",
            "versions"]
 
@@ -236,7 +238,7 @@ class TrainConfig:
             (0 < self.lr_final <= 1, f"lr_final must be in (0, 1], got {self.lr_final!r}"),
             *at_least(self, 1, "snapshot_every", "checkpoint_every", "threads"),
             *at_least(self, 0, "eval_every"),
-            (re.fullmatch(r"cpu|auto|cuda(:[0-9]{1,3})?", self.device) is not None,
+            (re.fullmatch(DEVICE_PATTERN, self.device) is not None,
              f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
             (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
             *at_least(self, 0, "bc_samples", "bc_epochs", "stop_after_steps"),

@@ -182,7 +182,7 @@ def build_algorithm(cfg: RLlibConfig, arch: dict):
         .environment(ENV_NAME, env_config=dict(observation_type=cfg.observation_type, reward=cfg.reward,
                                                shaping=cfg.shaping, gamma=cfg.gamma, **game))
         .env_runners(num_env_runners=cfg.num_env_runners, num_envs_per_env_runner=1, num_cpus_per_env_runner=1)
-        .learners(num_learners=0)
+        .learners(num_learners=0, **learner_resources(cfg.device))
         .multi_agent(policies=list(specs), policy_mapping_fn=mapper, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(lr=cfg.lr, gamma=cfg.gamma, lambda_=cfg.gae_lambda, clip_param=cfg.clip,
@@ -197,6 +197,16 @@ def build_algorithm(cfg: RLlibConfig, arch: dict):
 
     torch.manual_seed(cfg.seed)
     return config.build_algo()
+
+
+def learner_resources(device: str) -> dict:
+    """RLlib's resources for the learner in the driver (``num_learners=0``) on the torch device
+    ``device`` names (--device; ValueError when torch cannot use it): a GPU and its index, or none."""
+    from .device import resolve_device
+
+    d = resolve_device(device)
+    return {"num_gpus_per_learner": 0} if d.type == "cpu" else {"num_gpus_per_learner": 1,
+                                                                 "local_gpu_idx": d.index or 0}
 
 
 def stop_algorithm(algo) -> None:
@@ -302,6 +312,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     from spacemission_training.policy import feature_stats
 
     from .config import versions
+    from .device import resolve_device
     from .logs import Progress, RunLog, evaluate
 
     torch.set_num_threads(cfg.threads)
@@ -334,7 +345,8 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
             raise ResumeError(f"checkpoint {str(ckpt)!r} cannot be read, it is truncated or corrupted "
                               f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed") from None
         saved = json.loads((run_dir / "config.json").read_text())
-        saved["config"] = cfg.as_dict()  # steps, progress, address, env runners as now
+        saved["config"] = cfg.as_dict()  # steps, progress, address, env runners, device as now
+        saved["device"] = str(resolve_device(cfg.device))
         saved.setdefault("resumed", []).append({"command": command, "step": loop["step"]})
         write_atomic(run_dir / "config.json", json.dumps(saved, indent=2))
         # what a killed run logged after its checkpoint goes (rows at a later step, a cut last row)
@@ -343,6 +355,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(json.dumps(
             {"config": cfg.as_dict(), "command": command, "versions": {**versions(), "ray": _ray_version()},
+             "device": str(resolve_device(cfg.device)),
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
         active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,
                                       game=cfg.game)
@@ -458,7 +471,13 @@ def main(argv: list[str] | None = None) -> int:
 
     from .checkpoint import ResumeError
 
+    from .device import resolve_device
+
     cfg, resume = parse_args(argv)
+    try:  # a device torch cannot use: a usage error before Ray starts or anything is written
+        resolve_device(cfg.device)
+    except ValueError as exc:
+        build_parser().error(str(exc))
     run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
     ours = not ray.is_initialized()  # a Ray this call starts (or joins) is shut down on the way out
     try:

@@ -26,7 +26,7 @@ __all__ = ["CKPT", "Interrupt", "RESUME_OVERRIDES", "finished_step", "find_check
            "save_checkpoint_dir", "write_atomic"]
 
 # the options a resume may change (any other must equal the saved value)
-RESUME_OVERRIDES = ("steps", "progress", "address", "num_env_runners")
+RESUME_OVERRIDES = ("steps", "progress", "address", "num_env_runners", "device")
 CKPT, CKPT_NEW, CKPT_OLD, LOOP = "rllib", "rllib.new", "rllib.old", "loop.json"
 # what RLlib's save_to_path writes for this trainer (learner and env runner states)
 RLLIB_FILES = ("rllib_checkpoint.json", "algorithm_state.pkl", "class_and_ctor_args.pkl",

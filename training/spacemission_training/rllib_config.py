@@ -4,11 +4,13 @@ before anything runs. The run itself is rllib.py; docs/training.md, "Training on
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from .config import (MAX_SEED, TrainConfig, _bool, _check_path, above, at_least, bind_agent_specs,
                      check_field_types, from_file, read_options_file, seed_range_message)
+from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 
 __all__ = ["EXAMPLES", "RLlibConfig", "build_parser", "game_defaults", "parse_args", "resume_config"]
@@ -42,6 +44,8 @@ class RLlibConfig:
     address: str = _h("Ray cluster to join: 'auto' (the one started on this machine by `ray start`), "
                       "HOST:PORT, or '' (start a local Ray)", default="")
     threads: int = _h("torch threads of the learner", default=1)
+    device: str = _h("torch device of the learner (PPO's updates): cpu, cuda, cuda:N or auto (cuda when torch "
+                     "sees one, else cpu); the env runners play on CPUs; a resume may change it", default="cpu")
     # PPO
     train_batch: int = _h("env steps per update (train_batch_size_per_learner)", default=4000)
     minibatch: int = _h("minibatch size", default=1000)
@@ -95,6 +99,8 @@ class RLlibConfig:
             (0 < self.gamma <= 1, f"gamma must be in (0, 1], got {self.gamma!r}"),
             (0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}"),
             *above(self, 0, "lr", "clip", "max_grad_norm"),
+            (re.fullmatch(DEVICE_PATTERN, self.device) is not None,
+             f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
             (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
             (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, seed_range_message(self)),
             (self.reward in ("win", "score"), f"reward must be win or score, got {self.reward!r}"),

@@ -56,6 +56,7 @@ from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
 from .lifecycle import Interrupt, exit_status, finished_step, sigterm_stops_at_once
+from .device import resolve_device
 from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, spec_file, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
@@ -131,23 +132,6 @@ def policy_class(cfg: TrainConfig):
 def learner_kwargs(cfg: TrainConfig, active, scale) -> dict:
     return policy_kwargs(arch_of(cfg), active, scale, prior_beta=cfg.prior_beta if cfg.prior else None,
                          num_actions=get_game(cfg.game).num_actions)
-
-
-def resolve_device(name: str) -> torch.device:
-    """The torch device ``--device`` names (``auto``: cuda when torch sees one, else cpu);
-    ValueError, before any work, when torch cannot use it."""
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    device = torch.device(name)
-    if device.type == "cuda":
-        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
-        if count == 0:
-            build = f"built with CUDA {torch.version.cuda}" if torch.version.cuda else "a build without CUDA"
-            raise ValueError(f"--device {name}: torch {torch.__version__} sees no CUDA GPU ({build}); "
-                             f"use --device cpu, or auto")
-        if (device.index or 0) >= count:
-            raise ValueError(f"--device {name}: torch sees {count} CUDA GPU(s), cuda:0..cuda:{count - 1}")
-    return device
 
 
 def build_model(cfg: TrainConfig, venv, active, scale) -> MaskablePPO:
