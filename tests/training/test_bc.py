@@ -52,3 +52,37 @@ def test_a_cache_without_games_is_collected_again(data, tmp_path):
     old = {k: v for k, v in data.items() if k != "game"}
     bc.save_cache(path, settings, old)  # what an earlier version wrote
     assert bc.load_cache(path, settings) is None
+
+
+def _small_data():
+    return {"obs": np.zeros((3, 4), np.int8), "mask": np.ones((3, 2), bool), "action": np.array([0, 1, 0]),
+            "ret": np.array([1.0, -1.0, 0.0], np.float32), "game": np.array([0, 0, 1]), "games": 2, "seconds": 0.1}
+
+
+def test_a_cache_is_kept_under_the_name_given(tmp_path):
+    """Before: np.savez added .npz to any other name (teacher.cache -> teacher.cache.npz), so
+    the next run never found the cache and collected the teacher data again, every time."""
+    path = tmp_path / "teacher.cache"
+    bc.save_cache(str(path), {"seed": 1}, _small_data())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["teacher.cache"]
+    np.testing.assert_array_equal(bc.load_cache(str(path), {"seed": 1})["action"], [0, 1, 0])
+
+
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04 cut short", "model"])
+def test_a_cut_or_foreign_cache_is_refused_naming_the_option(tmp_path, content):
+    """Before: a cut cache (a run killed while writing it), an empty file or an .npz without
+    settings (a model file given by mistake) raised EOFError, BadZipFile or KeyError from
+    the warm start, after the run's folder and config.json were written."""
+    from spacemission_training.config import TrainConfig
+
+    path = tmp_path / "cache.npz"
+    if content == "model":
+        np.savez(path, metadata=np.array("{}"), w0=np.zeros((2, 2)))
+    else:
+        path.write_bytes(content)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match=rf"option bc_cache: {str(path)!r} is not a .*delete it or give another path"):
+        TrainConfig(bc_cache=str(path))
+    with pytest.raises(ValueError, match=rf"option bc_cache: {str(path)!r}"):
+        bc.load_cache(str(path), {"seed": 1})
+    assert path.read_bytes() == before

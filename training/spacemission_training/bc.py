@@ -20,6 +20,7 @@ critic, which pushes the cloned policy around before the critic has caught up.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -29,6 +30,7 @@ import torch
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
 
+from .config import check_cache_file
 from .pool import OpponentPool
 
 __all__ = ["collect", "holdout_split", "load_cache", "pretrain", "save_cache"]
@@ -95,8 +97,12 @@ def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_pla
 def save_cache(path, settings: dict, data: dict) -> None:
     """Keep the teacher data (``--bc-cache``) with the settings that produced it."""
     arrays = {k: v for k, v in data.items() if isinstance(v, np.ndarray)}
-    np.savez(path, settings=np.array(json.dumps(settings, sort_keys=True)), games=np.array(data["games"]),
-             seconds=np.array(data["seconds"]), **arrays)
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")  # written whole, then renamed: a run killed meanwhile leaves no cut cache
+    with open(tmp, "wb") as f:  # to ``path`` as named: numpy would add .npz to another suffix (never found again)
+        np.savez(f, settings=np.array(json.dumps(settings, sort_keys=True)), games=np.array(data["games"]),
+                 seconds=np.array(data["seconds"]), **arrays)
+    os.replace(tmp, path)
 
 
 def load_cache(path, settings: dict) -> dict | None:
@@ -104,11 +110,16 @@ def load_cache(path, settings: dict) -> dict | None:
     (also for a cache written before decisions carried their game)."""
     if not Path(path).is_file():
         return None
-    with np.load(path, allow_pickle=False) as z:
-        if str(z["settings"]) != json.dumps(settings, sort_keys=True) or "game" not in z.files:
-            return None
-        return {"obs": z["obs"], "mask": z["mask"], "action": z["action"], "ret": z["ret"], "game": z["game"],
-                "games": int(z["games"]), "seconds": 0.0}
+    check_cache_file(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if str(z["settings"]) != json.dumps(settings, sort_keys=True) or "game" not in z.files:
+                return None
+            return {"obs": z["obs"], "mask": z["mask"], "action": z["action"], "ret": z["ret"], "game": z["game"],
+                    "games": int(z["games"]), "seconds": 0.0}
+    except Exception as exc:  # noqa: BLE001 - a cut or damaged member: numpy and zipfile raise anything
+        raise ValueError(f"option bc_cache: {str(path)!r} cannot be read as teacher data ({type(exc).__name__}: "
+                         f"{exc}); delete it or give another path") from None
 
 
 def holdout_split(data: dict, holdout: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

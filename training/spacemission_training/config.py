@@ -103,6 +103,25 @@ def _check_path(option: str, text: str, directory: bool) -> None:
             raise ValueError(f"option {option}: {text!r} lies under {str(parent)!r}, which is a file")
 
 
+def check_cache_file(path: str) -> None:
+    """ValueError naming option bc_cache when ``path`` ("": unset) is a file but not one of
+    teacher data (an .npz with its "settings"): a cut or foreign file would otherwise fail
+    after the run's folder was written, and a file given by mistake (a model) be overwritten."""
+    if not path or not Path(path).is_file():
+        return
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            settings = z["settings"] if hasattr(z, "files") and "settings" in z.files else None
+    except Exception as exc:  # noqa: BLE001 - numpy and zipfile raise anything on a cut or foreign file
+        raise ValueError(f"option bc_cache: {path!r} is not a readable .npz of teacher data ({type(exc).__name__}: "
+                         f"{exc}); delete it or give another path") from None
+    if settings is None or settings.ndim != 0 or settings.dtype.kind != "U":
+        raise ValueError(f"option bc_cache: {path!r} is not a file of teacher data (it has no settings, as the "
+                         f"caches that --bc-cache writes have); delete it or give another path")
+
+
 RUN_FILES = ("config.json", "metrics.csv", "checkpoints", "summary.json", "final.npz", "tb")  # what a run writes
 
 
@@ -278,6 +297,7 @@ class TrainConfig:
         resuming = _RESUMING.get()
         if not resuming:  # read only at a run's start (a resumed run has them in its checkpoint)
             _check_path("bc_cache", self.bc_cache, directory=False)
+            check_cache_file(self.bc_cache)
             if self.init_from:
                 from .init_from import check
 
