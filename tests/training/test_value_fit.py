@@ -88,3 +88,20 @@ def test_with_holdout_zero_the_last_epoch_is_kept():
     untrained = torch.nn.Sequential(torch.nn.Linear(5, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
     assert val_mse is None and np.isfinite(train_mse)
     assert not torch.equal(model[0].weight, untrained[0].weight)
+
+
+@pytest.mark.parametrize("content, named", [(b"", "EOFError"), (b"PK\x03\x04 cut short", "BadZipFile"),
+                                            ("[1]", "its settings are a JSON list, not an object"),
+                                            ("{", "its settings are not valid JSON")])
+def test_a_cut_or_foreign_cache_is_refused_naming_it(tmp_path, content, named):
+    """Before: an empty or cut --cache (a fit killed while writing it) raised EOFError or
+    BadZipFile, and settings that are not a JSON object an AttributeError or a bare
+    JSONDecodeError, all as tracebacks."""
+    path = tmp_path / "positions.npz"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        np.savez(path, settings=np.array(content), x=np.zeros((2, 3), np.int8))
+    with pytest.raises(ValueError, match=rf"--cache {str(path)!r}") as info:
+        value_fit.load_cache(path, {"seed": 7})
+    assert named in str(info.value)

@@ -45,6 +45,7 @@ import torch
 
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.value import ValueNet, file_sha256, make_value_metadata
+from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
 __all__ = ["cache_settings", "collect", "fit", "load_cache", "main", "save_cache", "seer_columns", "to_value_net"]
@@ -72,13 +73,23 @@ def load_cache(path: Path, settings: dict) -> dict:
     differs from ``settings`` (the positions would be another fit's), or a file without them."""
     try:
         with np.load(path, allow_pickle=False) as z:
+            if not hasattr(z, "files"):  # a single .npy array
+                raise ValueError("a .npy array, not an .npz archive")
             data = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"--cache {str(path)!r} is not a positions file of value_fit ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - numpy and zipfile raise anything on a cut or foreign file
+        raise ValueError(f"--cache {str(path)!r} is not a positions file of value_fit ({type(exc).__name__}: "
+                         f"{exc})") from None
     if "settings" not in data:
         raise ValueError(f"--cache {str(path)!r} holds no settings (written by an earlier value_fit, or not by "
                          f"value_fit): its positions cannot be matched to this fit; delete it or give another --cache")
-    theirs = json.loads(str(data.pop("settings")))
+    try:
+        theirs = parse_json(str(data.pop("settings")))
+        problem = None if isinstance(theirs, dict) else f"a JSON {type(theirs).__name__}, not an object"
+    except ValueError as exc:  # "not valid JSON: ..."
+        problem = str(exc)
+    if problem is not None:
+        raise ValueError(f"--cache {str(path)!r}: its settings are {problem}; not a positions file of value_fit: "
+                         f"delete it or give another --cache")
     diff = sorted(k for k in set(theirs) | set(settings) if theirs.get(k) != settings.get(k))
     if diff:
         raise ValueError(f"--cache {str(path)!r} holds positions made with other settings: "
