@@ -131,7 +131,7 @@ def check_dense_params(params: dict, where: str, extra: tuple[str, ...] = ()) ->
     the names in ``extra``); ValueError naming an array of another name (a stray ``b3``,
     ``foo``), an ``active`` of non-integers (0.5 would be read as 0), or weights that are
     not finite real numbers (NaN weights make every logit NaN: the first legal action is
-    played whatever the game)."""
+    played whatever the game), nor within float32's range (the network computes in float32)."""
     n = sum(1 for k in params if k.startswith("w"))
     known = {"active", "scale", *extra, *(f"{c}{i}" for i in range(n) for c in "wb")}
     unknown = sorted(set(params) - known)
@@ -146,6 +146,9 @@ def check_dense_params(params: dict, where: str, extra: tuple[str, ...] = ()) ->
             raise ValueError(f"{where} parameter {k} must hold real numbers, got dtype {v.dtype}")
         elif not np.isfinite(v).all():
             raise ValueError(f"{where} parameter {k} holds non-finite values (NaN or infinity)")
+        elif v.size and np.abs(v).max() > np.finfo(np.float32).max:  # read as float32: infinity
+            raise ValueError(f"{where} parameter {k} holds values beyond float32's range (up to "
+                             f"{float(np.abs(v).max()):.3g}), which become infinity when read")
     return n
 
 

@@ -49,6 +49,8 @@ def _meta(arrays):
 @pytest.mark.parametrize("change, message", [
     (dict(w1=np.full((128, 256), np.nan, np.float32)), "parameter w1 holds non-finite values"),
     (dict(scale=np.full(873, np.inf, np.float32)), "parameter scale holds non-finite values"),
+    (dict(w1=np.full((128, 256), 1e300)), "parameter w1 holds values beyond float32's range"),
+    (dict(scale=np.full(873, -1e39)), "parameter scale holds values beyond float32's range"),
     (dict(active=np.arange(873) + 0.5), "parameter active must hold integer feature indices, got dtype float64"),
     (dict(active=np.ones(873, bool)), "parameter active must hold integer feature indices, got dtype bool"),
     (dict(w2=np.full((100, 128), "0.5")), "parameter w2 must hold real numbers, got dtype <U3"),
@@ -72,6 +74,14 @@ def test_a_value_file_with_nan_weights_is_refused(value_arrays, tmp_path):
     """Before: loaded; every value NaN."""
     path = _save(tmp_path / "v.npz", value_arrays, w1=np.full((1, 64), np.nan, np.float32))
     with pytest.raises(ValueError, match=rf"value net {str(path)!r}: value net parameter w1 holds non-finite"):
+        ValueNet.load(path)
+
+
+def test_a_value_file_with_weights_beyond_float32_is_refused(value_arrays, tmp_path):
+    """Before: float64 weights of 1e300 loaded and became infinity in float32: every value
+    NaN or +-1, as NaN weights did."""
+    path = _save(tmp_path / "v.npz", value_arrays, w1=np.full((1, 64), 1e300))
+    with pytest.raises(ValueError, match=rf"value net {str(path)!r}: value net parameter w1 holds values beyond"):
         ValueNet.load(path)
 
 
