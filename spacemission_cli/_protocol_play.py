@@ -164,10 +164,10 @@ def load_game(args, ap, game_name: str | None, loaded: tuple) -> dict:
             raise RecordError(str(error))
         (_, rec), = parse_records(text, args.load)[:1]
         if not rec.get("unfinished"):
-            raise RecordError("not a saved unfinished game (written by 'save FILE')")
+            raise RecordError(f"{args.load}: not a saved unfinished game (written by 'save FILE')")
         agents = rec.get("agents")
         if not isinstance(agents, list) or agents.count("human") != 1:
-            raise RecordError("its agents must name exactly one 'human' seat")
+            raise RecordError(f"{args.load}: its agents must name exactly one 'human' seat")
         rebuilt = Replayer(rec, args.load)
         while not rebuilt.done:
             rebuilt.step()
@@ -335,7 +335,7 @@ def main(args, ap, game_name: str | None, loaded: tuple = (None, None)) -> int:
     try:
         session = ProtocolSession(game, setup, Prompt(sys.stdin), record=args.record)
     except ValueError as exc:  # from --opponents, or from the bots a loaded game names
-        ap.error(f"argument {'--load' if args.load else '--opponents'}: {exc}")
+        ap.error(f"argument --load: {args.load}: {exc}" if args.load else f"argument --opponents: {exc}")
     try:
         return session.run()
     except KeyboardInterrupt:

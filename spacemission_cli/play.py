@@ -5,6 +5,7 @@ import argparse
 import secrets
 import sys
 
+from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
 
 from ._args import int_arg
@@ -187,7 +188,7 @@ def _load_game(args, ap, text: str | None, error: Exception | None) -> dict:
     try:
         state = state_from_dict(data["state"])
         seat, seed, specs, actions = data["seat"], data["seed"], data["specs"], data["actions"]
-        if not (isinstance(seat, int) and 0 <= seat < state.num_players and isinstance(specs, list)
+        if not (is_int(seat) and 0 <= seat < state.num_players and isinstance(specs, list)
                 and len(specs) == state.num_players and specs[seat] is None
                 and all(isinstance(s, str) for i, s in enumerate(specs) if i != seat)):
             raise ValueError("seat and specs do not fit the game")
@@ -264,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             opponents[q] = Opponent(spec, q, game["seed"], config)
         except ValueError as exc:  # from --opponents, or from the bots a loaded game names
-            ap.error(f"argument {'--load' if args.load else '--opponents'}: {exc}")
+            ap.error(f"argument --load: {args.load}: {exc}" if args.load else f"argument --opponents: {exc}")
     from ._session import Session
     from ._table import Table
 

@@ -100,3 +100,26 @@ def test_a_loaded_game_played_to_its_end_is_recorded_and_replays(tmp_path, monke
     assert play.main(["--load", str(saved), "--record", str(record)]) == 0
     assert record.exists()
     assert replay.main([str(record)]) == 0 and "matches the record" in capsys.readouterr().out
+
+
+def _unknown_bot(game, data):
+    names = _names(game, data)
+    names[next(q for q, name in enumerate(names) if name not in (None, "human"))] = "nosuchbot"
+
+
+@pytest.mark.parametrize("game, edit, words", [
+    ("spacemission", _unknown_bot, "unknown agent 'nosuchbot'"),
+    ("red_planet", _unknown_bot, "unknown agent 'nosuchbot'"),
+    ("red_planet", lambda game, data: data.pop("unfinished"), "not a saved unfinished game"),
+    ("red_planet", lambda game, data: data["agents"].__setitem__(data["agents"].index("human"), "random"),
+     "its agents must name exactly one 'human' seat"),
+    ("spacemission", lambda game, data: data.__setitem__("seat", False), "seat and specs do not fit the game"),
+])
+def test_a_save_that_does_not_load_is_named(game, edit, words, tmp_path, monkeypatch, capsys):
+    """Before: these errors named no file (argument --load: unknown agent ...), and Space
+    Mission's loader took a seat of false for seat 0."""
+    saved, data = _save(game, tmp_path, monkeypatch)
+    edit(game, data)
+    saved.write_text(json.dumps(data) + "\n")
+    code, err = _load(["--load", str(saved)], monkeypatch, capsys)
+    assert code == 2 and f"argument --load: {saved}: " in err and words in err, err
