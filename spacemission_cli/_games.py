@@ -285,10 +285,26 @@ def _check_seat_fields(rec: dict, where: str) -> None:
     if winners is not None and not (isinstance(winners, list)
                                     and all(is_int(q) and 0 <= q < n for q in winners)):
         raise ReplayError(f"{where}: winners must be a list of seats in 0..{n - 1}, got {winners!r}")
-    if rec.get("forfeit") is not None and not isinstance(rec["forfeit"], dict):
-        raise ReplayError(f"{where}: forfeit must be null or an object, got {rec['forfeit']!r}")
+    forfeit = rec.get("forfeit")
+    if forfeit is not None and not (isinstance(forfeit, dict) and is_int(forfeit.get("seat"))
+                                    and 0 <= forfeit["seat"] < n):
+        raise ReplayError(f"{where}: forfeit must be null or an object, got {forfeit!r} (an object with the "
+                          f"forfeiting seat, in 0..{n - 1})")
     if rec.get("unfinished") not in (None, True, False):
         raise ReplayError(f"{where}: unfinished must be true or false, got {rec['unfinished']!r}")
+
+
+def check_forfeit(forfeit, over: bool, to_act: int, where: str) -> None:
+    """ReplayError unless a recorded ``forfeit`` (null: none) is that of the seat to act where
+    the actions end, before the game is over, as the arena records one (the game stops at
+    the agent's bad answer): else a finished game's ranks and winners went unchecked."""
+    if forfeit is None:
+        return
+    if over:
+        raise ReplayError(f"{where}: records a forfeit by seat {forfeit['seat']}, but the recorded actions end the game")
+    if forfeit["seat"] != to_act:
+        raise ReplayError(f"{where}: records a forfeit by seat {forfeit['seat']}, but seat {to_act} is to act where "
+                          f"the recorded actions end")
 
 
 def recorded_totals(recorded) -> list:
@@ -350,6 +366,7 @@ class Replayer:
             return ["scores at the save"]
         if rec.get("forfeit") is None and not s.is_over:
             raise ReplayError(f"{self.where}: the recorded actions end in round {s.round}, before the game is over")
+        check_forfeit(rec.get("forfeit"), s.is_over, s.current_player, self.where)
         checked = []
         if scores(s) != rec["scores"]:
             raise ReplayError(f"{self.where}: recorded scores {recorded_totals(rec['scores'])} but the rebuilt "

@@ -15,7 +15,7 @@ import importlib
 from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
 
 from ._games import ReplayError as RecordError  # malformed or not replaying: one error for every game
-from ._games import recorded_totals
+from ._games import check_forfeit, recorded_totals
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 
@@ -172,6 +172,7 @@ class Replayer:
                               f" but the rebuilt game scores {[x['total'] for x in g.rules.scores(s)]}")
         if rec.get("unfinished"):
             return ["scores at the save"]
+        check_forfeit(rec.get("forfeit"), g.rules.is_over(s), g.rules.current_player(s), self.where)
         checked = ["scores"]
         expect = {"rounds": getattr(s, "round", None), "round_limit": ended_at_round_limit(g, s)}
         if rec.get("forfeit") is None:

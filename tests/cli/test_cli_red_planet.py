@@ -231,3 +231,13 @@ def test_play_checks_the_rule_set_per_game(argv, message, capsys):
     with pytest.raises(SystemExit) as info:
         play.main(argv + ["--seed", "1"])
     assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_forfeit_recorded_on_a_finished_game_is_refused(arena_file, tmp_path, capsys):
+    """Before: any object passed as a forfeit, and with one the finished game's ranks and
+    winners went unchecked."""
+    game = read_records(arena_file)[0][1]
+    path = tmp_path / "f.jsonl"
+    path.write_text(json.dumps(dict(game, forfeit={"seat": 0, "reason": "x"})) + "\n")
+    code, _, err = run_replay([path, "--boards", "end"], capsys)
+    assert code == 1 and "records a forfeit by seat 0, but the recorded actions end the game" in err, err

@@ -182,3 +182,31 @@ def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, caps
     code, out, err = run([_write(tmp_path / "f.jsonl", [cut])], capsys)
     assert code == 0, err
     assert f"seat {seat} (cheater) forfeited: returned illegal action 0" in out
+
+
+def test_a_forfeit_is_the_seat_to_act_before_the_end(play_file, tmp_path, capsys):
+    """Before: any object passed as a forfeit, and with one the game's end, ranks and winners
+    went unchecked: a finished game recorded as forfeited, a forfeit by a seat not to act, or
+    a game cut short with "forfeit": {} replayed as matching its record."""
+    from spacemission_cli._games import Replayer
+    from spacemission_env.space_mission.rules import scores
+
+    game = read_records(play_file)[0][1]
+    cut = dict(game, actions=game["actions"][:9])
+    rebuilt = Replayer(cut, "cut")
+    while not rebuilt.done:
+        rebuilt.step()
+    other = 1 - rebuilt.state.current_player
+    cut = {k: v for k, v in cut.items() if k not in ("ranks", "winners", "rounds", "round_limit")}
+    cut["scores"] = scores(rebuilt.state)
+    for rec in (dict(game, forfeit={}), dict(cut, forfeit={}), dict(cut, forfeit={"seat": 7})):
+        with pytest.raises(SystemExit) as exc:
+            replay.main([str(_write(tmp_path / "f.jsonl", [rec]))])
+        assert exc.value.code == 2
+        assert f"forfeit must be null or an object, got {rec['forfeit']!r}" in capsys.readouterr().err
+    for rec, words in ((dict(game, forfeit={"seat": 0}), "records a forfeit by seat 0, but the recorded actions end "
+                                                          "the game"),
+                       (dict(cut, forfeit={"seat": other}), f"records a forfeit by seat {other}, but seat {1 - other} "
+                                                            f"is to act where the recorded actions end")):
+        code, _, err = run([_write(tmp_path / "f.jsonl", [rec]), "--boards", "end"], capsys)
+        assert code == 1 and words in err, err
