@@ -95,12 +95,34 @@ def test_narrow_window_keeps_the_moves_reachable(server, page):
     pg.wait_for_selector("#moves .move")
     box = pg.locator("#board").bounding_box()
     assert box["width"] <= 420
-    first = pg.locator("#moves .move:enabled").first
-    first.focus()
-    before = pg.inner_text("#log")
-    pg.keyboard.press("Enter")
-    pg.wait_for_function("t => document.getElementById('log').innerText !== t", arg=before)
+    for _ in range(3):  # the focus goes to the first move after the start and after each move
+        pg.wait_for_function(FOCUS_ON_A_MOVE, arg="#moves .move")
+        before = pg.inner_text("#log")
+        pg.keyboard.press("Enter")
+        pg.wait_for_function("t => document.getElementById('log').innerText !== t", arg=before)
     assert "red (you)" in pg.inner_text("#log") and not errors
+
+
+# before: the start button kept the focus (Red Planet's page: Enter dealt another game) or the
+# page had it (the pressed button was gone): a keyboard player tabbed through the page again
+FOCUS_ON_A_MOVE = "sel => { const a = document.activeElement; return a && a.matches(sel) && !a.disabled; }"
+
+
+def test_keyboard_play_on_the_red_planet_page_keeps_the_focus_on_the_moves(server, page):
+    _, url = server
+    pg, errors = page
+    pg.goto(f"{url}/play/red_planet")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.fill("#seed", "3")
+    pg.focus("#newgame button[type=submit]")
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector("#moves button")
+    for _ in range(3):
+        pg.wait_for_function(FOCUS_ON_A_MOVE, arg="#moves button")
+        before = pg.inner_text("#log")
+        pg.keyboard.press("Enter")
+        pg.wait_for_function("t => document.getElementById('log').innerText !== t", arg=before)
+    assert not errors, errors
 
 
 def test_replay_steps_forward_and_back(server, page):

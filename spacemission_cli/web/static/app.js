@@ -76,9 +76,11 @@ async function startGame(event) {
   const body = {players: Number($("ng-players").value), opponents: $("ng-opponents").value,
                 rules: $("ng-rules").value, seat: seat === "random" ? "random" : Number(seat),
                 seed: seed === "" ? null : Number(seed)};
+  let started = false;
   try {
     setBusy(true);
     const game = await api("POST", "/api/games", body);
+    started = true;
     LOG = [];
     $("log").replaceChildren();
     SHOWN = game.id;
@@ -86,6 +88,7 @@ async function startGame(event) {
     $("new-game-box").open = false;
     await show(game);
   } catch (err) { showError(err.message); } finally { setBusy(false); }
+  if (started) focusFirstMove(true);
 }
 
 // --- the game --------------------------------------------------------------------------------
@@ -128,6 +131,16 @@ async function refused(err) {
     GAME = game;
     render(game);
   } catch (again) { if (again.status === 404) lost(again.message); }
+}
+
+function focusFirstMove(always) {
+  // keyboard play: after a new game, or a move whose button the new moves replaced, the focus
+  // goes to the first move, not to the page (Tab through everything again) or a hidden start
+  // button; elsewhere (the log, a checkbox) it stays where the player put it
+  const active = document.activeElement;
+  if (!always && active && active !== document.body) return;
+  const first = document.querySelector("#moves .move:enabled");
+  if (first) first.focus({preventScroll: true});
 }
 
 function setBusy(busy) {
@@ -258,6 +271,7 @@ async function play(action) {
     setBusy(true);
     await show(await api("POST", `/api/games/${GAME.id}/move`, {action, version: GAME.version}));
   } catch (err) { await refused(err); } finally { setBusy(false); }
+  focusFirstMove(false);
 }
 
 function topUp() {
