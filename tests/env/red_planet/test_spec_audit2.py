@@ -4,12 +4,15 @@ in the final scoring, abilities on hand-piloted and airborne ships, turns where 
 is possible, the landing order). Each runs in the reference engine and, action by
 action, in the fast engine (``both``: the same state, mask, scores and observations).
 Expected values are worked out from the spec's text, not read from the code."""
+import numpy as np
 import pytest
 
+from spacemission_env.red_planet import engine
 from spacemission_env.red_planet import rules as G
 from spacemission_env.red_planet.actions import decode as decode_action
 from spacemission_env.red_planet.rules import legal_actions, scores
-from tests.env.red_planet.test_spec_audit import both
+from spacemission_env.red_planet.components import IS_BONUS, SHIP_DEST
+from tests.env.red_planet.test_spec_audit import both, same_in_fast_engine
 from tests.helpers.red_planet_positions import ROLE, act, card, position
 
 ICE, SYL, CEL = 0, 1, 2
@@ -251,3 +254,59 @@ def test_M_X2_M_O5_M_O8_with_three_players_no_ability_names_an_absent_colour_or_
         if kind in ("seduce", "kill"):
             assert rest[0] < 3
     both(s)  # the fast engine's mask agrees
+
+
+# --- seeded setup (M-S2..M-S6), the fast engine started from the same seed -------------------------
+def seeded(n, seed):
+    """new_game(n, seed) in both engines: the fast engine's game 0 equals the reference."""
+    ref = G.new_game(n, seed=seed)
+    st = engine.init(1, n, seeds=seed)
+    same_in_fast_engine(ref, st)
+    return ref, st
+
+
+def step_both(ref, st, a):
+    G.apply(ref, a)
+    engine.step(st, np.array([a]))
+    G.check_invariants(ref)
+    same_in_fast_engine(ref, st)
+
+
+def test_M_S3_M_S4_two_hand_piloted_setup_ships_get_their_zones_in_slot_order_from_their_owners():
+    """M-S3 "an astronaut of seat π[k] goes onto the ship in slot k. The start player is π[0]";
+    M-S4 "a hand-piloted ship given a setup astronaut gets its destination now (M-L2), chosen
+    by that astronaut's owner, in slot order"; M-C6 the token comes from supply. Seed 34,
+    five players: slots 2 and 4 hold hand-piloted ships."""
+    ref, st = seeded(5, 34)
+    hand_piloted = [k for k, ship in enumerate(ref.slots) if SHIP_DEST[ship] == NONE]
+    assert hand_piloted == [2, 4]
+    assert all(sum(ref.crew[ship]) == 1 for ship in ref.slots)  # one setup astronaut per ship
+    owner = [ref.crew[ship].index(1) for ship in ref.slots]  # π
+    assert sorted(owner) == [0, 1, 2, 3, 4] and ref.start_player == owner[0]
+    assert ref.phase == "setup_zone" and ref.pending_slot == 2 and ref.current_player == owner[2]
+    step_both(ref, st, act("setup_zone", 6))
+    assert ref.token[ref.slots[2]] == 6 and ref.token_supply[6] == 1
+    assert ref.phase == "setup_zone" and ref.pending_slot == 4 and ref.current_player == owner[4]
+    step_both(ref, st, act("setup_zone", 6))  # the zone's second token
+    assert ref.token_supply[6] == 0 and ref.phase == "keep" and ref.current_player == ref.start_player
+    assert [len(pl.setup_hand) for pl in ref.players] == [3] * 5  # M-S5 follows
+
+
+def test_M_S5_M_S6_an_all_discovery_hand_is_shown_set_aside_and_not_redealt_before_the_keep():
+    """M-S5 "a player without a bonus card shows his cards, sets them aside and gets 3 new
+    ones, until he holds one. Ruling: set-aside cards are not redealt before M-S6"; M-S6
+    "Returned, set-aside and undealt cards are shuffled into the event draw pile"; M-I2 "the
+    cards he saw". Seed 15, five players: two hands are set aside."""
+    ref, st = seeded(5, 15)
+    assert ref.phase == "keep" and len(ref.set_aside) == 6
+    assert not any(IS_BONUS[c] for c in ref.set_aside)  # only all-discovery hands are set aside
+    for pl in ref.players:  # shown: every player saw them
+        assert set(ref.set_aside) <= set(pl.seen)
+        assert any(IS_BONUS[c] for c in pl.setup_hand) and not set(pl.setup_hand) & set(ref.set_aside)
+    assert len(ref.event_pile) == 24 - 15 - 6
+    while ref.phase == "keep":
+        q = ref.current_player
+        keep = next(c for c in ref.players[q].setup_hand if IS_BONUS[c])
+        step_both(ref, st, act("keep", keep))
+        assert ref.players[q].bonus == [keep]
+    assert ref.phase == "commit" and ref.round == 1 and len(ref.event_pile) == 24 - 5
