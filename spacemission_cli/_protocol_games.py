@@ -10,23 +10,12 @@ naming the game; a game saved unfinished by ``play`` is the same record with
 """
 from __future__ import annotations
 
-import importlib
-
 from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
 
 from ._games import ReplayError as RecordError  # malformed or not replaying: one error for every game
 from ._games import check_forfeit, recorded_totals
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
-
-# Per game: the action kinds another seat may not see (the actor sees its own) and what
-# they see instead. Red Planet: the role commit stays hidden until its role is called
-# (M-R3, M-R4, M-I4); the kept bonus card is private (M-S6, M-I2).
-HIDDEN_KINDS: dict[str, dict[str, str]] = {
-    "red_planet": {"commit": "commits a role (hidden until it is called, M-R3)",
-                   "keep": "keeps one bonus card (hidden, M-S6)"},
-}
-
 
 
 
@@ -36,20 +25,11 @@ def record_game(rec: dict) -> str:
     return cfg.get("game", DEFAULT_GAME) if isinstance(cfg, dict) else DEFAULT_GAME
 
 
-def _action_kind(game, action: int) -> str:
-    actions = importlib.import_module(game.rules.__name__.rsplit(".", 1)[0] + ".actions")
-    return actions.decode(action)[0]
-
-
 def seat_label(game, action: int, state, viewer: int | None) -> str:
     """The move as ``viewer`` saw it (``state`` before it): the full label for everyone
-    (``viewer`` None) and for the actor, otherwise with what the viewer may not see replaced."""
-    actor = game.rules.current_player(state)
-    if viewer is not None and viewer != actor:
-        hidden = HIDDEN_KINDS.get(game.name, {}).get(_action_kind(game, action))
-        if hidden is not None:
-            return hidden
-    return game.action_label(action, state)
+    (``viewer`` None) and for the actor, otherwise what the game's ``hidden_label`` lets the
+    other seats see (Game.seat_label)."""
+    return game.seat_label(action, state, viewer)
 
 
 def final_ranks(game, state) -> list[int]:
@@ -82,7 +62,8 @@ def game_record(game, config: GameConfig, state, seed: int, agents: list[str], a
         "actions": [list(a) for a in actions],
         "scores": game.rules.scores(state), "ranks": ranks,
         "winners": None if ranks is None else [q for q, r in enumerate(ranks) if r == 1],
-        "rounds": getattr(state, "round", None), "round_limit": ended_at_round_limit(game, state), "forfeit": None,
+        "rounds": getattr(state, "round", 0),  # 0: a game without rounds, as the arena records it
+        "round_limit": ended_at_round_limit(game, state), "forfeit": None,
     }
     if unfinished:
         rec["unfinished"] = True
@@ -174,7 +155,7 @@ class Replayer:
             return ["scores at the save"]
         check_forfeit(rec.get("forfeit"), g.rules.is_over(s), g.rules.current_player(s), self.where)
         checked = ["scores"]
-        expect = {"rounds": getattr(s, "round", None), "round_limit": ended_at_round_limit(g, s)}
+        expect = {"rounds": getattr(s, "round", 0), "round_limit": ended_at_round_limit(g, s)}
         if rec.get("forfeit") is None:
             ranks = final_ranks(g, s)
             expect.update(ranks=ranks, winners=[q for q, r in enumerate(ranks) if r == 1])

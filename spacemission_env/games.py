@@ -70,9 +70,12 @@ class Game:
     max_rounds_limit: int  # the largest ``max_rounds`` (the game's own length where it has one)
     action_label: Callable  # (action id, reference state or None) -> str, for people
     action_table: Callable[[], list]  # rows (ids, kind, ...) of the action space, for docs
-    render_module: str  # the module with render_ansi(state) and render_rgb(state, viewer=None)
+    render_module: str  # the module with render_ansi(state, viewer=None) and render_rgb(state, viewer=None)
     env_class_prefix: str  # the interfaces' class names for this game, e.g. "SpaceMission"
     tiebreak: Callable | None = None  # st -> int [B, P]: what orders seats of equal total (None: nothing)
+    # (action, reference state before it) -> what the other seats see of the move, or None where
+    # they see it all (the actor always does): play, replay --seat and serve show it (None: every move public)
+    hidden_label: Callable | None = None
 
     @property
     def name(self) -> str:
@@ -123,6 +126,15 @@ class Game:
         if self.tiebreak is None:
             return np.zeros((st.batch_size, st.num_players), dtype=np.int64)
         return np.asarray(self.tiebreak(st), dtype=np.int64)
+
+    def seat_label(self, action: int, state, viewer: int | None) -> str:
+        """The move as ``viewer`` saw it (``state`` before it): ``action_label`` for everyone
+        (``viewer`` None) and for the actor, else ``hidden_label``'s text where it gives one."""
+        if viewer is not None and self.hidden_label is not None and viewer != self.rules.current_player(state):
+            hidden = self.hidden_label(action, state)
+            if hidden is not None:
+                return hidden
+        return self.action_label(action, state)
 
     def render(self, state, mode: str = "ansi", viewer: int | None = None):
         """A reference state as ``"ansi"`` text, printed (``"human"``, returns None) or an

@@ -14,6 +14,18 @@ def action_label(action, state=None) -> str:
     return _label(state, action)
 
 
+# the action kinds another seat may not see (the actor sees its own) and what they see instead:
+# the role commit stays hidden until its role is called (M-R3, M-R4, M-I4); the kept bonus
+# card is private (M-S6, M-I2)
+HIDDEN_KINDS = {"commit": "commits a role (hidden until it is called, M-R3)",
+                "keep": "keeps one bonus card (hidden, M-S6)"}
+
+
+def hidden_label(action, state=None) -> str | None:
+    """What the other seats see of a hidden move (a commit, a keep); None for a public one."""
+    return HIDDEN_KINDS.get(actions.decode(action)[0])
+
+
 GAME = Game(
     description=RED_PLANET,
     engine=engine,
@@ -28,4 +40,5 @@ GAME = Game(
     action_table=actions.action_table,
     render_module="spacemission_env.red_planet.render",
     env_class_prefix="RedPlanet",
+    hidden_label=hidden_label,
 )

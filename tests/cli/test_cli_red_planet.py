@@ -218,9 +218,9 @@ def test_the_page_lists_red_planet_records_as_not_shown(arena_file):
 
 
 def test_hidden_kinds_are_action_kinds():
-    from spacemission_cli._protocol_games import HIDDEN_KINDS
+    from spacemission_env.red_planet.protocol import HIDDEN_KINDS
 
-    assert set(HIDDEN_KINDS["red_planet"]) <= set(A.ACTION_KINDS)
+    assert set(HIDDEN_KINDS) <= set(A.ACTION_KINDS)
 
 
 @pytest.mark.parametrize("argv, message", [
