@@ -154,9 +154,14 @@ def check_actions(st, actions) -> np.ndarray:
 
 
 def check_select(st, select) -> np.ndarray:
-    """bool [B] of the games a call acts on (None: all)."""
+    """bool [B] of the games a call acts on (None: all: the batch state's read-only
+    ``all_games`` where it keeps one, else a new read-only array of True)."""
     if select is None:
-        return st.all_games
+        every = getattr(st, "all_games", None)
+        if every is None:
+            every = np.ones(st.batch_size, dtype=np.bool_)
+            every.flags.writeable = False
+        return every
     sel = np.asarray(select)
     if sel.shape != (st.batch_size,) or sel.dtype != np.bool_:
         raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} "
