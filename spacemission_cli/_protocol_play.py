@@ -149,7 +149,7 @@ def new_game(args, ap, game) -> dict:
         ap.error(f"argument --{field}: {exc}")
     from .play import seats_seed_specs
 
-    seat, seed, specs = seats_seed_specs(args, ap, players)
+    seat, seed, specs = seats_seed_specs(args, ap, players, game.name)
     return {"config": config, "seat": seat, "seed": seed, "specs": specs, "actions": []}
 
 

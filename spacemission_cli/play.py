@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--players", type=int_arg, choices=range(2, 6), metavar="N",
                     help="players, 2-5 (default 2; Red Planet 3-5, default 3)")
     ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
-                    help="the other seats' agents, one spec for all or one per opponent (default heuristic)")
+                    help="the other seats' agents, one spec for all or one per opponent (default heuristic; "
+                         "random for a game without a heuristic bot)")
     rule_sets = sorted({r for name in GAMES for r in get_game(name).rule_sets})  # checked per game
     ap.add_argument("--rules", choices=rule_sets, help="rule set (default: the game's first; Space Mission: "
                                                        f"{', '.join(RULE_SETS)}; Red Planet: first_edition)")
@@ -116,9 +117,10 @@ class Opponent:
         return int(action)
 
 
-def seats_seed_specs(args, ap, players: int) -> tuple[int, int, list]:
+def seats_seed_specs(args, ap, players: int, game: str = "spacemission") -> tuple[int, int, list]:
     """The person's seat, the game seed and the agent spec of every seat (None for the
-    person) from the command line, for any game; argument errors through ``ap``."""
+    person) from the command line, for any game; argument errors through ``ap``. Without
+    ``--opponents``: heuristic, or random for a game that has no heuristic bot."""
     seat = 0 if args.seat is None else args.seat
     if not 0 <= seat < players:
         ap.error(f"argument --seat: must be a seat in 0..{players - 1} for {players} players, got {seat}")
@@ -127,7 +129,11 @@ def seats_seed_specs(args, ap, players: int) -> tuple[int, int, list]:
         ap.error(f"argument --seed: must be >= 0, got {seed}")
     if seed >= 2**64:  # the engines' seeds
         ap.error(f"argument --seed: must be < 2**64, got {seed}")
-    specs = [s.strip() for s in (args.opponents or "heuristic").split(",")]
+    if args.opponents is None:
+        from spacemission_agents.registry import available_agents
+
+        args.opponents = "heuristic" if "heuristic" in available_agents(game) else "random"
+    specs = [s.strip() for s in args.opponents.split(",")]
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1 or not all(specs):

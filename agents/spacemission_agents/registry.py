@@ -56,12 +56,18 @@ RED_PLANET_AGENTS: dict[str, _Entry] = {
     "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
 }
 AGENTS_BY_GAME: dict[str, dict[str, _Entry]] = {"spacemission": AGENTS, "red_planet": RED_PLANET_AGENTS}
+# a game of the protocol without its own names (docs/games.md, "Adding a game"): the agents that play any game
+GAME_NEUTRAL_AGENTS: dict[str, _Entry] = {name: AGENTS[name] for name in ("random", "ppo")}
 SPEC_SYNTAX = "NAME[:KEY=VALUE]..., ppo[:PATH][:KEY=VALUE]... or MODULE:CLASS[:KEY=VALUE]..."
 
 
 def _agents(game: str) -> dict[str, _Entry]:
     if game not in AGENTS_BY_GAME:
-        raise ValueError(f"unknown game {game!r}; expected one of {sorted(AGENTS_BY_GAME)}")
+        from spacemission_env.games import GAMES
+
+        if isinstance(game, str) and game in GAMES:
+            return GAME_NEUTRAL_AGENTS
+        raise ValueError(f"unknown game {game!r}; expected one of {sorted({*AGENTS_BY_GAME, *GAMES})}")
     return AGENTS_BY_GAME[game]
 
 

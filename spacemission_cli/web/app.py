@@ -16,6 +16,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from spacemission_env.games import GAMES
 from spacemission_env.json_input import parse_json
 
 from .games import ApiError, GameStore, game_options, make_table
@@ -118,11 +119,12 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                start_page: str = "spacemission") -> Starlette:
     """The app. ``opponents``: the agent specs a visitor may choose (default heuristic, greedy,
     random); ``game_opponents``: per other game of the protocol, its specs a visitor may
-    choose (a new game with ``"game": NAME``; default random for red_planet); ``start_page``:
+    choose (a new game with ``"game": NAME``; default random for every game of GAMES); ``start_page``:
     the game of the page at ``/``; ``replay_file``: recorded games offered on the page
     (ReplayError when unreadable)."""
     offered = list(opponents or ["heuristic", "greedy", "random"])
-    offered_by_game = dict(game_opponents if game_opponents is not None else {"red_planet": ["random"]})
+    offered_by_game = dict(game_opponents if game_opponents is not None else
+                           {name: ["random"] for name in GAMES if name != "spacemission"})
     store = GameStore(max_games=max_games, idle_seconds=idle_seconds)
     library = ReplayLibrary()
     if replay_file is not None:
