@@ -186,7 +186,7 @@ def check_observation_layout(meta: dict, where: str, made: str = "trained", reme
     if otype not in encoding.OBSERVATION_TYPES:
         raise ValueError(f"{where} uses observation_type {otype!r}, unknown to this package "
                          f"({', '.join(encoding.OBSERVATION_TYPES)})")
-    want = (encoding.observation_size(otype), layout_hash(otype, game))
+    want = (get_game(game).description.observation_size(otype), layout_hash(otype, game))
     have = (meta.get("observation_size"), meta.get("observation_layout_hash"))
     if have != want:
         raise ValueError(f"{where} was {made} on a different {otype!r} observation layout (size {have[0]}, layout "
@@ -212,11 +212,23 @@ def package_version() -> str:
         return "unknown"
 
 
+def observation_layout(observation_type: str, game: str = DEFAULT_GAME) -> list:
+    """The game's ``encoding.observation_layout(observation_type)``: (name, start, stop,
+    meaning) per block, what a saved model's layout hash is made of; ValueError naming the
+    missing piece for a game whose encoding has none (docs/games.md)."""
+    g = get_game(game)
+    fn = getattr(g.encoding, "observation_layout", None)
+    if not callable(fn):
+        raise ValueError(f"a PPO model of {g.description.title} ({g.name!r}) needs its encoding's "
+                         f"observation_layout(observation_type) (named blocks, spacemission_env/obs_layout.py; "
+                         f"docs/games.md), which {getattr(g.encoding, '__name__', 'its encoding')} does not have")
+    return fn(observation_type)
+
+
 def layout_hash(observation_type: str, game: str = DEFAULT_GAME) -> str:
     """sha256 (first 16 hex digits) of the block names and offsets of the game's observation
     layout: it changes whenever a block is added, removed, resized or moved."""
-    layout = get_game(game).encoding.observation_layout(observation_type)
-    blocks = [[name, start, stop] for name, start, stop, _ in layout]
+    blocks = [[name, start, stop] for name, start, stop, _ in observation_layout(observation_type, game)]
     return hashlib.sha256(json.dumps(blocks).encode()).hexdigest()[:16]
 
 
@@ -227,7 +239,7 @@ def make_metadata(*, observation_type: str, num_players: int, rules: str, max_ro
     g = get_game(game)
     return {
         "format": FORMAT, "version": VERSION, "package_version": package_version(), "game": g.name,
-        "observation_type": observation_type, "observation_size": g.encoding.observation_size(observation_type),
+        "observation_type": observation_type, "observation_size": g.description.observation_size(observation_type),
         "observation_layout_hash": layout_hash(observation_type, g.name),
         "observation_dtype": "int8 observations, read as float32: x = obs[active] * scale",
         "num_actions": g.num_actions, "num_players": int(num_players), "rules": rules, "max_rounds": int(max_rounds),
@@ -316,9 +328,9 @@ class PPOAgent(BasePolicy):
         self._beta = float(self.params["prior_beta"][0]) if has_prior else 0.0
         # the seat_present block (1 for each seat in the game, from the observer on): where an
         # observation says how many players its game has (_check_players)
-        layout = get_game(self.game).encoding.observation_layout(self.metadata["observation_type"])
-        start, stop = next((a, b) for name, a, b, _ in layout if name == "seat_present")
-        self._seat_block = (start, stop)
+        # (None where the game's layout has no such block: the player count is then not checked)
+        layout = observation_layout(self.metadata["observation_type"], self.game)
+        self._seat_block = next(((a, b) for name, a, b, _ in layout if name == "seat_present"), None)
 
     def __getstate__(self) -> dict:  # snapshots are pickled into checkpoints: keep only the source arrays
         return {k: v for k, v in self.__dict__.items() if k not in ("_w_t", "_b", "_active", "_beta", "_seat_block")}
@@ -427,7 +439,10 @@ class PPOAgent(BasePolicy):
         """ValueError unless every row is an observation of a game with the model's player
         count: the observation has the same size for every count, so a 2-player model given
         a 3-player game's observations played on, reading them as a 2-player game's. Two
-        columns of the seat_present block (1 for each seat in the game) tell."""
+        columns of the seat_present block (1 for each seat in the game) tell; a game without
+        the block is not checked."""
+        if self._seat_block is None:
+            return
         start, stop = self._seat_block
         n = self.metadata["num_players"]
         ok = obs[:, start + n - 1] == 1

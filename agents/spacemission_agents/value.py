@@ -49,7 +49,7 @@ def make_value_metadata(*, policy_metadata: dict, policy_sha256: str, architectu
     otype = m["observation_type"]
     return {
         "format": FORMAT, "version": VERSION, "package_version": package_version(), "game": game,
-        "observation_type": otype, "observation_size": get_game(game).encoding.observation_size(otype),
+        "observation_type": otype, "observation_size": get_game(game).description.observation_size(otype),
         "observation_layout_hash": layout_hash(otype, game), "num_players": int(m["num_players"]),
         "rules": m["rules"], "max_rounds": int(m["max_rounds"]), "policy_sha256": policy_sha256,
         "output": "tanh: the seat's expected R-P8 rank reward in [-1, 1]", "architecture": architecture,

@@ -383,9 +383,18 @@ GAME_DEFAULTS: dict[str, dict] = {
 
 
 def game_defaults(game: str) -> dict:
-    """The values ``--game NAME`` puts in place of Space Mission's defaults."""
+    """The values ``--game NAME`` puts in place of Space Mission's defaults: GAME_DEFAULTS,
+    or for a game of the protocol without an entry there, what its ``Game`` says (rule set,
+    length, fewest players) with no heuristic prior or teacher and the game-neutral
+    ``random`` and ``self`` as opponents (ValueError naming an unknown game)."""
     if game not in GAME_DEFAULTS:
-        raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAME_DEFAULTS)}")
+        from spacemission_env.games import get_game
+
+        g = get_game(game)  # ValueError naming an unknown game and the known ones
+        types = g.observation_types
+        return dict(game=g.name, rules=g.rule_sets[0], max_rounds=g.default_max_rounds,
+                    players=g.description.min_players, observation_type="recall" if "recall" in types else types[0],
+                    prior="", bc_teacher="", opponents="random=0.5,self=0.5", eval_opponents="random")
     return dict(GAME_DEFAULTS[game], game=game)
 
 
