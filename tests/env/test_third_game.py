@@ -1,10 +1,15 @@
 """A third game plugs into every interface without changing them (docs/games.md, "Adding
 a game"): the toy game of tests/helpers/toy_game.py, written only against the protocol, is
 registered under a name and then played through the PettingZoo AEC env (PettingZoo's
-api_test), the Gymnasium env (Gymnasium's checker), the self-play VectorEnv, the SB3 VecEnv
-and the arena."""
+api_test), the Gymnasium env (Gymnasium's checker and ``gymnasium.make``), the self-play
+VectorEnv, the SB3 VecEnv, the arena, ``play --game`` and ``replay`` (with a move hidden from
+the other seats), the web page's API, the game-neutral agents and a tiny training run."""
 from __future__ import annotations
 
+import dataclasses
+import io
+import json
+import sys
 import warnings
 
 import numpy as np
@@ -80,3 +85,84 @@ def test_the_arena_rates_agents_of_the_third_game():
                        game="last_token", progress=False)
     assert result.config["game"] == "last_token" and result.num_games == 20
     assert abs(sum(a.mean_rank for a in result.agents) / 2 - 1.5) < 1e-9
+
+
+def test_gymnasium_make_and_the_random_agent_of_a_game_without_bots():
+    import gymnasium
+
+    from spacemission_agents.registry import available_agents, make_agent
+    from spacemission_env import register_envs
+
+    register_envs()
+    e = gymnasium.make("LastToken-v0", num_players=2)
+    _, info = e.reset(seed=1)
+    assert info["action_mask"].shape == (3,)
+    assert available_agents("last_token") == ["random", "ppo"]  # the game-neutral ones: no AGENTS_BY_GAME entry
+    assert make_agent("random", seed=0, game="last_token").act(np.zeros(2, np.int8), np.array([0, 1, 0], bool)) == 1
+
+
+def _hide_takes(monkeypatch):
+    """The toy game with every take hidden from the other seats (as Red Planet's commits are)."""
+    hidden = dataclasses.replace(toy_game.GAME, hidden_label=lambda action, state=None: "takes (hidden)")
+    monkeypatch.setitem(games._LOADED, "last_token", hidden)
+
+
+def test_play_and_replay_show_the_other_seats_hidden_moves_as_hidden(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("rich")
+    from spacemission_cli import play, replay
+
+    _hide_takes(monkeypatch)
+    record = tmp_path / "games.jsonl"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 20))  # always take one token
+    assert play.main(["--game", "last_token", "--players", "3", "--seed", "2", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 (random): takes (hidden)" in out and "you: take 1" in out  # random: no heuristic bot here
+    rec = json.loads(record.read_text())
+    assert rec["config"]["game"] == "last_token" and rec["agents"] == ["human", "random", "random"]
+    assert replay.main([str(record), "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 (random): takes (hidden)" in out and "seat 0 (human): take 1" in out
+    assert "The rebuilt game matches the record" in out
+
+
+def test_the_arena_cli_records_games_that_replay(tmp_path, capsys):
+    from spacemission_cli import arena, replay
+
+    assert arena.main(["--game", "last_token", "--agents", "random,random", "--games", "4", "--out",
+                       str(tmp_path), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert replay.main([str(tmp_path / "games.jsonl")]) == 0
+    assert "The rebuilt game matches the record" in capsys.readouterr().out
+
+
+def test_the_web_page_offers_the_game_and_hides_the_other_seats_moves(monkeypatch):
+    from tests.helpers.web import web_client
+
+    _hide_takes(monkeypatch)
+    client = web_client()  # game_opponents left to create_app: every game of GAMES
+    assert "last_token" in client.get("/api/meta").json()["games"]
+    r = client.post("/api/games", json={"game": "last_token", "players": 3, "seat": 2, "seed": 1})
+    assert r.status_code == 201, r.text
+    g, texts = r.json(), []
+    while not g["over"]:
+        texts += [e["text"] for e in g["log"] if e["seat"] != 2]
+        g = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"]}).json()
+    texts += [e["text"] for e in g["log"] if e["seat"] != 2]
+    assert texts and set(texts) == {"takes (hidden)"} and g["final"]["winners"]
+
+
+def test_a_tiny_training_run_and_its_model_in_the_arena(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from spacemission_agents.arena import run_arena
+    from spacemission_agents.registry import make_agent
+    from spacemission_training.config import for_game
+    from spacemission_training.train_ppo import train
+
+    cfg = for_game("last_token", num_envs=8, n_steps=16, batch_size=64, epochs=1, trunk="16", pi="8", vf="8",
+                   steps=256, snapshot_every=128, checkpoint_every=256, eval_every=0, final_eval_games=0,
+                   threads=1, progress="lines", tensorboard=False, run_dir=str(tmp_path / "run"))
+    assert (cfg.rules, cfg.max_rounds, cfg.prior, cfg.bc_teacher) == ("standard", 15, "", "")  # from the Game
+    train(cfg, argv=[])
+    model = make_agent(f"ppo:{tmp_path / 'run' / 'final.npz'}", game="last_token")
+    result = run_arena([model, RandomPolicy(seed=1)], num_players=2, games=4, game="last_token", progress=False)
+    assert result.num_games == 4

@@ -24,6 +24,7 @@ from spacemission_env.engine_common import (
 )
 from spacemission_env.game_description import GameDescription, RewardScheme
 from spacemission_env.games import Game
+from spacemission_env.obs_layout import block_layout
 
 NUM_ACTIONS = 3
 OBSERVATION_TYPES = ("info", "recall", "seer")
@@ -67,8 +68,15 @@ def observe_state(state: dict, player: int | None = None, observation_type: str 
     return np.array([state["pile"], (p - state["current_player"]) % state["num_players"]], dtype=np.int8)
 
 
+def observation_layout(observation_type: str = "info") -> list:
+    """The named blocks (what a PPO model's layout hash is made of; no ``seat_present`` block)."""
+    DESCRIPTION.observation_size(observation_type)
+    return list(block_layout([("pile", (1,), "tokens left"), ("wait", (1,), "seats until the observer acts")]))
+
+
 encoding = SimpleNamespace(OBSERVATION_TYPES=OBSERVATION_TYPES, observe=observe_state,
-                           decode=lambda obs, observation_type="info": {"pile": obs[..., 0], "wait": obs[..., 1]})
+                           decode=lambda obs, observation_type="info": {"pile": obs[..., 0], "wait": obs[..., 1]},
+                           observation_layout=observation_layout)
 
 
 # --- the fast engine: arrays over a batch --------------------------------------------------
@@ -78,7 +86,6 @@ class BatchState:
         self.pile = np.zeros(batch_size, np.int8)
         self.current_player = np.zeros(batch_size, np.int8)
         self.winner = np.full(batch_size, -1, np.int8)
-        self.all_games = np.ones(batch_size, np.bool_)
 
     @property
     def terminated(self) -> np.ndarray:
