@@ -129,17 +129,18 @@ def seats_seed_specs(args, ap, players: int, game: str = "spacemission") -> tupl
         ap.error(f"argument --seed: must be >= 0, got {seed}")
     if seed >= 2**64:  # the engines' seeds
         ap.error(f"argument --seed: must be < 2**64, got {seed}")
-    if args.opponents is None:
+    opponents = args.opponents
+    if opponents is None:
         from spacemission_agents.registry import available_agents
 
-        args.opponents = "heuristic" if "heuristic" in available_agents(game) else "random"
-    specs = [s.strip() for s in args.opponents.split(",")]
+        opponents = "heuristic" if "heuristic" in available_agents(game) else "random"
+    specs = [s.strip() for s in opponents.split(",")]
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1 or not all(specs):
         others = f"{players - 1} opponent{'s' if players > 2 else ''}"
         ap.error(f"argument --opponents: {players} players have {others}: give one spec for all of them or "
-                 f"{players - 1} (one per opponent, in seat order), got {args.opponents!r}")
+                 f"{players - 1} (one per opponent, in seat order), got {opponents!r}")
     return seat, seed, specs[:seat] + [None] + specs[seat:]
 
 
