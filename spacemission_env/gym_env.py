@@ -9,7 +9,7 @@
 
 The class is :class:`GameEnv` (``SpaceMissionEnv`` is the same class); ``game=`` picks
 the game (games.py), and every game's id is registered with its game set (entry point
-:func:`registered_env`, which refuses a ``game`` argument: the id names the game). Space
+``registered_env_<game>``, which refuses a ``game`` argument: the id names the game). Space
 Mission's behaviour is described below; Red Planet's differs only where its rules do
 (ten fixed rounds, no round limit, Discrete(243)).
 
@@ -55,6 +55,8 @@ each); ``reset()`` continues them. A policy object given to several envs is shar
 by them, its draws too (docs/interfaces.md, "Seeding").
 """
 from __future__ import annotations
+
+import functools
 
 import gymnasium
 import numpy as np
@@ -249,20 +251,36 @@ class GameEnv(EnvBase, gymnasium.Env):
 SpaceMissionEnv = GameEnv  # the name of the first game's env, kept
 
 
-def registered_env(registered_game: str, **kwargs) -> GameEnv:
-    """The entry point of the registered ids (``gymnasium.make("RedPlanet-v1", ...)``): the
-    id names the game, so a ``game`` argument is refused (TypeError), as the versioned
-    PettingZoo modules refuse it; ``registered_game`` is set by the registration."""
-    if "game" in kwargs:
-        d = get_game(registered_game).description
-        raise TypeError(f"{d.env_id} plays {d.name!r}; it takes no game argument (got game={kwargs['game']!r}); "
-                        f"make the id of the game you want")
+def registered_env(registered_game: str, /, **kwargs) -> GameEnv:
+    """The registered ids' env (``gymnasium.make("RedPlanet-v1", ...)``): the id names the
+    game, so a ``game`` argument is refused (TypeError), as the versioned PettingZoo
+    modules refuse it, and so is ``registered_game`` (each id's entry point,
+    ``registered_env_<game>``, binds its game: a keyword in the spec's kwargs could be
+    overridden by ``gymnasium.make``'s and silently play another game)."""
+    for key in ("game", "registered_game"):
+        if key in kwargs:
+            d = get_game(registered_game).description
+            raise TypeError(f"{d.env_id} plays {d.name!r}; it takes no {key} argument (got {key}={kwargs[key]!r}); "
+                            f"make the id of the game you want")
     return GameEnv(game=registered_game, **kwargs)
+
+
+_ENTRY_PREFIX = "registered_env_"
+
+
+def __getattr__(name: str):
+    """``registered_env_<game>``: the entry point of that game's registered id, which is
+    :func:`registered_env` with the game bound (any game of games.GAMES, registered
+    later ones included)."""
+    game = name[len(_ENTRY_PREFIX):] if name.startswith(_ENTRY_PREFIX) else None
+    if game in GAMES:
+        return functools.partial(registered_env, game)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register_envs() -> None:
     """Register every game's id (``"SpaceMission-v2"``, ``"RedPlanet-v1"``: games.GAMES)
-    with Gymnasium (this single-agent env through ``registered_env``, its game set) and with PettingZoo's
+    with Gymnasium (this single-agent env through ``registered_env_<game>``, its game set) and with PettingZoo's
     registry (the AEC env of the game's versioned module, PettingZoo >= 1.27).
     Idempotent; called by ``import spacemission_env``. Only the current version is
     registered: both registries answer an older id (``"SpaceMission-v1"``) with an
@@ -275,7 +293,6 @@ def register_envs() -> None:
     for name in GAMES:
         d = get_game(name).description
         if d.env_id not in gymnasium.registry:
-            gymnasium.register(id=d.env_id, entry_point="spacemission_env.gym_env:registered_env",
-                               kwargs={"registered_game": name})
+            gymnasium.register(id=d.env_id, entry_point=f"spacemission_env.gym_env:{_ENTRY_PREFIX}{name}")
         if register is not None and d.env_id not in pettingzoo.aec_registry:
             register("aec", d.env_id, entry_point=f"spacemission_env.{d.versioned_name}:env")

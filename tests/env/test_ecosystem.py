@@ -57,6 +57,24 @@ def test_registered_ids_refuse_a_game_argument(game):
     assert aec.unwrapped.game.name == game and aec.unwrapped.illegal_action == "lose"
 
 
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_registered_ids_refuse_the_entry_points_game_keyword(game):
+    """Before: the ids were registered with ``kwargs={"registered_game": game}``, which
+    ``gymnasium.make``'s own kwargs override, so ``gymnasium.make("RedPlanet-v1",
+    registered_game="spacemission")`` (or a Space Mission spec's kwargs passed on) built a Space
+    Mission env under the Red Planet id. Each id's entry point now binds its game."""
+    env_id, other = IDS[game], OTHER[game]
+    text = f"{env_id} plays {game!r}; it takes no registered_game argument (got registered_game={other!r})"
+    with pytest.raises(TypeError, match=re.escape(text)):
+        gymnasium.make(env_id, registered_game=other)
+    with pytest.raises(TypeError, match=re.escape(text)):
+        gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync", registered_game=other)
+    spec = gymnasium.spec(env_id)
+    assert "registered_game" not in spec.kwargs
+    env = gymnasium.make(env_id, **spec.kwargs)
+    assert env.unwrapped.game.name == game
+
 # --- PettingZoo: last() once the game is over -------------------------------------------------
 @pytest.mark.parametrize("module", [spacemission_v2, red_planet_v1])
 def test_last_after_every_agent_left_names_reset(module):
