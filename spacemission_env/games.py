@@ -35,6 +35,7 @@ and a ``BatchState`` with ``batch_size``, ``num_players``, ``current_player`` (i
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -138,12 +139,21 @@ class Game:
 
     def render(self, state, mode: str = "ansi", viewer: int | None = None):
         """A reference state as ``"ansi"`` text, printed (``"human"``, returns None) or an
-        RGB picture (``"rgb_array"``)."""
+        RGB picture (``"rgb_array"``), each showing only what seat ``viewer`` may see (None:
+        everything). A game whose ``render_ansi`` takes no viewer (Space Mission's text is
+        the whole table) refuses one in the text modes (ValueError) rather than show it all."""
         module = importlib.import_module(self.render_module)
-        if mode == "ansi":
-            return module.render_ansi(state)
-        if mode == "human":
-            print(module.render_ansi(state))
+        if mode in ("ansi", "human"):
+            if viewer is None:
+                text = module.render_ansi(state)
+            elif "viewer" in inspect.signature(module.render_ansi).parameters:
+                text = module.render_ansi(state, viewer=viewer)
+            else:
+                raise ValueError(f"{self.description.title}'s text view shows the whole table: it takes no viewer "
+                                 f"(got viewer={viewer!r}); mode 'rgb_array' takes one")
+            if mode == "ansi":
+                return text
+            print(text)
             return None
         if mode == "rgb_array":
             return module.render_rgb(state, viewer=viewer)

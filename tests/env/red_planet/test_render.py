@@ -3,12 +3,14 @@ random 3-5 player games renders; the text shows the counts of explicit positions
 view hides exactly what the info observation hides (M-I1..M-I4: resampling what it may not
 know, red_planet/determinize.py, changes neither its picture nor its text); the picture's
 parts lie in their regions."""
+import contextlib
 import io
 import random
 
 import numpy as np
 import pytest
 
+from spacemission_env.games import get_game
 from spacemission_env.red_planet.determinize import sample_world
 from spacemission_env.red_planet.render import (
     HEIGHT,
@@ -25,6 +27,7 @@ from spacemission_env.red_planet.render import (
 )
 from spacemission_env.red_planet.rules import apply, is_over, legal_actions, new_game
 from spacemission_env.red_planet.rules.state import PHASES
+from spacemission_env.space_mission.rules import new_game as sm_new_game
 from tests.env.red_planet.test_encoding import rich_position
 from tests.helpers.red_planet_positions import position
 
@@ -225,3 +228,23 @@ def test_the_docs_page_shows_the_example_as_rendered_and_its_pictures_exist():
     assert render_ansi(s, viewer=0) in page
     for name in ("red_planet_board.png", "red_planet_board_seat0.png"):
         assert f"../images/{name}" in page and (ROOT / "docs" / "images" / name).stat().st_size > 10_000
+
+
+def test_the_game_protocols_render_passes_the_viewer_to_the_text():
+    """Before: ``get_game("red_planet").render(state, "ansi", viewer=q)`` (games.md's protocol
+    entry) and ``"human"`` dropped the viewer and showed every seat's bonus cards and unrevealed
+    commit; only ``"rgb_array"`` honoured it. Space Mission's text, which has no seat view,
+    refuses a viewer instead of showing the whole table."""
+    s = explicit_position()
+    game = get_game("red_planet")
+    assert game.render(s, "ansi", viewer=0) == render_ansi(s, 0)
+    assert "Kolonisation" not in game.render(s, "ansi", viewer=0)
+    assert game.render(s, "ansi") == render_ansi(s)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert game.render(s, "human", viewer=0) is None
+    assert out.getvalue() == render_ansi(s, 0) + "\n"
+    sm = get_game("spacemission")
+    with pytest.raises(ValueError, match=r"Space Mission's text view shows the whole table: it takes no viewer \(got viewer=0\)"):
+        sm.render(sm_new_game(2, seed=0), "ansi", viewer=0)
+    assert isinstance(sm.render(sm_new_game(2, seed=0), "ansi"), str)
