@@ -35,9 +35,11 @@ numba kernel on the observations (no torch either way), which makes up most of i
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import json
 import threading
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
@@ -61,6 +63,10 @@ MAX_FILE_BYTES = 1 << 30  # uncompressed arrays of a model or value file (the sh
 
 _BLAS = []  # the threadpoolctl controller, made on first use
 _BLAS_HELD = threading.local()  # .held: this thread is inside one_blas_thread already
+_LOADED: OrderedDict = OrderedDict()  # (class, file's sha256) -> the agent first loaded from it (PPOAgent.load)
+_LOADED_MAX = 4  # model files kept (about 3.6 MB each); the least recently loaded is dropped
+_LOADED_LOCK = threading.Lock()
+_LOADED_FILE_BYTES = 64 << 20  # larger files are read for each agent (not hashed first)
 
 
 @contextlib.contextmanager
@@ -355,15 +361,59 @@ class PPOAgent(BasePolicy):
     @classmethod
     def load(cls, path, *, temperature: float = 0.0, seed: int | None = None, name: str | None = None) -> "PPOAgent":
         """The model saved at ``path`` (.npz). ValueError for a missing file, a file that is
-        not a model, or one made for another observation layout or action space."""
+        not a model, or one made for another observation layout or action space. Agents
+        loaded from files of the same contents share their arrays,
+        read-only (``_LOADED``): a server's hundreds of live games with a ``ppo`` seat hold
+        one copy of the weights, not 3.6 MB per seat."""
         p = Path(path)
+        _check_temperature(temperature)
+        name = name or f"ppo:{p.name}"
+        try:  # by content: a file written again (a training run's final.npz) is read again
+            key = (cls, hashlib.sha256(p.read_bytes()).hexdigest()) if p.stat().st_size <= _LOADED_FILE_BYTES else None
+        except OSError:  # missing, a directory, unreadable: read_npz_file names the problem
+            key = None
+        with _LOADED_LOCK:
+            proto = _LOADED.get(key) if key is not None else None
+            if proto is not None:
+                _LOADED.move_to_end(key)
+        if proto is None:
+            proto = cls._read(p)
+            if key is not None:
+                proto._freeze()
+                with _LOADED_LOCK:
+                    _LOADED[key] = proto
+                    while len(_LOADED) > _LOADED_MAX:
+                        _LOADED.popitem(last=False)
+        return proto._twin(temperature, seed, name)
+
+    @classmethod
+    def _read(cls, p: Path) -> "PPOAgent":
         arrays, meta = read_npz_file(p, "PPO model file", "model file", "a Space Mission PPO policy")
         cls._check_metadata(meta, f"model {str(p)!r}")
-        _check_temperature(temperature)
         try:
-            return cls(arrays, meta, temperature=temperature, seed=seed, name=name or f"ppo:{p.name}")
+            return cls(arrays, meta, name=f"ppo:{p.name}")
         except ValueError as exc:  # the arrays: name the file
             raise ValueError(f"model {str(p)!r}: {exc}") from None
+
+    def _freeze(self) -> None:
+        """Make the arrays read-only: they are shared by every agent loaded from the file."""
+        for a in [*self.params.values(), *self._w_t, *self._b, self._active]:
+            a.flags.writeable = False
+
+    def _twin(self, temperature: float, seed: int | None, name: str) -> "PPOAgent":
+        """A new agent on this one's arrays (shared, read-only) with its own metadata, heuristic
+        prior (it keeps state between calls), generator, temperature and name."""
+        agent = object.__new__(type(self))
+        agent.__dict__.update(self.__dict__)
+        agent.metadata, agent.params = copy.deepcopy(self.metadata), dict(self.params)
+        agent._w_t, agent._b = list(self._w_t), list(self._b)
+        if self._prior is not None:
+            from .ppo_prior import HeuristicPrior
+
+            agent._prior = HeuristicPrior.from_description(self.metadata["prior"])
+        agent.temperature, agent.name, agent._shipped_players = _check_temperature(temperature), name, None
+        agent.seed(seed)
+        return agent
 
     @classmethod
     def shipped_path(cls, num_players: int = 2, game: str = DEFAULT_GAME) -> Path:

@@ -96,7 +96,7 @@ def load_actor(policy, agent: PPOAgent) -> None:
             if tuple(m.weight.shape) != w.shape or tuple(m.bias.shape) != b.shape:
                 raise ValueError(f"init_from: layer {i} of the model file is {w.shape}, the network's is "
                                  f"{tuple(m.weight.shape)}")
-            m.weight.copy_(torch.as_tensor(w))
-            m.bias.copy_(torch.as_tensor(b))
+            m.weight.copy_(torch.tensor(w))
+            m.bias.copy_(torch.tensor(b))
         if "prior_beta" in agent.params:
-            policy.action_net.beta.copy_(torch.as_tensor(agent.params["prior_beta"]))
+            policy.action_net.beta.copy_(torch.tensor(agent.params["prior_beta"]))
