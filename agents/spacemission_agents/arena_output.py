@@ -129,6 +129,8 @@ def plot_png(result, path) -> None:
     cfg = result.config
     title = get_game(cfg.get("game", "spacemission")).description.title
     fig.suptitle(f"{title} arena: {cfg['num_players']} players, {cfg['rules']}, {result.num_games} games, seed {cfg['seed']}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+    finally:  # a failed write (full disk, directory gone) leaves no figure open in pyplot
+        plt.close(fig)

@@ -142,6 +142,21 @@ def test_files_written(two):
     assert (out / "arena.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+
+def test_a_plot_that_cannot_be_written_leaves_no_figure_open(two, tmp_path):
+    """A failed arena.png (a full disk, a removed directory) closes its figure: pyplot keeps
+    every open figure, so a long notebook or sweep would hold each failed one."""
+    import matplotlib.pyplot as plt
+
+    from spacemission_agents.arena_output import plot_png
+
+    result, _ = two
+    before = len(plt.get_fignums())
+    for _ in range(3):
+        with pytest.raises(OSError):
+            plot_png(result, tmp_path / "gone" / "arena.png")
+    assert len(plt.get_fignums()) == before
+
 def test_results_identical_for_any_worker_count(tmp_path):
     kw = dict(num_players=3, games=15, seed=7, max_rounds=25, chunk_size=5, progress=False)
     one = run_arena(AGENTS + ["random"], workers=1, out=tmp_path / "w1", **kw)

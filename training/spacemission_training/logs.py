@@ -156,9 +156,11 @@ def plot_curves(run_dir, path=None, title: str | None = None) -> Path:
     if ax.lines:
         ax.legend(loc="lower right", fontsize=8)
     fig.suptitle(title or str(Path(run_dir).name))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+    finally:  # a failed write (full disk, directory gone) leaves no figure open in pyplot
+        plt.close(fig)
     return path
 
 
