@@ -26,7 +26,10 @@ again:
   cards, weighted as a uniformly random keep weights them), the shown hands (M-S5: every
   player saw them), and the cards he holds, laid, looked at or drew and removed;
 - the event pile, ship deck and mineral pool are reshuffled (their contents are public
-  or follow from the deal; their order is hidden);
+  or follow from the deal; their order is hidden), each from its contents sorted, so that
+  the world is a function of the player's knowledge and the generator, whatever the true
+  order (a permutation of the true order was uniform too, but two states the player cannot
+  tell apart gave different worlds for one seed);
 - every unrevealed commit of another player (M-R3, M-I4) is redrawn from his remaining
   role cards, above the role in execution once roles are called (M-R4);
 - the random generator's state is fresh.
@@ -84,8 +87,8 @@ def sample_world(state: GameState, player: int, rng: np.random.Generator | None 
         _deal_keep(t, player, rng)
     elif t.phase != "setup_zone":  # setup_zone: nothing dealt yet, the pile holds every card
         _deal_after_setup(t, player, rng)
-    for pile in (t.event_pile, t.ship_deck, t.mineral_pool):
-        pile[:] = [pile[i] for i in rng.permutation(len(pile))]
+    for pile in (t.event_pile, t.ship_deck, t.mineral_pool):  # M-I3: the orders are hidden, the contents not
+        pile[:] = _shuffled(sorted(pile), rng)  # from a sorted pile: the true order never reaches the world
     _redraw_commits(t, player, rng)
     t.rng = int(rng.integers(0, 2**63)) * 2 + int(rng.integers(0, 2))
     return t
