@@ -24,7 +24,8 @@ deal luck cancel; --games is rounded up to whole deals. Results are identical fo
 # run_arena parameter -> the option that sets it (errors name the option)
 OPTIONS = {"game": "--game", "agents": "--agents", "num_players": "--players", "games": "--games", "rules": "--rules",
            "max_rounds": "--max-rounds", "seed": "--seed", "workers": "--workers", "out": "--out",
-           "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method", "ray": "--ray"}
+           "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method", "ray": "--ray",
+           "allow_seer": "--allow-seer"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play the chunks as Ray tasks instead of --workers processes: on a local Ray (no ADDRESS), or "
                          "the cluster at ADDRESS (auto, HOST:PORT); same results as without (needs the ray extra)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("--allow-seer", action="store_true",
+                    help="let an agent ask for the 'seer' observation (the whole state: a teacher's view; its ratings "
+                         "are not a seat's); refused by default")
     return ap
 
 
@@ -84,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             [a for a in args.agents.split(",")], num_players=args.players, games=args.games, rules=args.rules, game=args.game,
             max_rounds=args.max_rounds, seed=args.seed, workers=args.workers, out=args.out,
             record=not args.no_record, progress=not args.no_progress, seatings=args.seatings,
-            chunk_size=args.chunk_size, start_method=args.start_method, ray=args.ray,
+            chunk_size=args.chunk_size, start_method=args.start_method, ray=args.ray, allow_seer=args.allow_seer,
             log=lambda msg: err.print(f"[yellow]forfeit:[/yellow] {msg}", highlight=False, markup=True))
     except ArenaArgumentError as exc:
         ap.error(f"argument {OPTIONS.get(exc.argument, exc.argument)}: {exc}")

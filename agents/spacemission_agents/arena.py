@@ -193,7 +193,15 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
     return list(agents), int(num_players), rules, int(max_rounds)
 
 
-def _build_agents(agents: list, config, workers: int, start_method: str, seed: int = 0
+# observation types that show a seat more than its own view (the whole state): refused unless allow_seer
+WHOLE_STATE_VIEWS = ("seer",)
+
+
+def _observation_type(agent) -> str:
+    return getattr(agent, "observation_type", None) or "info"
+
+
+def _build_agents(agents: list, config, workers: int, start_method: str, seed: int = 0, allow_seer: bool = False
                   ) -> tuple[list, list[str], list[str], list]:
     """(agent objects, names, specs, payloads for the workers); ArenaArgumentError before any
     game. Each agent's ``seed()`` is tried with the seed its first chunk gives it (a 63-bit
@@ -237,6 +245,11 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
         if otype not in types:
             raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}; "
                                                f"expected one of {', '.join(types)}")
+        if otype in WHOLE_STATE_VIEWS and not allow_seer:
+            raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}, the whole state "
+                                               f"(every hand, pile and the deck order): a teacher's or a debugging view, "
+                                               f"not a seat's, so its ratings would not be comparable; the arena gives "
+                                               f"agents 'info' or 'recall' (allow_seer=True, --allow-seer, lets it play)")
         if workers > 1 and start_method == "fork":
             payload = ("object", obj)  # inherited by the workers: built and bound once, here
         elif payload is None and workers > 1:
@@ -436,7 +449,8 @@ def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple
                   "max_rounds": config[2],
                   "seed": settings["seed"], "games_requested": settings["games_requested"], "seatings": settings["seatings"],
                   "seatings_per_deal": G // (len(ups) * deals), "deals_per_lineup": deals, "games_per_lineup": G // len(ups),
-                  "lineups": [[names[k] for k in u] for u in ups], "games": G, "chunk_size": settings["chunk_size"]}
+                  "lineups": [[names[k] for k in u] for u in ups], "games": G, "chunk_size": settings["chunk_size"],
+                  "seer_agents": settings.get("seer_agents", [])}
     return ArenaResult(config=config_out, agents=stats, pairs=pair_stats(table, names), games=table,
                        forfeits=[f for p in parts for f in p["forfeits"]], timing={"agents": speed})
 
@@ -444,7 +458,8 @@ def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple
 def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: str | None = None, max_rounds: int | None = None,
               seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
               seatings: str = "rotations", chunk_size: int | None = None, log=None,
-              start_method: str | None = None, ray: str | None = None, game: str = "spacemission") -> ArenaResult:
+              start_method: str | None = None, ray: str | None = None, game: str = "spacemission",
+              allow_seer: bool = False) -> ArenaResult:
     """Play a duplicate-format round robin and return its :class:`ArenaResult`.
 
     ``game``: the game (spacemission_env.games; Space Mission by default); ``num_players``,
@@ -462,12 +477,17 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     :func:`auto_chunk_size` of the number of games).
     ``ray``: play the chunks as Ray tasks on the cluster at this address ("auto",
     HOST:PORT; "" for a local Ray) instead of ``workers`` processes, agents given by
-    spec only (arena_ray.py); the results equal the local ones. Every argument is
+    spec only (arena_ray.py); the results equal the local ones. ``allow_seer``: let an
+    agent ask for the ``"seer"`` observation, the whole state (every hand, pile and the deck
+    order): a teacher's or a debugging view, refused by default since its ratings would
+    not be a seat's (results.json's config lists such agents). Every argument is
     checked, and every agent built and bound, before the first game: ArenaArgumentError
     (a ValueError; ``.argument`` names the parameter) on the first bad one.
     """
     agents, num_players, rules, max_rounds = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out,
                                             chunk_size, seatings, game, record, progress, log)
+    if not isinstance(allow_seer, (bool, np.bool_)):
+        raise ArenaArgumentError("allow_seer", f"allow_seer must be True or False, got {allow_seer!r}")
     config = (int(num_players), rules, int(max_rounds), game)
     start_method = _start_method(start_method)
     if ray is not None and not isinstance(ray, str):
@@ -486,7 +506,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
         raise ArenaArgumentError("agents", "the Ray arena takes agents by spec only (rebuilt on the workers), "
                                            f"got {[a for a in agents if not isinstance(a, str)][:1]}")
     objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
-                                                 start_method, int(seed))
+                                                 start_method, int(seed), bool(allow_seer))
     sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
     G = len(sched["seeds"])
     chunk_size = auto_chunk_size(G) if chunk_size is None else int(chunk_size)
@@ -512,7 +532,8 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
                   out_dir / "games.jsonl" if (out_dir is not None and record) else None, ray)
     elapsed = time.perf_counter() - t0
     result = _summarise(parts, sched, names, specs, config, ups, deals,
-                        dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size)))
+                        dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size),
+                             seer_agents=[n for n, a in zip(names, objs) if _observation_type(a) in WHOLE_STATE_VIEWS]))
     result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
                          workers=_pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
     if out_dir is not None:

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from spacemission_agents.arena import lineups, run_arena, seatings
+from spacemission_agents.arena import ArenaArgumentError, lineups, run_arena, seatings
 from spacemission_env.space_mission import rules
 
 AGENTS = ["random", "kind-random"]
@@ -216,7 +216,9 @@ def test_each_agent_sees_its_own_seat_only(tmp_path):
     from spacemission_env.space_mission import encoding
 
     a, b = _Recorder("info-bot", "info"), _Recorder("seer-bot", "seer")
-    run_arena([a, b], num_players=2, games=2, max_rounds=6, chunk_size=1, out=tmp_path, progress=False)
+    result = run_arena([a, b], num_players=2, games=2, max_rounds=6, chunk_size=1, out=tmp_path, progress=False,
+                       allow_seer=True)
+    assert result.config["seer_agents"] == ["seer-bot"]
     queues = {"info-bot": iter(a.seen), "seer-bot": iter(b.seen)}
     types = {"info-bot": "info", "seer-bot": "seer"}
     decisions = 0
@@ -231,6 +233,21 @@ def test_each_agent_sees_its_own_seat_only(tmp_path):
             rules.apply(s, action)
             decisions += 1
     assert decisions == len(a.seen) + len(b.seen) > 0
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_an_agent_asking_for_the_seer_view_is_refused_unless_allowed(game):
+    """Found by the audit of what bots see: any agent (MODULE:Class, ppo:PATH of a model trained
+    on "seer") could set observation_type = "seer" and be rated on the whole state, every hand,
+    pile and the deck order, without a word in the results."""
+    players = 2 if game == "spacemission" else 3
+    with pytest.raises(ArenaArgumentError, match="'seer', the whole state") as info:
+        run_arena([_Recorder("seer-bot", "seer"), "random"], num_players=players, games=1, game=game, progress=False)
+    assert info.value.argument == "agents"
+    with pytest.raises(ArenaArgumentError, match="allow_seer must be True or False"):
+        run_arena(["random", "random"], games=1, progress=False, allow_seer="yes")
+    result = run_arena(["random", "kind-random"], games=2, max_rounds=3, progress=False)
+    assert result.config["seer_agents"] == []
 
 
 def test_no_record_removes_an_earlier_runs_games(tmp_path):

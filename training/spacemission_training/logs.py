@@ -107,13 +107,16 @@ def evaluate(agent, opponents: list[str], *, num_players: int, rules: str, max_r
              seed: int, game: str = "spacemission") -> dict[str, float]:
     """The agent against each opponent spec in the arena (duplicate format, ``games`` games
     per opponent, fixed ``seed``): ``eval/<opp>/win_rate`` with its 95% interval
-    (``ci_low``/``ci_high``) and, for 3-5 players, the agent's ``mean_rank``."""
+    (``ci_low``/``ci_high``) and, for 3-5 players, the agent's ``mean_rank``. A learner
+    trained on the ``"seer"`` observation (a teacher) is evaluated on it too: these are
+    its learning curve's numbers, not ratings (``allow_seer``)."""
     from spacemission_agents.arena import run_arena
 
     out: dict[str, float] = {}
     for opp in opponents:
         res = run_arena([agent, opp], num_players=num_players, games=games, rules=rules, max_rounds=max_rounds,
-                        game=game, seed=seed, workers=1, progress=False, record=False, log=lambda msg: None)
+                        game=game, seed=seed, workers=1, progress=False, record=False, log=lambda msg: None,
+                        allow_seer=True)
         me, other = res.config["agents"][0], res.config["agents"][1]
         pair = res.pair(me, other)
         key = f"eval/{metric_name(opp)}"
