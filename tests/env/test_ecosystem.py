@@ -22,6 +22,14 @@ OTHER = {"spacemission": "red_planet", "red_planet": "spacemission"}
 
 
 # --- the registered ids name their game -------------------------------------------------------
+def _made_and_vectorised_refuse(env_id: str, text: str, **kwargs) -> None:
+    """gymnasium.make and make_vec of ``env_id`` with ``kwargs`` raise TypeError saying ``text``."""
+    with pytest.raises(TypeError, match=re.escape(text)):
+        gymnasium.make(env_id, **kwargs)
+    with pytest.raises(TypeError, match=re.escape(text)):
+        gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync", **kwargs)
+
+
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_registered_ids_refuse_a_game_argument(game):
     """Before: ``gymnasium.make("RedPlanet-v1", game="spacemission")`` built a Space Mission env
@@ -30,10 +38,7 @@ def test_registered_ids_refuse_a_game_argument(game):
     game="red_planet")`` played Red Planet, while ``red_planet_v1`` already refused a game."""
     env_id, other = IDS[game], OTHER[game]
     text = f"{env_id} plays {game!r}; it takes no game argument (got game={other!r}); make the id of the game you want"
-    with pytest.raises(TypeError, match=re.escape(text)):
-        gymnasium.make(env_id, game=other)
-    with pytest.raises(TypeError, match=re.escape(text)):
-        gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync", game=other)
+    _made_and_vectorised_refuse(env_id, text, game=other)
     module = spacemission_v2 if game == "spacemission" else red_planet_v1
     pz_text = f"{module.__name__.rsplit('.', 1)[1]} plays {game!r}; it takes no game argument (got game={other!r})"
     makers = [lambda: module.env(game=other), lambda: module.raw_env(game=other)]
@@ -57,7 +62,6 @@ def test_registered_ids_refuse_a_game_argument(game):
     assert aec.unwrapped.game.name == game and aec.unwrapped.illegal_action == "lose"
 
 
-
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_registered_ids_refuse_the_entry_points_game_keyword(game):
     """Before: the ids were registered with ``kwargs={"registered_game": game}``, which
@@ -66,10 +70,7 @@ def test_registered_ids_refuse_the_entry_points_game_keyword(game):
     Mission env under the Red Planet id. Each id's entry point now binds its game."""
     env_id, other = IDS[game], OTHER[game]
     text = f"{env_id} plays {game!r}; it takes no registered_game argument (got registered_game={other!r})"
-    with pytest.raises(TypeError, match=re.escape(text)):
-        gymnasium.make(env_id, registered_game=other)
-    with pytest.raises(TypeError, match=re.escape(text)):
-        gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync", registered_game=other)
+    _made_and_vectorised_refuse(env_id, text, registered_game=other)
     spec = gymnasium.spec(env_id)
     assert "registered_game" not in spec.kwargs
     env = gymnasium.make(env_id, **spec.kwargs)

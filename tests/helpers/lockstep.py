@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission import encoding as E
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.rules import game as G
 from spacemission_env.space_mission.rules.state import check_invariants
+from spacemission_env.space_mission.scoring import SCORE_KEYS
 
 
 def same(ref, st, i: int = 0, observations: bool = True) -> None:
@@ -37,3 +39,19 @@ def lockstep(state, actions, *, conserved: bool = True):
         engine.step(st, np.array([a]))
         same(ref, st)
     return ref, st
+
+
+def of_kind(s, kind: str) -> list[int]:
+    """The legal action ids of one kind ("jump", "top_up", ...) in the reference state."""
+    return [a for a in G.legal_actions(s) if A.decode(a)[0] == kind]
+
+
+def both_agree(s) -> None:
+    """The fast engine loaded from ``s`` has the same state, mask and observations."""
+    same(s, engine.from_reference([s.copy()]))
+
+
+def fast_scores(s) -> list[dict]:
+    """engine.scores of a batch holding ``s``, as breakdown dicts like rules.scores."""
+    table = engine.scores(engine.from_reference([s.copy()]))[0]
+    return [{k: int(v) for k, v in zip(SCORE_KEYS, row)} for row in table]

@@ -30,7 +30,7 @@ from spacemission_env.space_mission.engine.state import PLANET_COORDS
 from spacemission_env.space_mission.protocol import GAME
 from spacemission_env.space_mission.rules import GATE, legal_actions, new_game, scores, winners
 from spacemission_env.space_mission.scoring import SCORE_KEYS, rank_rewards
-from tests.helpers.lockstep import lockstep, same
+from tests.helpers.lockstep import both_agree, fast_scores, lockstep, of_kind
 from tests.helpers.positions import card, develop, jump, labels, position, scan, take, tiles, top_up
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
@@ -40,19 +40,7 @@ def kinds(s) -> set[str]:
     return {A.decode(a)[0] for a in legal_actions(s)}
 
 
-def of_kind(s, kind: str) -> list[int]:
-    return [a for a in legal_actions(s) if A.decode(a)[0] == kind]
 
-
-def both_agree(s) -> None:
-    """The fast engine loaded from ``s`` has the same state, mask and observations."""
-    same(s, engine.from_reference([s.copy()]))
-
-
-def fast_scores(s) -> list[dict]:
-    """engine.scores of a batch holding ``s``, as breakdown dicts like rules.scores."""
-    table = engine.scores(engine.from_reference([s.copy()]))[0]
-    return [{k: int(v) for k, v in zip(SCORE_KEYS, row)} for row in table]
 
 
 def data_file() -> dict:

@@ -23,23 +23,13 @@ from spacemission_env.space_mission import encoding as E
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.rules import legal_actions, scores, winners
 from spacemission_env.space_mission.scoring import SCORE_KEYS
-from tests.helpers.lockstep import lockstep, same
+from tests.helpers.lockstep import both_agree, fast_scores, lockstep, of_kind
 from tests.helpers.positions import develop, jump, labels, position, scan, take, tiles, top_up
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 
 
-def of_kind(s, kind: str) -> list[int]:
-    return [a for a in legal_actions(s) if A.decode(a)[0] == kind]
 
-
-def both_agree(s) -> None:
-    same(s, engine.from_reference([s.copy()]))
-
-
-def fast_scores(s) -> list[dict]:
-    table = engine.scores(engine.from_reference([s.copy()]))[0]
-    return [{k: int(v) for k, v in zip(SCORE_KEYS, row)} for row in table]
 
 
 def both_scores(s) -> list[dict]:
