@@ -179,7 +179,12 @@ def test_sigterm_ends_the_iteration_with_a_checkpoint_and_exit_143(tmp_path):
     """SIGTERM to the whole process group, as a batch scheduler sends it (the driver and a
     local Ray's processes): before, ray.init's own handler exited from inside Ray's C++ core
     (SIGABRT, status -6), losing the iterations since the last checkpoint. Now as the first
-    Ctrl-C, with exit status 143, and no Ray process left."""
+    Ctrl-C, with exit status 143, and no Ray process left. The signal reaches the local Ray's
+    raylet and GCS too: sent between iterations the run stops after the iteration in progress,
+    sent while the env runner samples that iteration samples nothing and the run stops at the
+    checkpoint's step (docs/training.md); the test sends it as the first checkpoint appears,
+    which is either (a CI run on a fresh clone met the second), so it asks for a step at least
+    the checkpoint's, with its checkpoint and message."""
     run_dir, marker = tmp_path / "run", uuid.uuid4().hex
     proc = _start(run_dir, marker, *_flags(steps=20000, num_env_runners=1), "--run-dir", str(run_dir))
     _wait_for_checkpoint(run_dir, proc)
@@ -188,7 +193,7 @@ def test_sigterm_ends_the_iteration_with_a_checkpoint_and_exit_143(tmp_path):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 143 and "Traceback" not in err, (proc.returncode, err[-3000:])
     assert "interrupted (SIGTERM)" in err and f"interrupted: stopped at step {_loop(run_dir)['step']:,}" in out
-    assert _loop(run_dir)["step"] > first
+    assert _loop(run_dir)["step"] >= first
     _no_stray(marker)
 
 
