@@ -178,11 +178,14 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         game_id = request.path_params["game_id"]
         game = store.get(game_id)
         since = _query_int(request, "since", None)
-        table = game.table
-        if since is not None and not 0 <= since <= len(table.log):
-            raise ApiError(400, f"since must be in 0..{len(table.log)}, got {since}")
-        return JSONResponse(await run_in_threadpool(
-            _locked, game, lambda: _json_of(game_id, game, len(table.log) if since is None else since)))
+
+        def view():  # since checked under the lock: an undo may shorten the log until then
+            log = game.table.log
+            if since is not None and not 0 <= since <= len(log):
+                raise ApiError(400, f"since must be in 0..{len(log)}, got {since}")
+            return _json_of(game_id, game, len(log) if since is None else since)
+
+        return JSONResponse(await run_in_threadpool(_locked, game, view))
 
     async def picture(request):
         game = store.get(request.path_params["game_id"])
