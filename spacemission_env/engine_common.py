@@ -185,6 +185,8 @@ def check_players(st, player) -> np.ndarray:
         p = np.asarray(player)
         if p.shape != (st.batch_size,) or p.dtype.kind not in "iu":
             raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},), got {player!r}")
+        if p.dtype == np.uint64 and (p >= st.num_players).any():  # the cast below would show 2**64 - 1 as -1
+            raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {int(p[p >= st.num_players][0])}")
         p = p.astype(np.int64)
     bad = (p < 0) | (p >= st.num_players)
     if bad.any():

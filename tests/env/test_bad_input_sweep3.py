@@ -57,7 +57,7 @@ def test_space_mission_sample_actions_checks_out_as_red_planet_does(out):
     mask = np.ones((1, 100), bool)
     for engine in (sm_engine, rp_engine):
         m = mask if engine is sm_engine else np.ones((1, 243), bool)
-        with pytest.raises(ValueError, match=re.escape("out must be an int64 array of shape (1,)")):
+        with pytest.raises(ValueError, match=re.escape("out must be a writeable C-contiguous int64 array of shape (1,)")):
             engine.sample_actions(m, np.random.default_rng(0), out=out)
 
 

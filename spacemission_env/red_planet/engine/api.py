@@ -68,9 +68,12 @@ def step(st: BatchState, actions, select=None) -> None:
 def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None) -> np.ndarray:
     """bool [B, 243]. Rows of finished games are all True (so a masked softmax never
     sees an empty row; stepping a finished game is a no-op whatever the action).
-    With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
+    With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held
+    (all False when ``out`` is None)."""
     check_batch(st, BatchState, "Red Planet")
     sel = _select(st, select)
+    if out is None and select is not None:  # the unselected rows: False, not np.empty's leftovers
+        out = np.zeros((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
     out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_)
     K.legal_mask(out, sel, st.record, st.rng)
     return out
@@ -138,10 +141,7 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
-    if out is None:
-        out = np.empty(m.shape[0], dtype=np.int64)
-    elif not isinstance(out, np.ndarray) or out.shape != (m.shape[0],) or out.dtype != np.int64:
-        raise ValueError(f"out must be an int64 array of shape ({m.shape[0]},)")
+    out = output_buffer(out, (m.shape[0],), np.int64)  # a read-only one failed inside numba
     K.sample_mask(m, rng.random(m.shape[0]), out)
     if m.shape[0] and out.min() < 0:
         raise ValueError(f"mask row {int(np.argmin(out))} has no legal action")

@@ -82,9 +82,12 @@ def step(st: BatchState, actions, select=None) -> None:
 def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None) -> np.ndarray:
     """bool [B, 100]. Rows of finished games are all True (so a masked softmax never
     sees an empty row; stepping a finished game is a no-op whatever the action).
-    With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held."""
+    With ``select`` (bool [B]) only those rows are computed; the others keep what ``out`` held
+    (all False when ``out`` is None)."""
     check_batch(st, BatchState, "Space Mission")
     sel = _select(st, select)
+    if out is None and select is not None:  # the unselected rows: False, not np.empty's leftovers
+        out = np.zeros((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
     out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_)
     K.legal_mask(out, sel, *_legal_args(st))
     return out
@@ -118,6 +121,9 @@ def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndar
     check_batch(st, BatchState, "Space Mission")
     a = _actions(st, actions)
     d = observation_size(observation_type)
+    for name, buf in (("mask_out", mask_out), ("obs_out", obs_out)):
+        if buf is None:  # output_buffer would make a new one, and the results would be lost
+            raise ValueError(f"{name} must be an array (step_observe writes its results there), got None")
     mask_out = output_buffer(mask_out, (st.batch_size, NUM_ACTIONS), np.bool_)
     obs_out = output_buffer(obs_out, (st.batch_size, d), np.int8)
     players = np.empty(st.batch_size, np.int64)
@@ -131,7 +137,10 @@ def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndar
 
 def _collection_terms(col: np.ndarray) -> tuple:
     """int64 points of collections [..., 10]: minerals, aliens, matter, water, medals (R-P3..R-P7)."""
-    col = np.asarray(col).astype(np.int64)
+    col = np.asarray(col)
+    if col.dtype.kind not in "iu" or col.ndim < 1 or col.shape[-1] != 10:  # 1.7 is not read as 1
+        raise ValueError(f"collections must be an integer array [..., 10], got shape {col.shape} dtype {col.dtype}")
+    col = col.astype(np.int64)
     mins = col[..., list(MINERALS)]
     alis = col[..., list(ALIENS)]
     g, bl = col[..., MATTER_GREEN], col[..., MATTER_BLUE]
@@ -200,10 +209,7 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
         raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     if not isinstance(by_kind, (bool, np.bool_)):
         raise TypeError(f"by_kind must be a bool, got {by_kind!r}")
-    if out is None:
-        out = np.empty(m.shape[0], dtype=np.int64)
-    elif not isinstance(out, np.ndarray) or out.shape != (m.shape[0],) or out.dtype != np.int64:
-        raise ValueError(f"out must be an int64 array of shape ({m.shape[0]},)")
+    out = output_buffer(out, (m.shape[0],), np.int64)  # a read-only one failed inside numba
     if by_kind:
         K.sample_legal_by_kind(m, rng.random(m.shape[0]), rng.random(m.shape[0]), out)
     else:

@@ -1,0 +1,73 @@
+"""Bad arguments to the batched engines' public functions (both games): a clear
+ValueError naming the argument, nothing silently converted, the state unchanged."""
+import numpy as np
+import pytest
+
+from spacemission_env.red_planet import engine as RP
+from spacemission_env.space_mission import engine as SM
+
+ENGINES = [SM, RP]
+
+
+def _snap(st):
+    if hasattr(st, "record"):
+        return [st.record.copy(), st.rng.copy(), st.current_player.copy(), st.terminated.copy()]
+    return [a.copy() for a in st.arrays()]
+
+
+def _same(st, snap):
+    return all(np.array_equal(a, b) for a, b in zip(_snap(st), snap))
+
+
+@pytest.mark.parametrize("eng", ENGINES, ids=["space_mission", "red_planet"])
+def test_sample_actions_rejects_a_read_only_out(eng):
+    n = eng.api.NUM_ACTIONS
+    out = np.zeros(2, np.int64)
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match=r"out must be a writeable C-contiguous int64 array of shape \(2,\)"):
+        eng.sample_actions(np.ones((2, n), bool), out=out)  # was a numba TypingError (after a compile)
+
+
+@pytest.mark.parametrize("eng", ENGINES, ids=["space_mission", "red_planet"])
+def test_legal_mask_with_select_and_no_out_has_false_unselected_rows(eng):
+    st = eng.init(4, 3, seeds=0)
+    full = eng.legal_action_mask(st)
+    for _ in range(3):  # np.empty reuses freed memory: the rows held whatever was there
+        garbage = np.ones((4, eng.api.NUM_ACTIONS), np.uint8) * 7
+        del garbage
+        mask = eng.legal_action_mask(st, select=np.array([True, False, True, False]))
+        assert mask.dtype == np.bool_
+        assert not mask[[1, 3]].view(np.uint8).any()
+        assert np.array_equal(mask[[0, 2]], full[[0, 2]])
+
+
+def test_step_observe_rejects_none_buffers_and_changes_nothing():
+    st = SM.init(2, 3, seeds=0)
+    snap = _snap(st)
+    acts = SM.sample_actions(SM.legal_action_mask(st), np.random.default_rng(0))
+    d = SM.observation_size()
+    with pytest.raises(ValueError, match="mask_out must be an array"):
+        SM.step_observe(st, acts, None, np.zeros((2, d), np.int8))  # was: stepped, results lost
+    with pytest.raises(ValueError, match="obs_out must be an array"):
+        SM.step_observe(st, acts, np.zeros((2, SM.api.NUM_ACTIONS), bool), None)
+    assert _same(st, snap)
+
+
+@pytest.mark.parametrize("bad", [np.full((2, 10), 1.7), np.ones((2, 3), np.int64), np.ones((2, 10), object)])
+def test_collection_points_rejects_non_integer_or_misshapen_collections(bad):
+    with pytest.raises(ValueError, match=r"collections must be an integer array \[\.\.\., 10\]"):
+        SM.collection_points(bad)  # 1.7 was read as 1; a width of 3 was an IndexError
+
+
+def test_collection_points_of_integer_collections():
+    col = np.zeros((2, 10), np.int8)
+    assert SM.collection_points(col).tolist() == [0, 0]
+    assert np.array_equal(SM.collection_points(col.astype(np.uint16)), SM.collection_points(col))
+
+
+@pytest.mark.parametrize("eng", ENGINES, ids=["space_mission", "red_planet"])
+def test_observe_names_a_huge_uint64_seat_as_given(eng):
+    st = eng.init(2, 3, seeds=0)
+    with pytest.raises(ValueError, match=f"player must be a seat in 0..2, got {2**64 - 1}"):
+        eng.observe(st, np.full(2, 2**64 - 1, np.uint64))  # was shown as -1
+    assert eng.observe(st, np.array([1, 2], np.uint64)).shape[0] == 2
