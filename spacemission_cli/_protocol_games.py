@@ -18,18 +18,10 @@ from ._games import check_forfeit, recorded_totals
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 
 
-
 def record_game(rec: dict) -> str:
     """The game a record is of: ``config.game``; records from before the field are Space Mission's."""
     cfg = rec.get("config") if isinstance(rec, dict) else None
     return cfg.get("game", DEFAULT_GAME) if isinstance(cfg, dict) else DEFAULT_GAME
-
-
-def seat_label(game, action: int, state, viewer: int | None) -> str:
-    """The move as ``viewer`` saw it (``state`` before it): the full label for everyone
-    (``viewer`` None) and for the actor, otherwise what the game's ``hidden_label`` lets the
-    other seats see (Game.seat_label)."""
-    return game.seat_label(action, state, viewer)
 
 
 def final_ranks(game, state) -> list[int]:

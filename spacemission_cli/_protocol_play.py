@@ -18,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from spacemission_env.checks import is_int
 from spacemission_env.games import GameConfig, get_game
 
 from ._bots import bind_bot, seed_for
 from ._games import parse_records
 from ._prompt import confirm_quit, may_write, move_number, next_command
-from ._protocol_games import RecordError, Replayer, game_record, seat_label
+from ._protocol_games import RecordError, Replayer, game_record
 
 HELP = """Commands:
   NUMBER        the move with that number in the list, e.g. 3
@@ -69,7 +70,7 @@ class Bot:
             action = self.agent.act(obs, mask.copy())  # the legality check below reads ours
         except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+        if not is_int(action) \
                 or not 0 <= action < len(mask) or not mask[action]:
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) returned {action!r}, not a legal action")
         return int(action)
@@ -78,7 +79,7 @@ class Bot:
 class ProtocolTable:
     """One person's seat against bots in a protocol game, shared by the terminal and the web
     page: ``play`` the person's move, ``bot_step`` / ``bots_until_person`` the bots' moves,
-    ``log`` every move as the person saw it (``seat_label``), ``actions`` as recorded."""
+    ``log`` every move as the person saw it (``Game.seat_label``), ``actions`` as recorded."""
 
     def __init__(self, game, config: GameConfig, seat: int, seed: int, specs: list, state=None, actions=None):
         self.game, self.config, self.seat, self.seed, self.specs = game, config, seat, seed, specs
@@ -105,7 +106,7 @@ class ProtocolTable:
     def _apply(self, action: int) -> dict:
         g, s = self.game, self.state
         q = g.rules.current_player(s)
-        entry = {"seat": q, "text": seat_label(g, action, s, self.seat), "round": getattr(s, "round", None)}
+        entry = {"seat": q, "text": g.seat_label(action, s, self.seat), "round": getattr(s, "round", None)}
         self.actions.append([q, action, g.action_label(action, s)])
         g.rules.apply(s, action)
         self.log.append(entry)

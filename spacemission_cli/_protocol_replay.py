@@ -10,7 +10,7 @@ import copy
 import importlib
 import sys
 
-from ._protocol_games import RecordError, Replayer, seat_label
+from ._protocol_games import RecordError, Replayer
 
 STEP_HELP = "Enter or n: next turn, b: back one turn, q: stop"
 
@@ -21,7 +21,7 @@ def _rebuild(rec: dict, where: str, seat: int | None):
     states, moves = [copy.deepcopy(check.state)], []
     while not check.done:
         q, action, _ = check.peek()
-        text = seat_label(check.game, action, check.state, seat)
+        text = check.game.seat_label(action, check.state, seat)
         check.step()
         states.append(copy.deepcopy(check.state))
         moves.append((q, text))

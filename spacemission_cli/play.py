@@ -110,7 +110,7 @@ class Opponent:
             action = self.agent.act(obs, mask.copy())  # the legality check below reads ours
         except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+        if not is_int(action) \
                 or not 0 <= action < len(mask) or not mask[action]:
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) returned {action!r}, "
                                f"not a legal action (legal: {np.flatnonzero(mask).tolist()})")

@@ -43,6 +43,7 @@ import numpy as np
 
 import inspect
 
+from .checks import is_int
 from .engine_common import check_masks  # noqa: F401  (re-exported: agents import it from here)
 from .env_common import check_seed
 from .games import DEFAULT_GAME, GameConfig, bind_players, get_game, not_a_config
@@ -90,7 +91,7 @@ class BasePolicy:
         obs = [None] * len(action_masks) if observations is None else observations
         actions = [self.act(o, m) for o, m in zip(obs, action_masks)]
         for a in actions:  # nothing converted: a float, bool or str is not an action id
-            if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            if not is_int(a):
                 raise TypeError(f"{type(self).__name__}.act returned {a!r} ({type(a).__name__}); "
                                 f"expected an integer action id")
         return np.array(actions, dtype=np.int64)

@@ -28,7 +28,7 @@ import numpy as np
 from spacemission_env.checks import check_memory, is_int
 from spacemission_env.games import GAMES, GameConfig, get_game
 
-from .arena_play import play_chunk
+from .arena_play import observation_type_of, play_chunk
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
 from .registry import agent_display_name, make_agent, protocol_problem
@@ -197,10 +197,6 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
 WHOLE_STATE_VIEWS = ("seer",)
 
 
-def _observation_type(agent) -> str:
-    return getattr(agent, "observation_type", None) or "info"
-
-
 def _build_agents(agents: list, config, workers: int, start_method: str, seed: int = 0, allow_seer: bool = False
                   ) -> tuple[list, list[str], list[str], list]:
     """(agent objects, names, specs, payloads for the workers); ArenaArgumentError before any
@@ -233,7 +229,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
                                                    f"{type(exc).__name__}: {exc}") from exc
         what = "before its first game"
         try:
-            otype = getattr(obj, "observation_type", None) or "info"  # None: the default view
+            otype = observation_type_of(obj)
             seed_fn = getattr(obj, "seed", None)
             if callable(seed_fn):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
                 what = "in seed() (the arena seeds each agent with a 63-bit integer)"
@@ -533,7 +529,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     elapsed = time.perf_counter() - t0
     result = _summarise(parts, sched, names, specs, config, ups, deals,
                         dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size),
-                             seer_agents=[n for n, a in zip(names, objs) if _observation_type(a) in WHOLE_STATE_VIEWS]))
+                             seer_agents=[n for n, a in zip(names, objs) if observation_type_of(a) in WHOLE_STATE_VIEWS]))
     result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
                          workers=_pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
     if out_dir is not None:

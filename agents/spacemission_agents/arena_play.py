@@ -88,6 +88,11 @@ class _BadAnswer(ValueError):
     """An agent's answer that is not an int array of the right shape (its message says why)."""
 
 
+def observation_type_of(agent) -> str:
+    """The observation an agent asks for (its ``observation_type``; None or absent: ``info``)."""
+    return getattr(agent, "observation_type", None) or "info"
+
+
 def _as_actions(value, n: int) -> np.ndarray:
     """An agent's answer as int64 [n]; _BadAnswer naming what it returned when it is not
     one. Nothing is converted but integers: a float array (even 3.0), bools, None and
@@ -167,7 +172,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
     engine = game.engine
     n, P = len(seeds), num_players
     uses_obs = [getattr(ag, "uses_observation", True) is not False for ag in agents]
-    obs_types = [getattr(ag, "observation_type", None) or "info" for ag in agents]
+    obs_types = [observation_type_of(ag) for ag in agents]
     out = {
         "scores": np.zeros((n, P, len(game.score_names)), dtype=np.int16),
         "tiebreak": np.zeros((n, P), dtype=np.int16),

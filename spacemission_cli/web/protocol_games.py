@@ -5,7 +5,7 @@ viewer-restricted text board (``render_ansi(state, viewer=seat)``), its picture
 
 Only the seat's view ever leaves the server while the game runs: the board and the picture
 are drawn for the person's seat, the log gives the other seats' hidden moves as hidden
-(``seat_label``: Red Planet's commits and keeps, M-R3, M-S6), and the moves are the person's
+(``Game.seat_label``: Red Planet's commits and keeps, M-R3, M-S6), and the moves are the person's
 own legal ones, only when it is the person's turn. At the end everything is turned face up,
 as a table does."""
 from __future__ import annotations

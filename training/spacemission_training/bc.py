@@ -30,7 +30,6 @@ import torch
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
 
-from .config import check_cache_file
 from .pool import OpponentPool
 
 __all__ = ["collect", "holdout_split", "load_cache", "pretrain", "save_cache"]
@@ -110,8 +109,7 @@ def load_cache(path, settings: dict) -> dict | None:
     (also for a cache written before decisions carried their game)."""
     if not Path(path).is_file():
         return None
-    check_cache_file(path)
-    try:
+    try:  # a cut, empty or foreign file (check_cache_file refused it at the configuration already)
         with np.load(path, allow_pickle=False) as z:
             if str(z["settings"]) != json.dumps(settings, sort_keys=True) or "game" not in z.files:
                 return None
