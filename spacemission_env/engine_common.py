@@ -93,6 +93,24 @@ def check_batch(st, batch_class: type, game: str) -> None:
                         f"{type(st).__module__}.{type(st).__qualname__}")
 
 
+def check_rows(rows, batch_size: int) -> np.ndarray:
+    """The rows given to ``BatchState.take`` / ``score_view`` as a 1-d ``intp`` array of
+    indices into a batch of ``batch_size`` games (negative ones count from the end, as in
+    numpy; rows may repeat; an empty list gives an empty batch). ValueError otherwise: a
+    bool mask would leave the new batch's ``batch_size`` wrong, and a row out of range is
+    named with the batch size rather than left to numpy's bare IndexError."""
+    arr = np.asarray(rows)
+    if arr.ndim != 1 or (arr.dtype.kind not in "iu" and arr.size):
+        raise ValueError(f"rows must be a 1-d integer array, got {rows!r}")
+    if arr.size:
+        bad = (arr < -batch_size) | (arr >= batch_size)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"rows must index the batch of {batch_size} (-{batch_size}..{batch_size - 1}), "
+                             f"got rows[{k}] = {int(arr[k])}")
+    return arr.astype(np.intp, copy=False)
+
+
 def check_reference_states(states, state_class: type, game: str, to_dict, from_dict, check: bool = True) -> list:
     """The reference states given to ``from_reference`` as a non-empty list, each checked
     (``check``) as a loaded JSON state is (``from_dict(to_dict(s))``): a hand-built state

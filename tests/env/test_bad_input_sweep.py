@@ -65,22 +65,41 @@ def test_observe_rejects_a_huge_seat_by_name(engine, players, player):
         engine.observe(st, player=player)
 
 
-# --- Space Mission BatchState.take / concat, from_reference ---------------------------------------
+# --- BatchState.take (both engines) / concat, from_reference ---------------------------------------
+@pytest.mark.parametrize("engine, players", ENGINES)
 @pytest.mark.parametrize("rows, text", [
     ([True, False], "rows must be a 1-d integer array"),
     ([[0, 1]], "rows must be a 1-d integer array"),
     ([0.5], "rows must be a 1-d integer array"),
-    ([0, 2], "rows must index the batch of 2"),
+    ([0, 2], "rows must index the batch of 2 (-2..1), got rows[1] = 2"),
+    ([-3], "rows must index the batch of 2 (-2..1), got rows[0] = -3"),
 ])
-def test_take_rejects_rows_that_are_not_indices(rows, text):
+def test_take_rejects_rows_that_are_not_indices(engine, players, rows, text):
     """Before the fix a bool mask gave a batch whose batch_size (2) did not match its
     arrays (1 row), which the kernels then read past."""
-    st = sm_engine.init(2, 2, seeds=1)
+    st = engine.init(2, players, seeds=1)
     before = st.copy()
     with pytest.raises(ValueError, match=re.escape(text)):
         st.take(rows)
     assert st.batch_size == 2 and np.array_equal(st.current_player, before.current_player)
     assert st.take([1, 1]).batch_size == 2  # repeats still fine
+
+
+@pytest.mark.parametrize("engine, players", ENGINES)
+@pytest.mark.parametrize("rows", [[], np.array([], dtype=np.int64)])
+def test_take_of_no_rows_is_an_empty_batch_in_both_games(engine, players, rows):
+    """Before the fix Space Mission gave an empty batch and Red Planet raised ("rows must be
+    a non-empty 1-d integer array"); every call of the engine API takes a 0-game batch."""
+    st = engine.init(3, players, seeds=1)
+    empty = st.take(rows)
+    assert empty.batch_size == 0 and empty.num_players == players and st.batch_size == 3
+    mask = engine.legal_action_mask(empty)
+    assert mask.shape[0] == 0 and engine.sample_actions(mask).shape == (0,)
+    engine.step(empty, np.zeros(0, np.int64))
+    assert engine.observe(empty).shape[0] == 0 and engine.observe(empty, player=0).shape[0] == 0
+    assert engine.scores(empty).shape[:2] == (0, players) and engine.rewards(empty).shape == (0, players)
+    assert engine.reset_finished(empty, 0).shape == (0,)
+    assert empty.copy().batch_size == 0 and empty.take([]).batch_size == 0
 
 
 @pytest.mark.parametrize("other, exc, text", [

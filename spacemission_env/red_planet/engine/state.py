@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...checks import check_batch_memory
+from ...engine_common import check_rows
 
 from ..components import (
     BONUS_CARDS,
@@ -248,12 +249,10 @@ class BatchState:
 
     def take(self, rows) -> BatchState:
         """A new batch of the games ``self[rows]``, in that order; rows may repeat (copies
-        of one game); every game evolves exactly as it would have in place."""
-        rows = np.asarray(rows)
-        if rows.ndim != 1 or rows.dtype.kind not in "iu" or len(rows) < 1:
-            raise ValueError(f"rows must be a non-empty 1-d integer array, got {rows!r}")
-        if rows.min() < -self.batch_size or rows.max() >= self.batch_size:
-            raise ValueError(f"rows must index the batch of {self.batch_size}, got {rows!r}")
+        of one game); every game evolves exactly as it would have in place. ValueError
+        unless ``rows`` is a 1-d integer array of indices into this batch; no rows give an
+        empty batch, as in Space Mission (``engine_common.check_rows``)."""
+        rows = check_rows(rows, self.batch_size)
         return self._with(np.ascontiguousarray(self.record[rows]), np.ascontiguousarray(self.rng[rows]))
 
     def __repr__(self) -> str:

@@ -17,6 +17,7 @@ import functools
 import numpy as np
 
 from ...checks import check_batch_memory, is_int
+from ...engine_common import check_rows
 from ..components import (
     CARD_COORDS,
     END_THRESHOLD,
@@ -164,13 +165,8 @@ class BatchState:
         of one game). Finished games dropped this way stop costing kernel time, and every
         game evolves exactly as it would have in place. ValueError unless ``rows`` is a 1-d
         integer array of indices into this batch (a bool mask would leave ``batch_size``
-        wrong)."""
-        rows = np.asarray(rows)
-        if rows.ndim != 1 or (rows.dtype.kind not in "iu" and rows.size):
-            raise ValueError(f"rows must be a 1-d integer array, got {rows!r}")
-        if rows.size and (rows.min() < -self.batch_size or rows.max() >= self.batch_size):
-            raise ValueError(f"rows must index the batch of {self.batch_size}, got {rows!r}")
-        rows = rows.astype(np.intp, copy=False)
+        wrong); no rows give an empty batch (``engine_common.check_rows``)."""
+        rows = check_rows(rows, self.batch_size)
         out = BatchState.__new__(BatchState)
         out.__dict__.update(self.__dict__)
         for n in FIELD_NAMES:
