@@ -73,8 +73,8 @@ def score_view(st, rows: np.ndarray):
     """The games ``rows`` of a batch as a batch of their own, so that finished games are
     scored without scoring the whole batch: the state's ``score_view(rows)`` where its
     engine offers one (only the fields ``scores`` and ``rewards`` read), else
-    ``BatchState.take``."""
-    rows = np.asarray(rows)
+    ``BatchState.take``; both check ``rows`` (a row out of range is a ValueError naming it
+    and the batch size)."""
     view = getattr(st, "score_view", None)
     return view(rows) if view is not None else st.take(rows)
 

@@ -1,9 +1,12 @@
 """Rewards (rewards.py): formulas, and every reward reaching the right agent, checked
 against scores computed independently by the reference engine in 3-5 player games."""
+import re
+
 import numpy as np
 import pytest
 from tests.helpers.env_play import progress_action
 
+from spacemission_env.games import get_game
 from spacemission_env.space_mission import engine
 from spacemission_env.pettingzoo_env import raw_env
 from spacemission_env.rewards import RewardFunction, check_reward_args, potential, score_margin, score_view
@@ -36,6 +39,25 @@ def test_score_view_matches_full_batch():
     assert np.allclose(engine.rewards(score_view(st, rows)), engine.rewards(st)[rows])
     assert np.allclose(RewardFunction("score").terminal(st, rows), RewardFunction("score").terminal(st)[rows])
 
+
+
+@pytest.mark.parametrize("game, players", [("spacemission", 2), ("red_planet", 3)])
+@pytest.mark.parametrize("rows, text", [
+    ([0, 4], "rows must index the batch of 4 (-4..3), got rows[1] = 4"),
+    ([-5], "rows must index the batch of 4 (-4..3), got rows[0] = -5"),
+    ([True, False, True, False], "rows must be a 1-d integer array"),
+])
+def test_score_view_names_a_row_out_of_range(game, players, rows, text):
+    """Before the fix Space Mission's score_view (the state's own, not take) let numpy raise
+    a bare IndexError ("index 4 is out of bounds for axis 0 with size 4") or read a bool
+    mask as a 2-row batch; Red Planet (take) already named the batch."""
+    eng = get_game(game).engine
+    st = eng.init(4, players, seeds=1)
+    with pytest.raises(ValueError, match=re.escape(text)):
+        score_view(st, rows)
+    with pytest.raises(ValueError, match=re.escape(text)):
+        RewardFunction("win", game=game).terminal(st, np.asarray(rows))
+    assert score_view(st, []).batch_size == 0 and score_view(st, [-1, 0]).batch_size == 2
 
 def _play(num_players, seed, reward="win", shaping=False, gamma=1.0, max_rounds=60):
     """Play one game through the raw AEC env with the progress player; record for each

@@ -198,8 +198,9 @@ class BatchState:
     def score_view(self, rows) -> "BatchState":
         """The games ``rows`` with only the fields ``engine.scores`` and ``engine.rewards``
         read (collection, gate probes, stations, terminated, round limit): finished games
-        are scored without copying their whole state (tests/env/test_env_rewards.py)."""
-        rows = np.asarray(rows)
+        are scored without copying their whole state (tests/env/test_env_rewards.py).
+        ``rows`` are checked as ``take``'s are (``engine_common.check_rows``)."""
+        rows = check_rows(rows, self.batch_size)
         out = BatchState.__new__(BatchState)
         object.__setattr__(out, "__dict__", {k: v for k, v in self.__dict__.items() if k not in _FIELD_SET
                                              and k != "_arrays"})
