@@ -1,5 +1,7 @@
 """Bad arguments to the batched engines' public functions (both games): a clear
 ValueError naming the argument, nothing silently converted, the state unchanged."""
+import re
+
 import numpy as np
 import pytest
 
@@ -64,6 +66,19 @@ def test_collection_points_of_integer_collections():
     assert SM.collection_points(col).tolist() == [0, 0]
     assert np.array_equal(SM.collection_points(col.astype(np.uint16)), SM.collection_points(col))
 
+
+
+@pytest.mark.parametrize("dtype, value, shown", [(np.int64, -1, -1), (np.int8, -128, -128),
+                                                 (np.uint64, 2**64 - 1, 2**64 - 1)])
+def test_collection_points_refuses_negative_counts(dtype, value, shown):
+    """Before the fix a water count of -1 scored -5 points (R-P6's table read from the end)
+    and a uint64 count past int64 was read as a negative one."""
+    col = np.zeros((2, 10), dtype)
+    col[1, 8] = value
+    with pytest.raises(ValueError, match=re.escape(f"collections must hold counts from 0 up, got {shown} at index (1, 8)")):
+        SM.collection_points(col)
+    col[1, 8] = 5
+    assert SM.collection_points(col).tolist() == [0, 16]  # R-P6: four water 14, one more 2
 
 @pytest.mark.parametrize("eng", ENGINES, ids=["space_mission", "red_planet"])
 def test_observe_names_a_huge_uint64_seat_as_given(eng):

@@ -155,8 +155,16 @@ def _collection_terms(col: np.ndarray) -> tuple:
 
 def collection_points(col: np.ndarray) -> np.ndarray:
     """int64 [...]: R-P3..R-P7 points of collections [..., 10] (any integer dtype), as
-    :func:`scores` counts them."""
-    return sum(_collection_terms(col))
+    :func:`scores` counts them. ValueError on a negative count (no collection holds one;
+    the formulas would score it, a water count of -1 as -5 points) or a uint64 count past
+    int64 (it would be read as a negative one)."""
+    arr = np.asarray(col)
+    if arr.dtype.kind in "iu" and arr.size:
+        bad = arr < 0 if arr.dtype.kind == "i" else arr > np.iinfo(np.int64).max
+        if bad.any():
+            at = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(f"collections must hold counts from 0 up, got {int(arr[at])} at index {at}")
+    return sum(_collection_terms(arr))
 
 
 def scores(st: BatchState) -> np.ndarray:
