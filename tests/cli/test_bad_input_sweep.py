@@ -2,6 +2,7 @@
 server: a one-line argument error (exit 2) or a 4xx JSON error naming the problem, never a
 traceback or a 500, and the server keeps working."""
 import json
+import os
 
 import pytest
 
@@ -78,6 +79,21 @@ def test_train_config_file_errors_name_the_file(name, content, message, tmp_path
     err = argument_error(config.parse_args, ["--config", path], capsys)
     assert f"config file {str(path)!r}" in err and message in err
 
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.mkdir(), "is a directory, not a file"),
+    (lambda p: os.mkfifo(p), "is not a regular file"),
+    (lambda p: None, "does not exist"),
+])
+def test_train_config_that_is_not_a_file_says_what_it_is(make, message, tmp_path, capsys):
+    """Before the fix a directory (or a FIFO) given to --config was said not to exist."""
+    pytest.importorskip("sb3_contrib")
+    config = pytest.importorskip("spacemission_training.config")
+    path = tmp_path / "c.toml"
+    make(path)
+    err = argument_error(config.parse_args, ["--config", str(path)], capsys)
+    assert f"config file {str(path)!r} {message}" in err
 
 # --- the web server ---------------------------------------------------------------------------------
 @pytest.fixture

@@ -423,7 +423,9 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
     (``names``; default TrainConfig's)."""
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"config file {path!r} does not exist")
+        what = ("is a directory, not a file" if p.is_dir() else
+                "is not a regular file" if p.exists() else "does not exist")
+        raise ValueError(f"config file {path!r} {what}")
     if p.suffix not in (".toml", ".json"):
         raise ValueError(f"config file {path!r}: expected .toml or .json")
     if p.suffix == ".json":
