@@ -20,8 +20,10 @@ arrays and a JSON string of metadata under ``"metadata"``:
 The metadata (``make_metadata``) names the package version, the observation type, the
 observation size and a hash of its layout (``layout_hash``), the dtype the network reads
 (int8 observations as float32), the action count, the game (players, rules, round
-limit), the architecture and how it was trained (command, steps, seed). ``load`` refuses
-a file whose observation layout or action count differs from the installed package's;
+limit), the architecture and how it was trained (command, steps, seed), and the version of
+this file format (``version``: ``VERSION``; not the environment's). ``load`` refuses a file
+whose observation layout or action count differs from the installed package's, or of a
+format version newer than ``VERSION``;
 ``bind`` (called by every environment and the arena) refuses a game other than the one
 the model was trained for, with a ValueError naming both.
 
@@ -172,6 +174,20 @@ def check_game_fields(meta: dict, where: str) -> None:
         GameConfig(meta["num_players"], meta["rules"], meta["max_rounds"], game=game)
     except ValueError as exc:
         raise ValueError(f"{where}: its metadata names a configuration its game does not have: {exc}") from None
+
+
+def check_format_version(meta: dict, where: str, newest: int) -> None:
+    """ValueError unless ``meta["version"]``, the version of the file format (not of the
+    environment: docs/versioning.md), is a whole number in ``1..newest``: a file written by a
+    newer package may carry metadata or arrays whose meaning this one does not know, and
+    would be read as if they were absent (every file this package has written records it)."""
+    v = meta.get("version")
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise ValueError(f"{where}: its metadata's version (of the file format) must be a whole number from 1, "
+                         f"got {v!r}")
+    if v > newest:
+        raise ValueError(f"{where} is of format version {v}, newer than this package reads (1..{newest}; package "
+                         f"{package_version()}, file made with {meta.get('package_version')}); upgrade spacemission_env")
 
 
 def save_npz_file(path, metadata: dict, params: dict) -> Path:
@@ -351,6 +367,7 @@ class PPOAgent(BasePolicy):
         if meta.get("format") != FORMAT:
             raise ValueError(f"{where} is not a Space Mission PPO policy (format {meta.get('format')!r}, "
                              f"expected {FORMAT!r})")
+        check_format_version(meta, where, VERSION)
         game = meta.get("game", DEFAULT_GAME)
         check_game_fields(meta, where)
         check_observation_layout(meta, where)

@@ -13,9 +13,10 @@ A value file is one ``.npz`` (``numpy.load(allow_pickle=False)``): ``active`` (i
 and ``scale`` (float32 [A]) as the policy's (input ``obs[active] * scale``), dense layers
 ``w0, b0, ..., wL, bL`` (weight [out, in]; ReLU after all but the last, which has one
 output), the output squashed by ``tanh``, and a JSON string under ``"metadata"``:
-format (``FORMAT``), game, players, rules, round limit, observation type, size and layout
-hash (as ppo.py's), ``policy_sha256`` (sha256 of the policy file it was fitted for) and
-how it was fitted (command, games, losses). The fitting script is
+format (``FORMAT``) and its version (``VERSION``; a newer one is refused), game, players,
+rules, round limit, observation type, size and layout hash (as ppo.py's), ``policy_sha256``
+(sha256 of the policy file it was fitted for) and how it was fitted (command, games,
+losses). The fitting script is
 ``python -m spacemission_training.value_fit``.
 """
 from __future__ import annotations
@@ -27,8 +28,8 @@ import numpy as np
 
 from spacemission_env.games import DEFAULT_GAME, get_game
 
-from .ppo import (check_dense_params, check_game_fields, check_observation_layout, layout_hash, one_blas_thread,
-                  package_version, read_npz_file, save_npz_file, shipped_data_path)
+from .ppo import (check_dense_params, check_format_version, check_game_fields, check_observation_layout, layout_hash,
+                  one_blas_thread, package_version, read_npz_file, save_npz_file, shipped_data_path)
 
 __all__ = ["FORMAT", "SHIPPED_VALUES", "ValueNet", "file_sha256", "make_value_metadata"]
 
@@ -91,6 +92,7 @@ class ValueNet:
     def _check_metadata(meta: dict, where: str) -> None:
         if meta.get("format") != FORMAT:
             raise ValueError(f"{where} is not a value net (format {meta.get('format')!r}, expected {FORMAT!r})")
+        check_format_version(meta, where, VERSION)
         check_game_fields(meta, where)
         sha = meta.get("policy_sha256")
         if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):

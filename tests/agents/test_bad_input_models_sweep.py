@@ -5,6 +5,7 @@ is not a JSON object or names no game configuration, prior parameters of the wro
 huge archives, a policy that reads another observation than NetSearchAgent feeds it, and
 binds that changed the agent before refusing the game."""
 import json
+import re
 
 import numpy as np
 import pytest
@@ -119,6 +120,34 @@ def test_metadata_naming_no_game_configuration_is_refused_at_load(key, value, me
         path = _save(tmp_path / "m.npz", arrays, meta)
         with pytest.raises(ValueError, match=message):
             load(path)
+
+
+@pytest.mark.parametrize("version, message", [
+    ("newer", "is of format version {v}, newer than this package reads (1..{newest}; package "),
+    (None, "its metadata's version (of the file format) must be a whole number from 1, got None"),
+    ("3", "must be a whole number from 1, got '3'"),
+    (True, "must be a whole number from 1, got True"),
+    (0, "must be a whole number from 1, got 0"),
+])
+def test_a_file_of_an_unknown_format_version_is_refused(version, message, policy_arrays, value_arrays, tmp_path):
+    """Before: metadata["version"] was never read, so a file written by a newer package (whose
+    format might add metadata this one would ignore) loaded as if it were of a known format.
+    The shipped files (versions 1..3) still load."""
+    from spacemission_agents import value as value_module
+
+    for load, arrays, newest in ((PPOAgent.load, policy_arrays, ppo_module.VERSION),
+                                 (ValueNet.load, value_arrays, value_module.VERSION)):
+        meta = _meta(arrays)
+        meta["version"] = newest + 1 if version == "newer" else version
+        path = _save(tmp_path / "m.npz", arrays, meta)
+        with pytest.raises(ValueError, match=re.escape(message.format(v=newest + 1, newest=newest))):
+            load(path)
+        meta["version"] = newest
+        assert load(_save(tmp_path / "ok.npz", arrays, meta)) is not None
+    for players in (2, 3, 4, 5):
+        assert PPOAgent.load_shipped(players).metadata["version"] in (2, 3)
+    assert PPOAgent.load_shipped(4, game="red_planet").metadata["version"] == 3
+    assert ValueNet.load_shipped(2).metadata["version"] == 1
 
 
 def test_a_value_file_without_its_policy_hash_is_refused(value_arrays, tmp_path):
