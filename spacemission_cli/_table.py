@@ -147,6 +147,15 @@ class Table:
     def person_to_act(self) -> bool:
         return not self.over and self.state.current_player == self.seat
 
+    def over_message(self) -> str:
+        """Why nothing more can be done in a game that is ``over``: the person resigned, a bot's
+        failure stopped it, or it ended by the rules (R-E1, R-E3)."""
+        if self.resigned:
+            return "the game is over: you resigned"
+        if self.failure is not None:
+            return "the game is over: a bot's failure stopped it"
+        return "the game is over"
+
     def view(self) -> V.View:
         """The board as the person's seat sees it: its own observation, decoded."""
         s = self.state
@@ -174,7 +183,7 @@ class Table:
     def play(self, action: int) -> str:
         """The person's move; ValueError (state unchanged) when it is not theirs to make or illegal."""
         if self.over:
-            raise ValueError("the game is over")
+            raise ValueError(self.over_message())
         s = self.state
         if s.current_player != self.seat:
             raise ValueError(f"it is {V.COLOUR_NAMES[s.current_player]}'s turn, not yours")
@@ -227,6 +236,8 @@ class Table:
 
     def undo(self) -> str:
         """Take back the person's last move of this turn when it revealed nothing hidden."""
+        if self.over:  # before: "nothing to undo: only your own moves ...", as if the game went on
+            raise ValueError(f"{self.over_message()}; nothing can be taken back")
         if not self.can_undo:
             raise ValueError("nothing to undo: only your own moves of this turn that showed you nothing new "
                              "(jump, fly, the tile you took) can be taken back")
@@ -239,6 +250,6 @@ class Table:
 
     def resign(self) -> None:
         if self.over:
-            raise ValueError("the game is over")
+            raise ValueError(self.over_message())
         self.resigned = True
         self._undo.clear()

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from spacemission_env.games import GAMES
 from spacemission_env.json_input import parse_json
 
-from .games import ApiError, GameStore, game_options, make_table
+from .games import ApiError, GameStore, game_options, make_table, shown
 from .payload import game_json, meta
 from .protocol_games import (ProtocolTable, make_protocol_table, picture_png, picture_snapshot, protocol_game_json,
                              protocol_options)
@@ -158,7 +158,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if other:
             name = body["game"]
             if not isinstance(name, str) or name not in offered_by_game:
-                raise ApiError(400, f"game must be one of {', '.join(['spacemission', *offered_by_game])}, got {name!r}")
+                raise ApiError(400, f"game must be one of {', '.join(['spacemission', *offered_by_game])}, got {shown(name)}")
             options = protocol_options(body, offered_by_game[name], max_players)
         else:
             if isinstance(body, dict):

@@ -25,6 +25,16 @@ class ApiError(Exception):
         self.status, self.message = status, message
 
 
+SHOWN_CHARS = 80  # a rejected value is echoed up to this many characters of its repr
+
+
+def shown(value, limit: int = SHOWN_CHARS) -> str:
+    """``repr(value)``, cut to ``limit`` characters with "..." when longer: a message naming a
+    rejected value of a request does not repeat a body of up to 16 KiB."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 @dataclass
 class LiveGame:
     """A game of the store. ``seed_chosen``: the visitor named the seed in the new-game
@@ -45,7 +55,7 @@ def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError(400, f"{key} must be an integer, got {value!r}")
+        raise ApiError(400, f"{key} must be an integer, got {shown(value)}")
     if value < lo or (hi is not None and value > hi):
         raise ApiError(400, f"{key} must be in {lo}..{hi if hi is not None else ''}, got {value}")
     return value
@@ -59,7 +69,7 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
     if isinstance(specs, str):
         specs = [specs]
     if not isinstance(specs, list) or not specs or not all(isinstance(x, str) for x in specs):
-        raise ApiError(400, f"opponents must be a spec or a list of specs, got {specs!r}")
+        raise ApiError(400, f"opponents must be a spec or a list of specs, got {shown(specs)}")
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1:
@@ -67,7 +77,7 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
                             f"spec for all or {players - 1}, got {len(specs)}")
     for spec in specs:
         if spec not in allowed_opponents:
-            raise ApiError(400, f"opponent {spec!r} is not offered by this server; choose from {', '.join(allowed_opponents)}")
+            raise ApiError(400, f"opponent {shown(spec)} is not offered by this server; choose from {', '.join(allowed_opponents)}")
     seat = body.get("seat", 0)
     if seat == "random":
         seat = secrets.randbelow(players)
@@ -96,11 +106,11 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     known = {"players", "opponents", "rules", "seat", "seed", "max_rounds"}
     unknown = sorted(set(body) - known)
     if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r}; a new game takes {', '.join(sorted(known))}")
+        raise ApiError(400, f"unknown field {shown(unknown[0])}; a new game takes {', '.join(sorted(known))}")
     players = _int_field(body, "players", 2, 2, max_players)
     rules = body.get("rules", "yucata")
     if rules not in RULE_SETS:
-        raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {rules!r}")
+        raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {shown(rules)}")
     specs, seat, seed = seats_and_seed(body, allowed_opponents, players)
     max_rounds = _int_field(body, "max_rounds", 100, 1, None)
     try:

@@ -18,7 +18,7 @@ from spacemission_env.games import GameConfig, get_game
 
 from .._protocol_games import game_record
 from .._protocol_play import ProtocolTable
-from .games import ApiError, _int_field, seats_and_seed, seed_chosen, shown_seed
+from .games import ApiError, _int_field, seats_and_seed, seed_chosen, shown, shown_seed
 
 
 def picture_snapshot(table: ProtocolTable) -> tuple:
@@ -46,7 +46,7 @@ def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
     known = {"game", "players", "opponents", "seat", "seed"}
     unknown = sorted(set(body) - known)
     if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r}; a new {body['game']} game takes {', '.join(sorted(known))}")
+        raise ApiError(400, f"unknown field {shown(unknown[0])}; a new {body['game']} game takes {', '.join(sorted(known))}")
     try:
         game = get_game(body["game"])
     except (TypeError, ValueError) as exc:

@@ -155,6 +155,39 @@ def test_resign_and_bot_failure_end_the_game(app, client):
     assert "'random' (seat 1) failed: ZeroDivisionError: oops" in g["final"]["failure"]
 
 
+def test_undo_after_the_end_says_why_the_game_is_over(app, client):
+    """Before: undo after a resignation (or a bot's failure) answered "nothing to undo: only
+    your own moves of this turn that showed you nothing new ... can be taken back", as if the
+    game went on."""
+    g = new(client, opponents="random", seed=4)
+    jump = next(m for m in g["moves"] if m["kind"] == "jump")  # undoable, until the resignation
+    client.post(f"/api/games/{g['id']}/move", json={"action": jump["action"]})
+    client.post(f"/api/games/{g['id']}/resign")
+    before = client.get(f"/api/games/{g['id']}").json()
+    message = refused(client.post(f"/api/games/{g['id']}/undo"), 409, "the game is over: you resigned")
+    assert "nothing to undo" not in message and client.get(f"/api/games/{g['id']}").json() == before
+    refused(client.post(f"/api/games/{g['id']}/resign"), 409, "the game is over: you resigned")
+    refused(client.post(f"/api/games/{g['id']}/move", json={"action": 0}), 409, "the game is over: you resigned")
+    g = new(client, opponents="random", seed=4)
+    table_of(app, g["id"]).failure = "'random' (seat 1) failed: ZeroDivisionError: oops"
+    refused(client.post(f"/api/games/{g['id']}/undo"), 409, "the game is over: a bot's failure stopped it")
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"rules": "x" * 15000}, "rules must be one of"),
+    ({"opponents": ["y" * 15000]}, "opponent "),
+    ({"z" * 15000: 1}, "unknown field "),
+    ({"players": "9" * 15000}, "players must be an integer"),
+    ({"opponents": {"a": "b" * 15000}}, "opponents must be a spec or a list of specs"),
+    ({"game": "g" * 15000}, "game must be one of"),
+    ({"game": "red_planet", "q" * 15000: 1}, "unknown field "),
+])
+def test_a_new_game_error_shows_a_rejected_value_shortened(client, body, field):
+    """Before: the rejected value was repeated in full, up to the 16 KiB body limit."""
+    r = client.post("/api/games", content=json.dumps(body).encode())
+    message = refused(r, 400, field)
+    assert len(message) < 250 and "..." in message, message  # the value's repr cut at 80 characters
+
 def test_every_refused_request_names_the_problem_and_changes_nothing(app, client):
     g = new(client, opponents="random", seed=8)
     gid = g["id"]
