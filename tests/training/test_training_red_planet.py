@@ -133,3 +133,29 @@ def test_the_shipped_red_planet_model_loads_by_name_for_four_players():
         make_agent("ppo", game="red_planet").bind(GameConfig(3, game="red_planet"))
     with pytest.raises(ValueError, match="Red Planet"):
         make_agent("ppo", game="red_planet").bind(GameConfig(2, game="spacemission"))
+
+
+@pytest.mark.parametrize("cache_game, run_game", [("spacemission", "red_planet"), (None, "red_planet"),
+                                                  ("red_planet", "spacemission")])
+def test_a_bc_cache_of_the_other_game_is_refused_before_the_run(tmp_path, capsys, cache_game, run_game):
+    """Before: the run found the cache's settings unlike its own, collected its own teacher
+    data and saved it over the other game's cache without a word (a Space Mission cache
+    given to a Red Planet run was lost). A cache whose settings name no game is Space
+    Mission's (written before the trainer took --game)."""
+    from spacemission_training import bc
+    from spacemission_training.train_ppo import main
+
+    path = tmp_path / "teacher.npz"
+    settings = {"seed": 1} if cache_game is None else {"game": cache_game, "seed": 1}
+    bc.save_cache(str(path), settings, {"action": np.zeros(3, np.int64), "games": 1, "seconds": 0.0})
+    before = path.read_bytes()
+    have = cache_game or "spacemission"
+    with pytest.raises(ValueError, match=rf"option bc_cache: {str(path)!r} holds teacher data of .*\({have!r}\), "
+                                         rf"not of .*\({run_game!r}\), this run's game"):
+        for_game(run_game, bc_cache=str(path))
+    run_dir = tmp_path / "run"
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", run_game, "--bc-cache", str(path), "--run-dir", str(run_dir)])
+    assert exc.value.code == 2 and "holds teacher data of" in capsys.readouterr().err
+    assert not run_dir.exists() and path.read_bytes() == before
+    for_game(have, bc_cache=str(path))  # its own game's runs read it (or collect anew where the settings differ)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextvars
+import json
 import numbers
 import os
 import platform
@@ -103,10 +104,12 @@ def _check_path(option: str, text: str, directory: bool) -> None:
             raise ValueError(f"option {option}: {text!r} lies under {str(parent)!r}, which is a file")
 
 
-def check_cache_file(path: str) -> None:
+def check_cache_file(path: str, game: str = "spacemission") -> None:
     """ValueError naming option bc_cache when ``path`` ("": unset) is a file but not one of
     teacher data (an .npz with its "settings"): a cut or foreign file would otherwise fail
-    after the run's folder was written, and a file given by mistake (a model) be overwritten."""
+    after the run's folder was written, and a file given by mistake (a model) be overwritten.
+    Also when it holds another game's teacher data (settings without a game are Space
+    Mission's): the run would not use it and would overwrite it with its own."""
     if not path or not Path(path).is_file():
         return
     import numpy as np
@@ -120,6 +123,20 @@ def check_cache_file(path: str) -> None:
     if settings is None or settings.ndim != 0 or settings.dtype.kind != "U":
         raise ValueError(f"option bc_cache: {path!r} is not a file of teacher data (it has no settings, as the "
                          f"caches that --bc-cache writes have); delete it or give another path")
+    try:
+        have = json.loads(str(settings)).get("game", "spacemission")
+    except (ValueError, AttributeError):  # settings that are not a JSON object: not the game's to judge here
+        return
+    if have != game:
+        from spacemission_env.games import get_game
+
+        try:
+            title = get_game(have).description.title
+        except (ValueError, TypeError):
+            title = "another game"
+        raise ValueError(f"option bc_cache: {path!r} holds teacher data of {title} ({have!r}), not of "
+                         f"{get_game(game).description.title} ({game!r}), this run's game: a run would overwrite "
+                         f"it with its own; give another path")
 
 
 RUN_FILES = ("config.json", "metrics.csv", "checkpoints", "summary.json", "final.npz", "tb")  # what a run writes
@@ -212,7 +229,8 @@ class TrainConfig:
     bc_batch: int = _h("minibatch of the cloning phase", default=1024)
     bc_cache: str = _h("an .npz file for the teacher data: loaded when it holds data collected with the same "
                        "settings (the ppo:PATH and init_from model files by their content, the prior by its "
-                       "parameters), else collected and saved there ('' : not kept)", default="")
+                       "parameters), else collected and saved there; another game's cache is refused ('' : not kept)",
+                       default="")
     # fine-tuning a saved model instead of cloning a teacher
     init_from: str = _h("a model file (.npz, a PPOAgent) to fine-tune: its actor is loaded exactly (input features, "
                         "layers, prior_beta) and only a value head is fitted, on bc_samples decisions that the loaded "
@@ -297,7 +315,7 @@ class TrainConfig:
         resuming = _RESUMING.get()
         if not resuming:  # read only at a run's start (a resumed run has them in its checkpoint)
             _check_path("bc_cache", self.bc_cache, directory=False)
-            check_cache_file(self.bc_cache)
+            check_cache_file(self.bc_cache, game.name)
             if self.init_from:
                 from .init_from import check
 
