@@ -126,9 +126,25 @@ def evaluate(agent, opponents: list[str], *, num_players: int, rules: str, max_r
     return out
 
 
+def run_title(run_dir) -> str:
+    """The learning curve's title: the run folder's name and, from its config.json where
+    there is one, the game and the player count (``rp4: Mission: Red Planet, 4 players``)."""
+    import json
+
+    name = Path(run_dir).name
+    try:
+        cfg = json.loads((Path(run_dir) / "config.json").read_text())["config"]
+        from spacemission_env.games import get_game
+
+        return f"{name}: {get_game(cfg.get('game', 'spacemission')).description.title}, {int(cfg['players'])} players"
+    except Exception:  # noqa: BLE001 - no config.json, or not a run's: the folder's name alone
+        return name
+
+
 def plot_curves(run_dir, path=None, title: str | None = None) -> Path:
-    """learning_curve.png: evaluation win rates (95% band) against steps, and the
-    training win rate per opponent group."""
+    """learning_curve.png: evaluation win rates (95% band) against steps, with the final
+    evaluation (``final/...``) as a point with its interval, and the training win rate per
+    opponent group; titled with the run's game (``run_title``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -138,16 +154,29 @@ def plot_curves(run_dir, path=None, title: str | None = None) -> Path:
     path = Path(path) if path is not None else Path(run_dir) / "learning_curve.png"
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     ax = axes[0]
+    colors: dict[str, str] = {}
     for key in sorted(k for k in m if k.startswith("eval/") and k.endswith("/win_rate")):
         steps, wr = m[key]
         name = key.split("/")[1]
         line, = ax.plot(steps, wr, marker="o", ms=3, label=f"vs {name}")
+        colors[name] = line.get_color()
         lo, hi = m.get(key.replace("win_rate", "ci_low")), m.get(key.replace("win_rate", "ci_high"))
         if lo is not None and hi is not None and len(lo[1]) == len(wr):
             ax.fill_between(steps, lo[1], hi[1], color=line.get_color(), alpha=0.15)
+    # the evaluation at the end (--final-eval-games): the only one of a run with --eval-every 0
+    # (Red Planet's default), whose panel was empty before
+    for key in sorted(k for k in m if k.startswith("final/") and k.endswith("/win_rate")):
+        steps, wr = m[key]
+        name = key.split("/")[1]
+        lo, hi = m.get(key.replace("win_rate", "ci_low")), m.get(key.replace("win_rate", "ci_high"))
+        err = None
+        if lo is not None and hi is not None and len(lo[1]) == len(wr) == len(hi[1]):
+            err = np.clip([wr - lo[1], hi[1] - wr], 0, None)
+        ax.errorbar(steps, wr, yerr=err, fmt="D", ms=5, capsize=3, color=colors.get(name),
+                    label=f"vs {name} (final)")
     ax.set(xlabel="learner steps", ylabel="win rate (arena, 95% CI)", ylim=(0, 1), title="evaluation")
     ax.grid(alpha=0.3)
-    if ax.lines:
+    if ax.lines or ax.containers:
         ax.legend(loc="lower right")
     ax = axes[1]
     for key in sorted(k for k in m if k.startswith("games/") and k.endswith("/score")):
@@ -158,7 +187,7 @@ def plot_curves(run_dir, path=None, title: str | None = None) -> Path:
     ax.grid(alpha=0.3)
     if ax.lines:
         ax.legend(loc="lower right", fontsize=8)
-    fig.suptitle(title or str(Path(run_dir).name))
+    fig.suptitle(title or run_title(run_dir))
     try:
         fig.tight_layout()
         fig.savefig(path, dpi=110)
