@@ -159,3 +159,34 @@ def test_a_bc_cache_of_the_other_game_is_refused_before_the_run(tmp_path, capsys
     assert exc.value.code == 2 and "holds teacher data of" in capsys.readouterr().err
     assert not run_dir.exists() and path.read_bytes() == before
     for_game(have, bc_cache=str(path))  # its own game's runs read it (or collect anew where the settings differ)
+
+
+def test_a_resumed_models_card_names_the_command_that_started_the_run(tmp_path):
+    """Before: final.npz's metadata (and the card tools/ship_model.py writes from it) held
+    the last process's command only: the shipped Red Planet card read 'spacemission train
+    --resume runs/rpp1 --steps 3200000 --progress lines', which names neither the game nor
+    any option of the run."""
+    run_dir = tmp_path / "run"
+    start = ["--game", "red_planet", "--steps", "256", "--run-dir", str(run_dir)]
+    train(for_game("red_planet", **{**TINY_RP, "steps": 256}, run_dir=str(run_dir)), argv=start)
+    extend = ["--resume", str(run_dir), "--steps", "512"]
+    cfg, resume = parse_args(extend)
+    train(cfg, resume=resume, argv=extend)
+    training = PPOAgent.load(run_dir / "final.npz").metadata["training"]
+    assert training["command"] == " ".join(["spacemission", "train", *start])
+    assert training["resumed"] == [" ".join(["spacemission", "train", *extend])]
+    assert training["steps"] == 512 and training["config"]["steps"] == 512
+
+
+def test_run_commands_reads_both_trainers_config_json(tmp_path):
+    """The helper both trainers' exports use (the RLlib trainer's final.npz recorded its
+    last process's command too); without a readable config.json, this process's command."""
+    from spacemission_training.lifecycle import run_commands
+
+    start = ["spacemission", "train", "--backend", "rllib", "--game", "red_planet"]
+    again = ["spacemission", "train", "--backend", "rllib", "--resume", "runs/x", "--steps", "9"]
+    assert run_commands(tmp_path, again) == {"command": " ".join(again)}
+    (tmp_path / "config.json").write_text(json.dumps({"command": start, "config": {}}))
+    assert run_commands(tmp_path, start) == {"command": " ".join(start)}
+    (tmp_path / "config.json").write_text(json.dumps({"command": start, "resumed": [{"command": again, "step": 4}]}))
+    assert run_commands(tmp_path, again) == {"command": " ".join(start), "resumed": [" ".join(again)]}

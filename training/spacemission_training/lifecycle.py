@@ -1,5 +1,6 @@
 """What both trainers (train_ppo.py, rllib.py) do the same way in a run's life cycle: the
-Ctrl-C and SIGTERM handler, and whether a run folder holds a finished run (docs/training.md,
+Ctrl-C and SIGTERM handler, whether a run folder holds a finished run, and the commands a
+model's metadata records (docs/training.md,
 "Checkpoints and resume", "Stopping and resuming an RLlib run")."""
 from __future__ import annotations
 
@@ -10,7 +11,24 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["Interrupt", "Stopped", "exit_status", "finished_step", "sigterm_stops_at_once"]
+__all__ = ["Interrupt", "Stopped", "exit_status", "finished_step", "run_commands", "sigterm_stops_at_once"]
+
+
+def run_commands(run_dir: Path, command: list[str]) -> dict:
+    """What ``final.npz``'s ``metadata["training"]`` says of how the run was started:
+    ``command``, the command that started it, and ``resumed``, each resume's (where there
+    were any), from ``run_dir/config.json``; ``command`` (this process's) where that file
+    cannot be read. A resumed run's own command alone (``--resume RUN_DIR --steps N``) names
+    neither the game nor any option of the run."""
+    try:
+        saved = json.loads((Path(run_dir) / "config.json").read_text())
+        started = saved.get("command") or command
+        out = {"command": " ".join(started)}
+        if saved.get("resumed"):
+            out["resumed"] = [" ".join(r["command"]) for r in saved["resumed"]]
+        return out
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {"command": " ".join(command)}
 
 
 def finished_step(run_dir: Path, step: int, steps: int) -> int | None:

@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import refuse_existing_run
-from .lifecycle import exit_status
+from .lifecycle import exit_status, run_commands
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
                                write_atomic)
 from .rllib_config import RLlibConfig, build_parser, game_defaults, parse_args
@@ -433,7 +433,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         else:  # resumed after a kill in the end: the evaluation is in the checkpoint and the logs
             final_eval = {k: v for k, v in loop["evals"][-1].items() if k != "step"}
         wall_s = loop["wall_s"]
-        training = {"command": " ".join(command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
+        training = {**run_commands(run_dir, command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
                     "config": cfg.as_dict()}
         agent = export_agent(learner_module(algo), cfg, training=training)
         final_path = agent.save(run_dir / "final.npz")

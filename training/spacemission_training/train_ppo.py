@@ -55,7 +55,7 @@ from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
-from .lifecycle import Interrupt, exit_status, finished_step, sigterm_stops_at_once
+from .lifecycle import Interrupt, exit_status, finished_step, run_commands, sigterm_stops_at_once
 from .device import resolve_device
 from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, spec_file, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
@@ -373,7 +373,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
     runlog.flush()
     checkpoint.save(ckpt_path, model, world, loop)
     wall_s, cpu_s = elapsed()
-    training = {"command": " ".join(command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
+    training = {**run_commands(run_dir, command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
                 "process_cpu_s": round(cpu_s, 1), "config": cfg.as_dict()}
     agent = export(model, cfg, training=training)
     final_path = agent.save(run_dir / "final.npz")
