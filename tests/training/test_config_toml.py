@@ -44,4 +44,22 @@ def test_help_shows_each_games_own_defaults():
     assert "(default: recall; red_planet: info)" in text
     assert "(default: yucata; red_planet: first_edition)" in text
     assert "(default: )" not in text
+    # before: "(2-5)" and only Space Mission's folder, runs/ppo-<P>p-s<seed>
+    assert "Red Planet 3-5" in text and "another game's: runs/ppo-<game>-<P>p-s<seed>" in text
     assert set(GAME_DEFAULTS) == {"spacemission", "red_planet"}  # a new game: its defaults show the same way
+
+
+def test_rllib_help_shows_each_games_own_defaults():
+    """`train --backend rllib --help` said --game "changes the defaults shown for it below"
+    but showed Space Mission's alone (players 2, rules yucata, recall), and an empty
+    '(default: )' after --run-dir and --address."""
+    from spacemission_training.rllib_config import build_parser, parse_args
+
+    text = " ".join(build_parser().format_help().split())
+    assert "(default: 2; red_planet: 4)" in text
+    assert "(default: recall; red_planet: info)" in text
+    assert "(default: yucata; red_planet: first_edition)" in text
+    assert "(default: 100000; red_planet: 50000)" in text  # --snapshot-every
+    assert "(default: )" not in text and "red_planet: 0)" not in text  # no game's default equal to the first
+    cfg, _ = parse_args(["--game", "red_planet"])  # what the help says is what --game gives
+    assert (cfg.players, cfg.observation_type, cfg.snapshot_every) == (4, "info", 50_000)

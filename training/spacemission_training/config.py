@@ -182,7 +182,8 @@ class TrainConfig:
     # the game
     game: str = _h("the game: spacemission or red_planet (it changes the defaults shown for it below)",
                    default="spacemission")
-    players: int = _h("players per game (2-5); the learner takes one seat, opponents the others", default=2)
+    players: int = _h("players per game (Space Mission 2-5, Red Planet 3-5); the learner takes one seat, opponents "
+                      "the others", default=2)
     rules: str = _h("rule set: yucata or schmidt (Space Mission), first_edition (Red Planet)", default="yucata")
     max_rounds: int = _h("round limit (R-E3)", default=100)
     observation_type: str = _h("the learner's observation: info, recall or seer", default="recall")
@@ -194,7 +195,8 @@ class TrainConfig:
     device: str = _h("torch device of the network: cpu, cuda, cuda:N, or auto (cuda when torch sees one, else cpu); "
                      "the default network is fastest on cpu (docs/training.md, 'On a GPU'); a resume may change it",
                      default="cpu")
-    run_dir: str = _h("output directory (default: runs/ppo-<P>p-s<seed>)", default="")
+    run_dir: str = _h("output directory (default: runs/ppo-<P>p-s<seed>; another game's: "
+                      "runs/ppo-<game>-<P>p-s<seed>)", default="")
     # environment and reward
     num_envs: int = _h("games played in parallel (one engine batch)", default=256)
     reward: str = _h("win (rank reward) or score (score margin / 50)", default="win")
@@ -520,7 +522,7 @@ def _default_text(name: str, default) -> str:
     for an empty default (the help says what it means)."""
     if default == "":
         return ""
-    others = [f"{g}: {d[name]}" for g, d in GAME_DEFAULTS.items() if name in d]
+    others = [f"{g}: {d[name]}" for g, d in GAME_DEFAULTS.items() if name in d and d[name] != default]
     return f" (default: {default}" + (f"; {', '.join(others)}" if others else "") + ")"
 
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from .config import (MAX_SEED, TrainConfig, _bool, _check_path, above, at_least, bind_agent_specs,
+from .config import (MAX_SEED, TrainConfig, _bool, _default_text, _check_path, above, at_least, bind_agent_specs,
                      check_field_types, from_file, read_options_file, seed_range_message)
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
@@ -33,13 +33,15 @@ class RLlibConfig:
     players: int = _same("players")
     rules: str = _same("rules")
     max_rounds: int = _same("max_rounds")
-    observation_type: str = _h("observation of every seat: the bots read 'recall'", default="recall")
+    observation_type: str = _h("observation of every seat: the bots read 'recall' (Space Mission), 'info' (Red Planet)",
+                               default="recall")
     reward: str = _same("reward")
     shaping: bool = _same("shaping")
     # budget and cluster
     steps: int = _h("env steps sampled (all seats' decisions) to train for", default=1_000_000)
     seed: int = _h("seed of RLlib, the feature sample and the seat draws", default=0)
-    run_dir: str = _h("output directory (default runs/rllib-<P>p-s<seed>)", default="")
+    run_dir: str = _h("output directory (default runs/rllib-<P>p-s<seed>; another game's: "
+                      "runs/rllib-<game>-<P>p-s<seed>)", default="")
     num_env_runners: int = _h("Ray actors that play games (0: sample in the driver)", default=2)
     address: str = _h("Ray cluster to join: 'auto' (the one started on this machine by `ray start`), "
                       "HOST:PORT, or '' (start a local Ray)", default="")
@@ -168,7 +170,7 @@ def build_parser(prog: str = "spacemission train --backend rllib") -> argparse.A
     for f in fields(RLlibConfig):
         kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
         ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
-                        help=f"{f.metadata['help']} (default: {f.default})")
+                        help=f.metadata["help"] + _default_text(f.name, f.default))  # each game's, as the SB3 trainer's
     return ap
 
 
