@@ -59,12 +59,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _shipped_models(spec: str) -> str:
-    """For a PPO spec: the games the shipped models were trained for (a refusal names them)."""
-    if not spec.strip().startswith("ppo"):
-        return ""
+    """For the spec of a shipped PPO model (``ppo``, not ``ppo:PATH``: a file of one's own is
+    refused naming what it plays): the games the shipped models were trained for (a refusal
+    names them)."""
     try:
         from spacemission_agents.ppo import PPOAgent, SHIPPED
-    except ImportError:
+        from spacemission_agents.registry import parse_spec
+
+        target, path, _ = parse_spec(spec)
+    except (ImportError, ValueError):
+        return ""
+    if target != "ppo" or path is not None:
         return ""
     by_game: dict[tuple, list[int]] = {}  # (rules, max_rounds) -> player counts with a model
     for players in sorted(SHIPPED):

@@ -163,3 +163,21 @@ def test_last_turns_do_not_wrap_at_80_columns():
     lines = console.file.getvalue().splitlines()
     turns = [i for i, ln in enumerate(lines) if "'s last turn:" in ln]
     assert len(turns) == 3 and turns[-1] - turns[0] <= 4  # one or two lines each, not six
+
+
+def test_a_refused_ppo_file_is_not_given_the_shipped_models_hint(monkeypatch, capsys):
+    """Before: any spec starting with 'ppo' got the shipped models' list, so a Red Planet
+    model given to Space Mission's play read '... not Space Mission; the shipped PPO models
+    play 2, 3, 4 and 5 players, rules yucata ... (ppo:PATH loads one of yours)'."""
+    pytest.importorskip("spacemission_agents.ppo")
+    from pathlib import Path
+
+    import spacemission_agents
+
+    model = Path(spacemission_agents.__file__).parent / "data" / "red_planet_ppo_4p.npz"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    with pytest.raises(SystemExit):
+        play.main(["--players", "4", "--opponents", f"ppo:{model}"])
+    err = capsys.readouterr().err
+    assert "plays Mission: Red Planet ('red_planet'), not Space Mission" in err
+    assert "the shipped PPO models" not in err
