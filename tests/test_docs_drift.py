@@ -197,6 +197,7 @@ def test_dotted_names_resolve():
 
 # file -> where its short names are looked up, in order ("module" or "module:attr.path")
 NAMESPACES = {
+    "README.md": ["spacemission_env"],
     "docs/actions.md": ["spacemission_env.space_mission.rules"],
     "docs/agents_bots.md": ["spacemission_agents.heuristic", "spacemission_agents.greedy"],
     "docs/agents_netsearch.md": ["spacemission_agents.netsearch"],
