@@ -112,6 +112,27 @@ def cluster_variance(values: np.ndarray, clusters: np.ndarray, strata: np.ndarra
     return float(c / (c - 1) * (e ** 2).sum() / n ** 2)
 
 
+def _nested_variance(values: np.ndarray, clusters: np.ndarray, strata: np.ndarray | None) -> float:
+    """Variance of the mean when each cluster lies in one stratum (a game in one lineup; a
+    value on its own): sum_h C_h/(C_h-1) sum_{c in h} (sum_{i in c} e_i)^2 / n^2, e_i = value
+    minus its stratum's mean, C_h the clusters of stratum h (one stratum without ``strata``).
+    Each stratum's mean costs a degree of freedom, so the correction is per stratum: with
+    C/(C-1) over all clusters, 20 lineups of 3 games of one deal gave 2/3 of the variance.
+    A stratum of one cluster adds nothing (its residual is 0)."""
+    n = len(values)
+    _, inv = np.unique(clusters, return_inverse=True)
+    e = np.bincount(inv, weights=_residuals(values, strata))
+    if strata is None:
+        h = np.zeros(len(e), np.int64)
+    else:
+        _, s_inv = np.unique(strata, return_inverse=True)
+        h = np.zeros(len(e), np.int64)
+        h[inv] = s_inv  # each cluster's stratum
+    c_h = np.bincount(h)
+    factor = np.where(c_h > 1, c_h / np.maximum(c_h - 1, 1), 0.0)
+    return float((factor[h] * e ** 2).sum() / n ** 2)
+
+
 def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray | None = None,
                   units: np.ndarray | None = None) -> tuple[float, float, float]:
     """(estimate, low, high): a Wilson 95% interval on per-game outcomes (1 win, 0.5 tie,
@@ -142,14 +163,16 @@ def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float
             strata: np.ndarray | None = None, units: np.ndarray | None = None) -> tuple[float, float, float]:
     """(mean, low, high), 95%: variance max(cluster-robust, plain) (never narrower than
     ignoring the clusters: few deals give a noisy, often too small estimate), Student t
-    quantile with C-1 degrees of freedom for C clusters (n-1 with one). Without ``bounds``
+    quantile with C-1 degrees of freedom for C clusters (n-H with one, H strata). The plain
+    variance is per stratum (each lineup's mean costs a degree of freedom: :func:`_nested_variance`),
+    scaled by (n-1)/n so that without strata it is sum e^2 / n^2. Without ``bounds``
     mean -+ t sd. With ``bounds`` (lo, hi) (e.g. the places 1..P of a mean rank) a Wilson
     interval on q = (hi - value)/(hi - lo) with n_eff = q(1-q)/var, mapped back: it stays
     within the bounds and is not zero-width at them (2 players: 2 - the win rate's
     interval with t for z). ``strata``: as in :func:`cluster_variance`. ``units``: each
     value's game; where a game gives several values (an agent in several seats) they are
-    one observation: the variance is at least the one clustered by game, and with one
-    cluster the degrees of freedom and the size at the bounds count games."""
+    one observation: the variance is at least the one clustered by game (per stratum), and
+    with one cluster the degrees of freedom and the size at the bounds count games."""
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
@@ -157,15 +180,18 @@ def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float
     if n == 1:  # no spread to measure: the whole range
         return (mean, float(bounds[0]), float(bounds[1])) if bounds is not None else (mean, mean, mean)
     c = len(np.unique(clusters))
-    var = float((_residuals(values, strata) ** 2).sum() / n ** 2)
+    h = 1 if strata is None else len(np.unique(strata))
+    # the plain variance sum e^2 / n^2, with the degrees of freedom the lineup means take given
+    # back: (n-1)/n times the per-stratum unbiased estimate (one lineup: sum e^2 / n^2 as before)
+    var = (n - 1) / n * _nested_variance(values, np.arange(n), strata)
     if c >= 2:
         var = max(var, cluster_variance(values, clusters, strata))
     size = n  # independent observations, at most
     if units is not None and len(np.unique(units)) < n:  # several seats of one game: correlated
         size = len(np.unique(units))
         if size >= 2:
-            var = max(var, cluster_variance(values, units, strata))
-    t = t975(c - 1 if c >= 2 else max(size - 1, 1))
+            var = max(var, _nested_variance(values, units, strata))
+    t = t975(c - 1 if c >= 2 else max(size - h, 1))  # one deal: each lineup's mean costs a degree of freedom
     if bounds is None:
         half = t * float(np.sqrt(var))
         return mean, mean - half, mean + half
