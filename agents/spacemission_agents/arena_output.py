@@ -67,7 +67,11 @@ def tables(result) -> list:
     title = (f"{game.description.title}: {cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
              f"({cfg['deals_per_lineup']} deals x {cfg['seatings_per_deal']} seatings x {len(cfg['lineups'])} lineups), seed {cfg['seed']}")
     limit = not game.fixed_length  # the share of games ended at the round limit (R-E3); none in a game of fixed length
-    at = Table(title=title)
+    # one deal: every interval sees only the spread of its seatings, not how results vary from deal to deal
+    caption = (f"one deal per lineup: the 95% intervals cannot see how results vary from deal to deal; "
+               f"play more than {cfg['seatings_per_deal']} games per lineup for intervals over deals"
+               if cfg["deals_per_lineup"] == 1 else None)
+    at = Table(title=title, caption=caption)
     for col in ("agent", "games", "win % [95% CI]", "mean rank [95% CI]", "score", "rating mu+-sigma", "ordinal",
                 *(("R-E3",) if limit else ()), "forfeits"):
         at.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col == "agent")

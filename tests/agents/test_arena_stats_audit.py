@@ -889,3 +889,13 @@ def test_one_deal_mean_rank_per_game_variance_is_per_lineup():
     lo, hi = wilson_roots(q, q * (1 - q) / (var / 4), t_quantile(4))
     assert (a.rank_ci_low, a.rank_ci_high) == pytest.approx((3 - 2 * hi, 3 - 2 * lo), abs=1e-12)
 
+
+def test_tables_say_when_one_deal_hides_the_deal_to_deal_variance():
+    """With one deal per lineup (games <= seatings per deal) no interval can see how the
+    results vary from deal to deal: the agents table says so under it; with two it does not."""
+    one = run_arena(["random", "random"], num_players=2, games=2, seed=5, progress=False, record=False)
+    agents_t, _ = one.table()
+    assert one.config["deals_per_lineup"] == 1
+    assert "one deal per lineup" in str(agents_t.caption) and "more than 2 games per lineup" in str(agents_t.caption)
+    two = run_arena(["random", "random"], num_players=2, games=3, seed=5, progress=False, record=False)
+    assert two.config["deals_per_lineup"] == 2 and two.table()[0].caption is None
