@@ -143,7 +143,10 @@ def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray
     deal are positively correlated. ``strata``: as in :func:`cluster_variance`.
     ``units`` (each outcome's game): where the design effect cannot be trusted (fewer than
     5 clusters, p of 0 or 1, one cluster) deff is at least outcomes per game, since the
-    seat pairs of one game are nearly one observation. Without it, as before (benchmarks)."""
+    seat pairs of one game are nearly one observation. Without it, as before (benchmarks).
+    Where deff is the cluster variance's (above 1 and above that floor), the interval uses
+    Student's t with C-1 degrees of freedom for z: that variance is estimated from C deals
+    (with z, 10 deals of five Red Planet randoms covered 91.8%)."""
     n = len(outcomes)
     if n == 0:
         return float("nan"), 0.0, 1.0
@@ -151,11 +154,14 @@ def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray
     deff = 1.0
     vb = p * (1 - p) / n
     vc = cluster_variance(outcomes, clusters, strata)
+    c = len(np.unique(clusters))
     if vb > 0 and np.isfinite(vc):
         deff = max(1.0, vc / vb)
-    if units is not None and (len(np.unique(clusters)) < 5 or vb == 0 or not np.isfinite(vc)):
-        deff = max(deff, n / len(np.unique(units)))
-    low, high = wilson(p, n / deff)
+    floor = n / len(np.unique(units)) if units is not None and (c < 5 or vb == 0 or not np.isfinite(vc)) else 1.0
+    # where the variance is the one estimated from C deals, its quantile is Student's t with C-1
+    # degrees of freedom (as the mean rank's); z where it is the binomial one, p(1-p) over outcomes or games
+    z = t975(c - 1) if deff > max(floor, 1.0) else Z95
+    low, high = wilson(p, n / max(deff, floor), z)
     return p, min(low, p), max(high, p)
 
 

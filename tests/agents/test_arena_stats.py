@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from spacemission_agents.arena_stats import (Games, agent_stats, cluster_variance, fit_ratings, pair_stats,
-                                             proportion_ci, wilson)
+                                             proportion_ci, t975, wilson)
 
 
 def _games(totals, stations, seats, deal, forfeit=None, lineup=None):
@@ -50,13 +50,16 @@ def test_intervals():
     lo, hi = wilson(0.5, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson(1.0, 20)[1] == 1.0 and wilson(1.0, 20)[0] == pytest.approx(0.8389, abs=1e-3)
-    # independent games in distinct clusters: the plain Wilson interval (up to the C/(C-1) correction)
+    # independent games in distinct clusters: the plain Wilson interval (up to the C/(C-1) correction,
+    # deff = 100/99, which makes it the clusters' variance: t(99) = 1.984 for z)
     out = np.array([1, 0] * 50, float)
     p, lo, hi = proportion_ci(out, np.arange(100))
-    assert (p, lo, hi) == pytest.approx((0.5, *wilson(0.5, 100)), abs=1e-3)
+    assert (p, lo, hi) == pytest.approx((0.5, *wilson(0.5, 99, t975(99))), abs=1e-12)
+    assert (lo, hi) == pytest.approx(wilson(0.5, 100), abs=2e-3)
     # perfectly correlated pairs (both games of a deal alike): twice as wide in variance -> n_eff halves
+    # (49/50 of it with C/(C-1)), t(49) for z
     p2, lo2, hi2 = proportion_ci(out.repeat(2)[:100], np.arange(100) // 2)
-    assert (lo2, hi2) == pytest.approx(wilson(0.5, 50), abs=2e-3)
+    assert (lo2, hi2) == pytest.approx(wilson(0.5, 49, t975(49)), abs=1e-12)
     # anti-correlated pairs (seat luck cancelling): never narrower than plain Wilson
     p3, lo3, hi3 = proportion_ci(out, np.arange(100) // 2)
     assert (lo3, hi3) == pytest.approx(wilson(0.5, 100))
