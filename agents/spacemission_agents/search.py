@@ -39,7 +39,8 @@ Each decision (docs/agents_search.md has the measurements):
    policy: ``rollout="greedy"`` (default): GreedyAgent's compiled kernel plays every seat,
    fed from the world state directly (exact piles; no observation built);
    ``"kind-random"``: engine.sample_actions(by_kind=True); or any agent object, which
-   plays on each acting seat's own observation. ``depth`` caps a rollout at that many of
+   plays on each acting seat's own observation (reseeded before each decision from the
+   bot's seed and the observation when it has a ``seed`` method). ``depth`` caps a rollout at that many of
    the bot's turns (then the leaf is valued by the provisional score margin, reservations
    counted at ``reservation_weight``).
 6. **Value** of a rollout for the bot: its R-P8 rank reward (1 win, -1 loss, shared ties;
@@ -147,11 +148,24 @@ def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None) -> tu
     return check_game_config(n, "yucata", limit)
 
 
+def _observation_hash(obs: np.ndarray) -> int:
+    return int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
+
+
 def observation_rng(seed: int, obs: np.ndarray) -> np.random.Generator:
     """The generator of one decision: a function of the bot's seed and the observation, so
     play with an ``iterations`` budget is a deterministic function of both."""
-    h = int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
-    return np.random.default_rng([seed, h])
+    return np.random.default_rng([seed, _observation_hash(obs)])
+
+
+def rollout_agent_seed(seed: int, obs: np.ndarray) -> int:
+    """The seed a rollout agent object (``rollout=agent``) is given before each decision: a
+    function of the bot's seed and the observation, as :func:`observation_rng` (a stream of
+    its own: the world sampling's draws are left as they were). Without it a stochastic
+    rollout agent carried its generator from decision to decision, so the same observation
+    could get another action and ``act`` differed from ``act_batch``."""
+    state = np.random.SeedSequence([seed, _observation_hash(obs), 1]).generate_state(1, np.uint64)[0]
+    return int(state) >> 1
 
 
 class SearchAgent(BasePolicy):
@@ -290,11 +304,14 @@ class SearchAgent(BasePolicy):
         agent = self._ppo[game]
         return None if agent is None else int(agent.act(obs, mask))
 
-    def _policy(self, rng: np.random.Generator):
+    def _policy(self, rng: np.random.Generator, obs: np.ndarray):
         if self.rollout == "greedy":
             return GreedyRollout(salt=self._seed)
         if self.rollout == "kind-random":
             return KindRandomRollout(rng)
+        reseed = getattr(self.rollout, "seed", None)
+        if callable(reseed):  # a stochastic agent: its draws must come from this decision alone
+            reseed(rollout_agent_seed(self._seed, obs))
         return AgentRollout(self.rollout)
 
     def _batch(self, obs, cands, per_world, game, rng, policy, deadline) -> np.ndarray:
@@ -351,7 +368,7 @@ class SearchAgent(BasePolicy):
         if cands.size == 1:
             return int(cands[0])
         rng = observation_rng(self._seed, obs)
-        policy = self._policy(rng)
+        policy = self._policy(rng, obs)
         deadline = None if self.iterations is not None else start + self.budget
         self._stage = (game[0], int(decode(obs, "recall")["round"][0]) // STAGE_ROUNDS)
         self._rollouts = self._worlds = 0

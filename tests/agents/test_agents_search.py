@@ -71,6 +71,26 @@ def test_deterministic_with_iterations_and_act_equals_act_batch():
     assert [a.act(o, m) for o, m in zip(obs[:3], mask[:3])] == first[:3].tolist()
 
 
+def test_a_stochastic_rollout_agent_is_reseeded_per_decision():
+    """Regression: an agent object as ``rollout`` kept its generator running from decision to
+    decision, so with an ``iterations`` budget the same observation could get another action,
+    ``act`` differed from ``act_batch``, and the arena's results depended on how chunks were
+    spread over workers (the arena reseeds the search bot, not its rollout agent)."""
+    st = _states(2, "yucata", 8, 20, seed=11)
+    obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
+
+    def bot():
+        b = _fast(seed=0, iterations=24, heuristic_steps=0, rollout=RandomAgent(seed=1))
+        b.bind(GameConfig(2))
+        return b
+
+    a = bot()
+    first = a.act_batch(obs, mask)
+    assert (a.act_batch(obs, mask) == first).all()  # the same observations again
+    assert (bot().act_batch(obs, mask) == first).all()
+    assert [bot().act(o, m) for o, m in zip(obs, mask)] == first.tolist()
+
+
 @pytest.mark.parametrize("max_rounds", [12, 100, 300])
 def test_an_unbound_bot_reads_the_round_limit_from_its_observation(max_rounds):
     # R-E3: rounds_left = max_rounds - round is in the observation (clipped at 127). Unbound, the
