@@ -5,11 +5,13 @@ from __future__ import annotations
 
 def seed_for(seed: int, *parts: int) -> int:
     """A per-seat, per-decision agent seed: a loaded game asks its bots the same questions
-    with the same randomness as the uninterrupted game."""
+    with the same randomness as the uninterrupted game. Every game seed (0..2**64-1) gives
+    its own seeds: the seed goes to ``SeedSequence`` whole (it was taken modulo 2**63, so
+    seeds s and s + 2**63 gave the bots the same seeds; below 2**63 nothing changed)."""
     import numpy as np  # on first use: the command's start imports no numpy
 
     # int() before the shift: NumPy 1.x refuses np.uint64 >> int (no common type)
-    return int(np.random.SeedSequence([seed % 2**63, *parts]).generate_state(1, np.uint64)[0]) >> 1
+    return int(np.random.SeedSequence([int(seed), *parts]).generate_state(1, np.uint64)[0]) >> 1
 
 
 def bind_bot(agent, spec: str, config, observation_types, hint: str = "") -> str:
