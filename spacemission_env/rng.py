@@ -45,6 +45,18 @@ def shuffle(state: int, items: list) -> int:
     return state
 
 
+def salt64(seed: int) -> int:
+    """A bot's 64-bit tie-break salt for its seed (any non-negative integer): the seed itself
+    below 2**64, a 64-bit hash of it from 2**64 on (the seed modulo 2**64 made seed 2**64
+    play exactly as seed 0, and 2**64 + s as s)."""
+    seed = int(seed)
+    if seed <= MASK64:
+        return seed
+    import numpy as np  # only for these seeds: the reference engine imports no numpy
+
+    return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
+
+
 class SeedTypeError(TypeError, ValueError):
     """A seed of the wrong type: a TypeError (the project's rule for a wrong type) and
     also a ValueError, what ``seed_state`` raised for every bad seed before (as

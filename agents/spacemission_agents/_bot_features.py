@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from spacemission_env.checks import is_int
+from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.space_mission.encoding import decode
 from spacemission_env.space_mission import encoding as E
@@ -309,7 +310,7 @@ class BotBase(BasePolicy):
         """Deterministic play given the seed (None means 0); the seed only salts tie-breaks."""
         if seed is not None and (not is_int(seed) or seed < 0):
             raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-        self._salt = np.uint64(int(seed or 0) % 2**64)
+        self._salt = np.uint64(salt64(seed or 0))
 
     def bind(self, config) -> None:
         """Receive the game configuration (num_players, rules, max_rounds) before play; the

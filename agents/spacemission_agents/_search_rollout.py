@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from spacemission_env.jit import njit
+from spacemission_env.rng import salt64
 
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.engine.api import collection_points
@@ -115,7 +116,7 @@ class GreedyRollout:
     name = "greedy"
 
     def __init__(self, salt: int = 0):
-        self._salt = np.uint64(int(salt) % 2**64)  # any seed the bots accept (BotBase.seed folds it the same way)
+        self._salt = np.uint64(salt64(salt))  # any seed the bots accept (BotBase.seed folds it the same way)
         self._n = -1
 
     def _buffers(self, n: int):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from spacemission_env.checks import is_int
+from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.policies import BasePolicy, check_masks
 from spacemission_env.red_planet import actions as A
@@ -153,7 +154,7 @@ def tie_noise(obs: np.ndarray, salt: int, scale: float = 1e-6) -> np.ndarray:
 def check_seed(seed) -> int:
     if seed is not None and (not is_int(seed) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    return int(seed or 0) % 2**64
+    return salt64(seed or 0)
 
 
 class RedPlanetBot(BasePolicy):

@@ -23,7 +23,8 @@ class RandomBot(RedPlanetBot):
         super().__init__(seed)
 
     def seed(self, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
+        check_seed(seed)  # numpy's generator takes the whole seed (2**64 is not 0)
+        self._rng = np.random.default_rng(None if seed is None else int(seed))
 
     def _decide(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         # the k-th legal id, k uniform in 0..count-1: one draw per row
