@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from spacemission_training.config import MAX_SEED, TrainConfig  # noqa: E402
+from spacemission_training.config import MAX_EVAL_SEED, MAX_SEED, TrainConfig  # noqa: E402
 from spacemission_training.rllib import RLlibConfig  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 
@@ -47,11 +47,26 @@ def test_numpy_integer_seeds_are_accepted_as_ints(config):
 
 
 @pytest.mark.parametrize("config", [TrainConfig, RLlibConfig])
-@pytest.mark.parametrize("option, value", [("seed", -1), ("seed", MAX_SEED + 1), ("eval_seed", 2**40)])
+@pytest.mark.parametrize("option, value", [("seed", -1), ("seed", MAX_SEED + 1), ("eval_seed", 2**40),
+                                           ("eval_seed", MAX_EVAL_SEED + 1), ("eval_seed", 2**32 - 2)])
 def test_a_seed_out_of_range_is_named_with_its_value(config, option, value):
     """Regression: the message named the range only ("seed and eval_seed must be in 0..4294967294")."""
-    with pytest.raises(ValueError, match=rf"seed and eval_seed must be in 0\.\.{MAX_SEED}, got {option}={value}$"):
+    with pytest.raises(ValueError, match=rf"seed and eval_seed must be in 0\.\.{MAX_SEED} and 0\.\.{MAX_EVAL_SEED} "
+                                         rf"\(.*\), got {option}={value}$"):
         config(**{option: value})
+
+
+def test_every_accepted_eval_seed_is_an_arena_seed_with_the_final_evaluations():
+    """Regression: eval_seed took 0..4294967294 like seed, but it is the evaluations' arena
+    seed (0..2**31-1) and the final evaluation plays eval_seed + 1, so a run with
+    eval_seed 2147483647 or more trained and then died at its first evaluation."""
+    from spacemission_agents.arena import SEED_LIMIT, run_arena
+
+    assert MAX_EVAL_SEED + 1 == SEED_LIMIT - 1
+    assert TrainConfig(seed=MAX_SEED, eval_seed=MAX_EVAL_SEED).eval_seed == MAX_EVAL_SEED
+    for seed in (MAX_EVAL_SEED, MAX_EVAL_SEED + 1):  # what an evaluation and the final one play
+        run_arena(["random", "kind-random"], num_players=2, games=2, seed=seed, max_rounds=2, progress=False,
+                  record=False, log=lambda msg: None)
 
 
 def _metrics(run_dir: Path) -> list:

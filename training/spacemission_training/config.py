@@ -30,6 +30,9 @@ __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game
 _RESUMING: contextvars.ContextVar[bool] = contextvars.ContextVar("resuming", default=False)
 
 MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
+# eval_seed is an arena seed (0..2**31 - 1, spacemission_agents.arena.SEED_LIMIT), and the SB3 trainer's
+# final evaluation plays eval_seed + 1: a larger one was accepted and the run died at its first evaluation
+MAX_EVAL_SEED = 2**31 - 2
 
 
 def spec_file(spec: str, game: str) -> str | None:
@@ -54,9 +57,17 @@ def above(cfg, low, *names) -> list[tuple[bool, str]]:
 
 
 def seed_range_message(cfg) -> str:
-    """The message of a ``seed`` / ``eval_seed`` outside 0..MAX_SEED, naming the value(s)."""
-    bad = [f"{n}={getattr(cfg, n)}" for n in ("seed", "eval_seed") if not 0 <= getattr(cfg, n) <= MAX_SEED]
-    return f"seed and eval_seed must be in 0..{MAX_SEED}, got {', '.join(bad)}"
+    """The message of a ``seed`` outside 0..MAX_SEED or an ``eval_seed`` outside
+    0..MAX_EVAL_SEED, naming the value(s)."""
+    bad = [f"{n}={getattr(cfg, n)}" for n, top in (("seed", MAX_SEED), ("eval_seed", MAX_EVAL_SEED))
+           if not 0 <= getattr(cfg, n) <= top]
+    return (f"seed and eval_seed must be in 0..{MAX_SEED} and 0..{MAX_EVAL_SEED} (eval_seed is an arena seed, "
+            f"and the final evaluation plays eval_seed + 1), got {', '.join(bad)}")
+
+
+def seeds_in_range(cfg) -> bool:
+    """``seed`` in 0..MAX_SEED and ``eval_seed`` in 0..MAX_EVAL_SEED."""
+    return 0 <= cfg.seed <= MAX_SEED and 0 <= cfg.eval_seed <= MAX_EVAL_SEED
 
 
 def _h(text: str, **kw):
@@ -248,7 +259,8 @@ class TrainConfig:
     eval_every: int = _h("steps between arena evaluations (0: only at the end)", default=500_000)
     eval_games: int = _h("arena games per opponent in each evaluation", default=200)
     eval_opponents: str = _h("opponents of the evaluations, comma-separated specs", default="random,greedy,heuristic")
-    eval_seed: int = _h("arena seed of the evaluations (the same deals every time)", default=2024)
+    eval_seed: int = _h("arena seed of the evaluations (the same deals every time; 0..2147483646, the final "
+                        "evaluation plays eval_seed + 1)", default=2024)
     final_eval_games: int = _h("arena games per opponent in the evaluation at the end", default=400)
     checkpoint_every: int = _h("steps between checkpoints (run_dir/checkpoints/last.pt)", default=500_000)
     checkpoint_models: bool = _h("also save the actor at every checkpoint as run_dir/checkpoints/step_<N>.npz "
@@ -288,7 +300,7 @@ class TrainConfig:
             *above(self, 0, "clip", "max_grad_norm", "bc_lr"),
             *at_least(self, 0, "ent_coef", "vf_coef", "target_kl", "snapshot_temperature"),
             (0 <= self.priority < 100, f"priority must be in [0, 100) (0: off), got {self.priority!r}"),
-            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, seed_range_message(self)),
+            (seeds_in_range(self), seed_range_message(self)),
             (self.eval_games >= 1 or not self.eval_every, f"eval_games must be >= 1 (eval_every 0: no evaluations "
                                                           f"before the end), got {self.eval_games!r}"),
             (self.final_eval_games >= 0, f"final_eval_games must be >= 0 (0: no evaluation at the end), got "

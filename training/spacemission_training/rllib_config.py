@@ -8,8 +8,8 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from .config import (MAX_SEED, TrainConfig, _bool, _default_text, _check_path, above, at_least, bind_agent_specs,
-                     check_field_types, from_file, read_options_file, seed_range_message)
+from .config import (TrainConfig, _bool, _default_text, _check_path, above, at_least, bind_agent_specs,
+                     check_field_types, from_file, read_options_file, seed_range_message, seeds_in_range)
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 
@@ -104,7 +104,7 @@ class RLlibConfig:
             (re.fullmatch(DEVICE_PATTERN, self.device) is not None,
              f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
             (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
-            (0 <= self.seed <= MAX_SEED and 0 <= self.eval_seed <= MAX_SEED, seed_range_message(self)),
+            (seeds_in_range(self), seed_range_message(self)),
             (self.reward in ("win", "score"), f"reward must be win or score, got {self.reward!r}"),
         ]
         for ok, message in checks:
