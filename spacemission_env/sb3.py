@@ -272,6 +272,7 @@ class GameVecEnv(EnvBase, VecEnv):
         self._seat_options(options)
         self._draw_opponents(np.arange(self.num_envs))
         self._broken = False
+        self._actions = None  # a step_async before this reset named actions of the games it replaced
         self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))
         self.engine.legal_action_mask(self._st, out=self._mask)
         self.reset_infos = [{"seat": int(s)} for s in self.seats]
@@ -418,6 +419,7 @@ class GameVecEnv(EnvBase, VecEnv):
     def close(self) -> None:
         """Drop the games (idempotent): ``step`` and ``render`` then raise, naming it, until ``reset()``."""
         self._close()
+        self._actions = None
 
     def get_images(self):
         """Every game's picture, a list of uint8 [H, W, 3] (Space Mission 800 x 1200, Red Planet 820 x 1340)."""

@@ -272,3 +272,25 @@ def test_masks_need_a_game_and_reset_infos_follow_the_autoreset():
         if changed >= 3:
             break
     assert ended and changed >= 3  # seats were redrawn at autoresets and reset_infos followed
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("between", ["reset", "close"])
+def test_a_reset_drops_the_actions_of_a_pending_step_async(game, between):
+    """step_async(a), then reset() (or close() and reset()), then step_wait(): the actions
+    named games that no longer exist. step_wait played them in the new games where they
+    happened to be legal (Space Mission's opening top-ups), silently, and raised the
+    engine's "not legal" error elsewhere; now it asks for step_async, the games untouched."""
+    venv = SpaceMissionVecEnv(3, num_players=3, seed=0, game=game)
+    venv.reset()
+    masks = venv.action_masks()
+    venv.step_async(np.array([np.flatnonzero(row)[0] for row in masks]))
+    if between == "close":
+        venv.close()
+    venv.reset()
+    before = [np.array(a).copy() for a in venv.batch_state.arrays()]
+    with pytest.raises(ValueError, match=r"call step_async\(actions\) before step_wait\(\)"):
+        venv.step_wait()
+    assert all(np.array_equal(a, b) for a, b in zip(before, venv.batch_state.arrays()))
+    obs, _, _, _ = venv.step(np.array([np.flatnonzero(row)[0] for row in venv.action_masks()]))  # steps on
+    assert obs.shape[0] == 3
