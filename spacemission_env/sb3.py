@@ -473,6 +473,8 @@ class GameVecEnv(EnvBase, VecEnv):
         rewards, spaces, ``opponents``, the per-game ``seats``, methods) raises ValueError,
         since setting it would change nothing or break the games in progress; other names
         are set as new attributes."""
+        if not isinstance(attr_name, str):  # it was looked up in a set and had .startswith called on it
+            raise TypeError(f"set_attr: attr_name must be a str, got {attr_name!r}")
         idx = self._get_indices(indices)
         n = self.num_envs
         if len({i % n for i in idx}) != n:
@@ -494,7 +496,11 @@ class GameVecEnv(EnvBase, VecEnv):
         if method_name == "action_masks":
             masks = self.action_masks()
             return [masks[i] for i in idx]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        method = getattr(self, method_name)
+        if not callable(method):
+            raise TypeError(f"env_method({method_name!r}): {method_name} is not a method of {type(self).__name__} "
+                            f"(it is {type(method).__name__}); read it with get_attr")
+        result = method(*method_args, **method_kwargs)
         return [result for _ in idx]
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:

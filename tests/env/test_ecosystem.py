@@ -146,6 +146,23 @@ def test_sb3_set_attr_checks_indices_values_and_fixed_attributes():
     assert (v.reset() is not None) and v.seats.tolist() == [2, 2, 2]
 
 
+@needs_sb3
+def test_sb3_set_attr_and_env_method_name_a_bad_name():
+    """Before: ``set_attr(5, ...)`` and ``set_attr(None, ...)`` failed inside with
+    "'int' object has no attribute 'startswith'", ``set_attr(["x"], ...)`` with "unhashable
+    type: 'list'", and ``env_method("num_envs")`` with "'int' object is not callable"."""
+    v = GameVecEnv(2, seed=0)
+    v.reset()
+    masks = v.action_masks()
+    for name in (5, None, ["x"]):
+        with pytest.raises(TypeError, match=re.escape(f"set_attr: attr_name must be a str, got {name!r}")):
+            v.set_attr(name, 1)
+    with pytest.raises(TypeError, match=re.escape("env_method('num_envs'): num_envs is not a method of GameVecEnv "
+                                                  "(it is int); read it with get_attr")):
+        v.env_method("num_envs")
+    assert (v.action_masks() == masks).all() and v.get_attr("num_envs") == [2, 2]
+
+
 # --- Gymnasium's masked sampler, as docs/interfaces.md says to call it ------------------------
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_gymnasium_masked_sample_plays_legal_moves_to_the_end(game):
