@@ -138,6 +138,7 @@ class GameEnv(EnvBase, gymnasium.Env):
                 action = policy.act(obs, self._mask[0].copy())
             except BaseException as exc:
                 self._episode_over = True  # the game waits on this opponent: the learner cannot act
+                self._mask[:] = True  # no decision pending for the learner (it held the opponent's mask)
                 self._stopped_by = f"opponent {policy!r} in seat {cp} raised {type(exc).__name__}"
                 note_opponent_failure(exc, f"opponent {policy!r} in seat {cp}")
                 raise
@@ -157,6 +158,7 @@ class GameEnv(EnvBase, gymnasium.Env):
                                  f"legal: {legal_list(self._mask[0])}")
         except (TypeError, ValueError):
             self._episode_over = True  # the learner cannot act on an opponent's turn: reset()
+            self._mask[:] = True  # no decision pending for the learner (it held the opponent's mask)
             self._stopped_by = f"{who} returned a bad action"
             raise
         return a

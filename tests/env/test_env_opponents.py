@@ -216,6 +216,27 @@ def test_an_opponent_that_raises_stops_the_env_until_reset(kind, game):
     step()
 
 
+class ReturnsIllegal(BasePolicy):
+    def act_batch(self, observations, masks):
+        return np.argmin(masks, axis=1)  # a 0 in every mask: an illegal id
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("make", [lambda: FailsAtCall(fail_at=1), ReturnsIllegal], ids=["raises", "illegal"])
+def test_a_stopped_gym_episode_hands_out_the_no_decision_mask(game, make):
+    """Before: once an opponent raised or returned an illegal action, the Gymnasium env's
+    ``action_masks()`` gave that opponent's legal actions (its buffer held them), a mask of
+    another seat in an episode that takes no learner action; now all True, as at any end."""
+    env = SpaceMissionEnv(num_players=3, seat=2, opponents=make(), game=game)
+    with pytest.raises((LookupError, ValueError)):  # the first opponent move stops the episode
+        env.reset(seed=0)
+        for _ in range(20):
+            env.step(int(np.argmax(env.action_masks())))
+    assert env.action_masks().all()
+    with pytest.raises(ValueError, match="reset"):
+        env.step(0)
+
+
 @pytest.mark.parametrize("kind", ["gym", "sb3"])
 @pytest.mark.parametrize("opponent, needle", [(FailsAtCall, "FailsAtCall is a class, not a policy object"),
                                               ("random", "is a string: opponents are policy objects")])
