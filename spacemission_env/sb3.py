@@ -410,9 +410,14 @@ class GameVecEnv(EnvBase, VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """bool [N, num_actions]: the learners' legal actions (ValueError before ``reset()``
-        and after ``close()``: there are no games, and no mask is an answer)."""
+        and after ``close()``: there are no games, and no mask is an answer; also once an
+        opponent failed, until ``reset()``: the masks held are those of the learners' last
+        decisions, and the games wait on that opponent)."""
         if self._closed or self._st is None:
             raise ValueError(self._no_game_message("action_masks()"))
+        if self._broken:
+            raise ValueError("an opponent failed in the last step or reset (see that error): call reset() "
+                             "before action_masks()")
         return self._mask.copy()
 
     # --- VecEnv plumbing -------------------------------------------------------------------

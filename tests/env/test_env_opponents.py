@@ -237,6 +237,27 @@ def test_a_stopped_gym_episode_hands_out_the_no_decision_mask(game, make):
         env.step(0)
 
 
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("when", ["reset", "step"])
+def test_sb3_masks_are_refused_while_an_opponent_failure_waits_for_reset(game, when):
+    """Before: once an opponent raised (in reset() or in a step), ``action_masks()`` still
+    gave the learners' masks of the games before that call, while the games waited on the
+    opponent (a failed reset() even gave the masks of the games it replaced). Now it raises
+    as step does, and reset() brings them back."""
+    bad = FailsAtCall(fail_at=1 if when == "reset" else 3)
+    env = SpaceMissionVecEnv(2, num_players=3, seat=2, seed=0, opponents=bad, game=game)
+    with pytest.raises(LookupError, match="opponent bug"):
+        env.reset()
+        for _ in range(20):
+            env.step(np.argmax(env.action_masks(), axis=1))
+    with pytest.raises(ValueError, match=r"an opponent failed .*call reset\(\) before action_masks\(\)"):
+        env.action_masks()
+    with pytest.raises(ValueError, match=r"an opponent failed .*call reset\(\) before action_masks\(\)"):
+        env.env_method("action_masks")
+    env.reset()
+    assert env.action_masks().any(axis=1).all()
+
+
 @pytest.mark.parametrize("kind", ["gym", "sb3"])
 @pytest.mark.parametrize("opponent, needle", [(FailsAtCall, "FailsAtCall is a class, not a policy object"),
                                               ("random", "is a string: opponents are policy objects")])
