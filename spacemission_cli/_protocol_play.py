@@ -151,7 +151,8 @@ def new_game(args, ap, game) -> dict:
     from .play import seats_seed_specs
 
     seat, seed, specs = seats_seed_specs(args, ap, players, game.name)
-    return {"config": config, "seat": seat, "seed": seed, "specs": specs, "actions": []}
+    return {"config": config, "seat": seat, "seed": seed, "specs": specs, "actions": [],
+            "seed_known": args.seed is not None}
 
 
 def load_game(args, ap, game_name: str | None, loaded: tuple) -> dict:
@@ -205,6 +206,9 @@ class ProtocolSession:
                                    actions=setup["actions"])
         self.render = importlib.import_module(game.render_module)
         self.saved, self.loaded = None, setup.get("loaded")
+        # the seed decides every hidden card: shown at the start only when the person chose it
+        # or it is in the loaded file, else at the end (as the page's seed)
+        self.seed_known = setup.get("seed_known", True)
 
     @property
     def state(self):
@@ -236,7 +240,8 @@ class ProtocolSession:
         if self.loaded:  # as Space Mission's session says it
             self.console.print(f"Continuing the game saved in {self.loaded} ({len(self.actions)} moves played).",
                                markup=False)
-        self.console.print(f"{d.title}, {self.config.num_players} players, seed {self.seed}. You are seat {self.seat}; "
+        seed = f"seed {self.seed}" if self.seed_known else "seed shown at the end"
+        self.console.print(f"{d.title}, {self.config.num_players} players, {seed}. You are seat {self.seat}; "
                            f"{others}. Type help for the commands.", markup=False)
         while not g.rules.is_over(self.state):
             q = g.rules.current_player(self.state)
@@ -316,6 +321,7 @@ class ProtocolSession:
         for q, sc in enumerate(rec["scores"]):
             table.add_row(self.name(q), *(str(sc[k]) for k in g.score_names), str(rec["ranks"][q]))
         self.console.print(table)
+        self.console.print(f"The game's seed: {self.seed}", markup=False)
         won = rec["winners"]
         self.console.print("You win!" if won == [self.seat] else
                            f"Winner{'s' if len(won) > 1 else ''}: " + ", ".join(self.name(q) for q in won)

@@ -42,7 +42,7 @@ without a station are lost at the end (R-E2). Points: jump gate probes by rank 9
 
 
 class Session:
-    def __init__(self, table: Table, prompt, record=None, loaded=None):
+    def __init__(self, table: Table, prompt, record=None, loaded=None, seed_known: bool = True):
         from rich.console import Console
 
         self.console = Console(highlight=False)
@@ -51,6 +51,9 @@ class Session:
         self.table, self.prompt, self.record, self.loaded = table, prompt, record, loaded
         self.round_shown = None
         self.saved = None  # (path, number of actions) of the last save
+        # the seed decides every hidden card: shown at the start only when the person chose it
+        # (--seed) or it is in the loaded file, else at the end (as the page's seed)
+        self.seed_known = seed_known
 
     @property
     def state(self):
@@ -101,7 +104,8 @@ class Session:
         if self.loaded:
             self.console.print(f"Continuing the game saved in {self.loaded} (round {s.round}).")
         others = ", ".join(f"{V.COLOUR_NAMES[q]}: {t.specs[q]}" for q in range(s.num_players) if q != t.seat)
-        self.console.print(f"Space Mission, {s.num_players} players, rules {s.rules}, seed {t.seed}. "
+        seed = f"seed {t.seed}" if self.seed_known else "seed shown at the end"
+        self.console.print(f"Space Mission, {s.num_players} players, rules {s.rules}, {seed}. "
                            f"You are {V.styled(t.seat, V.COLOUR_NAMES[t.seat])}, seat {t.seat}; {others}. "
                            f"{self.who(s.start_player)} starts. Type help for the commands and the rules.")
         while not t.over:
@@ -224,6 +228,7 @@ class Session:
             table.add_row(self.who(q), *(str(sc[k]) for k in ("jump_gate", "stations", "minerals", "aliens", "matter",
                                                                "water", "medals", "total")), str(res["ranks"][q]))
         self.console.print(table)
+        self.console.print(f"The game's seed: {t.seed}", markup=False)
         won = res["winners"]
         text = ", ".join(self.who(q) for q in won)
         self.console.print(("You win!" if won == [t.seat] else f"Winner{'s' if len(won) > 1 else ''}: {text}")

@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     rule_sets = sorted({r for name in GAMES for r in get_game(name).rule_sets})  # checked per game
     ap.add_argument("--rules", choices=rule_sets, help="rule set (default: the game's first; Space Mission: "
                                                        f"{', '.join(RULE_SETS)}; Red Planet: first_edition)")
-    ap.add_argument("--seed", type=int_arg, metavar="S", help="game seed, >= 0 (default: a random one, printed)")
+    ap.add_argument("--seed", type=int_arg, metavar="S", help="game seed, >= 0 (default: a random one, printed at the end)")
     ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
     ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100; Red Planet: its ten rounds)")
     ap.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
@@ -282,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     from ._table import Table
 
     table = Table(state, game["seat"], game["seed"], game["specs"], opponents, game["actions"])
-    session = Session(table, Prompt(sys.stdin), record=args.record, loaded=args.load)
+    session = Session(table, Prompt(sys.stdin), record=args.record, loaded=args.load,
+                      seed_known=args.seed is not None or bool(args.load))
     try:
         return session.run()
     except KeyboardInterrupt:

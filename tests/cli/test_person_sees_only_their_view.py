@@ -236,3 +236,27 @@ def test_a_move_reads_the_same_where_the_seat_cannot_tell_it_apart(game):
             assert a == b, f"{game}: seat {p} is told {a!r} and {b!r} of moves it cannot tell apart"
             checked += 1
     assert checked > 300
+
+
+# --- the seed in the terminal ----------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_play_shows_a_random_seed_only_at_the_end(game, monkeypatch, capsys):
+    """The seed rebuilds every hidden card (the page gives it only at the end unless chosen):
+    play printed a random one in its first line."""
+    import sys
+
+    from spacemission_cli import play
+
+    def run(*argv, moves="1\n" * 4000):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(moves))
+        code = play.main(["--game", game, "--opponents", "random", *argv])
+        return code, capsys.readouterr().out
+
+    monkeypatch.setattr("secrets.randbits", lambda bits: 123456789)  # the random seed
+    code, out = run(*(["--max-rounds", "1"] if game == "spacemission" else []), moves="quit\ny\n")
+    assert code == 0 and "left the game" in out and "123456789" not in out  # left before the end
+    assert "seed shown at the end" in out.splitlines()[0]
+    code, out = run(*(["--max-rounds", "1"] if game == "spacemission" else []))
+    assert code == 0 and "123456789" not in out.split("The end")[0] and "The game's seed: 123456789" in out
+    code, out = run("--seed", "7", "--max-rounds" if game == "spacemission" else "--seat", "1", moves="quit\ny\n")
+    assert ", seed 7." in out.splitlines()[0]  # chosen: the person knows it already
