@@ -345,7 +345,10 @@ class raw_env(EnvBase, AECEnv):
 
     def action_mask(self, agent) -> np.ndarray:
         """bool [num_actions]: the acting agent's legal actions; all True for an agent with
-        no decision pending (another agent acts, or the game is over): see the module doc."""
+        no decision pending (another agent acts, or the game is over): see the module doc.
+        ValueError before ``reset()`` and after ``close()``, as ``observe``."""
+        if self._st is None:
+            raise ValueError(self._no_game_message("action_mask()"))
         if self._seat_of(agent) == self._acting_seat:
             return self._mask_buf[0].copy()
         return no_decision_mask(num_actions=self.num_actions)
@@ -463,8 +466,8 @@ class raw_env(EnvBase, AECEnv):
         return self._render_game(0, self.render_mode)
 
     def close(self) -> None:
-        """Drop the game (idempotent): ``step``, ``last``, ``observe``, ``state`` and
-        ``render`` then raise, naming it, until ``reset()`` starts a new one (AECEnv's own
+        """Drop the game (idempotent): ``step``, ``last``, ``observe``, ``action_mask``,
+        ``state`` and ``render`` then raise, naming it, until ``reset()`` starts a new one (AECEnv's own
         ``close`` does nothing, and the game went on after it)."""
         self._close()
         self._over = True

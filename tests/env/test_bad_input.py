@@ -72,7 +72,8 @@ def first_legal(mask) -> int:
 def test_raw_env_before_reset():
     e = raw_env()
     for call, what in ((lambda: e.step(0), "step"), (lambda: e.last(), "last"),
-                       (lambda: e.observe("player_0"), "observe"), (lambda: e.state(), "state")):
+                       (lambda: e.observe("player_0"), "observe"), (lambda: e.state(), "state"),
+                       (lambda: e.action_mask("player_0"), "action_mask")):
         with pytest.raises(ValueError, match=rf"call reset\(\) before {what}"):
             call()
 

@@ -201,7 +201,7 @@ def _closed_calls(interface, e, game):
         agent = game[3].raw_env(num_players=game[1]).possible_agents[0]
         return [(lambda: e.step(0), "step()"), (lambda: e.last(), "last()"),
                 (lambda: e.unwrapped.observe(agent), "observe()"), (lambda: e.unwrapped.state(), "state()"),
-                (lambda: e.render(), "render()")]
+                (lambda: e.action_mask(agent), "action_mask()"), (lambda: e.render(), "render()")]
     if interface in ("gym", "gym_make"):
         return [(lambda: e.step(0), "step()"), (lambda: e.render(), "render()")]
     if interface == "vector":
