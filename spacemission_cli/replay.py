@@ -66,6 +66,14 @@ def _select(records: list, game: int | None, line: int | None, ap, path: str) ->
     ap.error(f"argument --game: no game {game} in {path}; it holds games {_first_ten(r.get('game') for _, r in records)}")
 
 
+def _seat_totals(s, seat: int, n: int, V, encoding) -> str:
+    """The scores of an unfinished game as ``seat`` can count them (its table view): its own
+    total, and the public points (jump gate and stations) of the others."""
+    view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
+    return " | ".join(f"{V.COLOUR_NAMES[sv.seat]} " + (f"{sv.score['total']}" if sv.seat == seat else f"{sv.public_points} public")
+                      for sv in sorted(view.seats, key=lambda sv: sv.seat))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -186,7 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
                       f"{forfeit.get('reason')}", markup=False)
     totals = " | ".join(f"{V.COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(rec["scores"]))
-    if rec.get("unfinished"):
+    if rec.get("unfinished") and seat is not None:  # the others' tiles are hidden from the seat (R-I2, R-I4)
+        console.print(f"The game was saved unfinished here, in round {s.round}. Scores so far as "
+                      f"{V.COLOUR_NAMES[seat]} could count them: {_seat_totals(s, seat, n, V, encoding)} (the others' "
+                      "tiles are hidden: their public points are the jump gate and stations, R-P1, R-P2)")
+    elif rec.get("unfinished"):
         console.print(f"The game was saved unfinished here, in round {s.round}. Scores so far: {totals}")
     else:
         won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners") or [])

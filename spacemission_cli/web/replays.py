@@ -110,7 +110,11 @@ class ReplayLibrary:
             view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
         else:
             view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
+        result = None
+        if step == steps:
+            result = {"scores": rec["scores"], "winners": rec.get("winners")}
+            if seat is not None and rec.get("unfinished"):  # the others' tiles are hidden from the seat (R-I2, R-I4)
+                result["scores"] = [sc if q == seat else None for q, sc in enumerate(rec["scores"])]
         return {"step": step, "steps": steps, "seat": seat, "names": rec.get("agents") or [f"seat {q}" for q in range(n)],
-                "view": view_json(view), "log": log, "unfinished": bool(rec.get("unfinished")),
-                "result": {"scores": rec["scores"], "winners": rec.get("winners")} if step == steps else None}
+                "view": view_json(view), "log": log, "unfinished": bool(rec.get("unfinished")), "result": result}
 

@@ -241,3 +241,30 @@ def test_a_forfeit_recorded_on_a_finished_game_is_refused(arena_file, tmp_path, 
     path.write_text(json.dumps(dict(game, forfeit={"seat": 0, "reason": "x"})) + "\n")
     code, _, err = run_replay([path, "--boards", "end"], capsys)
     assert code == 1 and "records a forfeit by seat 0, but the recorded actions end the game" in err, err
+
+
+def test_a_seat_replay_of_an_unfinished_save_shows_only_public_scores(arena_file, tmp_path, capsys):
+    """A game saved unfinished in round 9 (after M-P1 and M-P2 handed out counters), every seat
+    holding a bonus card: the scores at the save, with or without ``--seat``, are the counters'
+    values only, public by M-I1; the ice bonus, discovery and bonus cards (some hidden, M-I2,
+    M-I3) are scored only at the end (M-P3) and show 0. A guard: this already held."""
+    rec = read_records(arena_file)[0][1]
+    rebuilt = Replayer(dict(rec, actions=rec["actions"]), "test")
+    while rebuilt.state.round < 9:
+        rebuilt.step()
+    state = rebuilt.state
+    assert all(pl.bonus for pl in state.players) and any(any(pl.counters) for pl in state.players)
+    cut = dict(rec, actions=rec["actions"][:rebuilt.index], scores=rebuilt.game.rules.scores(state), ranks=None,
+               winners=None, unfinished=True)
+    for key in ("rounds", "round_limit"):
+        cut.pop(key, None)
+    path = _write(tmp_path / "save.jsonl", [cut])
+    values = (1, 2, 3)  # ice, sylvanite, celerium (M-P3 step 4)
+    for argv in ([path, "--seat", 1, "--boards", "end"], [path, "--boards", "end"]):
+        code, out, err = run_replay(argv, capsys)
+        assert code == 0, err
+        table = out[out.index("Scores at the save (unfinished)"):]
+        for q, pl in enumerate(state.players):
+            cells = next(ln for ln in table.splitlines() if f"seat {q} (" in ln).split("│")[2:-2]
+            points = [c * v for c, v in zip(pl.counters, values)]
+            assert [int(c) for c in cells] == points + [0, 0, 0, sum(points)], (q, cells)

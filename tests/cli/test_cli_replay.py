@@ -11,6 +11,7 @@ from spacemission_cli import play, replay
 from spacemission_cli._games import read_records
 from spacemission_env.space_mission.components import CARD_LABELS
 from spacemission_env.space_mission.rules import new_game
+from tests.helpers.web import unfinished_save
 
 
 @pytest.fixture(scope="module")
@@ -210,3 +211,21 @@ def test_a_forfeit_is_the_seat_to_act_before_the_end(play_file, tmp_path, capsys
                                                             f"is to act where the recorded actions end")):
         code, _, err = run([_write(tmp_path / "f.jsonl", [rec]), "--boards", "end"], capsys)
         assert code == 1 and words in err, err
+
+
+def test_a_seat_replay_of_an_unfinished_save_counts_only_what_the_seat_knows(tmp_path, capsys):
+    """``--seat S`` of a game saved unfinished: S's own total and the others' public points
+    (jump gate and stations, R-P1, R-P2), never the others' totals, which count the types of
+    their collected tiles, hidden from S (R-I2, R-I4). Before: every seat's full total.
+    Without --seat everything is shown, as before."""
+    path, sc = unfinished_save(tmp_path / "save.json")
+    code, out, err = run([path, "--seat", 1, "--boards", "end"], capsys)
+    assert code == 0, err
+    line = " ".join(out[out.index("Scores so far"):].split("The rebuilt game")[0].split())
+    public = [x["jump_gate"] + x["stations"] for x in sc]
+    assert line.startswith(f"Scores so far as blue could count them: red {public[0]} public | blue {sc[1]['total']} | "
+                           f"yellow {public[2]} public (the others' tiles are hidden"), line
+    assert f"red {sc[0]['total']} " not in line and f"yellow {sc[2]['total']} " not in line
+    code, out, err = run([path, "--boards", "end"], capsys)
+    assert code == 0, err
+    assert "Scores so far: " + " | ".join(f"{c} {x['total']}" for c, x in zip(("red", "blue", "yellow"), sc)) in out

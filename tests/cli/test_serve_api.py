@@ -17,7 +17,7 @@ from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import MAX_BODY, create_app  # noqa: E402
 from spacemission_env.space_mission import encoding  # noqa: E402
 from spacemission_env.space_mission.components import CARD_LABELS  # noqa: E402
-from tests.helpers.web import first_moves_record, refused  # noqa: E402
+from tests.helpers.web import first_moves_record, refused, unfinished_save  # noqa: E402
 
 
 @pytest.fixture
@@ -358,6 +358,25 @@ def test_the_replay_file_is_on_the_page(tmp_path):
     steps = len(rec["actions"])
     assert listing["games"][0]["steps"] == steps and listing["games"][0]["error"] is None
     assert client.get(f"/api/replays/file/0?step={steps}").json()["result"]["scores"] == rec["scores"]
+
+
+def test_a_seat_frame_at_the_end_of_an_unfinished_save_holds_only_its_own_scores(client, tmp_path):
+    """The last frame of a game saved unfinished, as seat Q saw it: ``result.scores`` holds Q's
+    own breakdown and null for the others, whose totals count the types of their collected
+    tiles, hidden from Q (R-I2, R-I4; the view's public points are what Q can count). Before:
+    every seat's full scores. As everyone, all of them, as before."""
+    path, sc = unfinished_save(tmp_path / "save.json")
+    listing = client.post("/api/replays?name=save.json", content=path.read_bytes()).json()
+    (game,) = listing["games"]
+    assert game["error"] is None and game["unfinished"]
+    url = f"/api/replays/{listing['id']}/0?step={game['steps']}"
+    assert client.get(url).json()["result"]["scores"] == sc
+    for seat in range(3):
+        frame = client.get(f"{url}&seat={seat}").json()
+        assert frame["result"]["scores"] == [x if q == seat else None for q, x in enumerate(sc)]
+        assert frame["result"]["winners"] is None
+        public = {sv["seat"]: sv["public_points"] for sv in frame["view"]["seats"]}
+        assert public == {q: x["jump_gate"] + x["stations"] for q, x in enumerate(sc)}
 
 
 def test_an_oversized_body_gets_a_413_not_a_reset_connection():

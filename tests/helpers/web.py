@@ -1,5 +1,5 @@
 """The web server's tests: Starlette's test client over ``create_app``, the check of a refused
-request, a short recorded Space Mission game to upload or replay, and a real server on a
+request, a short recorded Space Mission game and an unfinished save to upload or replay, and a real server on a
 free port for the browser tests."""
 from __future__ import annotations
 
@@ -43,6 +43,29 @@ def first_moves_record(seed: int, max_rounds: int) -> dict:
         actions.append([s.current_player, a, action_label(a, s)])
         apply(s, a)
     return game_record(s, seed, ["random", "random"], actions)
+
+
+def unfinished_save(path):
+    """A ``play`` save (``save FILE``) of a 3-player game in round 8, every seat holding
+    collected tiles, so each total has a hidden part beyond the jump gate and stations."""
+    import json
+    import random
+
+    from spacemission_cli._games import SAVE_FORMAT, SAVE_VERSION
+    from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game, scores
+    from spacemission_env.space_mission.rules.state_json import state_to_dict
+
+    s, rng, actions = new_game(3, seed=11, max_rounds=40), random.Random(0), []
+    while not all(x["total"] > x["jump_gate"] + x["stations"] for x in scores(s)):
+        legal = legal_actions(s)
+        a = rng.choice([a for a in legal if action_label(a, s).startswith(("take tile", "develop", "discover", "scan"))]
+                       or legal)
+        actions.append([s.current_player, a, action_label(a, s)])
+        apply(s, a)
+    assert not s.is_over
+    path.write_text(json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "seed": 11, "seat": 0,
+                                "specs": [None, "random", "random"], "actions": actions, "state": state_to_dict(s)}))
+    return path, scores(s)
 
 
 @contextlib.contextmanager
