@@ -82,7 +82,7 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
     if seat == "random":
         seat = secrets.randbelow(players)
     seat = _int_field({"seat": seat}, "seat", 0, 0, players - 1)
-    seed = _int_field(body, "seed", None, 0, 2**63 - 1)
+    seed = _int_field(body, "seed", None, 0, 2**64 - 1)  # the engines' seeds, as play --seed
     return specs, seat, secrets.randbits(31) if seed is None else seed
 
 

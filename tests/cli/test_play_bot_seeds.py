@@ -13,7 +13,7 @@ def test_every_game_seed_gives_the_bots_their_own_seeds():
 
 
 def test_seeds_below_2_63_are_the_ones_saved_games_were_played_with():
-    """Pinned: a saved game (seed < 2**63, as ``serve`` and the printed random seeds) goes
+    """Pinned: a saved game (seed < 2**63, as ``serve`` took before and the printed random seeds) goes
     on with the bots' moves of before."""
     assert seed_for(7, 1) == 3317731564112288844
     assert seed_for(7, 1, 12) == 5892455773017884471

@@ -379,6 +379,37 @@ def test_a_seat_frame_at_the_end_of_an_unfinished_save_holds_only_its_own_scores
         assert public == {q: x["jump_gate"] + x["stations"] for q, x in enumerate(sc)}
 
 
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_a_seed_takes_the_range_of_play_seed(app, client, game):
+    """``seed`` takes 0..2**64-1, as ``play --seed`` and the engines (before: serve refused
+    seeds from 2**63 on); the game is the one that seed deals. 2**64 is refused, naming the
+    range, and no game is added."""
+    import copy
+
+    extra = {"game": game} if game != "spacemission" else {}
+    top = 2**64 - 1
+    g = new(client, seed=top, seat=1, **extra)
+    table = table_of(app, g["id"])
+    assert g["seed"] == top and table.seed == top
+    if game == "spacemission":
+        from spacemission_env.space_mission.rules import apply, new_game
+        from spacemission_env.space_mission.rules.state_json import state_to_dict
+
+        fresh = new_game(2, seed=top)
+        for _, action, _ in table.actions:
+            apply(fresh, action)
+        assert state_to_dict(fresh) == state_to_dict(table.state)
+    else:
+        fresh = table.game.new_reference_game(table.config, top)
+        for action in [a[1] for a in table.actions]:
+            table.game.rules.apply(fresh, action)
+        assert fresh == copy.deepcopy(table.state)
+    before = len(app.state.store._games)
+    refused(client.post("/api/games", json={"seed": 2**64, **extra}), 400,
+            "seed must be in 0..18446744073709551615, got 18446744073709551616")
+    assert len(app.state.store._games) == before
+
+
 def test_an_oversized_body_gets_a_413_not_a_reset_connection():
     # Python's urllib sends the whole body before it reads the answer: a server that answered
     # 413 and closed with the body unread reset the connection, and urllib said only that

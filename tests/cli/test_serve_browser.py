@@ -145,3 +145,27 @@ def test_replay_steps_forward_and_back(server, page):
     pg.click("#rp-last")
     pg.wait_for_function("document.getElementById('rp-result').innerText.startsWith('Final scores')")
     assert not errors, errors
+
+
+@pytest.mark.parametrize("where, seed_box, start", [("/?delay=0", "#ng-seed", "#ng-start"),
+                                                    ("/play/red_planet", "#seed", "#newgame button[type=submit]")])
+def test_the_pages_send_a_seed_past_2_53_exactly(server, page, where, seed_box, start):
+    """Seeds go to 2**64 - 1 (as ``play --seed``); the pages sent the typed seed as a
+    JavaScript number, which rounds past 2**53 to another seed: 9007199254740993 dealt the
+    game of 9007199254740992 (and serve refused seeds from 2**63 on)."""
+    app, url = server
+    pg, errors = page
+    seeds = []
+    for typed in ("9007199254740993", "18446744073709551615"):
+        pg.goto(f"{url}{where}")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.fill(seed_box, typed)
+        before = set(app.state.store._games)
+        pg.click(start)
+        for _ in range(100):  # the new game, or none when the server refused the request
+            if set(app.state.store._games) - before or pg.is_visible("#error:not([hidden])"):
+                break
+            pg.wait_for_timeout(100)
+        added = set(app.state.store._games) - before
+        seeds.append(app.state.store._games[added.pop()].table.seed if added else None)
+    assert seeds == [9007199254740993, 2**64 - 1] and not errors, (seeds, errors)

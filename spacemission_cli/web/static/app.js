@@ -68,14 +68,21 @@ function formFrom(game) {
   if (specs.size === 1 && META.opponents.includes(spec)) $("ng-opponents").value = spec;
 }
 
+function withSeed(body, typed) {
+  // the new-game request's JSON text with the seed as typed: seeds go up to 2**64 - 1, and
+  // Number() would round one past 2**53 to another seed (another game)
+  const seed = typed.trim();
+  if (/^[0-9]+$/.test(seed)) return JSON.stringify(body).slice(0, -1) + `,"seed":${seed.replace(/^0+(?=[0-9])/, "")}}`;
+  return JSON.stringify({...body, seed: seed === "" ? null : Number(seed)});  // the server names a bad one
+}
+
 async function startGame(event) {
   event.preventDefault();
   showError("");
-  const seed = $("ng-seed").value.trim();
   const seat = $("ng-seat").value;
-  const body = {players: Number($("ng-players").value), opponents: $("ng-opponents").value,
-                rules: $("ng-rules").value, seat: seat === "random" ? "random" : Number(seat),
-                seed: seed === "" ? null : Number(seed)};
+  const body = withSeed({players: Number($("ng-players").value), opponents: $("ng-opponents").value,
+                         rules: $("ng-rules").value, seat: seat === "random" ? "random" : Number(seat)},
+                        $("ng-seed").value);
   let started = false;
   try {
     setBusy(true);
