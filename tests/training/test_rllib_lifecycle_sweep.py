@@ -158,6 +158,7 @@ def test_the_interrupted_run_resumes_to_its_end_without_rows_twice(run):
     assert steps == sorted(set(steps)) and steps[0] == 0 and steps[-1] == run["end"]
     config = json.loads((run["dir"] / "config.json").read_text())
     assert config["resumed"][-1]["step"] == run["step"]
+    assert summary["game"] == config["config"]["game"] and summary["players"] == config["config"]["players"]
     assert config["config"]["steps"] == run["end"]  # the next resume continues the extended budget
     # a resume may change the device (RESUME_OVERRIDES); config.json records the one it resolved to
     assert config["config"]["device"] == "auto"

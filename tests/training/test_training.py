@@ -52,6 +52,9 @@ def unbroken(tmp_path_factory):
 def test_a_tiny_run_writes_logs_checkpoint_model_and_curve(unbroken):
     run_dir, summary = unbroken
     assert summary["steps"] == 1536
+    # the game and the player count (before: neither; a summary did not say which game it was of)
+    on_disk = json.loads((run_dir / "summary.json").read_text())
+    assert on_disk["game"] == summary["game"] == "spacemission" and on_disk["players"] == summary["players"] == 2
     for name in ("config.json", "metrics.csv", "final.npz", "learning_curve.png", "summary.json",
                  "checkpoints/last.pt"):
         assert (run_dir / name).is_file(), name

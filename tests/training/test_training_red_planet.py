@@ -36,6 +36,8 @@ def red_planet_run(tmp_path_factory):
 def test_a_tiny_red_planet_run_exports_a_red_planet_model(red_planet_run):
     run_dir, summary = red_planet_run
     assert summary["steps"] >= TINY_RP["steps"]
+    on_disk = json.loads((run_dir / "summary.json").read_text())
+    assert on_disk["game"] == "red_planet" and on_disk["players"] == 4  # before: neither was named
     agent = PPOAgent.load(run_dir / "final.npz")
     assert agent.game == "red_planet"
     assert agent.metadata["num_actions"] == 243 and agent.metadata["observation_size"] == get_game("red_planet").description.observation_size("info")

@@ -438,7 +438,8 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         agent = export_agent(learner_module(algo), cfg, training=training)
         final_path = agent.save(run_dir / "final.npz")
         runlog.close()
-        summary = {"run_dir": str(run_dir), "steps": step, "iterations": loop["iteration"], "model": str(final_path),
+        summary = {"run_dir": str(run_dir), "game": cfg.game, "players": cfg.players, "steps": step,
+                   "iterations": loop["iteration"], "model": str(final_path),
                    "wall_s": round(wall_s, 1), "evals": loop["evals"], "final_eval": final_eval,
                    "eval_games": cfg.eval_games}
         write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))

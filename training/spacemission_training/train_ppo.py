@@ -384,7 +384,8 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         runlog.log(step, {k.replace("eval/", "final/"): v for k, v in final_eval.items()}, wall_s)
     runlog.close()
     curve = plot_curves(run_dir)
-    summary = {"run_dir": str(run_dir), "steps": step, "model": str(final_path), "learning_curve": str(curve),
+    summary = {"run_dir": str(run_dir), "game": cfg.game, "players": cfg.players, "steps": step,
+               "model": str(final_path), "learning_curve": str(curve),
                "wall_s": round(wall_s, 1), "process_cpu_s": round(cpu_s, 1), "final_eval": final_eval,
                "final_eval_games": cfg.final_eval_games, "evals": loop["evals"], "pool": pool.summary()}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
