@@ -32,6 +32,10 @@ after it): ``truncated`` is always all False, kept for Gymnasium's tuple shape, 
 * ``infos["final_observation"]``: ``[N, P, D]`` every seat's last observation of
   the ended games, only with ``final_observation=True`` (costs P extra observations
   of the batch on steps where a game ends).
+* ``infos["seeds"]``: int64 ``[N]`` the engine seed of the new game that the auto-reset
+  started in each slot whose game ended (0 elsewhere; ``infos["_seeds"]`` = which), as
+  ``reset()`` reports the first ones: the engine's ``init`` or the reference
+  ``new_game`` with that seed and the env's configuration rebuilds the game.
 
 These keys are present on the steps where some game ended.
 
@@ -133,6 +137,8 @@ class VectorEnv(EnvBase):
             seeds = self._rng.integers(0, SEED_HIGH, size=self.num_envs, dtype=np.int64)
             self.engine.reset_finished(st, seeds)
             self._lengths[done] = 0
+            infos["seeds"] = np.where(done, seeds, 0)  # the new games' seeds, as reset() reports them
+            infos["_seeds"] = done
         obs, mask, player = self._observe()
         return obs, mask, player, rewards, terminated, truncated, infos
 

@@ -178,3 +178,35 @@ def test_documented_autoreset_mode():
     assert "**Auto-reset: same-step**" in docs and "AutoresetMode.SAME_STEP" in docs
     if AUTORESET_MODE is not None:  # Gymnasium >= 1.1 names the modes
         assert AUTORESET_MODE.SAME_STEP.value == "SameStep"
+
+
+@pytest.mark.parametrize("game, players, kwargs", [("spacemission", 2, {"max_rounds": 6}), ("red_planet", 3, {})])
+def test_an_auto_reset_reports_the_new_games_seeds(game, players, kwargs):
+    """A step where games ended gives ``infos["seeds"]`` (int64 [N]) and ``infos["_seeds"]``
+    (the ended slots): the reference engine's new game with that seed is the new game in the
+    slot, as ``reset()``'s seeds rebuild the first games. Before: only ``reset()`` reported
+    seeds; an auto-reset game could be rebuilt only by mirroring the env's generator. Steps
+    where no game ended carry no seeds."""
+    from spacemission_env.games import GameConfig, get_game
+
+    g = get_game(game)
+    config = GameConfig(players, game=game, **kwargs)
+    n = 6
+    venv = VectorEnv(n, num_players=players, game=game, seed=4, **kwargs)
+    obs, mask, player, infos = venv.reset()
+    for i in range(n):
+        assert g.engine.to_reference(venv.batch_state, i) == g.new_reference_game(config, int(infos["seeds"][i]))
+    rng, checked, quiet = np.random.default_rng(0), 0, 0
+    while checked < n + 2:
+        obs, mask, player, rewards, terminated, truncated, infos = venv.step(g.engine.sample_actions(mask, rng))
+        if not terminated.any():
+            assert "seeds" not in infos and "_seeds" not in infos
+            quiet += 1
+            continue
+        assert infos["seeds"].dtype == np.int64 and (infos["_seeds"] == terminated).all()
+        assert (infos["seeds"][~terminated] == 0).all()
+        for i in np.flatnonzero(terminated):
+            fresh = g.new_reference_game(config, int(infos["seeds"][i]))
+            assert g.engine.to_reference(venv.batch_state, int(i)) == fresh, f"slot {i}"
+            checked += 1
+    assert quiet > 0

@@ -275,7 +275,7 @@ def test_vector_env_same_step_autoreset_starts_a_new_game_in_the_slot():
             assert infos == {}
             continue
         assert set(infos) == {"final_scores", "_final_scores", "round_limit", "_round_limit", "episode_length",
-                              "_episode_length", "final_observation", "_final_observation"}
+                              "_episode_length", "final_observation", "_final_observation", "seeds", "_seeds"}
         rows = np.flatnonzero(terminated)
         assert np.array_equal(infos["episode_length"][rows], steps[rows]) and not infos["round_limit"].any()
         assert infos["final_observation"].dtype == np.float32
