@@ -58,6 +58,11 @@ def _pct(x: float) -> str:
     return _fmt(x, 1, scale=100)
 
 
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1 ("1 deal", "100 deals")."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def tables(result) -> list:
     """[agents table, pairs table] (rich.table.Table)."""
     Table = require("rich.table", "agents", "the arena's tables").Table
@@ -65,7 +70,8 @@ def tables(result) -> list:
     cfg = result.config
     game = get_game(cfg.get('game', 'spacemission'))
     title = (f"{game.description.title}: {cfg['num_players']} players, rules {cfg['rules']}, {result.num_games} games "
-             f"({cfg['deals_per_lineup']} deals x {cfg['seatings_per_deal']} seatings x {len(cfg['lineups'])} lineups), seed {cfg['seed']}")
+             f"({_count(cfg['deals_per_lineup'], 'deal')} x {_count(cfg['seatings_per_deal'], 'seating')} x "
+             f"{_count(len(cfg['lineups']), 'lineup')}), seed {cfg['seed']}")
     limit = not game.fixed_length  # the share of games ended at the round limit (R-E3); none in a game of fixed length
     # one deal: every interval sees only the spread of its seatings, not how results vary from deal to deal
     caption = (f"one deal per lineup: the 95% intervals cannot see how results vary from deal to deal; "

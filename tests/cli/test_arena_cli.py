@@ -26,6 +26,13 @@ def test_no_record(tmp_path):
     assert (tmp_path / "results.json").is_file() and not (tmp_path / "games.jsonl").exists()
 
 
+def test_title_counts_one_deal_and_one_lineup_in_the_singular(capsys):
+    """2 agents, 2 players, 2 games: one deal, two seatings, one lineup. Before: '(1 deals x
+    2 seatings x 1 lineups)'."""
+    assert main(["arena", "--agents", "random,kind-random", "--games", "2", "--max-rounds", "3", "--no-progress"]) == 0
+    assert "2 games (1 deal x 2 seatings x 1 lineup), seed 0" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("args, message", [
     (["--agents", "random,nope"], "argument --agents: unknown agent 'nope'"),
     (["--agents", "random"], "argument --agents: agents must list at least 2 agents"),
