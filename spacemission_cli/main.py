@@ -15,7 +15,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("spacemission_cli.arena", "rate agents against each other: duplicate-format round robin"),
     "bench": ("spacemission_cli.bench", "speed of the engine, an environment and the bots"),
-    "demo": ("spacemission_env.space_mission.demo", "play a seeded Space Mission game between random players"),
+    "demo": ("spacemission_cli.demo", "play a seeded game between random players (Space Mission, or --game red_planet)"),
     "play": ("spacemission_cli.play", "play a game against the bots in the terminal"),
     "serve": ("spacemission_cli.serve", "a web page where people play the bots and watch recorded games"),
     "replay": ("spacemission_cli.replay", "step through a recorded game (arena or play), optionally as one seat saw it"),

@@ -41,12 +41,18 @@ def main(argv: list[str] | None = None, prog: str = "spacemission demo") -> None
         state, n = play(args.players, args.seed, args.rules, args.player, args.max_rounds)
     except ValueError as exc:
         ap.error(str(exc))
+    print(report(state, n, args.rules, args.seed, args.player))
+
+
+def report(state: GameState, n: int, rules: str, seed: int, player: str) -> str:
+    """What the demo prints about a finished game of ``n`` actions: how it went, the score
+    table and the winners."""
     end = "ended at the round limit (R-E3)" if state.round_limit else f"ended by R-E1 ({state.revealed_count} space tiles revealed)"
-    print(f"Space Mission, {args.players} players, rules={args.rules}, seed={args.seed}, "
-          f"{args.player}-random players: {n} actions, {state.round} rounds, {end}\n")
-    print(score_table(state))
     won = winners(state)
-    print(f"\nwinner{'s' if len(won) > 1 else ''}: " + ", ".join(f"seat {q}" for q in won))
+    return (f"Space Mission, {state.num_players} players, rules={rules}, seed={seed}, "
+            f"{player}-random players: {n} actions, {state.round} rounds, {end}\n\n"
+            + score_table(state)
+            + f"\n\nwinner{'s' if len(won) > 1 else ''}: " + ", ".join(f"seat {q}" for q in won))
 
 
 if __name__ == "__main__":
