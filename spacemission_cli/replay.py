@@ -22,11 +22,23 @@ checked, and a game that does not replay is reported with the action where it pa
 BOARDS = ("turn", "round", "action", "end")
 
 
+def record_number(text: str) -> int:
+    """--game K: the record's number. A game's name, as play and arena take it, is refused
+    with what --game means here (before: 'expected an integer, got 'red_planet'')."""
+    from spacemission_env.games import GAMES
+
+    if text.strip() in GAMES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is a game's name, but replay's --game K is the number of a recorded game in FILE (its "
+            f"'game' field): each record says which game it is (config.game), so no name is needed")
+    return int_arg(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="spacemission replay", description="Step through a recorded game: every move in words and the board, as everyone or as one seat saw it.",
                                  epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", metavar="FILE", help="recorded games, JSON lines")
-    ap.add_argument("--game", type=int_arg, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first). A number, "
+    ap.add_argument("--game", type=record_number, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first). A number, "
                          "not a game's name as in play and arena: each record says which game it is")
     ap.add_argument("--line", type=int_arg, metavar="N",
                     help="the game on line N of the file instead (for files joined from several runs, whose game numbers repeat)")

@@ -140,6 +140,18 @@ def test_bad_arguments(play_file, tmp_path, capsys):
         assert text in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name", ["red_planet", "spacemission"])
+def test_a_game_name_for_game_says_what_game_means_here(play_file, name, capsys):
+    """play and arena take --game NAME; replay's --game K is a record's number. Before:
+    'argument --game: expected an integer, got 'red_planet'', which did not say why."""
+    with pytest.raises(SystemExit) as exc:
+        replay.main([str(play_file), "--game", name])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert f"argument --game: '{name}' is a game's name, but replay's --game K is the number of a recorded game" in err
+    assert "each record says which game it is" in err
+
+
 def test_joined_files_pick_a_game_by_line_and_refuse_an_ambiguous_number(play_file, tmp_path, capsys):
     # two runs' files joined: every game number repeats, so --game K alone cannot say which game
     game = read_records(play_file)[0][1]
