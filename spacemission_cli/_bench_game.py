@@ -168,7 +168,7 @@ def run(args, ap) -> dict:
     game = get_game(args.game)
     players = game.description.min_players if args.players is None else args.players
     try:
-        config = GameConfig(players, game=game.name)
+        config = GameConfig(players, args.rules, game=game.name)  # --rules is checked against the game before
     except ValueError as exc:
         ap.error(f"argument --players: {exc}")
     specs = [s.strip() for s in (args.agents or "random,greedy,heuristic").split(",") if s.strip()]
@@ -176,7 +176,7 @@ def run(args, ap) -> dict:
     if "agents" in args.only:
         agents = made_agents(specs, config, ap)
     check_sizes(args, ap, game)
-    out: dict = {"game": game.name, "players": players}
+    out: dict = {"game": game.name, "players": players, "rules": config.rules}
     if "engine" in args.only:
         out["engine"] = engine_speed(game, config, args.batch, args.seconds)
         out["reference"] = reference_speed(game, config, args.seconds)
@@ -192,7 +192,8 @@ def run(args, ap) -> dict:
 def print_tables(out: dict, args, console) -> None:
     from rich.table import Table
 
-    title = f"{get_game(out['game']).description.title}, {out['players']} players, about {args.seconds:g} s per figure"
+    title = (f"{get_game(out['game']).description.title}, {out['players']} players, rules {out['rules']}, "
+             f"about {args.seconds:g} s per figure")
     if "engine" in out or "env" in out:
         t = Table(title=f"Random play: {title}")
         for col in ("what", "agent-steps/s", "games/s", "engine / this"):

@@ -223,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
         which = "Space Mission" if args.game == "spacemission" else f"--game {args.game}"
         ap.error(f"argument --rules: {args.rules!r} is not a rule set of {which} (its rule sets: {', '.join(own)})")
     if args.game != "spacemission":
+        if args.pgx_python:  # before: accepted and never run
+            ap.error(f"argument --pgx-python: pgx's connect-four is timed beside Space Mission's batched engine only, "
+                     f"not with --game {args.game}")
         return _bench_other_game(args, ap)
     if args.rules is None:
         args.rules = "yucata"

@@ -208,6 +208,26 @@ def test_bench_prints_every_figure_in_one_run(capsys):
     assert "argument --agents" in capsys.readouterr().err
 
 
+def test_bench_names_its_rule_set_and_refuses_pgx_python(capsys):
+    """The figures name the rule set they were measured with (the game's --rules, passed to
+    the game's configuration: before, a game of several rule sets was timed with its first
+    whatever --rules said), and --pgx-python, which times pgx beside Space Mission's engine
+    only, is refused rather than accepted and never run."""
+    assert bench.main(["--game", "red_planet", "--rules", "first_edition", "--only", "agents", "--agents", "random",
+                       "--seconds", "0.1", "--agent-batch", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "first_edition"
+    assert bench.main(["--game", "red_planet", "--only", "agents", "--agents", "random", "--seconds", "0.1",
+                       "--agent-batch", "4"]) == 0
+    assert "Mission: Red Planet, 3 players, rules first_edition, about 0.1 s per figure" in " ".join(
+        capsys.readouterr().out.split())  # the title wraps
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--game", "red_planet", "--only", "agents", "--pgx-python", "python3"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "argument --pgx-python: pgx's connect-four is timed beside Space Mission's batched engine only, not with " \
+           "--game red_planet" in err
+
+
 def test_the_page_lists_red_planet_records_as_not_shown(arena_file):
     from spacemission_cli.web.replays import ReplayLibrary
 
