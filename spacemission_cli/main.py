@@ -24,6 +24,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# the exit status of a command whose output's reader went away: 1, as Python's docs advise and as
+# rich (which prints most commands' tables) exits then
+BROKEN_PIPE = 1
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="spacemission",
@@ -62,7 +67,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     _cwd_importable()
     module = importlib.import_module(COMMANDS[argv[0]][0])
-    code = module.main(argv[1:])
+    try:
+        code = module.main(argv[1:])
+        sys.stdout.flush()  # here, not at the interpreter's exit, so that a closed reader is caught below
+    except BrokenPipeError:
+        # the reader went away (`spacemission demo | head -1`): stop quietly, as other command-line
+        # tools do, not with a traceback; stdout goes to devnull so that the final flush cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
     return int(code or 0)
 
 
