@@ -146,8 +146,9 @@ def new_game(args, ap, game) -> dict:
     try:
         config = GameConfig(players, args.rules, args.max_rounds, game=game.name)
     except ValueError as exc:
-        field = "players" if "num_players" in str(exc) else ("rules" if "rules" in str(exc) else "max-rounds")
-        ap.error(f"argument --{field}: {exc}")
+        from ._args import config_error
+
+        config_error(ap, exc)
     from .play import seats_seed_specs
 
     seat, seed, specs = seats_seed_specs(args, ap, players, game.name)

@@ -60,8 +60,9 @@ def _config(args, ap, game):
     try:
         return GameConfig(players, args.rules, args.max_rounds, game=game.name)
     except ValueError as exc:
-        field = "players" if "num_players" in str(exc) else ("rules" if "rules" in str(exc) else "max-rounds")
-        ap.error(f"argument --{field}: {exc}")
+        from ._args import config_error
+
+        config_error(ap, exc)
 
 
 def play_uniform(game, config, seed: int) -> tuple[object, int]:

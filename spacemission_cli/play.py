@@ -158,7 +158,9 @@ def _new_game(args, ap) -> dict:
     try:
         config = GameConfig(players, args.rules or "yucata", 100 if args.max_rounds is None else args.max_rounds)
     except ValueError as exc:
-        ap.error(f"argument --{'rules' if 'rules' in str(exc) else 'max-rounds'}: {exc}")
+        from ._args import config_error
+
+        config_error(ap, exc)
     state = new_game(players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)
     return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
 

@@ -179,12 +179,25 @@ def get_game(game: "str | Game" = DEFAULT_GAME) -> Game:
     return _LOADED[game]
 
 
+class GameConfigError(ValueError):
+    """A :class:`GameConfig` refused: ``field`` names the bad one (``num_players``,
+    ``rules`` or ``max_rounds``), so that a command line can name its option."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self):  # pickled whole (a worker process's error)
+        return type(self), (self.field, str(self))
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game an environment plays: what a policy's optional ``bind(config)`` hook
     receives (policies.py), so that an agent can refuse a game it does not fit or learn
     the configuration. ``rules`` and ``max_rounds`` left None take the game's defaults;
-    validated on construction (ValueError naming the bad field)."""
+    validated on construction (:class:`GameConfigError`, a ValueError, naming the bad field
+    and listing the allowed values plainly)."""
 
     num_players: int = 2
     rules: str | None = None
@@ -196,16 +209,17 @@ class GameConfig:
         d = g.description
         object.__setattr__(self, "game", g.name)
         if not is_int(self.num_players) or not d.min_players <= self.num_players <= d.max_players:
-            raise ValueError(f"num_players must be an integer in {d.min_players}..{d.max_players} for {d.title}, "
-                             f"got {self.num_players!r}")
+            raise GameConfigError("num_players", f"num_players must be an integer in {d.min_players}..{d.max_players} "
+                                  f"for {d.title}, got {self.num_players!r}")
         rules = g.rule_sets[0] if self.rules is None else self.rules
         if rules not in g.rule_sets:
-            raise ValueError(f"unknown rules {rules!r} for {d.title}; expected one of {g.rule_sets}")
+            raise GameConfigError("rules", f"unknown rules {rules!r} for {d.title}; expected one of "
+                                           f"{', '.join(g.rule_sets)}")
         max_rounds = g.default_max_rounds if self.max_rounds is None else self.max_rounds
         lowest = g.default_max_rounds if g.fixed_length else 1
         if not is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
             allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
-            raise ValueError(f"max_rounds must be {allowed} for {d.title}, got {max_rounds!r}")
+            raise GameConfigError("max_rounds", f"max_rounds must be {allowed} for {d.title}, got {max_rounds!r}")
         object.__setattr__(self, "num_players", int(self.num_players))
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "max_rounds", int(max_rounds))

@@ -487,7 +487,15 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
 
 def from_file(exc: Exception, path: str | None, values: dict, flags: dict) -> str:
     """The message of a configuration error, naming the config file ``path`` when the option
-    the error names ("option NAME ...") came from it (and no flag overrode it)."""
+    the error names ("option NAME ...") came from it (and no flag overrode it). A refused game
+    configuration (``GameConfigError``: players, rules, max_rounds) names its option as
+    argparse does (``argument --rules: ...``), or the file's option it came from."""
+    field = getattr(exc, "field", None)
+    if field in ("num_players", "rules", "max_rounds"):
+        name = "players" if field == "num_players" else field
+        if path and name in values and name not in flags:
+            return f"config file {path!r}: option {name}: {exc}"
+        return f"argument --{name.replace('_', '-')}: {exc}"
     words = str(exc).split()
     name = words[1].rstrip(":") if len(words) > 1 and words[0] == "option" else None
     if path and name in values and name not in flags:

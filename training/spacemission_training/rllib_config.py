@@ -79,7 +79,7 @@ class RLlibConfig:
     layers = TrainConfig.layers  # "256,128" -> [256, 128], ValueError naming the option
 
     def __post_init__(self):
-        from spacemission_env.games import GameConfig, get_game
+        from spacemission_env.games import GameConfig, GameConfigError, get_game
 
         from .pool import parse_weights
 
@@ -90,6 +90,8 @@ class RLlibConfig:
             if self.observation_type not in get_game(self.game).observation_types:
                 raise ValueError(f"observation_type must be one of {get_game(self.game).observation_types}, "
                                  f"got {self.observation_type!r}")
+        except GameConfigError as exc:  # keeps its field: the command line names the option
+            raise GameConfigError(exc.field, f"bad RLlib training configuration: {exc}") from None
         except (ValueError, TypeError) as exc:
             raise ValueError(f"bad RLlib training configuration: {exc}") from None
         checks = [  # one field a check, named with its value
