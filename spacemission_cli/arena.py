@@ -11,15 +11,17 @@ EXAMPLE = """example:
       --rules yucata --workers 2 --out results/
 
 agent specs (comma-separated in --agents):
-  random, kind-random, greedy, heuristic, search, ppo, netsearch
-                                                        registered agents
+  NAME                                                  a registered agent of the game (below)
   NAME:KEY=VALUE[:KEY=VALUE]                            with parameters, e.g. search:budget=0.1
   ppo:PATH                                              a saved PPO model
   MODULE:CLASS[:KEY=VALUE]                              any importable agent class
 
 Every deal (game seed) is played once per seat rotation of each lineup, so seat and
 deal luck cancel; --games is rounded up to whole deals. Results are identical for any
---workers at a given --seed (except for agents with a time budget per decision)."""
+--workers at a given --seed (except for agents with a time budget per decision).
+
+registered agents, by game (--game):
+{agents}"""
 
 # run_arena parameter -> the option that sets it (errors name the option)
 OPTIONS = {"game": "--game", "agents": "--agents", "num_players": "--players", "games": "--games", "rules": "--rules",
@@ -28,23 +30,33 @@ OPTIONS = {"game": "--game", "agents": "--agents", "num_players": "--players", "
            "allow_seer": "--allow-seer"}
 
 
+def _agents_text() -> str:
+    from . import _help
+
+    return "\n".join(f"  {line}" for line in _help.agents_by_game(sep="\n").splitlines())
+
+
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_agents.arena import DEFAULT_CHUNK_SIZE, SEATINGS
     from spacemission_env.games import GAMES, get_game
 
     ap = argparse.ArgumentParser(prog="spacemission arena", description="A duplicate-format round robin between agents.",
-                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 epilog=EXAMPLE.format(agents=_agents_text()),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", required=True, metavar="SPEC,SPEC[,...]",
                     help="at least 2 agent specs, comma-separated (see below)")
+    from . import _help
+
     ap.add_argument("--game", default="spacemission", choices=sorted(GAMES),
-                    help="the game (default spacemission; red_planet: 3-5 players)")
+                    help="the game (default spacemission)")
     ap.add_argument("--players", type=_int, default=None, metavar="N",
-                    help="players per game (default: the game's fewest, 2 in Space Mission, 3 in Red Planet)")
+                    help=f"players per game (default: the game's fewest), the game's own range: "
+                         f"{_help.player_ranges()}")
     ap.add_argument("--games", type=_int, default=1000, metavar="N",
-                    help="games per pair (2 players) or per lineup (3-5), rounded up to whole deals (default 1000)")
+                    help="games per pair (2 players) or per lineup (3 or more), rounded up to whole deals (default 1000)")
     rule_sets = sorted({r for name in GAMES for r in get_game(name).rule_sets})
     ap.add_argument("--rules", default=None, choices=rule_sets,
-                    help="rule set (default: the game's first; Space Mission: yucata or schmidt)")
+                    help=f"rule set (default: the game's first; {_help.rule_sets_by_game()})")
     ap.add_argument("--max-rounds", type=_int, default=None, metavar="N",
                     help="round limit, R-E3 (default 100; Red Planet always plays its ten rounds)")
     ap.add_argument("--seed", type=_int, default=0, metavar="S", help="arena seed: deals and agent seeds (default 0)")

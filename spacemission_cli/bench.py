@@ -13,15 +13,19 @@ EXAMPLE = """examples:
   spacemission bench --only agents --agents random,greedy,heuristic --seconds 1 --json
   spacemission bench --game red_planet --players 4        Red Planet: engines, VectorEnv, AEC env, bots
 
-engine: random legal play on the batched engine (mask, acting player's observation,
+engine: random legal play on the game's batched engine (mask, acting player's observation,
   step, finished games restarted), in agent-steps (decisions) per second, with the same
-  loop on the reference engine (spacemission_env.space_mission.rules) and the ratio; with --pgx-python,
+  loop on its reference engine and the ratio; with --pgx-python (Space Mission only),
   pgx's connect-four at the same batch size (JAX on the CPU, from that interpreter) and
   the ratio, measured alternately in this run;
-env: random play through the PettingZoo AEC env (spacemission_env.env(), wrappers on),
-  one game at a time, in agent-steps per second;
+env: random play through the PettingZoo AEC env (spacemission_env.env(game=...), wrappers
+  on), one game at a time, in agent-steps per second (every other game than Space Mission:
+  the self-play VectorEnv too);
 agents: each bot's decisions per second on positions from real games, one act() at a
-  time and act_batch() on --agent-batch positions (spacemission_agents.arena_speed)."""
+  time and act_batch() on --agent-batch positions (spacemission_agents.arena_speed).
+
+each game's engines (--game):
+{engines}"""
 
 PARTS = ("engine", "env", "agents")
 DEFAULT_AGENTS = ("random", "kind-random", "greedy", "heuristic")  # those installed; search and ppo on request
@@ -48,26 +52,45 @@ def _parts(text: str) -> list[str]:
     return parts
 
 
+def _engines_text() -> str:
+    """Each registered game's batched and reference engine modules."""
+    from spacemission_env.games import GAMES, get_game
+
+    lines = []
+    for name in GAMES:
+        g = get_game(name)
+        batched, reference = getattr(g.engine, "__name__", None), getattr(g.rules, "__name__", None)
+        lines.append(f"  {g.description.title}: " + (f"batched {batched}, reference {reference}" if batched and reference
+                                                      else f"the engines of {GAMES[name]}"))
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.space_mission.config import RULE_SETS
 
+    from ._help import fewest_players, player_range, player_ranges, rule_sets_by_game
+
     ap = argparse.ArgumentParser(prog="spacemission bench", description="How fast this machine runs the batched engine, an environment and the bots.",
-                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 epilog=EXAMPLE.format(engines=_engines_text()),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", type=_parts, default=list(PARTS), metavar="PART[,PART]",
                     help=f"what to measure: {', '.join(PARTS)} (default all)")
     from spacemission_env.games import GAMES, get_game
 
     ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
-                    help="the game (default spacemission); red_planet: fast and reference engine, VectorEnv, AEC env "
-                         "and its bots (random, greedy, heuristic)")
-    ap.add_argument("--players", type=_positive(int), choices=range(2, 6), metavar="N",
-                    help="players per game, 2-5 (default 2; Red Planet 3-5, default 3)")
+                    help="the game (default spacemission); every other game: its fast and reference engine, "
+                         "VectorEnv, AEC env and its bots")
+    low, high = player_range()  # each game's own range is checked once the game is known
+    ap.add_argument("--players", type=_positive(int), choices=range(low, high + 1), metavar="N",
+                    help=f"players per game, the game's own range: {player_ranges()} (default: the game's "
+                         f"fewest, {fewest_players()})")
     sets = sorted({r for name in GAMES for r in get_game(name).rule_sets}, key=lambda r: (r not in RULE_SETS, r))
-    ap.add_argument("--rules", choices=sets, help="the game's rule set (default: its first: Space Mission yucata, "
-                                                  "Red Planet first_edition)")
+    ap.add_argument("--rules", choices=sets, help=f"the game's rule set (default: its first; "
+                                                  f"{rule_sets_by_game()})")
     ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
     ap.add_argument("--agents", metavar="SPEC[,SPEC]",
-                    help=f"bots to time (default: those of {', '.join(DEFAULT_AGENTS)} that are installed)")
+                    help=f"bots to time (default: in Space Mission those of {', '.join(DEFAULT_AGENTS)} that are "
+                         f"installed; in every other game random, greedy, heuristic)")
     ap.add_argument("--agent-batch", type=_positive(int), default=256, metavar="B", help="rows per act_batch call (default 256)")
     ap.add_argument("--seconds", type=_positive(float), default=2.0, metavar="T", help="time per measurement (default 2)")
     ap.add_argument("--pgx-python", metavar="PATH",

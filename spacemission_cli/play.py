@@ -19,35 +19,40 @@ EXAMPLE = """examples:
   spacemission play --game red_planet --players 4 --opponents heuristic,greedy,random --seed 3
 
 During the game, type a move's number or its whole label (any case; the start of a label
-asks you to confirm), "top up" with the cards to discard by face (top up J2/S1 S1), or a
+asks you to confirm), in Space Mission "top up" with the cards to discard by face (top up J2/S1 S1), or a
 command: undo, board, moves, save FILE, quit, help (which also sums up the rules).
 Piped input works too (one answer per line; the end of the input leaves the game).
-Opponents are agent specs as for 'spacemission arena' (random, kind-random, greedy,
-heuristic, search, ppo, netsearch, ppo:PATH, MODULE:CLASS); one spec for all, or one per opponent."""
+Opponents are agent specs as for 'spacemission arena', one spec for all or one per opponent:
+each game's registered names, ppo:PATH or MODULE:CLASS.
+{agents}"""
 
 FIXED_BY_LOAD = ("players", "opponents", "rules", "seed", "seat", "max_rounds")  # the saved game fixes these
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from spacemission_env.space_mission.config import RULE_SETS
+    from . import _help
 
-    ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission (or Mission: Red Planet: --game red_planet) against the bots in the "
-                                 "terminal.",
-                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    agents = "\n".join(f"  {line}" for line in _help.agents_by_game(sep="\n").splitlines())
+    ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission (or another game: --game NAME, e.g. red_planet) against the bots in "
+                                 "the terminal.",
+                                 epilog=EXAMPLE.format(agents=agents),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     from spacemission_env.games import GAMES, get_game
 
-    ap.add_argument("--game", choices=sorted(GAMES), help="the game (default spacemission; red_planet: Mission: Red Planet, "
-                    "3-5 players, its own bots: random, greedy, heuristic, ppo)")
-    ap.add_argument("--players", type=int_arg, choices=range(2, 6), metavar="N",
-                    help="players, 2-5 (default 2; Red Planet 3-5, default 3)")
+    ap.add_argument("--game", choices=sorted(GAMES), help="the game (default spacemission; each game's players and "
+                    "bots are listed under --players and below)")
+    low, high = _help.player_range()
+    ap.add_argument("--players", type=int_arg, choices=range(low, high + 1), metavar="N",
+                    help=f"players, the game's own range: {_help.player_ranges()} (default: the game's fewest, "
+                         f"{_help.fewest_players()})")
     ap.add_argument("--opponents", metavar="SPEC[,SPEC...]",
                     help="the other seats' agents, one spec for all or one per opponent (default heuristic; "
                          "random for a game without a heuristic bot)")
     rule_sets = sorted({r for name in GAMES for r in get_game(name).rule_sets})  # checked per game
-    ap.add_argument("--rules", choices=rule_sets, help="rule set (default: the game's first; Space Mission: "
-                                                       f"{', '.join(RULE_SETS)}; Red Planet: first_edition)")
+    ap.add_argument("--rules", choices=rule_sets, help=f"rule set (default: the game's first; "
+                                                       f"{_help.rule_sets_by_game()})")
     ap.add_argument("--seed", type=int_arg, metavar="S", help="game seed, >= 0 (default: a random one, printed at the end)")
-    ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0; seat 0 is red)")
+    ap.add_argument("--seat", type=int_arg, metavar="S", help="your seat, 0..players-1 (default 0" + (f"; {c}" if (c := _help.seat_colours()) else "") + ")")
     ap.add_argument("--max-rounds", type=int_arg, metavar="N", help="round limit, R-E3 (default 100; Red Planet: its ten rounds)")
     ap.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     ap.add_argument("--trust-load", action="store_true",

@@ -33,8 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the game of the page at / (default spacemission); every game is at /play/NAME as well, "
                          "Red Planet as its text board, picture and moves")
     ap.add_argument("--port", type=int_arg, default=8000, help="port (default 8000)")
-    ap.add_argument("--players", type=int_arg, default=5, metavar="N",
-                    help="the most players a visitor may choose, 2-5 (default 5)")
+    from . import _help
+
+    low, high = _help.player_range()
+    ap.add_argument("--players", type=int_arg, default=high, metavar="N",
+                    help=f"the most players a visitor may choose, {low}-{high} (default {high}): each game's page "
+                         f"offers its own range up to N ({_help.player_ranges()})")
     ap.add_argument("--opponents", default="heuristic,greedy,random", metavar="SPEC[,SPEC...]",
                     help="the agent specs a visitor may choose (default heuristic,greedy,random); the first is the default")
     ap.add_argument("--max-games", type=int_arg, default=200, metavar="N",
@@ -96,8 +100,11 @@ def _fits(spec: str, game: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
-    if not 2 <= args.players <= 5:
-        ap.error(f"argument --players: must be 2-5, got {args.players}")
+    from . import _help
+
+    low, high = _help.player_range()
+    if not low <= args.players <= high:
+        ap.error(f"argument --players: must be {low}-{high}, got {args.players}")
     if not 0 <= args.port <= 65535:
         ap.error(f"argument --port: must be 0-65535, got {args.port}")
     if args.max_games < 1:

@@ -73,3 +73,78 @@ def test_rllib_config_names_the_option(capsys):
         parse_args(["--game", "red_planet", "--rules", "yucata"])
     assert "argument --rules: bad RLlib training configuration: unknown rules 'yucata' for Mission: Red Planet; " \
            "expected one of first_edition" in capsys.readouterr().err
+
+
+def _help(capsys, command: str) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    return " ".join(capsys.readouterr().out.split())  # argparse's wrapping aside
+
+
+WANT = {  # what every help text of a command that takes --game says of each game
+    "spacemission": {"agents": "Space Mission: random, kind-random, greedy, heuristic, search, ppo, netsearch",
+                     "players": "Space Mission 2-5", "rules": "Space Mission: yucata, schmidt"},
+    "red_planet": {"agents": "Mission: Red Planet: random, greedy, heuristic, ppo",
+                   "players": "Mission: Red Planet 3-5", "rules": "Mission: Red Planet: first_edition"},
+    "last_token": {"agents": "Last Token: random, ppo", "players": "Last Token 2-4", "rules": "Last Token: standard"},
+}
+
+
+@pytest.mark.parametrize("registered", [False, True])
+def test_play_help_lists_each_games_agents_players_rules_and_seat_colours(capsys, request, registered):
+    if registered:
+        request.getfixturevalue("third_game")
+    text = _help(capsys, "play")
+    for name, want in WANT.items():
+        assert all((v in text) == (registered or name != "last_token") for v in want.values()), name
+    assert "kind-random, greedy, heuristic, search, ppo, netsearch, ppo:PATH" not in text  # Space Mission's only
+    assert "(default 0; seat 0 is red in Space Mission and Mission: Red Planet)" in text
+
+
+def test_serve_help_says_what_players_means_for_each_game(capsys, third_game):
+    text = _help(capsys, "serve")
+    assert "the most players a visitor may choose, 2-5 (default 5): each game's page offers its own range up to N " \
+           "(Space Mission 2-5, Mission: Red Planet 3-5, Last Token 2-4)" in text
+
+
+@pytest.mark.parametrize("registered", [False, True])
+def test_arena_help_lists_each_games_agents(capsys, request, registered):
+    if registered:
+        request.getfixturevalue("third_game")
+    text = _help(capsys, "arena")
+    for name, want in WANT.items():
+        assert all((v in text) == (registered or name != "last_token") for v in want.values()), name
+
+
+def test_bench_help_names_each_games_engines(capsys, third_game):
+    text = _help(capsys, "bench")
+    for want in WANT.values():
+        assert want["players"] in text and want["rules"] in text
+    assert "Space Mission: batched spacemission_env.space_mission.engine, reference spacemission_env.space_mission." \
+           "rules" in text
+    assert "Mission: Red Planet: batched spacemission_env.red_planet.engine, reference spacemission_env.red_planet." \
+           "rules" in text
+    assert "Last Token: the engines of tests.helpers.toy_game" in text
+
+
+def test_bench_players_take_the_games_range(capsys, monkeypatch, third_game):
+    """A game of six players is benched (before: refused by bench's own 2-5 before the game's
+    check); Space Mission's and Red Planet's refusals are as before."""
+    import dataclasses
+    import json
+
+    from tests.helpers import toy_game
+
+    six = dataclasses.replace(toy_game.GAME, description=dataclasses.replace(toy_game.DESCRIPTION, max_players=6))
+    monkeypatch.setitem(games._LOADED, "last_token", six)
+    assert main(["bench", "--game", "last_token", "--players", "6", "--only", "engine", "--batch", "8",
+                 "--seconds", "0.05", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == 6
+    assert "argument --players: invalid choice: 7 (choose from 2, 3, 4, 5, 6)" in _refused(
+        capsys, "bench", "--game", "last_token", "--players", 7)
+    monkeypatch.delitem(games._LOADED, "last_token")
+    monkeypatch.delitem(games.GAMES, "last_token")
+    assert "argument --players: invalid choice: 6 (choose from 2, 3, 4, 5)" in _refused(capsys, "bench", "--players", 6)
+    assert "argument --players: num_players must be an integer in 3..5 for Mission: Red Planet, got 2" in _refused(
+        capsys, "bench", "--game", "red_planet", "--players", 2, "--only", "engine")
