@@ -37,6 +37,7 @@ from spacemission_env.space_mission import determinize as SD
 from spacemission_env.space_mission import encoding as SE
 from spacemission_env.space_mission import engine as sengine
 from spacemission_env.space_mission.engine.convert import to_reference
+from tests.helpers.positions import swap_hidden_cards
 
 # --- Space Mission positions ---------------------------------------------------------------------
 # (players, rules, seed, kind-random steps before the position); shipped PPO / netsearch fit yucata
@@ -49,19 +50,6 @@ SM_BOTS = {  # spec -> the configurations it plays (the shipped networks fit yuc
 }
 
 
-def _swap_hidden_cards(s, p):
-    """``s`` with an opponent's hand card swapped with a draw pile card, the draw pile
-    reversed and another generator state: nothing the seat ``p`` may see changes."""
-    t = s.copy()
-    t.draw_pile.reverse()
-    t.rng = (t.rng * 6364136223846793005 + 1442695040888963407) % 2**64
-    for q in range(t.num_players):
-        hand = t.players[q].hand
-        if q != p and hand and t.draw_pile:
-            hand[0], t.draw_pile[0] = t.draw_pile[0], hand[0]
-            hand.sort()
-            break
-    return type(t).from_json(t.to_json())  # validated
 
 
 @functools.lru_cache(maxsize=None)
@@ -78,7 +66,7 @@ def sm_pairs():
         p = int(st.current_player[0])
         config = GameConfig(n, rules, 100)
         out.append((config, p, s, SD.sample_world(s, p, np.random.default_rng(seed + 100))))
-        out.append((config, p, s, _swap_hidden_cards(s, p)))
+        out.append((config, p, s, swap_hidden_cards(s, p)))
     return out
 
 

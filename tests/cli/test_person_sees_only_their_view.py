@@ -33,24 +33,12 @@ from spacemission_env.space_mission import actions as SA
 from spacemission_env.space_mission import determinize as SD
 from spacemission_env.space_mission import encoding as SE
 from spacemission_env.space_mission import rules as SR
+from tests.helpers.positions import swap_hidden_cards
 from tests.helpers.web import web_client
 
 OTYPES = ("info", "recall")
 
 
-def _swap_hidden_cards(s, p):
-    """``s`` with a rival's hand card swapped with a draw pile card, the draw pile reversed
-    and another generator state (as the bots' test)."""
-    t = s.copy()
-    t.draw_pile.reverse()
-    t.rng = (t.rng * 6364136223846793005 + 1442695040888963407) % 2**64
-    for q in range(t.num_players):
-        hand = t.players[q].hand
-        if q != p and hand and t.draw_pile:
-            hand[0], t.draw_pile[0] = t.draw_pile[0], hand[0]
-            hand.sort()
-            break
-    return type(t).from_json(t.to_json())
 
 
 def _seen(encoding, s, p) -> bytes:
@@ -75,7 +63,7 @@ def sm_pairs(every: int = 9, all_seats: bool = False):
         while not s.is_over:
             if k % every == 0:
                 for p in (range(n) if all_seats else [s.current_player]):
-                    for t in (SD.sample_world(s, p, np.random.default_rng(k)), _swap_hidden_cards(s, p)):
+                    for t in (SD.sample_world(s, p, np.random.default_rng(k)), swap_hidden_cards(s, p)):
                         assert _sm_same(s, t, p) and t.to_json() != s.to_json()
                         out.append((s.copy(), t, p))
             SR.apply(s, rnd.choice(SR.legal_actions(s)))

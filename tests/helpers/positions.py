@@ -211,3 +211,20 @@ def take(name: str) -> int:
 
 def labels(cards: list[int]) -> list[str]:
     return [CARD_LABELS[c] for c in cards]
+
+
+def swap_hidden_cards(s, p):
+    """``s`` (a Space Mission reference state) with a rival's hand card swapped with a draw
+    pile card, the draw pile reversed and another generator state: nothing seat ``p`` may
+    see changes (R-I1..R-I5), so a bot or a person's view must not change either. Validated
+    by a JSON round trip."""
+    t = s.copy()
+    t.draw_pile.reverse()
+    t.rng = (t.rng * 6364136223846793005 + 1442695040888963407) % 2**64
+    for q in range(t.num_players):
+        hand = t.players[q].hand
+        if q != p and hand and t.draw_pile:
+            hand[0], t.draw_pile[0] = t.draw_pile[0], hand[0]
+            hand.sort()
+            break
+    return type(t).from_json(t.to_json())
