@@ -101,6 +101,12 @@ def test_gymnasium_make_and_the_random_agent_of_a_game_without_bots():
     assert make_agent("random", seed=0, game="last_token").act(np.zeros(2, np.int8), np.array([0, 1, 0], bool)) == 1
 
 
+def _six_players(monkeypatch):
+    """The toy game for up to six players (more than Space Mission's and Red Planet's five)."""
+    six = dataclasses.replace(toy_game.GAME, description=dataclasses.replace(toy_game.DESCRIPTION, max_players=6))
+    monkeypatch.setitem(games._LOADED, "last_token", six)
+
+
 def _hide_takes(monkeypatch):
     """The toy game with every take hidden from the other seats (as Red Planet's commits are)."""
     hidden = dataclasses.replace(toy_game.GAME, hidden_label=lambda action, state=None: "takes (hidden)")
@@ -166,3 +172,22 @@ def test_a_tiny_training_run_and_its_model_in_the_arena(tmp_path):
     model = make_agent(f"ppo:{tmp_path / 'run' / 'final.npz'}", game="last_token")
     result = run_arena([model, RandomPolicy(seed=1)], num_players=2, games=4, game="last_token", progress=False)
     assert result.num_games == 4
+
+
+def test_training_takes_the_games_player_range(tmp_path, monkeypatch):
+    """TrainConfig checks the player count against the game's own range (before: also a fixed
+    2..5, which refused a six-player game that GameConfig accepts)."""
+    pytest.importorskip("sb3_contrib")
+    from spacemission_training.config import for_game, parse_args
+    from spacemission_training.train_ppo import train
+
+    _six_players(monkeypatch)
+    tiny = dict(num_envs=8, n_steps=16, batch_size=64, epochs=1, trunk="16", pi="8", vf="8", steps=128,
+                snapshot_every=128, checkpoint_every=128, eval_every=0, final_eval_games=2, threads=1,
+                progress="lines", tensorboard=False)
+    cfg = for_game("last_token", players=6, run_dir=str(tmp_path / "run"), **tiny)
+    with pytest.raises(ValueError, match=r"num_players must be an integer in 2\.\.6 for Last Token, got 7"):
+        for_game("last_token", players=7, **tiny)
+    assert parse_args(["--game", "last_token", "--players", "6", "--run-dir", str(tmp_path / "other")])[0].players == 6
+    train(cfg, argv=[])
+    assert (tmp_path / "run" / "final.npz").is_file()
