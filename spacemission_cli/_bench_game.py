@@ -171,7 +171,12 @@ def run(args, ap) -> dict:
         config = GameConfig(players, args.rules, game=game.name)  # --rules is checked against the game before
     except ValueError as exc:
         ap.error(f"argument --players: {exc}")
-    specs = [s.strip() for s in (args.agents or "random,greedy,heuristic").split(",") if s.strip()]
+    if args.agents:
+        specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    else:  # the game's own bots that need no model file (random alone where it has none)
+        from spacemission_agents.registry import model_free_agents
+
+        specs = model_free_agents(game.name)
     agents = []
     if "agents" in args.only:
         agents = made_agents(specs, config, ap)

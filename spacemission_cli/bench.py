@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
     ap.add_argument("--agents", metavar="SPEC[,SPEC]",
                     help=f"bots to time (default: in Space Mission those of {', '.join(DEFAULT_AGENTS)} that are "
-                         f"installed; in every other game random, greedy, heuristic)")
+                         f"installed; in every other game its registered agents that play without a model file, "
+                         f"e.g. random, greedy, heuristic)")
     ap.add_argument("--agent-batch", type=_positive(int), default=256, metavar="B", help="rows per act_batch call (default 256)")
     ap.add_argument("--seconds", type=_positive(float), default=2.0, metavar="T", help="time per measurement (default 2)")
     ap.add_argument("--pgx-python", metavar="PATH",

@@ -27,7 +27,7 @@ import inspect
 from dataclasses import dataclass
 
 __all__ = ["AGENTS", "AGENTS_BY_GAME", "SPEC_SYNTAX", "agent_display_name", "available_agents", "make_agent",
-           "parse_spec", "protocol_problem"]
+           "model_free_agents", "parse_spec", "protocol_problem"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class _Entry:
     module: str
     attr: str
     doc: str
+    needs_model: bool = False  # plays only with a model file (a shipped one, or ppo:PATH)
 
 
 # name -> where the class lives; imported on demand so a missing bot only fails when asked for
@@ -44,16 +45,17 @@ AGENTS: dict[str, _Entry] = {
     "greedy": _Entry("spacemission_agents.greedy", "GreedyAgent", "one ply: best immediate gain in own score"),
     "heuristic": _Entry("spacemission_agents.heuristic", "HeuristicAgent", "planning heuristic with parameters"),
     "search": _Entry("spacemission_agents.search", "SearchAgent", "determinized Monte Carlo search (budget per decision)"),
-    "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
+    "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one", True),
     "netsearch": _Entry("spacemission_agents.netsearch", "NetSearchAgent",
-                        "PUCT over determinized worlds: PPO prior, the policy's games to the end (budget per decision)"),
+                        "PUCT over determinized worlds: PPO prior, the policy's games to the end (budget per decision)",
+                        True),
 }
 RED_PLANET_AGENTS: dict[str, _Entry] = {
     "random": _Entry("spacemission_agents.red_planet.random_bot", "RandomBot", "uniform over legal action ids"),
     "greedy": _Entry("spacemission_agents.red_planet.greedy", "GreedyBot", "one ply: best immediate gain"),
     "heuristic": _Entry("spacemission_agents.red_planet.heuristic", "HeuristicBot",
                         "majorities, roles and bonus cards"),
-    "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one"),
+    "ppo": _Entry("spacemission_agents.ppo", "PPOAgent", "shipped PPO model; ppo:PATH loads a saved one", True),
 }
 AGENTS_BY_GAME: dict[str, dict[str, _Entry]] = {"spacemission": AGENTS, "red_planet": RED_PLANET_AGENTS}
 # a game of the protocol without its own names (docs/games.md, "Adding a game"): the agents that play any game
@@ -221,6 +223,14 @@ def available_agents(game: str = "spacemission") -> list[str]:
         if found:
             out.append(name)
     return out
+
+
+def model_free_agents(game: str = "spacemission") -> list[str]:
+    """The registered names of ``game`` (installed) that play without a model file: every
+    one but ``ppo`` and what plays with its model (``netsearch``); ``random`` at least for
+    a game without names of its own (GAME_NEUTRAL_AGENTS)."""
+    entries = _agents(game)
+    return [name for name in available_agents(game) if not entries[name].needs_model]
 
 
 def agent_display_name(agent) -> str:

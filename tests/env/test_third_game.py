@@ -191,3 +191,18 @@ def test_training_takes_the_games_player_range(tmp_path, monkeypatch):
     assert parse_args(["--game", "last_token", "--players", "6", "--run-dir", str(tmp_path / "other")])[0].players == 6
     train(cfg, argv=[])
     assert (tmp_path / "run" / "final.npz").is_file()
+
+
+def test_bench_times_the_games_own_agents_by_default(capsys):
+    """``bench --game NAME`` without --agents times the game's registered agents that need no
+    model file: random alone for a game without bots of its own (before: random, greedy,
+    heuristic for every game but Space Mission, which refused such a game)."""
+    from spacemission_agents.registry import model_free_agents
+    from spacemission_cli.main import main
+
+    assert model_free_agents("last_token") == ["random"]
+    assert model_free_agents("red_planet") == ["random", "greedy", "heuristic"]  # its default, as before
+    assert main(["bench", "--game", "last_token", "--only", "agents", "--agent-batch", "8", "--seconds", "0.05",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [a["spec"] for a in out["agents"]] == ["random"] and out["players"] == 2
