@@ -206,3 +206,19 @@ def test_bench_times_the_games_own_agents_by_default(capsys):
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [a["spec"] for a in out["agents"]] == ["random"] and out["players"] == 2
+
+
+@pytest.mark.parametrize("backend", ["sb3", "rllib"])
+def test_train_help_names_every_registered_games_players_and_rules(backend):
+    """``train --help`` (both trainers) lists each registered game with its player range and
+    rule sets, read from GAMES (before: fixed text naming Space Mission and Red Planet only)."""
+    if backend == "sb3":
+        from spacemission_training.config import build_parser
+    else:
+        from spacemission_training.rllib_config import build_parser
+
+    text = " ".join(build_parser().format_help().split())
+    assert "the game, one of last_token, red_planet, spacemission (it changes" in text
+    assert "the game's own range (Space Mission 2-5, Mission: Red Planet 3-5, Last Token 2-4)" in text
+    assert "rule set, the game's own (Space Mission: yucata, schmidt; Mission: Red Planet: first_edition; Last Token: " \
+           "standard)" in text

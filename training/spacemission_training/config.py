@@ -191,11 +191,11 @@ def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:
 @dataclass
 class TrainConfig:
     # the game
-    game: str = _h("the game: spacemission or red_planet (it changes the defaults shown for it below)",
-                   default="spacemission")
-    players: int = _h("players per game (Space Mission 2-5, Red Planet 3-5); the learner takes one seat, opponents "
+    # game, players and rules: {games}, {players}, {rules} are each registered game's (field_help)
+    game: str = _h("the game, one of {games} (it changes the defaults shown for it below)", default="spacemission")
+    players: int = _h("players per game, the game's own range ({players}); the learner takes one seat, opponents "
                       "the others", default=2)
-    rules: str = _h("rule set: yucata or schmidt (Space Mission), first_edition (Red Planet)", default="yucata")
+    rules: str = _h("rule set, the game's own ({rules})", default="yucata")
     max_rounds: int = _h("round limit (R-E3)", default=100)
     observation_type: str = _h("the learner's observation: info, recall or seer", default="recall")
     # budget and machine
@@ -533,8 +533,25 @@ def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
     for f in fields(TrainConfig):
         kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
         ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
-                        help=f.metadata['help'] + _default_text(f.name, f.default))
+                        help=field_help(f.name, f.metadata["help"]) + _default_text(f.name, f.default))
     return ap
+
+
+def field_help(name: str, text: str) -> str:
+    """An option's help ``text``, with ``{games}``, ``{players}`` and ``{rules}`` (the help of
+    game, players and rules) filled in with each registered game's names, player range and
+    rule sets: read from GAMES when the parser is built, so a game registered at run time
+    is listed too."""
+    if name not in ("game", "players", "rules"):
+        return text
+    from spacemission_env.games import GAMES, get_game
+
+    games = [get_game(g) for g in GAMES]
+    return text.format(
+        games=", ".join(sorted(GAMES)),
+        players=", ".join(f"{g.description.title} {g.description.min_players}-{g.description.max_players}"
+                          for g in games),
+        rules="; ".join(f"{g.description.title}: {', '.join(g.rule_sets)}" for g in games))
 
 
 def _default_text(name: str, default) -> str:
