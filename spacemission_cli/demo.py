@@ -17,6 +17,7 @@ import argparse
 import random
 import sys
 
+from . import _help
 from ._args import int_arg
 
 EXAMPLE = """examples:
@@ -34,15 +35,16 @@ def build_parser() -> argparse.ArgumentParser:
                                              "print each seat's score breakdown and the winners.",
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME,
-                    help="the game (default spacemission; red_planet: Mission: Red Planet, 3-5 players)")
+                    help="the game (default spacemission)")
     ap.add_argument("--players", type=int_arg, metavar="N",
-                    help="players (default 3; the game's own range: Space Mission 2-5, Red Planet 3-5)")
+                    help=f"players (default 3, or the nearest the game has; the game's own range: "
+                         f"{_help.player_ranges()})")
     ap.add_argument("--seed", type=int_arg, default=2, metavar="S",
                     help="game and player seed (default 2: in Space Mission a 3-player game that ends by R-E1;"
                          " 24-50%% of kind-random games hit the round limit, by player count, docs/random_play.md)")
     rule_sets = [r for name in GAMES for r in get_game(name).rule_sets]
     ap.add_argument("--rules", choices=list(dict.fromkeys(rule_sets)),
-                    help="rule set (default: the game's first; Space Mission: yucata, schmidt; Red Planet: first_edition)")
+                    help=f"rule set (default: the game's first; {_help.rule_sets_by_game()})")
     ap.add_argument("--player", choices=PLAYERS,
                     help="random player: kind-uniform (Space Mission's default) or uniform over legal ids (the "
                          "only one of every other game)")

@@ -222,3 +222,17 @@ def test_train_help_names_every_registered_games_players_and_rules(backend):
     assert "the game's own range (Space Mission 2-5, Mission: Red Planet 3-5, Last Token 2-4)" in text
     assert "rule set, the game's own (Space Mission: yucata, schmidt; Mission: Red Planet: first_edition; Last Token: " \
            "standard)" in text
+
+
+def test_demo_plays_the_game_and_its_help_names_it(capsys):
+    """``demo --help`` lists each registered game's players and rule sets (before: fixed text
+    naming Space Mission and Red Planet only), and ``demo --game NAME`` plays the game."""
+    from spacemission_cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the game's own range: Space Mission 2-5, Mission: Red Planet 3-5, Last Token 2-4" in text
+    assert "Mission: Red Planet: first_edition; Last Token: standard" in text
+    assert main(["demo", "--game", "last_token", "--seed", "1"]) == 0
+    assert "Last Token" in capsys.readouterr().out
