@@ -66,6 +66,18 @@ def test_train_names_the_config_files_option(capsys, tmp_path):
     assert "argument --rules: unknown rules 'schmidt' for Mission: Red Planet" in err
 
 
+
+@pytest.mark.parametrize("value, shown", [("[1]", "option game must be a string, got [1]"),
+                                          ("true", "option game must be a string, got True"),
+                                          ('"chess"', "option game: unknown game 'chess'")])
+def test_train_names_the_config_files_game_option(capsys, tmp_path, value, shown):
+    """A config file's ``game`` that is not a game's name is named with the file and the
+    option (before: 'unhashable type: 'list'', or the bare message without the file)."""
+    path = tmp_path / "run.toml"
+    path.write_text(f"game = {value}\n")
+    err = _refused(capsys, "train", "--config", path, "--run-dir", tmp_path / "run")
+    assert f"config file {str(path)!r}: {shown}" in err
+
 def test_rllib_config_names_the_option(capsys):
     from spacemission_training.rllib_config import parse_args
 

@@ -418,11 +418,17 @@ def game_defaults(game: str) -> dict:
     """The values ``--game NAME`` puts in place of Space Mission's defaults: GAME_DEFAULTS,
     or for a game of the protocol without an entry there, what its ``Game`` says (rule set,
     length, fewest players) with no heuristic prior or teacher and the game-neutral
-    ``random`` and ``self`` as opponents (ValueError naming an unknown game)."""
+    ``random`` and ``self`` as opponents (ValueError naming the option and an unknown game,
+    or a value that is not a name: a config file's ``game = [1]`` was 'unhashable type')."""
+    if not isinstance(game, str):
+        raise ValueError(f"option game must be a string, got {game!r}")
     if game not in GAME_DEFAULTS:
         from spacemission_env.games import get_game
 
-        g = get_game(game)  # ValueError naming an unknown game and the known ones
+        try:
+            g = get_game(game)  # ValueError naming an unknown game and the known ones
+        except ValueError as exc:
+            raise ValueError(f"option game: {exc}") from None
         types = g.observation_types
         return dict(game=g.name, rules=g.rule_sets[0], max_rounds=g.default_max_rounds,
                     players=g.description.min_players, observation_type="recall" if "recall" in types else types[0],
