@@ -169,3 +169,21 @@ def test_the_pages_send_a_seed_past_2_53_exactly(server, page, where, seed_box, 
         added = set(app.state.store._games) - before
         seeds.append(app.state.store._games[added.pop()].table.seed if added else None)
     assert seeds == [9007199254740993, 2**64 - 1] and not errors, (seeds, errors)
+
+
+@pytest.mark.parametrize("where, seed_box, start, error", [
+    ("/?delay=0", "#ng-seed", "#ng-start", "#error"),
+    ("/play/red_planet", "#seed", "#newgame button[type=submit]", "#status")])
+def test_the_pages_send_a_seed_in_exponent_form_as_typed(server, page, where, seed_box, start, error):
+    """A seed the number box takes but that is not plain digits (exponent form) goes to the
+    server as typed, which refuses it by name: the pages sent Number(typed), so
+    12345678901234567891e0 dealt the game of another seed, 12345678901234567000."""
+    app, url = server
+    pg, errors = page
+    pg.goto(f"{url}{where}")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.fill(seed_box, "12345678901234567891e0")
+    before = set(app.state.store._games)
+    pg.click(start)
+    pg.wait_for_function(f"document.querySelector('{error}').innerText.includes('seed must be an integer')")
+    assert set(app.state.store._games) == before and not errors, errors

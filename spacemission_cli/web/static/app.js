@@ -73,7 +73,9 @@ function withSeed(body, typed) {
   // Number() would round one past 2**53 to another seed (another game)
   const seed = typed.trim();
   if (/^[0-9]+$/.test(seed)) return JSON.stringify(body).slice(0, -1) + `,"seed":${seed.replace(/^0+(?=[0-9])/, "")}}`;
-  return JSON.stringify({...body, seed: seed === "" ? null : Number(seed)});  // the server names a bad one
+  // anything else as typed, a string the server names (Number() rounded 12345678901234567891e0 to
+  // another seed, and made "abc" or 1e400 null, a random seed)
+  return JSON.stringify({...body, seed: seed === "" ? null : seed});
 }
 
 async function startGame(event) {
