@@ -75,10 +75,24 @@ def test_collection_points_refuses_negative_counts(dtype, value, shown):
     and a uint64 count past int64 was read as a negative one."""
     col = np.zeros((2, 10), dtype)
     col[1, 8] = value
-    with pytest.raises(ValueError, match=re.escape(f"collections must hold counts from 0 up, got {shown} at index (1, 8)")):
+    with pytest.raises(ValueError, match=re.escape(f"collections must hold counts from 0 up to {2**30}, got {shown} "
+                                                   f"at index (1, 8)")):
         SM.collection_points(col)
     col[1, 8] = 5
     assert SM.collection_points(col).tolist() == [0, 16]  # R-P6: four water 14, one more 2
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_collection_points_refuses_counts_whose_points_overflow(dtype):
+    """R-P3/R-P4 multiply a kind's sum by its largest count in int64: every kind at
+    2**63 - 1 scored -4611686018427387913 points, silently. Counts up to 2**30 are exact."""
+    col = np.full((1, 10), 2**30, dtype)
+    exact = 4 * 2**30 * 2**30 + 2 * 2**30 * 2**30 + 2**30 * 7 + (2**30 // 4) * 14 + 2**30 * 3  # R-P3..R-P7
+    assert SM.collection_points(col).tolist() == [exact]
+    for value in (2**30 + 1, 2**62 - 1, np.iinfo(np.int64).max):
+        col[0, 3] = value
+        with pytest.raises(ValueError, match=re.escape(f"up to {2**30}, got {value} at index (0, 3)")):
+            SM.collection_points(col)
 
 @pytest.mark.parametrize("eng", ENGINES, ids=["space_mission", "red_planet"])
 def test_observe_names_a_huge_uint64_seat_as_given(eng):

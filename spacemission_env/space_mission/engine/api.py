@@ -135,6 +135,10 @@ def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndar
         raise illegal_action(a, bad, legal_action_mask(st)[bad])
 
 
+# the largest count collection_points takes: every kind at 2**30 scores below 2**63 (int64)
+MAX_COLLECTION_COUNT = 2**30
+
+
 def _collection_terms(col: np.ndarray) -> tuple:
     """int64 points of collections [..., 10]: minerals, aliens, matter, water, medals (R-P3..R-P7)."""
     col = np.asarray(col)
@@ -156,14 +160,16 @@ def _collection_terms(col: np.ndarray) -> tuple:
 def collection_points(col: np.ndarray) -> np.ndarray:
     """int64 [...]: R-P3..R-P7 points of collections [..., 10] (any integer dtype), as
     :func:`scores` counts them. ValueError on a negative count (no collection holds one;
-    the formulas would score it, a water count of -1 as -5 points) or a uint64 count past
-    int64 (it would be read as a negative one)."""
+    the formulas would score it, a water count of -1 as -5 points) or one past
+    ``MAX_COLLECTION_COUNT`` (the int64 products of R-P3/R-P4 overflowed: 2**62 of each
+    kind scored negative; a uint64 count past int64 was read as a negative one)."""
     arr = np.asarray(col)
     if arr.dtype.kind in "iu" and arr.size:
-        bad = arr < 0 if arr.dtype.kind == "i" else arr > np.iinfo(np.int64).max
+        bad = (arr < 0 if arr.dtype.kind == "i" else False) | (arr > MAX_COLLECTION_COUNT)
         if bad.any():
             at = tuple(int(i) for i in np.argwhere(bad)[0])
-            raise ValueError(f"collections must hold counts from 0 up, got {int(arr[at])} at index {at}")
+            raise ValueError(f"collections must hold counts from 0 up to {MAX_COLLECTION_COUNT}, got {int(arr[at])} "
+                             f"at index {at}")
     return sum(_collection_terms(arr))
 
 
