@@ -179,6 +179,8 @@ def run(args, ap) -> dict:
         specs = model_free_agents(game.name)
     agents = []
     if "agents" in args.only:
+        if not specs:  # '--agents ,' named none: refused, as Space Mission's bench does (it timed none silently)
+            ap.error("argument --agents: no agent to time")
         agents = made_agents(specs, config, ap)
     check_sizes(args, ap, game)
     out: dict = {"game": game.name, "players": players, "rules": config.rules}
