@@ -212,7 +212,7 @@ class GameConfig:
             raise GameConfigError("num_players", f"num_players must be an integer in {d.min_players}..{d.max_players} "
                                   f"for {d.title}, got {self.num_players!r}")
         rules = g.rule_sets[0] if self.rules is None else self.rules
-        if rules not in g.rule_sets:
+        if not isinstance(rules, str) or rules not in g.rule_sets:  # an array's `in` was numpy's own ValueError
             raise GameConfigError("rules", f"unknown rules {rules!r} for {d.title}; expected one of "
                                            f"{', '.join(g.rule_sets)}")
         max_rounds = g.default_max_rounds if self.max_rounds is None else self.max_rounds
@@ -221,7 +221,7 @@ class GameConfig:
             allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
             raise GameConfigError("max_rounds", f"max_rounds must be {allowed} for {d.title}, got {max_rounds!r}")
         object.__setattr__(self, "num_players", int(self.num_players))
-        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "rules", str(rules))  # a str subclass (numpy's str_) as a plain str
         object.__setattr__(self, "max_rounds", int(max_rounds))
 
     @property

@@ -43,6 +43,20 @@ def test_game_config_error_names_its_field_and_lists_values_plainly():
         GameConfig(2, "first_edition")
 
 
+
+def test_game_config_rules_of_another_type_are_its_error():
+    """rules that are not a str are refused as rules (an array of names raised numpy's 'truth
+    value of an array is ambiguous'); numpy's str_ of a rule set is kept as a plain str."""
+    import numpy as np
+    from spacemission_env.games import GameConfigError
+
+    for rules in (np.array(["yucata", "schmidt"]), np.array(["yucata"]), ["yucata"], b"yucata", 5):
+        with pytest.raises(GameConfigError, match=r"^unknown rules .* for Space Mission; expected one of yucata, "
+                                                  r"schmidt$") as exc:
+            GameConfig(2, rules)
+        assert exc.value.field == "rules"
+    assert type(GameConfig(2, np.str_("schmidt")).rules) is str
+
 @pytest.mark.parametrize("command", ["play", "demo", "train"])
 def test_a_bad_configuration_names_its_option_in_every_command(capsys, tmp_path, command):
     extra = ["--run-dir", tmp_path / "run"] if command == "train" else []
