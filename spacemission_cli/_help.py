@@ -4,21 +4,15 @@ agent registry, so that a help text stays true for every registered game, a thir
 included."""
 from __future__ import annotations
 
+from spacemission_env.games import player_ranges, rule_sets_by_game  # shared with the trainers' help
+
+__all__ = ["agents_by_game", "fewest_players", "player_range", "player_ranges", "rule_sets_by_game", "seat_colours"]
+
 
 def _games():
     from spacemission_env.games import GAMES, get_game
 
     return [get_game(name) for name in GAMES]
-
-
-def player_ranges() -> str:
-    """Each game's player counts, e.g. ``Space Mission 2-5, Mission: Red Planet 3-5``."""
-    out = []
-    for g in _games():
-        d = g.description
-        out.append(f"{d.title} {d.min_players}-{d.max_players}" if d.min_players != d.max_players
-                   else f"{d.title} {d.min_players}")
-    return ", ".join(out)
 
 
 def player_range() -> tuple[int, int]:
@@ -52,12 +46,6 @@ def seat_colours() -> str:
         if names:
             by_colour.setdefault(names[0], []).append(g.description.title)
     return "; ".join(f"seat 0 is {colour} in {' and '.join(titles)}" for colour, titles in by_colour.items())
-
-
-def rule_sets_by_game() -> str:
-    """Each game's rule sets, its default first, e.g. ``Space Mission: yucata, schmidt;
-    Mission: Red Planet: first_edition``."""
-    return "; ".join(f"{g.description.title}: {', '.join(g.rule_sets)}" for g in _games())
 
 
 def fewest_players() -> str:

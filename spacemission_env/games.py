@@ -179,6 +179,23 @@ def get_game(game: "str | Game" = DEFAULT_GAME) -> Game:
     return _LOADED[game]
 
 
+def player_ranges() -> str:
+    """Each registered game's player counts, e.g. ``Space Mission 2-5, Mission: Red Planet
+    3-5``: what the commands' and the trainers' help texts say of ``--players``."""
+    out = []
+    for g in (get_game(name) for name in GAMES):
+        d = g.description
+        out.append(f"{d.title} {d.min_players}-{d.max_players}" if d.min_players != d.max_players
+                   else f"{d.title} {d.min_players}")
+    return ", ".join(out)
+
+
+def rule_sets_by_game() -> str:
+    """Each registered game's rule sets, its default first, e.g. ``Space Mission: yucata,
+    schmidt; Mission: Red Planet: first_edition``."""
+    return "; ".join(f"{g.description.title}: {', '.join(g.rule_sets)}" for g in (get_game(name) for name in GAMES))
+
+
 class GameConfigError(ValueError):
     """A :class:`GameConfig` refused: ``field`` names the bad one (``num_players``,
     ``rules`` or ``max_rounds``), so that a command line can name its option."""

@@ -550,14 +550,9 @@ def field_help(name: str, text: str) -> str:
     is listed too."""
     if name not in ("game", "players", "rules"):
         return text
-    from spacemission_env.games import GAMES, get_game
+    from spacemission_env.games import GAMES, player_ranges, rule_sets_by_game
 
-    games = [get_game(g) for g in GAMES]
-    return text.format(
-        games=", ".join(sorted(GAMES)),
-        players=", ".join(f"{g.description.title} {g.description.min_players}-{g.description.max_players}"
-                          for g in games),
-        rules="; ".join(f"{g.description.title}: {', '.join(g.rule_sets)}" for g in games))
+    return text.format(games=", ".join(sorted(GAMES)), players=player_ranges(), rules=rule_sets_by_game())
 
 
 def _default_text(name: str, default) -> str:
