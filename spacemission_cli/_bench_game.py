@@ -14,6 +14,8 @@ import numpy as np
 
 from spacemission_env.games import GameConfig, get_game
 
+from ._args import config_error
+
 
 def check_sizes(args, ap, game, batch_parts=("engine", "env")) -> None:
     """A usage error (through ``ap``) for ``--batch`` or ``--agent-batch`` games, where their
@@ -170,7 +172,7 @@ def run(args, ap) -> dict:
     try:
         config = GameConfig(players, args.rules, game=game.name)  # --rules is checked against the game before
     except ValueError as exc:
-        ap.error(f"argument --players: {exc}")
+        config_error(ap, exc)
     if args.agents:
         specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     else:  # the game's own bots that need no model file (random alone where it has none)

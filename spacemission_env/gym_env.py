@@ -137,9 +137,7 @@ class GameEnv(EnvBase, gymnasium.Env):
             try:
                 action = policy.act(obs, self._mask[0].copy())
             except BaseException as exc:
-                self._episode_over = True  # the game waits on this opponent: the learner cannot act
-                self._mask[:] = True  # no decision pending for the learner (it held the opponent's mask)
-                self._stopped_by = f"opponent {policy!r} in seat {cp} raised {type(exc).__name__}"
+                self._stop_on_opponent(f"opponent {policy!r} in seat {cp} raised {type(exc).__name__}")
                 note_opponent_failure(exc, f"opponent {policy!r} in seat {cp}")
                 raise
             if not (type(action) is int and 0 <= action < self._mask.shape[1] and self._mask[0, action]):
@@ -157,11 +155,17 @@ class GameEnv(EnvBase, gymnasium.Env):
                 raise ValueError(f"{who}: action {a} ({self.game.action_label(a)}) is not legal now; "
                                  f"legal: {legal_list(self._mask[0])}")
         except (TypeError, ValueError):
-            self._episode_over = True  # the learner cannot act on an opponent's turn: reset()
-            self._mask[:] = True  # no decision pending for the learner (it held the opponent's mask)
-            self._stopped_by = f"{who} returned a bad action"
+            self._stop_on_opponent(f"{who} returned a bad action")
             raise
         return a
+
+    def _stop_on_opponent(self, why: str) -> None:
+        """An opponent failed on its turn: the game waits on it, so the learner cannot act
+        until reset(); no decision is pending for it (the mask held the opponent's), and
+        step's error says ``why``."""
+        self._episode_over = True
+        self._mask[:] = True
+        self._stopped_by = why
 
     def _result(self, illegal: bool = False):
         st = self._st

@@ -72,9 +72,8 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
     (all False when ``out`` is None)."""
     check_batch(st, BatchState, "Red Planet")
     sel = _select(st, select)
-    if out is None and select is not None:  # the unselected rows: False, not np.empty's leftovers
-        out = np.zeros((st.batch_size, NUM_ACTIONS), dtype=np.bool_)
-    out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_)
+    # a new buffer's unselected rows: False, not np.empty's leftovers
+    out = output_buffer(out, (st.batch_size, NUM_ACTIONS), np.bool_, zeroed=select is not None)
     K.legal_mask(out, sel, st.record, st.rng)
     return out
 
