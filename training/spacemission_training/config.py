@@ -536,11 +536,17 @@ def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
                     help="continue the run in RUN_DIR from its last checkpoint (its saved configuration; "
                          "--steps, --stop-after-steps, --progress and --device may be changed, any other option only "
                          "repeated with its saved value); a finished run is left as it is")
-    for f in fields(TrainConfig):
+    add_options(ap, TrainConfig)
+    return ap
+
+
+def add_options(ap: argparse.ArgumentParser, config_class) -> None:
+    """One ``--option`` per field of ``config_class`` (TrainConfig, RLlibConfig), default None
+    (unset: the file's or the default value), its help with each game's values and defaults."""
+    for f in fields(config_class):
         kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
         ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
                         help=field_help(f.name, f.metadata["help"]) + _default_text(f.name, f.default))
-    return ap
 
 
 def field_help(name: str, text: str) -> str:

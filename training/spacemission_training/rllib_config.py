@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from .config import (TrainConfig, _bool, _default_text, _check_path, above, at_least, bind_agent_specs, field_help,
+from .config import (TrainConfig, _check_path, above, add_options, at_least, bind_agent_specs,
                      check_field_types, from_file, read_options_file, seed_range_message, seeds_in_range)
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
@@ -169,10 +169,7 @@ def build_parser(prog: str = "spacemission train --backend rllib") -> argparse.A
     ap.add_argument("--config", default=None, help=".json or .toml file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help=f"continue the run in RUN_DIR from its last checkpoint ({', '.join(RESUME_OVERRIDES)} may change)")
-    for f in fields(RLlibConfig):
-        kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
-        ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
-                        help=field_help(f.name, f.metadata["help"]) + _default_text(f.name, f.default))  # as the SB3 trainer's
+    add_options(ap, RLlibConfig)  # as the SB3 trainer's
     return ap
 
 
