@@ -1,11 +1,14 @@
 """What a user installs: each import package in a folder of its own name, nothing generic
-(``agents``, ``training``, ``cli``) importable, a light core whose README examples run in a
-fresh virtualenv without any extra, and a missing extra named by the error."""
+(``agents``, ``training``, ``cli``) importable, a wheel of exactly the checkout's package files,
+a light core whose README examples run in a fresh virtualenv without any extra, and a missing
+extra named by the error."""
 import re
+import shutil
 import subprocess
 import sys
 import venv
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -58,15 +61,60 @@ def test_no_source_edits_sys_path():
     assert not offenders
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
+def checkout_files() -> list[str]:
+    """The checkout's files as git sees them (tracked, and new ones not ignored): what a fresh
+    clone holds, never the build/ or *.egg-info an earlier build left."""
+    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip(f"not a git checkout: {out.stderr.strip()}")
+    return [f for f in out.stdout.split("\0") if f and (ROOT / f).is_file()]
+
+
+def build_wheel(source: Path, out_dir: Path) -> Path:
     pytest.importorskip("setuptools")
-    out_dir = tmp_path_factory.mktemp("wheel")
     result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                             "-w", str(out_dir), str(ROOT)], capture_output=True, text=True, timeout=300)
+                             "-w", str(out_dir), str(source)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     (path,) = out_dir.glob("spacemission_env-*.whl")
     return path
+
+
+def clean_copy(dest: Path) -> Path:
+    """The checkout's files copied to ``dest``. A wheel is built from such a copy: setuptools packs
+    whatever an earlier build left in build/lib (pypa/setuptools#1871), e.g. modules since removed."""
+    for f in checkout_files():
+        (dest / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, dest / f)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    return build_wheel(clean_copy(tmp_path_factory.mktemp("source")), tmp_path_factory.mktemp("wheel"))
+
+
+def installed_name(checkout_path: str) -> str | None:
+    """Where a checkout file lands in site-packages (None: outside the packages)."""
+    for name, folder in FOLDERS.items():
+        if checkout_path.startswith(folder + "/"):
+            return name + checkout_path[len(folder):]
+    return None
+
+
+def test_the_wheel_holds_the_package_files_of_the_checkout_and_nothing_else(wheel):
+    """Every module and data file the code reads at run time (each game's data/*.json, the
+    shipped models, the web page's static/ files) is in the wheel, and no file that is not in the
+    checkout (a module left in build/lib by an earlier build) is."""
+    with zipfile.ZipFile(wheel) as z:
+        packed = {n for n in z.namelist() if not n.split("/")[0].endswith(".dist-info")}
+    expected = {installed_name(f) for f in checkout_files()} - {None}
+    assert packed == expected, (sorted(packed - expected), sorted(expected - packed))
+
+
+def wheel_metadata(path: Path) -> str:
+    with zipfile.ZipFile(path) as z:
+        return next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
 
 
 def test_wheel_installs_only_prefixed_top_level_modules(wheel):
@@ -74,7 +122,7 @@ def test_wheel_installs_only_prefixed_top_level_modules(wheel):
     collide with other distributions): the wheel holds exactly the prefixed packages."""
     with zipfile.ZipFile(wheel) as z:
         top = {name.split("/")[0] for name in z.namelist()}
-        metadata = next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+    metadata = wheel_metadata(wheel)
     assert {t for t in top if not t.endswith(".dist-info")} == set(IMPORT_NAMES)
     core = {re.split(r"[<>=!~\[; ]", line.split(":", 1)[1].strip())[0].lower()
             for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line}
