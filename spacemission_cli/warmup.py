@@ -15,8 +15,9 @@ EXAMPLE = """examples:
   spacemission warmup --game red_planet     one game
   spacemission warmup --no-bots --quiet     environments only, one summary line
 
-Later runs (and a fresh process) load the kernels from numba's cache: __pycache__ beside
-the sources, or NUMBA_CACHE_DIR. Safe to run again; with a warm cache it only loads."""
+Later runs (and a fresh process) load the kernels from numba's cache: NUMBA_CACHE_DIR if set,
+else __pycache__ beside the sources, or the user's cache folder (e.g. ~/.cache/numba) where those are
+read-only; the last line says which. Safe to run again; with a warm cache it only loads."""
 
 
 def _specs(game: str) -> list[str]:

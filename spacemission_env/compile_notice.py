@@ -1,8 +1,8 @@
 """One line on stderr the first time this process compiles a kernel of the engines or the bots.
 
 numba compiles a kernel at its first call unless it loads from the on-disk cache
-(``__pycache__``, or ``NUMBA_CACHE_DIR``); a cold start takes tens of seconds in
-silence. ``spacemission warmup`` (``make install`` runs it) compiles them all up front
+(``NUMBA_CACHE_DIR``, ``__pycache__`` or the user's cache folder: jit.py); a cold start
+takes tens of seconds in silence. ``spacemission warmup`` (``make install`` runs it) compiles them all up front
 (spacemission_env/warmup.py); it prints its own progress and sets this notice as shown.
 numba fires its "numba:compile" event only on a cache miss (a load from
 the cache fires none), so the notice appears exactly when compilation happens.

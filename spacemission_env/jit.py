@@ -29,6 +29,14 @@ Cost: reading the import statements and hashing the sources once per process, ab
 itself is unchanged.
 ``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba.
 
+Where the entries go is numba's choice, per source file: ``NUMBA_CACHE_DIR`` when it is set,
+else ``__pycache__`` beside the source when that folder is writable, else numba's folder in
+the user's cache (e.g. ``~/.cache/numba``: a read-only site-packages). Where none is writable
+(a read-only install run with an unwritable home, as in some containers) plain numba's
+``cache=True`` fails at import (numba issue 4908); :func:`njit` compiles without the disk
+cache instead, and says so once (:data:`NO_CACHE_MESSAGE`). :func:`cache_folders` tells
+where this process's kernels are cached (``spacemission warmup`` prints it).
+
 One more difference from ``numba.njit``: a call from one compiled function to another
 with an integer constant argument (``shuffle(rng, b, pile, 12)``) compiles the callee for
 int64, not for the literal (``Literal[int](12)``), as numba already does for a call from
@@ -50,6 +58,7 @@ import hashlib
 import importlib.util
 import inspect
 import os
+import warnings
 
 import numba
 from numba.core import errors, types
@@ -151,6 +160,12 @@ def _file_digest(path: str) -> bytes:
         return hashlib.sha256(f.read()).digest()
 
 
+NO_CACHE_MESSAGE = ("spacemission_env: numba finds no writable folder for its disk cache (beside the sources, "
+                    "NUMBA_CACHE_DIR or the user's cache folder): every process compiles the kernels again; "
+                    "set NUMBA_CACHE_DIR to a writable folder")
+_kernels: list = []  # every dispatcher made by njit, for cache_folders
+
+
 class _DependencyCache(FunctionCache):
     """numba's FunctionCache whose index is stale once any dependency's source changes."""
 
@@ -194,8 +209,44 @@ def njit(fn=None, **options):
     def wrap(f):
         disp = numba.njit(**options)(f)
         if hasattr(disp, "enable_caching"):  # absent under NUMBA_DISABLE_JIT
-            disp._cache = _DependencyCache(disp.py_func)
+            disp._cache = _disk_cache(disp)
             _plain_call_template(disp)
+            _kernels.append(disp)
         return disp
 
     return wrap if fn is None else wrap(fn)
+
+
+def _disk_cache(disp):
+    """The dependency-aware cache, or numba's no-op cache where numba finds no writable
+    folder (module docstring): a warning once per process instead of an import error."""
+    try:
+        return _DependencyCache(disp.py_func)
+    except RuntimeError as e:
+        if "no locator available" not in str(e):
+            raise
+        if not _disk_cache.warned:
+            _disk_cache.warned = True
+            warnings.warn(NO_CACHE_MESSAGE, RuntimeWarning, stacklevel=2)
+        return disp._cache  # numba.njit without cache=True: its NullCache
+
+
+_disk_cache.warned = False
+
+
+def cache_folders() -> list[str]:
+    """Where the disk cache of the kernels made so far lives (module docstring):
+    "__pycache__ beside the sources", the folder (NUMBA_CACHE_DIR's or the user's cache
+    folder for numba), or "none (compiled in every process)"; one entry per distinct place."""
+    places = []
+    for disp in _kernels:
+        cache = disp._cache
+        if not isinstance(cache, _DependencyCache):
+            place = "none (compiled in every process)"
+        elif cache.cache_path == os.path.join(os.path.dirname(inspect.getfile(disp.py_func)), "__pycache__"):
+            place = "__pycache__ beside the sources"
+        else:
+            place = os.path.dirname(cache.cache_path)  # numba adds a subfolder per source folder
+        if place not in places:
+            places.append(place)
+    return places

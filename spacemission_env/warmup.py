@@ -15,7 +15,9 @@ Afterwards a fresh process loads every kernel from the cache.
 compiles the bots' kernels.
 
 It does not hide the compile: it says what it compiles, and each step's CPU and wall
-seconds and how many functions numba compiled in it (0: all loaded from the cache).
+seconds and how many functions numba compiled in it (0: all loaded from the cache), and at
+the end where the cache is (jit.cache_folders: beside the sources, NUMBA_CACHE_DIR, or the
+user's cache folder when the installation is read-only).
 Nothing here changes a kernel or its results; the cache entries are the ones a first
 call would write. Safe to run again: with a warm cache it only loads.
 """
@@ -78,9 +80,11 @@ class Report:
         return sum(r[3] for r in self.rows)
 
     def summary(self) -> str:
+        from .jit import cache_folders
+
         cpu, wall = sum(r[1] for r in self.rows), sum(r[2] for r in self.rows)
         return (f"warm-up: {len(self.rows)} steps, {self.compiled} functions compiled "
-                f"({cpu:.1f} s CPU, {wall:.1f} s wall)")
+                f"({cpu:.1f} s CPU, {wall:.1f} s wall); numba cache: {', '.join(cache_folders()) or 'none'}")
 
 
 def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

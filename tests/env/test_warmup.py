@@ -2,6 +2,8 @@
 interface of a game through, and reports per step how many functions numba compiled."""
 from __future__ import annotations
 
+import os
+
 import numba
 import pytest
 from numba import config as numba_config
@@ -59,6 +61,8 @@ def test_environments_only(capsys):
     assert warmup.main(["--game", "spacemission", "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "warm-up: 4 steps" in err and "VectorEnv" not in err  # --quiet: the summary only
+    # where the kernels went (jit.cache_folders; NUMBA_CACHE_DIR, else beside these writable sources)
+    assert err.strip().endswith(f"; numba cache: {os.environ.get('NUMBA_CACHE_DIR') or '__pycache__ beside the sources'}")
     assert len(err.strip().splitlines()) == 1, err  # before: the "compiling the numba kernels..." line too
 
 

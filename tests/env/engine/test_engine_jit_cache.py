@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import pathlib
+import subprocess
+import sys
 
 import pytest
 from numba import config as numba_config
@@ -66,3 +69,34 @@ def test_digest_follows_a_dependency_change(tmp_path, monkeypatch):
 def test_cache_option_is_refused():
     with pytest.raises(TypeError, match="cache"):
         jit.njit(cache=False)
+
+
+def _run(code: str, cache_dir: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update({"NUMBA_CACHE_DIR": cache_dir} if cache_dir else {}, PYTHONWARNINGS="default")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.mark.skipif(numba_config.DISABLE_JIT, reason="NUMBA_DISABLE_JIT: no dispatchers, no cache")
+def test_without_a_writable_cache_folder_the_kernels_compile_uncached():
+    """A read-only install run with an unwritable home (numba finds no cache folder: made here by
+    giving numba no locator, as root can write anywhere): the kernels import and run, with one
+    warning in all, where plain ``cache=True`` raised "no locator available" at import."""
+    code = ("from numba.core.caching import FunctionCache\nFunctionCache._impl_class._locator_classes = []\n"
+            "import numpy as np\nfrom spacemission_env import engine_common, jit\n"
+            "import spacemission_env.space_mission.engine\n"
+            "rng = np.array([7], dtype=np.uint64)\nprint(engine_common.below(rng, 0, 6) < 6, jit.cache_folders())")
+    out = _run(code)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split(None, 1) == ["True", "['none (compiled in every process)']\n"]
+    assert out.stderr.count(jit.NO_CACHE_MESSAGE) == 1 and out.stderr.count("Warning") == 1, out.stderr
+
+
+@pytest.mark.skipif(numba_config.DISABLE_JIT, reason="NUMBA_DISABLE_JIT: no dispatchers, no cache")
+def test_cache_folders_names_where_numba_caches(tmp_path):
+    """What ``spacemission warmup``'s last line says: NUMBA_CACHE_DIR when set, else the
+    __pycache__ folders beside the sources (this checkout is writable)."""
+    code = "import spacemission_env.space_mission.engine, spacemission_agents.greedy\nfrom spacemission_env import jit\nprint(jit.cache_folders())"
+    assert _run(code, str(tmp_path)).stdout.strip() == repr([str(tmp_path)])
+    in_tree = _run(code)
+    assert in_tree.stdout.strip() == "['__pycache__ beside the sources']", in_tree.stderr[-2000:]
