@@ -117,6 +117,27 @@ def wheel_metadata(path: Path) -> str:
         return next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
 
 
+def test_the_summary_names_every_game(wheel):
+    """What ``pip show`` says of the distribution: not one game's environment."""
+    from spacemission_env.games import GAMES, get_game
+
+    summary = next(line for line in wheel_metadata(wheel).splitlines() if line.startswith("Summary: "))
+    assert all(get_game(name).description.title in summary for name in GAMES), summary
+
+
+def test_the_version_is_spacemission_env_version(tmp_path):
+    """One version: the package's ``__version__`` (``spacemission --version``, saved models) is
+    the distribution's (``pip show``, importlib.metadata)."""
+    import spacemission_env
+
+    source = clean_copy(tmp_path / "source")
+    init = source / "spacemission_env" / "__init__.py"
+    old = f'__version__ = "{spacemission_env.__version__}"'
+    assert init.read_text().count(old) == 1
+    init.write_text(init.read_text().replace(old, '__version__ = "9.8.7"'))
+    assert "\nVersion: 9.8.7\n" in wheel_metadata(build_wheel(source, tmp_path / "wheel"))
+
+
 def test_wheel_installs_only_prefixed_top_level_modules(wheel):
     """No generic top-level ``agents`` / ``training`` / ``cli`` in site-packages (they
     collide with other distributions): the wheel holds exactly the prefixed packages."""
@@ -175,3 +196,20 @@ def test_a_missing_extra_is_named(code, extra, tmp_path):
     hide = "import sys\nfor m in ('torch', 'rich', 'PIL', 'openskill', 'matplotlib', 'stable_baselines3'):\n    sys.modules[m] = None\n"
     out = run(hide + code, cwd=tmp_path)
     assert out.returncode != 0 and f"pip install 'spacemission_env[{extra}]'" in out.stderr, out.stderr[-2000:]
+
+
+def test_what_the_code_reports_is_the_running_version(monkeypatch):
+    """``spacemission --version``, a saved model's metadata and a training run's config.json
+    report the running package's ``__version__`` (the metadata's, by the test above): before,
+    the last two read the distribution's metadata, which a plain checkout lacks ("unknown")
+    and an editable install keeps from its install."""
+    import spacemission_env
+    from spacemission_agents.ppo import package_version
+    from spacemission_cli.main import _version
+
+    monkeypatch.setattr(spacemission_env, "__version__", "9.8.7")
+    assert _version() == package_version() == "9.8.7"
+    pytest.importorskip("torch")
+    from spacemission_training.config import versions
+
+    assert versions()["spacemission_env"] == "9.8.7"

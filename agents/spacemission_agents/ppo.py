@@ -226,12 +226,11 @@ def shipped_data_path(filename: str, what: str) -> Path:
 
 
 def package_version() -> str:
-    try:
-        from importlib.metadata import version
+    """The running spacemission_env's version: its ``__version__``, from which the installed
+    metadata is built (pyproject.toml), so a plain checkout reports it too."""
+    import spacemission_env
 
-        return version("spacemission_env")
-    except Exception:  # noqa: BLE001 - not installed as a distribution (a plain checkout)
-        return "unknown"
+    return spacemission_env.__version__
 
 
 def observation_layout(observation_type: str, game: str = DEFAULT_GAME) -> list:

@@ -632,8 +632,11 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
 def versions() -> dict:
     from importlib.metadata import PackageNotFoundError, version
 
-    out = {"python": sys.version.split()[0], "platform": platform.platform(), "cpu_count": os.cpu_count()}
-    for name in ("spacemission_env", "numpy", "numba", "torch", "stable_baselines3", "sb3_contrib", "gymnasium"):
+    import spacemission_env
+
+    out = {"python": sys.version.split()[0], "platform": platform.platform(), "cpu_count": os.cpu_count(),
+           "spacemission_env": spacemission_env.__version__}  # the code running, installed or not
+    for name in ("numpy", "numba", "torch", "stable_baselines3", "sb3_contrib", "gymnasium"):
         try:
             out[name] = version(name.replace("_", "-") if name.startswith(("stable", "sb3")) else name)
         except PackageNotFoundError:
