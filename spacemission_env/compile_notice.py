@@ -16,6 +16,9 @@ from numba.core import event
 # the figures: docs/engine.md, "First call (compile)" (7-19 s of CPU for one game's environments, 20-30 s with the bots)
 MESSAGE = ("spacemission_env: compiling the numba kernels (first use only, typically 10-40 s; "
            "later runs load them from the numba cache; `spacemission warmup` compiles them all at once)...")
+# where numba found no writable cache folder (jit.NO_CACHE_MESSAGE, warned just before), nothing is kept
+MESSAGE_UNCACHED = ("spacemission_env: compiling the numba kernels (typically 10-40 s; in every process, "
+                    "since there is no numba cache: set NUMBA_CACHE_DIR to a writable folder)...")
 
 
 class CompileNotice(event.Listener):
@@ -32,7 +35,9 @@ class CompileNotice(event.Listener):
         func = getattr(ev.data.get("dispatcher"), "py_func", None)
         if getattr(func, "__module__", "").startswith(("spacemission_env.", "spacemission_agents.")):
             self.shown = True
-            print(MESSAGE, file=self.stream or sys.stderr, flush=True)
+            from .jit import caching_disabled
+
+            print(MESSAGE_UNCACHED if caching_disabled() else MESSAGE, file=self.stream or sys.stderr, flush=True)
 
     def on_end(self, ev: event.Event) -> None:
         pass

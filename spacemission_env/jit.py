@@ -234,6 +234,11 @@ def _disk_cache(disp):
 _disk_cache.warned = False
 
 
+def caching_disabled() -> bool:
+    """True once a kernel of this process was made without the disk cache (no writable folder)."""
+    return _disk_cache.warned
+
+
 def cache_folders() -> list[str]:
     """Where the disk cache of the kernels made so far lives (module docstring):
     "__pycache__ beside the sources", the folder (NUMBA_CACHE_DIR's or the user's cache

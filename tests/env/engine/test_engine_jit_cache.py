@@ -15,7 +15,7 @@ from numba import config as numba_config
 
 import spacemission_agents._heuristic_kernel as HK
 import spacemission_agents.greedy as G
-from spacemission_env import jit
+from spacemission_env import compile_notice, jit
 from spacemission_env.space_mission.engine import kernels as K
 
 O = importlib.import_module("spacemission_env.space_mission.engine.observe")  # the package exports a function of that name
@@ -90,6 +90,8 @@ def test_without_a_writable_cache_folder_the_kernels_compile_uncached():
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split(None, 1) == ["True", "['none (compiled in every process)']\n"]
     assert out.stderr.count(jit.NO_CACHE_MESSAGE) == 1 and out.stderr.count("Warning") == 1, out.stderr
+    # the first-compile notice does not promise a cache that is not kept
+    assert compile_notice.MESSAGE_UNCACHED in out.stderr and compile_notice.MESSAGE not in out.stderr, out.stderr
 
 
 @pytest.mark.skipif(numba_config.DISABLE_JIT, reason="NUMBA_DISABLE_JIT: no dispatchers, no cache")
