@@ -117,6 +117,14 @@ def wheel_metadata(path: Path) -> str:
         return next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
 
 
+def test_the_wheel_carries_the_licence_text(wheel):
+    """pyproject says MIT, whose terms ask that the notice go with every copy: the wheel holds
+    the checkout's LICENSE (setuptools takes LICENSE* by default)."""
+    with zipfile.ZipFile(wheel) as z:
+        texts = [z.read(n).decode() for n in z.namelist() if n.split("/")[-1] == "LICENSE" and ".dist-info/" in n]
+    assert texts == [(ROOT / "LICENSE").read_text()] and "MIT License" in texts[0]
+
+
 def test_the_summary_names_every_game(wheel):
     """What ``pip show`` says of the distribution: not one game's environment."""
     from spacemission_env.games import GAMES, get_game
