@@ -266,15 +266,15 @@ def rank_reward_table(n: int) -> np.ndarray:
     return table
 
 
-def output_buffer(out, shape: tuple, dtype, zeroed: bool = False) -> np.ndarray:
+def output_buffer(out, shape: tuple, dtype, zeroed: bool = False, name: str = "out") -> np.ndarray:
     """``out`` checked as a kernel's output buffer (a writeable C-contiguous array of
     ``shape`` and ``dtype``), or a new one when None (of zeros with ``zeroed``: a kernel
-    that writes only some rows); ValueError naming what is wanted."""
+    that writes only some rows); ValueError naming the argument (``name``) and what is wanted."""
     if out is None:
         return (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
     if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype \
             or not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError(f"out must be a writeable C-contiguous {np.dtype(dtype).name} array of shape {shape}")
+        raise ValueError(f"{name} must be a writeable C-contiguous {np.dtype(dtype).name} array of shape {shape}")
     return out
 
 

@@ -123,8 +123,8 @@ def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndar
     for name, buf in (("mask_out", mask_out), ("obs_out", obs_out)):
         if buf is None:  # output_buffer would make a new one, and the results would be lost
             raise ValueError(f"{name} must be an array (step_observe writes its results there), got None")
-    mask_out = output_buffer(mask_out, (st.batch_size, NUM_ACTIONS), np.bool_)
-    obs_out = output_buffer(obs_out, (st.batch_size, d), np.int8)
+    mask_out = output_buffer(mask_out, (st.batch_size, NUM_ACTIONS), np.bool_, name="mask_out")
+    obs_out = output_buffer(obs_out, (st.batch_size, d), np.int8, name="obs_out")
     players = np.empty(st.batch_size, np.int64)
     with _quiet():
         bad = F.step_mask_observe(a, st.all_games, mask_out, obs_out, players, _OFFSETS[observation_type],

@@ -40,8 +40,10 @@ def test_an_illegal_action_raises_and_changes_nothing():
     with pytest.raises(ValueError, match="game 2: action"):
         E.step_observe(st, actions, mask_out, obs_out)
     assert all(np.array_equal(x, y) for x, y in zip(before, st.arrays()))
-    with pytest.raises(ValueError, match="out must be a writeable C-contiguous int8 array"):
-        E.step_observe(st, actions, mask_out, np.zeros((4, 5), np.int8))
+    with pytest.raises(ValueError, match="^obs_out must be a writeable C-contiguous int8 array"):
+        E.step_observe(st, actions, mask_out, np.zeros((4, 5), np.int8))  # it said "out", no argument of it
+    with pytest.raises(ValueError, match="^mask_out must be a writeable C-contiguous bool array"):
+        E.step_observe(st, actions, mask_out.view(np.uint8), obs_out)
     with pytest.raises(ValueError, match="unknown observation_type"):
         E.step_observe(st, actions, mask_out, obs_out, "full")
 
