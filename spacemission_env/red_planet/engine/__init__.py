@@ -20,11 +20,12 @@ from .api import (
     sample_actions,
     scores,
     step,
+    step_observe,
 )
 from .convert import from_reference, to_reference
 from .state import FIELDS, BatchState
 
 __all__ = [
     "FIELDS", "BatchState", "from_reference", "init", "legal_action_mask", "observation_size", "observe",
-    "reset_finished", "rewards", "sample_actions", "scores", "step", "to_reference",
+    "reset_finished", "rewards", "sample_actions", "scores", "step", "step_observe", "to_reference",
 ]
