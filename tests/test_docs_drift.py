@@ -23,8 +23,9 @@ tests/test_readme.py run the Python blocks; this file checks the rest:
 * **CLI options**: each option of ``spacemission SUB`` appears in the doc that documents
   SUB (``CLI_HOME``), and a ``(default X)`` in an option table is the parser's default
   (or, where the command decides after parsing, the one its ``--help`` names);
-* **cross-references**: relative links and ``#anchors`` resolve, repository paths and
-  ``spacemission_*`` dotted names written in backticks exist.
+* **cross-references**: relative links and ``#anchors`` resolve, every picture in
+  docs/images is linked from a doc, repository paths and ``spacemission_*`` dotted names
+  written in backticks exist.
 
 Known drift in files this change could not edit is listed in ``REPORTED`` and marked
 xfail(strict): fixing the doc makes the test pass, and then the entry must go.
@@ -126,6 +127,16 @@ def test_links_and_anchors_resolve():
         elif fragment and doc.suffix == ".md" and fragment not in anchors(doc.resolve()):
             problems.append(f"{file}:{line}: {target}: no heading with anchor #{fragment} in {rel(doc.resolve())}")
     assert not problems, "\n".join(problems)
+
+
+def test_every_image_is_shown():
+    """Each picture in docs/images is the target of some doc's link (a picture no doc shows
+    is a leftover, or a doc lost its link); the links themselves resolve (above)."""
+    images = sorted((ROOT / "docs" / "images").iterdir())
+    assert len(images) >= 10, "docs/images is (nearly) empty: did it move?"
+    shown = {((ROOT / file).parent / target.partition("#")[0]).resolve() for file, _, target in links()}
+    unshown = [rel(p) for p in images if p.resolve() not in shown]
+    assert not unshown, f"no doc links to: {unshown}"
 
 
 REPO_PATH = re.compile(r"^(?:\./)?((?:spacemission_env|spacemission_cli|agents|training|benchmarks|tools|tests|docs|notebooks)"
