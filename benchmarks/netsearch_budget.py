@@ -91,8 +91,16 @@ def _table(runs: list[dict]) -> list[dict]:
 
 
 def load_runs(folder: Path) -> list[dict]:
-    """The duel runs saved in ``folder``."""
-    return [json.loads(p.read_text()) for p in sorted(Path(folder).glob("duel_*.json"))]
+    """The duel runs saved in ``folder``. benchmarks/search_budget.py names its runs
+    duel_*.json too: such a file is refused by name (it has no opponent), not read to a KeyError."""
+    runs = []
+    for path in sorted(Path(folder).glob("duel_*.json")):
+        run = json.loads(path.read_text())
+        if not (isinstance(run, dict) and "opponent" in run and "params" in run):
+            raise SystemExit(f"{path} is not a run of netsearch_budget.py duel (no opponent or params; "
+                             "search_budget.py's runs go to its own --dir)")
+        runs.append(run)
+    return runs
 
 
 def report(args) -> None:

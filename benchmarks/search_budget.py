@@ -89,7 +89,13 @@ def _print_ranks(run: dict) -> None:
 
 
 def report(args) -> None:
-    runs = [json.loads(p.read_text()) for p in sorted(args.dir.glob("*.json"))]
+    paths = sorted(args.dir.glob("*.json"))
+    runs = [json.loads(p.read_text()) for p in paths]
+    for path, r in zip(paths, runs):
+        # netsearch_budget.py names its runs duel_*.json too: refused by name, not read to a KeyError
+        if not (isinstance(r, dict) and r.get("kind") in ("duel", "ranks") and "opponent" not in r):
+            raise SystemExit(f"report: {path} is not a run of search_budget.py duel or ranks "
+                             "(netsearch_budget.py's runs go to its own --dir)")
     duels = [r for r in runs if r["kind"] == "duel"]
     budgets = sorted({r["budget"] for r in duels})
     table = []
