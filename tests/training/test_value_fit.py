@@ -1,6 +1,7 @@
 """value_fit on a few games of the shipped 2-player policy: the positions cache is refused
 when made with other settings, and the holdout is the share of games asked for (none with
-``--holdout 0``) with a clear error when no game is left to train on."""
+``--holdout 0``) with a clear error when no game is left to train on; the folders of
+``--out`` and ``--cache`` are made before the games."""
 import json
 
 import numpy as np
@@ -105,3 +106,23 @@ def test_a_cut_or_foreign_cache_is_refused_naming_it(tmp_path, content, named):
     with pytest.raises(ValueError, match=rf"--cache {str(path)!r}") as info:
         value_fit.load_cache(path, {"seed": 7})
     assert named in str(info.value)
+
+
+def test_missing_folders_of_out_and_cache_are_made_and_a_file_in_the_way_refused(tmp_path, capsys):
+    """Before: `--cache runs/v.npz` (docs/training.md's command) on a checkout without runs/
+    played every game, then stopped with a FileNotFoundError traceback; a missing folder of
+    --out did so after the fit too."""
+    cache, out = tmp_path / "runs" / "positions.npz", tmp_path / "nets" / "new" / "v.npz"
+    value_fit.main(["--games", "1", *FAST, "--cache", str(cache), "--out", str(out)])
+    assert cache.is_file() and out.is_file() and out.with_suffix(".json").is_file()
+    capsys.readouterr()
+    (tmp_path / "plain").write_text("a file, not a folder")
+    for option in ("--out", "--cache"):
+        argv = {"--out": str(tmp_path / "w.npz"), "--cache": str(tmp_path / "c.npz"),
+                option: str(tmp_path / "plain" / "x.npz")}
+        with pytest.raises(SystemExit) as info:
+            value_fit.main(["--games", "1", *FAST, *[a for kv in argv.items() for a in kv]])
+        err = capsys.readouterr().err
+        assert info.value.code == 2 and f"{option} {str(tmp_path / 'plain' / 'x.npz')!r}: its folder cannot be made" in err
+        assert "games 1/" not in err  # refused before the games
+    assert not (tmp_path / "w.npz").exists() and not (tmp_path / "c.npz").exists()

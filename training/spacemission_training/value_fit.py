@@ -302,6 +302,13 @@ def main(argv=None) -> None:
         ap.error(f"--policy: {str(path)!r} is a {policy.metadata['num_players']}-player policy, not {args.players}")
     policy_sha256 = file_sha256(path)
     settings = cache_settings(args, policy, policy_sha256)
+    for option, target in (("--out", args.out), ("--cache", args.cache)):
+        # made now: a missing folder failed only when the file was written, after the games and the fit
+        try:
+            if target is not None:
+                target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            ap.error(f"{option} {str(target)!r}: its folder cannot be made ({exc.strerror or exc})")
     cpu0 = time.process_time()
     if args.cache is not None and args.cache.is_file():
         try:
