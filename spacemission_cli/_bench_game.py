@@ -36,7 +36,9 @@ def check_sizes(args, ap, game, batch_parts=("engine", "env")) -> None:
                 ap.error(f"argument {option}: {exc}")
 
 
-def engine_speed(game, config: GameConfig, batch: int, seconds: float, seed: int = 0) -> dict:
+def _random_play(game, config: GameConfig, batch: int, seed: int):
+    """One step of random play over a new batch of ``batch`` games, as a function returning
+    (games running before it, games it finished); finished games are restarted."""
     eng = game.engine
     st = game.new_batch(batch, config, seeds=seed)
     mask = np.empty((batch, game.num_actions), dtype=bool)
@@ -57,8 +59,17 @@ def engine_speed(game, config: GameConfig, batch: int, seconds: float, seed: int
             next_seed += batch
         return running, done
 
-    for _ in range(3):  # warm-up: compiled kernels, caches
-        one_step()
+    return one_step
+
+
+def engine_speed(game, config: GameConfig, batch: int, seconds: float, seed: int = 0) -> dict:
+    # Warm-up: two games played until one ends and restarts, so that every kernel the timed
+    # loop calls (the scoring and the restart too) is compiled or loaded before it starts;
+    # three steps left those to the timed loop, which on an empty numba cache timed their compile.
+    warm = _random_play(game, config, 2, seed)
+    while warm()[1] == 0:
+        pass
+    one_step = _random_play(game, config, batch, seed)
     steps = games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -91,11 +102,14 @@ def vector_speed(game, config: GameConfig, num_envs: int, seconds: float, seed: 
     """Self-play random moves through the VectorEnv (observation, mask, rewards each step)."""
     from spacemission_env.vector import VectorEnv
 
+    rng = np.random.default_rng(seed)
+    warm = VectorEnv(2, num_players=config.num_players, game=game.name, seed=seed)  # to a game's end, as above
+    _, mask, _, _ = warm.reset()
+    terminated = np.zeros(2, dtype=bool)
+    while not terminated.any():
+        _, mask, _, _, terminated, _, _ = warm.step(game.engine.sample_actions(mask, rng))
     env = VectorEnv(num_envs, num_players=config.num_players, game=game.name, seed=seed)
     obs, mask, _, _ = env.reset()
-    rng = np.random.default_rng(seed)
-    for _ in range(3):
-        obs, mask, *_ = env.step(game.engine.sample_actions(mask, rng))
     steps, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         _, mask, *_ = env.step(game.engine.sample_actions(mask, rng))
@@ -123,12 +137,13 @@ def aec_speed(game, config: GameConfig, seconds: float, seed: int = 0) -> dict:
                 legal = np.flatnonzero(obs["action_mask"])
                 e.step(int(legal[int(rng.random() * legal.size)]))
             steps += 1
-            if warm and steps == 200:  # the first steps compile the engine's kernels for this game size
-                warm, steps, t0 = False, 0, time.perf_counter()
             if not warm and steps % 256 == 0 and time.perf_counter() - t0 >= seconds:
                 break
         else:
-            games += 0 if warm else 1
+            if warm:  # the first game, played to its end, compiled (or loaded) every kernel the loop calls
+                warm, steps, t0 = False, 0, time.perf_counter()
+            else:
+                games += 1
             e.reset()
             continue
         break

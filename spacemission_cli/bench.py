@@ -198,11 +198,9 @@ def env_speed(players: int, rules: str, seconds: float, seed: int = 0) -> dict:
     e = env(num_players=players, rules=rules)
     rng = np.random.default_rng(seed)
     e.reset(seed=seed)
-    for _ in range(200):  # warm-up: the first steps compile the engine's kernels for this game size
+    while e.agents:  # warm-up: a whole game, so every kernel the loop calls (the scoring too) is compiled or loaded
         obs, _, terminated, truncated, _ = e.last()
         e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
-        if not e.agents:
-            e.reset()
     e.reset(seed=seed + 1)
     steps = games = 0
     t0 = time.perf_counter()
