@@ -6,9 +6,11 @@ import sys
 
 from ._args import int_arg as _int
 
-EXAMPLE = """example:
+EXAMPLE = """examples:
   spacemission arena --agents random,greedy,heuristic,search --players 2 --games 1000 \\
       --rules yucata --workers 2 --out results/
+  spacemission arena --game red_planet --agents random,greedy,heuristic,ppo --players 4 \\
+      --games 1000 --out rp/
 
 agent specs (comma-separated in --agents):
   NAME                                                  a registered agent of the game (below)

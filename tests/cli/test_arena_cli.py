@@ -68,6 +68,7 @@ def test_help_shows_an_example_and_the_commands(capsys):
     assert info.value.code == 0
     text = capsys.readouterr().out
     assert "spacemission arena --agents random,greedy,heuristic,search --players 2 --games 1000" in text
+    assert "spacemission arena --game red_planet --agents random,greedy,heuristic,ppo --players 4" in text  # both games
     assert "search:budget=0.1" in text
     with pytest.raises(SystemExit):
         main(["--help"])
