@@ -14,6 +14,7 @@ EXAMPLE = """examples:
   spacemission serve                                  http://127.0.0.1:8000/ , bots heuristic, greedy, random
   spacemission serve --opponents heuristic,ppo,search --players 3
   spacemission serve --replay results/games.jsonl     the recorded games on the page as well
+  spacemission serve --game red_planet                Mission: Red Planet at /, Space Mission at /play/spacemission
   spacemission serve --host 0.0.0.0 --port 8080       reachable from other machines (put a proxy in front)
 
 The page offers a new game (players, opponents, rule set, your seat, seed), the board as your

@@ -167,3 +167,22 @@ def test_bench_players_take_the_games_range(capsys, monkeypatch, third_game):
     assert "argument --players: invalid choice: 6 (choose from 2, 3, 4, 5)" in _refused(capsys, "bench", "--players", 6)
     assert "argument --players: num_players must be an integer in 3..5 for Mission: Red Planet, got 2" in _refused(
         capsys, "bench", "--game", "red_planet", "--players", 2, "--only", "engine")
+
+
+def test_every_command_with_a_game_option_shows_a_red_planet_example(capsys):
+    """Each command that takes a game (`--game NAME`; replay's `--game K` is a game number)
+    ends its help with an example for Mission: Red Planet too (arena and serve showed Space
+    Mission's form only)."""
+    from spacemission_cli.main import COMMANDS
+
+    checked = []
+    for sub in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([sub, "--help"])
+        text = capsys.readouterr().out
+        if "--game {" not in text and "--game STR" not in text:
+            continue
+        examples = text[text.index("examples:"):] if "examples:" in text else ""
+        assert "--game red_planet" in examples, f"spacemission {sub} --help: no Red Planet example"
+        checked.append(sub)
+    assert {"play", "arena", "bench", "serve", "demo", "warmup", "train"} <= set(checked), checked
