@@ -58,6 +58,7 @@ needs ``reset()``. Rendering: ``"ansi"`` / ``"human"`` show game 0 as text,
 """
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -468,8 +469,23 @@ class GameVecEnv(EnvBase, VecEnv):
         idx = list(self._get_indices(indices))
         if attr_name == "seats":
             return [int(self.seats[i]) for i in idx]
-        value = getattr(self, attr_name)
+        value = self._look_up("get_attr", attr_name, want_method=False)
         return [value for _ in idx]
+
+    def _look_up(self, caller: str, name: str, want_method: bool) -> Any:
+        """``getattr`` for get_attr / env_method, whose errors name the caller, the missing
+        name and the public names of that kind (SB3's ``has_attr`` relies on AttributeError)."""
+        if not isinstance(name, str):
+            raise TypeError(f"{caller}: the name must be a str, got {name!r}")
+        try:
+            return getattr(self, name)
+        except AttributeError:
+            pass
+        kind = "methods" if want_method else "attributes"
+        names = [n for n in dir(self)
+                 if not n.startswith("_") and callable(inspect.getattr_static(self, n)) == want_method]
+        raise AttributeError(f"{caller}({name!r}): {type(self).__name__} has no attribute {name!r}; "
+                             f"its public {kind}: {', '.join(names)}")
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
         """Attributes are shared by all games, so ``indices`` must name every game (None does).
@@ -501,7 +517,7 @@ class GameVecEnv(EnvBase, VecEnv):
         if method_name == "action_masks":
             masks = self.action_masks()
             return [masks[i] for i in idx]
-        method = getattr(self, method_name)
+        method = self._look_up("env_method", method_name, want_method=True)
         if not callable(method):
             raise TypeError(f"env_method({method_name!r}): {method_name} is not a method of {type(self).__name__} "
                             f"(it is {type(method).__name__}); read it with get_attr")

@@ -294,3 +294,19 @@ def test_a_reset_drops_the_actions_of_a_pending_step_async(game, between):
     assert all(np.array_equal(a, b) for a, b in zip(before, venv.batch_state.arrays()))
     obs, _, _, _ = venv.step(np.array([np.flatnonzero(row)[0] for row in venv.action_masks()]))  # steps on
     assert obs.shape[0] == 3
+
+
+def test_get_attr_and_env_method_name_what_is_missing():
+    """Before: a plain ``'GameVecEnv' object has no attribute 'x'`` (no caller, no choices)
+    and, for a non-str name, Python's bare ``attribute name must be string``. Still
+    AttributeError, which SB3's ``has_attr`` relies on."""
+    venv = SpaceMissionVecEnv(2, seed=0)
+    with pytest.raises(AttributeError, match=r"get_attr\('no_such_name'\).*no attribute 'no_such_name'.*num_players"):
+        venv.get_attr("no_such_name")
+    with pytest.raises(AttributeError, match=r"env_method\('no_such_name'\).*public methods: .*action_masks"):
+        venv.env_method("no_such_name")
+    assert venv.has_attr("no_such_name") is False and venv.has_attr("num_players") is True
+    with pytest.raises(TypeError, match="get_attr: the name must be a str, got 5"):
+        venv.get_attr(5)
+    with pytest.raises(TypeError, match="env_method: the name must be a str, got None"):
+        venv.env_method(None)
