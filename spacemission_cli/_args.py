@@ -1,7 +1,14 @@
-"""Argument types shared by the subcommands' parsers."""
+"""Argument types shared by the subcommands' parsers, and their parser class."""
 from __future__ import annotations
 
 import argparse
+import re
+
+from spacemission_env.checks import UsageParser, shown  # every command's parser; shown: for echoed values
+
+__all__ = ["CONFIG_OPTIONS", "UsageParser", "config_error", "int_arg"]
+
+_INTEGER = re.compile(r"\s*[+-]?\d[\d_]*\s*")  # what int() reads, up to Python's limit on digits
 
 
 def int_arg(text: str) -> int:
@@ -9,7 +16,10 @@ def int_arg(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if _INTEGER.fullmatch(text):  # past Python's limit on the digits of a str -> int (4300)
+            raise argparse.ArgumentTypeError(f"out of range: an integer of {len(text.strip()):,} characters, "
+                                             f"got {shown(text)}") from None
+        raise argparse.ArgumentTypeError(f"expected an integer, got {shown(text)}") from None
 
 
 # GameConfigError.field -> the option that sets it, in every command that takes them

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._args import int_arg as _int
+from ._args import UsageParser, int_arg as _int
 
 EXAMPLE = """examples:
   spacemission arena --agents random,greedy,heuristic,search --players 2 --games 1000 \\
@@ -42,9 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     from spacemission_agents.arena import DEFAULT_CHUNK_SIZE, SEATINGS
     from spacemission_env.games import GAMES, get_game
 
-    ap = argparse.ArgumentParser(prog="spacemission arena", description="A duplicate-format round robin between agents.",
-                                 epilog=EXAMPLE.format(agents=_agents_text()),
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog="spacemission arena", description="A duplicate-format round robin between agents.",
+                     epilog=EXAMPLE.format(agents=_agents_text()),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", required=True, metavar="SPEC,SPEC[,...]",
                     help="at least 2 agent specs, comma-separated (see below)")
     from . import _help

@@ -7,6 +7,8 @@ import json
 import sys
 import time
 
+from ._args import UsageParser
+
 EXAMPLE = """examples:
   spacemission bench                                   all three, about 2 s each
   spacemission bench --only engine --batch 4096 --players 4
@@ -70,9 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     from ._help import fewest_players, player_range, player_ranges, rule_sets_by_game
 
-    ap = argparse.ArgumentParser(prog="spacemission bench", description="How fast this machine runs the batched engine, an environment and the bots.",
-                                 epilog=EXAMPLE.format(engines=_engines_text()),
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog="spacemission bench", description="How fast this machine runs the batched engine, an environment and the bots.",
+                     epilog=EXAMPLE.format(engines=_engines_text()),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", type=_parts, default=list(PARTS), metavar="PART[,PART]",
                     help=f"what to measure: {', '.join(PARTS)} (default all)")
     from spacemission_env.games import GAMES, get_game

@@ -18,7 +18,7 @@ import random
 import sys
 
 from . import _help
-from ._args import int_arg
+from ._args import UsageParser, int_arg
 
 EXAMPLE = """examples:
   spacemission demo --players 4 --seed 3 --rules schmidt
@@ -30,10 +30,10 @@ PLAYERS = ("kind", "uniform")  # kind: Space Mission's only (it picks an action 
 def build_parser() -> argparse.ArgumentParser:
     from spacemission_env.games import DEFAULT_GAME, GAMES, get_game
 
-    ap = argparse.ArgumentParser(prog="spacemission demo", epilog=EXAMPLE,
-                                 description="Play a seeded game between random players of the reference engine; "
-                                             "print each seat's score breakdown and the winners.",
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog="spacemission demo", epilog=EXAMPLE,
+                     description="Play a seeded game between random players of the reference engine; "
+                                 "print each seat's score breakdown and the winners.",
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME,
                     help="the game (default spacemission)")
     ap.add_argument("--players", type=int_arg, metavar="N",

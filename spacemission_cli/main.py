@@ -30,7 +30,9 @@ BROKEN_PIPE = 1
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    from ._args import UsageParser  # here: running a command needs only its own module's imports
+
+    ap = UsageParser(
         prog="spacemission",
         description="Play, rate and train agents for Space Mission and Mission: Red Planet (--game red_planet).",
         epilog="Run 'spacemission COMMAND --help' for a command's options, e.g. spacemission arena --help",

@@ -8,7 +8,7 @@ import sys
 from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
 
-from ._args import int_arg
+from ._args import UsageParser, int_arg
 from ._bots import bind_bot, seed_for
 from ._prompt import Prompt
 
@@ -33,10 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
     from . import _help
 
     agents = "\n".join(f"  {line}" for line in _help.agents_by_game(sep="\n").splitlines())
-    ap = argparse.ArgumentParser(prog="spacemission play", description="Play Space Mission (or another game: --game NAME, e.g. red_planet) against the bots in "
-                                 "the terminal.",
-                                 epilog=EXAMPLE.format(agents=agents),
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog="spacemission play", description="Play Space Mission (or another game: --game NAME, e.g. red_planet) against the bots in "
+                     "the terminal.",
+                     epilog=EXAMPLE.format(agents=agents),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     from spacemission_env.games import GAMES, get_game
 
     ap.add_argument("--game", choices=sorted(GAMES), help="the game (default spacemission; each game's players and "

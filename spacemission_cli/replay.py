@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._args import int_arg
+from ._args import UsageParser, int_arg
 
 EXAMPLE = """examples:
   spacemission replay results/games.jsonl --game 3              every move and the board after each turn
@@ -35,8 +35,8 @@ def record_number(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="spacemission replay", description="Step through a recorded game: every move in words and the board, as everyone or as one seat saw it.",
-                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog="spacemission replay", description="Step through a recorded game: every move in words and the board, as everyone or as one seat saw it.",
+                     epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", metavar="FILE", help="recorded games, JSON lines")
     ap.add_argument("--game", type=record_number, metavar="K", help="the game numbered K in the file (its 'game' field; default: the first). A number, "
                          "not a game's name as in play and arena: each record says which game it is")

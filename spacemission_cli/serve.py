@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._args import int_arg
+from ._args import UsageParser, int_arg
 
 # a lower bound of one live game's memory (its state, bots and undo history): 11 KiB were measured
 # for a new two-player game against random, more with other bots and as the game goes on
@@ -23,9 +23,9 @@ with the score breakdown. The JSON API behind it is in docs/play.md."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="spacemission serve",
-                                 description="Serve a web page where people play the bots and replay recorded games.",
-                                 epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog="spacemission serve",
+                     description="Serve a web page where people play the bots and replay recorded games.",
+                     epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
     from spacemission_env.games import GAMES

@@ -39,7 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         backend, rest = _split_backend(argv)
     except ValueError as exc:
-        print(f"spacemission train: error: {exc}", file=sys.stderr)
+        from spacemission_env.checks import cut_long_words
+
+        print(f"spacemission train: error: {cut_long_words(str(exc))}", file=sys.stderr)
         return 2
     if {"-h", "--help"} & set(rest) and backend is None:
         print("--backend {sb3,rllib}: the trainer (default sb3, the options below); "

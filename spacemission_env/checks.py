@@ -1,11 +1,14 @@
 """Argument checks shared by the package and the layers above it (agents, the CLI)."""
 from __future__ import annotations
 
+import argparse
 import os
+import re
 
 import numpy as np
 
-__all__ = ["INDEX_LIMIT", "check_batch_memory", "check_memory", "count_text", "is_int", "physical_memory"]
+__all__ = ["INDEX_LIMIT", "SHOWN_CHARS", "UsageParser", "check_batch_memory", "check_memory", "count_text", "cut",
+           "cut_long_words", "is_int", "physical_memory", "shown"]
 
 INDEX_LIMIT = 2**63 - 1  # the largest count an int64 index or counter holds (numpy's sizes are int64 too)
 
@@ -13,6 +16,35 @@ INDEX_LIMIT = 2**63 - 1  # the largest count an int64 index or counter holds (nu
 def is_int(x) -> bool:
     """A Python or numpy integer, not a bool: what counts, seats, seeds and ids must be."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+SHOWN_CHARS = 80  # a value echoed in an error message is cut to this many characters
+
+
+def cut(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text``, cut to ``limit`` characters with "..." when longer."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def shown(value, limit: int = SHOWN_CHARS) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a message naming a rejected value (a
+    16 KiB request body, a 5000-digit seed) does not repeat all of it."""
+    return cut(repr(value), limit)
+
+
+def cut_long_words(message: str, limit: int = SHOWN_CHARS) -> str:
+    """``message`` with each run of more than ``limit`` characters without a space (an
+    echoed value) cut to ``limit``: for messages that echo values they do not cut."""
+    return re.sub(rf"\S{{{limit + 1},}}", lambda m: cut(m.group(), limit), message)
+
+
+class UsageParser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors cut the values they echo (``--seed`` with
+    5000 digits, argparse's own "invalid choice: ...") with :func:`cut_long_words`, as
+    ``spacemission serve`` does: every command's parser, the trainers' included."""
+
+    def error(self, message: str):
+        super().error(cut_long_words(message))
 
 
 def physical_memory() -> int | None:

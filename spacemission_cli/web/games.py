@@ -10,6 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from spacemission_env.checks import shown
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission.config import RULE_SETS
 from spacemission_env.space_mission.rules import new_game
@@ -23,16 +24,6 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status, self.message = status, message
-
-
-SHOWN_CHARS = 80  # a rejected value is echoed up to this many characters of its repr
-
-
-def shown(value, limit: int = SHOWN_CHARS) -> str:
-    """``repr(value)``, cut to ``limit`` characters with "..." when longer: a message naming a
-    rejected value of a request does not repeat a body of up to 16 KiB."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 @dataclass

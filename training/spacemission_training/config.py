@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from spacemission_env.checks import check_batch_memory
+from spacemission_env.checks import UsageParser, check_batch_memory
 from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
@@ -527,10 +527,10 @@ docs/training.md has the command that trained the shipped agent."""
 
 
 def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=prog, description="Train a PPO agent (MaskablePPO on the batched engine) with "
-                                 "the heuristic bot's plan values as a prior, behaviour-cloning warm start, an opponent pool, arena "
-                                 "evaluations and checkpoints.",
-                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog=prog, description="Train a PPO agent (MaskablePPO on the batched engine) with "
+                     "the heuristic bot's plan values as a prior, behaviour-cloning warm start, an opponent pool, arena "
+                     "evaluations and checkpoints.",
+                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help="TOML or JSON file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help="continue the run in RUN_DIR from its last checkpoint (its saved configuration; "

@@ -18,12 +18,14 @@ import sys
 import time
 from pathlib import Path
 
+from spacemission_env.checks import UsageParser
+
 __all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m spacemission_training.quickstart", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap = UsageParser(prog="python -m spacemission_training.quickstart", description=__doc__.split("\n\n")[0],
+                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--steps", type=int, default=500_000, help="PPO steps (learner decisions)")
     ap.add_argument("--bc-samples", type=int, default=60_000, help="teacher decisions cloned before PPO")
     ap.add_argument("--games", type=int, default=200, help="arena games per pair")

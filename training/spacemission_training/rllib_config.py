@@ -8,6 +8,8 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from spacemission_env.checks import UsageParser
+
 from .config import (TrainConfig, _check_path, above, add_options, at_least, bind_agent_specs,
                      check_field_types, from_file, read_options_file, seed_range_message, seeds_in_range)
 from .device import DEVICE_PATTERN
@@ -163,9 +165,9 @@ EXAMPLES = """examples:
 docs/training.md, "Training on Ray"."""
 
 def build_parser(prog: str = "spacemission train --backend rllib") -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=prog, description="Multi-agent PPO self-play on Ray RLlib (new API stack) on the "
-                                 "PettingZoo env, with action masking, bots and snapshots of the learner as opponents.",
-                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(prog=prog, description="Multi-agent PPO self-play on Ray RLlib (new API stack) on the "
+                     "PettingZoo env, with action masking, bots and snapshots of the learner as opponents.",
+                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help=".json or .toml file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help=f"continue the run in RUN_DIR from its last checkpoint ({', '.join(RESUME_OVERRIDES)} may change)")

@@ -1,0 +1,55 @@
+"""A value typed on the command line (or in a trainer's --config file) is echoed in a usage
+error cut to 80 characters, as ``spacemission serve`` cuts a request's values, by one
+shared helper (``spacemission_env.checks``: ``shown``, ``UsageParser``). Before, a 5000-digit
+``--seed`` came back whole (and, past Python's 4300-digit limit, as "expected an integer")."""
+from __future__ import annotations
+
+import pytest
+
+from spacemission_cli.main import main
+from spacemission_env.checks import SHOWN_CHARS, cut_long_words, shown
+
+DIGITS = "9" * 5000
+VALID = "9" * 4000  # an integer Python reads: the command's own range check echoes it
+
+
+@pytest.mark.parametrize("argv", [
+    ["arena", "--agents", "random,random", "--seed", DIGITS],
+    ["arena", "--agents", "random,random", "--seed", "-" + VALID],
+    ["arena", "--agents", "random,random", "--rules", "x" + DIGITS],
+    ["play", "--seed", VALID],
+    ["play", "--seat", DIGITS],
+    ["demo", "--seed", VALID],
+    ["serve", "--port", VALID],
+    ["replay", "--game", DIGITS, "x.jsonl"],
+    ["bench", "--seconds", "1e" + DIGITS],
+    ["x" + DIGITS],
+    ["train", "--backend", "x" + DIGITS],
+    ["train", "--steps", DIGITS],
+    ["train", "--progress", "x" + DIGITS],
+])
+def test_a_long_value_is_cut_in_the_usage_error(argv, capsys):
+    if argv[0] == "train" and "--backend" not in argv:
+        pytest.importorskip("stable_baselines3")
+    assert _exit_code(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "error:" in err and "..." in err and len(err) < 600, err
+    assert all(len(word) <= SHOWN_CHARS for word in err.split()), err
+
+
+def _exit_code(argv) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # a usage error
+        return exc.code
+
+
+def test_an_integer_past_pythons_digit_limit_is_out_of_range(capsys):
+    assert _exit_code(["play", "--seed", DIGITS]) == 2
+    assert "argument --seed: out of range: an integer of 5,000 characters" in capsys.readouterr().err
+
+
+def test_the_helpers_cut_to_the_limit():
+    assert shown("x" * 10) == repr("x" * 10)
+    assert shown("x" * 500) == "'" + "x" * 76 + "..." and len(shown("x" * 500)) == SHOWN_CHARS
+    assert cut_long_words("got " + "9" * 100 + " and 1") == "got " + "9" * 77 + "... and 1"
