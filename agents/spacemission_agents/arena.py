@@ -103,7 +103,7 @@ def _scheduled_games(num_agents: int, num_players: int, games: int, mode: str) -
     else:  # a handful of lineups with repeats (at most 6 for 5 players): count them as _schedule pads them
         ups = lineups(num_agents, num_players)
         n_lineups, per_deal = len(ups), math.lcm(*(len(seatings(u, mode)) for u in ups))
-    deals = math.ceil(games / per_deal)
+    deals = -(-games // per_deal)  # in integers: games may be any size here (its check follows)
     return deals, n_lineups * deals * per_deal
 
 

@@ -197,6 +197,15 @@ def test_largest_schedule_is_allowed():
     assert _scheduled_games(2, 2, MAX_SCHEDULED_GAMES, "rotations")[1] == MAX_SCHEDULED_GAMES
 
 
+def test_a_huge_games_count_is_refused_with_its_exact_total():
+    """Before: ``games / per_deal`` in floats: 10**23 - 1 games were counted as
+    99,999,999,999,999,991,611,392 in the message, and 4000 digits raised OverflowError."""
+    from spacemission_agents.arena import _scheduled_games
+    assert _scheduled_games(2, 2, 10**23 - 1, "rotations") == (5 * 10**22, 10**23)
+    with pytest.raises(ArenaArgumentError, match="games=9{20}.* schedules 10,000,000,"):
+        run_arena(["random", "random"], games=10**4000 - 1, progress=False)
+
+
 # --- forfeits -------------------------------------------------------------------------------
 class Cheater(KindRandomAgent):
     """Plays an illegal id whenever discover is legal."""

@@ -16,6 +16,7 @@ VALID = "9" * 4000  # an integer Python reads: the command's own range check ech
 @pytest.mark.parametrize("argv", [
     ["arena", "--agents", "random,random", "--seed", DIGITS],
     ["arena", "--agents", "random,random", "--seed", "-" + VALID],
+    ["arena", "--agents", "random,random", "--games", VALID],
     ["arena", "--agents", "random,random", "--rules", "x" + DIGITS],
     ["play", "--seed", VALID],
     ["play", "--seat", DIGITS],
