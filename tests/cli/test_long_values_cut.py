@@ -27,6 +27,7 @@ VALID = "9" * 4000  # an integer Python reads: the command's own range check ech
     ["x" + DIGITS],
     ["train", "--backend", "x" + DIGITS],
     ["train", "--steps", DIGITS],
+    ["train", "--seed", "-" + VALID],
     ["train", "--progress", "x" + DIGITS],
 ])
 def test_a_long_value_is_cut_in_the_usage_error(argv, capsys):

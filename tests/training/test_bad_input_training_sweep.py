@@ -266,3 +266,19 @@ def test_train_names_the_one_bad_field(argv, message, tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()[-1]  # after argparse's usage
     assert exc.value.code == 2 and message in err and "'game':" not in err and len(err) < 200
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("text", ["steps = 10000000000000000000\n", "seed = -99999999999999999999999\n",
+                                  '{"steps": 1%s}' % ("0" * 400)])
+def test_an_integer_past_int64_is_refused_naming_the_option(tmp_path, capsys, text):
+    """Before: an OverflowError traceback (float() of a 400-digit int), or a run that started
+    and failed in SB3 (float(total_timesteps)); 10**19 steps passed into the int64 counters."""
+    conf = tmp_path / ("c.json" if text.startswith("{") else "c.toml")
+    conf.write_text(text)
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf)])
+    assert "must be an integer in -9223372036854775807..9223372036854775807" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        parse_args(["--steps", "9" * 400])
+    assert "option steps must be an integer in" in capsys.readouterr().err
+    assert TrainConfig(steps=2**63 - 1).steps == 2**63 - 1

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from spacemission_env.checks import UsageParser, check_batch_memory
+from spacemission_env.checks import INDEX_LIMIT, UsageParser, check_batch_memory
 from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
@@ -88,7 +88,9 @@ def check_field_types(cfg) -> None:
         elif isinstance(v, bool) or not isinstance(v, numbers.Real):  # numpy numbers too
             ok = False
         elif f.type == "int":
-            ok = float(v).is_integer()
+            ok = isinstance(v, numbers.Integral) or float(v).is_integer()  # float() of a huge int overflows
+            if ok and abs(v) > INDEX_LIMIT:  # the step counters, numpy and torch hold int64
+                raise ValueError(f"option {f.name} must be an integer in -{INDEX_LIMIT}..{INDEX_LIMIT}, got {v!r}")
             if ok:
                 v = int(v)
         else:  # float
