@@ -282,3 +282,29 @@ def test_an_integer_past_int64_is_refused_naming_the_option(tmp_path, capsys, te
         parse_args(["--steps", "9" * 400])
     assert "option steps must be an integer in" in capsys.readouterr().err
     assert TrainConfig(steps=2**63 - 1).steps == 2**63 - 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("steps = -1\n", "bad training configuration: steps must be >= 1, got -1"),
+    ("eval_seed = -1\n", "bad training configuration: seed and eval_seed must be in"),
+    ("lr = -1.0\n", "bad training configuration: lr must be > 0, got -1.0"),
+    ('reward = "x"\n', "bad training configuration: reward must be win or score"),
+    ("num_envs = 1000000000000\n", "num_envs=1,000,000,000,000: that many games need"),
+    ('trunk = ""\n', "trunk: a policy with the heuristic prior needs at least one trunk layer"),
+    ('observation_type = "seer"\nprior = "heuristic"\n', "bad training configuration: the heuristic prior reads the 'recall'"),
+])
+def test_a_wrong_value_in_a_config_file_names_the_file(tmp_path, capsys, text, message):
+    """Before: only errors worded "option NAME: ..." named the file; a value out of its range
+    (steps = -1, the seeds, lr, reward, the memory of num_envs, an empty trunk) named the
+    option alone, and the user was left to find which file or flag gave it."""
+    conf = tmp_path / "c.toml"
+    conf.write_text(text)
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf)])
+    assert f"error: config file {str(conf)!r}: {message}" in capsys.readouterr().err
+    option, _, value = text.partition("\n")[0].partition(" = ")
+    conf.write_text("threads = 1\n")  # the same value from a flag: no file named
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf), f"--{option.replace('_', '-')}", value.strip('"')])
+    err = capsys.readouterr().err
+    assert message.split(":")[-1].split(",")[0] in err and "config file" not in err, err

@@ -495,7 +495,7 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
 
 def from_file(exc: Exception, path: str | None, values: dict, flags: dict) -> str:
     """The message of a configuration error, naming the config file ``path`` when the option
-    the error names ("option NAME ...") came from it (and no flag overrode it). A refused game
+    the error is about (:func:`options_named`) came from it (and no flag overrode it). A refused game
     configuration (``GameConfigError``: players, rules, max_rounds) names its option as
     argparse does (``argument --rules: ...``), or the file's option it came from."""
     field = getattr(exc, "field", None)
@@ -504,11 +504,24 @@ def from_file(exc: Exception, path: str | None, values: dict, flags: dict) -> st
         if path and name in values and name not in flags:
             return f"config file {path!r}: option {name}: {exc}"
         return f"argument --{name.replace('_', '-')}: {exc}"
-    words = str(exc).split()
-    name = words[1].rstrip(":") if len(words) > 1 and words[0] == "option" else None
-    if path and name in values and name not in flags:
+    if path and any(name in values and name not in flags for name in options_named(str(exc), values)):
         return f"config file {path!r}: {exc}"
     return str(exc)
+
+
+def options_named(message: str, names) -> list[str]:
+    """The options among ``names`` a configuration error is about: the words before its
+    first "must", ":", "=" or "," after the "bad ... configuration:" or "option" it may
+    start with ("steps must be >= 1", "seed and eval_seed must ...", "num_envs=10: ...",
+    "option opponents: ..."); where those are not option names, every one of ``names``
+    the message has as a word ("the heuristic prior reads ..., got observation_type 'x'")."""
+    text = re.sub(r"^bad [\w ]*configuration: ", "", message)
+    text = re.sub(r"^option ", "", text)
+    head = re.split(r" must\b|[:=,]", text, maxsplit=1)[0]
+    words = re.findall(r"\w+", head)
+    if words and all(w in names or w == "and" for w in words):
+        return [w for w in words if w in names]
+    return [w for w in re.findall(r"\w+", text) if w in names]
 
 
 def _bool(text: str) -> bool:
