@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import config as _numba_config
 
-from .checks import is_int
+from .checks import is_int, shown
 from .rng import SeedTypeError
 from .jit import njit
 
@@ -63,6 +63,16 @@ def quiet():
 
 
 
+def exact_ints(values, arr: np.ndarray) -> list[int] | None:
+    """The 1-d ``values`` as Python ints where numpy's ``arr`` of them lost them: ints past
+    int64 make numpy give float64 (``[2**63, 0]``, rounded) or objects (``[2**64]``), to be
+    checked and converted exactly; None otherwise (the array is as given, or not of ints)."""
+    if arr.ndim != 1 or arr.dtype.kind not in "fO" or not arr.size:
+        return None
+    items = arr.tolist() if arr.dtype.kind == "O" else list(values)
+    return [int(x) for x in items] if all(is_int(x) for x in items) else None
+
+
 def seed_array(seeds, batch_size: int) -> np.ndarray:
     """uint64 [B] from an int s (seeds s, s+1, ...) or an integer array [B]; every seed in [0, 2**64)."""
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
@@ -74,6 +84,12 @@ def seed_array(seeds, batch_size: int) -> np.ndarray:
     if not isinstance(seeds, (np.ndarray, list, tuple)):  # a float, bool, str, None: the wrong type
         raise SeedTypeError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
     arr = np.asarray(seeds)
+    ints = exact_ints(seeds, arr) if arr.shape == (batch_size,) else None
+    if ints is not None:  # seeds past int64: each must still be a uint64
+        bad = [k for k, s in enumerate(ints) if not 0 <= s < 2**64]
+        if bad:
+            raise ValueError(f"seeds must be in [0, 2**64), got {shown(ints[bad[0]])} at index {bad[0]}")
+        return np.array(ints, dtype=np.uint64)
     if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
         error = ValueError if arr.shape != (batch_size,) else SeedTypeError  # a float array: the wrong type
         raise error(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
@@ -100,6 +116,9 @@ def check_rows(rows, batch_size: int) -> np.ndarray:
     bool mask would leave the new batch's ``batch_size`` wrong, and a row out of range is
     named with the batch size rather than left to numpy's bare IndexError."""
     arr = np.asarray(rows)
+    ints = exact_ints(rows, arr)
+    if ints is not None:  # rows past int64: out of range of any batch, named as the others are
+        arr = np.array([r if -batch_size <= r < batch_size else batch_size for r in ints], dtype=np.int64)
     if arr.ndim != 1 or (arr.dtype.kind not in "iu" and arr.size):
         raise ValueError(f"rows must be a 1-d integer array, got {rows!r}")
     if arr.size:
@@ -107,7 +126,7 @@ def check_rows(rows, batch_size: int) -> np.ndarray:
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
             raise ValueError(f"rows must index the batch of {batch_size} (-{batch_size}..{batch_size - 1}), "
-                             f"got rows[{k}] = {int(arr[k])}")
+                             f"got rows[{k}] = {shown(ints[k] if ints is not None else int(arr[k]))}")
     return arr.astype(np.intp, copy=False)
 
 

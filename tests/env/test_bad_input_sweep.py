@@ -73,6 +73,10 @@ def test_observe_rejects_a_huge_seat_by_name(engine, players, player):
     ([0.5], "rows must be a 1-d integer array"),
     ([0, 2], "rows must index the batch of 2 (-2..1), got rows[1] = 2"),
     ([-3], "rows must index the batch of 2 (-2..1), got rows[0] = -3"),
+    # past int64 (numpy makes objects or rounded floats of them): before, "not a 1-d integer array"
+    ([2**64], "rows must index the batch of 2 (-2..1), got rows[0] = 18446744073709551616"),
+    ([0, -2**63 - 1], "rows must index the batch of 2 (-2..1), got rows[1] = -9223372036854775809"),
+    ([2**63, 0], "rows must index the batch of 2 (-2..1), got rows[0] = 9223372036854775808"),
 ])
 def test_take_rejects_rows_that_are_not_indices(engine, players, rows, text):
     """Before the fix a bool mask gave a batch whose batch_size (2) did not match its
@@ -83,6 +87,18 @@ def test_take_rejects_rows_that_are_not_indices(engine, players, rows, text):
         st.take(rows)
     assert st.batch_size == 2 and np.array_equal(st.current_player, before.current_player)
     assert st.take([1, 1]).batch_size == 2  # repeats still fine
+
+
+@pytest.mark.parametrize("engine, players", ENGINES)
+def test_seeds_past_int64_are_out_of_range_or_exact(engine, players):
+    """Before: a seed list with an int past int64 was a SeedTypeError "dtype object" (2**64)
+    or "dtype float64" (numpy 2 makes floats of [2**63, 0]), the valid uint64 seeds included."""
+    for seeds, k, shown in (([0, 2**64], 1, "18446744073709551616"), ([-1, 2**63], 0, "-1")):
+        with pytest.raises(ValueError, match=re.escape(f"seeds must be in [0, 2**64), got {shown} at index {k}")):
+            engine.init(2, players, seeds=seeds)
+    exact = engine.init(2, players, seeds=[2**63 + 1, 0])
+    same = engine.init(2, players, seeds=np.array([2**63 + 1, 0], dtype=np.uint64))
+    assert np.array_equal(engine.observe(exact, player=0), engine.observe(same, player=0))
 
 
 @pytest.mark.parametrize("engine, players", ENGINES)
