@@ -40,7 +40,9 @@ Each decision (docs/agents_search.md has the measurements):
    fed from the world state directly (exact piles; no observation built);
    ``"kind-random"``: engine.sample_actions(by_kind=True); or any agent object, which
    plays on each acting seat's own observation (reseeded before each decision from the
-   bot's seed and the observation when it has a ``seed`` method). ``depth`` caps a rollout at that many of
+   bot's seed and the observation when it has a ``seed`` method; one without it that draws
+   random numbers makes the bot's decisions irreproducible, whatever its ``seed``, as
+   opponents without one are in the envs and the arena). ``depth`` caps a rollout at that many of
    the bot's turns (then the leaf is valued by the provisional score margin, reservations
    counted at ``reservation_weight``).
 6. **Value** of a rollout for the bot: its R-P8 rank reward (1 win, -1 loss, shared ties;
