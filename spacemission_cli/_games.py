@@ -188,20 +188,24 @@ def read_records(path) -> list[tuple[int, dict]]:
     return parse_records(text, str(path))
 
 
-def parse_records(text: str, where: str) -> list[tuple[int, dict]]:
-    """The games of a recorded file's text (see :func:`read_records`)."""
-    try:
-        whole = parse_json(text)
-    except ValueError:  # not one JSON document: JSON lines (each checked below)
-        whole = None
+_UNPARSED = object()
+
+
+def parse_records(text: str, where: str, whole=_UNPARSED) -> list[tuple[int, dict]]:
+    """The games of a recorded file's text (see :func:`read_records`). ``whole``: the text
+    parsed as one JSON document where the caller has done so (None: it is not one)."""
+    if whole is _UNPARSED:
+        try:
+            whole = parse_json(text)
+        except ValueError:  # not one JSON document: JSON lines (each checked below)
+            whole = None
     if isinstance(whole, dict) and whole.get("format") == SAVE_FORMAT:
         return [(1, record_from_save(whole, where))]
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+    for n, line in lines:
         try:
-            rec = parse_json(line)
+            rec = whole if len(lines) == 1 and whole is not None else parse_json(line)  # one line: parsed already
         except ValueError as exc:
             raise ReplayError(f"{where} line {n}: {exc}") from None
         _check_shape(rec, f"{where} line {n}")

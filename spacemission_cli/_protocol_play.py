@@ -158,14 +158,14 @@ def new_game(args, ap, game) -> dict:
 
 def load_game(args, ap, game_name: str | None, loaded: tuple) -> dict:
     """A game saved with ``save FILE``: its record rebuilt action by action. ``loaded``: the
-    file's text, or what reading it raised (play's ``read_load``)."""
-    text, error = loaded
+    file, read and parsed once (play's ``read_load``)."""
+    error = loaded.error
     try:
         if isinstance(error, (OSError, UnicodeDecodeError)):
             raise RecordError(f"cannot read {args.load}: {error}")
         if error is not None:  # past this machine's memory, or no text
             raise RecordError(str(error))
-        (_, rec), = parse_records(text, args.load)[:1]
+        (_, rec), = parse_records(loaded.text, args.load, whole=loaded.data)[:1]
         if not rec.get("unfinished"):
             raise RecordError(f"{args.load}: not a saved unfinished game (written by 'save FILE')")
         agents = rec.get("agents")
@@ -331,9 +331,9 @@ class ProtocolSession:
             record_finished_game(self.console, self.record, rec)
 
 
-def main(args, ap, game_name: str | None, loaded: tuple = (None, None)) -> int:
+def main(args, ap, game_name: str | None, loaded=None) -> int:
     """``play`` for a protocol game: ``args`` parsed by play's parser; ``loaded`` the
-    ``--load`` file's text or what reading it raised (play's ``read_load``)."""
+    ``--load`` file, read and parsed (play's ``read_load``; None without --load)."""
     import sys
 
     from ._prompt import Prompt

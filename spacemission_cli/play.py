@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from typing import NamedTuple
 
 from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
@@ -170,10 +171,20 @@ def _new_game(args, ap) -> dict:
     return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
 
 
-def read_load(args, ap) -> tuple[str | None, Exception | None]:
-    """The ``--load`` file's text, read once for both games' loaders (a named pipe gives its
-    text only once): (text, None), or (None, what reading it raised). The options a saved
-    game fixes are refused first."""
+class Loaded(NamedTuple):
+    """The ``--load`` file, read and parsed once for both games' loaders (a named pipe gives
+    its text only once; a big save need not be parsed twice): its ``text``, or the ``error``
+    reading it raised; the JSON document ``data`` it holds, or the ``parse_error`` (a
+    protocol game's record is one JSON line, Space Mission's save one document)."""
+    text: str | None
+    error: Exception | None = None
+    data: object = None
+    parse_error: ValueError | None = None
+
+
+def read_load(args, ap) -> Loaded:
+    """The ``--load`` file, read and parsed (:class:`Loaded`). The options a saved game
+    fixes are refused first."""
     from ._games import read_text
 
     given = [name for name in FIXED_BY_LOAD if getattr(args, name) is not None]
@@ -181,12 +192,16 @@ def read_load(args, ap) -> tuple[str | None, Exception | None]:
         ap.error(f"argument --{given[0].replace('_', '-')}: not allowed with --load (the saved game fixes "
                  f"{', '.join('--' + n.replace('_', '-') for n in FIXED_BY_LOAD)})")
     try:
-        return read_text(args.load), None
+        text = read_text(args.load)
     except (OSError, ValueError) as exc:  # ValueError: not UTF-8, no text, or past this machine's memory
-        return None, exc
+        return Loaded(None, exc)
+    try:
+        return Loaded(text, data=parse_json(text))
+    except ValueError as exc:  # not one JSON document: the loaders name it
+        return Loaded(text, parse_error=exc)
 
 
-def _load_game(args, ap, text: str | None, error: Exception | None) -> dict:
+def _load_game(args, ap, loaded: Loaded) -> dict:
     from spacemission_env.space_mission.rules.state_json import SCHEMA_VERSION, state_from_dict, state_to_dict
 
     from ._bots import refuse_imported_bots
@@ -194,14 +209,13 @@ def _load_game(args, ap, text: str | None, error: Exception | None) -> dict:
 
     bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
 
+    error, data = loaded.error, loaded.data
     if isinstance(error, (OSError, UnicodeDecodeError)):
         bad(f"cannot read it ({error})")
     elif error is not None:  # more than this machine's memory could hold once read, or no text
         bad(str(error))
-    try:
-        data = parse_json(text)
-    except ValueError as exc:
-        bad(str(exc))
+    if loaded.parse_error is not None:
+        bad(str(loaded.parse_error))
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
         bad(f"not a saved game (expected format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
     try:
@@ -234,17 +248,13 @@ def _load_game(args, ap, text: str | None, error: Exception | None) -> dict:
     return {"state": state, "seat": seat, "seed": seed, "specs": specs, "actions": [list(a) for a in actions]}
 
 
-def _is_space_mission_save(text: str | None) -> bool:
-    """The text of Space Mission's ``save FILE`` (or a file that could not be read, None, or
-    reads as nothing: its errors then come from Space Mission's loader); other games save a
-    one-line record."""
+def _is_space_mission_save(loaded: Loaded) -> bool:
+    """A Space Mission ``save FILE`` (or a file that could not be read or parsed: its errors
+    then come from Space Mission's loader); other games save a one-line record."""
     from ._games import SAVE_FORMAT
 
-    if text is None:
-        return True
-    try:
-        data = parse_json(text)
-    except ValueError:  # not JSON
+    data = loaded.data
+    if loaded.text is None or loaded.parse_error is not None:
         return True
     return not (isinstance(data, dict) and data.get("format") != SAVE_FORMAT
                 and isinstance(data.get("config"), dict) and data["config"].get("game", "spacemission") != "spacemission")
@@ -269,12 +279,12 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"argument --record: {exc}; record into a new file or a file of recorded games (JSON lines)")
     if args.trust_load and not args.load:
         ap.error("argument --trust-load: only with --load")
-    loaded = read_load(args, ap) if args.load else (None, None)
-    if args.game not in (None, "spacemission") or (args.load and not _is_space_mission_save(loaded[0])):
+    loaded = read_load(args, ap) if args.load else Loaded(None)
+    if args.game not in (None, "spacemission") or (args.load and not _is_space_mission_save(loaded)):
         from . import _protocol_play  # every other game, over the game protocol
 
         return _protocol_play.main(args, ap, args.game, loaded)
-    game = _load_game(args, ap, *loaded) if args.load else _new_game(args, ap)
+    game = _load_game(args, ap, loaded) if args.load else _new_game(args, ap)
     state = game["state"]
     config = GameConfig(state.num_players, state.rules, state.max_rounds)
     opponents = {}

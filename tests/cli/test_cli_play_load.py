@@ -123,3 +123,18 @@ def test_a_save_that_does_not_load_is_named(game, edit, words, tmp_path, monkeyp
     saved.write_text(json.dumps(data) + "\n")
     code, err = _load(["--load", str(saved)], monkeypatch, capsys)
     assert code == 2 and f"argument --load: {saved}: " in err and words in err, err
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_saved_game_is_parsed_once(game, tmp_path, monkeypatch, capsys):
+    """Before: play parsed the file to tell the games apart, then its game's loader parsed
+    it again (Space Mission: twice in all; a protocol game's record: three times, the whole
+    text and then its line), for a save that may be large."""
+    saved, _ = _save(game, tmp_path, monkeypatch)
+    text = saved.read_text().strip()
+    parses = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda s, *a, **k: (parses.append(len(s) >= len(text)), real(s, *a, **k))[1])
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\ny\n"))
+    assert play.main(["--load", str(saved)]) == 0
+    assert parses.count(True) == 1
