@@ -206,14 +206,20 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
                       f"{forfeit.get('reason')}", markup=False)
     totals = " | ".join(f"{V.COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(rec["scores"]))
-    if rec.get("unfinished") and seat is not None:  # the others' tiles are hidden from the seat (R-I2, R-I4)
-        console.print(f"The game was saved unfinished here, in round {s.round}. Scores so far as "
-                      f"{V.COLOUR_NAMES[seat]} could count them: {_seat_totals(s, seat, n, V, encoding)} (the others' "
-                      "tiles are hidden: their public points are the jump gate and stations, R-P1, R-P2)")
-    elif rec.get("unfinished"):
-        console.print(f"The game was saved unfinished here, in round {s.round}. Scores so far: {totals}")
-    else:
-        won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners") or [])
+    won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners") or [])
+    # a game that stopped before its end (saved, or forfeited in the arena) was never scored
+    # openly: its scores count the tiles each seat holds, hidden from the others (R-I2, R-I4)
+    stopped = (f"The game was saved unfinished here, in round {s.round}" if rec.get("unfinished") else
+               f"It stopped in round {s.round}, before the final scoring" if forfeit else None)
+    if stopped and seat is not None:
+        console.print(f"{stopped}. Scores so far as {V.COLOUR_NAMES[seat]} could count them: "
+                      f"{_seat_totals(s, seat, n, V, encoding)} (the others' tiles are hidden: their public points "
+                      "are the jump gate and stations, R-P1, R-P2)")
+    elif stopped:
+        console.print(f"{stopped}. Scores so far: {totals}")
+    if forfeit and won:
+        console.print(f"Winner: {won} (the forfeiting seat ranks last, the others by their scores so far)")
+    elif not stopped:
         console.print(f"Final scores: {totals}" + (f"; winner: {won}" if won else ""))
     console.print(f"The rebuilt game matches the record ({', '.join(matched)}; every action's seat and label).",
                   soft_wrap=True)

@@ -44,7 +44,8 @@ def _summary(k: int, entry: dict) -> dict:
             "rules": rec["config"].get("rules"), "agents": rec.get("agents"), "steps": len(rec["actions"]),
             "totals": [sc.get("total") if isinstance(sc, dict) else None for sc in rec["scores"]]
             if isinstance(rec["scores"], list) else None,
-            "unfinished": bool(rec.get("unfinished")), "error": entry["error"]}
+            "unfinished": bool(rec.get("unfinished")), "forfeited": rec.get("forfeit") is not None,
+            "error": entry["error"]}
 
 
 class ReplayLibrary:
@@ -113,8 +114,11 @@ class ReplayLibrary:
         result = None
         if step == steps:
             result = {"scores": rec["scores"], "winners": rec.get("winners")}
-            if seat is not None and rec.get("unfinished"):  # the others' tiles are hidden from the seat (R-I2, R-I4)
+            # a game stopped before its final scoring (saved, or forfeited in the arena): the
+            # others' totals count their tiles, hidden from the seat (R-I2, R-I4)
+            if seat is not None and (rec.get("unfinished") or rec.get("forfeit") is not None):
                 result["scores"] = [sc if q == seat else None for q, sc in enumerate(rec["scores"])]
         return {"step": step, "steps": steps, "seat": seat, "names": rec.get("agents") or [f"seat {q}" for q in range(n)],
-                "view": view_json(view), "log": log, "unfinished": bool(rec.get("unfinished")), "result": result}
+                "view": view_json(view), "log": log, "unfinished": bool(rec.get("unfinished")),
+                "forfeited": rec.get("forfeit") is not None, "result": result}
 

@@ -197,6 +197,36 @@ def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, caps
     assert f"seat {seat} (cheater) forfeited: returned illegal action 0" in out
 
 
+def test_a_forfeited_game_shows_its_scores_so_far_as_the_seat_could_count_them(play_file, tmp_path, capsys):
+    """Before: "Final scores: red X | blue Y; winner: ..." for a game stopped by a forfeit:
+    never scored openly (the winner could hold fewer points), and with --seat the other
+    seats' totals, which count the tiles hidden from it (R-I2, R-I4)."""
+    from spacemission_cli._games import Replayer
+    from spacemission_cli._view import COLOUR_NAMES
+    from spacemission_env.space_mission.rules import scores
+
+    game = read_records(play_file)[0][1]
+    cut = dict(game, actions=game["actions"][:9])
+    rebuilt = Replayer(cut, "cut")
+    while not rebuilt.done:
+        rebuilt.step()
+    s = rebuilt.state
+    seat, other = s.current_player, 1 - s.current_player
+    cut.update(scores=scores(s), rounds=s.round, round_limit=False, ranks=[2, 1] if seat == 0 else [1, 2],
+               winners=[other], forfeit={"seat": seat, "agent": "cheater", "round": s.round, "action": 0,
+                                         "reason": "returned illegal action 0"})
+    path = _write(tmp_path / "f.jsonl", [cut])
+    code, out, err = run([path, "--boards", "end"], capsys)
+    assert code == 0 and "Final scores" not in out, out
+    totals = " | ".join(f"{COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(cut["scores"]))
+    assert f"before the final scoring. Scores so far: {totals}" in out
+    assert f"Winner: {COLOUR_NAMES[other]} (the forfeiting seat ranks last" in out
+    code, out, err = run([path, "--boards", "end", "--seat", str(seat)], capsys)
+    out = " ".join(out.split())
+    assert code == 0 and "Final scores" not in out and f"as {COLOUR_NAMES[seat]} could count them" in out
+    assert f"{COLOUR_NAMES[other]} {cut['scores'][other]['total']} |" not in out  # only public points
+
+
 def test_a_forfeit_is_the_seat_to_act_before_the_end(play_file, tmp_path, capsys):
     """Before: any object passed as a forfeit, and with one the game's end, ranks and winners
     went unchecked: a finished game recorded as forfeited, a forfeit by a seat not to act, or

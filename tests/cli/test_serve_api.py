@@ -379,6 +379,43 @@ def test_a_seat_frame_at_the_end_of_an_unfinished_save_holds_only_its_own_scores
         assert public == {q: x["jump_gate"] + x["stations"] for q, x in enumerate(sc)}
 
 
+def test_a_seat_frame_at_the_end_of_a_forfeited_game_holds_only_its_own_scores(client, tmp_path):
+    """An arena game ended by a forfeit stopped before its final scoring, as a save does: as
+    seat Q, the others' scores (which count their hidden tiles) are null, and the listing
+    says "forfeited" rather than giving its totals as a result. Before: every seat's full
+    scores, and "forfeited" was not said."""
+    import json
+
+    from spacemission_cli._games import game_record, read_records
+
+    path, sc = unfinished_save(tmp_path / "save.json")
+    (_, saved), = read_records(path)
+    rebuilt = dict(game_record(_state_of(saved), saved["seed"], ["cheater", "random", "random"], saved["actions"]))
+    to_act = _state_of(saved).current_player
+    rebuilt.update(ranks=[3 if q == to_act else 1 for q in range(3)], winners=[q for q in range(3) if q != to_act],
+                   forfeit={"seat": to_act, "agent": "cheater", "round": rebuilt["rounds"], "action": 0,
+                            "reason": "returned illegal action 0"})
+    rec_file = tmp_path / "games.jsonl"
+    rec_file.write_text(json.dumps(rebuilt) + "\n")
+    listing = client.post("/api/replays?name=games.jsonl", content=rec_file.read_bytes()).json()
+    (game,) = listing["games"]
+    assert game["error"] is None and game["forfeited"] and not game["unfinished"]
+    url = f"/api/replays/{listing['id']}/0?step={game['steps']}"
+    assert client.get(url).json()["result"]["scores"] == sc
+    for seat in range(3):
+        frame = client.get(f"{url}&seat={seat}").json()
+        assert frame["forfeited"] and frame["result"]["scores"] == [x if q == seat else None for q, x in enumerate(sc)]
+
+
+def _state_of(rec):
+    from spacemission_cli._games import Replayer
+
+    replay = Replayer(rec, "rec")
+    while not replay.done:
+        replay.step()
+    return replay.state
+
+
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_a_seed_takes_the_range_of_play_seed(app, client, game):
     """``seed`` takes 0..2**64-1, as ``play --seed`` and the engines (before: serve refused

@@ -336,7 +336,7 @@ async function openLibrary(rid) {
   list.replaceChildren();
   for (const g of listing.games) {
     const text = `game ${g.game}: ${g.players} players, ${g.rules}, ${(g.agents || []).join(" vs ")}, ${g.steps} moves` +
-      (g.unfinished ? " (unfinished)" : g.totals ? `, scores ${g.totals.join("-")}` : "");
+      (g.unfinished ? " (unfinished)" : g.forfeited ? " (ended by a forfeit)" : g.totals ? `, scores ${g.totals.join("-")}` : "");
     list.append(node("li", {}, g.error ? `${text}: does not replay (${g.error})` :
       node("button", {type: "button", class: "replay-game", onclick: () => openReplay(rid, g)}, text)));
   }
@@ -367,6 +367,7 @@ async function replayTo(step) {
     const log = $("rp-log");
     log.replaceChildren(...f.log.slice(-12).map(e => node("li", {}, swatch(e.seat), `${seatName(e.seat, f.names)}: ${e.text}`)));
     $("rp-result").textContent = f.result ? (f.unfinished ? "Saved unfinished here." :
+      f.forfeited ? "Ended here by a forfeit, before the final scoring (the forfeiting seat ranks last)." :
       `Final scores: ${f.result.scores.map((s, q) => `${META.players.names[q]} ${s.total}`).join(", ")}`) : "";
     showError("");
   } catch (err) { showError(err.message); }
