@@ -301,3 +301,24 @@ def illegal_action(actions: np.ndarray, game: int, mask_row: np.ndarray) -> Valu
     """The error of a step whose game ``game`` got an illegal action, naming the legal ones."""
     return ValueError(f"game {game}: action {int(actions[game])} is not legal now "
                       f"(legal: {np.flatnonzero(mask_row).tolist()})")
+
+
+_NO_OBSERVATION_OUT = np.zeros((0, 0), np.int8)  # the fused kernels' obs_out when none is written (mode -1)
+
+
+def step_observe_outputs(st, mask_out, obs_out, observation_type, num_actions: int, observation_size) -> tuple:
+    """``step_observe``'s checked buffers: ``(mask_out, obs_out)``, ``obs_out`` the kernels'
+    empty stand-in when ``observation_type`` is None (no observation: ``obs_out`` must then be
+    None too, rather than a buffer silently left unwritten). ValueError naming the argument."""
+    if mask_out is None:  # output_buffer would make a new one, and the results would be lost
+        raise ValueError("mask_out must be an array (step_observe writes its results there), got None")
+    mask_out = output_buffer(mask_out, (st.batch_size, num_actions), np.bool_, name="mask_out")
+    if observation_type is None:
+        if obs_out is not None:
+            raise ValueError("obs_out must be None with observation_type=None (no observation is written), "
+                             f"got {type(obs_out).__name__}")
+        return mask_out, _NO_OBSERVATION_OUT
+    d = observation_size(observation_type)  # ValueError for an unknown type
+    if obs_out is None:
+        raise ValueError("obs_out must be an array (step_observe writes its results there), got None")
+    return mask_out, output_buffer(obs_out, (st.batch_size, d), np.int8, name="obs_out")

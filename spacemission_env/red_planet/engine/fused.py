@@ -35,5 +35,6 @@ def step_mask_observe(actions, everyone, mask_out, obs_out, current_player, term
         players[b] = g[b, F_CURRENT_PLAYER]
         current_player[b] = g[b, F_CURRENT_PLAYER]
         terminated[b] = g[b, F_TERMINATED] != 0
-    observe_games(obs_out, players, mode, g, rng)
+    if mode >= 0:  # mode -1: no observation wanted (step_observe's observation_type=None)
+        observe_games(obs_out, players, mode, g, rng)
     return -1

@@ -11,7 +11,7 @@ from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
 from ...engine_common import rank_reward_table
 from ...engine_common import seed_array as _seed_array
-from ...engine_common import illegal_action, output_buffer
+from ...engine_common import illegal_action, output_buffer, step_observe_outputs
 from .. import actions as A
 from .. import encoding as E
 from ..components import (
@@ -111,25 +111,22 @@ def observe(st: BatchState, player=None, observation_type: str = "info", out: np
     return out
 
 
-def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndarray,
-                 observation_type: str = "info") -> None:
+def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndarray | None,
+                 observation_type: str | None = "info") -> None:
     """``step(st, actions)``, then ``legal_action_mask(st, out=mask_out)`` and
     ``observe(st, None, observation_type, out=obs_out)`` in one kernel call: the same
     results, for loops over a batch of one where each call's dispatch costs as much as
-    its work (fused.py). An illegal action raises as ``step`` does, changing nothing."""
+    its work (fused.py). ``observation_type=None`` (with ``obs_out=None``): step and mask
+    only. An illegal action raises as ``step`` does, changing nothing."""
     check_batch(st, BatchState, "Space Mission")
     a = _actions(st, actions)
-    d = observation_size(observation_type)
-    for name, buf in (("mask_out", mask_out), ("obs_out", obs_out)):
-        if buf is None:  # output_buffer would make a new one, and the results would be lost
-            raise ValueError(f"{name} must be an array (step_observe writes its results there), got None")
-    mask_out = output_buffer(mask_out, (st.batch_size, NUM_ACTIONS), np.bool_, name="mask_out")
-    obs_out = output_buffer(obs_out, (st.batch_size, d), np.int8, name="obs_out")
+    mask_out, obs_out = step_observe_outputs(st, mask_out, obs_out, observation_type, NUM_ACTIONS, observation_size)
     players = np.empty(st.batch_size, np.int64)
+    t = observation_type or "info"  # the offsets of None's mode -1 are never read
+    mode = -1 if observation_type is None else E.OBSERVATION_TYPES.index(observation_type)
     with _quiet():
-        bad = F.step_mask_observe(a, st.all_games, mask_out, obs_out, players, _OFFSETS[observation_type],
-                                  E.OBSERVATION_TYPES.index(observation_type), st.rules_id, st.max_rounds,
-                                  *st.arrays(), *TABLES)
+        bad = F.step_mask_observe(a, st.all_games, mask_out, obs_out, players, _OFFSETS[t], mode, st.rules_id,
+                                  st.max_rounds, *st.arrays(), *TABLES)
     if bad >= 0:
         raise illegal_action(a, bad, legal_action_mask(st)[bad])
 

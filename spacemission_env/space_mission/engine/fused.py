@@ -36,6 +36,8 @@ def step_mask_observe(actions, everyone, mask_out, obs_out, players, off, mode, 
         return bad
     legal_mask(mask_out, everyone, ring, piles, hand, hand_len, supply, ship, scanned, stations, current_player,
                phase, terminated, card_table, planet_coords)
+    if mode < 0:  # no observation wanted (step_observe's observation_type=None)
+        return -1
     for b in range(players.shape[0]):
         players[b] = current_player[b]
     observe_games(obs_out, players, off, mode, rules_id, max_rounds,

@@ -1,6 +1,7 @@
 """``engine.step_observe`` (one fused kernel call, engine/fused.py) equals ``step`` followed by
 ``legal_action_mask`` and ``observe`` of the acting seats, for every observation type and
-player count, and an illegal action raises naming the game and changes nothing."""
+player count (``observation_type=None``: step and mask only), and an illegal action raises
+naming the game and changes nothing."""
 import numpy as np
 import pytest
 
@@ -8,12 +9,12 @@ from spacemission_env.space_mission import engine as E
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
-@pytest.mark.parametrize("observation_type", ["info", "recall", "seer"])
+@pytest.mark.parametrize("observation_type", ["info", "recall", "seer", None])
 def test_step_observe_equals_step_mask_observe(players, observation_type):
     B = 16
     a, b = E.init(B, players, seeds=11, max_rounds=6), E.init(B, players, seeds=11, max_rounds=6)
     mask_out = np.zeros((B, 100), bool)
-    obs_out = np.zeros((B, E.observation_size(observation_type)), np.int8)
+    obs_out = None if observation_type is None else np.zeros((B, E.observation_size(observation_type)), np.int8)
     rng = np.random.default_rng(players)
     finished = 0
     for t in range(400):
@@ -22,7 +23,8 @@ def test_step_observe_equals_step_mask_observe(players, observation_type):
         E.step(a, actions)
         E.step_observe(b, actions, mask_out, obs_out, observation_type)
         assert np.array_equal(mask_out, E.legal_action_mask(a))
-        assert np.array_equal(obs_out, E.observe(a, None, observation_type))
+        if observation_type is not None:
+            assert np.array_equal(obs_out, E.observe(a, None, observation_type))
         assert all(np.array_equal(x, y) for x, y in zip(a.arrays(), b.arrays()))
         finished += int(a.terminated.sum())
         E.reset_finished(a, np.arange(B) + 100 * t)
@@ -46,6 +48,11 @@ def test_an_illegal_action_raises_and_changes_nothing():
         E.step_observe(st, actions, mask_out.view(np.uint8), obs_out)
     with pytest.raises(ValueError, match="unknown observation_type"):
         E.step_observe(st, actions, mask_out, obs_out, "full")
+    actions[2] = int(np.flatnonzero(masks[2])[0])
+    with pytest.raises(ValueError, match=r"^obs_out must be None with observation_type=None \(no observation is "
+                                         r"written\), got ndarray"):
+        E.step_observe(st, actions, mask_out, obs_out, None)  # a buffer that would be left as it was
+    assert all(np.array_equal(x, y) for x, y in zip(before, st.arrays()))
 
 
 def test_the_fused_step_hands_its_callees_the_read_only_all_games():

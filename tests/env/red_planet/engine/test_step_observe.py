@@ -13,7 +13,9 @@ from tests.env.red_planet.engine.test_positions import CASES
 
 
 def _buffers(batch, observation_type):
-    return np.zeros((batch, E.api.NUM_ACTIONS), bool), np.zeros((batch, E.observation_size(observation_type)), np.int8)
+    """mask_out and obs_out (None for observation_type=None: step and mask only)."""
+    obs = None if observation_type is None else np.zeros((batch, E.observation_size(observation_type)), np.int8)
+    return np.zeros((batch, E.api.NUM_ACTIONS), bool), obs
 
 
 def _same_state(a, b):
@@ -26,12 +28,13 @@ def _step_both(a, b, actions, observation_type, mask_out, obs_out):
     E.step(a, actions)
     E.step_observe(b, actions, mask_out, obs_out, observation_type)
     assert np.array_equal(mask_out, E.legal_action_mask(a))
-    assert np.array_equal(obs_out, E.observe(a, None, observation_type))
+    if observation_type is not None:
+        assert np.array_equal(obs_out, E.observe(a, None, observation_type))
     assert _same_state(a, b)  # current_player and terminated too: the kernel refreshes them, not st.sync
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-@pytest.mark.parametrize("observation_type", RE.OBSERVATION_TYPES)
+@pytest.mark.parametrize("observation_type", [*RE.OBSERVATION_TYPES, None])
 def test_step_observe_equals_step_mask_observe_in_random_play(players, observation_type):
     B = 8
     a, b = E.init(B, players, seeds=21), E.init(B, players, seeds=21)
@@ -119,6 +122,11 @@ def test_bad_buffers_raise_the_same_errors_in_both_games_before_stepping(engine)
             engine.step_observe(st, actions, mask_out, obs_out)
     with pytest.raises(ValueError, match="unknown observation_type"):
         engine.step_observe(st, actions, *_buffers_of(engine, 2), "full")
+    mask, obs = _buffers_of(engine, 2)
+    with pytest.raises(ValueError, match=r"^obs_out must be None with observation_type=None"):
+        engine.step_observe(st, actions, mask, obs, None)  # a buffer that would be left as it was
+    with pytest.raises(ValueError, match="mask_out must be an array"):
+        engine.step_observe(st, actions, None, None, None)
     assert all(np.array_equal(x, y) for x, y in zip(before, [*st.arrays(), st.rng]))
 
 
