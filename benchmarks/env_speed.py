@@ -1,13 +1,15 @@
 """Interface throughput (docs/interfaces.md): random play through the wrapped PettingZoo
 AEC env (our loop, and PettingZoo's own ``performance_benchmark``; ``aec_red_planet``: the
-same loop on Mission: Red Planet), the Gymnasium env's step, the SB3 VecEnv with random
+same loop on Mission: Red Planet), the Gymnasium env's step (``gym_red_planet``: on Red
+Planet), the SB3 VecEnv with random
 opponents and the self-play VectorEnv.
 
-    .venv/bin/python benchmarks/env_speed.py            # all but aec_red_planet, human-readable
+    .venv/bin/python benchmarks/env_speed.py            # all but the *_red_planet ones, human-readable
     .venv/bin/python benchmarks/env_speed.py --json     # one JSON object
     .venv/bin/python benchmarks/env_speed.py --only aec --seconds 10
     .venv/bin/python benchmarks/env_speed.py --baseline d448310 --only aec --only pz --only gym --repeats 7
     .venv/bin/python benchmarks/env_speed.py --baseline HEAD~1 --only aec_red_planet --repeats 7
+    .venv/bin/python benchmarks/env_speed.py --baseline HEAD~1 --only gym --only gym_red_planet --repeats 5
 
 Each figure is the best of ``--repeats`` timed runs of ``--seconds`` after a warm-up
 (numba compilation and caches excluded), which on a shared machine measures the code
@@ -39,8 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
-BENCHMARKS = ("aec", "aec_red_planet", "pz", "gym", "sb3", "vector")
-# without --only; aec_red_planet on request: the recorded run of docs/interfaces.md is Space Mission's
+BENCHMARKS = ("aec", "aec_red_planet", "pz", "gym", "gym_red_planet", "sb3", "vector")
+# without --only; the *_red_planet ones on request: the recorded run of docs/interfaces.md is Space Mission's
 DEFAULT = ("aec", "pz", "gym", "sb3", "vector")
 
 
@@ -97,14 +99,14 @@ def pettingzoo_benchmark(seconds: float, num_players: int = 2) -> dict:
     return {"agent_steps_per_s": turns, "agent_steps_per_cpu_s": turns * wall / max(cpu, 1e-9), "seconds": wall}
 
 
-def gym_random_play(seconds: float, num_players: int = 2) -> dict:
-    """Learner steps per second of the Gymnasium env (``SpaceMissionEnv.step``: the
-    learner's action, then the RandomPolicy opponents until the learner is to act),
-    the learner picking uniformly among ``info["action_mask"]``."""
-    from spacemission_env.gym_env import SpaceMissionEnv
+def gym_random_play(seconds: float, num_players: int = 2, game: str = "spacemission") -> dict:
+    """Learner steps per second of the Gymnasium env (``GameEnv.step``: the learner's
+    action, then the RandomPolicy opponents until the learner is to act), the learner
+    picking uniformly among ``info["action_mask"]`` (about num_players agent steps each)."""
+    from spacemission_env.gym_env import GameEnv
     from spacemission_env.policies import RandomPolicy
 
-    e = SpaceMissionEnv(num_players=num_players, opponents=RandomPolicy(seed=1))
+    e = GameEnv(num_players=num_players, opponents=RandomPolicy(seed=1), game=game)
     rng = np.random.default_rng(0)
     _, info = e.reset(seed=0)
     steps = episodes = 0
@@ -170,6 +172,8 @@ def figures(which: list[str], num_envs: int) -> list[tuple[str, object, dict]]:
         out += [("pz_benchmark_2p", pettingzoo_benchmark, {"num_players": 2})]
     if "gym" in which:
         out += [(f"gym_env_{p}p", gym_random_play, {"num_players": p}) for p in (2, 4)]
+    if "gym_red_planet" in which:
+        out += [(f"gym_red_planet_{p}p", gym_random_play, {"num_players": p, "game": "red_planet"}) for p in (3, 4, 5)]
     if "sb3" in which:
         out += [(f"sb3_vecenv_{p}p", sb3_random_opponents, {"num_envs": num_envs, "num_players": p}) for p in (2, 4)]
     if "vector" in which:

@@ -102,6 +102,10 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._running = np.ones(1, dtype=np.bool_)
         self._episode_over = True
         self._stopped_by = None  # what stopped the episode on an opponent's turn (step's error names it)
+        # what the last step already made (_play): the legal mask in _mask, and the type of the
+        # acting seat's observation in _obs_bufs; _fused_types: _plan_fused_steps
+        self._mask_ready, self._obs_ready = False, None
+        self._step_observe, self._fused_types, self._obs_bufs = None, [], {}
         self.seat = 0
 
     # --- helpers ------------------------------------------------------------------------
@@ -109,41 +113,76 @@ class GameEnv(EnvBase, gymnasium.Env):
         return bool(self._st.terminated[0])
 
     def _play(self, action: int) -> float:
-        """Apply one (checked) action of the acting seat; the learner's reward of that step."""
+        """Apply one (checked) action of the acting seat; the learner's reward of that step.
+        Where the engine has ``step_observe``, the new legal mask comes with the step in one
+        kernel call, and the acting seat's observation too when whoever likely acts next
+        reads it (``_fused_types``): one call where three cost as much in dispatch as in work."""
         st = self._st
         rf = self.reward_fn
         actor = np.array([st.current_player[0]], dtype=np.intp) if rf.shaping else None  # read by shaping only
         phi = rf.before(st) if rf.shaping else None
         self._action[0] = action
-        self.engine.step(st, self._action)
+        if self._step_observe is not None:
+            t = self._fused_types[st.current_player[0]]
+            self._step_observe(st, self._action, self._mask, None if t is None else self._obs_bufs[t], t)
+            self._mask_ready, self._obs_ready = True, t
+        else:
+            self.engine.step(st, self._action)
+            self._mask_ready, self._obs_ready = False, None
         if not (rf.shaping or st.terminated[0]):
             return 0.0
         return float(rf.after(st, self._running, actor, phi)[0, self.seat])
+
+    def _acting_observation(self, observation_type: str) -> np.ndarray:
+        """int8 [D], a new array: the acting seat's observation, the fused step's if it made that type."""
+        if self._obs_ready == observation_type:
+            return self._obs_bufs[observation_type][0].copy()
+        return self.engine.observe(self._st, observation_type=observation_type)[0]
 
     def _run_opponents(self) -> float:
         """Opponents act until the learner is to act or the game is over. A bad opponent
         action raises (naming the opponent) before it is played; the episode then needs reset()."""
         st = self._st
+        seat, mask = self.seat, self._mask
         reward = 0.0
-        while not self._over() and st.current_player[0] != self.seat:
+        while not st.terminated[0] and st.current_player[0] != seat:
             cp = int(st.current_player[0])
-            k = (cp - self.seat - 1) % self.num_players
+            k = (cp - seat - 1) % self.num_players
             policy = self.opponents[k]
-            self.engine.legal_action_mask(st, out=self._mask)
+            if not self._mask_ready:
+                self.engine.legal_action_mask(st, out=mask)
             if self._opponent_uses_observation[k]:
-                obs = self.engine.observe(st, observation_type=self.opponent_observation_types[k])[0]
+                obs = self._acting_observation(self.opponent_observation_types[k])
             else:  # the policy reads only the mask (policies.py)
                 obs = _NO_OBSERVATION
             try:
-                action = policy.act(obs, self._mask[0].copy())
+                action = policy.act(obs, mask[0].copy())
             except BaseException as exc:
                 self._stop_on_opponent(f"opponent {policy!r} in seat {cp} raised {type(exc).__name__}")
                 note_opponent_failure(exc, f"opponent {policy!r} in seat {cp}")
                 raise
-            if not (type(action) is int and 0 <= action < self._mask.shape[1] and self._mask[0, action]):
+            if not (type(action) is int and 0 <= action < mask.shape[1] and mask[0, action]):
                 action = self._check_opponent_action(action, policy, cp)  # or raises naming the opponent
             reward += self._play(action)
         return reward
+
+    def _plan_fused_steps(self) -> None:
+        """``_step_observe``: the engine's, None where it has none (optional in the engine
+        protocol, docs/games.md). ``_fused_types``: per acting seat, the observation type the
+        fused step makes (None: the mask only). A guess at who acts next, which costs speed
+        only when wrong (``_acting_observation`` then observes): the actor again (a turn has
+        several actions), else the next seat, whichever of the two reads one."""
+        self._step_observe = getattr(self.engine, "step_observe", None)
+        if self._step_observe is None:
+            return
+        wants = [self.observation_type if s == self.seat else None for s in range(self.num_players)]
+        for k, uses in enumerate(self._opponent_uses_observation):
+            if uses:
+                wants[(self.seat + 1 + k) % self.num_players] = self.opponent_observation_types[k]
+        n = self.num_players
+        self._fused_types = [wants[s] if wants[s] is not None else wants[(s + 1) % n] for s in range(n)]
+        self._obs_bufs = {t: np.zeros((1, self.engine.observation_size(t)), np.int8)
+                          for t in set(self._fused_types) - {None}}
 
     def _check_opponent_action(self, action, policy, cp: int) -> int:
         """The opponent's action as an int id if it is legal; else an error naming the
@@ -170,13 +209,13 @@ class GameEnv(EnvBase, gymnasium.Env):
     def _result(self, illegal: bool = False):
         st = self._st
         ended = illegal or self._over()
-        # the learner's view: while it is to act, the engine's acting-seat path (no seat array)
-        player = self._seat_arr if ended else None
-        obs = self._typed(self.engine.observe(st, player=player, observation_type=self.observation_type)[0])
         if ended:
+            obs = self._typed(self.engine.observe(st, player=self._seat_arr, observation_type=self.observation_type)[0])
             self._mask[:] = True  # no decision pending (module doc)
-        else:
-            self.engine.legal_action_mask(st, out=self._mask)
+        else:  # the learner is to act: the acting seat's view
+            obs = self._typed(self._acting_observation(self.observation_type))
+            if not self._mask_ready:
+                self.engine.legal_action_mask(st, out=self._mask)
         round_limit = bool(self.game.round_limit(st)[0]) and not illegal
         info = {"action_mask": self._mask[0].copy(), "seat": self.seat, "round_limit": round_limit}
         if ended:
@@ -203,6 +242,8 @@ class GameEnv(EnvBase, gymnasium.Env):
         game_seed = int(self.np_random.integers(0, 2**63))
         self._st = self._new_games(1, game_seed)
         self._episode_over, self._stopped_by = False, None
+        self._mask_ready, self._obs_ready = False, None  # nothing made for the new game yet
+        self._plan_fused_steps()
         self._run_opponents()  # opponents seated before the learner open the game
         self._episode_over = self._over()
         self._render_if_human()

@@ -3,6 +3,8 @@ recorded output (each figure once), and the README links there instead of repeat
 import re
 import subprocess
 import sys
+
+import pytest
 from tests.helpers.paths import ROOT
 
 DOCS = (ROOT / "docs" / "interfaces.md").read_text()
@@ -49,14 +51,15 @@ def test_the_benchmark_prints_lines_of_that_format():
     assert lines[0].startswith("python ") and LINE.match(lines[1]) and LINE.match(lines[1])["name"] == "vector_env_2p"
 
 
-def test_the_red_planet_aec_figures_run_on_request_and_as_a_baseline_child():
-    """``--only aec_red_planet`` times Red Planet's AEC env; a ``--baseline`` comparison runs
-    each figure in a child given ``--figure`` alone, which found no Red Planet figure (KeyError)."""
-    for argv in (["--only", "aec_red_planet"], ["--figure", "aec_red_planet_3p"]):
+@pytest.mark.parametrize("which", ["aec_red_planet", "gym_red_planet"])
+def test_the_red_planet_figures_run_on_request_and_as_a_baseline_child(which):
+    """``--only aec_red_planet`` (``gym_red_planet``) times Red Planet's AEC (Gymnasium) env; a
+    ``--baseline`` comparison runs each figure in a child given ``--figure`` alone, which found
+    no Red Planet figure (KeyError)."""
+    for argv in (["--only", which], ["--figure", f"{which}_3p"]):
         code = (f"import sys; sys.argv = ['env_speed', *{argv!r}, '--seconds', '0.05', '--repeats', '1']; "
                 "exec(open('benchmarks/env_speed.py').read())")
         out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stderr
         names = [LINE.match(line)["name"] for line in out.stdout.strip().splitlines()[1:]]
-        assert names == (["aec_red_planet_3p", "aec_red_planet_4p", "aec_red_planet_5p"] if argv[0] == "--only"
-                         else ["aec_red_planet_3p"]), out.stdout
+        assert names == ([f"{which}_{p}p" for p in (3, 4, 5)] if argv[0] == "--only" else [f"{which}_3p"]), out.stdout
