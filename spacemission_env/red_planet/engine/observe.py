@@ -257,7 +257,7 @@ def observe_one(g, rng, b, me, mode, row):
         cap = SHIP_CAP_T[ix(ship)]
         row[O_SLOT_CAPACITY + k] = cap
         row[O_SLOT_FREE + k] = cap - aboard  # free_seats
-        dest = SHIP_DEST_T[ix(ship)]
+        dest = int(SHIP_DEST_T[ix(ship)])  # int(): int8 in plain Python (NUMBA_DISABLE_JIT), too narrow for the index
         row[O_SLOT_HAND_PILOTED + k] = dest == NONE
         token = gb[ix(F_TOKEN + ship)]
         if token != NONE:
