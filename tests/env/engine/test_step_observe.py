@@ -4,6 +4,7 @@ player count (``observation_type=None``: step and mask only), and an illegal act
 naming the game and changes nothing."""
 import numpy as np
 import pytest
+from numba.core import config as numba_config
 
 from spacemission_env.space_mission import engine as E
 
@@ -55,6 +56,7 @@ def test_an_illegal_action_raises_and_changes_nothing():
     assert all(np.array_equal(x, y) for x, y in zip(before, st.arrays()))
 
 
+@pytest.mark.skipif(numba_config.DISABLE_JIT, reason="NUMBA_DISABLE_JIT: no dispatchers, no signatures")
 def test_the_fused_step_hands_its_callees_the_read_only_all_games():
     """The fused kernel hands ``step_games`` and ``legal_mask`` the state's read-only
     ``all_games``, as ``select=None`` does: numba types read-only and writable arrays apart,

@@ -5,6 +5,7 @@ illegal action or a bad buffer raises before anything changes, with the errors o
 Mission's ``step_observe``."""
 import numpy as np
 import pytest
+from numba.core import config as numba_config
 
 from spacemission_env.red_planet import encoding as RE
 from spacemission_env.red_planet import engine as E
@@ -135,6 +136,7 @@ def test_a_foreign_state_is_named():
         E.step_observe(SM.init(1, 3), np.zeros(1, np.int64), *_buffers_of(E, 1))
 
 
+@pytest.mark.skipif(numba_config.DISABLE_JIT, reason="NUMBA_DISABLE_JIT: no dispatchers, no signatures")
 def test_the_fused_step_hands_its_callees_the_read_only_all_games():
     """As Space Mission's (tests/env/engine/test_step_observe.py): the fused kernel passes
     ``step_games`` and ``legal_mask`` the state's read-only ``all_games``, the ``select``
