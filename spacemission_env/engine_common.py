@@ -54,12 +54,16 @@ def shuffle(rng, b, items, n):
         items[j] = t
 
 
+_NOTHING = contextlib.nullcontext()  # reusable: quiet() costs compiled callers (every bot decision) no allocation
+
+
 def quiet():
     """Under NUMBA_DISABLE_JIT the kernels run as Python on numpy scalars, where the
-    SplitMix64 uint64 wrap-around raises overflow warnings; silence them there."""
+    uint64 wrap-around of SplitMix64 and the bots' hashes raises overflow warnings;
+    silence them there."""
     if _numba_config.DISABLE_JIT:
         return np.errstate(over="ignore")
-    return contextlib.nullcontext()
+    return _NOTHING
 
 
 

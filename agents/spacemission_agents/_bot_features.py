@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from spacemission_env.checks import is_int
+from spacemission_env.engine_common import quiet
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.space_mission.encoding import decode
@@ -334,7 +335,8 @@ class BotBase(BasePolicy):
             raise ValueError(f"{self.name}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
         out = np.zeros(masks.shape[0], dtype=np.int64)
         if masks.shape[0]:
-            self._decide(extract(obs, self.observation_type), np.ascontiguousarray(masks), out)
+            with quiet():  # NUMBA_DISABLE_JIT: the tie-break hash's uint64 wrap-around warns in plain Python
+                self._decide(extract(obs, self.observation_type), np.ascontiguousarray(masks), out)
         return out
 
     def _decide(self, f: Features, masks: np.ndarray, out: np.ndarray) -> None:

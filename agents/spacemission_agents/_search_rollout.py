@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import numpy as np
+from spacemission_env.engine_common import quiet
 from spacemission_env.jit import njit
 from spacemission_env.rng import salt64
 
@@ -135,7 +136,9 @@ class GreedyRollout:
                         st.collection, st.scanned, st.reservations, st.stations, st.current_player, st.phase,
                         st.pending, st.terminated, st.round, st.actions_left, CARD_TABLE, PLANET_COORDS, scal, hand,
                         ring, seat, scanned, planet, col, res, pres)
-        greedy_kernel(scal, hand, ring, seat, scanned, planet, col, res, pres, mask, DEV_PAIRS, CONSTS, self._salt, out)
+        with quiet():  # NUMBA_DISABLE_JIT: the tie-break hash's uint64 wrap-around warns in plain Python
+            greedy_kernel(scal, hand, ring, seat, scanned, planet, col, res, pres, mask, DEV_PAIRS, CONSTS, self._salt,
+                          out)
         return out
 
 

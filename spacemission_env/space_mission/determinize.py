@@ -88,7 +88,7 @@ from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
 from ..checks import check_memory, count_text, is_int
-from ..engine_common import uniform
+from ..engine_common import quiet, uniform
 from ..jit import njit
 from .engine import kernels as K
 from .engine.convert import to_reference
@@ -296,9 +296,11 @@ def _sample(kn: _Knowledge, k: int, seeds: np.ndarray) -> dict:
     }
     hand_sizes = np.zeros(n, np.int64)
     hand_sizes[1:] = kn.v["hand_size"][1:n]
-    _sample_kernel(seeds.copy(), n, kn.unseen, hand_sizes, kn.ls, kn.m, kn.kk, kn.partial, kn.ls_space, kn.vis_me,
-                   kn.exact, kn.exact_cur, kn.after, kn.must, kn.res, kn.coll, kn.unknown, kn.size, kn.cap, kn.pool_pts,
-                   kn.pool_space, out["piles"], out["res"], out["coll"], out["hands"], out["draw"], out["status"])
+    with quiet():  # NUMBA_DISABLE_JIT: SplitMix64's uint64 wrap-around warns in plain Python
+        _sample_kernel(seeds.copy(), n, kn.unseen, hand_sizes, kn.ls, kn.m, kn.kk, kn.partial, kn.ls_space, kn.vis_me,
+                       kn.exact, kn.exact_cur, kn.after, kn.must, kn.res, kn.coll, kn.unknown, kn.size, kn.cap,
+                       kn.pool_pts, kn.pool_space, out["piles"], out["res"], out["coll"], out["hands"], out["draw"],
+                       out["status"])
     if out["status"].any():
         raise ValueError("recall_obs is not a consistent recall observation: the tiles that left the piles the player "
                          "visited do not fit the later visitors' reservations and collections")
