@@ -27,7 +27,8 @@ with a plain ``import`` / ``from ... import`` statement at module level.
 Cost: reading the import statements and hashing the sources once per process, about
 0.1-0.3 s for all the project's kernel modules (docs/engine.md, "First use"); the compile
 itself is unchanged.
-``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba.
+``NUMBA_CACHE_DIR`` and ``NUMBA_DISABLE_JIT`` work as with plain numba: with the latter the
+kernels run as plain Python with the compiled results (tests/env/engine/test_no_jit.py).
 
 Where the entries go is numba's choice, per source file: ``NUMBA_CACHE_DIR`` when it is set,
 else ``__pycache__`` beside the source when that folder is writable, else numba's folder in
