@@ -54,6 +54,9 @@ budget means one core's time whatever the machine's load; ``"wall"``: elapsed ti
 ``iterations`` rollouts per decision (then play is a deterministic function of the seed
 and the observation). A time budget splits its time over the rounds with a running
 estimate of the cost of one rollout; a hard deadline inside the simulation guards it.
+Before its first timed decision in a game the bot plays one small batch from a start
+position off the clock, so that loading (or, on a fresh install, compiling) the numba
+kernels neither eats that decision's budget nor inflates the cost estimate of the next ones.
 ``act_batch`` decides row by row, each row with the full budget.
 
 Memory: a batch holds all of its rollouts at once (about 10 KB each at their peak, 2
@@ -231,6 +234,8 @@ class SearchAgent(BasePolicy):
         # deadline cut them all after a few plies
         self._row_cost: dict[tuple[int, int], float] = {}
         self._stage = (0, 0)  # the key of the decision under way
+        self._rollouts = self._worlds = 0  # the decision under way's counts
+        self._warmed: set[tuple[int, str, int]] = set()  # games whose kernels are loaded (_warm_up)
         self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "worlds": 0, "seconds": 0.0}
         self.last_search: dict | None = None
         self.seed(seed)
@@ -358,14 +363,35 @@ class SearchAgent(BasePolicy):
         known = [c for (p, _), c in self._row_cost.items() if p == n]
         return max(known) if known else _FIRST_ROW_COST * n * n
 
+    def _warm_up(self, game: tuple[int, str, int]) -> None:
+        """One batch of a world per candidate from a start position, once per game and
+        outside any decision's clock: it loads every kernel a search calls (the prior, world
+        sampling, the engine, the rollout policy) from numba's cache, or compiles them on a
+        fresh install. In the budget, that took a fresh process's first decision down to one
+        world per candidate and inflated the stage's cost estimate, which starved the next
+        decisions too (tests/agents/test_search_warm_up.py). The estimate and the counts are
+        left as they were, so a warm decision plays as before."""
+        if game in self._warmed:
+            return
+        st = engine.init(1, game[0], seeds=0, rules=game[1], max_rounds=game[2])
+        obs = engine.observe(st, observation_type="recall")[0]
+        kept = dict(self._row_cost), self._stage, self._rollouts, self._worlds
+        cands = self._candidates(obs, engine.legal_action_mask(st)[0], game)
+        rng = np.random.default_rng(0)
+        self._batch(obs, cands, 1, game, rng, self._policy(rng, obs), None)
+        self._row_cost, self._stage, self._rollouts, self._worlds = kept
+        self._warmed.add(game)
+
     def _decide(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        start = self._clock()
         self.stats["decisions"] += 1
         legal = np.flatnonzero(mask)
         self.last_search = None
         if legal.size == 1:
             return int(legal[0])
         game = self._game(obs)
+        if self.iterations is None:  # a time budget: its clock starts with the kernels loaded
+            self._warm_up(game)
+        start = self._clock()
         cands = self._candidates(obs, mask, game)
         if cands.size == 1:
             return int(cands[0])
