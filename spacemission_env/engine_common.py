@@ -171,6 +171,8 @@ def check_masks(action_masks: np.ndarray, num_actions: int | None = None) -> np.
         return masks
     if masks.dtype.kind not in "iuf":
         raise ValueError(f"action masks must be bool or 0/1 numbers, got dtype {masks.dtype}")
+    if masks.dtype in (np.int8, np.uint8) and (masks.size == 0 or masks.view(np.uint8).max() <= 1):
+        return masks.view(np.bool_)  # the envs' masks: one pass (a -1 reads as 255 here)
     bad = (masks != 0) & (masks != 1)
     if bad.any():
         row, col = (int(x[0]) for x in np.nonzero(bad))

@@ -150,11 +150,18 @@ class RandomPolicy(BasePolicy):
         mask = np.asarray(action_mask)
         if mask.ndim != 1:
             raise ValueError(f"action mask must be one vector [num_actions], got shape {mask.shape}")
-        mask = check_masks(mask[None])[0]  # 0/1 or bool values only
-        if not mask.any():
+        if mask.dtype != np.bool_:
+            mask = check_masks(mask[None])[0]  # 0/1 values only
+        legal = mask.nonzero()[0]  # a 1-D bool array: np.flatnonzero's ravel costs more than the rest
+        n = legal.size
+        if n == 0:
             raise ValueError("the action mask has no legal action")
-        # act_batch on one row without its second round of checks: the same draw
-        return int(self._draw(mask[None])[0])
+        if self.by_kind or mask.shape[0] not in _uniform_widths():  # the sampler's path (and its width error)
+            return int(self._draw(mask[None])[0])
+        # engine_common.sample_legal's draw on one row, without the batch path's checks and
+        # buffers (a third of an opponent's move): the k-th legal id, k = floor(u * #legal),
+        # u the generator's next double, as rng.random(1) would draw it
+        return int(legal[min(int(self._rng.random() * n), n - 1)])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         return self._draw(check_masks(action_masks))
@@ -164,6 +171,17 @@ class RandomPolicy(BasePolicy):
 
 
 _UNIFORM_SAMPLERS: dict = {}  # mask width -> sample_actions, filled as widths are met
+_UNIFORM_WIDTHS: frozenset = frozenset()  # the games' action-space widths, filled at first use
+
+
+def _uniform_widths() -> frozenset:
+    """The mask widths that have a uniform sampler (one per game's action space)."""
+    global _UNIFORM_WIDTHS
+    if not _UNIFORM_WIDTHS:
+        from .games import GAMES
+
+        _UNIFORM_WIDTHS = frozenset(get_game(name).num_actions for name in GAMES)
+    return _UNIFORM_WIDTHS
 
 
 def _uniform_sampler(num_actions: int):

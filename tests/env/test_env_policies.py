@@ -1,4 +1,5 @@
 """policies.py: the Policy protocol, RandomPolicy (legal, uniform, seeded), opponent lists."""
+import re
 import numpy as np
 import pytest
 
@@ -114,3 +115,51 @@ def test_one_random_policy_serves_every_game_bound_or_not():
     for _ in range(5):  # the opponents (seats 0, 1) move between these steps
         obs, reward, terminated, truncated, info = red.step(int(np.flatnonzero(info["action_mask"])[0]))
         assert not terminated
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_random_policy_act_draws_what_sample_actions_draws(game):
+    """act's one-row draw (no batch buffers) picks the id engine.sample_actions picks from
+    the same generator state, and leaves the generator where sample_actions leaves it:
+    the envs' trajectories for a seed depend on both."""
+    from spacemission_env.games import get_game
+
+    eng = get_game(game).engine
+    width = get_game(game).num_actions
+    masks_rng = np.random.default_rng(7)
+    for seed in range(40):
+        policy, twin = RandomPolicy(seed=seed), np.random.default_rng(seed)
+        for _ in range(50):
+            density = masks_rng.choice([0.0, 0.02, 0.3, 1.0])
+            mask = masks_rng.random(width) < density
+            mask[masks_rng.integers(width)] = True  # at least one legal id (a lone one included)
+            as_given = mask.astype(np.int8) if masks_rng.random() < 0.5 else mask
+            assert policy.act(None, as_given) == eng.sample_actions(mask[None], twin)[0]
+        assert policy._rng.random() == twin.random()
+
+
+def test_random_policy_act_refuses_bad_masks_and_keeps_its_generator():
+    policy = RandomPolicy(seed=3)
+    state = policy._rng.bit_generator.state
+    bad = np.zeros(100, np.int8)
+    bad[5] = 2
+    for mask, words in ((np.zeros(100, bool), "no legal action"), (bad, "only 0 and 1"),
+                        (np.ones((1, 100), bool), "one vector"), (np.ones(7, bool), "shape [B, 100]")):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            policy.act(None, mask)
+        assert policy._rng.bit_generator.state == state
+
+
+def test_check_masks_one_pass_over_int8_masks_still_refuses_what_is_not_0_or_1():
+    """check_masks reads an int8/uint8 mask in one pass (its bytes' max): a -1 (byte 255) and
+    a 2 are still refused, naming the first bad entry."""
+    from spacemission_env.engine_common import check_masks
+
+    ok = np.array([[0, 1, 1], [1, 0, 0]], np.int8)
+    assert check_masks(ok).dtype == np.bool_ and check_masks(ok).tolist() == ok.astype(bool).tolist()
+    assert check_masks(np.zeros((0, 3), np.uint8)).shape == (0, 3)
+    for dtype, value in ((np.int8, -1), (np.int8, 2), (np.uint8, 2), (np.uint8, 255)):
+        bad = ok.astype(dtype)
+        bad[1, 2] = value
+        with pytest.raises(ValueError, match=re.escape(f"got {value!r} at row 1, action 2")):
+            check_masks(bad)
