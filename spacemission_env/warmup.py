@@ -31,6 +31,7 @@ from contextlib import contextmanager
 import numpy as np
 from numba.core import event
 
+from .checks import UsageParser
 from .games import GAMES, get_game
 
 _PROJECT = ("spacemission_env", "spacemission_agents", "spacemission_training")
@@ -169,7 +170,7 @@ def warm_env(games=None, report: Report | None = None) -> Report:
 
 
 def parser(prog: str = "python -m spacemission_env.warmup") -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    ap = UsageParser(prog=prog, description=__doc__.splitlines()[0])  # cuts echoed values, as every command
     ap.add_argument("--game", action="append", choices=sorted(GAMES),
                     help="only this game (repeat for several; default: every game)")
     ap.add_argument("--quiet", action="store_true", help="print only the summary line")

@@ -22,6 +22,7 @@ VALID = "9" * 4000  # an integer Python reads: the command's own range check ech
     ["play", "--seat", DIGITS],
     ["demo", "--seed", VALID],
     ["serve", "--port", VALID],
+    ["warmup", "--game", "x" + DIGITS],
     ["replay", "--game", DIGITS, "x.jsonl"],
     ["bench", "--seconds", "1e" + DIGITS],
     ["x" + DIGITS],
