@@ -284,6 +284,18 @@ def test_an_integer_past_int64_is_refused_naming_the_option(tmp_path, capsys, te
     assert TrainConfig(steps=2**63 - 1).steps == 2**63 - 1
 
 
+@pytest.mark.parametrize("text", ["lr = 1%s\n" % ("0" * 400), '{"gamma": -1%s}' % ("0" * 400)])
+def test_an_integer_past_floats_range_in_a_float_option_is_refused_naming_it(tmp_path, capsys, text):
+    """Before: an OverflowError traceback from float() of the 400-digit int (714c4e8 fixed
+    the int options only)."""
+    conf = tmp_path / ("c.json" if text.startswith("{") else "c.toml")
+    conf.write_text(text)
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(conf)])
+    name = "lr" if "lr" in text else "gamma"
+    assert f"error: config file {str(conf)!r}: option {name} must be a finite number, got " in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("text, message", [
     ("steps = -1\n", "bad training configuration: steps must be >= 1, got -1"),
     ("eval_seed = -1\n", "bad training configuration: seed and eval_seed must be in"),

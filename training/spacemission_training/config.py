@@ -94,8 +94,12 @@ def check_field_types(cfg) -> None:
             if ok:
                 v = int(v)
         else:  # float
-            ok = v == v and abs(v) != float("inf")
-            v = float(v)
+            try:
+                v = float(v)
+            except OverflowError:  # an int past float's range (a config file's 400 digits)
+                ok = False
+            else:
+                ok = v == v and abs(v) != float("inf")
         if not ok:
             kind = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false"}[f.type]
             raise ValueError(f"option {f.name} must be {kind}, got {getattr(cfg, f.name)!r}")
