@@ -8,7 +8,7 @@ from spacemission_env.checks import UsageParser, shown  # every command's parser
 
 __all__ = ["CONFIG_OPTIONS", "UsageParser", "config_error", "int_arg"]
 
-_INTEGER = re.compile(r"\s*[+-]?\d[\d_]*\s*")  # what int() reads, up to Python's limit on digits
+_INTEGER = re.compile(r"\s*[+-]?\d+(?:_\d+)*\s*")  # what int() reads (a "_" only between digits), up to Python's limit on digits
 
 
 def int_arg(text: str) -> int:

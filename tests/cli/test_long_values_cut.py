@@ -56,3 +56,11 @@ def test_the_helpers_cut_to_the_limit():
     assert shown("x" * 10) == repr("x" * 10)
     assert shown("x" * 500) == "'" + "x" * 76 + "..." and len(shown("x" * 500)) == SHOWN_CHARS
     assert cut_long_words("got " + "9" * 100 + " and 1") == "got " + "9" * 77 + "... and 1"
+
+
+@pytest.mark.parametrize("text", ["1__2", "12_", "_12"])
+def test_a_short_malformed_integer_is_not_called_out_of_range(text, capsys):
+    """int() takes "_" only between digits: these are not integers (before: "out of range:
+    an integer of 4 characters" for "1__2")."""
+    assert _exit_code(["play", "--seed", text]) == 2
+    assert f"argument --seed: expected an integer, got {text!r}" in capsys.readouterr().err
