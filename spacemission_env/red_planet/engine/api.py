@@ -102,7 +102,7 @@ def step_observe(st: BatchState, actions, mask_out: np.ndarray, obs_out: np.ndar
                  observation_type: str | None = "info") -> None:
     """``step(st, actions)``, then ``legal_action_mask(st, out=mask_out)`` and
     ``observe(st, None, observation_type, out=obs_out)`` in one kernel call: the same
-    results, for loops over a batch of one (the AEC env), where the two other calls' checks
+    results, for loops over a batch of one (the AEC and Gymnasium envs), where the two other calls' checks
     and dispatch and ``BatchState.sync`` cost a fifth of a step (fused.py).
     ``observation_type=None`` (with ``obs_out=None``): step and mask only. An illegal
     action raises as ``step`` does, changing nothing."""

@@ -1,5 +1,5 @@
 """One kernel call for a step, the new legal masks and the acting seats' observations,
-as Space Mission's engine/fused.py, for the AEC env's batch of one (docs/red_planet/engine.md).
+as Space Mission's engine/fused.py, for the AEC and Gymnasium envs' batch of one (docs/red_planet/engine.md).
 
 Red Planet's kernels take two arrays (record, rng), so numba's dispatch is cheap here; what
 a batch of one saves is two calls' Python checks and dispatch, and ``BatchState.sync``'s

@@ -1,6 +1,6 @@
 """One kernel call for a step, the new legal masks and the acting seats' observations.
 
-A loop over one game (the PettingZoo AEC env) pays numba's dispatch per array argument
+A loop over one game (the PettingZoo AEC env, the Gymnasium env) pays numba's dispatch per array argument
 (about 65 ns each on this machine) on every call: ``step``, ``legal_action_mask`` and
 ``observe`` each take 13-40 of them, which cost as much as the work for a batch of one.
 ``step_mask_observe`` does the three in one call; its results are the three functions'.
