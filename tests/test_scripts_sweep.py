@@ -3,6 +3,8 @@ problem named) before any work, instead of a traceback, an endless loop or a sil
 wrong result; and a few fixed paths work at tiny sizes. Each script's main(argv) is called in
 this process (the numba kernels load from the cache), with sizes that finish in a moment."""
 import json
+import subprocess
+import sys
 
 import pytest
 from tests.helpers.paths import ROOT, load_tool
@@ -352,14 +354,25 @@ def test_observation_doc_tools_take_no_arguments(capsys, name):
     assert capsys.readouterr().out == load_tool(name).layout_markdown()
 
 
-def test_red_planet_actions_module_prints_its_page_and_refuses_arguments(capsys):
+def test_red_planet_actions_tool_prints_its_page_and_refuses_arguments(capsys):
     from spacemission_env.red_planet import actions
 
-    actions.main([])
+    tool = load_tool("make_red_planet_actions_doc")
+    tool.main([])
     assert capsys.readouterr().out == actions.actions_markdown()
     with pytest.raises(SystemExit) as exc:
-        actions.main(["--out", "x"])
+        tool.main(["--out", "x"])
     assert exc.value.code == 2 and "unrecognized arguments: --out x" in capsys.readouterr().err
+
+
+def test_the_red_planet_actions_page_names_a_command_that_runs_without_warnings(tmp_path):
+    """The page's generator is a tool: run as ``python -m spacemission_env.red_planet.actions``,
+    the module had been imported by its package first and runpy warned (RuntimeWarning)."""
+    page = (ROOT / "docs" / "red_planet" / "actions.md").read_text(encoding="utf-8")
+    assert "`python tools/make_red_planet_actions_doc.py`" in page
+    out = subprocess.run([sys.executable, "-W", "error", str(ROOT / "tools" / "make_red_planet_actions_doc.py")],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0 and out.stderr == "" and out.stdout == page, out.stderr[-2000:]
 
 
 def test_red_planet_render_module_help_makes_no_folder(capsys, tmp_path, monkeypatch):
