@@ -6,7 +6,7 @@ import re
 
 from spacemission_env.checks import UsageParser, shown  # every command's parser; shown: for echoed values
 
-__all__ = ["CONFIG_OPTIONS", "UsageParser", "config_error", "int_arg"]
+__all__ = ["UsageParser", "config_error", "int_arg"]
 
 _INTEGER = re.compile(r"\s*[+-]?\d+(?:_\d+)*\s*")  # what int() reads (a "_" only between digits), up to Python's limit on digits
 
@@ -22,12 +22,8 @@ def int_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer, got {shown(text)}") from None
 
 
-# GameConfigError.field -> the option that sets it, in every command that takes them
-CONFIG_OPTIONS = {"num_players": "--players", "rules": "--rules", "max_rounds": "--max-rounds"}
-
-
 def config_error(ap: argparse.ArgumentParser, exc: ValueError):
-    """The usage error of a refused game configuration (``GameConfig``'s error, whose
-    ``field`` names the bad value): ``argument --OPTION: MESSAGE``."""
-    option = CONFIG_OPTIONS.get(getattr(exc, "field", None))
-    ap.error(f"argument {option}: {exc}" if option else str(exc))
+    """The usage error of a refused game configuration (``GameConfigError``, whose
+    ``option`` names the bad value's): ``argument --OPTION: MESSAGE``."""
+    option = getattr(exc, "option", None)
+    ap.error(f"argument --{option.replace('_', '-')}: {exc}" if option else str(exc))

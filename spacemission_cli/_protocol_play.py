@@ -156,7 +156,7 @@ def new_game(args, ap, game) -> dict:
             "seed_known": args.seed is not None}
 
 
-def load_game(args, ap, game_name: str | None, loaded: tuple) -> dict:
+def load_game(args, ap, game_name: str | None, loaded) -> dict:
     """A game saved with ``save FILE``: its record rebuilt action by action. ``loaded``: the
     file, read and parsed once (play's ``read_load``)."""
     error = loaded.error

@@ -54,7 +54,7 @@ def shuffle(rng, b, items, n):
         items[j] = t
 
 
-_NOTHING = contextlib.nullcontext()  # reusable: quiet() costs compiled callers (every bot decision) no allocation
+_NOT_QUIET = contextlib.nullcontext()  # reusable: quiet() costs compiled callers (every bot decision) no allocation
 
 
 def quiet():
@@ -63,8 +63,7 @@ def quiet():
     silence them there."""
     if _numba_config.DISABLE_JIT:
         return np.errstate(over="ignore")
-    return _NOTHING
-
+    return _NOT_QUIET
 
 
 def exact_ints(values, arr: np.ndarray) -> list[int] | None:

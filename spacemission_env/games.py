@@ -207,6 +207,12 @@ class GameConfigError(ValueError):
     def __reduce__(self):  # pickled whole (a worker process's error)
         return type(self), (self.field, str(self))
 
+    @property
+    def option(self) -> str:
+        """The option that sets ``field`` in the commands and the trainers' configurations
+        (``players``, ``rules``, ``max_rounds``)."""
+        return "players" if self.field == "num_players" else self.field
+
 
 @dataclass(frozen=True)
 class GameConfig:

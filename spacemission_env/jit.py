@@ -165,6 +165,7 @@ NO_CACHE_MESSAGE = ("spacemission_env: numba finds no writable folder for its di
                     "NUMBA_CACHE_DIR or the user's cache folder): every process compiles the kernels again; "
                     "set NUMBA_CACHE_DIR to a writable folder")
 _kernels: list = []  # every dispatcher made by njit, for cache_folders
+_no_disk_cache = False  # set once a kernel was made without the disk cache (_disk_cache)
 
 
 class _DependencyCache(FunctionCache):
@@ -226,18 +227,16 @@ def _disk_cache(disp):
     except RuntimeError as e:
         if "no locator available" not in str(e):
             raise
-        if not _disk_cache.warned:
-            _disk_cache.warned = True
+        global _no_disk_cache
+        if not _no_disk_cache:
+            _no_disk_cache = True
             warnings.warn(NO_CACHE_MESSAGE, RuntimeWarning, stacklevel=2)
         return disp._cache  # numba.njit without cache=True: its NullCache
 
 
-_disk_cache.warned = False
-
-
 def caching_disabled() -> bool:
     """True once a kernel of this process was made without the disk cache (no writable folder)."""
-    return _disk_cache.warned
+    return _no_disk_cache
 
 
 def cache_folders() -> list[str]:

@@ -502,9 +502,8 @@ def from_file(exc: Exception, path: str | None, values: dict, flags: dict) -> st
     the error is about (:func:`options_named`) came from it (and no flag overrode it). A refused game
     configuration (``GameConfigError``: players, rules, max_rounds) names its option as
     argparse does (``argument --rules: ...``), or the file's option it came from."""
-    field = getattr(exc, "field", None)
-    if field in ("num_players", "rules", "max_rounds"):
-        name = "players" if field == "num_players" else field
+    name = getattr(exc, "option", None)  # GameConfigError's
+    if name is not None:
         if path and name in values and name not in flags:
             return f"config file {path!r}: option {name}: {exc}"
         return f"argument --{name.replace('_', '-')}: {exc}"
