@@ -414,6 +414,47 @@ def test_the_end_logs_its_evaluation_once_and_the_logs_reach_each_checkpoint(tmp
     assert (run_dir / "final.npz").is_file()
 
 
+@pytest.mark.parametrize("fail_at", [3, 1])
+def test_ray_failing_with_the_signal_stops_at_the_checkpoint_with_exit_143(tmp_path, monkeypatch, capsys, local_ray,
+                                                                           fail_at):
+    """SIGTERM to the process group reaches a local Ray's raylet and GCS too, and the iteration
+    in progress can fail (an object lost with them) instead of finishing: a CI run on a fresh
+    clone met it, exit status 1 with Ray's traceback. Now the run stops at its last checkpoint
+    (step 400 here, after iteration 2), exit status 143, as the test above asks; with no
+    checkpoint yet (the first iteration fails) it says so. Ray's failure is played here: the
+    signal, then the error, from the algorithm's ``train``."""
+    import ray
+
+    from spacemission_training import rllib
+
+    build, calls = rllib.build_algorithm, []
+
+    def build_failing(cfg, arch):
+        algo = build(cfg, arch)
+        train_once = algo.train
+
+        def train_or_fail():
+            calls.append(1)
+            if len(calls) == fail_at:
+                signal.raise_signal(signal.SIGTERM)
+                raise ray.exceptions.RayError("an object was lost with the raylet")
+            return train_once()
+
+        algo.train = train_or_fail
+        return algo
+
+    monkeypatch.setattr(rllib, "build_algorithm", build_failing)
+    run_dir = tmp_path / "run"
+    status = main([*_flags(steps=2000, num_env_runners=0), "--run-dir", str(run_dir)])
+    out, err = capsys.readouterr()
+    assert status == 143 and "Traceback" not in err, (status, err[-3000:])
+    assert "Ray's processes ended with the signal before this iteration finished (RayError: an object was lost" in err
+    if fail_at == 3:
+        assert _loop(run_dir)["step"] == 400 and "interrupted: stopped at step 400" in out
+    else:
+        assert "it has no checkpoint yet" in err and not (run_dir / "checkpoints" / "loop.json").exists()
+
+
 def test_one_seed_gives_one_run(tmp_path):
     """Two unbroken runs with one seed, in processes with other hash seeds, end with the same
     weights and log the same figures. Before: the seats were drawn from RLlib's random episode

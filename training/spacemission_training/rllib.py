@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import refuse_existing_run
-from .lifecycle import exit_status, run_commands
+from .lifecycle import Stopped, exit_status, run_commands
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
                                write_atomic)
 from .rllib_config import RLlibConfig, build_parser, game_defaults, parse_args
@@ -374,50 +374,72 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
     wall_before = loop["wall_s"]
     progress = Progress(cfg.steps, loop["step"], enabled={"auto": None, "bar": True, "lines": False}[cfg.progress])
 
+    checkpoint_step = loop["step"] if resume else None  # the step of the checkpoint on disk
+
     def save_checkpoint() -> None:
+        nonlocal checkpoint_step
         loop["wall_s"] = wall_before + time.perf_counter() - wall0
         loop["config"] = cfg.as_dict()  # resume checks that the checkpoint is this run's
         runlog.flush()  # every row up to the checkpoint's step is on disk before it
         save_checkpoint_dir(algo, run_dir, loop)
+        checkpoint_step = loop["step"]
+
+    def stopped_with_ray(exc: Exception) -> dict:
+        """The signal went to the whole process group (a batch scheduler's stop, a terminal's
+        Ctrl-C): a local Ray's raylet and GCS end with it, and the iteration in progress may
+        fail (an object lost, an actor dead) instead of finishing. The run stops at its last
+        checkpoint, as after a second signal."""
+        print(f"Ray's processes ended with the signal before this iteration finished ({type(exc).__name__}: "
+              f"{str(exc).splitlines()[0][:200] if str(exc) else ''})", file=sys.stderr, flush=True)
+        if checkpoint_step is None:
+            raise Stopped(interrupt.signum) from None  # main: no checkpoint yet
+        runlog.close()
+        return {"run_dir": str(run_dir), "stopped_at": checkpoint_step, "interrupted": True,
+                "exit_status": interrupt.exit_status}
 
     interrupt = Interrupt(run_dir, lambda: loop["step"])
     try:
         try:
             while loop["step"] < cfg.steps:
-                t0 = time.perf_counter()
-                result = algo.train()
-                dt = time.perf_counter() - t0
-                before, loop["step"], loop["iteration"] = loop["step"], _sampled(result), loop["iteration"] + 1
-                step = loop["step"]
-                if step > before:  # one that sampled nothing (its env runners lost) would repeat the last rows
-                    values = _iteration_values(result)
-                    values["time/steps_per_s"] = (step - before) / dt if dt > 0 else float("nan")
-                    runlog.log(step, values, wall_before + time.perf_counter() - wall0)
-                if step >= loop["next_snapshot"]:
-                    copy_learner_to(algo, f"self_{loop['snapshots'] % cfg.max_snapshots}")
-                    loop["snapshots"] += 1
-                    loop["next_snapshot"] += cfg.snapshot_every * (
-                        1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
-                if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
-                    e = evaluation(step, cfg.eval_games, cfg.eval_seed)
-                    loop["evals"].append({"step": step, **e})
-                    runlog.log(step, e, wall_before + time.perf_counter() - wall0)
-                    loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
-                stop_now = interrupt.requested and step < cfg.steps
-                if step >= loop["next_checkpoint"]:
-                    loop["next_checkpoint"] += cfg.checkpoint_every * (
-                        1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)
-                    if step < cfg.steps:  # the end writes its own, with the final evaluation
+                try:
+                    t0 = time.perf_counter()
+                    result = algo.train()
+                    dt = time.perf_counter() - t0
+                    before, loop["step"], loop["iteration"] = loop["step"], _sampled(result), loop["iteration"] + 1
+                    step = loop["step"]
+                    if step > before:  # one that sampled nothing (its env runners lost) would repeat the last rows
+                        values = _iteration_values(result)
+                        values["time/steps_per_s"] = (step - before) / dt if dt > 0 else float("nan")
+                        runlog.log(step, values, wall_before + time.perf_counter() - wall0)
+                    if step >= loop["next_snapshot"]:
+                        copy_learner_to(algo, f"self_{loop['snapshots'] % cfg.max_snapshots}")
+                        loop["snapshots"] += 1
+                        loop["next_snapshot"] += cfg.snapshot_every * (
+                            1 + (step - loop["next_snapshot"]) // cfg.snapshot_every)
+                    if loop["next_eval"] is not None and step >= loop["next_eval"] and step < cfg.steps:
+                        e = evaluation(step, cfg.eval_games, cfg.eval_seed)
+                        loop["evals"].append({"step": step, **e})
+                        runlog.log(step, e, wall_before + time.perf_counter() - wall0)
+                        loop["next_eval"] += cfg.eval_every * (1 + (step - loop["next_eval"]) // cfg.eval_every)
+                    stop_now = interrupt.requested and step < cfg.steps
+                    if step >= loop["next_checkpoint"]:
+                        loop["next_checkpoint"] += cfg.checkpoint_every * (
+                            1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)
+                        if step < cfg.steps:  # the end writes its own, with the final evaluation
+                            save_checkpoint()
+                    elif stop_now:
                         save_checkpoint()
-                elif stop_now:
-                    save_checkpoint()
-                runlog.flush()
-                progress.update(step, " ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in sorted(values.items())
-                                               if k.startswith("games/") and k.endswith("/score") and v == v))
-                if stop_now:
-                    runlog.close()
-                    return {"run_dir": str(run_dir), "stopped_at": step, "interrupted": True,
-                            "exit_status": interrupt.exit_status}
+                    runlog.flush()
+                    progress.update(step, " ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in sorted(values.items())
+                                                   if k.startswith("games/") and k.endswith("/score") and v == v))
+                    if stop_now:
+                        runlog.close()
+                        return {"run_dir": str(run_dir), "stopped_at": step, "interrupted": True,
+                                "exit_status": interrupt.exit_status}
+                except Exception as exc:  # only Ray failing with the signal, which reached it too
+                    if not interrupt.requested:
+                        raise
+                    return stopped_with_ray(exc)
         finally:
             progress.close()
 
