@@ -30,13 +30,31 @@ MAX_UPLOAD = 8 * 1024 * 1024  # a recorded file: ~2 KB a game
 
 
 MOVE_FIELDS = {"action", "seat", "version"}
+JSON_TYPE = "application/json"
+# a recorded file is JSON lines (or a play save, JSON): sent as JSON or as one of the JSON-lines types
+UPLOAD_TYPES = (JSON_TYPE, "application/x-ndjson", "application/jsonl")
 DRAIN_FACTOR = 4  # an oversized body up to this many times the limit is read and dropped before the 413
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request's body, at most ``limit`` bytes; ApiError 413 past it. A body up to
-    DRAIN_FACTOR times the limit is read to its end first: a client that sends its whole body
-    before reading the answer (Python's urllib) gets the 413, not a reset connection."""
+def check_content_type(request: Request, accepted: tuple[str, ...]) -> None:
+    """ApiError 415 unless the request says its body is one of the ``accepted`` media types
+    (parameters such as charset aside), an empty body included. A page of another site may
+    POST text/plain, a form or no type at all to this server without the browser asking it
+    first (a CORS "simple request"), so such a request could start games or play in one; a
+    JSON type makes the browser ask, and this server, giving no CORS headers, refuses."""
+    given = request.headers.get("content-type")
+    media = given.split(";", 1)[0].strip().lower() if given is not None else None
+    if media not in accepted:
+        got = "no Content-Type" if given is None else f"Content-Type {given[:80]!r}"
+        raise ApiError(415, f"POST {request.url.path} takes a body sent with Content-Type: "
+                            f"{' or '.join(accepted)} (an empty body too), got {got}")
+
+
+async def read_body(request: Request, limit: int, types: tuple[str, ...] = (JSON_TYPE,)) -> bytes:
+    """The request's body, at most ``limit`` bytes; ApiError 413 past it, then 415 when its
+    Content-Type is not one of ``types`` (check_content_type). A body up to DRAIN_FACTOR times
+    the limit is read to its end first: a client that sends its whole body before reading the
+    answer (Python's urllib) gets the 413 or 415, not a reset connection."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdecimal() and (len(declared) > 18 or int(declared) > limit):
         if int(declared) <= DRAIN_FACTOR * limit:
@@ -52,6 +70,7 @@ async def read_body(request: Request, limit: int) -> bytes:
             chunks.append(chunk)
     if size > limit:
         raise ApiError(413, f"request body is over the limit of {limit} bytes")
+    check_content_type(request, types)
     return b"".join(chunks)
 
 
@@ -254,7 +273,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         return endpoint
 
     async def upload_replay(request):
-        body = await read_body(request, MAX_UPLOAD)
+        body = await read_body(request, MAX_UPLOAD, UPLOAD_TYPES)
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:

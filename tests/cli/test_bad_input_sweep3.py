@@ -14,7 +14,7 @@ import pytest
 from spacemission_cli import bench, play, replay
 from spacemission_cli import _protocol_games as PG
 from spacemission_env.games import GameConfig, get_game
-from tests.helpers.web import first_moves_record, refused, web_client
+from tests.helpers.web import JSON_HEADERS, first_moves_record, refused, web_client
 
 
 def _space_mission_record() -> dict:
@@ -195,7 +195,7 @@ def test_a_game_the_servers_player_limit_cannot_seat_is_refused():
 
     from spacemission_cli.web.app import create_app
     app = create_app(["random"], max_players=2)
-    client = TestClient(app, raise_server_exceptions=False)
+    client = TestClient(app, raise_server_exceptions=False, headers=JSON_HEADERS)
     for body in ({"game": "red_planet"}, {"game": "red_planet", "players": 3}):
         refused(client.post("/api/games", json=body), 400,
                 "Mission: Red Planet needs 3..5 players, but this server offers games of at most 2 (serve --players)")

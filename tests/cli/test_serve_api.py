@@ -17,7 +17,7 @@ from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import MAX_BODY, create_app  # noqa: E402
 from spacemission_env.space_mission import encoding  # noqa: E402
 from spacemission_env.space_mission.components import CARD_LABELS  # noqa: E402
-from tests.helpers.web import first_moves_record, refused, unfinished_save  # noqa: E402
+from tests.helpers.web import JSON_HEADERS, first_moves_record, refused, unfinished_save  # noqa: E402
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def app():
 
 @pytest.fixture
 def client(app):
-    return TestClient(app)
+    return TestClient(app, headers=JSON_HEADERS)
 
 
 def new(client, **body):
@@ -220,6 +220,49 @@ def test_every_refused_request_names_the_problem_and_changes_nothing(app, client
     assert table_of(app, gid).actions == actions
 
 
+# what a page of another site can send without the browser asking this server first (a CORS
+# "simple request"): text/plain, a form, or no type at all
+SIMPLE_TYPES = ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=x", None]
+
+
+@pytest.mark.parametrize("ctype", SIMPLE_TYPES)
+def test_a_post_without_a_json_type_is_refused_and_changes_nothing(ctype, app):
+    """Before: every POST endpoint read its body as JSON whatever its Content-Type, so a page
+    of another site could start games on a local server (filling it: 503 for its person) and
+    play, undo or resign in one, with text/plain bodies the browser sends without asking."""
+    typed = TestClient(app, headers=JSON_HEADERS)
+    g = new(typed, opponents="random", seed=8)
+    before = comparable(typed.get(f"/api/games/{g['id']}").json())
+    bare = TestClient(app)  # sends only the headers of each request
+    headers = {} if ctype is None else {"Content-Type": ctype}
+    move = json.dumps({"action": g["moves"][0]["action"]}).encode()
+    for path, body in (("/api/games", b'{"seed": 1}'), ("/api/games", b""), (f"/api/games/{g['id']}/move", move),
+                       (f"/api/games/{g['id']}/undo", b""), (f"/api/games/{g['id']}/resign", b"{}"),
+                       ("/api/replays?name=x", b"")):
+        message = refused(bare.post(path, content=body, headers=headers), 415, "Content-Type: application/json",
+                          "no Content-Type" if ctype is None else repr(ctype))
+        assert path.split("?")[0] in message, message
+    assert len(app.state.store) == 1 and len(app.state.library._files) == 0
+    assert comparable(typed.get(f"/api/games/{g['id']}").json()) == before
+
+
+@pytest.mark.parametrize("ctype", ["application/json", "application/json; charset=utf-8", "Application/JSON"])
+def test_a_post_with_a_json_type_is_taken(ctype, app):
+    bare = TestClient(app)
+    r = bare.post("/api/games", content=b'{"opponents": "random", "seed": 3}', headers={"Content-Type": ctype})
+    assert r.status_code == 201, r.text
+    r = bare.post(f"/api/games/{r.json()['id']}/resign", headers={"Content-Type": ctype})
+    assert r.status_code == 200 and r.json()["over"], r.text
+
+
+@pytest.mark.parametrize("ctype", ["application/x-ndjson", "application/jsonl", "application/json"])
+def test_a_recorded_file_is_taken_as_json_lines(ctype, app):
+    text = json.dumps(first_moves_record(seed=3, max_rounds=2)) + "\n"
+    r = TestClient(app).post("/api/replays?name=g.jsonl", content=text.encode(), headers={"Content-Type": ctype})
+    assert r.status_code == 201 and r.json()["games"][0]["error"] is None, r.text
+
+
 @pytest.mark.parametrize("body,words", [
     ({"players": 9}, "players must be in 2..5"),
     ({"players": "2"}, "players must be an integer"),
@@ -240,7 +283,7 @@ def test_bad_new_games_are_refused(body, words, app, client):
 
 
 def test_a_full_server_says_so_and_drops_finished_games_first():
-    client = TestClient(app := create_app(["random"], max_games=2, idle_seconds=1000))
+    client = TestClient(app := create_app(["random"], max_games=2, idle_seconds=1000), headers=JSON_HEADERS)
     a, b = new(client, seed=1), new(client, seed=2)
     refused(client.post("/api/games", json={}), 503, "the server is full: 2 games")
     client.post(f"/api/games/{a['id']}/resign")
@@ -352,7 +395,7 @@ def test_the_replay_file_is_on_the_page(tmp_path):
     path = tmp_path / "games.jsonl"
     rec = first_moves_record(9, max_rounds=3)
     append_record(path, rec)
-    client = TestClient(create_app(["random"], replay_file=path))
+    client = TestClient(create_app(["random"], replay_file=path), headers=JSON_HEADERS)
     assert client.get("/api/meta").json()["replay"] == "file"
     listing = client.get("/api/replays/file").json()
     steps = len(rec["actions"])

@@ -12,12 +12,13 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from spacemission_cli.web.app import create_app  # noqa: E402
 from spacemission_env.red_planet.components import ROLE_NAMES  # noqa: E402
+from tests.helpers.web import JSON_HEADERS  # noqa: E402
 
 
 @pytest.fixture
 def client():
     app = create_app(["random", "heuristic"], game_opponents={"red_planet": ["random", "greedy"]})
-    return TestClient(app)
+    return TestClient(app, headers=JSON_HEADERS)
 
 
 def new(client, **body):

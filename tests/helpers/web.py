@@ -11,6 +11,11 @@ import time
 import pytest
 
 
+# what the page sends with every POST: the server refuses a POST without a JSON type (415,
+# app.check_content_type), so the test clients send it by default, an empty body's too
+JSON_HEADERS = {"Content-Type": "application/json"}
+
+
 def web_client(opponents=("random",), **options):
     """A test client of ``create_app(opponents, **options)`` that answers server errors as
     500s (so a test sees them); skips where the web or dev extra is not installed."""
@@ -19,7 +24,7 @@ def web_client(opponents=("random",), **options):
     from starlette.testclient import TestClient
 
     from spacemission_cli.web.app import create_app
-    return TestClient(create_app(list(opponents), **options), raise_server_exceptions=False)
+    return TestClient(create_app(list(opponents), **options), raise_server_exceptions=False, headers=JSON_HEADERS)
 
 
 def refused(response, status: int, *words: str) -> str:

@@ -8,12 +8,12 @@ const DELAY = Math.max(0, Number(params.get("delay") ?? 350));  // ms between th
 let META = null, GAME = null, LOG = [], BUSY = false, SHOWN = null;  // SHOWN: the game id in the page
 const $ = id => document.getElementById(id);
 
-async function api(method, path, body) {
+async function api(method, path, body, type = "application/json") {
+  // every POST says its type, an empty body too: the server refuses (415) a POST that does not,
+  // as a page of another site could send it without the browser asking the server first
   const options = {method, headers: {}};
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = typeof body === "string" ? body : JSON.stringify(body);
-  }
+  if (method === "POST") options.headers["Content-Type"] = type;
+  if (body !== undefined) options.body = typeof body === "string" ? body : JSON.stringify(body);
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({error: `${response.status} ${response.statusText}`}));
   if (!response.ok) throw Object.assign(new Error(data.error || `${response.status}`), {status: response.status});
@@ -378,7 +378,7 @@ async function upload() {
   if (!file) return;
   try {
     const text = await file.text();
-    const listing = await api("POST", `/api/replays?name=${encodeURIComponent(file.name)}`, text);
+    const listing = await api("POST", `/api/replays?name=${encodeURIComponent(file.name)}`, text, "application/x-ndjson");
     await openLibrary(listing.id);
     showError("");
   } catch (err) { showError(err.message); }
