@@ -187,3 +187,30 @@ def test_the_pages_send_a_seed_in_exponent_form_as_typed(server, page, where, se
     pg.click(start)
     pg.wait_for_function(f"document.querySelector('{error}').innerText.includes('seed must be an integer')")
     assert set(app.state.store._games) == before and not errors, errors
+
+
+def test_undo_resign_and_an_upload_from_the_page(server, page, tmp_path):
+    """The page's undo and resign (empty bodies) and its file upload (JSON lines) are taken:
+    the server refuses a POST without a JSON type (415), so the page sends one with each."""
+    app, url = server
+    pg, errors = page
+    pg.goto(f"{url}/?delay=0")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.fill("#ng-seed", "5")
+    pg.click("#ng-start")
+    pg.locator("#moves .move:enabled").first.click()
+    pg.wait_for_selector("#undo:enabled")
+    ((_, live),) = app.state.store._games.items()
+    pg.click("#undo")
+    pg.wait_for_selector("#undo:disabled")
+    assert [q for q, _, _ in live.table.actions].count(live.table.seat) == 0
+    pg.once("dialog", lambda dialog: dialog.accept())
+    pg.click("#resign")
+    pg.wait_for_selector("#final:not([hidden])")
+    assert live.table.over and pg.is_hidden("#error")
+    record = tmp_path / "mine.jsonl"
+    record.write_text((tmp_path / "games.jsonl").read_text())
+    pg.click("#tab-replay")
+    pg.set_input_files("#upload-file", str(record))
+    pg.wait_for_function("document.getElementById('replay-source').innerText.startsWith('mine.jsonl')")
+    assert pg.locator(".replay-game").count() == 1 and pg.is_hidden("#error") and not errors, errors
