@@ -173,7 +173,7 @@ def made_agents(specs: list, config: GameConfig, ap) -> list:
     for spec in specs:
         try:
             agent = make_agent(spec, seed=0, game=config.game)
-            bind_bot(agent, spec, config, get_game(config.game).observation_types)
+            bind_bot(agent, spec, config, get_game(config.game).observation_types, allow_seer=True)  # timed, no person
         except ValueError as exc:
             ap.error(f"argument --agents: {exc}")
         agents.append((spec, agent))

@@ -14,10 +14,17 @@ def seed_for(seed: int, *parts: int) -> int:
     return int(np.random.SeedSequence([int(seed), *parts]).generate_state(1, np.uint64)[0]) >> 1
 
 
-def bind_bot(agent, spec: str, config, observation_types, hint: str = "") -> str:
+SEER_HELP = "--allow-seer lets it play"
+
+
+def bind_bot(agent, spec: str, config, observation_types, hint: str = "", allow_seer: bool = False,
+             seer_help: str = SEER_HELP) -> str:
     """Bind ``agent`` (made from ``spec``) to ``config`` and return the observation type it
     asks for; ValueError naming the spec for a refusal (``hint`` appended), a failing
-    ``bind`` or ``observation_type``, or a type not in ``observation_types``."""
+    ``bind`` or ``observation_type``, a type not in ``observation_types``, or a whole-state
+    type (the arena's WHOLE_STATE_VIEWS, "seer") unless ``allow_seer``: a bot playing a person
+    on it would see the person's hand and every hidden card (R-I4, M-I3), as the arena
+    refuses it unless allow_seer (``seer_help`` says how to allow it)."""
     if callable(getattr(agent, "bind", None)):
         try:
             agent.bind(config)
@@ -32,7 +39,30 @@ def bind_bot(agent, spec: str, config, observation_types, hint: str = "") -> str
     if not isinstance(observation_type, str) or observation_type not in observation_types:
         raise ValueError(f"agent {spec!r} asks for observation_type {observation_type!r}; "
                          f"expected one of {tuple(observation_types)}")
+    if not allow_seer:
+        check_not_seer(spec, observation_type, seer_help)
     return observation_type
+
+
+def seer_note(bots: dict) -> str | None:
+    """The line a person is told when bots of ``bots`` (seat -> an object with ``spec`` and
+    ``observation_type``) see the whole state, allowed with --allow-seer; None when none does."""
+    from spacemission_agents.arena import WHOLE_STATE_VIEWS
+
+    seers = [f"seat {q} ({b.spec})" for q, b in sorted(bots.items()) if getattr(b, "observation_type", None) in WHOLE_STATE_VIEWS]
+    return (f"Note: {', '.join(seers)} {'sees' if len(seers) == 1 else 'see'} the whole state (--allow-seer): "
+            "your hand and every hidden card.") if seers else None
+
+
+def check_not_seer(spec: str, observation_type, seer_help: str = SEER_HELP) -> None:
+    """ValueError naming ``spec`` when ``observation_type`` is a whole-state view (the
+    arena's WHOLE_STATE_VIEWS): against a person such a bot cheats."""
+    from spacemission_agents.arena import WHOLE_STATE_VIEWS
+
+    if observation_type in WHOLE_STATE_VIEWS:
+        raise ValueError(f"agent {spec!r} asks for observation_type {observation_type!r}, the whole state (every "
+                         f"hand, pile and the deck order): playing you it would see your cards and every hidden one; "
+                         f"{seer_help}")
 
 
 def refuse_imported_bots(specs, game: str, trusted: bool) -> None:

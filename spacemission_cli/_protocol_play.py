@@ -21,7 +21,7 @@ import numpy as np
 from spacemission_env.checks import is_int
 from spacemission_env.games import GameConfig, get_game
 
-from ._bots import bind_bot, seed_for
+from ._bots import SEER_HELP, bind_bot, seed_for, seer_note
 from ._games import parse_records
 from ._prompt import confirm_quit, may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record
@@ -51,12 +51,14 @@ class Bot:
     """An agent in one seat: it sees only its own observation of the type it asks for and
     the legal mask of the reference state."""
 
-    def __init__(self, game, spec: str, seat: int, seed: int, config: GameConfig):
+    def __init__(self, game, spec: str, seat: int, seed: int, config: GameConfig, allow_seer: bool = False,
+                 seer_help: str = SEER_HELP):
         from spacemission_agents.registry import make_agent
 
         self.game, self.spec, self.seat, self.seed = game, spec, seat, seed
         self.agent = make_agent(spec, seed=seed_for(seed, seat), game=game.name)
-        self.observation_type = bind_bot(self.agent, spec, config, game.observation_types)
+        self.observation_type = bind_bot(self.agent, spec, config, game.observation_types, allow_seer=allow_seer,
+                                         seer_help=seer_help)
         self.reseed = callable(getattr(self.agent, "seed", None))
 
     def act(self, state, ply: int) -> int:
@@ -81,10 +83,12 @@ class ProtocolTable:
     page: ``play`` the person's move, ``bot_step`` / ``bots_until_person`` the bots' moves,
     ``log`` every move as the person saw it (``Game.seat_label``), ``actions`` as recorded."""
 
-    def __init__(self, game, config: GameConfig, seat: int, seed: int, specs: list, state=None, actions=None):
+    def __init__(self, game, config: GameConfig, seat: int, seed: int, specs: list, state=None, actions=None,
+                 allow_seer: bool = False, seer_help: str = SEER_HELP):
         self.game, self.config, self.seat, self.seed, self.specs = game, config, seat, seed, specs
         self.state = state if state is not None else game.new_reference_game(config, seed)
-        self.bots = {q: Bot(game, sp, q, seed, config) for q, sp in enumerate(specs) if sp is not None}  # ValueError
+        self.bots = {q: Bot(game, sp, q, seed, config, allow_seer, seer_help)  # ValueError
+                     for q, sp in enumerate(specs) if sp is not None}
         self.actions: list[list] = [list(a) for a in actions or []]
         self.log: list[dict] = []
         self.failure = None  # a bot's error, which ends the game
@@ -204,7 +208,7 @@ class ProtocolSession:
         self.config, self.seat, self.seed = setup["config"], setup["seat"], setup["seed"]
         self.specs = setup["specs"]
         self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
-                                   actions=setup["actions"])
+                                   actions=setup["actions"], allow_seer=setup.get("allow_seer", False))
         self.render = importlib.import_module(game.render_module)
         self.saved, self.loaded = None, setup.get("loaded")
         # the seed decides every hidden card: shown at the start only when the person chose it
@@ -244,6 +248,8 @@ class ProtocolSession:
         seed = f"seed {self.seed}" if self.seed_known else "seed shown at the end"
         self.console.print(f"{d.title}, {self.config.num_players} players, {seed}. You are seat {self.seat}; "
                            f"{others}. Type help for the commands.", markup=False)
+        if note := seer_note(self.table.bots):
+            self.console.print(note, markup=False)
         while not g.rules.is_over(self.state):
             q = g.rules.current_player(self.state)
             if q == self.seat:
@@ -339,6 +345,7 @@ def main(args, ap, game_name: str | None, loaded=None) -> int:
     from ._prompt import Prompt
 
     setup = load_game(args, ap, game_name, loaded) if args.load else new_game(args, ap, get_game(game_name))
+    setup["allow_seer"] = args.allow_seer
     game = get_game(setup["config"].game)
     try:
         session = ProtocolSession(game, setup, Prompt(sys.stdin), record=args.record)

@@ -8,6 +8,7 @@ import json
 from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 from . import _view as V
+from ._bots import seer_note
 from ._games import SAVE_FORMAT, SAVE_VERSION, game_record, record_finished_game
 from ._prompt import confirm_quit, may_write, move_number, next_command
 from ._table import Move, Table, normalise, top_up_move
@@ -108,6 +109,8 @@ class Session:
         self.console.print(f"Space Mission, {s.num_players} players, rules {s.rules}, {seed}. "
                            f"You are {V.styled(t.seat, V.COLOUR_NAMES[t.seat])}, seat {t.seat}; {others}. "
                            f"{self.who(s.start_player)} starts. Type help for the commands and the rules.")
+        if note := seer_note(t.opponents):
+            self.console.print(note, markup=False)
         while not t.over:
             if self.state.round != self.round_shown:
                 self.round_shown = self.state.round

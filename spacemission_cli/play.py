@@ -10,7 +10,7 @@ from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
 
 from ._args import UsageParser, int_arg
-from ._bots import bind_bot, seed_for
+from ._bots import SEER_HELP, bind_bot, seed_for
 from ._prompt import Prompt
 
 EXAMPLE = """examples:
@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--trust-load", action="store_true",
                     help="with --load: also build opponents the file names by an import path MODULE:CLASS, which "
                          "imports and runs that code (refused by default; only for files you trust)")
+    ap.add_argument("--allow-seer", action="store_true",
+                    help="let an opponent ask for the 'seer' observation, the whole state: it sees your hand and "
+                         "every hidden card (refused by default, as in the arena)")
     ap.add_argument("--record", metavar="FILE", help="append the finished game to FILE (JSON lines, as the arena's games.jsonl)")
     return ap
 
@@ -95,7 +98,7 @@ class Opponent:
     """An agent in one seat: it sees only its own observation (engine.observe's twin,
     encoding.observe on the reference state) of the type it asks for."""
 
-    def __init__(self, spec: str, seat: int, seed: int, config):
+    def __init__(self, spec: str, seat: int, seed: int, config, allow_seer: bool = False, seer_help: str = SEER_HELP):
         from spacemission_agents.registry import make_agent
         from spacemission_env.space_mission.encoding import OBSERVATION_TYPES
 
@@ -104,7 +107,8 @@ class Opponent:
             self.agent = make_agent(spec, seed=seed_for(seed, seat))
         except ValueError as exc:
             raise ValueError(f"{exc}{_shipped_models(spec)}") from exc
-        self.observation_type = bind_bot(self.agent, spec, config, OBSERVATION_TYPES, hint=_shipped_models(spec))
+        self.observation_type = bind_bot(self.agent, spec, config, OBSERVATION_TYPES, hint=_shipped_models(spec),
+                                         allow_seer=allow_seer, seer_help=seer_help)
         self.reseed = callable(getattr(self.agent, "seed", None))
 
     def act(self, state, ply: int) -> int:
@@ -292,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         if spec is None:
             continue
         try:
-            opponents[q] = Opponent(spec, q, game["seed"], config)
+            opponents[q] = Opponent(spec, q, game["seed"], config, allow_seer=args.allow_seer)
         except ValueError as exc:  # from --opponents, or from the bots a loaded game names
             ap.error(f"argument --load: {args.load}: {exc}" if args.load else f"argument --opponents: {exc}")
     from ._session import Session

@@ -47,19 +47,28 @@ def build_parser() -> argparse.ArgumentParser:
                          "--idle-minutes makes room (the longest idle first), else a new game is refused (503)")
     ap.add_argument("--idle-minutes", type=float, default=30.0, metavar="M",
                     help="a game idle this long may be dropped to make room (default 30)")
+    ap.add_argument("--allow-seer", action="store_true",
+                    help="let an opponent ask for the 'seer' observation, the whole state: it sees the visitor's hand "
+                         "and every hidden card (refused by default, as in the arena)")
     ap.add_argument("--replay", metavar="FILE", help="recorded games (arena games.jsonl, play --record, or a play save) to show")
     return ap
 
 
-def check_opponents(text: str) -> list[str]:
-    """The offered specs, each built once for a game it could join (ValueError naming the spec)."""
+def check_opponents(text: str, allow_seer: bool = False) -> list[str]:
+    """The offered specs, each built once for a game it could join (ValueError naming the spec,
+    or one that asks for the whole state unless ``allow_seer``; one that asks for it only once
+    bound to a game is refused by each new game with it, 400)."""
     from spacemission_agents.registry import make_agent
+
+    from ._bots import check_not_seer
 
     specs = [s.strip() for s in text.split(",")]
     if not all(specs):
         raise ValueError(f"an empty spec in {text!r}")
     for spec in specs:
-        make_agent(spec, seed=0)
+        agent = make_agent(spec, seed=0)
+        if not allow_seer:
+            check_not_seer(spec, getattr(agent, "observation_type", None), "--allow-seer lets the server offer it")
     return specs
 
 
@@ -132,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         ap.error(f"serve needs the web extra: pip install 'spacemission_env[web]' ({exc})")
     try:
-        opponents = check_opponents(args.opponents)
+        opponents = check_opponents(args.opponents, args.allow_seer)
     except ValueError as exc:
         ap.error(f"argument --opponents: {exc}")
     from ._games import ReplayError
@@ -151,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app = create_app(opponents, max_players=args.players, max_games=args.max_games,
                          idle_seconds=args.idle_minutes * 60, replay_file=args.replay,
-                         game_opponents=game_opponents, start_page=args.game)
+                         game_opponents=game_opponents, start_page=args.game, allow_seer=args.allow_seer)
     except ReplayError as exc:
         ap.error(f"argument --replay: {exc}")
     if args.host not in ("127.0.0.1", "localhost", "::1"):

@@ -135,12 +135,13 @@ def _json_of(game_id: str, game, since: int) -> dict:
 
 def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,
                idle_seconds: float = 1800.0, replay_file=None, game_opponents: dict | None = None,
-               start_page: str = "spacemission") -> Starlette:
+               start_page: str = "spacemission", allow_seer: bool = False) -> Starlette:
     """The app. ``opponents``: the agent specs a visitor may choose (default heuristic, greedy,
     random); ``game_opponents``: per other game of the protocol, its specs a visitor may
     choose (a new game with ``"game": NAME``; default random for every game of GAMES); ``start_page``:
     the game of the page at ``/``; ``replay_file``: recorded games offered on the page
-    (ReplayError when unreadable)."""
+    (ReplayError when unreadable); ``allow_seer``: let a bot play on the whole state (the
+    "seer" observation, every hidden card), refused by default (400 naming it)."""
     offered = list(opponents or ["heuristic", "greedy", "random"])
     offered_by_game = dict(game_opponents if game_opponents is not None else
                            {name: ["random"] for name in GAMES if name != "spacemission"})
@@ -183,6 +184,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             if isinstance(body, dict):
                 body = {k: v for k, v in body.items() if k != "game"}
             options = game_options(body, offered, max_players)
+        options["allow_seer"] = allow_seer
 
         def start():
             table = make_protocol_table(options) if other else make_table(options)

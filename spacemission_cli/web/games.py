@@ -112,6 +112,10 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
             "seed_chosen": seed_chosen(body)}
 
 
+# what a refused whole-state bot's message says: the visitor cannot allow it, the server's owner can
+SERVE_SEER_HELP = "this server offers it only when started with spacemission serve --allow-seer"
+
+
 def make_table(options: dict) -> Table:
     """A new game with its bots built and bound (ApiError 400 when a bot refuses the game)."""
     from ..play import Opponent
@@ -122,7 +126,7 @@ def make_table(options: dict) -> Table:
         if spec is None:
             continue
         try:
-            opponents[q] = Opponent(spec, q, seed, config)
+            opponents[q] = Opponent(spec, q, seed, config, options.get("allow_seer", False), SERVE_SEER_HELP)
         except ValueError as exc:
             raise ApiError(400, str(exc)) from None
     state = new_game(config.num_players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)

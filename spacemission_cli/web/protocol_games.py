@@ -18,7 +18,7 @@ from spacemission_env.games import GameConfig, get_game
 
 from .._protocol_games import game_record
 from .._protocol_play import ProtocolTable
-from .games import ApiError, _int_field, seats_and_seed, seed_chosen, shown, shown_seed
+from .games import SERVE_SEER_HELP, ApiError, _int_field, seats_and_seed, seed_chosen, shown, shown_seed
 
 
 def picture_snapshot(table: ProtocolTable) -> tuple:
@@ -64,7 +64,8 @@ def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
 def make_protocol_table(options: dict) -> ProtocolTable:
     """A new game with its bots built and bound (ApiError 400 when a bot refuses the game)."""
     try:
-        return ProtocolTable(options["game"], options["config"], options["seat"], options["seed"], options["specs"])
+        return ProtocolTable(options["game"], options["config"], options["seat"], options["seed"], options["specs"],
+                             allow_seer=options.get("allow_seer", False), seer_help=SERVE_SEER_HELP)
     except ValueError as exc:
         raise ApiError(400, str(exc)) from None
 

@@ -214,3 +214,16 @@ class RandomAgent(First):
 
 
 MINIMAL = First()  # an instance named by import path
+
+
+class Seer(First):
+    """Asks for the whole state (``observation_type = "seer"``), as a teacher's or a debugging
+    bot may; ``at_bind``: only once bound to a game (as a PPO model of a seer policy sets it)."""
+
+    def __init__(self, at_bind: bool = False):
+        self.at_bind = at_bind
+        if not at_bind:
+            self.observation_type = "seer"
+
+    def bind(self, config):
+        self.observation_type = "seer"
