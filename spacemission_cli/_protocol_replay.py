@@ -112,7 +112,12 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
     if forfeit:  # an arena game stopped by an agent's bad answer: say so, as the Space Mission replay does
         console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
                       f"{forfeit.get('reason')}", markup=False)
-    table = Table(title="Scores" + (" at the save (unfinished)" if rec.get("unfinished") else ""))
+    # a game stopped before its end (saved, or forfeited in the arena) has no final scoring: its
+    # recorded scores are checked against the rebuilt state's, which for Red Planet are the
+    # counters only (ice bonus, discovery and bonus cards score at the end, M-P3), public to
+    # every seat (M-I1), so a seat's replay shows every seat's as the game's does
+    table = Table(title="Scores" + (" at the save (unfinished)" if rec.get("unfinished") else
+                                    " at the forfeit (before the final scoring: counters so far)" if forfeit else ""))
     for col in ("player", *game.score_names, "rank"):
         table.add_column(col, justify="left" if col == "player" else "right")
     ranks = rec.get("ranks") or ["-"] * n

@@ -298,3 +298,21 @@ def test_a_seat_replay_of_an_unfinished_save_shows_only_public_scores(arena_file
             cells = next(ln for ln in table.splitlines() if f"seat {q} (" in ln).split("│")[2:-2]
             points = [c * v for c, v in zip(pl.counters, values)]
             assert [int(c) for c in cells] == points + [0, 0, 0, sum(points)], (q, cells)
+
+
+def test_a_seat_replay_of_a_forfeited_game_shows_every_seats_counters(tmp_path, capsys):
+    """A game stopped by a forfeit has no final scoring: its scores are the counters so far,
+    public to every seat (M-I1), so ``--seat`` shows every seat's (Space Mission's replay hides
+    the others' totals: they count hidden tiles, R-I4). Before, the table was titled "Scores",
+    as a finished game's."""
+    out = tmp_path / "arena"
+    run_arena(["random", "random", "tests.helpers.external_agents:Returns:after=40"], num_players=3, games=1, seed=1,
+              out=str(out), progress=False, game="red_planet")
+    rec = json.loads((out / "games.jsonl").read_text().splitlines()[0])
+    assert rec["forfeit"]["round"] > 5 and any(sc["total"] for sc in rec["scores"]), rec["forfeit"]  # M-P1 paid out
+    assert all(sc["ice_bonus"] == sc["discovery_cards"] == sc["bonus_cards"] == 0 for sc in rec["scores"])
+    assert replay.main([str(out / "games.jsonl"), "--game", str(rec["game"]), "--seat", "0", "--boards", "end"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Scores at the forfeit (before the final scoring: counters so far)" in text, text
+    for q, sc in enumerate(rec["scores"]):
+        assert re.search(rf"seat {q} \(.*?│ +{sc['ice']} │ +{sc['sylvanite']} │ +{sc['celerium']} │", text), text
