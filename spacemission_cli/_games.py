@@ -73,10 +73,13 @@ def public_label(action: int, state: GameState) -> str:
 
 
 # --- records -------------------------------------------------------------------------------
-def final_ranks(state: GameState) -> list[int]:
-    """1 + the seats strictly ahead in R-P8 order (points, then stations), as the arena records."""
+def final_ranks(state: GameState, forfeit_seat: int | None = None) -> list[int]:
+    """1 + the seats strictly ahead in R-P8 order (points, then stations), as the arena records;
+    a seat that forfeited (``forfeit_seat``) ranks last, the others by their scores so far."""
     totals = [s["total"] for s in scores(state)]
     key = [totals[q] * 64 + sum(1 for o in state.stations if o == q) for q in range(state.num_players)]
+    if forfeit_seat is not None:
+        key[forfeit_seat] = -1
     return [1 + sum(k > key[q] for k in key) for q in range(state.num_players)]
 
 
@@ -379,6 +382,9 @@ class Replayer:
         expect = {"rounds": s.round, "round_limit": s.round_limit}
         if rec.get("forfeit") is None:
             expect.update(ranks=final_ranks(s), winners=winners(s))
+        else:  # as the arena ranks a forfeit: that seat last, the others by their scores so far
+            ranks = final_ranks(s, rec["forfeit"]["seat"])
+            expect.update(ranks=ranks, winners=[q for q, r in enumerate(ranks) if r == 1])
         for key, value in expect.items():
             if key in rec:
                 if rec[key] != value:

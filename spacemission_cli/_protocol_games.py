@@ -24,13 +24,16 @@ def record_game(rec: dict) -> str:
     return cfg.get("game", DEFAULT_GAME) if isinstance(cfg, dict) else DEFAULT_GAME
 
 
-def final_ranks(game, state) -> list[int]:
-    """1 + the seats strictly ahead (total, then the game's tiebreak), as the arena records."""
+def final_ranks(game, state, forfeit_seat: int | None = None) -> list[int]:
+    """1 + the seats strictly ahead (total, then the game's tiebreak), as the arena records;
+    a seat that forfeited (``forfeit_seat``) ranks last, the others by their scores so far."""
     totals = [s["total"] for s in game.rules.scores(state)]
     tie = [0] * len(totals)
     if game.tiebreak is not None:
         tie = game.tiebreak_values(game.engine.from_reference([state]))[0].tolist()
     key = [(t, b) for t, b in zip(totals, tie)]
+    if forfeit_seat is not None:
+        key[forfeit_seat] = (float("-inf"), 0)
     return [1 + sum(k > key[q] for k in key) for q in range(len(key))]
 
 
@@ -148,9 +151,8 @@ class Replayer:
         check_forfeit(rec.get("forfeit"), g.rules.is_over(s), g.rules.current_player(s), self.where)
         checked = ["scores"]
         expect = {"rounds": getattr(s, "round", 0), "round_limit": ended_at_round_limit(g, s)}
-        if rec.get("forfeit") is None:
-            ranks = final_ranks(g, s)
-            expect.update(ranks=ranks, winners=[q for q, r in enumerate(ranks) if r == 1])
+        ranks = final_ranks(g, s, None if rec.get("forfeit") is None else rec["forfeit"]["seat"])  # forfeit: the arena's
+        expect.update(ranks=ranks, winners=[q for q, r in enumerate(ranks) if r == 1])
         for key, value in expect.items():  # a field recorded (null included) must be the rebuilt game's
             if key in rec:
                 if rec[key] != value:

@@ -316,3 +316,10 @@ def test_a_seat_replay_of_a_forfeited_game_shows_every_seats_counters(tmp_path, 
     assert "Scores at the forfeit (before the final scoring: counters so far)" in text, text
     for q, sc in enumerate(rec["scores"]):
         assert re.search(rf"seat {q} \(.*?│ +{sc['ice']} │ +{sc['sylvanite']} │ +{sc['celerium']} │", text), text
+    f = rec["forfeit"]["seat"]  # the arena's ranks: the forfeiting seat last; checked by the replay
+    assert rec["ranks"][f] == 3 and f not in rec["winners"] and "ranks, winners" in text, text
+    for key, value in (("ranks", [1, 1, 1]), ("winners", [f])):
+        path = tmp_path / f"{key}.jsonl"
+        path.write_text(json.dumps(dict(rec, **{key: value})) + "\n")
+        assert replay.main([str(path)]) == 1
+        assert f"recorded {key} {value!r} but the rebuilt game gives" in capsys.readouterr().err

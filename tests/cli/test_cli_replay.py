@@ -188,13 +188,37 @@ def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, caps
     while not rebuilt.done:
         rebuilt.step()
     seat = rebuilt.state.current_player
-    cut.update(scores=scores(rebuilt.state), rounds=rebuilt.state.round, round_limit=False, ranks=None, winners=[],
-               forfeit={"seat": seat, "agent": "cheater", "round": rebuilt.state.round, "action": 0,
-                        "reason": "returned illegal action 0"})
+    cut.update(scores=scores(rebuilt.state), rounds=rebuilt.state.round, round_limit=False, ranks=None,
+               winners=[1 - seat], forfeit={"seat": seat, "agent": "cheater", "round": rebuilt.state.round,
+                                            "action": 0, "reason": "returned illegal action 0"})
     del cut["ranks"]
     code, out, err = run([_write(tmp_path / "f.jsonl", [cut])], capsys)
     assert code == 0, err
     assert f"seat {seat} (cheater) forfeited: returned illegal action 0" in out
+
+
+def test_a_forfeited_games_ranks_and_winners_are_checked(play_file, tmp_path, capsys):
+    """Before: the ranks and winners of a game ended by a forfeit went unchecked, so an edited
+    record replayed as matching and named the forfeiting seat, or nobody, as the winner. They
+    are the arena's: the forfeiting seat last, the others by their scores so far (R-P8 order)."""
+    from spacemission_cli._games import Replayer
+    from spacemission_env.space_mission.rules import scores
+
+    game = read_records(play_file)[0][1]
+    cut = dict(game, actions=game["actions"][:9])
+    rebuilt = Replayer(cut, "cut")
+    while not rebuilt.done:
+        rebuilt.step()
+    seat = rebuilt.state.current_player
+    ranks = [2, 1] if seat == 0 else [1, 2]
+    cut.update(scores=scores(rebuilt.state), rounds=rebuilt.state.round, round_limit=False, ranks=ranks,
+               winners=[1 - seat], forfeit={"seat": seat, "agent": "cheater", "round": rebuilt.state.round,
+                                            "action": 0, "reason": "returned illegal action 0"})
+    code, out, err = run([_write(tmp_path / "f.jsonl", [cut])], capsys)
+    assert code == 0 and "ranks, winners" in " ".join(out.split()), err
+    for key, value in (("ranks", ranks[::-1]), ("winners", [seat]), ("winners", [])):
+        code, out, err = run([_write(tmp_path / "f.jsonl", [dict(cut, **{key: value})])], capsys)
+        assert code == 1 and f"recorded {key} {value!r} but the rebuilt game gives" in err, err
 
 
 def test_a_forfeited_game_shows_its_scores_so_far_as_the_seat_could_count_them(play_file, tmp_path, capsys):

@@ -429,13 +429,14 @@ def test_a_seat_frame_at_the_end_of_a_forfeited_game_holds_only_its_own_scores(c
     scores, and "forfeited" was not said."""
     import json
 
-    from spacemission_cli._games import game_record, read_records
+    from spacemission_cli._games import final_ranks, game_record, read_records
 
     path, sc = unfinished_save(tmp_path / "save.json")
     (_, saved), = read_records(path)
     rebuilt = dict(game_record(_state_of(saved), saved["seed"], ["cheater", "random", "random"], saved["actions"]))
     to_act = _state_of(saved).current_player
-    rebuilt.update(ranks=[3 if q == to_act else 1 for q in range(3)], winners=[q for q in range(3) if q != to_act],
+    ranks = final_ranks(_state_of(saved), to_act)  # the arena's: the forfeiting seat last, the others by scores so far
+    rebuilt.update(ranks=ranks, winners=[q for q in range(3) if ranks[q] == 1],
                    forfeit={"seat": to_act, "agent": "cheater", "round": rebuilt["rounds"], "action": 0,
                             "reason": "returned illegal action 0"})
     rec_file = tmp_path / "games.jsonl"
