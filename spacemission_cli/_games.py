@@ -11,7 +11,7 @@ import stat
 from pathlib import Path
 
 from spacemission_env import checks
-from spacemission_env.checks import is_int
+from spacemission_env.checks import cut_long_words, is_int, shown
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import PLANET_NAMES
@@ -224,7 +224,7 @@ def record_from_save(data: dict, where: str) -> dict:
     from spacemission_env.space_mission.rules.state_json import state_from_dict
 
     if data.get("version") != SAVE_VERSION:
-        raise ReplayError(f"{where}: saved game version {data.get('version')!r}; expected {SAVE_VERSION}")
+        raise ReplayError(f"{where}: saved game version {shown(data.get('version'))}; expected {SAVE_VERSION}")
     try:
         state = state_from_dict(data["state"])
         specs = data["specs"]
@@ -237,7 +237,7 @@ def record_from_save(data: dict, where: str) -> dict:
                "scores": scores(state), "ranks": None, "winners": None, "rounds": state.round,
                "round_limit": state.round_limit, "forfeit": None, "unfinished": True}
     except (KeyError, TypeError, IndexError, ValueError) as exc:
-        raise ReplayError(f"{where}: not a readable saved game ({type(exc).__name__}: {exc})") from None
+        raise ReplayError(f"{where}: not a readable saved game ({type(exc).__name__}: {cut_long_words(str(exc))})") from None
     _check_shape(rec, where)
     return rec
 
@@ -246,7 +246,7 @@ def _check_shape(rec, where: str) -> None:
     if not isinstance(rec, dict):
         raise ReplayError(f"{where}: a recorded game is a JSON object")
     if rec.get("format") != RECORD_FORMAT or rec.get("version") != RECORD_VERSION:
-        raise ReplayError(f"{where}: not a recorded game (format {rec.get('format')!r} version {rec.get('version')!r}; "
+        raise ReplayError(f"{where}: not a recorded game (format {shown(rec.get('format'))} version {shown(rec.get('version'))}; "
                           f"expected {RECORD_FORMAT!r} version {RECORD_VERSION})")
     for key in ("seed", "config", "actions", "scores"):
         if key not in rec:
@@ -262,10 +262,10 @@ def _check_shape(rec, where: str) -> None:
     try:
         check_game_config(cfg["num_players"], cfg["rules"], cfg["max_rounds"])
     except ValueError as exc:
-        raise ReplayError(f"{where}: config: {exc}") from None
+        raise ReplayError(f"{where}: config: {cut_long_words(str(exc))}") from None
     seed = rec["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {seed!r}")
+        raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {shown(seed)}")
     acts = rec["actions"]
     if not isinstance(acts, list) or not all(
             isinstance(a, list) and len(a) == 3 and all(map(is_int, a[:2]))
@@ -278,27 +278,31 @@ def _check_seat_fields(rec: dict, where: str) -> None:
     """ReplayError naming the field unless the optional fields that replay shows per seat
     are absent, null or of their shape: ``agents`` a name per seat, ``ranks`` a rank per
     seat, ``winners`` seats, ``forfeit`` an object, ``unfinished`` true or false; and
-    ``game``, the record's number (replay --game picks by it), an integer >= 0."""
+    ``game``, the record's number (replay --game picks by it), an integer >= 0; ``start_player``
+    a seat (the replayer checks it is the seed's). Each message shows the value cut (shown)."""
     n = rec["config"]["num_players"]
     number = rec.get("game")
     if number is not None and not (is_int(number) and number >= 0):
-        raise ReplayError(f"{where}: game must be the record's number, an integer >= 0, got {number!r}")
+        raise ReplayError(f"{where}: game must be the record's number, an integer >= 0, got {shown(number)}")
     agents, ranks, winners = rec.get("agents"), rec.get("ranks"), rec.get("winners")
     if agents is not None and not (isinstance(agents, list) and len(agents) == n
                                    and all(isinstance(a, str) for a in agents)):
-        raise ReplayError(f"{where}: agents must be a list of {n} agent names (one per seat), got {agents!r}")
+        raise ReplayError(f"{where}: agents must be a list of {n} agent names (one per seat), got {shown(agents)}")
     if ranks is not None and not (isinstance(ranks, list) and len(ranks) == n and all(map(is_int, ranks))):
-        raise ReplayError(f"{where}: ranks must be a list of {n} integers (one per seat), got {ranks!r}")
+        raise ReplayError(f"{where}: ranks must be a list of {n} integers (one per seat), got {shown(ranks)}")
     if winners is not None and not (isinstance(winners, list)
                                     and all(is_int(q) and 0 <= q < n for q in winners)):
-        raise ReplayError(f"{where}: winners must be a list of seats in 0..{n - 1}, got {winners!r}")
+        raise ReplayError(f"{where}: winners must be a list of seats in 0..{n - 1}, got {shown(winners)}")
     forfeit = rec.get("forfeit")
     if forfeit is not None and not (isinstance(forfeit, dict) and is_int(forfeit.get("seat"))
                                     and 0 <= forfeit["seat"] < n):
-        raise ReplayError(f"{where}: forfeit must be null or an object, got {forfeit!r} (an object with the "
+        raise ReplayError(f"{where}: forfeit must be null or an object, got {shown(forfeit)} (an object with the "
                           f"forfeiting seat, in 0..{n - 1})")
     if rec.get("unfinished") not in (None, True, False):
-        raise ReplayError(f"{where}: unfinished must be true or false, got {rec['unfinished']!r}")
+        raise ReplayError(f"{where}: unfinished must be true or false, got {shown(rec['unfinished'])}")
+    start = rec.get("start_player")
+    if start is not None and not (is_int(start) and 0 <= start < n):
+        raise ReplayError(f"{where}: start_player must be null or a seat in 0..{n - 1}, got {shown(start)}")
 
 
 def check_forfeit(forfeit, over: bool, to_act: int, where: str) -> None:
@@ -331,8 +335,8 @@ class Replayer:
         cfg = rec["config"]
         self.state = new_game(cfg["num_players"], seed=rec["seed"], rules=cfg["rules"], max_rounds=cfg["max_rounds"])
         self.index = 0
-        if "start_player" in rec and rec["start_player"] != self.state.start_player:
-            raise ReplayError(f"{where}: recorded start player {rec['start_player']} but seed {rec['seed']} deals "
+        if rec.get("start_player") is not None and rec["start_player"] != self.state.start_player:
+            raise ReplayError(f"{where}: recorded start player {shown(rec['start_player'])} but seed {rec['seed']} deals "
                               f"start player {self.state.start_player} (other components or engine version?)")
 
     @property
@@ -349,13 +353,13 @@ class Replayer:
         if seat != s.current_player:
             raise ReplayError(f"{what}: recorded for seat {seat}, but seat {s.current_player} is to act")
         if not 0 <= action < A.NUM_ACTIONS:
-            raise ReplayError(f"{what}: action id {action} is out of range 0..{A.NUM_ACTIONS - 1} (recorded label {label!r})")
+            raise ReplayError(f"{what}: action id {action} is out of range 0..{A.NUM_ACTIONS - 1} (recorded label {shown(label)})")
         if not is_legal(s, action):
             raise ReplayError(f"{what}: action {action} ({action_label(action, s)}) is not legal in the rebuilt game "
-                              f"(recorded label {label!r})")
+                              f"(recorded label {shown(label)})")
         expected = action_label(action, s)
         if expected != label:
-            raise ReplayError(f"{what}: recorded label {label!r}, but the rebuilt game says {expected!r}")
+            raise ReplayError(f"{what}: recorded label {shown(label)}, but the rebuilt game says {expected!r}")
         return seat, action, label
 
     def step(self) -> tuple[int, int, str]:
@@ -376,7 +380,7 @@ class Replayer:
         check_forfeit(rec.get("forfeit"), s.is_over, s.current_player, self.where)
         checked = []
         if scores(s) != rec["scores"]:
-            raise ReplayError(f"{self.where}: recorded scores {recorded_totals(rec['scores'])} but the rebuilt "
+            raise ReplayError(f"{self.where}: recorded scores {shown(recorded_totals(rec['scores']))} but the rebuilt "
                               f"game scores {[x['total'] for x in scores(s)]}")
         checked.append("scores")
         expect = {"rounds": s.round, "round_limit": s.round_limit}
@@ -388,6 +392,6 @@ class Replayer:
         for key, value in expect.items():
             if key in rec:
                 if rec[key] != value:
-                    raise ReplayError(f"{self.where}: recorded {key} {rec[key]!r} but the rebuilt game gives {value!r}")
+                    raise ReplayError(f"{self.where}: recorded {key} {shown(rec[key])} but the rebuilt game gives {value!r}")
                 checked.append(key)
         return checked

@@ -2,6 +2,7 @@
 import io
 import json
 import sys
+from contextlib import nullcontext
 
 import pytest
 from PIL import Image
@@ -295,3 +296,59 @@ def test_a_seat_replay_of_an_unfinished_save_counts_only_what_the_seat_knows(tmp
     code, out, err = run([path, "--boards", "end"], capsys)
     assert code == 0, err
     assert "Scores so far: " + " | ".join(f"{c} {x['total']}" for c, x in zip(("red", "blue", "yellow"), sc)) in out
+
+
+@pytest.fixture(scope="module")
+def both_games(arena_file, tmp_path_factory):
+    """A recorded Space Mission game and a Red Planet one (arena games.jsonl lines)."""
+    out = tmp_path_factory.mktemp("rp_arena")
+    run_arena(["random", "random"], num_players=3, games=1, seed=1, out=str(out), progress=False, game="red_planet")
+    return [read_records(arena_file)[0][1], read_records(out / "games.jsonl")[0][1]]
+
+
+LONG = "x" * 20000
+
+
+@pytest.mark.parametrize("field, value", [
+    ("agents", [LONG] * 2), ("agents", ["a"] * 5000), ("ranks", [LONG]), ("winners", [LONG]), ("forfeit", {"seat": LONG}),
+    ("unfinished", LONG), ("game", LONG), ("seed", LONG), ("scores", [LONG]), ("rounds", LONG), ("start_player", LONG),
+    ("format", LONG), ("version", LONG), ("config", "rules"), ("config", "max_rounds"), ("actions", "label")])
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_bad_record_value_is_shown_cut(both_games, which, field, value, tmp_path, capsys):
+    """Before: every message on a malformed record (replay's error, serve's 400 or the game's
+    listed error) echoed the rejected value whole: 20,000 characters for a 20,000-character
+    agent name; now it is cut to 80 characters, as every other rejected value."""
+    rec = json.loads(json.dumps(both_games[which]))
+    if field == "config":
+        rec["config"][value] = LONG
+    elif field == "actions":
+        rec["actions"][3][2] = LONG
+    else:
+        rec[field] = value
+    path = _write(tmp_path / "bad.jsonl", [rec])
+    with pytest.raises(SystemExit) if field not in ("scores", "rounds", "actions") else nullcontext() as ended:
+        code, out, err = run([path], capsys)
+    if ended is not None:  # an argument error: the file is malformed
+        err = capsys.readouterr().err
+    err = " ".join(err.split())
+    assert "x" * 81 not in err and "..." in err and len(err) < 1500, err[:300]
+    from tests.helpers.web import web_client
+
+    r = web_client().post("/api/replays?name=bad.jsonl", content=path.read_bytes())
+    message = r.json().get("error") or r.json()["games"][0]["error"]
+    assert "x" * 81 not in message and len(message) < 400, (r.status_code, message[:300])
+    assert "..." in message or "the page replays Space Mission games only" in message, message  # not checked there
+
+
+def test_a_start_player_of_another_type_is_named_as_such(both_games, tmp_path, capsys):
+    """Before: a start player recorded as a string read "recorded start player 2 but seed 0
+    deals start player 2", and one recorded as 2.0 was taken."""
+    for rec in both_games:
+        n, start = rec["config"]["num_players"], rec["start_player"]
+        for value in (str(start), float(start), [start], n):
+            with pytest.raises(SystemExit):
+                run([_write(tmp_path / "bad.jsonl", [dict(rec, start_player=value)])], capsys)
+            err = " ".join(capsys.readouterr().err.split())
+            assert f"start_player must be null or a seat in 0..{n - 1}, got {value!r}" in err, err
+        code, out, err = run([_write(tmp_path / "ok.jsonl", [dict(rec, start_player=None)]), "--boards", "end"], capsys)
+        assert code == 0, err
