@@ -280,7 +280,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise ApiError(400, "a recorded file is UTF-8 text (JSON lines)") from None
-        name = request.query_params.get("name", "upload")[:100]
+        name = " ".join(request.query_params.get("name", "").split())[:100] or "upload"  # its messages start with it
         rid = await run_in_threadpool(library.upload, text, name)
         return JSONResponse(library.listing(rid), status_code=201)
 

@@ -263,6 +263,17 @@ def test_a_recorded_file_is_taken_as_json_lines(ctype, app):
     assert r.status_code == 201 and r.json()["games"][0]["error"] is None, r.text
 
 
+@pytest.mark.parametrize("query, name", [("", "upload"), ("?name=", "upload"), ("?name=%20%0A", "upload"),
+                                         ("?name=a%0Ab%09c", "a b c"), ("?name=" + "n" * 300, "n" * 100)])
+def test_an_uploads_name_is_one_line_and_never_empty(query, name, client):
+    """Before: an empty name (``?name=``) gave the listing no name and every message began
+    " line 1: ...", and a name's line breaks went into the messages and the page as sent."""
+    r = client.post(f"/api/replays{query}", content=b'{"format": "x"}')
+    assert r.status_code == 400 and r.json()["error"].startswith(f"{name} line 1: not a recorded game"), r.text
+    r = client.post(f"/api/replays{query}", content=(json.dumps(first_moves_record(seed=3, max_rounds=2)) + "\n").encode())
+    assert r.status_code == 201 and r.json()["name"] == name, r.text
+
+
 @pytest.mark.parametrize("body,words", [
     ({"players": 9}, "players must be in 2..5"),
     ({"players": "2"}, "players must be an integer"),
