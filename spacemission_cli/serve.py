@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from ._args import UsageParser, int_arg
@@ -9,6 +10,9 @@ from ._args import UsageParser, int_arg
 # a lower bound of one live game's memory (its state, bots and undo history): 11 KiB were measured
 # for a new two-player game against random, more with other bots and as the game goes on
 LIVE_GAME_BYTES = 8 * 1024
+# --host values that listen on this machine only: the server then answers requests addressed to it
+# by one of its own names only (web.app.LoopbackOnly: a page of another site using DNS rebinding)
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 EXAMPLE = """examples:
   spacemission serve                                  http://127.0.0.1:8000/ , bots heuristic, greedy, random
@@ -30,6 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
     from spacemission_env.games import GAMES
 
+    ap.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="listening on this machine only (the default --host), the server answers requests "
+                         "addressed to 127.0.0.1, localhost or [::1] only (a page of another site could reach it "
+                         "under its own name: DNS rebinding); also answer NAME, the public name a reverse proxy "
+                         "passes in Host (repeatable)")
     ap.add_argument("--game", choices=sorted(GAMES), default="spacemission",
                     help="the game of the page at / (default spacemission); every game is at /play/NAME as well, "
                          "Red Planet as its text board, picture and moves")
@@ -132,6 +141,13 @@ def main(argv: list[str] | None = None) -> int:
                      f" ({LIVE_GAME_BYTES // 1024} KiB each at the least)")
     except ValueError as exc:
         ap.error(f"argument --max-games: {exc}")
+    if args.allow_host and args.host not in LOOPBACK_HOSTS:
+        ap.error(f"argument --allow-host: only with a --host of this machine ({', '.join(LOOPBACK_HOSTS)}): "
+                 f"listening on {args.host} the server answers every name")
+    for name in args.allow_host:  # a Host header's name: no port, no spaces
+        if not re.fullmatch(r"[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]", name):
+            ap.error(f"argument --allow-host: a host name or address as a browser sends it in Host (no port, "
+                     f"IPv6 in brackets), got {name!r}")
     if not args.idle_minutes > 0:
         ap.error(f"argument --idle-minutes: must be > 0, got {args.idle_minutes}")
     try:
@@ -160,10 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app = create_app(opponents, max_players=args.players, max_games=args.max_games,
                          idle_seconds=args.idle_minutes * 60, replay_file=args.replay,
-                         game_opponents=game_opponents, start_page=args.game, allow_seer=args.allow_seer)
+                         game_opponents=game_opponents, start_page=args.game, allow_seer=args.allow_seer,
+                         loopback_only=args.host in LOOPBACK_HOSTS, allowed_hosts=tuple(args.allow_host))
     except ReplayError as exc:
         ap.error(f"argument --replay: {exc}")
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
+    if args.host not in LOOPBACK_HOSTS:
         print(f"Listening on {args.host}: reachable from other machines, as you chose (--host). "
               "docs/play.md shows how to put a reverse proxy with TLS in front.", flush=True)
     import socket

@@ -11,6 +11,7 @@ from importlib import resources
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -114,6 +115,33 @@ def _query_int(request: Request, key: str, default: int | None) -> int | None:
     return int(text)
 
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")  # the names of this machine in a request's Host
+_HOST = re.compile(r"(\[[^\]]*\]|[^:\[\]]*)(?::[0-9]*)?")
+
+
+class LoopbackOnly:
+    """ASGI middleware of a server listening on this machine only (``serve --host 127.0.0.1``,
+    the default): a request whose Host header names another machine gets 403. A page of
+    another site can make its own name resolve to 127.0.0.1 (DNS rebinding) and then send the
+    server same-origin requests, JSON ones included, under its own name in Host."""
+
+    def __init__(self, app, names=()):
+        self.app, self.names = app, LOOPBACK_NAMES + tuple(n.lower() for n in names)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
+            match = _HOST.fullmatch(host.strip())
+            if match is None or match.group(1).lower() not in self.names:
+                message = (f"this server answers only requests addressed to this machine (Host 127.0.0.1, localhost "
+                           f"or [::1]) or to a name given with serve --allow-host, got Host {host[:80]!r}: a page of "
+                           f"another site can reach a local server under its own name (DNS rebinding). A reverse "
+                           f"proxy that passes its public name: serve --allow-host NAME")
+                await JSONResponse({"error": message}, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def _locked(game, work):
     """Run ``work()`` holding the game's lock; 409 when another request holds it."""
     if not game.lock.acquire(blocking=False):
@@ -135,13 +163,16 @@ def _json_of(game_id: str, game, since: int) -> dict:
 
 def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,
                idle_seconds: float = 1800.0, replay_file=None, game_opponents: dict | None = None,
-               start_page: str = "spacemission", allow_seer: bool = False) -> Starlette:
+               start_page: str = "spacemission", allow_seer: bool = False, loopback_only: bool = False,
+               allowed_hosts: tuple[str, ...] = ()) -> Starlette:
     """The app. ``opponents``: the agent specs a visitor may choose (default heuristic, greedy,
     random); ``game_opponents``: per other game of the protocol, its specs a visitor may
     choose (a new game with ``"game": NAME``; default random for every game of GAMES); ``start_page``:
     the game of the page at ``/``; ``replay_file``: recorded games offered on the page
     (ReplayError when unreadable); ``allow_seer``: let a bot play on the whole state (the
-    "seer" observation, every hidden card), refused by default (400 naming it)."""
+    "seer" observation, every hidden card), refused by default (400 naming it); ``loopback_only``:
+    refuse (403) a request whose Host is not this machine's name or one of ``allowed_hosts``
+    (LoopbackOnly), for a server that listens on this machine only."""
     offered = list(opponents or ["heuristic", "greedy", "random"])
     offered_by_game = dict(game_opponents if game_opponents is not None else
                            {name: ["random"] for name in GAMES if name != "spacemission"})
@@ -317,6 +348,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         Route("/api/replays/{rid}/{index:int}", replay_frame),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error})
+    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error},
+                    middleware=[Middleware(LoopbackOnly, names=allowed_hosts)] if loopback_only else None)
     app.state.store, app.state.library = store, library
     return app

@@ -263,6 +263,60 @@ def test_a_recorded_file_is_taken_as_json_lines(ctype, app):
     assert r.status_code == 201 and r.json()["games"][0]["error"] is None, r.text
 
 
+@pytest.mark.parametrize("host, status", [("127.0.0.1:8000", 200), ("localhost", 200), ("[::1]:8000", 200),
+                                          ("LocalHost:80", 200), ("evil.example:8000", 403),
+                                          ("127.0.0.1.evil.example", 403), ("localhost.:8000", 403), ("", 403),
+                                          ("[::1", 403), ("user@127.0.0.1", 403)])
+def test_a_local_server_answers_only_requests_addressed_to_this_machine(host, status):
+    """Before: a server on 127.0.0.1 answered any Host, so a page of another site whose name
+    it made resolve to 127.0.0.1 (DNS rebinding) could send it same-origin JSON requests:
+    start games, play, and read the --replay file. Now 403 naming the Host; serve turns this
+    on when it listens on this machine only (the default)."""
+    app = create_app(["random"], loopback_only=True)
+    c = TestClient(app, headers=dict(JSON_HEADERS, host=host))
+    for r in (c.get("/api/meta"), c.post("/api/games", json={}), c.get("/")):
+        assert r.status_code == status or (status, r.status_code) == (200, 201), r.text[:300]
+    if status == 403:
+        refused(r, 403, "addressed to this machine", repr(host), "DNS rebinding", "serve --allow-host NAME")
+        assert len(app.state.store) == 0
+
+
+@pytest.mark.parametrize("argv, loopback_only, names", [
+    (["--host", "127.0.0.1"], True, ()), (["--host", "localhost"], True, ()), (["--host", "0.0.0.0"], False, ()),
+    (["--allow-host", "games.example.org", "--allow-host", "[fe80::1]"], True, ("games.example.org", "[fe80::1]"))])
+def test_serve_checks_the_host_when_it_listens_on_this_machine_only(argv, loopback_only, names, monkeypatch):
+    import uvicorn
+
+    from spacemission_cli import serve
+    from spacemission_cli.web import app as web_app
+
+    made = []
+    monkeypatch.setattr(web_app, "create_app", lambda *a, **kw: made.append(kw) or create_app(*a, **kw))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: [s.close() for s in sockets])
+    assert serve.main(argv + ["--port", "0"]) == 0
+    assert made[0]["loopback_only"] is loopback_only and made[0]["allowed_hosts"] == names
+
+
+def test_an_allowed_host_is_answered_as_well():
+    """A reverse proxy on this machine that passes its public name in Host (docs/play.md)."""
+    c = TestClient(create_app(["random"], loopback_only=True, allowed_hosts=("Games.example.org",)),
+                   headers=dict(JSON_HEADERS, host="games.example.org"))
+    assert c.post("/api/games", json={}).status_code == 201
+    c.headers["host"] = "other.example.org"
+    refused(c.get("/api/meta"), 403, "serve --allow-host NAME")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--allow-host", "a.example:443"], "no port"), (["--allow-host", "a b"], "got 'a b'"),
+    (["--host", "0.0.0.0", "--allow-host", "a.example"], "only with a --host of this machine")])
+def test_serve_refuses_a_bad_allow_host(argv, words, capsys):
+    from spacemission_cli import serve
+
+    with pytest.raises(SystemExit) as exc:
+        serve.main(argv)
+    assert exc.value.code == 2 and "argument --allow-host" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("query, name", [("", "upload"), ("?name=", "upload"), ("?name=%20%0A", "upload"),
                                          ("?name=a%0Ab%09c", "a b c"), ("?name=" + "n" * 300, "n" * 100)])
 def test_an_uploads_name_is_one_line_and_never_empty(query, name, client):

@@ -32,7 +32,7 @@ def server(tmp_path):
         actions.append([s.current_player, a, action_label(a, s)])
         apply(s, a)
     append_record(tmp_path / "games.jsonl", game_record(s, 9, ["random", "greedy"], actions))
-    app = create_app(["heuristic", "random"], replay_file=tmp_path / "games.jsonl")
+    app = create_app(["heuristic", "random"], replay_file=tmp_path / "games.jsonl", loopback_only=True)  # as serve
     with served(app) as url:
         yield app, url
 
