@@ -227,15 +227,22 @@ def record_from_save(data: dict, where: str) -> dict:
         raise ReplayError(f"{where}: saved game version {shown(data.get('version'))}; expected {SAVE_VERSION}")
     try:
         state = state_from_dict(data["state"])
-        specs = data["specs"]
-        seat = data["seat"]
-        agents = ["human" if q == seat else str(specs[q]) for q in range(state.num_players)]
+        specs, seat, n = data["specs"], data["seat"], state.num_players
+        if not (is_int(seat) and 0 <= seat < n):  # as play --load checks them: the seats' names come from these
+            raise ReplayError(f"{where}: seat must be the person's seat, in 0..{n - 1}, got {shown(seat)}")
+        if not (isinstance(specs, list) and len(specs) == n and specs[seat] is None
+                and all(isinstance(sp, str) for q, sp in enumerate(specs) if q != seat)):
+            raise ReplayError(f"{where}: specs must be {n} entries, the opponents' specs with null at the person's "
+                              f"seat {seat}, got {shown(specs)}")
+        agents = ["human" if q == seat else specs[q] for q in range(n)]
         rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": 0, "seed": data["seed"],
                "config": {"game": "spacemission", "num_players": state.num_players, "rules": state.rules,
                           "max_rounds": state.max_rounds},
                "lineup": None, "deal": None, "seating": None, "agents": agents, "actions": data["actions"],
                "scores": scores(state), "ranks": None, "winners": None, "rounds": state.round,
                "round_limit": state.round_limit, "forfeit": None, "unfinished": True}
+    except ReplayError:
+        raise
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise ReplayError(f"{where}: not a readable saved game ({type(exc).__name__}: {cut_long_words(str(exc))})") from None
     _check_shape(rec, where)

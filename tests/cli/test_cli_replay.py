@@ -352,3 +352,26 @@ def test_a_start_player_of_another_type_is_named_as_such(both_games, tmp_path, c
             assert f"start_player must be null or a seat in 0..{n - 1}, got {value!r}" in err, err
         code, out, err = run([_write(tmp_path / "ok.jsonl", [dict(rec, start_player=None)]), "--boards", "end"], capsys)
         assert code == 0, err
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("seat", 5, "seat must be the person's seat, in 0..2, got 5"),
+    ("seat", "0", "seat must be the person's seat, in 0..2, got '0'"),
+    ("seat", 1, "specs must be 3 entries, the opponents' specs with null at the person's seat 1, got [None, "),
+    ("specs", [None], "specs must be 3 entries, the opponents' specs with null at the person's seat 0, got [None]"),
+    ("specs", [None, "random", 7], "got [None, 'random', 7]"),
+    ("specs", "x" * 5000, "got 'xxxxxx")])
+def test_a_save_whose_seat_or_specs_do_not_fit_is_refused_by_name(field, value, words, tmp_path, capsys):
+    """A play save read as a recorded game (replay FILE, serve's upload and --replay) had its
+    seat and specs unchecked: seat 5 or "0" replayed with the person's seat named "None", and
+    specs too short or of another type were "IndexError: list index out of range"."""
+    path, _ = unfinished_save(tmp_path / "save.json")
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(data, **{field: value})))
+    with pytest.raises(SystemExit):
+        run([path], capsys)
+    err = " ".join(capsys.readouterr().err.split())
+    assert words in err and len(err) < 600, err
+    from tests.helpers.web import refused, web_client
+
+    refused(web_client().post("/api/replays?name=save.json", content=path.read_bytes()), 400, words)
