@@ -65,6 +65,7 @@ from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     action_id,
+    check_num_envs,
     check_render_mode,
     check_seat,
     check_seed,
@@ -325,6 +326,22 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+class _SpecKwargs(dict):
+    """The registered ids' ``EnvSpec.kwargs`` (empty): a dict that checks ``num_envs``.
+    ``gymnasium.make_vec`` (sync and async mode, Gymnasium 1.x) builds a list of
+    ``num_envs`` factories before it makes any env, so ``num_envs=10**12`` filled the
+    machine's memory before a bare ``MemoryError``; the one step of ``make_vec`` before
+    that list that sees the count is ``spec.kwargs.pop("num_envs", num_envs)``, here,
+    which now refuses it as the vector envs' constructors do (``check_num_envs``: a
+    ValueError naming it and the memory needed, a TypeError for a non-integer) before
+    anything is allocated."""
+
+    def pop(self, key, *default):
+        if key == "num_envs" and key not in self and default:
+            check_num_envs(default[0])
+        return super().pop(key, *default)
+
+
 def register_envs() -> None:
     """Register every game's id (``"SpaceMission-v2"``, ``"RedPlanet-v1"``: games.GAMES)
     with Gymnasium (this single-agent env through ``registered_env_<game>``, its game set) and with PettingZoo's
@@ -340,6 +357,7 @@ def register_envs() -> None:
     for name in GAMES:
         d = get_game(name).description
         if d.env_id not in gymnasium.registry:
-            gymnasium.register(id=d.env_id, entry_point=f"spacemission_env.gym_env:{_ENTRY_PREFIX}{name}")
+            gymnasium.register(id=d.env_id, entry_point=f"spacemission_env.gym_env:{_ENTRY_PREFIX}{name}",
+                               kwargs=_SpecKwargs())  # checks make_vec's num_envs (_SpecKwargs)
         if register is not None and d.env_id not in pettingzoo.aec_registry:
             register("aec", d.env_id, entry_point=f"spacemission_env.{d.versioned_name}:env")

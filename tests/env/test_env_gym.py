@@ -278,3 +278,40 @@ def test_masks_need_a_game_and_human_mode_prints_every_step(capsys):
     quiet.reset(seed=0)
     quiet.step(progress_action(quiet.action_masks(), rng))
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("env_id", ["SpaceMission-v2", "RedPlanet-v1"])
+@pytest.mark.parametrize("mode", [None, "sync", "async"])
+def test_make_vec_checks_num_envs_before_allocating(monkeypatch, env_id, mode):
+    """gymnasium.make_vec built a list of num_envs factories before making any env, so a
+    count too large for the machine (num_envs=10**12) filled its memory before a bare
+    MemoryError: it now raises check_num_envs's ValueError first, as the vector envs'
+    constructors do. The machine is made small here (1 MiB) so that a count of 10**4
+    stands for a huge one, and the vector classes raise if they are reached: the test is
+    cheap whether or not the check runs."""
+    import spacemission_env.checks as checks
+
+    def reached(*args, **kwargs):
+        raise AssertionError("make_vec went on to build the vector env")
+
+    monkeypatch.setattr(checks, "physical_memory", lambda: 2**20)
+    monkeypatch.setattr(gymnasium.vector, "SyncVectorEnv", reached)
+    monkeypatch.setattr(gymnasium.vector, "AsyncVectorEnv", reached)
+    with pytest.raises(ValueError, match=r"num_envs=10,000: that many games need .* play fewer at once"):
+        gymnasium.make_vec(env_id, num_envs=10**4, vectorization_mode=mode)
+    with pytest.raises(TypeError, match=r"num_envs must be a positive integer, got 2\.5"):
+        gymnasium.make_vec(env_id, num_envs=2.5, vectorization_mode=mode)
+    with pytest.raises(ValueError, match=r"num_envs must be a positive integer, got 0"):
+        gymnasium.make_vec(env_id, num_envs=0, vectorization_mode=mode)
+    assert gymnasium.spec(env_id).kwargs == {}  # nothing kept in the registered spec
+
+
+def test_make_vec_still_makes_sync_envs_and_make_takes_kwargs():
+    envs = gymnasium.make_vec("SpaceMission-v2", num_envs=2, vectorization_mode="sync", num_players=3)
+    try:
+        obs, info = envs.reset(seed=0)
+        assert obs.shape == (2, envs.single_observation_space.shape[0]) and info["action_mask"].shape == (2, 100)
+        assert envs.spec.kwargs["num_envs"] == 2 and envs.spec.kwargs["num_players"] == 3
+    finally:
+        envs.close()
+    assert gymnasium.make("SpaceMission-v2", num_players=4).unwrapped.num_players == 4
