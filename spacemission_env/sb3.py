@@ -50,8 +50,9 @@ also holds ``"opponents"``: the pool indices it was played against. Every pool p
 is called with ``act_batch`` once per round of moves on exactly its own rows.
 
 Bad input is rejected before any game changes: learner actions of a non-integer
-dtype raise TypeError; ids outside 0..A-1 and illegal ids raise ValueError naming the
-game and the action (use MaskablePPO or the masks). An opponent that returns a bad
+dtype raise TypeError; a shape other than ``[N]`` or ``[N, 1]`` (SB3's own VecEnvs give
+env i ``actions[i]``) raises ValueError naming it; ids outside 0..A-1 and illegal ids
+raise ValueError naming the game and the action (use MaskablePPO or the masks). An opponent that returns a bad
 action raises an error naming the opponent, the game and the action; the env then
 needs ``reset()``. Rendering: ``"ansi"`` / ``"human"`` show game 0 as text,
 ``"rgb_array"`` tiles every game's picture (SB3's convention; about 2.9 MB per game).
@@ -351,8 +352,15 @@ class GameVecEnv(EnvBase, VecEnv):
         """Checks the learners' actions now, so that a bad one raises here with no game changed."""
         self._require_ready()
         a = np.asarray(actions)
-        if a.size == self.num_envs and a.ndim > 1:  # e.g. [N, 1]
-            a = a.reshape(-1)
+        n = self.num_envs
+        if a.ndim > 1 and a.dtype.kind in "iu":
+            # SB3's own VecEnvs hand env i actions[i] (the first axis is the game): one id per
+            # game in [N] and [N, 1] (a Discrete space's actions as a column). Any other shape
+            # holding N ids ([1, N], or [2, 2] for 4 games) was reshaped here, silently
+            if a.shape != (n, 1):
+                raise ValueError(f"learner actions must have shape ({n},) or ({n}, 1): one action id per game, "
+                                 f"the game first (SB3's convention), got shape {a.shape}")
+            a = a.reshape(n)
         a = action_batch(a, self.num_envs, who="learner actions", num_actions=self.num_actions)
         illegal = ~self._mask[np.arange(self.num_envs), a]
         if illegal.any():

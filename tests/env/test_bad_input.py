@@ -306,6 +306,26 @@ def test_sb3_step_rejects(actions, exc, text):
     venv.step(np.argmax(masks, axis=1))
 
 
+@pytest.mark.parametrize("shape", [(1, 4), (2, 2), (4, 1, 1), (1, 4, 1)])
+def test_sb3_refuses_action_shapes_other_than_n_and_n_by_1(shape):
+    """step_async reshaped any integer array holding N ids to [N], so [1, N] or [2, 2] (no
+    game axis first, as SB3's own VecEnvs read actions[i] for env i) played silently in
+    whatever order they came; only [N] and [N, 1] are one action per game."""
+    venv = SpaceMissionVecEnv(4, seed=0)
+    venv.reset()
+    snap, masks = snapshot(venv.batch_state), venv.action_masks()
+    first = np.argmax(masks, axis=1)
+    with pytest.raises(ValueError, match=re.escape(f"learner actions must have shape (4,) or (4, 1): one action id "
+                                                   f"per game, the game first (SB3's convention), got shape {shape}")):
+        venv.step(first.reshape(shape))
+    assert_unchanged(venv.batch_state, snap)
+    column = venv.step(first.reshape(4, 1))  # a column is one action per game, as [N]
+    venv2 = SpaceMissionVecEnv(4, seed=0)
+    venv2.reset()
+    flat = venv2.step(first)
+    assert (column[0] == flat[0]).all() and (column[1] == flat[1]).all()
+
+
 def test_sb3_illegal_learner_action_names_game_and_action():
     venv = SpaceMissionVecEnv(2, seed=0)
     venv.reset()
