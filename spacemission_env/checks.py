@@ -28,8 +28,18 @@ def cut(text: str, limit: int = SHOWN_CHARS) -> str:
 
 def shown(value, limit: int = SHOWN_CHARS) -> str:
     """``repr(value)``, cut to ``limit`` characters: a message naming a rejected value (a
-    16 KiB request body, a 5000-digit seed) does not repeat all of it."""
-    return cut(repr(value), limit)
+    16 KiB request body, a 5000-digit seed) does not repeat all of it. An integer past
+    Python's digit limit for ``str`` (4300 digits by default), whose ``repr`` raises
+    ValueError, is described instead (the message would otherwise be that ValueError)."""
+    try:
+        text = repr(value)
+    except ValueError:  # int's repr past sys.get_int_max_str_digits(), also inside a container
+        if isinstance(value, int):
+            digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): the count, to within one
+            text = f"{'-' if value < 0 else ''}<an integer of about {digits:,} digits>"
+        else:
+            text = f"<a {type(value).__name__} holding an integer too long to show>"
+    return cut(text, limit)
 
 
 def cut_long_words(message: str, limit: int = SHOWN_CHARS) -> str:

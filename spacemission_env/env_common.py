@@ -15,7 +15,7 @@ import operator
 import numpy as np
 from gymnasium import spaces
 
-from .checks import check_batch_memory, is_int
+from .checks import INDEX_LIMIT, check_batch_memory, cut, is_int, shown
 from .game_description import GameDescription
 from .games import Game, GameConfig, get_game
 from .space_mission.config import SPACE_MISSION
@@ -35,7 +35,7 @@ def check_observation_type(observation_type, what: str = "observation_type",
                            description: GameDescription = SPACE_MISSION) -> str:
     types = description.observation_types
     if not isinstance(observation_type, str) or observation_type not in types:
-        raise ValueError(f"unknown {what} {observation_type!r}; expected one of {types}")
+        raise ValueError(f"unknown {what} {shown(observation_type)}; expected one of {types}")
     return observation_type
 
 
@@ -43,10 +43,10 @@ def check_observation_dtype(observation_dtype) -> np.dtype:
     """``"int8"`` (default) or ``"float32"`` (also the numpy dtypes) as a numpy dtype."""
     try:
         dt = np.dtype(observation_dtype) if observation_dtype is not None else None
-    except TypeError:
+    except (TypeError, ValueError):  # ValueError: numpy's own message failed on an int past str's digit limit
         dt = None
     if dt is None or dt.name not in OBSERVATION_DTYPES:
-        raise ValueError(f"observation_dtype must be one of {OBSERVATION_DTYPES}, got {observation_dtype!r}")
+        raise ValueError(f"observation_dtype must be one of {OBSERVATION_DTYPES}, got {shown(observation_dtype)}")
     return dt
 
 
@@ -65,8 +65,8 @@ def check_config(num_players, rules, max_rounds, observation_type,
 
 
 def check_illegal_action(illegal_action) -> str:
-    if illegal_action not in ILLEGAL_ACTIONS:
-        raise ValueError(f"unknown illegal_action {illegal_action!r}; expected one of {ILLEGAL_ACTIONS}")
+    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTIONS:  # an array: no ambiguous ==
+        raise ValueError(f"unknown illegal_action {shown(illegal_action)}; expected one of {ILLEGAL_ACTIONS}")
     return illegal_action
 
 
@@ -101,10 +101,16 @@ MIN_ENV_BYTES = 1024
 
 def check_num_envs(num_envs) -> int:
     if not is_int(num_envs):
-        raise TypeError(f"num_envs must be a positive integer, got {num_envs!r}")
+        raise TypeError(f"num_envs must be a positive integer, got {shown(num_envs)}")
     if num_envs < 1:
-        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-    check_batch_memory(int(num_envs), MIN_ENV_BYTES, "num_envs")
+        raise ValueError(f"num_envs must be a positive integer, got {shown(num_envs)}")
+    try:
+        check_batch_memory(int(num_envs), MIN_ENV_BYTES, "num_envs")
+    except OverflowError:  # a count past float's range, which its GiB figures cannot show: the check below
+        pass
+    if num_envs > INDEX_LIMIT:  # past any array's size (also where the system does not say its memory)
+        raise ValueError(f"num_envs={shown(num_envs)}: more games than an array can hold (at most {INDEX_LIMIT:,}); "
+                         f"play fewer at once")
     return int(num_envs)
 
 
@@ -113,36 +119,40 @@ def check_seed(seed):
     if seed is None:
         return None
     if not is_int(seed):
-        raise TypeError(f"seed must be a non-negative integer or None, got {seed!r}")
+        raise TypeError(f"seed must be a non-negative integer or None, got {shown(seed)}")
     if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        raise ValueError(f"seed must be a non-negative integer or None, got {shown(seed)}")
     return int(seed)
 
 
 def check_seat(seat, num_players: int):
     if isinstance(seat, str):
         if seat != "random":
-            raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
+            raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {shown(seat)}")
         return seat
     if not is_int(seat):
-        raise TypeError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
+        raise TypeError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {shown(seat)}")
     if not 0 <= seat < num_players:
-        raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {seat!r}")
+        raise ValueError(f"seat must be 'random' or a seat in 0..{num_players - 1}, got {shown(seat)}")
     return int(seat)
 
 
 def check_render_mode(render_mode, modes=RENDER_MODES):
-    if render_mode is not None and render_mode not in modes:
-        raise ValueError(f"unknown render_mode {render_mode!r}; expected None or one of {list(modes)}")
+    if render_mode is not None and not (isinstance(render_mode, str) and render_mode in modes):  # an array: no ==
+        raise ValueError(f"unknown render_mode {shown(render_mode)}; expected None or one of {list(modes)}")
     return render_mode
 
 
 def check_reward_value(value, what: str) -> float:
     """A finite real number (TypeError for None, str, bool; ValueError for nan/inf)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{what} must be a finite number, got {value!r}")
-    if not math.isfinite(float(value)):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
+        raise TypeError(f"{what} must be a finite number, got {shown(value)}")
+    try:
+        finite = math.isfinite(float(value))
+    except OverflowError:  # an int past float's range
+        finite = False
+    if not finite:
+        raise ValueError(f"{what} must be a finite number, got {shown(value)}")
     return float(value)
 
 
@@ -161,29 +171,39 @@ def action_id(action, who: str = "action", num_actions: int = NUM_ACTIONS) -> in
     arr = np.asarray(action) if array_like else action
     if isinstance(arr, np.ndarray):
         if arr.dtype.kind not in "iu" or arr.size != 1:
-            raise TypeError(f"{who}: {action!r} (array of dtype {arr.dtype}, shape {arr.shape}) is not "
+            raise TypeError(f"{who}: {shown(action)} (array of dtype {arr.dtype}, shape {arr.shape}) is not "
                             f"an integer action id (0..{num_actions - 1})")
         value = arr.reshape(()).item()
     elif isinstance(action, (bool, np.bool_)):
-        raise TypeError(f"{who}: {action!r} (a bool) is not an integer action id (0..{num_actions - 1})")
+        raise TypeError(f"{who}: {shown(action)} (a bool) is not an integer action id (0..{num_actions - 1})")
     try:
         a = operator.index(value)
     except TypeError:
-        raise TypeError(f"{who}: {action!r} ({type(action).__name__}) is not an integer action id "
+        raise TypeError(f"{who}: {shown(action)} ({type(action).__name__}) is not an integer action id "
                         f"(0..{num_actions - 1})") from None
     if not 0 <= a < num_actions:
-        raise ValueError(f"{who}: {a} is out of range (action ids are 0..{num_actions - 1})")
+        raise ValueError(f"{who}: {shown(a)} is out of range (action ids are 0..{num_actions - 1})")
     return a
+
+
+def as_batch_array(actions, who: str = "actions", num_actions: int = NUM_ACTIONS) -> np.ndarray:
+    """``np.asarray(actions)``, or TypeError naming them where numpy cannot make one array
+    of them (a list mixing ids and lists: numpy's "inhomogeneous shape" ValueError)."""
+    try:
+        return np.asarray(actions)
+    except ValueError:
+        raise TypeError(f"{who} must be integer action ids in 0..{num_actions - 1}, one per game, "
+                        f"got {shown(actions)}") from None
 
 
 def action_batch(actions, num_envs: int, who: str = "actions", num_actions: int = NUM_ACTIONS) -> np.ndarray:
     """One action per game as int64 ``[num_envs]``; TypeError unless the values are
     integers (bool and float arrays included), ValueError naming the first game whose id
     is out of range or for a wrong shape."""
-    a = np.asarray(actions)
+    a = as_batch_array(actions, who, num_actions)
     if a.dtype.kind not in "iu":
         raise TypeError(f"{who} must be integer action ids in 0..{num_actions - 1}, "
-                        f"got an array of dtype {a.dtype}: {np.array2string(a.ravel()[:8], threshold=8)}")
+                        f"got an array of dtype {a.dtype}: {shown_values(a)}")
     if a.shape != (num_envs,):
         raise ValueError(f"{who} must have shape ({num_envs},), got {a.shape}")
     bad = (a < 0) | (a >= num_actions)
@@ -192,6 +212,15 @@ def action_batch(actions, num_envs: int, who: str = "actions", num_actions: int 
         raise ValueError(f"game {i}: {who[:-1] if who.endswith('s') else who} {int(a[i])} is out of range "
                          f"(action ids are 0..{num_actions - 1})")
     return a.astype(np.int64, copy=False)
+
+
+def shown_values(a: np.ndarray) -> str:
+    """The first values of a rejected array for a message, cut to ``SHOWN_CHARS`` (an
+    element may be a 5000-character string, or an int too long for ``str``)."""
+    try:
+        return cut(np.array2string(a.ravel()[:8], threshold=8))
+    except ValueError:  # an object array holding an int past Python's digit limit for str
+        return shown(a.ravel()[:8].tolist())
 
 
 def legal_list(mask_row: np.ndarray) -> list[int]:
@@ -226,6 +255,6 @@ def strictly_best(rank_rewards: np.ndarray, seats: np.ndarray) -> np.ndarray:
 def render_state(state, mode: str, game: "str | Game" = "spacemission"):
     """A reference state of ``game``: ``"ansi"``: the text table; ``"human"``: prints it
     (returns None); ``"rgb_array"``: the picture (uint8 [H, W, 3])."""
-    if mode not in RENDER_MODES:
-        raise ValueError(f"unknown render mode {mode!r}; expected one of {list(RENDER_MODES)}")
+    if not isinstance(mode, str) or mode not in RENDER_MODES:
+        raise ValueError(f"unknown render mode {shown(mode)}; expected one of {list(RENDER_MODES)}")
     return get_game(game).render(state, mode)

@@ -61,6 +61,7 @@ import functools
 import gymnasium
 import numpy as np
 
+from .checks import shown
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -230,8 +231,8 @@ class GameEnv(EnvBase, gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict (e.g. {{'seat': 0}}) or None, got {options!r}")
-        unknown = sorted(map(repr, set(options or {}) - {"seat"}))
+            raise TypeError(f"options must be a dict (e.g. {{'seat': 0}}) or None, got {shown(options)}")
+        unknown = sorted(map(shown, set(options or {}) - {"seat"}))
         if unknown:
             raise ValueError(f"unknown reset option {unknown[0]}; the only option is 'seat'")
         seat = check_seat((options or {}).get("seat", self.seat_option), self.num_players)  # before any reseeding
@@ -308,7 +309,7 @@ def registered_env(registered_game: str, /, **kwargs) -> GameEnv:
     for key in ("game", "registered_game"):
         if key in kwargs:
             d = get_game(registered_game).description
-            raise TypeError(f"{d.env_id} plays {d.name!r}; it takes no {key} argument (got {key}={kwargs[key]!r}); "
+            raise TypeError(f"{d.env_id} plays {d.name!r}; it takes no {key} argument (got {key}={shown(kwargs[key])}); "
                             f"make the id of the game you want")
     return GameEnv(game=registered_game, **kwargs)
 

@@ -81,6 +81,7 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .checks import shown
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -268,7 +269,7 @@ class raw_env(EnvBase, AECEnv):
         try:
             return self._seat[agent]
         except (KeyError, TypeError):  # TypeError: an unhashable name, e.g. a list
-            raise UnknownAgentError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
+            raise UnknownAgentError(f"unknown agent {shown(agent)}; the agents are {self.possible_agents}") from None
 
     def observation_space(self, agent):
         self._seat_of(agent)  # UnknownAgentError for a name that is not an agent
@@ -281,7 +282,7 @@ class raw_env(EnvBase, AECEnv):
     # --- reset / observe -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if options is not None and not isinstance(options, dict):  # checked before any reseeding
-            raise TypeError(f"options must be a dict or None, got {options!r}")
+            raise TypeError(f"options must be a dict or None, got {shown(options)}")
         # a dict's keys are ignored: this env has no options, and PettingZoo's api_test resets
         # with options={"options": 1}, expecting environments to ignore what they do not use
         if seed is not None:
@@ -384,7 +385,7 @@ class raw_env(EnvBase, AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
-                raise ValueError(f"{agent}'s game is over: the only valid action is None, got {action!r}")
+                raise ValueError(f"{agent}'s game is over: the only valid action is None, got {shown(action)}")
             self._was_dead_step(None)
             return
         if action is None:
@@ -489,7 +490,7 @@ class OneGameRawEnv(raw_env):
     def __init__(self, *args, **kwargs):
         module = type(self).__module__.rsplit(".", 1)[-1]
         if "game" in kwargs:
-            raise TypeError(f"{module} plays {self.GAME!r}; it takes no game argument (got game={kwargs['game']!r})")
+            raise TypeError(f"{module} plays {self.GAME!r}; it takes no game argument (got game={shown(kwargs['game'])})")
         if len(args) > 11:  # raw_env's twelfth positional parameter is the game
             raise TypeError(f"{module}.raw_env takes at most 11 positional arguments ({len(args)} given)")
         super().__init__(*args, game=self.GAME, **kwargs)

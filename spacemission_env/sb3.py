@@ -65,16 +65,19 @@ from typing import Any
 
 import numpy as np
 
+from .checks import shown
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     SEED_HIGH,
     action_batch,
+    as_batch_array,
     check_num_envs,
     check_render_mode,
     check_seat,
     check_seed,
     legal_list,
+    shown_values,
     strictly_best,
 )
 from .extras import require
@@ -115,7 +118,7 @@ class GameVecEnv(EnvBase, VecEnv):
         seed = check_seed(seed)
         if opponent_sampler is not None and not callable(opponent_sampler):
             raise ValueError(f"opponent_sampler must be callable (rng, n) -> int[n, {self.num_players - 1}], "
-                             f"got {opponent_sampler!r}")
+                             f"got {shown(opponent_sampler)}")
         self.opponent_sampler = opponent_sampler
         if opponent_sampler is not None:  # a pool: any number of policies, assigned per game
             pool = self._check_pool(opponents)
@@ -150,7 +153,7 @@ class GameVecEnv(EnvBase, VecEnv):
     def _check_pool(self, policies) -> list:
         if not isinstance(policies, (list, tuple)) or not policies:
             raise ValueError(f"with opponent_sampler, opponents must be a non-empty list of policies (the pool), "
-                             f"got {policies!r}")
+                             f"got {shown(policies)}")
         for p in policies:
             check_policy(p)
         if len({id(p) for p in policies}) != len(policies):
@@ -238,11 +241,11 @@ class GameVecEnv(EnvBase, VecEnv):
                 raise ValueError(f"set_options: a list of options needs one dict per game ({n}), got {len(items)}")
         else:
             raise TypeError(f"set_options takes a dict (e.g. {{'seat': 0}}), a list of {n} dicts or None, "
-                            f"got {options!r}")
+                            f"got {shown(options)}")
         for i, o in enumerate(items):
             if not isinstance(o, dict):
-                raise TypeError(f"set_options: the options of game {i} must be a dict, got {o!r}")
-            unknown = sorted(map(repr, set(o) - {"seat"}))
+                raise TypeError(f"set_options: the options of game {i} must be a dict, got {shown(o)}")
+            unknown = sorted(map(shown, set(o) - {"seat"}))
             if unknown:
                 raise ValueError(f"unknown reset option {unknown[0]} (game {i}); the only option is 'seat'")
             if "seat" in o:
@@ -327,7 +330,7 @@ class GameVecEnv(EnvBase, VecEnv):
             a = np.asarray(chosen)
             if a.dtype.kind not in "iu":
                 raise TypeError(f"{who} returned actions of dtype {a.dtype} for games {rows[:8].tolist()}: "
-                                f"{np.array2string(a.ravel()[:8], threshold=8)}; expected integer action ids")
+                                f"{shown_values(a)}; expected integer action ids")
             if a.size != rows.size:
                 raise ValueError(f"{who} returned {a.size} actions for {rows.size} games")
             a = a.reshape(-1)
@@ -351,7 +354,7 @@ class GameVecEnv(EnvBase, VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         """Checks the learners' actions now, so that a bad one raises here with no game changed."""
         self._require_ready()
-        a = np.asarray(actions)
+        a = as_batch_array(actions, "learner actions", self.num_actions)
         n = self.num_envs
         if a.ndim > 1 and a.dtype.kind in "iu":
             # SB3's own VecEnvs hand env i actions[i] (the first axis is the game): one id per
@@ -462,20 +465,20 @@ class GameVecEnv(EnvBase, VecEnv):
             return list(range(n))
         items = [indices] if isinstance(indices, (int, np.integer)) else indices
         if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
-            raise TypeError(f"indices must be None, a game index or a sequence of them (0..{n - 1}), got {indices!r}")
+            raise TypeError(f"indices must be None, a game index or a sequence of them (0..{n - 1}), got {shown(indices)}")
         items = list(items)
         for i in items:
             if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
                 raise TypeError(f"indices must be None, a game index or a sequence of them (0..{n - 1}), "
-                                f"got {indices!r}")
+                                f"got {shown(indices)}")
             if not -n <= i < n:
-                raise IndexError(f"indices: game index {int(i)} is out of range for {n} games (0..{n - 1})")
+                raise IndexError(f"indices: game index {shown(int(i))} is out of range for {n} games (0..{n - 1})")
         return [int(i) for i in items]
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         """Attributes are shared by all games, except ``seats`` (per game)."""
         idx = list(self._get_indices(indices))
-        if attr_name == "seats":
+        if isinstance(attr_name, str) and attr_name == "seats":  # else _look_up's TypeError (an array: no ==)
             return [int(self.seats[i]) for i in idx]
         value = self._look_up("get_attr", attr_name, want_method=False)
         return [value for _ in idx]
@@ -484,7 +487,7 @@ class GameVecEnv(EnvBase, VecEnv):
         """``getattr`` for get_attr / env_method, whose errors name the caller, the missing
         name and the public names of that kind (SB3's ``has_attr`` relies on AttributeError)."""
         if not isinstance(name, str):
-            raise TypeError(f"{caller}: the name must be a str, got {name!r}")
+            raise TypeError(f"{caller}: the name must be a str, got {shown(name)}")
         try:
             return getattr(self, name)
         except AttributeError:
@@ -492,7 +495,7 @@ class GameVecEnv(EnvBase, VecEnv):
         kind = "methods" if want_method else "attributes"
         names = [n for n in dir(self)
                  if not n.startswith("_") and callable(inspect.getattr_static(self, n)) == want_method]
-        raise AttributeError(f"{caller}({name!r}): {type(self).__name__} has no attribute {name!r}; "
+        raise AttributeError(f"{caller}({shown(name)}): {type(self).__name__} has no attribute {shown(name)}; "
                              f"its public {kind}: {', '.join(names)}")
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
@@ -503,31 +506,31 @@ class GameVecEnv(EnvBase, VecEnv):
         since setting it would change nothing or break the games in progress; other names
         are set as new attributes."""
         if not isinstance(attr_name, str):  # it was looked up in a set and had .startswith called on it
-            raise TypeError(f"set_attr: attr_name must be a str, got {attr_name!r}")
+            raise TypeError(f"set_attr: attr_name must be a str, got {shown(attr_name)}")
         idx = self._get_indices(indices)
         n = self.num_envs
         if len({i % n for i in idx}) != n:
-            raise ValueError(f"set_attr({attr_name!r}): attributes are shared by all {n} games, set them for every "
-                             f"game (indices=None), got indices={indices!r}")
+            raise ValueError(f"set_attr({shown(attr_name)}): attributes are shared by all {n} games, set them for every "
+                             f"game (indices=None), got indices={shown(indices)}")
         if attr_name == "seat":
             value = check_seat(value, self.num_players)
         elif attr_name == "render_mode":
             value = check_render_mode(value)
         elif attr_name in _FIXED_ATTRS or attr_name.startswith("_") or hasattr(type(self), attr_name):
             hint = _SET_ATTR_HINTS.get(attr_name, "")
-            raise ValueError(f"set_attr({attr_name!r}): {attr_name} is fixed when the env is built{hint}; build a new "
+            raise ValueError(f"set_attr({shown(attr_name)}): {attr_name} is fixed when the env is built{hint}; build a new "
                              f"{type(self).__name__} to change it")
         setattr(self, attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
         """``action_masks`` gives one row per game; other methods run once for all games."""
         idx = list(self._get_indices(indices))
-        if method_name == "action_masks":
+        if isinstance(method_name, str) and method_name == "action_masks":  # else _look_up's TypeError
             masks = self.action_masks()
             return [masks[i] for i in idx]
         method = self._look_up("env_method", method_name, want_method=True)
         if not callable(method):
-            raise TypeError(f"env_method({method_name!r}): {method_name} is not a method of {type(self).__name__} "
+            raise TypeError(f"env_method({shown(method_name)}): {method_name} is not a method of {type(self).__name__} "
                             f"(it is {type(method).__name__}); read it with get_attr")
         result = method(*method_args, **method_kwargs)
         return [result for _ in idx]

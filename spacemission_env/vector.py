@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import shown
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -78,7 +79,7 @@ class VectorEnv(EnvBase):
         self.single_action_space = self._action_discrete()
         self.num_actions = self.single_action_space.n
         if not isinstance(final_observation, (bool, np.bool_)):
-            raise TypeError(f"final_observation must be True or False, got {final_observation!r}")
+            raise TypeError(f"final_observation must be True or False, got {shown(final_observation)}")
         self.final_observation = bool(final_observation)
         self._rng = np.random.default_rng(check_seed(seed))
 
@@ -145,12 +146,12 @@ class VectorEnv(EnvBase):
     def render(self, index: int = 0, mode: str = "ansi"):
         """Game ``index`` as text (``"ansi"``), printed text (``"human"``, returns None)
         or a picture (``"rgb_array"``)."""
-        if mode not in RENDER_MODES:
-            raise ValueError(f"unknown render mode {mode!r}; expected one of {list(RENDER_MODES)}")
+        if not isinstance(mode, str) or mode not in RENDER_MODES:
+            raise ValueError(f"unknown render mode {shown(mode)}; expected one of {list(RENDER_MODES)}")
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
-            raise TypeError(f"index must be an integer game index in 0..{self.num_envs - 1}, got {index!r}")
+            raise TypeError(f"index must be an integer game index in 0..{self.num_envs - 1}, got {shown(index)}")
         if not 0 <= index < self.num_envs:
-            raise ValueError(f"index must be a game index in 0..{self.num_envs - 1}, got {index!r}")
+            raise ValueError(f"index must be a game index in 0..{self.num_envs - 1}, got {shown(index)}")
         self._require_reset("render()")
         return self._render_game(int(index), mode)
 
