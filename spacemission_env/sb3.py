@@ -55,7 +55,8 @@ env i ``actions[i]``) raises ValueError naming it; ids outside 0..A-1 and illega
 raise ValueError naming the game and the action (use MaskablePPO or the masks). An opponent that returns a bad
 action raises an error naming the opponent, the game and the action; the env then
 needs ``reset()``. Rendering: ``"ansi"`` / ``"human"`` show game 0 as text,
-``"rgb_array"`` tiles every game's picture (SB3's convention; about 2.9 MB per game).
+``"rgb_array"`` tiles every game's picture (SB3's convention; about 2.9 MB per game,
+held twice: ValueError after game 0's picture where N of them exceed the machine's memory).
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import shown
+from .checks import check_memory, count_text, shown
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -439,9 +440,20 @@ class GameVecEnv(EnvBase, VecEnv):
         self._actions = None
 
     def get_images(self):
-        """Every game's picture, a list of uint8 [H, W, 3] (Space Mission 800 x 1200, Red Planet 820 x 1340)."""
+        """Every game's picture, a list of uint8 [H, W, 3] (Space Mission 800 x 1200, Red Planet 820 x 1340).
+        ValueError, after game 0's picture and before the others, when N pictures of that
+        size would need more than the machine's memory (checks.check_memory)."""
+        return self._images(copies=1, what="get_images()")
+
+    def _images(self, copies: int, what: str) -> list:
+        """Every game's picture; ``copies``: how many times the caller holds their bytes (the
+        tiled picture of ``render`` is a second copy), for the memory check."""
         self._require_reset("rendering")
-        return [self._render_game(i, "rgb_array") for i in range(self.num_envs)]
+        first = self._render_game(0, "rgb_array")
+        check_memory(f"{what} of {count_text(self.num_envs)} games ({first.shape[1]} x {first.shape[0]} pictures) "
+                     f"would need", copies * self.num_envs * first.nbytes,
+                     "render fewer games (an env with a smaller num_envs) or one game as text (render('ansi'))")
+        return [first] + [self._render_game(i, "rgb_array") for i in range(1, self.num_envs)]
 
     def render(self, mode: str | None = None):
         """``mode`` (default ``render_mode``): ``"ansi"`` game 0 as text, ``"human"`` prints
@@ -453,7 +465,7 @@ class GameVecEnv(EnvBase, VecEnv):
         check_render_mode(mode)
         self._require_reset("rendering")
         if mode == "rgb_array":
-            return tile_images(self.get_images())
+            return tile_images(self._images(copies=2, what="render('rgb_array')"))
         return self._render_game(0, mode)
 
     def _get_indices(self, indices) -> list[int]:

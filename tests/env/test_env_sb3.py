@@ -240,6 +240,29 @@ def test_render_modes_match_metadata(capsys):
     assert len(venv.get_images()) == 2
 
 
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_pictures_past_this_machines_memory_are_refused_after_the_first(game, monkeypatch):
+    """render("rgb_array") and get_images() render every game (about 3 MB a picture) and
+    render tiles them into a second copy: a large num_envs filled the machine's memory
+    picture by picture. Game 0's picture is drawn, the rest only when N pictures fit
+    (with 4 MiB of memory, monkeypatched: 2 pictures and their tiling do not)."""
+    from spacemission_env import checks
+
+    venv = SpaceMissionVecEnv(2, seed=0, render_mode="rgb_array", game=game)
+    venv.reset()
+    drawn = []
+    real = venv._render_game
+    monkeypatch.setattr(venv, "_render_game", lambda i, mode: drawn.append(i) or real(i, mode))
+    monkeypatch.setattr(checks, "physical_memory", lambda: 4 * 2**20)
+    for call, what in ((venv.render, r"render\('rgb_array'\)"), (venv.get_images, r"get_images\(\)")):
+        with pytest.raises(ValueError, match=rf"^{what} of 2 games \(\d+ x \d+ pictures\) would need at least "
+                                             r"[0-9.]+ GiB, more than this machine's 0.0 GiB of memory; render fewer games"):
+            call()
+    assert drawn == [0, 0]
+    monkeypatch.setattr(checks, "physical_memory", lambda: 64 * 2**20)
+    assert len(venv.get_images()) == 2 and venv.render().ndim == 3
+
+
 def test_float32_observations():
     venv = SpaceMissionVecEnv(4, num_players=3, observation_dtype="float32", max_rounds=2, seed=1)
     ref = SpaceMissionVecEnv(4, num_players=3, max_rounds=2, seed=1)
