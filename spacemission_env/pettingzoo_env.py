@@ -49,7 +49,11 @@ the style of the classic environments, over the fast batched engine (a batch of 
   value after the round limit would learn to stall towards it. ``infos[agent]``
   then holds ``"scores"`` (its final score breakdown), ``"round_limit"`` (True when
   R-E3 ended it) and ``"illegal_action"``; every agent is selected once more to
-  receive its final reward and must step ``None``.
+  receive its final reward and must step ``None``. Once every agent has left
+  (``agents == []``), ``raw_env``'s ``step`` and ``last`` raise ValueError saying to call
+  ``reset()``, the game unchanged; ``env()``'s wrapper answers ``step`` as PettingZoo's
+  wrapper does, with its warning ("step() called after all agents are terminated or
+  truncated") and nothing played.
 * Illegal actions: ``raw_env`` raises ``ValueError`` naming the action and the legal
   ones (``illegal_action="raise"``); ``env()`` passes ``illegal_action="lose"``, the
   classic convention: the game ends, ``illegal_reward`` (-1.0; less its potential under

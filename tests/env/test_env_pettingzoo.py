@@ -363,3 +363,36 @@ def test_human_mode_prints_every_step_and_versioned_envs_take_positional_argumen
     assert red_planet_v1.raw_env(5).num_players == 5
     with pytest.raises(TypeError, match="at most 11 positional arguments"):
         spacemission_v2.raw_env(*[None] * 12)
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_step_after_every_agent_left_changes_nothing(game):
+    """Once every agent has stepped None at the end (agents == []), raw_env.step raises a
+    ValueError saying to reset, whatever the action, and the game stays as it was (last()
+    still says so, the scores still read); env()'s wrapper keeps PettingZoo's convention:
+    its warning, nothing played. Pins the behaviour the module doc states."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    kwargs = {"max_rounds": 1} if game == "spacemission" else {}
+    for build in (raw_env, env):
+        e = build(game=game, **kwargs)
+        e.reset(seed=0)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        assert e.agents == []
+        before = e.unwrapped.batch_state.terminated.copy(), e.unwrapped.reference_state().to_json()
+        EnvLogger.flush()
+        for action in (None, 0, np.int64(0)):
+            if build is raw_env:
+                with pytest.raises(ValueError, match=re.escape("every agent has left the finished game: call reset()")):
+                    e.step(action)
+            else:
+                e.step(action)
+        if build is env:
+            assert EnvLogger.mqueue and all("after all agents are terminated or truncated" in m
+                                            for m in EnvLogger.mqueue)
+            EnvLogger.flush()
+        assert e.agents == [] and e.unwrapped.reference_state().to_json() == before[1]
+        with pytest.raises(ValueError, match="every agent has left the finished game"):
+            e.last()
