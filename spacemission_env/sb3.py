@@ -371,7 +371,7 @@ class GameVecEnv(EnvBase, VecEnv):
             g = int(np.flatnonzero(illegal)[0])
             raise ValueError(f"game {g}: learner action {int(a[g])} ({self.game.action_label(int(a[g]))}) is not legal now "
                              f"(legal: {legal_list(self._mask[g])})")
-        self._actions = a
+        self._actions = a.copy()  # what was checked: the caller may reuse its array before step_wait
 
     def _require_ready(self) -> None:
         self._require_reset("step()")

@@ -263,6 +263,21 @@ def test_pictures_past_this_machines_memory_are_refused_after_the_first(game, mo
     assert len(venv.get_images()) == 2 and venv.render().ndim == 3
 
 
+def test_step_wait_plays_the_actions_step_async_checked():
+    """step_async kept the caller's int64 array itself, so changing it before step_wait (a
+    buffer reused for the next actions, as SubprocVecEnv's callers may) played, or failed in
+    the engine on, actions that were never checked; now step_wait plays what was checked."""
+    venv, ref = SpaceMissionVecEnv(2, seed=0), SpaceMissionVecEnv(2, seed=0)
+    venv.reset(), ref.reset()
+    masks = venv.action_masks()
+    actions = np.argmax(masks, axis=1).astype(np.int64)
+    expected = ref.step(actions.copy())
+    venv.step_async(actions)
+    actions[:] = np.flatnonzero(~masks[0])[0]  # not legal in game 0
+    got = venv.step_wait()
+    assert (got[0] == expected[0]).all() and (got[1] == expected[1]).all() and (got[2] == expected[2]).all()
+
+
 def test_float32_observations():
     venv = SpaceMissionVecEnv(4, num_players=3, observation_dtype="float32", max_rounds=2, seed=1)
     ref = SpaceMissionVecEnv(4, num_players=3, max_rounds=2, seed=1)
