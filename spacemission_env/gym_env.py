@@ -61,7 +61,7 @@ import functools
 import gymnasium
 import numpy as np
 
-from .checks import shown
+from .checks import check_memory, count_text, shown
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -327,6 +327,11 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# a lower bound of one env made by gymnasium.make (a GameEnv with its wrappers, reset: about
+# 25 KB measured for either game, traced by tracemalloc); the check of make_vec's num_envs
+MAKE_VEC_ENV_BYTES = 16 * 1024
+
+
 class _SpecKwargs(dict):
     """The registered ids' ``EnvSpec.kwargs`` (empty): a dict that checks ``num_envs``.
     ``gymnasium.make_vec`` (sync and async mode, Gymnasium 1.x) builds a list of
@@ -335,11 +340,15 @@ class _SpecKwargs(dict):
     that list that sees the count is ``spec.kwargs.pop("num_envs", num_envs)``, here,
     which now refuses it as the vector envs' constructors do (``check_num_envs``: a
     ValueError naming it and the memory needed, a TypeError for a non-integer) before
-    anything is allocated."""
+    anything is allocated, and also where ``num_envs`` whole envs (``MAKE_VEC_ENV_BYTES``
+    each, not the batched envs' 1 KiB a game) would not fit the machine's memory."""
 
     def pop(self, key, *default):
         if key == "num_envs" and key not in self and default:
-            check_num_envs(default[0])
+            n = check_num_envs(default[0])
+            # each sub-env is a whole GameEnv: more than the batched envs' 1 KiB a game
+            check_memory(f"num_envs={count_text(n)}: that many envs of gymnasium.make_vec need", n * MAKE_VEC_ENV_BYTES,
+                         "make fewer, or play a batch in one env (spacemission_env.sb3.GameVecEnv)", " for the envs alone")
         return super().pop(key, *default)
 
 

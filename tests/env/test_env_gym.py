@@ -306,6 +306,25 @@ def test_make_vec_checks_num_envs_before_allocating(monkeypatch, env_id, mode):
     assert gymnasium.spec(env_id).kwargs == {}  # nothing kept in the registered spec
 
 
+@pytest.mark.parametrize("mode", [None, "sync", "async"])
+def test_make_vec_counts_a_whole_env_per_sub_env(monkeypatch, mode):
+    """Each of make_vec's sub-envs is a whole GameEnv (about 25 KB), not a batched game's
+    1 KiB: with 100 MiB of memory (monkeypatched), 10,000 of them (160 MB at 16 KiB) passed
+    the batched envs' check and were built; now they are refused before any is made."""
+    import spacemission_env.checks as checks
+
+    def reached(*args, **kwargs):
+        raise AssertionError("make_vec went on to build the vector env")
+
+    monkeypatch.setattr(checks, "physical_memory", lambda: 100 * 2**20)
+    monkeypatch.setattr(gymnasium.vector, "SyncVectorEnv", reached)
+    monkeypatch.setattr(gymnasium.vector, "AsyncVectorEnv", reached)
+    with pytest.raises(ValueError, match=r"^num_envs=10,000: that many envs of gymnasium.make_vec need at least "
+                                         r"0.2 GiB for the envs alone, more than this machine's 0.1 GiB of memory; "
+                                         r"make fewer, or play a batch in one env \(spacemission_env.sb3.GameVecEnv\)$"):
+        gymnasium.make_vec("RedPlanet-v1", num_envs=10**4, vectorization_mode=mode)
+
+
 def test_make_vec_still_makes_sync_envs_and_make_takes_kwargs():
     envs = gymnasium.make_vec("SpaceMission-v2", num_envs=2, vectorization_mode="sync", num_players=3)
     try:
