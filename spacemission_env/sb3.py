@@ -47,7 +47,9 @@ progress; ``set_opponent_assignment`` replaces it (e.g. to restore a checkpoint)
 ``set_opponent_pool(policies)`` replaces the pool (new policies are bound; the indices
 in use must stay valid), e.g. to add a snapshot. Each ended game's ``infos[i]`` then
 also holds ``"opponents"``: the pool indices it was played against. Every pool policy
-is called with ``act_batch`` once per round of moves on exactly its own rows.
+is called with ``act_batch`` once per round of moves on exactly its own rows. A sampler
+that raises or returns a bad assignment (shape, dtype, an index outside the pool) stops
+the env as a failed opponent does: ``step`` and ``action_masks`` raise until ``reset()``.
 
 Bad input is rejected before any game changes: learner actions of a non-integer
 dtype raise TypeError; a shape other than ``[N]`` or ``[N, 1]`` (SB3's own VecEnvs give
@@ -133,7 +135,7 @@ class GameVecEnv(EnvBase, VecEnv):
         self.metadata = {"render_modes": list(RENDER_MODES)}  # what render() renders, whatever render_mode
         self._seeds[0] = seed
         self._rng = np.random.default_rng(self._seeds[0])
-        self._broken = False  # an opponent failed mid-step: reset() needed
+        self._broken = ""  # what failed mid-step or mid-reset ("an opponent failed"): reset() needed
         self._actions = None
         self._mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)  # the learners' masks
         self._opp_mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)
@@ -203,10 +205,17 @@ class GameVecEnv(EnvBase, VecEnv):
         return a.astype(np.int64)
 
     def _draw_opponents(self, rows: np.ndarray) -> None:
+        """The pool assignment of the new games ``rows``. A sampler that raises or returns a bad
+        assignment leaves those games without opponents (their first moves are not played), so
+        the env then needs reset(), as when an opponent fails."""
         if self.opponent_sampler is not None and rows.size:
-            drawn = self.opponent_sampler(self._rng, int(rows.size))
-            self._assign[rows, :-1] = self._check_assignment(drawn, int(rows.size),
-                                                             f"opponent_sampler {self.opponent_sampler!r} result")
+            try:
+                drawn = self.opponent_sampler(self._rng, int(rows.size))
+                self._assign[rows, :-1] = self._check_assignment(drawn, int(rows.size),
+                                                                 f"opponent_sampler {self.opponent_sampler!r} result")
+            except BaseException:
+                self._broken = "the opponent sampler failed"
+                raise
 
     # --- core -----------------------------------------------------------------------------
     def _draw_seats(self, rows: np.ndarray) -> None:
@@ -277,7 +286,7 @@ class GameVecEnv(EnvBase, VecEnv):
         self._draw_seats(np.arange(self.num_envs))
         self._seat_options(options)
         self._draw_opponents(np.arange(self.num_envs))
-        self._broken = False
+        self._broken = ""
         self._actions = None  # a step_async before this reset named actions of the games it replaced
         self._run_opponents(np.zeros(self.num_envs, dtype=np.float32))
         self.engine.legal_action_mask(self._st, out=self._mask)
@@ -315,7 +324,7 @@ class GameVecEnv(EnvBase, VecEnv):
                 try:
                     chosen = policy.act_batch(o, mask[rows])
                 except BaseException as exc:
-                    self._broken = True  # these games wait on this opponent: no learner step before reset()
+                    self._broken = "an opponent failed"  # these games wait on it: no learner step before reset()
                     note_opponent_failure(exc, f"opponent {policy!r} in games {rows[:8].tolist()}")
                     raise
                 actions[rows] = self._check_opponent(policy, chosen, rows, cp, mask)
@@ -348,7 +357,7 @@ class GameVecEnv(EnvBase, VecEnv):
                 raise ValueError(f"{who} returned action {int(a[j])} in game {g} (seat {int(cp[g])}), which is not "
                                  f"legal there; legal: {legal_list(mask[g])}")
         except (TypeError, ValueError):
-            self._broken = True
+            self._broken = "an opponent failed"
             raise
         return a
 
@@ -376,7 +385,7 @@ class GameVecEnv(EnvBase, VecEnv):
     def _require_ready(self) -> None:
         self._require_reset("step()")
         if self._broken:
-            raise ValueError("an opponent failed in the last step (see that error): call reset()")
+            raise ValueError(f"{self._broken} in the last step or reset (see that error): call reset()")
 
     def step_wait(self):
         self._require_ready()
@@ -429,7 +438,7 @@ class GameVecEnv(EnvBase, VecEnv):
         if self._closed or self._st is None:
             raise ValueError(self._no_game_message("action_masks()"))
         if self._broken:
-            raise ValueError("an opponent failed in the last step or reset (see that error): call reset() "
+            raise ValueError(f"{self._broken} in the last step or reset (see that error): call reset() "
                              "before action_masks()")
         return self._mask.copy()
 

@@ -11,7 +11,7 @@ from spacemission_env.space_mission import engine
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission.encoding import OBSERVATION_TYPES
 from spacemission_env.gym_env import SpaceMissionEnv
-from spacemission_env.policies import BasePolicy
+from spacemission_env.policies import BasePolicy, RandomPolicy
 
 sb3 = pytest.importorskip("stable_baselines3")
 from spacemission_env.sb3 import SpaceMissionVecEnv  # noqa: E402
@@ -256,6 +256,45 @@ def test_sb3_masks_are_refused_while_an_opponent_failure_waits_for_reset(game, w
         env.env_method("action_masks")
     env.reset()
     assert env.action_masks().any(axis=1).all()
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("failure", ["bad index", "raises"])
+@pytest.mark.parametrize("when", ["reset", "auto-reset"])
+def test_sb3_a_failed_opponent_sampler_stops_the_env_until_reset(game, failure, when):
+    """Before: when opponent_sampler raised or returned a bad assignment, in reset() or when
+    games ended inside a step, the new games were left with no opponent moves played, yet
+    action_masks() gave the old masks and the next step played the learner's action in the
+    seat of whichever opponent was to act. Now the env refuses both, naming the sampler,
+    until reset(), which brings it back."""
+    calls = []
+
+    def sampler(rng, n):
+        calls.append(n)
+        if len(calls) == (2 if when == "reset" else 3):
+            if failure == "raises":
+                raise LookupError("sampler bug")
+            return np.full((n, 2), 5)
+        return np.zeros((n, 2), dtype=np.int64)
+
+    env = SpaceMissionVecEnv(2, num_players=3, seat=1, seed=0, opponents=[RandomPolicy(seed=1)],
+                             opponent_sampler=sampler, game=game, max_rounds=1 if game == "spacemission" else None)
+    env.reset()
+    exc = LookupError if failure == "raises" else ValueError
+    with pytest.raises(exc, match="sampler bug|holds pool index 5"):
+        if when == "reset":
+            env.reset()
+        else:
+            for _ in range(2000):
+                env.step(np.argmax(env.action_masks(), axis=1))
+    state = {name: getattr(env.batch_state, name).copy() for name in ("current_player", "terminated")}
+    for call in (env.action_masks, lambda: env.step(np.zeros(2, dtype=np.int64))):
+        with pytest.raises(ValueError, match=r"^the opponent sampler failed in the last step or reset \(see that "
+                                             r"error\): call reset\(\)"):
+            call()
+    assert all((getattr(env.batch_state, name) == v).all() for name, v in state.items())
+    env.reset()
+    assert env.action_masks().any(axis=1).all() and (env.batch_state.current_player == 1).all()
 
 
 @pytest.mark.parametrize("kind", ["gym", "sb3"])
