@@ -31,7 +31,7 @@ after it): ``truncated`` is always all False, kept for Gymnasium's tuple shape, 
 * ``infos["episode_length"]``: int ``[N]`` actions played in the ended games.
 * ``infos["final_observation"]``: ``[N, P, D]`` every seat's last observation of
   the ended games, only with ``final_observation=True`` (costs P extra observations
-  of the batch on steps where a game ends).
+  of the batch on steps where a game ends; the constructor's memory check counts them).
 * ``infos["seeds"]``: int64 ``[N]`` the engine seed of the new game that the auto-reset
   started in each slot whose game ended (0 elsewhere; ``infos["_seeds"]`` = which), as
   ``reset()`` reports the first ones: the engine's ``init`` or the reference
@@ -50,9 +50,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import shown
+from .checks import check_memory, count_text, shown
 from .env_base import EnvBase
 from .env_common import (
+    MIN_ENV_BYTES,
     RENDER_MODES,
     SEED_HIGH,
     action_batch,
@@ -81,6 +82,11 @@ class VectorEnv(EnvBase):
         if not isinstance(final_observation, (bool, np.bool_)):
             raise TypeError(f"final_observation must be True or False, got {shown(final_observation)}")
         self.final_observation = bool(final_observation)
+        if self.final_observation:  # a step where a game ends fills [N, P, D] of them: not in check_num_envs's 1 KiB
+            per_game = MIN_ENV_BYTES + self.num_players * self.observation_size * self.observation_dtype.itemsize
+            check_memory(f"num_envs={count_text(self.num_envs)} with final_observation=True: that many games need",
+                         self.num_envs * per_game, "play fewer at once, or leave final_observation off",
+                         " for their states and final observations")
         self._rng = np.random.default_rng(check_seed(seed))
 
     @property

@@ -210,3 +210,21 @@ def test_an_auto_reset_reports_the_new_games_seeds(game, players, kwargs):
             assert g.engine.to_reference(venv.batch_state, int(i)) == fresh, f"slot {i}"
             checked += 1
     assert quiet > 0
+
+
+@pytest.mark.parametrize("game, dtype", [("spacemission", "int8"), ("red_planet", "float32")])
+def test_final_observation_counts_its_buffers_in_the_memory_check(monkeypatch, game, dtype):
+    """final_observation=True makes every step where a game ends hold [N, P, D] final
+    observations, far more than check_num_envs's 1 KiB a game: with 1 MiB of memory
+    (monkeypatched), 300 games fit that bound and were built; now they are refused, naming
+    the option, and built without it."""
+    from spacemission_env import checks
+
+    monkeypatch.setattr(checks, "physical_memory", lambda: 2**20)
+    with pytest.raises(ValueError, match=r"^num_envs=300 with final_observation=True: that many games need at least "
+                                         r"[0-9.]+ GiB for their states and final observations, more than this "
+                                         r"machine's 0.0 GiB of memory; play fewer at once, or leave "
+                                         r"final_observation off$"):
+        VectorEnv(300, game=game, observation_dtype=dtype, final_observation=True)
+    assert VectorEnv(300, game=game, observation_dtype=dtype).num_envs == 300
+    assert VectorEnv(2, game=game, observation_dtype=dtype, final_observation=True).final_observation
