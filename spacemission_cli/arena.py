@@ -29,7 +29,7 @@ registered agents, by game (--game):
 OPTIONS = {"game": "--game", "agents": "--agents", "num_players": "--players", "games": "--games", "rules": "--rules",
            "max_rounds": "--max-rounds", "seed": "--seed", "workers": "--workers", "out": "--out",
            "chunk_size": "--chunk-size", "seatings": "--seatings", "start_method": "--start-method", "ray": "--ray",
-           "allow_seer": "--allow-seer"}
+           "allow_seer": "--allow-seer", "overwrite": "--overwrite"}
 
 
 def _agents_text() -> str:
@@ -64,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=_int, default=0, metavar="S", help="arena seed: deals and agent seeds (default 0)")
     ap.add_argument("--workers", type=_int, default=1, metavar="N", help="worker processes (default 1)")
     ap.add_argument("--out", metavar="DIR", help="write results.json, pairs.csv, agents.csv, arena.png, games.jsonl here")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="replace an earlier run's result files in --out (refused by default, before any game)")
     ap.add_argument("--no-record", action="store_true", help="do not write games.jsonl")
     ap.add_argument("--seatings", default="rotations", choices=SEATINGS,
                     help="seat orders per deal: the P rotations (default) or all distinct permutations")
@@ -103,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             max_rounds=args.max_rounds, seed=args.seed, workers=args.workers, out=args.out,
             record=not args.no_record, progress=not args.no_progress, seatings=args.seatings,
             chunk_size=args.chunk_size, start_method=args.start_method, ray=args.ray, allow_seer=args.allow_seer,
+            overwrite=args.overwrite,
             log=lambda msg: err.print(f"[yellow]forfeit:[/yellow] {msg}", highlight=False, markup=True))
     except ArenaArgumentError as exc:
         ap.error(f"argument {OPTIONS.get(exc.argument, exc.argument)}: {exc}")

@@ -44,6 +44,7 @@ MAX_SCHEDULED_GAMES = 10**8  # the schedule is held in memory (about 60 bytes a 
 # a lower bound of one worker process's own memory: 9 MiB were measured for a forked worker of the
 # smallest agents (random), more for others; a spawned one re-imports everything (100+ MiB)
 WORKER_BYTES = 8 * 2**20
+OUT_FILES = ("results.json", "pairs.csv", "agents.csv", "arena.png", "games.jsonl")  # what a run writes to out
 
 
 def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
@@ -120,7 +121,7 @@ class ArenaArgumentError(ValueError):
 
 
 def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode,
-                game="spacemission", record=True, progress=False, log=None):
+                game="spacemission", record=True, progress=False, log=None, overwrite=False):
     def bad(argument: str, message: str):
         raise ArenaArgumentError(argument, message)
 
@@ -185,11 +186,16 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         above = next((a for a in p.absolute().parents if a.exists()), None)
         if above is not None and not p.exists() and not above.is_dir():
             bad("out", f"out must be a directory; {str(p)!r} cannot be created: {str(above)!r} is a file")
-    for argument, value in (("record", record), ("progress", progress)):
+    for argument, value in (("record", record), ("progress", progress), ("overwrite", overwrite)):
         if not isinstance(value, (bool, np.bool_)):
             bad(argument, f"{argument} must be True or False, got {value!r}")
     if log is not None and not callable(log):
         bad("log", f"log must be None or a function of one message, got {log!r}")
+    if out is not None and not overwrite and Path(out).is_dir():  # as the trainers refuse a run_dir with a run
+        found = [name for name in OUT_FILES if (Path(out) / name).exists()]
+        if found:
+            bad("out", f"out {str(out)!r} already holds an arena's results ({', '.join(found)}): a run would replace "
+                       f"them; give another out directory, or overwrite=True (the command's --overwrite) to replace them")
     return list(agents), int(num_players), rules, int(max_rounds)
 
 
@@ -455,7 +461,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
               seed: int = 0, workers: int = 1, out=None, record: bool = True, progress: bool = True,
               seatings: str = "rotations", chunk_size: int | None = None, log=None,
               start_method: str | None = None, ray: str | None = None, game: str = "spacemission",
-              allow_seer: bool = False) -> ArenaResult:
+              allow_seer: bool = False, overwrite: bool = False) -> ArenaResult:
     """Play a duplicate-format round robin and return its :class:`ArenaResult`.
 
     ``game``: the game (spacemission_env.games; Space Mission by default); ``num_players``,
@@ -464,7 +470,9 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     registry.py) and/or agent objects, at least 2. ``games``: games per lineup (a pair
     for two players), rounded up to whole deals (a multiple of the seatings per deal).
     ``workers``: processes (results identical for any count). ``out``: a directory for
-    results.json, pairs.csv, agents.csv, arena.png and (``record``) games.jsonl.
+    results.json, pairs.csv, agents.csv, arena.png and (``record``) games.jsonl; one that
+    holds any of them already (an earlier run's) is refused unless ``overwrite``, which
+    removes them before the first game.
     ``progress``: a progress bar on a terminal. ``log``: called with each forfeit message
     (default: printed to stderr). ``start_method``: how workers start ("fork" where the
     platform has it, else "spawn"; spawn re-imports a script's ``__main__``, so guard it).
@@ -481,7 +489,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     (a ValueError; ``.argument`` names the parameter) on the first bad one.
     """
     agents, num_players, rules, max_rounds = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out,
-                                            chunk_size, seatings, game, record, progress, log)
+                                            chunk_size, seatings, game, record, progress, log, overwrite)
     if not isinstance(allow_seer, (bool, np.bool_)):
         raise ArenaArgumentError("allow_seer", f"allow_seer must be True or False, got {allow_seer!r}")
     config = (int(num_players), rules, int(max_rounds), game)
@@ -517,9 +525,9 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
         except OSError as exc:
             raise ArenaArgumentError("out", f"cannot create the out directory {str(out_dir)!r}: "
                                             f"{exc.strerror or exc}") from exc
-        # an earlier run's files would sit beside this run's as if they were its own (a run that
-        # fails keeps the games it finished, and no results)
-        for name in ("results.json", "pairs.csv", "agents.csv", "arena.png", "games.jsonl"):
+        # overwrite: an earlier run's files would sit beside this run's as if they were its own (a
+        # run that fails keeps the games it finished, and no results)
+        for name in OUT_FILES:
             (out_dir / name).unlink(missing_ok=True)
     log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
 

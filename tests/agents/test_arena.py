@@ -256,6 +256,25 @@ def test_no_record_removes_an_earlier_runs_games(tmp_path):
     out = tmp_path / "out"
     run_arena(["random", "greedy"], games=2, seed=1, out=out, progress=False)
     assert (out / "games.jsonl").is_file()
-    result = run_arena(["random", "kind-random"], games=2, seed=2, out=out, record=False, progress=False)
+    result = run_arena(["random", "kind-random"], games=2, seed=2, out=out, record=False, progress=False,
+                       overwrite=True)
     assert not (out / "games.jsonl").exists() and (out / "results.json").is_file()
     assert result.config["agents"] == ["random", "kind-random"]
+
+
+def test_out_with_an_earlier_runs_results_needs_overwrite(tmp_path):
+    """Before: a run into an out directory replaced an earlier run's results silently (the
+    trainers refuse a run_dir that holds a run). Now ArenaArgumentError names out, the files
+    and overwrite, before any agent is built, and leaves them; overwrite=True replaces them."""
+    out = tmp_path / "out"
+    run_arena(["random", "greedy"], games=2, seed=1, out=out, progress=False)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(ArenaArgumentError, match=r"already holds an arena's results \(results.json, pairs.csv, "
+                                                 r"agents.csv, arena.png, games.jsonl\).*overwrite=True") as info:
+        run_arena(["random", "no-such-agent"], games=2, seed=2, out=out, progress=False)
+    assert info.value.argument == "out"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    with pytest.raises(ArenaArgumentError, match="overwrite must be True or False"):
+        run_arena(["random", "greedy"], games=2, out=tmp_path / "new", progress=False, overwrite="yes")
+    result = run_arena(["random", "kind-random"], games=2, seed=2, out=out, progress=False, overwrite=True)
+    assert json.loads((out / "results.json").read_text())["config"]["agents"] == result.config["agents"]

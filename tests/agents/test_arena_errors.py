@@ -168,7 +168,7 @@ def test_a_seed_the_first_chunk_refuses_is_found_before_any_game_and_old_results
     run_arena(["random", "kind-random"], games=2, out=out, progress=False)
     assert (out / "results.json").is_file() and (out / "games.jsonl").stat().st_size > 0
     with pytest.raises(ArenaArgumentError, match=r"agent 'kind-random' failed in seed\(\) .*ValueError"):
-        run_arena([LegacySeed(), "random"], games=2, out=out, progress=False)
+        run_arena([LegacySeed(), "random"], games=2, out=out, progress=False, overwrite=True)
     assert (out / "results.json").is_file()  # refused before anything was touched
 
     class FailsLater(KindRandomAgent):
@@ -183,7 +183,7 @@ def test_a_seed_the_first_chunk_refuses_is_found_before_any_game_and_old_results
     agent = FailsLater()
     FailsLater.calls = 0  # the constructor seeded it too
     with pytest.raises(RuntimeError, match="failed in seed"):
-        run_arena([agent, "random"], games=2, out=out, progress=False)
+        run_arena([agent, "random"], games=2, out=out, progress=False, overwrite=True)
     assert sorted(p.name for p in out.iterdir()) == ["games.jsonl"]  # this run's (no game ended), no old results
     assert (out / "games.jsonl").read_text() == ""
 

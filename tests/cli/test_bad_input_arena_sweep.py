@@ -29,3 +29,31 @@ def test_empty_out_is_a_usage_error(tmp_path, monkeypatch, capsys):
     assert info.value.code == 2
     assert "argument --out: out must be a directory path, got an empty one" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("earlier", ["results.json", "games.jsonl"])
+def test_out_with_an_earlier_runs_results_is_refused_before_any_game(tmp_path, capsys, monkeypatch, earlier):
+    """Before: --out silently replaced an earlier run's files (`spacemission train` refuses a
+    run_dir that holds a run). Now a usage error names the file and --overwrite, before any
+    game, and the files stay as they were; --overwrite replaces them."""
+    import spacemission_agents.arena as arena
+
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / earlier).write_text("an earlier run's\n")
+    (out / "notes.txt").write_text("not the arena's\n")
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(arena, "play_chunk", no_games)
+    with pytest.raises(SystemExit) as info:
+        main([*FAST, "--out", str(out)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --out:" in err and f"already holds an arena's results ({earlier})" in err and "--overwrite" in err
+    assert sorted(p.name for p in out.iterdir()) == sorted([earlier, "notes.txt"])
+    assert (out / earlier).read_text() == "an earlier run's\n"
+    monkeypatch.undo()
+    assert main([*FAST, "--out", str(out), "--overwrite", "--no-record"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["agents.csv", "arena.png", "notes.txt", "pairs.csv", "results.json"]

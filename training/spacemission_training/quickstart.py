@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     mine = PPOAgent.load(summary["model"], name="ppo-quickstart")
     agents = [mine, "ppo", *[s.strip() for s in args.opponents.split(",") if s.strip()]]
     result = run_arena(agents, num_players=2, games=args.games, seed=args.seed, out=out / "arena", record=False,
-                       progress=True)
+                       progress=True, overwrite=True)  # the previous quickstart's results, as its run above
     for table in tables(result):
         console.print(table)
     console.print(f"learning curve: {summary['learning_curve']}")
