@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import check_memory, is_int
+from spacemission_env.checks import check_memory, is_int, shown
 from spacemission_env.games import GAMES, GameConfig, get_game
 
 from .arena_play import observation_type_of, play_chunk
@@ -38,8 +38,10 @@ __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult"
 
 DEFAULT_CHUNK_SIZE = 128  # the largest automatic chunk: batches well; more games only delay progress
 SEATINGS = ("rotations", "permutations")
-SEED_LIMIT = 2**31  # deal seeds are seed * 2**32 + deal: distinct for every arena seed
 DEAL_STRIDE = 2**32
+# deal seeds are seed * 2**32 + deal (deal < 2**32): distinct for every arena seed, and below 2**64 as the
+# engines take them, for every seed below 2**32 (it was 2**31, a margin for int64 seeds the engines no longer use)
+SEED_LIMIT = DEAL_STRIDE
 MAX_SCHEDULED_GAMES = 10**8  # the schedule is held in memory (about 60 bytes a game): refused before any agent is built
 # a lower bound of one worker process's own memory: 9 MiB were measured for a forked worker of the
 # smallest agents (random), more for others; a spawned one re-imports everything (100+ MiB)
@@ -158,7 +160,8 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
                          f"players, {seatings_mode}); at most {MAX_SCHEDULED_GAMES:,} fit one arena: split it "
                          f"into runs with different seeds")
     if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
-        bad("seed", f"seed must be an integer in 0..{SEED_LIMIT - 1}, got {seed!r}")
+        bad("seed", f"seed must be an integer in 0..{SEED_LIMIT - 1} (2**32 - 1: the deals' game seeds are seed * 2**32 "
+                    f"+ deal, which the engines take below 2**64), got {shown(seed)}")
     if not is_int(workers) or workers < 1:
         bad("workers", f"workers must be a positive integer, got {workers!r}")
     if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):

@@ -72,6 +72,8 @@ class Counting(KindRandomAgent):
     (dict(rules="classic"), "rules", "yucata, schmidt"),
     (dict(max_rounds=0), "max_rounds", "max_rounds"),
     (dict(seed=-1), "seed", "seed"),
+    (dict(seed=2**32), "seed", r"0\.\.4294967295 \(2\*\*32 - 1: the deals' game seeds are seed \* 2\*\*32 \+ deal"),
+    (dict(seed=10**80), "seed", r"got 1000000000.{67}\.\.\.$"),
     (dict(seatings="all"), "seatings", "rotations, permutations"),
     (dict(chunk_size=0), "chunk_size", "chunk_size"),
     (dict(start_method="teleport"), "start_method", "start_method"),
@@ -186,6 +188,22 @@ def test_a_seed_the_first_chunk_refuses_is_found_before_any_game_and_old_results
         run_arena([agent, "random"], games=2, out=out, progress=False, overwrite=True)
     assert sorted(p.name for p in out.iterdir()) == ["games.jsonl"]  # this run's (no game ended), no old results
     assert (out / "games.jsonl").read_text() == ""
+
+
+def test_every_seed_below_2_to_the_32_is_played_with_its_documented_deal_seeds(tmp_path):
+    """Before: seeds from 2**31 were refused ("0..2147483647"), a limit left from int64 game
+    seeds; the engines take game seeds below 2**64, which seed * 2**32 + deal stays under for
+    every seed below 2**32 (and deal below 2**32, as the games check keeps it). Seeds in the
+    old range play as before (their deal seeds are the same formula)."""
+    for seed in (2**31, 2**32 - 1):
+        result = run_arena(["random", "kind-random"], games=4, seed=seed, max_rounds=3, progress=False,
+                           out=tmp_path / str(seed))
+        assert result.games.seeds.tolist() == [seed * 2**32 + d for d in (0, 0, 1, 1)]
+        assert result.config["seed"] == seed
+        records = [json.loads(line) for line in (tmp_path / str(seed) / "games.jsonl").read_text().splitlines()]
+        assert [r["seed"] for r in records] == [seed * 2**32 + d for d in (0, 0, 1, 1)]
+    assert run_arena(["random", "kind-random"], games=4, seed=3, max_rounds=3, progress=False).games.seeds.tolist() == \
+        [3 * 2**32 + d for d in (0, 0, 1, 1)]
 
 
 def test_largest_schedule_is_allowed():

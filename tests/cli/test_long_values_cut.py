@@ -58,6 +58,18 @@ def test_the_helpers_cut_to_the_limit():
     assert cut_long_words("got " + "9" * 100 + " and 1") == "got " + "9" * 77 + "... and 1"
 
 
+def test_an_integer_past_the_digits_repr_writes_is_shown_by_its_size():
+    """Before: shown(10**5000) raised repr's ValueError ("Exceeds the limit (4300 digits)"), so
+    run_arena(seed=10**5000) failed with that bare ValueError instead of its seed message."""
+    from spacemission_agents.arena import ArenaArgumentError, run_arena
+
+    assert shown(10**5000) == "<an integer of about 5,001 digits>" and shown(-(10**5000)).startswith("-<an integer")
+    assert shown(10**4000) == cut_long_words("1" + "0" * 4000)
+    with pytest.raises(ArenaArgumentError, match=r"seed must be .*, got <an integer of about 5,001 digits>$") as info:
+        run_arena(["random", "random"], seed=10**5000, progress=False)
+    assert info.value.argument == "seed"
+
+
 @pytest.mark.parametrize("text", ["1__2", "12_", "_12"])
 def test_a_short_malformed_integer_is_not_called_out_of_range(text, capsys):
     """int() takes "_" only between digits: these are not integers (before: "out of range:
