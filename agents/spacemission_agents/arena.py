@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import check_memory, is_int, shown
+from spacemission_env.checks import check_memory, cut_long_words, is_int, shown
 from spacemission_env.games import GAMES, GameConfig, get_game
 
 from .arena_play import observation_type_of, play_chunk
@@ -74,7 +74,7 @@ def seatings(lineup: tuple[int, ...], mode: str = "rotations") -> list[tuple[int
         return [tuple(lineup[(s + r) % P] for s in range(P)) for r in range(P)]
     if mode == "permutations":
         return list(dict.fromkeys(tuple(lineup[i] for i in perm) for perm in itertools.permutations(range(P))))
-    raise ValueError(f"unknown seatings {mode!r}; expected one of {SEATINGS}")
+    raise ValueError(f"unknown seatings {shown(mode)}; expected one of {SEATINGS}")
 
 
 def _schedule(num_agents: int, num_players: int, games: int, seed: int, mode: str) -> tuple[dict, int, list]:
@@ -128,7 +128,7 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         raise ArenaArgumentError(argument, message)
 
     if game not in GAMES:
-        bad("game", f"unknown game {game!r}; expected one of {', '.join(sorted(GAMES))}")
+        bad("game", f"unknown game {shown(game)}; expected one of {', '.join(sorted(GAMES))}")
     g = get_game(game)
     MIN_PLAYERS, MAX_PLAYERS = g.description.min_players, g.description.max_players
     if rules is None:
@@ -142,32 +142,32 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         agents = agents.split(",")
     if not isinstance(agents, (list, tuple)) or len(agents) < 2:
         bad("agents", f"agents must list at least 2 agents (specs such as random, kind-random, greedy, heuristic, "
-                      f"search, ppo:PATH, module:Class; or agent objects), got {agents!r}")
+                      f"search, ppo:PATH, module:Class; or agent objects), got {shown(agents)}")
     if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        bad("num_players", f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
+        bad("num_players", f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {shown(num_players)}")
     if rules not in g.rule_sets:
-        bad("rules", f"unknown rules {rules!r} for {g.description.title}; expected one of {', '.join(g.rule_sets)}")
+        bad("rules", f"unknown rules {shown(rules)} for {g.description.title}; expected one of {', '.join(g.rule_sets)}")
     lowest = g.default_max_rounds if g.fixed_length else 1
     if not is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
         allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
-        bad("max_rounds", f"max_rounds must be {allowed} for {g.description.title}, got {max_rounds!r}")
+        bad("max_rounds", f"max_rounds must be {allowed} for {g.description.title}, got {shown(max_rounds)}")
     if not is_int(games) or games < 1:
-        bad("games", f"games must be a positive integer (games per pair or lineup), got {games!r}")
+        bad("games", f"games must be a positive integer (games per pair or lineup), got {shown(games)}")
     if seatings_mode in SEATINGS and is_int(num_players) and is_int(games) and games >= 1:
         deals, total = _scheduled_games(len(agents), int(num_players), int(games), seatings_mode)
         if deals >= DEAL_STRIDE or total > MAX_SCHEDULED_GAMES:
-            bad("games", f"games={games!r} schedules {total:,} games in all ({len(agents)} agents, {num_players} "
+            bad("games", f"games={shown(games)} schedules {total:,} games in all ({len(agents)} agents, {num_players} "
                          f"players, {seatings_mode}); at most {MAX_SCHEDULED_GAMES:,} fit one arena: split it "
                          f"into runs with different seeds")
     if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
         bad("seed", f"seed must be an integer in 0..{SEED_LIMIT - 1} (2**32 - 1: the deals' game seeds are seed * 2**32 "
                     f"+ deal, which the engines take below 2**64), got {shown(seed)}")
     if not is_int(workers) or workers < 1:
-        bad("workers", f"workers must be a positive integer, got {workers!r}")
+        bad("workers", f"workers must be a positive integer, got {shown(workers)}")
     if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):
-        bad("chunk_size", f"chunk_size must be None or a positive integer, got {chunk_size!r}")
+        bad("chunk_size", f"chunk_size must be None or a positive integer, got {shown(chunk_size)}")
     if seatings_mode not in SEATINGS:
-        bad("seatings", f"unknown seatings {seatings_mode!r}; expected one of {', '.join(SEATINGS)}")
+        bad("seatings", f"unknown seatings {shown(seatings_mode)}; expected one of {', '.join(SEATINGS)}")
     if workers > 1:  # the pool starts one process per chunk, at most ``workers``: each needs memory of its own
         total = _scheduled_games(len(agents), int(num_players), int(games), seatings_mode)[1]
         chunks = -(-total // (auto_chunk_size(total) if chunk_size is None else int(chunk_size)))
@@ -180,25 +180,30 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
             bad("workers", str(exc))
     if out is not None:
         if not isinstance(out, (str, os.PathLike)):
-            bad("out", f"out must be a directory path, got {out!r}")
+            bad("out", f"out must be a directory path, got {shown(out)}")
         if not str(out).strip():
-            bad("out", f"out must be a directory path, got an empty one ({out!r})")
+            bad("out", f"out must be a directory path, got an empty one ({shown(out)})")
+        if "\0" in str(out):  # pathlib's exists() says False for it, and mkdir raised a bare ValueError
+            bad("out", f"out must be a directory path, got one with a NUL character ({shown(str(out))})")
         p = Path(out)
-        if p.exists() and not p.is_dir():
-            bad("out", f"out must be a directory; {str(p)!r} exists and is a file")
-        above = next((a for a in p.absolute().parents if a.exists()), None)
-        if above is not None and not p.exists() and not above.is_dir():
-            bad("out", f"out must be a directory; {str(p)!r} cannot be created: {str(above)!r} is a file")
+        try:  # a name too long, a NUL, a folder this user may not look into: the system's error, named
+            exists, above = p.exists(), next((a for a in p.absolute().parents if a.exists()), None)
+            found = [name for name in OUT_FILES if (p / name).exists()] if p.is_dir() else []
+        except (OSError, ValueError) as exc:
+            bad("out", f"out {shown(str(out))} is not a directory path this process can use: "
+                       f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}")
+        if exists and not p.is_dir():
+            bad("out", f"out must be a directory; {shown(str(p))} exists and is a file")
+        if above is not None and not exists and not above.is_dir():
+            bad("out", f"out must be a directory; {shown(str(p))} cannot be created: {shown(str(above))} is a file")
     for argument, value in (("record", record), ("progress", progress), ("overwrite", overwrite)):
         if not isinstance(value, (bool, np.bool_)):
-            bad(argument, f"{argument} must be True or False, got {value!r}")
+            bad(argument, f"{argument} must be True or False, got {shown(value)}")
     if log is not None and not callable(log):
-        bad("log", f"log must be None or a function of one message, got {log!r}")
-    if out is not None and not overwrite and Path(out).is_dir():  # as the trainers refuse a run_dir with a run
-        found = [name for name in OUT_FILES if (Path(out) / name).exists()]
-        if found:
-            bad("out", f"out {str(out)!r} already holds an arena's results ({', '.join(found)}): a run would replace "
-                       f"them; give another out directory, or overwrite=True (the command's --overwrite) to replace them")
+        bad("log", f"log must be None or a function of one message, got {shown(log)}")
+    if out is not None and found and not overwrite:  # as the trainers refuse a run_dir that holds a run
+        bad("out", f"out {shown(str(out))} already holds an arena's results ({', '.join(found)}): a run would replace "
+                   f"them; give another out directory, or overwrite=True (the command's --overwrite) to replace them")
     return list(agents), int(num_players), rules, int(max_rounds)
 
 
@@ -225,17 +230,17 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
             obj, spec = a, f"<{type(a).__module__}.{type(a).__qualname__}>"
             problem = protocol_problem(obj)
             if problem:  # a class's act_batch would be unbound: every game a forfeit by an agent named 'type'
-                raise ArenaArgumentError("agents", f"agent {i} ({obj!r}): {problem}")
+                raise ArenaArgumentError("agents", f"agent {i} ({shown(obj)}): {problem}")
             name, payload = agent_display_name(obj), None
         bind = getattr(obj, "bind", None)
         if callable(bind):  # before observation_type is read: bind may set it (policies.py)
             try:
                 bind(config)
             except (ValueError, TypeError) as exc:
-                raise ArenaArgumentError("agents", f"agent {name!r} rejects the configuration {config}: {exc}") from exc
+                raise ArenaArgumentError("agents", f"agent {shown(name)} rejects the configuration {config}: {cut_long_words(str(exc))}") from exc
             except Exception as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
-                raise ArenaArgumentError("agents", f"agent {name!r} failed to bind to the configuration {config}: "
-                                                   f"{type(exc).__name__}: {exc}") from exc
+                raise ArenaArgumentError("agents", f"agent {shown(name)} failed to bind to the configuration {config}: "
+                                                   f"{type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         what = "before its first game"
         try:
             otype = observation_type_of(obj)
@@ -244,14 +249,14 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
                 what = "in seed() (the arena seeds each agent with a 63-bit integer)"
                 seed_fn(_agent_seed(seed, 0, i))
         except Exception as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
-            raise ArenaArgumentError("agents", f"agent {name!r} failed {what}: "
-                                               f"{type(exc).__name__}: {exc}") from exc
+            raise ArenaArgumentError("agents", f"agent {shown(name)} failed {what}: "
+                                               f"{type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         types = get_game(config.game).observation_types
         if otype not in types:
-            raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}; "
+            raise ArenaArgumentError("agents", f"agent {shown(name)} asks for observation_type {shown(otype)}; "
                                                f"expected one of {', '.join(types)}")
         if otype in WHOLE_STATE_VIEWS and not allow_seer:
-            raise ArenaArgumentError("agents", f"agent {name!r} asks for observation_type {otype!r}, the whole state "
+            raise ArenaArgumentError("agents", f"agent {shown(name)} asks for observation_type {shown(otype)}, the whole state "
                                                f"(every hand, pile and the deck order): a teacher's or a debugging view, "
                                                f"not a seat's, so its ratings would not be comparable; the arena gives "
                                                f"agents 'info' or 'recall' (allow_seer=True, --allow-seer, lets it play)")
@@ -261,8 +266,8 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
             try:
                 payload = ("pickle", pickle.dumps(obj))
             except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
-                raise ArenaArgumentError("agents", f"agent {name!r} cannot be sent to worker processes "
-                                                   f"({type(exc).__name__}: {exc}); pass it by spec (module:Class) "
+                raise ArenaArgumentError("agents", f"agent {shown(name)} cannot be sent to worker processes "
+                                                   f"({type(exc).__name__}: {cut_long_words(str(exc))}); pass it by spec (module:Class) "
                                                    f"or use workers=1") from exc
         objs.append(obj)
         specs.append(spec)
@@ -295,7 +300,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
             agents.append(agent)
         _WORKER.update(agents=agents, names=names, config=config, queue=queue, error=None)
     except Exception as exc:  # noqa: BLE001
-        _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {exc}")
+        _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {cut_long_words(str(exc))}")
 
 
 def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_finished=None) -> dict:
@@ -305,7 +310,7 @@ def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_fin
             try:
                 fn(_agent_seed(task["seed"], task["chunk"], k))
             except Exception as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
-                raise RuntimeError(f"agent {names[k]!r} failed in seed(): {type(exc).__name__}: {exc}") from exc
+                raise RuntimeError(f"agent {shown(names[k])} failed in seed(): {type(exc).__name__}: {cut_long_words(str(exc))}") from exc
     t0 = time.perf_counter()
     out = play_chunk(agents, names, *config[:3], task["games"], task["seeds"], task["seats"], task["record"], on_finished,
                      game=config[3])
@@ -365,7 +370,7 @@ def _start_method(method: str | None) -> str:
     if method is None:
         return "fork" if "fork" in methods else "spawn"
     if method not in methods:
-        raise ArenaArgumentError("start_method", f"unknown start_method {method!r}; expected one of {methods}")
+        raise ArenaArgumentError("start_method", f"unknown start_method {shown(method)}; expected one of {methods}")
     return method
 
 
@@ -494,20 +499,20 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     agents, num_players, rules, max_rounds = _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out,
                                             chunk_size, seatings, game, record, progress, log, overwrite)
     if not isinstance(allow_seer, (bool, np.bool_)):
-        raise ArenaArgumentError("allow_seer", f"allow_seer must be True or False, got {allow_seer!r}")
+        raise ArenaArgumentError("allow_seer", f"allow_seer must be True or False, got {shown(allow_seer)}")
     config = (int(num_players), rules, int(max_rounds), game)
     start_method = _start_method(start_method)
     if ray is not None and not isinstance(ray, str):
-        raise ArenaArgumentError("ray", f"ray must be None or a cluster address string ('' for a local Ray), got {ray!r}")
+        raise ArenaArgumentError("ray", f"ray must be None or a cluster address string ('' for a local Ray), got {shown(ray)}")
     if ray is not None:  # its form now, before out is made; whether a cluster answers, when Ray is joined
         from .arena_ray import check_address
 
         try:
             check_address(ray)
         except ValueError as exc:
-            raise ArenaArgumentError("ray", str(exc)) from None
+            raise ArenaArgumentError("ray", cut_long_words(str(exc))) from None
     if ray is not None and workers != 1:  # Ray schedules the chunks; a local pool would sit idle
-        raise ArenaArgumentError("workers", f"workers={workers!r} does not apply with ray (the chunks are Ray tasks, "
+        raise ArenaArgumentError("workers", f"workers={shown(workers)} does not apply with ray (the chunks are Ray tasks, "
                                             "spread over the cluster's CPUs); leave workers at 1")
     if ray is not None and not all(isinstance(a, str) for a in agents):
         raise ArenaArgumentError("agents", "the Ray arena takes agents by spec only (rebuilt on the workers), "
@@ -525,9 +530,9 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     if out_dir is not None:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise ArenaArgumentError("out", f"cannot create the out directory {str(out_dir)!r}: "
-                                            f"{exc.strerror or exc}") from exc
+        except (OSError, ValueError) as exc:
+            raise ArenaArgumentError("out", f"cannot create the out directory {shown(str(out_dir))}: "
+                                            f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}") from exc
         # overwrite: an earlier run's files would sit beside this run's as if they were its own (a
         # run that fails keeps the games it finished, and no results)
         for name in OUT_FILES:

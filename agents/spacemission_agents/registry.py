@@ -26,6 +26,8 @@ import importlib.util
 import inspect
 from dataclasses import dataclass
 
+from spacemission_env.checks import cut, cut_long_words, shown  # echoed values: cut to SHOWN_CHARS
+
 __all__ = ["AGENTS", "AGENTS_BY_GAME", "SPEC_SYNTAX", "agent_display_name", "available_agents", "make_agent",
            "model_free_agents", "parse_spec", "protocol_problem"]
 
@@ -69,7 +71,7 @@ def _agents(game: str) -> dict[str, _Entry]:
 
         if isinstance(game, str) and game in GAMES:
             return GAME_NEUTRAL_AGENTS
-        raise ValueError(f"unknown game {game!r}; expected one of {sorted({*AGENTS_BY_GAME, *GAMES})}")
+        raise ValueError(f"unknown game {shown(game)}; expected one of {sorted({*AGENTS_BY_GAME, *GAMES})}")
     return AGENTS_BY_GAME[game]
 
 
@@ -90,7 +92,7 @@ def parse_spec(spec: str, game: str = "spacemission") -> tuple[str, str | None, 
     malformed spec."""
     names = _agents(game)
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"agent spec must be a non-empty string ({SPEC_SYNTAX}); got {spec!r}")
+        raise ValueError(f"agent spec must be a non-empty string ({SPEC_SYNTAX}); got {shown(spec)}")
     parts = spec.strip().split(":")
     head, rest = parts[0].strip(), [p.strip() for p in parts[1:]]
     path = None
@@ -100,16 +102,17 @@ def parse_spec(spec: str, game: str = "spacemission") -> tuple[str, str | None, 
             path, rest = rest[0], rest[1:]
     else:
         if not rest or "=" in rest[0] or not rest[0]:
-            raise ValueError(f"unknown agent {head!r} in spec {spec!r}; expected one of {_allowed(game)}")
+            raise ValueError(f"unknown agent {shown(head)} in spec {shown(spec)}; expected one of {_allowed(game)}")
         target, rest = f"{head}:{rest[0]}", rest[1:]
     kwargs = {}
     for item in rest:
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or not key.isidentifier():
-            raise ValueError(f"agent spec {spec!r}: parameter {item!r} is not KEY=VALUE (syntax: {SPEC_SYNTAX})")
+            raise ValueError(f"agent spec {shown(spec)}: parameter {shown(item)} is not KEY=VALUE "
+                             f"(syntax: {SPEC_SYNTAX})")
         if key in kwargs:
-            raise ValueError(f"agent spec {spec!r}: parameter {key!r} given twice")
+            raise ValueError(f"agent spec {shown(spec)}: parameter {shown(key)} given twice")
         kwargs[key] = _parse_value(value.strip())
     return target, path, kwargs
 
@@ -126,16 +129,17 @@ def _resolve(target: str, spec: str, game: str = "spacemission"):
     except ImportError as exc:
         hint = ""
         if isinstance(exc, ModuleNotFoundError) and exc.name == module_name.split(".")[0]:
-            hint = f"; is the directory that holds {exc.name!r} the current one or on PYTHONPATH?"
-        raise ValueError(f"agent {spec!r} is not available: cannot import module {module_name!r} ({exc}){hint}; "
+            hint = f"; is the directory that holds {shown(exc.name)} the current one or on PYTHONPATH?"
+        raise ValueError(f"agent {shown(spec)} is not available: cannot import module {shown(module_name)} "
+                         f"({cut_long_words(str(exc))}){hint}; "
                          f"available: {', '.join(available_agents(game))}") from exc
     except Exception as exc:  # noqa: BLE001 - a module that fails as it loads (SyntaxError, its own errors)
-        raise ValueError(f"agent {spec!r}: importing module {module_name!r} failed: "
-                         f"{type(exc).__name__}: {exc}") from exc
+        raise ValueError(f"agent {shown(spec)}: importing module {shown(module_name)} failed: "
+                         f"{type(exc).__name__}: {cut_long_words(str(exc))}") from exc
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise ValueError(f"agent {spec!r}: module {module_name!r} has no attribute {attr!r}")
+            raise ValueError(f"agent {shown(spec)}: module {shown(module_name)} has no attribute {shown(attr)}")
         obj = getattr(obj, part)
     return obj
 
@@ -157,7 +161,8 @@ def _check_kwargs(fn, kwargs: dict, spec: str) -> None:
         sig.bind_partial(**kwargs)
     except TypeError as exc:
         names = [p.name for p in sig.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-        raise ValueError(f"agent spec {spec!r}: {exc}; accepted parameters: {', '.join(names) or 'none'}") from exc
+        raise ValueError(f"agent spec {shown(spec)}: {cut_long_words(str(exc))}; accepted parameters: "
+                         f"{', '.join(names) or 'none'}") from exc
 
 
 def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
@@ -172,7 +177,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
         factory, args = obj, ()
     else:  # an agent instance named by import path
         if kwargs:
-            raise ValueError(f"agent spec {spec!r}: {target} is an object, not a class; it takes no parameters")
+            raise ValueError(f"agent spec {shown(spec)}: {cut(target)} is an object, not a class; it takes no parameters")
         factory = None
     if factory is not None:
         call_kwargs = dict(kwargs)
@@ -182,18 +187,19 @@ def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
         try:
             agent = factory(*args, **call_kwargs)
         except Exception as exc:  # noqa: BLE001 - whatever the constructor raises, name the spec
-            raise ValueError(f"agent spec {spec!r}: {type(exc).__name__}: {exc}") from exc
+            raise ValueError(f"agent spec {shown(spec)}: {type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         seeded = "seed" in call_kwargs
     else:
         agent, seeded = obj, False
     problem = protocol_problem(agent)
     if problem:
-        raise ValueError(f"agent spec {spec!r}: {problem}")
+        raise ValueError(f"agent spec {shown(spec)}: {problem}")
     if seed is not None and not seeded and callable(getattr(agent, "seed", None)):
         try:
             agent.seed(seed)
         except Exception as exc:  # noqa: BLE001 - the agent's seed() is its own: name the spec
-            raise ValueError(f"agent spec {spec!r}: seed({seed}) failed: {type(exc).__name__}: {exc}") from exc
+            raise ValueError(f"agent spec {shown(spec)}: seed({shown(seed)}) failed: {type(exc).__name__}: "
+                             f"{cut_long_words(str(exc))}") from exc
     return agent
 
 
