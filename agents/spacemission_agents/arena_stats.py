@@ -144,9 +144,12 @@ def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray
     ``units`` (each outcome's game): where the design effect cannot be trusted (fewer than
     5 clusters, p of 0 or 1, one cluster) deff is at least outcomes per game, since the
     seat pairs of one game are nearly one observation. Without it, as before (benchmarks).
-    Where deff is the cluster variance's (above 1 and above that floor), the interval uses
-    Student's t with C-1 degrees of freedom for z: that variance is estimated from C deals
-    (with z, 10 deals of five Red Planet randoms covered 91.8%)."""
+    With C >= 2 deals the interval uses Student's t with C-1 degrees of freedom for z, as
+    :func:`mean_ci` does: the variance, max(cluster, binomial), is chosen by one estimated from
+    C deals (with z, 10 deals of five Red Planet randoms covered 91.8%). It was t only where
+    the cluster variance won, z elsewhere: the interval jumped wider as V_cluster passed
+    V_binomial, so 9 wins of 10 (5 deals) got [44.1, 99.0] and 8 of 10, its two losses in
+    two deals, [49.0, 94.3]. Z with a single deal."""
     n = len(outcomes)
     if n == 0:
         return float("nan"), 0.0, 1.0
@@ -158,9 +161,9 @@ def proportion_ci(outcomes: np.ndarray, clusters: np.ndarray, strata: np.ndarray
     if vb > 0 and np.isfinite(vc):
         deff = max(1.0, vc / vb)
     floor = n / len(np.unique(units)) if units is not None and (c < 5 or vb == 0 or not np.isfinite(vc)) else 1.0
-    # where the variance is the one estimated from C deals, its quantile is Student's t with C-1
-    # degrees of freedom (as the mean rank's); z where it is the binomial one, p(1-p) over outcomes or games
-    z = t975(c - 1) if deff > max(floor, 1.0) else Z95
+    # Student's t with C-1 degrees of freedom (as the mean rank's) wherever there are C >= 2 deals, whichever
+    # variance is the larger: t only where the cluster one won made the interval jump as it passed the other
+    z = t975(c - 1) if c >= 2 else Z95
     low, high = wilson(p, n / max(deff, floor), z)
     return p, min(low, p), max(high, p)
 
@@ -174,8 +177,8 @@ def mean_ci(values: np.ndarray, clusters: np.ndarray, bounds: tuple[float, float
     scaled by (n-1)/n so that without strata it is sum e^2 / n^2. Without ``bounds``
     mean -+ t sd. With ``bounds`` (lo, hi) (e.g. the places 1..P of a mean rank) a Wilson
     interval on q = (hi - value)/(hi - lo) with n_eff = q(1-q)/var, mapped back: it stays
-    within the bounds and is not zero-width at them (2 players: 2 - the win rate's
-    interval with t for z). ``strata``: as in :func:`cluster_variance`. ``units``: each
+    within the bounds and is not zero-width at them (2 players, no ties, 2 deals
+    or more: 2 - the win rate's interval). ``strata``: as in :func:`cluster_variance`. ``units``: each
     value's game; where a game gives several values (an agent in several seats) they are
     one observation: the variance is at least the one clustered by game (per stratum), and
     with one cluster the degrees of freedom and the size at the bounds count games."""

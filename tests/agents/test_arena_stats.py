@@ -60,11 +60,13 @@ def test_intervals():
     # (49/50 of it with C/(C-1)), t(49) for z
     p2, lo2, hi2 = proportion_ci(out.repeat(2)[:100], np.arange(100) // 2)
     assert (lo2, hi2) == pytest.approx(wilson(0.5, 49, t975(49)), abs=1e-12)
-    # anti-correlated pairs (seat luck cancelling): never narrower than plain Wilson
+    # anti-correlated pairs (seat luck cancelling): never narrower than plain Wilson, t(49) for z
+    # (as wherever there are 2 deals or more; it was z where the binomial variance won)
     p3, lo3, hi3 = proportion_ci(out, np.arange(100) // 2)
-    assert (lo3, hi3) == pytest.approx(wilson(0.5, 100))
+    assert (lo3, hi3) == pytest.approx(wilson(0.5, 100, t975(49)))
     assert cluster_variance(out, np.zeros(100)) != cluster_variance(out, np.zeros(100))  # NaN with one cluster
-    assert proportion_ci(np.ones(10), np.arange(10))[1:] == pytest.approx(wilson(1.0, 10))
+    assert proportion_ci(np.ones(10), np.arange(10))[1:] == pytest.approx(wilson(1.0, 10, t975(9)))
+    assert proportion_ci(np.ones(10), np.zeros(10))[1:] == pytest.approx(wilson(1.0, 10))  # one deal: z
     # the games of the outcomes (units) only matter where the design effect is not estimated:
     # 50 deals, p = 0.5 -> as without; 3 deals (< 5) of 2 games of 2 outcomes each: y - p m =
     # (2/3, -1/3, -1/3), V_c = 1.5 * (6/9) / 144 = 0.0069 < V_b = (35/144) / 12 = 0.0203, deff 1 -> 12 / 6 = 2
@@ -72,8 +74,9 @@ def test_intervals():
     assert proportion_ci(out, np.arange(100) // 2, units=units) == proportion_ci(out, np.arange(100) // 2)
     few = np.array([1, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0], float)
     p4, lo4, hi4 = proportion_ci(few, np.arange(12) // 4, units=np.arange(12) // 2)
-    assert (lo4, hi4) == pytest.approx(wilson(p4, 6))
-    assert proportion_ci(np.ones(10), np.arange(10), units=np.arange(10) // 5)[1:] == pytest.approx(wilson(1.0, 2))
+    assert (lo4, hi4) == pytest.approx(wilson(p4, 6, t975(2)))
+    assert proportion_ci(np.ones(10), np.arange(10), units=np.arange(10) // 5)[1:] == \
+        pytest.approx(wilson(1.0, 2, t975(9)))
 
 
 def test_ratings_rank_the_stronger_agent_higher_and_share_repeated_seats():

@@ -74,8 +74,8 @@ def clustered_interval(values: list, clusters: list, strata: list | None = None,
     residuals taken from each lineup's (stratum's) mean and a deal as the cluster;
     deff = 1 where V_cluster is undefined (one cluster) or V_binomial is 0. With the game of
     each outcome (units) and fewer than 5 deals, one deal or V_binomial 0, deff is at
-    least outcomes / games. Where deff is V_cluster / V_binomial (above 1 and that floor), the
-    Wilson interval takes t_0.975 with C - 1 df for z: V_cluster is estimated from C deals."""
+    least outcomes / games. With C >= 2 deals the Wilson interval takes t_0.975 with C - 1 df
+    for z (the variance is chosen by V_cluster, estimated from C deals); z with one deal."""
     n = len(values)
     p = sum(values) / n
     vb = p * (1 - p) / n
@@ -86,7 +86,7 @@ def clustered_interval(values: list, clusters: list, strata: list | None = None,
     floor = 1.0
     if units is not None and (len(set(clusters)) < 5 or vb == 0 or vc is None):
         floor = n / len(set(units))
-    q = t_quantile(len(set(clusters)) - 1) if deff > max(floor, 1.0) else Z
+    q = t_quantile(len(set(clusters)) - 1) if len(set(clusters)) >= 2 else Z
     deff = max(deff, floor)
     lo, hi = wilson_roots(p, n / deff, q)
     return p, lo, hi, deff
@@ -426,7 +426,8 @@ def test_lineups_are_strata_and_a_deal_is_one_cluster_across_them():
     deal = np.tile(np.arange(10).repeat(2), 2)
     lineup = np.arange(40) // 20
     assert cluster_variance(values, deal, lineup) == 0.0
-    assert proportion_ci(values, deal, strata=lineup)[1:] == pytest.approx(wilson_roots(0.5, 40), abs=1e-12)
+    assert proportion_ci(values, deal, strata=lineup)[1:] == pytest.approx(wilson_roots(0.5, 40, t_quantile(9)),
+                                                                           abs=1e-12)
     # without strata, a cluster per deal and lineup: C = 20, each cluster's sum off by 1
     old = cluster_variance(values, lineup * 10 + deal)
     assert old == pytest.approx(20 / 19 * 20 / 40 ** 2) and old / (0.25 / 40) > 2
@@ -439,23 +440,26 @@ def test_lineups_are_strata_and_a_deal_is_one_cluster_across_them():
 
 
 def test_zero_and_full_win_rates_and_all_ties():
-    # 2 players, 5 deals x 2 seatings; a always wins: 100% [n/(n+z^2), 1] = [10/13.8415, 1]
+    # 2 players, 5 deals x 2 seatings; a always wins: 100% [n/(n+t^2), 1] = [10/17.7063, 1], t(4) = 2.776
+    # (before: z for z, [0.72246, 1], beside a mean rank interval of [1, 1.43523], 2 minus [0.56477, 1])
     seats = [[0, 1], [1, 0]] * 5
     deal = np.arange(10) // 2
     totals = [[30, 10], [10, 30]] * 5
     pairs = pair_stats(table(totals, seats, deal), ["a", "b"])
     ab, ba = pairs[("a", "b")], pairs[("b", "a")]
     assert (ab.wins, ab.ties, ab.losses, ab.win_rate) == (10, 0, 0, 1.0)
-    assert (ab.ci_low, ab.ci_high) == pytest.approx((10 / (10 + Z * Z), 1.0), abs=1e-12)
-    assert ab.ci_low == pytest.approx(0.72246, abs=1e-5)
-    assert (ba.win_rate, ba.ci_low) == (0.0, 0.0) and ba.ci_high == pytest.approx(Z * Z / (10 + Z * Z), abs=1e-12)
-    # every game tied (points and stations): 0-10-0, 50%, plain Wilson on 10 (the outcomes have no
-    # spread, so the cluster variance is 0 and the design effect stays 1): 0.2366, 0.7634
+    T4 = t_quantile(4)
+    assert (ab.ci_low, ab.ci_high) == pytest.approx((10 / (10 + T4 * T4), 1.0), abs=1e-12)
+    assert ab.ci_low == pytest.approx(0.56477, abs=1e-5)
+    assert (ba.win_rate, ba.ci_low) == (0.0, 0.0) and ba.ci_high == pytest.approx(T4 * T4 / (10 + T4 * T4), abs=1e-12)
+    # every game tied (points and stations): 0-10-0, 50%, Wilson on 10 with t(4) (the outcomes have
+    # no spread, so the cluster variance is 0 and the design effect stays 1): 0.17014, 0.82986, the
+    # mean rank's 2 - q below (before: z, 0.2366, 0.7634)
     tied = table([[20, 20]] * 10, seats, deal, stations=[[2, 2]] * 10)
     pairs = pair_stats(tied, ["a", "b"])
     ab = pairs[("a", "b")]
     assert (ab.wins, ab.ties, ab.losses, ab.win_rate) == (0, 10, 0, 0.5)
-    assert (ab.ci_low, ab.ci_high) == pytest.approx((0.23659, 0.76341), abs=1e-5)
+    assert (ab.ci_low, ab.ci_high) == pytest.approx((0.17014, 0.82986), abs=1e-5)
     stats = agent_stats(tied, ["a", "b"], ["a", "b"])
     # mean rank 1.5 with no spread: var 0, so n_eff = n = 10; 5 deals -> t(4) = 2.776, q = 0.5:
     # t^2/n = 0.77063, half = 2.776 sqrt(0.025 + 0.019265) / 1.77063 = 0.32986 -> q in
@@ -542,9 +546,10 @@ def test_five_players_with_repeats_compare_every_seat_pair():
     assert ab.win_rate == pytest.approx(7.5 / 12)
     # deal clusters: y = (3, 4.5), m = (6, 6), p = 0.625: y - p m = (-0.75, 0.75); V_c = 2 * 1.125 / 144
     # = 1/64; V_b = 0.625 * 0.375 / 12 = 0.01953; deff = 0.8 -> 1 (never narrower than Wilson on 12);
-    # 2 deals (< 5): at least 12 outcomes / 2 games = 6 -> Wilson on 2 (before: on 12, [0.354, 0.835])
-    assert (ab.ci_low, ab.ci_high) == pytest.approx(wilson_roots(0.625, 2), abs=1e-12)
-    assert (ab.ci_low, ab.ci_high) == pytest.approx((0.14169, 0.94390), abs=1e-5)
+    # 2 deals (< 5): at least 12 outcomes / 2 games = 6 -> Wilson on 2 (before: on 12, [0.354, 0.835]),
+    # with t(1) = 12.706 for z, as wherever there are 2 deals or more (before: z, [0.14169, 0.94390])
+    assert (ab.ci_low, ab.ci_high) == pytest.approx(wilson_roots(0.625, 2, 12.706), abs=1e-12)
+    assert (ab.ci_low, ab.ci_high) == pytest.approx((0.00479, 0.99827), abs=1e-5)
     a, b = agent_stats(g, ["a", "b"], ["a", "b"])
     assert (a.games, a.seats, b.seats) == (2, 6, 4)
     # a's average ranks: game 0: 1, 5, 3; game 1: four-way tie at 10 for places 1..4 -> 2.5 each
@@ -756,7 +761,8 @@ def test_two_player_mean_rank_interval_is_two_minus_the_win_rate_interval(patter
     # 2 players, 40 deals x 2 seatings, no ties: a's rank is 2 - its outcome, so q = the outcome,
     # V_plain = p (1 - p) / n = V_binomial and n_eff = n / deff. deal_luck: a wins both games of
     # deals 0-23, loses both of 24-29, splits 30-39 (deff 1.41); seat_luck: a wins seat 0 of every
-    # deal and seat 1 of deals 0-15 (deff = 1: every deal's sum is 1 or 2, less spread than binomial)
+    # deal and seat 1 of deals 0-15 (deff = 1: every deal's sum is 1 or 2, less spread than binomial;
+    # before, the win rate took z there and the rank interval t, so they differed)
     seats = [[0, 1], [1, 0]] * 40
     deal = np.arange(80) // 2
     if pattern == "deal_luck":
@@ -925,3 +931,25 @@ def test_pooled_win_rate_interval_covers_at_ten_deals():
             covered += a.win_ci_low <= 0.5 <= a.win_ci_high
             total += 1
     assert total == 2000 and covered / total >= 0.935, covered / total
+
+
+def test_one_more_win_never_lowers_the_win_rate_interval():
+    """Before: the Wilson interval took Student's t only where V_cluster exceeded V_binomial and z
+    elsewhere, so it jumped wider as V_cluster passed V_binomial: 5 deals x 2 seatings, 9 wins
+    of 10 got [44.1, 99.0] and 8 of 10, the losses in two deals, [49.0, 94.3]. Now t(C-1)
+    wherever there are 2 deals or more (as the mean rank's): turning any one loss of a 2-player
+    arena of 2..6 deals into a win never lowers either end of the interval."""
+    nine = proportion_ci(np.array([1.0] * 9 + [0.0]), np.arange(10) // 2, units=np.arange(10))
+    eight = proportion_ci(np.array([0.0, 1.0] * 2 + [1.0] * 6), np.arange(10) // 2, units=np.arange(10))
+    assert nine[1] > eight[1] and nine[2] > eight[2]
+    assert nine[1:] == pytest.approx(wilson_roots(0.9, 9, 2.776), abs=1e-12)  # deff (5/4 * 0.8 / 100) / 0.009 = 10/9
+    assert eight[1:] == pytest.approx(wilson_roots(0.8, 10, 2.776), abs=1e-12)  # deff 0.9375 -> 1
+    for deals in range(2, 7):
+        n = 2 * deals
+        clusters, units = np.arange(n) // 2, np.arange(n)
+        ci = {bits: proportion_ci(np.array(bits, float), clusters, units=units)[1:]
+              for bits in itertools.product((0, 1), repeat=n)}
+        for bits, (lo, hi) in ci.items():
+            for i in np.flatnonzero(np.array(bits) == 0):
+                lo2, hi2 = ci[bits[:i] + (1,) + bits[i + 1:]]
+                assert lo2 >= lo - 1e-12 and hi2 >= hi - 1e-12, (bits, i)
