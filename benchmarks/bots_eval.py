@@ -22,13 +22,13 @@ the official figures; this script is the bots' development loop.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 
 import numpy as np
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT, RULE_SETS
 
@@ -131,7 +131,7 @@ def speed(agent, players: int, rules: str, seed: int, n: int = 1024, repeats: in
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--players", type=int, default=2)

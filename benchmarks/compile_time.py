@@ -20,12 +20,13 @@ compare CPU seconds, and runs made in the same invocation.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 # Started before anything of the project (or numba) is imported; ends with one JSON line.
 PRELUDE = """
@@ -176,7 +177,7 @@ def _print_row(name: str, cold: dict, warm: dict | None) -> None:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated, of {', '.join(SCENARIOS)}")
     ap.add_argument("--repeats", type=int, default=1, help="times each scenario is measured, cold then warm")
     ap.add_argument("--warmup", action="store_true",

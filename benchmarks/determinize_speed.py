@@ -9,7 +9,6 @@ worlds, a BatchState) and of ``sample_world`` (GameState in, GameState out). Sin
 """
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import time
@@ -17,6 +16,7 @@ import time
 import numpy as np
 
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.space_mission import encoding as E
 from spacemission_env.space_mission.random_play import kind_uniform_action
 from spacemission_env.space_mission.determinize import sample_world, sample_worlds_from_observation
@@ -42,7 +42,7 @@ def rate(fn, seconds: float) -> float:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", default="2,3,4,5")
     ap.add_argument("--batch-sizes", default="1,64,1024,16384")
     ap.add_argument("--seconds", type=float, default=1.0)

@@ -10,17 +10,17 @@ exit status 1 if any game diverged.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT
 from spacemission_env.space_mission.engine import differential as D
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--observations", choices=("all", "acting", "none"), default="acting")
     ap.add_argument("--max-rounds", default="3,4,6,10,100", help="max_rounds cycled over chunks of games")

@@ -19,7 +19,6 @@ with another tree first on PYTHONPATH (and ``--repeats 0``) to split that tree's
 """
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import os
@@ -27,6 +26,11 @@ import statistics
 import subprocess
 import sys
 import time
+
+try:  # this file also runs on other checkouts' packages (PYTHONPATH), older ones without it
+    from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
+except ImportError:
+    from argparse import ArgumentParser as UsageParser
 
 CHILD = r"""
 import json, sys, time
@@ -191,7 +195,7 @@ def observe_blocks(B: int, P: int, reps: int) -> dict:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tree", action="append", default=[], metavar="LABEL=PATH",
                     help="another checkout of the repository to time in the same run (repeatable)")
     ap.add_argument("--batch", type=int, default=1024)

@@ -19,7 +19,6 @@ the median of the paired ratios.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -31,6 +30,7 @@ import time
 import numpy as np
 
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.config import RULE_SETS
 from spacemission_env.compile_notice import MESSAGE
@@ -144,7 +144,7 @@ def first_step(players: int, rules: str, cache_dir: str | None) -> tuple[float, 
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=3, choices=range(2, 6))
     ap.add_argument("--rules", default="yucata", choices=RULE_SETS)
     ap.add_argument("--seconds", type=float, default=3.0, help="timed seconds per batch size")

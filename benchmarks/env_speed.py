@@ -41,6 +41,11 @@ from pathlib import Path
 
 import numpy as np
 
+try:  # this file also runs on other checkouts' packages (PYTHONPATH), older ones without it
+    from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
+except ImportError:
+    from argparse import ArgumentParser as UsageParser
+
 BENCHMARKS = ("aec", "aec_red_planet", "pz", "gym", "gym_red_planet", "sb3", "vector")
 # without --only; the *_red_planet ones on request: the recorded run of docs/interfaces.md is Space Mission's
 DEFAULT = ("aec", "pz", "gym", "sb3", "vector")
@@ -272,7 +277,7 @@ def print_comparison(results: dict) -> None:
 
 
 def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = UsageParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")

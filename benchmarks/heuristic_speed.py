@@ -14,12 +14,16 @@ first on the path: ``PYTHONPATH=$T/agents:$T/training:$T .venv/bin/python benchm
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import time
 
 import numpy as np
+
+try:  # this file also runs on other checkouts' packages (PYTHONPATH), older ones without it
+    from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
+except ImportError:
+    from argparse import ArgumentParser as UsageParser
 
 
 def positions(players: int, games: int, seed: int):
@@ -54,7 +58,7 @@ def _best(fn, repeats: int) -> float:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
     ap.add_argument("--games", type=int, default=32)
     ap.add_argument("--repeats", type=int, default=5)

@@ -31,6 +31,7 @@ from spacemission_agents.arena import ArenaArgumentError, run_arena
 from spacemission_agents.arena_stats import proportion_ci
 from spacemission_agents.netsearch import NetSearchAgent
 from spacemission_agents.registry import _parse_value
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 DIR = Path("results/netsearch_budget")
 
@@ -199,7 +200,7 @@ def _plot(table: list[dict], png: Path) -> None:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, default=DIR, help="where runs are saved and read (default %(default)s)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("duel", help="netsearch vs one opponent, 2 players, at one budget")

@@ -19,13 +19,13 @@ wave's fixed part in simulations (netsearch.WAVE_FIXED).
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
 from spacemission_agents.netsearch import NetSearchAgent
 from spacemission_agents.ppo import PPOAgent, one_blas_thread
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
@@ -112,7 +112,7 @@ def fixed_part(costs: dict[int, float]) -> tuple[float, float]:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("decisions", help="CPU time and simulations per decision, by stage")
     d.add_argument("--budget", type=float, default=0.1)

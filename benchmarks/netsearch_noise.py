@@ -37,12 +37,12 @@ games, what one such simulation says:
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
 from spacemission_agents.netsearch import NetSearchAgent
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
@@ -84,7 +84,7 @@ def candidate_values(bot: NetSearchAgent, obs, mask, worlds: int, rng) -> np.nda
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=24)
     ap.add_argument("--worlds", type=int, default=128)
     ap.add_argument("--budget", type=float, default=0.1, help="CPU s per decision to compare against")

@@ -18,13 +18,13 @@ other, so the shares need no profiler (cProfile inflates Python's per-call work)
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
 from spacemission_agents._bot_features import extract
 from spacemission_agents.ppo import PPOAgent, one_blas_thread
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission import engine
 
@@ -78,7 +78,7 @@ def _first_rows(seed: int):
 
 
 def main(argv=None) -> list[dict]:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, nargs="+", default=[16, 64], help="rows per wave (games played together)")
     ap.add_argument("--waves", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)

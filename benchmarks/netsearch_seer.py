@@ -24,7 +24,6 @@ values) for later runs.
 """
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import time
@@ -33,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from spacemission_agents.netsearch import NetSearchAgent
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.games import GameConfig
 
 
@@ -135,7 +135,7 @@ def limit(found, cands, refs, params: dict, *, worlds: int, seed: int) -> dict:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=96)
     ap.add_argument("--worlds", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)

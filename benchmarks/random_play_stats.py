@@ -13,12 +13,12 @@ then can no longer jump, scan or develop). Prints a markdown table, or JSON with
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT
 from spacemission_env.space_mission.random_play import play
 
@@ -76,7 +76,7 @@ def markdown(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per configuration")
     ap.add_argument("--max-rounds", type=int, default=100, help="round limit (R-E3)")
     ap.add_argument("--players", default="2,3,4,5", help="comma-separated player counts")

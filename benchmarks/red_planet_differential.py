@@ -10,15 +10,15 @@ Prints progress and the divergence count; exit status 1 if any game diverged.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.red_planet.engine import differential as D
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--players", default="3,4,5", help="player counts, comma-separated; the games split evenly")
     ap.add_argument("--observations", choices=("all", "acting", "none"), default="acting",

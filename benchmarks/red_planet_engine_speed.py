@@ -19,12 +19,12 @@ of each call of the loop (mask, observation, random action, step, resets).
 """
 from __future__ import annotations
 
-import argparse
 import random
 import time
 
 import numpy as np
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.red_planet import encoding, engine, rules
 
 
@@ -112,7 +112,7 @@ def bench_reference(players: int, seconds: float, seed: int = 0) -> dict:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", default="3,4,5")
     ap.add_argument("--batch-size", type=int, default=1024)
     ap.add_argument("--seconds", type=float, default=5.0)

@@ -13,12 +13,12 @@ shared machine). Prints markdown tables, or JSON with --json.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 from collections import Counter
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.red_planet.actions import ACTION_KINDS
 from spacemission_env.red_planet.random_play import play
 
@@ -65,7 +65,7 @@ def markdown(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = UsageParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5], choices=[3, 4, 5])
     parser.add_argument("--json", action="store_true")

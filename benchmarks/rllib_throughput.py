@@ -21,13 +21,14 @@ where the time goes:
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
 from pathlib import Path
 
 import numpy as np
+
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 
 def sb3_run(iterations: int, num_envs: int, n_steps: int) -> dict:
@@ -134,7 +135,7 @@ def rllib_run(num_env_runners: int, iterations: int, train_batch: int, minibatch
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--iterations", type=int, default=3, help="timed iterations per trainer (after one warm-up)")
     ap.add_argument("--sb3-envs", type=int, default=256)
     ap.add_argument("--sb3-n-steps", type=int, default=128, help="the trainer's default rollout: 256 x 128")

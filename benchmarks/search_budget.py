@@ -30,6 +30,7 @@ import numpy as np
 from spacemission_agents.arena import ArenaArgumentError, run_arena
 from spacemission_agents.arena_stats import proportion_ci
 from spacemission_agents.search import SearchAgent
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 DIR = Path("results/search_budget")
 
@@ -278,7 +279,7 @@ def regret(args) -> None:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, default=DIR, help="where runs are saved and read (default %(default)s)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("duel", help="search vs heuristic, 2 players, at one budget")

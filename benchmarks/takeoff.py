@@ -11,16 +11,17 @@ Figures and the command that produced them: docs/training.md.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
 
 import torch
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
+
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="0,1,2,3,4")
     ap.add_argument("--steps", type=int, default=400_000, help="PPO steps per seed (the default budget is 3,000,000)")
     ap.add_argument("--evals", type=int, default=4, help="evaluations along the run (plus one before PPO)")

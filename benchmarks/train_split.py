@@ -22,12 +22,13 @@ parts are wall seconds; ``cpu/s`` is learner steps per CPU second of this proces
 """
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections import defaultdict
 
 import numpy as np
+
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 
 def _timed(store: dict, key: str, fn):
@@ -55,7 +56,7 @@ class TimedPrior:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--iterations", type=int, default=2)
     ap.add_argument("--num-envs", type=int, default=None, help="default: TrainConfig's")
     ap.add_argument("--n-steps", type=int, default=None, help="default: TrainConfig's")

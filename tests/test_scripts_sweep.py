@@ -390,3 +390,43 @@ def test_red_planet_render_module_help_makes_no_folder(capsys, tmp_path, monkeyp
     assert sorted(p.name for p in (tmp_path / "pics").iterdir()) == ["red_planet_board.png",
                                                                    "red_planet_board_seat0.png"]
     assert "round 6/10" in capsys.readouterr().out
+
+
+# --- every script's parser cuts the values it echoes --------------------------------------------
+SCRIPTS = sorted([("benchmarks", p.stem) for p in (ROOT / "benchmarks").glob("*.py")]
+                 + [("tools", p.stem) for p in (ROOT / "tools").glob("*.py") if p.stem != "test_mindeps"])
+
+
+@pytest.mark.parametrize("folder, name", SCRIPTS)
+def test_a_scripts_usage_error_cuts_the_value_it_echoes(folder, name, capsys, monkeypatch):
+    """The scripts used plain argparse, so a usage error echoed a typed value whole (a 5000-digit
+    --games came back as 5000 digits); every command's parser is spacemission_env.checks'
+    UsageParser, which cuts it to 80 characters. Each script's parser is made to report such an
+    error. (tools/test_mindeps.py stays on argparse: it runs on a bare interpreter, before the
+    virtualenv it builds has the package.)"""
+    import argparse
+
+    from spacemission_env.checks import SHOWN_CHARS
+
+    def refuse(self, args=None, namespace=None):
+        self.error(f"argument --games: invalid int value: '{'9' * 5000}'")
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", refuse)
+    module = load_tool(name, folder)
+    monkeypatch.setattr(sys, "argv", [name])
+    with pytest.raises(SystemExit) as exc:
+        module.main() if name == "make_notebook" else module.main([])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "invalid int value: '999" in err, err[:300]
+    assert all(len(word) <= SHOWN_CHARS for word in err.split()), err[:300]
+
+
+def test_value_fit_cuts_the_value_it_echoes(capsys):
+    from spacemission_env.checks import SHOWN_CHARS
+    from spacemission_training.value_fit import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--players", "9" * 5000])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "argument --players" in err and "..." in err, err[:300]
+    assert all(len(word) <= SHOWN_CHARS for word in err.split()), err[:300]

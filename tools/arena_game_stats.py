@@ -8,11 +8,11 @@ discover, tile).
 """
 from __future__ import annotations
 
-import argparse
 import json
 from collections import defaultdict
 from pathlib import Path
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.space_mission.actions import action_table
 
 # (kind, first id, last id) from the engine's table (docs/actions.md)
@@ -65,7 +65,7 @@ def stats(paths: list[str]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("games", nargs="+", help="games.jsonl files of 2-player arenas")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     args = ap.parse_args(argv)

@@ -7,10 +7,10 @@ the picture is taken at the start of the first turn of round ``--rounds`` (rende
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from spacemission_cli.play import Opponent
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission.render import save_png
 from spacemission_env.space_mission.rules import apply, new_game
@@ -19,7 +19,7 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "images" / "board.png"
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agents", default="heuristic,greedy,kind-random", help="one spec per seat (default 3 players)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rounds", type=int, default=7, help="the round whose start is pictured")

@@ -5,9 +5,10 @@ notebooks are read without a kernel. The cells' sources stay the diff-able part.
 Run: .venv/bin/python tools/make_notebook.py --execute ; tests/test_notebook.py checks that
 the sources match these cells and executes the notebook with nbclient.
 """
-import argparse
 import json
 from pathlib import Path
+
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 CELLS = [
     ("markdown", """# Space Mission quickstart
@@ -106,7 +107,7 @@ print("own hand as card features:", view["own_hand"].shape, "- the cards:", [CAR
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--execute", action="store_true", help="run the notebook and keep its outputs")
     args = ap.parse_args()
     nb = {

@@ -4,8 +4,8 @@ committed file differs from what this prints.
 
     python tools/make_observation_doc.py > docs/observation.md
 """
-import argparse
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.obs_layout import layout_tables_markdown
 from spacemission_env.space_mission import encoding as E
 
@@ -83,8 +83,8 @@ def layout_markdown() -> str:
 
 
 def main(argv=None) -> None:
-    argparse.ArgumentParser(description="Print docs/observation.md, Space Mission's observation layout, "
-                            "generated from the code.").parse_args(argv)
+    UsageParser(description="Print docs/observation.md, Space Mission's observation layout, "
+                "generated from the code.").parse_args(argv)
     print(layout_markdown(), end="")
 
 

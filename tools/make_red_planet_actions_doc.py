@@ -7,15 +7,15 @@ tests/env/red_planet/test_actions.py fails if the committed file differs from wh
 (A tool, not ``python -m spacemission_env.red_planet.actions``: the package imports that module
 first, and runpy warned that it was run after its import.)
 """
-import argparse
 
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.red_planet.actions import actions_markdown
 
 
 def main(argv=None) -> None:
-    argparse.ArgumentParser(prog="python tools/make_red_planet_actions_doc.py",
-                            description="Print docs/red_planet/actions.md, the action table, "
-                            "generated from the code.").parse_args(argv)
+    UsageParser(prog="python tools/make_red_planet_actions_doc.py",
+                description="Print docs/red_planet/actions.md, the action table, "
+                "generated from the code.").parse_args(argv)
     print(actions_markdown(), end="")
 
 

@@ -4,7 +4,6 @@ tests/env/red_planet/test_encoding.py fails if the committed file differs from w
 
     python tools/make_red_planet_observation_doc.py > docs/red_planet/observation.md
 """
-import argparse
 
 from spacemission_env.obs_layout import layout_tables_markdown
 from spacemission_env.red_planet import encoding as E
@@ -13,6 +12,7 @@ from spacemission_env.red_planet.components import (
     DISCOVERY_CARDS,
     NUM_SHIPS,
 )
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 
 def layout_markdown() -> str:
@@ -91,8 +91,8 @@ def layout_markdown() -> str:
 
 
 def main(argv=None) -> None:
-    argparse.ArgumentParser(description="Print docs/red_planet/observation.md, Mission: Red Planet's "
-                            "observation layout, generated from the code.").parse_args(argv)
+    UsageParser(description="Print docs/red_planet/observation.md, Mission: Red Planet's "
+                "observation layout, generated from the code.").parse_args(argv)
     print(layout_markdown(), end="")
 
 

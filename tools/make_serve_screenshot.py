@@ -6,19 +6,19 @@ against the heuristic bot, played by clicking in headless Chromium (as the brows
 Needs Debian's chromium (make browser) and Playwright for Python (dev extra)."""
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 from spacemission_cli.web.headless import launch
 from spacemission_cli.web.load import local_server
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "images" / "serve.png"
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = UsageParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=3, choices=range(2, 6))
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--clicks", type=int, default=24, help="moves played (the first listed) before the picture")

@@ -7,20 +7,20 @@ model's metadata, including the training command, its size and sha256).
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import shutil
 from pathlib import Path
 
 from spacemission_agents.ppo import SHIPPED_BY_GAME, PPOAgent
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
 DATA = Path(__file__).resolve().parent.parent / "agents" / "spacemission_agents" / "data"
 MAX_BYTES = 5 * 1024 * 1024
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = UsageParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model", help="a saved PPOAgent (.npz), e.g. RUN_DIR/final.npz")
     args = ap.parse_args(argv)
     try:

@@ -45,6 +45,7 @@ import torch
 
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.value import ValueNet, file_sha256, make_value_metadata
+from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
@@ -244,7 +245,7 @@ def to_value_net(model: torch.nn.Sequential, active: np.ndarray, scale: np.ndarr
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = UsageParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--policy", default=None, help="policy .npz (default: the shipped one for --players)")
     ap.add_argument("--games", type=int, default=1536)
