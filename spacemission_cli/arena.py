@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ._args import UsageParser, int_arg as _int
 
@@ -109,6 +110,14 @@ def main(argv: list[str] | None = None) -> int:
             log=lambda msg: err.print(f"[yellow]forfeit:[/yellow] {msg}", highlight=False, markup=True))
     except ArenaArgumentError as exc:
         ap.error(f"argument {OPTIONS.get(exc.argument, exc.argument)}: {exc}")
+    except KeyboardInterrupt:  # Ctrl-C: as train and play stop, with 130 and what is left, not a traceback
+        kept = ""
+        if args.out and not args.no_record and (Path(args.out) / "games.jsonl").is_file():
+            kept = (f"; {Path(args.out) / 'games.jsonl'} keeps the games of the chunks that finished (another run "
+                    f"into {args.out} needs --overwrite)")
+        print(f"\ninterrupted: the arena was not finished and no results were written{kept}", file=sys.stderr,
+              flush=True)
+        return 130
     console = Console()
     if not console.is_terminal:  # a file or pipe: wide enough that the tables do not wrap
         console = Console(width=160)

@@ -19,6 +19,7 @@ import math
 import multiprocessing as mp
 import os
 import pickle
+import signal
 import sys
 import time
 from pathlib import Path
@@ -284,6 +285,9 @@ _WORKER: dict = {}
 
 
 def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None:
+    # Ctrl-C reaches the terminal's whole process group: the parent stops the pool (_play's finally),
+    # each worker began to print a KeyboardInterrupt traceback of its own besides
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # an exception here would make the pool respawn workers forever: keep it for the first task
     try:
         agents = []

@@ -115,3 +115,39 @@ def test_a_slow_rate_is_not_rounded_to_zero(monkeypatch, capsys):
     monkeypatch.setattr(arena, "run_arena", slow)
     assert main(["arena", "--agents", "random,random", "--games", "2", "--no-record"]) == 0
     assert "(0.2 games/s, 1 worker)" in capsys.readouterr().out
+
+
+def test_ctrl_c_stops_with_130_and_says_what_is_left(tmp_path, capsys, monkeypatch):
+    """Before: Ctrl-C ended `spacemission arena` with a KeyboardInterrupt traceback (train and play
+    stop with 130 and a line). Now: 130, a line saying no results were written and that
+    games.jsonl keeps the finished chunks' games, which it does."""
+    import signal
+
+    import spacemission_agents.arena as arena
+
+    played = []
+    real = arena.play_chunk
+
+    def interrupted_in_the_second_chunk(*args, **kwargs):
+        if played:
+            raise KeyboardInterrupt
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(arena, "play_chunk", interrupted_in_the_second_chunk)
+    out = tmp_path / "out"
+    assert main(["arena", "--agents", "random,kind-random", "--games", "8", "--chunk-size", "4", "--max-rounds", "3",
+                 "--no-progress", "--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "interrupted: the arena was not finished and no results were written" in err
+    assert f"{out / 'games.jsonl'} keeps the games of the chunks that finished" in err and "--overwrite" in err
+    assert sorted(p.name for p in out.iterdir()) == ["games.jsonl"]
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
+    # the pool's workers leave Ctrl-C to the parent, which stops them (each printed a traceback)
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        arena._init_worker([], [], (2, "yucata", 3, "spacemission"), None)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+        arena._WORKER.clear()
