@@ -203,8 +203,9 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
     if log is not None and not callable(log):
         bad("log", f"log must be None or a function of one message, got {shown(log)}")
     if out is not None and found and not overwrite:  # as the trainers refuse a run_dir that holds a run
-        bad("out", f"out {shown(str(out))} already holds an arena's results ({', '.join(found)}): a run would replace "
-                   f"them; give another out directory, or overwrite=True (the command's --overwrite) to replace them")
+        bad("out", f"out {shown(str(out))} already holds an earlier arena run's files ({', '.join(found)}): a run "
+                   f"would replace them; give another out directory, or overwrite=True (the command's --overwrite) "
+                   f"to replace them")
     return list(agents), int(num_players), rules, int(max_rounds)
 
 

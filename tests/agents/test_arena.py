@@ -269,7 +269,7 @@ def test_out_with_an_earlier_runs_results_needs_overwrite(tmp_path):
     out = tmp_path / "out"
     run_arena(["random", "greedy"], games=2, seed=1, out=out, progress=False)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    with pytest.raises(ArenaArgumentError, match=r"already holds an arena's results \(results.json, pairs.csv, "
+    with pytest.raises(ArenaArgumentError, match=r"already holds an earlier arena run's files \(results.json, pairs.csv, "
                                                  r"agents.csv, arena.png, games.jsonl\).*overwrite=True") as info:
         run_arena(["random", "no-such-agent"], games=2, seed=2, out=out, progress=False)
     assert info.value.argument == "out"

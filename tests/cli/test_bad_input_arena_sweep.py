@@ -51,7 +51,7 @@ def test_out_with_an_earlier_runs_results_is_refused_before_any_game(tmp_path, c
         main([*FAST, "--out", str(out)])
     assert info.value.code == 2
     err = capsys.readouterr().err
-    assert "argument --out:" in err and f"already holds an arena's results ({earlier})" in err and "--overwrite" in err
+    assert "argument --out:" in err and f"already holds an earlier arena run's files ({earlier})" in err and "--overwrite" in err
     assert sorted(p.name for p in out.iterdir()) == sorted([earlier, "notes.txt"])
     assert (out / earlier).read_text() == "an earlier run's\n"
     monkeypatch.undo()
