@@ -13,6 +13,7 @@ so the results do not depend on the number of worker processes.
 """
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import math
@@ -128,7 +129,7 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
     def bad(argument: str, message: str):
         raise ArenaArgumentError(argument, message)
 
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:  # a list: "unhashable type" before
         bad("game", f"unknown game {shown(game)}; expected one of {', '.join(sorted(GAMES))}")
     g = get_game(game)
     MIN_PLAYERS, MAX_PLAYERS = g.description.min_players, g.description.max_players
@@ -521,7 +522,10 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
                                             "spread over the cluster's CPUs); leave workers at 1")
     if ray is not None and not all(isinstance(a, str) for a in agents):
         raise ArenaArgumentError("agents", "the Ray arena takes agents by spec only (rebuilt on the workers), "
-                                           f"got {[a for a in agents if not isinstance(a, str)][:1]}")
+                                           f"got {shown([a for a in agents if not isinstance(a, str)][:1])}")
+    if ray is not None and importlib.util.find_spec("ray") is None:  # before: a bare ModuleNotFoundError in the
+        # first chunk, after every agent was built and out made
+        raise ArenaArgumentError("ray", "Ray is not installed; pip install -e '.[ray]' (or make install-ray)")
     objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
                                                  start_method, int(seed), bool(allow_seer))
     sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)

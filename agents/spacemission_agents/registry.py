@@ -66,7 +66,7 @@ SPEC_SYNTAX = "NAME[:KEY=VALUE]..., ppo[:PATH][:KEY=VALUE]... or MODULE:CLASS[:K
 
 
 def _agents(game: str) -> dict[str, _Entry]:
-    if game not in AGENTS_BY_GAME:
+    if not isinstance(game, str) or game not in AGENTS_BY_GAME:  # a list: "unhashable type" before
         from spacemission_env.games import GAMES
 
         if isinstance(game, str) and game in GAMES:

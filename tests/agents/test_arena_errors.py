@@ -75,6 +75,7 @@ class Counting(KindRandomAgent):
     (dict(seed=2**32), "seed", r"0\.\.4294967295 \(2\*\*32 - 1: the deals' game seeds are seed \* 2\*\*32 \+ deal"),
     (dict(seed=10**80), "seed", r"got 1000000000.{67}\.\.\.$"),
     (dict(seatings="all"), "seatings", "rotations, permutations"),
+    (dict(game=["spacemission"]), "game", r"unknown game \['spacemission'\]"),  # before: TypeError, unhashable
     (dict(chunk_size=0), "chunk_size", "chunk_size"),
     (dict(start_method="teleport"), "start_method", "start_method"),
 ])
@@ -307,3 +308,21 @@ def test_forfeits_are_losses_and_the_run_goes_on(tmp_path):
             assert not rules.is_legal(s, rec["forfeit"]["action"])
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["totals"]["forfeits"] == len(result.forfeits)
+
+
+def test_an_unhashable_game_is_named_by_the_registry():
+    """Before: make_agent("random", game=["x"]) raised TypeError (unhashable type: 'list')."""
+    with pytest.raises(ValueError, match=r"unknown game \['x'\]; expected one of"):
+        make_agent("random", game=["x"])
+
+
+def test_the_ray_arena_without_ray_is_refused_before_any_game(tmp_path, monkeypatch):
+    """Before: run_arena(ray="") without Ray installed built and bound every agent, made out and
+    failed in the first chunk with a bare ModuleNotFoundError (the command checks it itself)."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else find_spec(name, *a))
+    with pytest.raises(ArenaArgumentError, match=r"Ray is not installed; pip install -e '\.\[ray\]'") as info:
+        run_arena(["random", "kind-random"], games=2, ray="", out=tmp_path / "out", progress=False)
+    assert info.value.argument == "ray" and not (tmp_path / "out").exists()
