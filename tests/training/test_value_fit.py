@@ -126,3 +126,40 @@ def test_missing_folders_of_out_and_cache_are_made_and_a_file_in_the_way_refused
         assert info.value.code == 2 and f"{option} {str(tmp_path / 'plain' / 'x.npz')!r}: its folder cannot be made" in err
         assert "games 1/" not in err  # refused before the games
     assert not (tmp_path / "w.npz").exists() and not (tmp_path / "c.npz").exists()
+
+
+def test_seeds_up_to_the_engine_seeds_limit_play_and_larger_ones_are_refused(tmp_path, capsys, monkeypatch):
+    """Before: the games' engine seeds seed * 1,000,003 + game were computed in int64, so
+    --seed 2**63 // 1,000,003 + 1 and above (and 2**64 - 1) failed with OverflowError at the
+    first batch; a seed whose engine seeds pass 2**64 is now refused naming the range, and
+    every seed below plays its documented engine seeds (the same values as before where those
+    fitted in int64)."""
+    top = (2**64 - 2) // 1_000_003
+    with pytest.raises(SystemExit) as info:
+        value_fit.main(["--games", "2", *FAST, "--seed", str(top + 1), "--out", str(tmp_path / "v.npz")])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and f"--seed must be in 0..{top:,} (the engine seeds of the games are seed * " \
+                                    f"1,000,003 + game, below 2**64), got {top + 1}" in err
+    seen = []
+    real = value_fit.engine.init
+
+    def init(b, n, seeds, **kwargs):
+        seen.append(np.asarray(seeds).tolist())
+        return real(b, n, seeds=seeds, **kwargs)
+
+    monkeypatch.setattr(value_fit.engine, "init", init)
+    for seed in (top, 7):
+        value_fit.main(["--games", "2", *FAST, "--seed", str(seed), "--out", str(tmp_path / f"{seed}.npz")])
+        assert seen[-1] == [seed * 1_000_003, seed * 1_000_003 + 1]
+    assert seen[-2][-1] == 2**64 - 1 - (2**64 - 2) % 1_000_003
+
+
+def test_layers_too_large_for_memory_are_refused_before_the_games(tmp_path, capsys, monkeypatch):
+    """Before: --hidden 100000000000 played every game and then failed in the fit, torch unable
+    to allocate the first layer (a RuntimeError traceback)."""
+    monkeypatch.setattr(value_fit, "collect", lambda *a, **k: pytest.fail("games were played"))
+    with pytest.raises(SystemExit) as info:
+        value_fit.main(["--games", "2", *FAST[:-4], "--hidden", "100000000000", "--holdout", "0",
+                        "--out", str(tmp_path / "v.npz")])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--hidden 100000000000: a network of" in err and "give smaller layer sizes" in err

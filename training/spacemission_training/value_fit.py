@@ -45,7 +45,7 @@ import torch
 
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.value import ValueNet, file_sha256, make_value_metadata
-from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
+from spacemission_env.checks import UsageParser, check_memory, count_text, cut, shown  # echoed values: cut
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
@@ -113,6 +113,9 @@ def seer_columns(num_players: int, active: np.ndarray) -> np.ndarray:
     return np.concatenate([np.asarray(active, np.int64)] + [e.ravel() for e in extra])
 
 
+SEED_STRIDE = 1_000_003  # game g of seed s plays the engine seed s * SEED_STRIDE + g (below 2**64)
+
+
 def collect(policy: PPOAgent, games: int, *, seed: int, explore: float, keep: float, batch: int = 256,
             rules: str = "yucata", max_rounds: int = 100, observation_type: str = "recall") -> dict:
     """Self-play positions: {"x" int8 [M, A] (active features), "y" float32 [M], "game" int64 [M]};
@@ -127,7 +130,8 @@ def collect(policy: PPOAgent, games: int, *, seed: int, explore: float, keep: fl
     active = policy._active if observation_type == "recall" else seer_columns(n, policy._active)
     for g0 in range(0, games, batch):
         b = min(batch, games - g0)
-        st = engine.init(b, n, seeds=(seed * 1_000_003 + g0 + np.arange(b)).astype(np.uint64), rules=rules,
+        # in uint64 (int64 arithmetic overflowed from seed 2**63 / 1,000,003 on); the same seeds below that
+        st = engine.init(b, n, seeds=np.uint64(seed * SEED_STRIDE + g0) + np.arange(b, dtype=np.uint64), rules=rules,
                          max_rounds=max_rounds)
         while not st.terminated.all():
             live = ~st.terminated
@@ -268,7 +272,9 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     for ok, message in ((args.games >= 1, f"--games must be >= 1, got {args.games}"),
                         (args.epochs >= 1, f"--epochs must be >= 1, got {args.epochs}"),
-                        (args.seed >= 0, f"--seed must be >= 0, got {args.seed}"),
+                        (0 <= args.seed and args.seed * SEED_STRIDE + args.games <= 2**64,
+                         f"--seed must be in 0..{(2**64 - args.games) // SEED_STRIDE:,} (the engine seeds of the games "
+                         f"are seed * {SEED_STRIDE:,} + game, below 2**64), got {shown(args.seed)}"),
                         (0 <= args.explore <= 1, f"--explore must be in [0, 1], got {args.explore}"),
                         (0 < args.keep <= 1, f"--keep must be in (0, 1], got {args.keep}"),
                         (0 <= args.holdout < 1, f"--holdout must be in [0, 1), got {args.holdout}"),
@@ -290,7 +296,7 @@ def main(argv=None) -> None:
     except ValueError:
         hidden = [0]
     if not hidden or min(hidden) < 1:
-        ap.error(f"--hidden must be comma-separated positive layer sizes such as 256,64, got {args.hidden!r}")
+        ap.error(f"--hidden must be comma-separated positive layer sizes such as 256,64, got {shown(args.hidden)}")
     torch.set_num_threads(1)
     try:
         path = Path(args.policy) if args.policy else PPOAgent.shipped_path(args.players)
@@ -301,6 +307,13 @@ def main(argv=None) -> None:
         ap.error(f"--policy: {str(path)!r} is a {policy.game!r} policy; value nets are fitted for Space Mission ones")
     if policy.metadata["num_players"] != args.players:
         ap.error(f"--policy: {str(path)!r} is a {policy.metadata['num_players']}-player policy, not {args.players}")
+    sizes = [int(policy._active.size), *hidden, 1]  # the inputs: the policy's features at the least (seer adds)
+    weights = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
+    try:  # before the games: the fit failed after them, torch unable to allocate the first layer
+        check_memory(f"--hidden {cut(args.hidden)}: a network of {count_text(weights)} weights (with their gradients "
+                     f"and AdamW's two moments) needs", 16 * weights, "give smaller layer sizes")
+    except ValueError as exc:
+        ap.error(str(exc))
     policy_sha256 = file_sha256(path)
     settings = cache_settings(args, policy, policy_sha256)
     for option, target in (("--out", args.out), ("--cache", args.cache)):
