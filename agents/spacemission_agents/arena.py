@@ -191,11 +191,15 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
         try:  # a name too long, a NUL, a folder this user may not look into: the system's error, named
             exists, above = p.exists(), next((a for a in p.absolute().parents if a.exists()), None)
             found = [name for name in OUT_FILES if (p / name).exists()] if p.is_dir() else []
+            folders = [name for name in found if (p / name).is_dir()]
         except (OSError, ValueError) as exc:
             bad("out", f"out {shown(str(out))} is not a directory path this process can use: "
                        f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}")
         if exists and not p.is_dir():
             bad("out", f"out must be a directory; {shown(str(p))} exists and is a file")
+        if folders:  # unlink failed on it (overwrite), or writing the file, after every agent was built
+            bad("out", f"out {shown(str(p))} holds a folder named {folders[0]}, where the arena writes that file; "
+                       f"give another out directory or move the folder")
         if above is not None and not exists and not above.is_dir():
             bad("out", f"out must be a directory; {shown(str(p))} cannot be created: {shown(str(above))} is a file")
     for argument, value in (("record", record), ("progress", progress), ("overwrite", overwrite)):

@@ -57,3 +57,16 @@ def test_out_with_an_earlier_runs_results_is_refused_before_any_game(tmp_path, c
     monkeypatch.undo()
     assert main([*FAST, "--out", str(out), "--overwrite", "--no-record"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["agents.csv", "arena.png", "notes.txt", "pairs.csv", "results.json"]
+
+
+@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]])
+def test_out_with_a_folder_named_as_a_result_file_is_a_usage_error(tmp_path, capsys, overwrite):
+    """Before: a folder named results.json (or games.jsonl) in --out failed after every agent was
+    built, with IsADirectoryError's traceback (at the --overwrite unlink, or at the write)."""
+    (tmp_path / "games.jsonl").mkdir()
+    with pytest.raises(SystemExit) as info:
+        main([*FAST, "--out", str(tmp_path), *overwrite])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --out:" in err and "holds a folder named games.jsonl, where the arena writes that file" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"] and (tmp_path / "games.jsonl").is_dir()
