@@ -62,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"rule set (default: the game's first; {_help.rule_sets_by_game()})")
     ap.add_argument("--max-rounds", type=_int, default=None, metavar="N",
                     help="round limit, R-E3 (default 100; Red Planet always plays its ten rounds)")
-    ap.add_argument("--seed", type=_int, default=0, metavar="S", help="arena seed: deals and agent seeds (default 0)")
+    ap.add_argument("--seed", type=_int, default=0, metavar="S",
+                    help="arena seed, 0..4294967295: deals and agent seeds (default 0)")
     ap.add_argument("--workers", type=_int, default=1, metavar="N", help="worker processes (default 1)")
     ap.add_argument("--out", metavar="DIR", help="write results.json, pairs.csv, agents.csv, arena.png, games.jsonl here")
     ap.add_argument("--overwrite", action="store_true",
