@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from ._args import UsageParser, int_arg as _int
@@ -37,6 +39,14 @@ def _agents_text() -> str:
     from . import _help
 
     return "\n".join(f"  {line}" for line in _help.agents_by_game(sep="\n").splitlines())
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, a scheduler's stop) during the arena: stops it as Ctrl-C does."""
+
+
+def _stop_on_sigterm(signum, frame):
+    raise _Terminated
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("argument --ray: Ray is not installed; pip install -e '.[ray]' (or make install-ray)")
 
     err = Console(stderr=True)
+    # SIGTERM killed the process without a word, and its pool's workers played their chunks on and
+    # then printed BrokenPipeError tracebacks; now it stops as Ctrl-C does (where it has the default)
+    terminate_default = (threading.current_thread() is threading.main_thread()
+                         and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
+    if terminate_default:
+        signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         result = run_arena(
             [a for a in args.agents.split(",")], num_players=args.players, games=args.games, rules=args.rules, game=args.game,
@@ -111,14 +127,17 @@ def main(argv: list[str] | None = None) -> int:
             log=lambda msg: err.print(f"[yellow]forfeit:[/yellow] {msg}", highlight=False, markup=True))
     except ArenaArgumentError as exc:
         ap.error(f"argument {OPTIONS.get(exc.argument, exc.argument)}: {exc}")
-    except KeyboardInterrupt:  # Ctrl-C: as train and play stop, with 130 and what is left, not a traceback
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: as train stops, with 130 / 143 and what is left
         kept = ""
         if args.out and not args.no_record and (Path(args.out) / "games.jsonl").is_file():
             kept = (f"; {Path(args.out) / 'games.jsonl'} keeps the games of the chunks that finished (another run "
                     f"into {args.out} needs --overwrite)")
         print(f"\ninterrupted: the arena was not finished and no results were written{kept}", file=sys.stderr,
               flush=True)
-        return 130
+        return 128 + (signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT)
+    finally:
+        if terminate_default:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
     console = Console()
     if not console.is_terminal:  # a file or pipe: wide enough that the tables do not wrap
         console = Console(width=160)

@@ -294,6 +294,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
     # Ctrl-C reaches the terminal's whole process group: the parent stops the pool (_play's finally),
     # each worker began to print a KeyboardInterrupt traceback of its own besides
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate's: not a handler the parent set (the command's)
     # an exception here would make the pool respawn workers forever: keep it for the first task
     try:
         agents = []

@@ -151,3 +151,37 @@ def test_ctrl_c_stops_with_130_and_says_what_is_left(tmp_path, capsys, monkeypat
     finally:
         signal.signal(signal.SIGINT, before)
         arena._WORKER.clear()
+
+
+def test_sigterm_stops_like_ctrl_c_with_143(tmp_path):
+    """Before: SIGTERM (kill, a scheduler's stop) killed `spacemission arena` without a word,
+    and its pool's workers played their chunks on, then printed BrokenPipeError tracebacks.
+    Now it stops as Ctrl-C does, with 143 (128 + 15), as `spacemission train` does. The signal
+    comes from inside the second chunk, in a process of its own."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.helpers.paths import ROOT
+
+    out = tmp_path / "out"
+    code = f"""
+import os, signal, sys
+import spacemission_agents.arena as arena
+from spacemission_cli.main import main
+real, played = arena.play_chunk, []
+def play(*args, **kwargs):
+    if played:
+        os.kill(os.getpid(), signal.SIGTERM)
+    played.append(1)
+    return real(*args, **kwargs)
+arena.play_chunk = play
+sys.exit(main(["arena", "--agents", "random,kind-random", "--games", "8", "--chunk-size", "4", "--max-rounds", "3",
+               "--no-progress", "--out", {str(out)!r}]))
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 143, proc.stderr[-2000:]
+    assert "interrupted: the arena was not finished and no results were written" in proc.stderr
+    assert "Traceback" not in proc.stderr and sorted(p.name for p in out.iterdir()) == ["games.jsonl"]
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
