@@ -4,7 +4,6 @@ games and their replay), ``spacemission play``, ``spacemission serve`` and the G
 env, for both games. Tests marked "Before:" failed on the code before their fix."""
 from __future__ import annotations
 
-import io
 import json
 import re
 import sys
@@ -15,8 +14,9 @@ import pytest
 from spacemission_agents.arena import ArenaArgumentError, run_arena
 from spacemission_agents.registry import make_agent
 from spacemission_cli import main as cli_main
-from spacemission_cli import play, replay
+from spacemission_cli import replay
 from tests.helpers import external_agents as E
+from tests.helpers.cli_play import run_play
 from tests.helpers.web import refused, web_client
 
 H = "tests.helpers.external_agents"
@@ -295,13 +295,7 @@ def test_agents_for_some_games_only_are_refused_by_their_bind(game, players, spe
 
 # --- play and serve ---------------------------------------------------------------------------
 def _play(argv, monkeypatch, capsys, text="1\n" * 400):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
-    try:
-        code = play.main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_play(argv, monkeypatch, capsys, text)
 
 
 @pytest.mark.parametrize("game, players", GAMES)

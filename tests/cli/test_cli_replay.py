@@ -179,15 +179,23 @@ def test_help_shows_an_example(capsys):
     assert "spacemission replay results/games.jsonl --game 3" in capsys.readouterr().out
 
 
-def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, capsys):
+def _cut_after_nine_actions(play_file):
+    """The first game of ``play_file`` cut after its 9th action (a record without its end,
+    as an arena forfeit leaves one) and that game replayed to there."""
     from spacemission_cli._games import Replayer
-    from spacemission_env.space_mission.rules import scores
 
     game = read_records(play_file)[0][1]
     cut = dict(game, actions=game["actions"][:9])
     rebuilt = Replayer(cut, "cut")
     while not rebuilt.done:
         rebuilt.step()
+    return cut, rebuilt
+
+
+def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, capsys):
+    from spacemission_env.space_mission.rules import scores
+
+    cut, rebuilt = _cut_after_nine_actions(play_file)
     seat = rebuilt.state.current_player
     cut.update(scores=scores(rebuilt.state), rounds=rebuilt.state.round, round_limit=False, ranks=None,
                winners=[1 - seat], forfeit={"seat": seat, "agent": "cheater", "round": rebuilt.state.round,
@@ -202,14 +210,9 @@ def test_a_forfeited_games_ranks_and_winners_are_checked(play_file, tmp_path, ca
     """Before: the ranks and winners of a game ended by a forfeit went unchecked, so an edited
     record replayed as matching and named the forfeiting seat, or nobody, as the winner. They
     are the arena's: the forfeiting seat last, the others by their scores so far (R-P8 order)."""
-    from spacemission_cli._games import Replayer
     from spacemission_env.space_mission.rules import scores
 
-    game = read_records(play_file)[0][1]
-    cut = dict(game, actions=game["actions"][:9])
-    rebuilt = Replayer(cut, "cut")
-    while not rebuilt.done:
-        rebuilt.step()
+    cut, rebuilt = _cut_after_nine_actions(play_file)
     seat = rebuilt.state.current_player
     ranks = [2, 1] if seat == 0 else [1, 2]
     cut.update(scores=scores(rebuilt.state), rounds=rebuilt.state.round, round_limit=False, ranks=ranks,
@@ -226,15 +229,10 @@ def test_a_forfeited_game_shows_its_scores_so_far_as_the_seat_could_count_them(p
     """Before: "Final scores: red X | blue Y; winner: ..." for a game stopped by a forfeit:
     never scored openly (the winner could hold fewer points), and with --seat the other
     seats' totals, which count the tiles hidden from it (R-I2, R-I4)."""
-    from spacemission_cli._games import Replayer
     from spacemission_cli._view import COLOUR_NAMES
     from spacemission_env.space_mission.rules import scores
 
-    game = read_records(play_file)[0][1]
-    cut = dict(game, actions=game["actions"][:9])
-    rebuilt = Replayer(cut, "cut")
-    while not rebuilt.done:
-        rebuilt.step()
+    cut, rebuilt = _cut_after_nine_actions(play_file)
     s = rebuilt.state
     seat, other = s.current_player, 1 - s.current_player
     cut.update(scores=scores(s), rounds=s.round, round_limit=False, ranks=[2, 1] if seat == 0 else [1, 2],
@@ -256,14 +254,10 @@ def test_a_forfeit_is_the_seat_to_act_before_the_end(play_file, tmp_path, capsys
     """Before: any object passed as a forfeit, and with one the game's end, ranks and winners
     went unchecked: a finished game recorded as forfeited, a forfeit by a seat not to act, or
     a game cut short with "forfeit": {} replayed as matching its record."""
-    from spacemission_cli._games import Replayer
     from spacemission_env.space_mission.rules import scores
 
     game = read_records(play_file)[0][1]
-    cut = dict(game, actions=game["actions"][:9])
-    rebuilt = Replayer(cut, "cut")
-    while not rebuilt.done:
-        rebuilt.step()
+    cut, rebuilt = _cut_after_nine_actions(play_file)
     other = 1 - rebuilt.state.current_player
     cut = {k: v for k, v in cut.items() if k not in ("ranks", "winners", "rounds", "round_limit")}
     cut["scores"] = scores(rebuilt.state)

@@ -4,14 +4,13 @@ of ``serve``: both refuse it, naming the bot and the flag that allows it (--allo
 the arena's), and say so when it is allowed. Before, both let it play unannounced."""
 from __future__ import annotations
 
-import io
 import json
 import re
-import sys
 
 import pytest
 
-from spacemission_cli import play, serve
+from spacemission_cli import serve
+from tests.helpers.cli_play import run_play
 from tests.helpers.web import refused, web_client
 
 H = "tests.helpers.external_agents"
@@ -19,13 +18,8 @@ GAMES = [("spacemission", 2), ("red_planet", 3)]
 
 
 def _play(argv, monkeypatch, capsys, text="quit\ny\n"):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
-    try:
-        code = play.main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, " ".join(out.out.split()), " ".join(out.err.split())  # rich wraps long lines
+    code, out, err = run_play(argv, monkeypatch, capsys, text)
+    return code, " ".join(out.split()), " ".join(err.split())  # rich wraps long lines
 
 
 @pytest.mark.parametrize("game, players", GAMES)
