@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 
@@ -67,9 +68,17 @@ def physical_memory() -> int | None:
 
 def count_text(n) -> str:
     """A count (or amount) for a message: thousands separators, or three digits and an
-    exponent past 10**21, where the digits would only fill the line."""
+    exponent past 10**21, where the digits would only fill the line (also for an integer
+    past float's range, 10**400: its exponent from its logarithm, not its digits)."""
     if abs(n) >= 10**21:
-        return f"{float(n):.3g}"
+        try:
+            return f"{float(n):.3g}"
+        except OverflowError:  # an int past float's range (about 1.8e308)
+            exponent = math.floor(math.log10(abs(n)))  # math.log10 takes any int
+            digits = f"{10 ** (math.log10(abs(n)) - exponent):.3g}"
+            if digits == "10":  # 9.996e400 rounds up, as float's .3g would
+                digits, exponent = "1", exponent + 1
+            return f"{'-' if n < 0 else ''}{digits}e+{exponent}"
     return f"{n:,}" if isinstance(n, (int, np.integer)) else f"{n:,.1f}"
 
 
@@ -83,7 +92,11 @@ def check_memory(subject: str, need: int, advice: str, detail: str = "") -> None
     and a machine with more memory takes more."""
     have = physical_memory()
     if have is not None and need > have:
-        raise ValueError(f"{subject} at least {count_text(need / 2**30)} GiB{detail}, more than this machine's "
+        try:
+            gib = need / 2**30
+        except OverflowError:  # a need past float's range: whole GiB (count_text shows its exponent)
+            gib = need // 2**30
+        raise ValueError(f"{subject} at least {count_text(gib)} GiB{detail}, more than this machine's "
                          f"{have / 2**30:,.1f} GiB of memory; {advice}")
 
 
@@ -91,7 +104,7 @@ def check_batch_memory(games: int, bytes_per_game: int, what: str) -> None:
     """ValueError, before anything is allocated, when ``games`` games of ``bytes_per_game``
     bytes each (their states alone: a lower bound) need more memory than the machine has
     (:func:`check_memory`). ``what`` names the argument (``num_envs``, ``batch_size``)."""
-    need, have = games * bytes_per_game, physical_memory()
+    need, have = int(games) * int(bytes_per_game), physical_memory()  # Python ints: a numpy product would wrap
     if have is not None and need > have:  # the message is built only then: this runs at every batch's init
         check_memory(f"{what}={count_text(games)}: that many games need", need, "play fewer at once",
                      " for their states alone")

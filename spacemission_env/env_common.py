@@ -104,10 +104,7 @@ def check_num_envs(num_envs) -> int:
         raise TypeError(f"num_envs must be a positive integer, got {shown(num_envs)}")
     if num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {shown(num_envs)}")
-    try:
-        check_batch_memory(int(num_envs), MIN_ENV_BYTES, "num_envs")
-    except OverflowError:  # a count past float's range, which its GiB figures cannot show: the check below
-        pass
+    check_batch_memory(int(num_envs), MIN_ENV_BYTES, "num_envs")
     if num_envs > INDEX_LIMIT:  # past any array's size (also where the system does not say its memory)
         raise ValueError(f"num_envs={shown(num_envs)}: more games than an array can hold (at most {INDEX_LIMIT:,}); "
                          f"play fewer at once")
