@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field, fields
 from types import MappingProxyType
 from typing import Mapping
 
+from .checks import is_int, shown
+
 # Allowed values, with OpenSpiel's meaning (open_spiel/spiel.h, GameType).
 DYNAMICS = ("sequential", "simultaneous")  # one player acts at a time / all act at once
 CHANCE_MODES = ("deterministic", "explicit_stochastic", "sampled_stochastic")  # sampled: shuffles drawn inside
@@ -24,13 +26,13 @@ PAYMENTS = ("terminal", "every_step")  # when a reward scheme pays
 
 
 def _check_choice(what: str, value, allowed: tuple) -> None:
-    if value not in allowed:
-        raise ValueError(f"{what} must be one of {allowed}, got {value!r}")
+    if not isinstance(value, str) or value not in allowed:  # an array's `in`: numpy's "truth value" error
+        raise ValueError(f"{what} must be one of {allowed}, got {shown(value)}")
 
 
 def _check_positive_int(what: str, value) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{what} must be a positive integer, got {value!r}")
+        raise ValueError(f"{what} must be a positive integer, got {shown(value)}")
 
 
 @dataclass(frozen=True)
@@ -128,21 +130,22 @@ class GameDescription:
     def observation_size(self, observation_type: str) -> int:
         """D of one observation type; ValueError naming an unknown type."""
         if not isinstance(observation_type, str) or observation_type not in self.observation_sizes:
-            raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {self.observation_types}")
+            raise ValueError(f"unknown observation_type {shown(observation_type)}; expected one of "
+                             f"{self.observation_types}")
         return self.observation_sizes[observation_type]
 
     def reward_range(self, reward: str) -> tuple[float, float]:
         """(low, high) of one reward scheme (without shaping); ValueError naming an unknown one."""
-        if reward not in self.reward_schemes:
-            raise ValueError(f"unknown reward {reward!r}; expected one of {self.reward_names}")
+        if not isinstance(reward, str) or reward not in self.reward_schemes:  # a list's `in` was "unhashable type"
+            raise ValueError(f"unknown reward {shown(reward)}; expected one of {self.reward_names}")
         scheme = self.reward_schemes[reward]
         return scheme.low, scheme.high
 
     def max_game_length(self, num_players: int, max_rounds: int) -> int:
         """The most agent steps a game of ``max_rounds`` rounds can take (every turn at
         its longest)."""
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(f"num_players must be in {self.min_players}..{self.max_players}, got {num_players!r}")
+        if not is_int(num_players) or not self.min_players <= num_players <= self.max_players:
+            raise ValueError(f"num_players must be in {self.min_players}..{self.max_players}, got {shown(num_players)}")
         _check_positive_int("max_rounds", max_rounds)
         return max_rounds * num_players * self.max_steps_per_turn + num_players * self.setup_steps_per_player
 

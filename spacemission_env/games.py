@@ -43,7 +43,7 @@ from typing import Callable
 
 import numpy as np
 
-from .checks import is_int
+from .checks import is_int, shown
 from .game_description import GameDescription
 
 # name -> the module whose GAME is the game (imported on first use: the engines compile numba kernels)
@@ -142,6 +142,8 @@ class Game:
         RGB picture (``"rgb_array"``), each showing only what seat ``viewer`` may see (None:
         everything). A game whose ``render_ansi`` takes no viewer (Space Mission's text is
         the whole table) refuses one in the text modes (ValueError) rather than show it all."""
+        if not isinstance(mode, str) or mode not in ("ansi", "human", "rgb_array"):  # an array's `in`: numpy's error
+            raise ValueError(f"unknown render mode {shown(mode)}; expected one of ['ansi', 'human', 'rgb_array']")
         module = importlib.import_module(self.render_module)
         if mode in ("ansi", "human"):
             if viewer is None:
@@ -150,14 +152,12 @@ class Game:
                 text = module.render_ansi(state, viewer=viewer)
             else:
                 raise ValueError(f"{self.description.title}'s text view shows the whole table: it takes no viewer "
-                                 f"(got viewer={viewer!r}); mode 'rgb_array' takes one")
+                                 f"(got viewer={shown(viewer)}); mode 'rgb_array' takes one")
             if mode == "ansi":
                 return text
             print(text)
             return None
-        if mode == "rgb_array":
-            return module.render_rgb(state, viewer=viewer)
-        raise ValueError(f"unknown render mode {mode!r}; expected one of ['ansi', 'human', 'rgb_array']")
+        return module.render_rgb(state, viewer=viewer)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r})"
@@ -165,16 +165,17 @@ class Game:
 
 def get_game(game: "str | Game" = DEFAULT_GAME) -> Game:
     """The :class:`Game` of a name in :data:`GAMES` (a Game is returned as it is);
-    ValueError naming an unknown game and the known ones, TypeError for anything else."""
+    ValueError naming an unknown game and the known ones, TypeError for anything else
+    (each naming the value cut, checks.shown)."""
     loaded = _LOADED.get(game) if isinstance(game, str) else None
     if loaded is not None:  # the common case: every interface call looks its game up by name
         return loaded
     if isinstance(game, Game):
         return game
     if not isinstance(game, str):
-        raise TypeError(f"game must be a game name (one of {sorted(GAMES)}) or a Game, got {game!r}")
+        raise TypeError(f"game must be a game name (one of {sorted(GAMES)}) or a Game, got {shown(game)}")
     if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAMES)}")
+        raise ValueError(f"unknown game {shown(game)}; expected one of {sorted(GAMES)}")
     _LOADED[game] = importlib.import_module(GAMES[game]).GAME
     return _LOADED[game]
 
@@ -220,7 +221,7 @@ class GameConfig:
     receives (policies.py), so that an agent can refuse a game it does not fit or learn
     the configuration. ``rules`` and ``max_rounds`` left None take the game's defaults;
     validated on construction (:class:`GameConfigError`, a ValueError, naming the bad field
-    and listing the allowed values plainly)."""
+    and listing the allowed values plainly, the value cut: checks.shown)."""
 
     num_players: int = 2
     rules: str | None = None
@@ -233,16 +234,16 @@ class GameConfig:
         object.__setattr__(self, "game", g.name)
         if not is_int(self.num_players) or not d.min_players <= self.num_players <= d.max_players:
             raise GameConfigError("num_players", f"num_players must be an integer in {d.min_players}..{d.max_players} "
-                                  f"for {d.title}, got {self.num_players!r}")
+                                  f"for {d.title}, got {shown(self.num_players)}")
         rules = g.rule_sets[0] if self.rules is None else self.rules
         if not isinstance(rules, str) or rules not in g.rule_sets:  # an array's `in` was numpy's own ValueError
-            raise GameConfigError("rules", f"unknown rules {rules!r} for {d.title}; expected one of "
+            raise GameConfigError("rules", f"unknown rules {shown(rules)} for {d.title}; expected one of "
                                            f"{', '.join(g.rule_sets)}")
         max_rounds = g.default_max_rounds if self.max_rounds is None else self.max_rounds
         lowest = g.default_max_rounds if g.fixed_length else 1
         if not is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
             allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
-            raise GameConfigError("max_rounds", f"max_rounds must be {allowed} for {d.title}, got {max_rounds!r}")
+            raise GameConfigError("max_rounds", f"max_rounds must be {allowed} for {d.title}, got {shown(max_rounds)}")
         object.__setattr__(self, "num_players", int(self.num_players))
         object.__setattr__(self, "rules", str(rules))  # a str subclass (numpy's str_) as a plain str
         object.__setattr__(self, "max_rounds", int(max_rounds))
@@ -255,7 +256,7 @@ class GameConfig:
 def not_a_config(who: str, config) -> TypeError:
     """The error of a ``bind`` given something that is not a game configuration."""
     return TypeError(f"{who}: bind needs a game configuration (a GameConfig: num_players, rules, max_rounds), "
-                     f"got {config!r}")
+                     f"got {shown(config)}")
 
 
 def bind_players(config, game: str, who: str) -> int:
@@ -266,14 +267,14 @@ def bind_players(config, game: str, who: str) -> int:
     without a count."""
     get = config.get if isinstance(config, Mapping) else (lambda key, default: getattr(config, key, default))
     have = get("game", game)
-    if have != game:
-        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), not {have!r}")
+    if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
+        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), not {shown(have)}")
     n = get("num_players", None)
     if n is None:
         raise not_a_config(who, config)
     d = get_game(game).description
     if not is_int(n) or not d.min_players <= n <= d.max_players:
-        raise ValueError(f"{who} plays {d.min_players} to {d.max_players} players, got num_players={n!r}")
+        raise ValueError(f"{who} plays {d.min_players} to {d.max_players} players, got num_players={shown(n)}")
     try:  # the rest of the configuration, where given, as GameConfig checks it
         GameConfig(int(n), get("rules", None), get("max_rounds", None), game)
     except ValueError as exc:
@@ -289,6 +290,7 @@ def require_game(config, game: str, who: str) -> None:
     if not hasattr(config, "num_players"):
         raise not_a_config(who, config)
     have = getattr(config, "game", DEFAULT_GAME)
-    if have != game:
-        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), "
-                         f"not {get_game(have).description.title} ({have!r})")
+    if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
+        known = isinstance(have, str) and have in GAMES  # an unknown name or a list: named as it is
+        theirs = f"{get_game(have).description.title} ({have!r})" if known else shown(have)
+        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), not {theirs}")

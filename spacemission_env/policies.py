@@ -43,7 +43,7 @@ import numpy as np
 
 import inspect
 
-from .checks import is_int
+from .checks import is_int, shown
 from .engine_common import check_masks  # noqa: F401  (re-exported: agents import it from here)
 from .env_common import check_seed
 from .games import DEFAULT_GAME, GameConfig, bind_players, get_game, not_a_config
@@ -121,7 +121,7 @@ class RandomPolicy(BasePolicy):
 
     def __init__(self, *, seed: int | None = None, by_kind: bool = False):
         if not isinstance(by_kind, (bool, np.bool_)):
-            raise TypeError(f"RandomPolicy: by_kind must be True or False, got {by_kind!r}")
+            raise TypeError(f"RandomPolicy: by_kind must be True or False, got {shown(by_kind)}")
         self.by_kind = bool(by_kind)
         self._sample = engine.sample_actions
         self.seed(seed)
@@ -223,13 +223,13 @@ def resolve_opponents(opponents, num_players: int) -> list:
 def check_policy(p) -> None:
     """ValueError naming ``p`` unless it is a policy object (act and act_batch)."""
     if isinstance(p, str):  # the env layer takes objects; specs are the agents package's
-        raise ValueError(f"opponent {p!r} is a string: opponents are policy objects; build one from an agent "
-                         f"spec with spacemission_agents.make_agent({p!r}, game=...)")
+        raise ValueError(f"opponent {shown(p)} is a string: opponents are policy objects; build one from an agent "
+                         f"spec with spacemission_agents.make_agent({shown(p)}, game=...)")
     if inspect.isclass(p):  # its act/act_batch would be unbound: the first call failed far from here
         raise ValueError(f"opponent {p.__qualname__} is a class, not a policy object: pass an instance "
                          f"({p.__qualname__}())")
     if not (callable(getattr(p, "act", None)) and callable(getattr(p, "act_batch", None))):
-        raise ValueError(f"opponent {p!r} does not implement the Policy protocol (act and act_batch)")
+        raise ValueError(f"opponent {shown(p)} does not implement the Policy protocol (act and act_batch)")
 
 
 def note_opponent_failure(exc: BaseException, who: str) -> None:
@@ -251,7 +251,7 @@ def seed_policies(policies, seed_sequence: np.random.SeedSequence) -> None:
             try:
                 fn(int(child.generate_state(1, np.uint64)[0] >> np.uint64(1)))
             except Exception as exc:
-                note_opponent_failure(exc, f"seed() of opponent {p!r}")
+                note_opponent_failure(exc, f"seed() of opponent {shown(p)}")
                 raise
 
 
@@ -271,7 +271,7 @@ def policy_observation_type(policy, default: str, observation_types: tuple[str, 
     if wanted is None:
         return default
     if not isinstance(wanted, str) or wanted not in types:
-        raise ValueError(f"opponent {policy!r} asks for observation_type {wanted!r}; "
+        raise ValueError(f"opponent {shown(policy)} asks for observation_type {shown(wanted)}; "
                          f"expected None (the environment's own) or one of {types}")
     return wanted
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import shown
 from .games import Game, get_game
 from .space_mission.config import SPACE_MISSION
 
@@ -47,13 +48,18 @@ TOTAL = -1  # the column of the total in engine.scores (the last, in every game)
 
 
 def check_reward_args(reward: str, shaping: bool, gamma: float) -> None:
-    if reward not in REWARD_MODES:
-        raise ValueError(f"unknown reward {reward!r}; expected one of {REWARD_MODES}")
+    """ValueError naming the first bad argument and its value, cut (checks.shown)."""
+    if not isinstance(reward, str) or reward not in REWARD_MODES:  # an array's `in`: numpy's "truth value" error
+        raise ValueError(f"unknown reward {shown(reward)}; expected one of {REWARD_MODES}")
     if not isinstance(shaping, (bool, np.bool_)):
-        raise ValueError(f"shaping must be True or False, got {shaping!r}")
-    if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, (int, float, np.integer, np.floating)) \
-            or not 0.0 < float(gamma) <= 1.0:
-        raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
+        raise ValueError(f"shaping must be True or False, got {shown(shaping)}")
+    ok = not isinstance(gamma, (bool, np.bool_)) and isinstance(gamma, (int, float, np.integer, np.floating))
+    try:
+        ok = ok and 0.0 < float(gamma) <= 1.0
+    except OverflowError:  # an int past float's range (10**400)
+        ok = False
+    if not ok:
+        raise ValueError(f"gamma must be a number in (0, 1], got {shown(gamma)}")
 
 
 def score_margin(totals: np.ndarray, scale: float = SCORE_SCALE) -> np.ndarray:

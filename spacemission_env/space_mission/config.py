@@ -3,7 +3,7 @@ game_description.py), its rule sets and the validation of a configuration that b
 engines share. The configuration an interface plays is ``games.GameConfig``."""
 from __future__ import annotations
 
-from ..checks import is_int
+from ..checks import is_int, shown
 from ..game_description import GameDescription, RewardScheme
 from .components import MAX_PLAYERS, MIN_PLAYERS
 
@@ -39,11 +39,12 @@ MAX_ROUNDS_LIMIT = 2**31 - 1  # the fast engine keeps the round in int32
 
 
 def check_game_config(num_players, rules, max_rounds) -> tuple[int, str, int]:
-    """(num_players, rules, max_rounds) as plain values; ValueError naming the first bad one."""
+    """(num_players, rules, max_rounds) as plain values; ValueError naming the first bad one
+    (the value cut, checks.shown)."""
     if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}")
-    if rules not in RULE_SETS:
-        raise ValueError(f"unknown rules {rules!r}; expected one of {RULE_SETS}")
+        raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {shown(num_players)}")
+    if not isinstance(rules, str) or rules not in RULE_SETS:  # an array's `in` was numpy's "truth value" error
+        raise ValueError(f"unknown rules {shown(rules)}; expected one of {RULE_SETS}")
     if not is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
-        raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS_LIMIT}, got {max_rounds!r}")
+        raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS_LIMIT}, got {shown(max_rounds)}")
     return int(num_players), rules, int(max_rounds)
