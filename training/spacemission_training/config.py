@@ -30,9 +30,10 @@ __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game
 _RESUMING: contextvars.ContextVar[bool] = contextvars.ContextVar("resuming", default=False)
 
 MAX_SEED = 2**32 - 2  # numpy's global seed takes < 2**32, and the run also seeds with seed + 1
-# eval_seed is an arena seed (0..2**31 - 1, spacemission_agents.arena.SEED_LIMIT), and the SB3 trainer's
-# final evaluation plays eval_seed + 1: a larger one was accepted and the run died at its first evaluation
-MAX_EVAL_SEED = 2**31 - 2
+# eval_seed is an arena seed (0..2**32 - 1, spacemission_agents.arena.SEED_LIMIT; 0..2**31 - 1 before
+# 2026-11-27), and the SB3 trainer's final evaluation plays eval_seed + 1: a larger one was accepted and
+# the run died at its first evaluation
+MAX_EVAL_SEED = 2**32 - 2
 
 
 def spec_file(spec: str, game: str) -> str | None:
@@ -58,11 +59,12 @@ def above(cfg, low, *names) -> list[tuple[bool, str]]:
 
 def seed_range_message(cfg) -> str:
     """The message of a ``seed`` outside 0..MAX_SEED or an ``eval_seed`` outside
-    0..MAX_EVAL_SEED, naming the value(s)."""
+    0..MAX_EVAL_SEED (the same range), naming the value(s)."""
     bad = [f"{n}={getattr(cfg, n)}" for n, top in (("seed", MAX_SEED), ("eval_seed", MAX_EVAL_SEED))
            if not 0 <= getattr(cfg, n) <= top]
-    return (f"seed and eval_seed must be in 0..{MAX_SEED} and 0..{MAX_EVAL_SEED} (eval_seed is an arena seed, "
-            f"and the final evaluation plays eval_seed + 1), got {', '.join(bad)}")
+    return (f"seed and eval_seed must be in 0..{MAX_SEED} (numpy's global seed is below 2**32 and the run also uses "
+            f"seed + 1; eval_seed is an arena seed, below 2**32, and the final evaluation plays eval_seed + 1), "
+            f"got {', '.join(bad)}")
 
 
 def seeds_in_range(cfg) -> bool:
@@ -265,7 +267,7 @@ class TrainConfig:
     eval_every: int = _h("steps between arena evaluations (0: only at the end)", default=500_000)
     eval_games: int = _h("arena games per opponent in each evaluation", default=200)
     eval_opponents: str = _h("opponents of the evaluations, comma-separated specs", default="random,greedy,heuristic")
-    eval_seed: int = _h("arena seed of the evaluations (the same deals every time; 0..2147483646, the final "
+    eval_seed: int = _h("arena seed of the evaluations (the same deals every time; 0..4294967294, the final "
                         "evaluation plays eval_seed + 1)", default=2024)
     final_eval_games: int = _h("arena games per opponent in the evaluation at the end", default=400)
     checkpoint_every: int = _h("steps between checkpoints (run_dir/checkpoints/last.pt)", default=500_000)

@@ -18,6 +18,9 @@ from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 __all__ = ["EXAMPLES", "RLlibConfig", "build_parser", "game_defaults", "parse_args", "resume_config"]
 
 
+RUNNER_SEED_LIMIT = 2**32 - 1  # the largest seed numpy's global generator takes (RLlib's env runners seed it)
+
+
 def _h(text: str, **kw):
     return field(metadata={"help": text}, **kw)
 
@@ -109,6 +112,12 @@ class RLlibConfig:
              f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
             (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
             (seeds_in_range(self), seed_range_message(self)),
+            # RLlib seeds env runner k's numpy (np.random.seed: below 2**32) with seed + k, k in 1..num_env_runners
+            # (0: the driver's): a larger seed passed here and every env runner died as Ray started them
+            (self.num_env_runners < 0 or self.seed + self.num_env_runners <= RUNNER_SEED_LIMIT,
+             f"seed must be in 0..{RUNNER_SEED_LIMIT - max(self.num_env_runners, 0)} with num_env_runners="
+             f"{self.num_env_runners} (RLlib seeds env runner k's numpy with seed + k, below 2**32), got "
+             f"seed={self.seed}"),
             (self.reward in ("win", "score"), f"reward must be win or score, got {self.reward!r}"),
         ]
         for ok, message in checks:
