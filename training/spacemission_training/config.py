@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from spacemission_env.checks import INDEX_LIMIT, UsageParser, check_batch_memory
+from spacemission_env.checks import INDEX_LIMIT, UsageParser, check_batch_memory, cut_long_words, shown
 from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
@@ -92,7 +92,7 @@ def check_field_types(cfg) -> None:
         elif f.type == "int":
             ok = isinstance(v, numbers.Integral) or float(v).is_integer()  # float() of a huge int overflows
             if ok and abs(v) > INDEX_LIMIT:  # the step counters, numpy and torch hold int64
-                raise ValueError(f"option {f.name} must be an integer in -{INDEX_LIMIT}..{INDEX_LIMIT}, got {v!r}")
+                raise ValueError(f"option {f.name} must be an integer in -{INDEX_LIMIT}..{INDEX_LIMIT}, got {shown(v)}")
             if ok:
                 v = int(v)
         else:  # float
@@ -104,8 +104,18 @@ def check_field_types(cfg) -> None:
                 ok = v == v and abs(v) != float("inf")
         if not ok:
             kind = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false"}[f.type]
-            raise ValueError(f"option {f.name} must be {kind}, got {getattr(cfg, f.name)!r}")
+            raise ValueError(f"option {f.name} must be {kind}, got {shown(getattr(cfg, f.name))}")
         setattr(cfg, f.name, v)
+
+
+def check_path_name(option: str, text: str) -> None:
+    """ValueError naming ``option`` when the system refuses to look ``text`` up at all (a name
+    past its length limit): Path.exists raised OSError ("File name too long") instead."""
+    try:
+        Path(text).exists()
+    except OSError as exc:
+        raise ValueError(f"option {option}: {shown(text)} is not a usable path "
+                         f"({exc.strerror or exc})") from None
 
 
 def _check_path(option: str, text: str, directory: bool) -> None:
@@ -114,13 +124,14 @@ def _check_path(option: str, text: str, directory: bool) -> None:
     if not text:
         return
     p = Path(text)
+    check_path_name(option, text)
     if directory and p.exists() and not p.is_dir():
-        raise ValueError(f"option {option}: {text!r} is a file, not a directory")
+        raise ValueError(f"option {option}: {shown(text)} is a file, not a directory")
     if not directory and p.is_dir():
-        raise ValueError(f"option {option}: {text!r} is a directory, not a file")
+        raise ValueError(f"option {option}: {shown(text)} is a directory, not a file")
     for parent in p.parents:
         if parent.exists() and not parent.is_dir():
-            raise ValueError(f"option {option}: {text!r} lies under {str(parent)!r}, which is a file")
+            raise ValueError(f"option {option}: {shown(text)} lies under {str(parent)!r}, which is a file")
 
 
 def check_cache_file(path: str, game: str = "spacemission") -> None:
@@ -190,8 +201,8 @@ def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:
             agent = make_agent(spec, game=config.game)
             if callable(getattr(agent, "bind", None)):
                 agent.bind(config)
-        except (ValueError, TypeError) as exc:
-            raise ValueError(f"option {option}: {exc}") from None
+        except (ValueError, TypeError) as exc:  # the agent's message may echo a long spec whole
+            raise ValueError(f"option {option}: {cut_long_words(str(exc))}") from None
         agents.append(agent)
     return agents
 
@@ -298,10 +309,10 @@ class TrainConfig:
             *at_least(self, 1, "snapshot_every", "checkpoint_every", "threads"),
             *at_least(self, 0, "eval_every"),
             (re.fullmatch(DEVICE_PATTERN, self.device) is not None,
-             f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
-            (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
+             f"device must be cpu, cuda, cuda:N or auto, got {shown(self.device)}"),
+            (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {shown(self.progress)}"),
             *at_least(self, 0, "bc_samples", "bc_epochs", "stop_after_steps"),
-            (self.prior in ("", "heuristic"), f"prior must be 'heuristic' or '' (none), got {self.prior!r}"),
+            (self.prior in ("", "heuristic"), f"prior must be 'heuristic' or '' (none), got {shown(self.prior)}"),
             (self.prior_beta == self.prior_beta and abs(self.prior_beta) < 1e3,
              f"prior_beta must be a finite number (|prior_beta| < 1000), got {self.prior_beta!r}"),
             *at_least(self, 1, "epochs", "bc_batch", "max_snapshots"),
@@ -313,17 +324,17 @@ class TrainConfig:
                                                           f"before the end), got {self.eval_games!r}"),
             (self.final_eval_games >= 0, f"final_eval_games must be >= 0 (0: no evaluation at the end), got "
                                          f"{self.final_eval_games!r}"),
-            (self.reward in ("win", "score"), f"reward must be win or score, got {self.reward!r}"),
+            (self.reward in ("win", "score"), f"reward must be win or score, got {shown(self.reward)}"),
             (self.observation_type in game.encoding.OBSERVATION_TYPES,
              f"observation_type must be one of {', '.join(game.encoding.OBSERVATION_TYPES)}, got "
-             f"{self.observation_type!r}"),
+             f"{shown(self.observation_type)}"),
         ]
         if self.prior == "heuristic":
             from spacemission_agents.ppo_prior import prior_observation_type
 
             wanted = prior_observation_type(game.name)  # ValueError naming a game without a prior
             checks.append((self.observation_type == wanted, f"the heuristic prior reads the {wanted!r} observation, "
-                                                          f"got observation_type {self.observation_type!r}"))
+                                                          f"got observation_type {shown(self.observation_type)}"))
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad training configuration: {message}")
@@ -332,7 +343,7 @@ class TrainConfig:
             self.layers(name)
         if self.prior == "heuristic" and not self.layers("trunk"):  # the prior's inputs join the trunk's output
             raise ValueError(f"trunk: a policy with the heuristic prior needs at least one trunk layer, got "
-                             f"{self.trunk!r} (or --prior '' for none)")
+                             f"{shown(self.trunk)} (or --prior '' for none)")
         _check_path("run_dir", self.run_dir, directory=True)
         resuming = _RESUMING.get()
         if not resuming:  # read only at a run's start (a resumed run has them in its checkpoint)
@@ -341,6 +352,7 @@ class TrainConfig:
             if self.init_from:
                 from .init_from import check
 
+                check_path_name("init_from", self.init_from)
                 check(self)  # ValueError naming what does not fit the run
         self._check_agents(resuming)
 
@@ -379,13 +391,13 @@ class TrainConfig:
 
         try:
             groups = parse_weights(self.opponents)
-        except ValueError as exc:
-            raise ValueError(f"option opponents: {exc}") from None
+        except ValueError as exc:  # parse_weights echoes the groups it refuses whole
+            raise ValueError(f"option opponents: {cut_long_words(str(exc))}") from None
         specs = [] if resuming else [("opponents", g) for g in groups if g != SELF]
         if self.eval_every or self.final_eval_games:
             evals = [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
             if not evals:  # ",," or "": the evaluations would play nobody
-                raise ValueError(f"option eval_opponents: {self.eval_opponents!r} names no agent, but there are "
+                raise ValueError(f"option eval_opponents: {shown(self.eval_opponents)} names no agent, but there are "
                                  f"evaluations (eval_every {self.eval_every}, final_eval_games {self.final_eval_games})")
             specs += evals
         if self.bc_teacher and self.bc_samples and not self.init_from and not resuming:
@@ -397,9 +409,9 @@ class TrainConfig:
         try:
             sizes = [int(x) for x in text.split(",") if x.strip()]
         except ValueError:
-            raise ValueError(f"{name} must be comma-separated layer sizes such as 256,128, got {text!r}") from None
+            raise ValueError(f"{name} must be comma-separated layer sizes such as 256,128, got {shown(text)}") from None
         if any(s < 1 for s in sizes) or (name != "trunk" and not sizes and not self.layers("trunk")):
-            raise ValueError(f"{name}: layer sizes must be positive, got {text!r}")
+            raise ValueError(f"{name}: layer sizes must be positive, got {shown(text)}")
         return sizes
 
     @property
@@ -429,7 +441,7 @@ def game_defaults(game: str) -> dict:
     ``random`` and ``self`` as opponents (ValueError naming the option and an unknown game,
     or a value that is not a name: a config file's ``game = [1]`` was 'unhashable type')."""
     if not isinstance(game, str):
-        raise ValueError(f"option game must be a string, got {game!r}")
+        raise ValueError(f"option game must be a string, got {shown(game)}")
     if game not in GAME_DEFAULTS:
         from spacemission_env.games import get_game
 
@@ -534,7 +546,7 @@ def _bool(text: str) -> bool:
         return True
     if text.lower() in ("0", "false", "no", "off"):
         return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected true or false, got {shown(text)}")
 
 
 EXAMPLES = """examples:

@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from spacemission_env.checks import UsageParser
+from spacemission_env.checks import UsageParser, cut_long_words, shown
 
 from .config import (TrainConfig, _check_path, above, add_options, at_least, bind_agent_specs,
                      check_field_types, from_file, read_options_file, seed_range_message, seeds_in_range)
@@ -94,7 +94,7 @@ class RLlibConfig:
             GameConfig(self.players, self.rules, self.max_rounds, game=self.game)
             if self.observation_type not in get_game(self.game).observation_types:
                 raise ValueError(f"observation_type must be one of {get_game(self.game).observation_types}, "
-                                 f"got {self.observation_type!r}")
+                                 f"got {shown(self.observation_type)}")
         except GameConfigError as exc:  # keeps its field: the command line names the option
             raise GameConfigError(exc.field, f"bad RLlib training configuration: {exc}") from None
         except (ValueError, TypeError) as exc:
@@ -109,8 +109,8 @@ class RLlibConfig:
             (0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}"),
             *above(self, 0, "lr", "clip", "max_grad_norm"),
             (re.fullmatch(DEVICE_PATTERN, self.device) is not None,
-             f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}"),
-            (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {self.progress!r}"),
+             f"device must be cpu, cuda, cuda:N or auto, got {shown(self.device)}"),
+            (self.progress in ("auto", "bar", "lines"), f"progress must be auto, bar or lines, got {shown(self.progress)}"),
             (seeds_in_range(self), seed_range_message(self)),
             # RLlib seeds env runner k's numpy (np.random.seed: below 2**32) with seed + k, k in 1..num_env_runners
             # (0: the driver's): a larger seed passed here and every env runner died as Ray started them
@@ -118,12 +118,15 @@ class RLlibConfig:
              f"seed must be in 0..{RUNNER_SEED_LIMIT - max(self.num_env_runners, 0)} with num_env_runners="
              f"{self.num_env_runners} (RLlib seeds env runner k's numpy with seed + k, below 2**32), got "
              f"seed={self.seed}"),
-            (self.reward in ("win", "score"), f"reward must be win or score, got {self.reward!r}"),
+            (self.reward in ("win", "score"), f"reward must be win or score, got {shown(self.reward)}"),
         ]
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad RLlib training configuration: {message}")
-        parse_weights(self.opponents)
+        try:
+            parse_weights(self.opponents)
+        except ValueError as exc:  # its message echoes the groups it refuses whole
+            raise ValueError(cut_long_words(str(exc))) from None
         for name in ("trunk", "pi", "vf"):
             self.layers(name)
         from spacemission_agents.arena_ray import check_address
@@ -131,7 +134,7 @@ class RLlibConfig:
         try:
             check_address(self.address)
         except ValueError as exc:
-            raise ValueError(f"option address: {exc}") from None
+            raise ValueError(f"option address: {cut_long_words(str(exc))}") from None
         _check_path("run_dir", self.run_dir, directory=True)
         self._check_agents()
 
@@ -148,7 +151,7 @@ class RLlibConfig:
         if self.eval_games:
             evals = [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
             if not evals:  # ",," or "": the evaluations would play nobody
-                raise ValueError(f"option eval_opponents: {self.eval_opponents!r} names no agent, but there are "
+                raise ValueError(f"option eval_opponents: {shown(self.eval_opponents)} names no agent, but there are "
                                  f"evaluations (eval_games {self.eval_games})")
             specs += evals
         agents = bind_agent_specs(specs, GameConfig(self.players, self.rules, self.max_rounds, game=self.game))
@@ -156,8 +159,8 @@ class RLlibConfig:
             wanted = getattr(agent, "observation_type", None)  # as BotModule checks on the env runners
             if option == "opponents" and getattr(agent, "uses_observation", True) and wanted not in (
                     None, self.observation_type):
-                raise ValueError(f"option opponents: {spec!r} reads {wanted!r} observations; observation_type is "
-                                 f"{self.observation_type!r}")
+                raise ValueError(f"option opponents: {shown(spec)} reads {wanted!r} observations; observation_type is "
+                                 f"{shown(self.observation_type)}")
 
     def as_dict(self) -> dict:
         return asdict(self)
