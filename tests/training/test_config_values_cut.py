@@ -4,6 +4,7 @@ config file, a 1 MB string or a 5000-element list came back whole in the message
 5000-digit integer gave Python's digit-limit ValueError ("Exceeds the limit (4300 digits)")
 instead of the option's, and a 1 MB run_dir, bc_cache or init_from an OSError ("File name
 too long") from the file system."""
+import json
 from dataclasses import fields
 
 import pytest
@@ -49,3 +50,45 @@ def test_a_path_the_system_cannot_look_up_is_named(option):
     """Regression: OSError "File name too long" from Path.exists."""
     with pytest.raises(ValueError, match=rf"^option {option}: 'xxx+\.\.\. is not a usable path \(File name too long\)$"):
         TrainConfig(**{option: LONG_STR})
+
+
+@pytest.mark.parametrize("module", ["config", "rllib_config"])
+def test_a_config_file_of_many_unknown_keys_is_named_cut(module, tmp_path, capsys):
+    """Regression: the message listed every unknown key (5000 of them here: 59 KB)."""
+    import importlib
+
+    parse_args = importlib.import_module(f"spacemission_training.{module}").parse_args
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps({f"key_{i}": i for i in range(5000)}))
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(path)])
+    err = capsys.readouterr().err
+    assert "unknown keys ['key_0', 'key_1'" in err and "key_40'" not in err and len(err) < 3000, err[-3000:]
+
+
+@pytest.mark.parametrize("module", ["config", "rllib_config"])
+def test_a_resume_whose_config_file_changes_an_option_names_the_value_cut(module, tmp_path, capsys):
+    """Regression: a --resume whose --config file gave another value (a 5000-element list) for
+    an option a resume may not change echoed it whole (a list has spaces: usage errors cut
+    only long words)."""
+    import importlib
+
+    mod = importlib.import_module(f"spacemission_training.{module}")
+    run = tmp_path / "run"
+    if module == "config":
+        run.mkdir()
+        small = dict(num_envs=16, n_steps=32, batch_size=256, trunk="32", pi="16", vf="16", bc_teacher="kind-random",
+                     opponents="random=1", eval_every=0, final_eval_games=0, steps=1536)
+        cfg = TrainConfig(**small, run_dir=str(run))
+    else:
+        (run / "checkpoints" / "rllib").mkdir(parents=True)
+        (run / "checkpoints" / "rllib" / "loop.json").write_text("{}")  # what find_checkpoint looks for
+        cfg = RLlibConfig(steps=1000, num_env_runners=0, train_batch=200, minibatch=100, trunk="32", pi="16",
+                          vf="16", opponents="random=1", eval_games=0, run_dir=str(run))
+    (run / "config.json").write_text(json.dumps({"config": cfg.as_dict()}))
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps({"lr": LONG_LIST}))
+    with pytest.raises(SystemExit):
+        mod.parse_args(["--resume", str(run), "--config", str(path)])
+    err = capsys.readouterr().err
+    assert "got lr [0, 1, 2," in err and "(saved: " in err and len(err) < 3000, err[-3000:]

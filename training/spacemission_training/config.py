@@ -507,7 +507,7 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
     names = names if names is not None else {f.name for f in fields(TrainConfig)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise ValueError(f"config file {path!r}: unknown keys {unknown}; known: {sorted(names)}")
+        raise ValueError(f"config file {path!r}: unknown keys {shown(unknown)}; known: {sorted(names)}")
     return data
 
 
@@ -650,7 +650,7 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
     if bad:
         ap.error(f"--resume continues the saved configuration ({d / 'config.json'}); only "
                  f"{', '.join(RESUME_OVERRIDES)} may be changed, got "
-                 + ", ".join(f"{k} {given[k]!r} (saved: {saved.get(k)!r})" for k in bad))
+                 + ", ".join(f"{k} {shown(given[k])} (saved: {shown(saved.get(k))})" for k in bad))
     # the options a resume may change, from the file and the flags (a flag wins), checked as
     # any configuration is (their types and ranges) by TrainConfig
     cfg = TrainConfig.resumed(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})

@@ -245,7 +245,7 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> RLl
     bad = sorted(k for k, v in given.items() if k not in RESUME_OVERRIDES and v != saved.get(k))
     if bad:
         ap.error(f"--resume continues the saved configuration ({path}); only {', '.join(RESUME_OVERRIDES)} may be "
-                 f"changed, got " + ", ".join(f"{k} {given[k]!r} (saved: {saved.get(k)!r})" for k in bad))
+                 f"changed, got " + ", ".join(f"{k} {shown(given[k])} (saved: {shown(saved.get(k))})" for k in bad))
     # the options a resume may change, from the file and the flags (a flag wins), checked as
     # any configuration is (their types and ranges) by RLlibConfig
     return RLlibConfig(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})
