@@ -92,3 +92,14 @@ def test_a_resume_whose_config_file_changes_an_option_names_the_value_cut(module
         mod.parse_args(["--resume", str(run), "--config", str(path)])
     err = capsys.readouterr().err
     assert "got lr [0, 1, 2," in err and "(saved: " in err and len(err) < 3000, err[-3000:]
+
+
+@pytest.mark.parametrize("config", [TrainConfig, RLlibConfig])
+def test_a_whole_fraction_past_floats_range_is_refused_as_too_large(config):
+    """Regression: float() of it in the integer check raised OverflowError."""
+    from fractions import Fraction
+
+    with pytest.raises(ValueError, match=r"^option steps must be an integer in -9223372036854775807\.\."
+                                         r"9223372036854775807, got Fraction\(1000000"):
+        config(steps=Fraction(10**400))
+    assert config(steps=Fraction(4000)).steps == 4000

@@ -90,7 +90,10 @@ def check_field_types(cfg) -> None:
         elif isinstance(v, bool) or not isinstance(v, numbers.Real):  # numpy numbers too
             ok = False
         elif f.type == "int":
-            ok = isinstance(v, numbers.Integral) or float(v).is_integer()  # float() of a huge int overflows
+            try:
+                ok = isinstance(v, numbers.Integral) or float(v).is_integer()
+            except OverflowError:  # a whole Fraction past float's range: still a whole number
+                ok = v == int(v)
             if ok and abs(v) > INDEX_LIMIT:  # the step counters, numpy and torch hold int64
                 raise ValueError(f"option {f.name} must be an integer in -{INDEX_LIMIT}..{INDEX_LIMIT}, got {shown(v)}")
             if ok:
