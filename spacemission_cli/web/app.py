@@ -104,8 +104,17 @@ async def read_json(request: Request, limit: int = MAX_BODY):
 _PLAIN_INT = re.compile(r"-?[0-9]{1,18}")  # int() would also take " 1", "+0", "0_0", "٣" and 5000 digits
 
 
+def _query(request: Request, key: str) -> str | None:
+    """Query parameter ``key`` (None when absent); ApiError 400 when it is given more than once
+    (which one was meant? Starlette would take the last one silently)."""
+    values = request.query_params.getlist(key)
+    if len(values) > 1:
+        raise ApiError(400, f"query parameter {key} is given {len(values)} times; give it once")
+    return values[0] if values else None
+
+
 def _query_int(request: Request, key: str, default: int | None) -> int | None:
-    text = request.query_params.get(key)
+    text = _query(request, key)
     if text is None or text == "":
         return default
     if not _PLAIN_INT.fullmatch(text):
@@ -266,13 +275,16 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             raise ApiError(400, f"action must be an integer action id, got {action!r}"[:300])
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise ApiError(400, f"seat must be an integer, got {seat!r}"[:300])
-        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            raise ApiError(400, f"version must be an integer (the game's version, from its JSON), got {version!r}"[:300])
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+            raise ApiError(400, f"version must be an integer >= 0 (the game's version, from its JSON), got {version!r}"[:300])
         if seat != game.table.seat:
             raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat!r}")
 
         def move():
             table = game.table
+            if version is not None and version > game.version:  # never given: not a page's older view
+                raise ApiError(400, f"version {version} is not one this game has had: it is at version {game.version} "
+                                    "(the game's version, from its JSON); nothing was played")
             if version is not None and version != game.version:  # an action id means a hand slot: of which game?
                 raise ApiError(409, f"the game changed since your page's view of it (version {version} there, "
                                     f"{game.version} now); nothing was played: look at the game again")
@@ -311,12 +323,12 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         return endpoint
 
     async def upload_replay(request):
+        name = " ".join((_query(request, "name") or "").split())[:100] or "upload"  # its messages start with it
         body = await read_body(request, MAX_UPLOAD, UPLOAD_TYPES)
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise ApiError(400, "a recorded file is UTF-8 text (JSON lines)") from None
-        name = " ".join(request.query_params.get("name", "").split())[:100] or "upload"  # its messages start with it
         rid = await run_in_threadpool(library.upload, text, name)
         return JSONResponse(library.listing(rid), status_code=201)
 

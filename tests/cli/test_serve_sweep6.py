@@ -50,3 +50,48 @@ def test_a_new_game_that_fails_gives_its_place_back(monkeypatch):
     assert len(store) == 0 and store._reserved == 0
     _new(client, seed=1)
     assert len(store) == 1 and store._reserved == 0
+
+
+@pytest.mark.parametrize("version", [-1, -10**6, 99])
+def test_a_malformed_version_is_a_400_naming_it(version):
+    """Before: a negative version, or one the game never had, got 409 "the game changed"
+    (as a stale page's): a client bug read as a race. Nothing is played."""
+    client = web_client(("random",))
+    g = _new(client, seed=3)
+    message = refused(client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"],
+                                                                         "version": version}), 400, "version")
+    assert str(version) in message
+    assert client.get(f"/api/games/{g['id']}?since=0").json() == g
+
+
+def test_a_stale_version_is_still_a_409():
+    client = web_client(("random",))
+    g = _new(client, seed=3)
+    after = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"], "version": 0}).json()
+    assert after["version"] == 1
+    refused(client.post(f"/api/games/{g['id']}/move", json={"action": after["moves"][0]["action"], "version": 0}),
+            409, "the game changed", "version 0 there, 1 now")
+
+
+@pytest.mark.parametrize("query", ["since=0&since=1", "since=1&since=1"])
+def test_a_repeated_query_parameter_is_refused(query):
+    """Before: ``?since=0&since=1`` took the last value without a word."""
+    client = web_client(("random",))
+    g = _new(client, seed=3)
+    refused(client.get(f"/api/games/{g['id']}?{query}"), 400, "query parameter since", "2 times")
+
+
+def test_repeated_replay_parameters_are_refused(tmp_path):
+    import json
+
+    from tests.helpers.web import first_moves_record
+
+    client = web_client(("random",))
+    text = json.dumps(first_moves_record(5, 2)) + "\n"
+    up = client.post("/api/replays?name=a", content=text.encode())
+    assert up.status_code == 201, up.text
+    rid = up.json()["id"]
+    refused(client.get(f"/api/replays/{rid}/0?step=1&step=2"), 400, "query parameter step")
+    refused(client.get(f"/api/replays/{rid}/0?seat=0&seat=1"), 400, "query parameter seat")
+    refused(client.post("/api/replays?name=a&name=b", content=text.encode()), 400, "query parameter name")
+    assert client.get(f"/api/replays/{rid}/0?step=1&seat=0").status_code == 200
