@@ -74,11 +74,20 @@ def view_json(view: V.View) -> dict:
     return data
 
 
+def seer_seats(bots: dict) -> list[int]:
+    """The seats whose bot plays on the whole state (``serve --allow-seer``): it sees the
+    person's hand and every hidden card, and the page says so."""
+    from spacemission_agents.arena import WHOLE_STATE_VIEWS
+
+    return [q for q, b in sorted(bots.items()) if getattr(b, "observation_type", None) in WHOLE_STATE_VIEWS]
+
+
 def game_json(game_id: str, table: Table, since: int, seed_known: bool = False, version: int = 0) -> dict:
     """The game as the person's seat sees it, the moves it may make, and the log of moves in
     words from entry ``since`` on (the bots' moves since the person's last). The seed, which
     decides every hidden card and the bots' moves, only once the game is over or when the
-    person chose it (``seed_known``); ``version`` counts the game's changes."""
+    person chose it (``seed_known``); ``version`` counts the game's changes; ``seers``: the
+    seats whose bot sees the whole state (serve --allow-seer)."""
     s = table.state
     view = table.view()
     if table.over and not view.game_over:  # resigned, or a bot failed: over, with no one to act
@@ -86,7 +95,8 @@ def game_json(game_id: str, table: Table, since: int, seed_known: bool = False, 
     out = {
         "id": game_id, "seat": table.seat, "players": s.num_players, "rules": s.rules, "version": version,
         "seed": shown_seed(table, seed_known),
-        "max_rounds": s.max_rounds, "names": table.names, "view": view_json(view),
+        "max_rounds": s.max_rounds, "names": table.names, "seers": seer_seats(table.opponents),
+        "view": view_json(view),
         "moves": [{"action": m.action, "kind": m.kind, "label": m.label, "cards": list(m.cards)} for m in table.moves()],
         "can_undo": table.can_undo, "over": table.over, "your_turn": table.person_to_act,
         "log": table.log[since:], "log_from": since, "log_size": len(table.log), "final": None,

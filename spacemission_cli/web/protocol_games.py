@@ -19,6 +19,7 @@ from spacemission_env.games import GameConfig, get_game
 from .._protocol_games import game_record
 from .._protocol_play import ProtocolTable
 from .games import SERVE_SEER_HELP, ApiError, _int_field, seats_and_seed, seed_chosen, shown, shown_seed
+from .payload import seer_seats
 
 
 def picture_snapshot(table: ProtocolTable) -> tuple:
@@ -82,6 +83,7 @@ def protocol_game_json(game_id: str, table: ProtocolTable, since: int, seed_know
         "players": table.config.num_players, "version": version,
         "seed": shown_seed(table, seed_known),
         "names": ["you" if q == table.seat else f"seat {q} ({sp})" for q, sp in enumerate(table.specs)],
+        "seers": seer_seats(table.bots),
         "board": importlib.import_module(g.render_module).render_ansi(s, viewer=viewer), "picture": f"/api/games/{game_id}/picture.png",
         "moves": ([{"action": int(a), "label": g.action_label(a, s)} for a in g.rules.legal_actions(s)]
                   if table.person_to_act else []),

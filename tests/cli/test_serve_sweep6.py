@@ -95,3 +95,74 @@ def test_repeated_replay_parameters_are_refused(tmp_path):
     refused(client.get(f"/api/replays/{rid}/0?seat=0&seat=1"), 400, "query parameter seat")
     refused(client.post("/api/replays?name=a&name=b", content=text.encode()), 400, "query parameter name")
     assert client.get(f"/api/replays/{rid}/0?step=1&seat=0").status_code == 200
+
+
+# --- seer bots (serve --allow-seer): the game's JSON names them and both pages say so ---------
+
+SEER = "tests.helpers.external_agents:Seer"
+SEER_GAMES = [({"seed": 1}, 1), ({"game": "red_planet", "players": 3, "seed": 1}, 2)]
+
+
+def _seer_client():
+    return web_client(["random", SEER], game_opponents={"red_planet": ["random", SEER]}, allow_seer=True)
+
+
+@pytest.mark.parametrize("body, seat", SEER_GAMES)
+def test_the_game_names_its_seer_bots(body, seat):
+    """Before: only the bot's spec in ``names``; nothing said it sees the visitor's hand."""
+    client = _seer_client()
+    players = body.get("players", 2)
+    opponents = ["random"] * (players - 2) + [SEER]  # the seer in the last seat
+    g = _new(client, **body, opponents=opponents)
+    assert g["seers"] == [seat]
+    assert client.get(f"/api/games/{g['id']}").json()["seers"] == [seat]
+    assert _new(client, **body, opponents="random")["seers"] == []
+
+
+@pytest.fixture(scope="module")
+def seer_server():
+    from tests.helpers.web import playwright_or_skip, served
+
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    app = create_app(["random", SEER], game_opponents={"red_planet": ["random", SEER]}, allow_seer=True)
+    with served(app) as url:
+        yield url
+
+
+def _post(url, body):
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+@pytest.mark.parametrize("body, path, ready", [({"seed": 2}, "/?delay=0", "#moves .move"),
+                                               ({"game": "red_planet", "players": 3, "seed": 2}, "/play/red_planet",
+                                                "#moves button")])
+def test_the_page_says_a_bot_sees_everything(seer_server, browser, body, path, ready):
+    """Before: the page showed the bot's name only."""
+    players = body.get("players", 2)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    try:
+        for opponents, seer in [(["random"] * (players - 2) + [SEER], True), ("random", False)]:
+            g = _post(f"{seer_server}/api/games", {**body, "opponents": opponents})
+            page.goto("about:blank")  # a new document: a new hash alone is no reload
+            page.goto(f"{seer_server}{path}#game={g['id']}")
+            page.wait_for_selector(ready)
+            if seer:
+                page.wait_for_selector("#seer-note:not([hidden])")
+                note = page.inner_text("#seer-note")
+                assert "Seer" in note and "sees the whole state: your hand and every hidden card" in note, note
+            else:
+                assert page.locator("#seer-note").is_hidden()
+        assert not errors, errors
+    finally:
+        page.close()

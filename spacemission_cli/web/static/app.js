@@ -180,6 +180,7 @@ function render(game) {
   const view = game.view;
   drawBoard($("board"), game.over ? game.final.view : view, META);
   $("status").textContent = view.status;
+  seerNote($("seer-note"), game.seers.map(q => seatName(q, game.names)));
   renderPlayers($("players"), game.over ? game.final.view : view, game.names, game.seat);
   renderMine(game);
   renderMoves(game);
