@@ -1,9 +1,11 @@
 """Recorded games for the page: the file given to ``serve --replay`` and files uploaded on the
-page (at most ``max_uploads`` kept, the oldest dropped first). Every game is checked with
-the reference engine when it arrives; a game that does not replay is listed with the reason."""
+page (at most ``max_uploads`` kept, and at most ``memory_budget`` bytes of them as parsed
+objects, the oldest dropped first). Every game is checked with the reference engine when it
+arrives, one upload at a time; a game that does not replay is listed with the reason."""
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 from collections import OrderedDict
 
@@ -48,11 +50,39 @@ def _summary(k: int, entry: dict) -> dict:
             "error": entry["error"]}
 
 
+def held_bytes(value) -> int:
+    """The memory held by a parsed JSON value (dicts, lists, strings, numbers): the sum of
+    ``sys.getsizeof`` over its objects, the containers' own tables included. Far more than
+    its text: ``[]`` is 2 bytes of text and 56 in memory."""
+    total, todo = 0, [value]
+    while todo:
+        v = todo.pop()
+        if type(v) is int and -5 <= v <= 256:  # CPython's small integers: one shared object each
+            continue
+        total += sys.getsizeof(v)
+        if isinstance(v, dict):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            todo.extend(v)
+    return total
+
+
+MIB = 1024 * 1024
+# the uploads' games as parsed objects: an 8 MiB file of recorded games holds about 25 to 50 MiB
+MAX_UPLOAD_HELD = 64 * MIB  # one upload
+UPLOADS_HELD = 256 * MIB  # all uploads together (the --replay file aside): the oldest dropped to make room
+
+
 class ReplayLibrary:
-    def __init__(self, max_uploads: int = 20):
-        self.max_uploads = max_uploads
+    def __init__(self, max_uploads: int = 20, max_upload_held: int = MAX_UPLOAD_HELD, memory_budget: int = UPLOADS_HELD):
+        self.max_uploads, self.max_upload_held, self.memory_budget = max_uploads, max_upload_held, memory_budget
         self._files: OrderedDict[str, tuple[str, list[dict]]] = OrderedDict()
+        self._held: dict[str, int] = {}  # an upload's parsed size (held_bytes)
         self._lock = threading.Lock()
+        # one upload parsed and checked at a time: a parse may briefly hold several times its
+        # text (the limits above are checked once it is parsed), and a check replays every game
+        self._checking = threading.Lock()
 
     def load_file(self, path) -> int:
         """The ``--replay`` file; ReplayError when it cannot be read. Returns its game count."""
@@ -60,17 +90,35 @@ class ReplayLibrary:
         self._files[FILE_ID] = (str(path), games)
         return len(games)
 
+    def held(self) -> int:
+        """The bytes held by the uploads' parsed games (held_bytes of each)."""
+        with self._lock:
+            return sum(self._held.values())
+
     def upload(self, text: str, name: str) -> str:
-        try:
-            games = _checked(parse_records(text, name), name)
-        except ReplayError as exc:
-            raise ApiError(400, str(exc)) from None
+        """Parse and check an uploaded file, keep it and return its id: ApiError 400 when it is
+        not a recorded file, 413 when its games as parsed objects would hold more than
+        ``max_upload_held`` bytes. The oldest uploads are dropped to keep ``max_uploads`` and
+        ``memory_budget``."""
+        with self._checking:
+            try:
+                records = parse_records(text, name)
+            except ReplayError as exc:
+                raise ApiError(400, str(exc)) from None
+            size = held_bytes([rec for _, rec in records])
+            if size > self.max_upload_held:
+                raise ApiError(413, f"{name}: its games would hold {size / MIB:.0f} MiB in memory as parsed objects, "
+                                    f"over the limit of {self.max_upload_held / MIB:.0f} MiB for one file "
+                                    f"(recorded games hold 3 to 6 times their text; upload fewer games at once)")
+            games = _checked(records, name)  # after the size: a refused file is not replayed
         rid = secrets.token_urlsafe(12)
         with self._lock:
             uploads = [k for k in self._files if k != FILE_ID]
-            if len(uploads) >= self.max_uploads:
-                del self._files[uploads[0]]
-            self._files[rid] = (name, games)
+            while uploads and (len(uploads) >= self.max_uploads
+                               or sum(self._held.values()) + size > self.memory_budget):
+                del self._files[uploads[0]], self._held[uploads[0]]
+                uploads.pop(0)
+            self._files[rid], self._held[rid] = (name, games), size
         return rid
 
     def listing(self, rid: str) -> dict:

@@ -166,3 +166,48 @@ def test_the_page_says_a_bot_sees_everything(seer_server, browser, body, path, r
         assert not errors, errors
     finally:
         page.close()
+
+
+# --- uploads: their parsed size counted against a memory budget ------------------------------
+
+def _record_text(seed=5):
+    import json
+
+    from tests.helpers.web import first_moves_record
+
+    return json.dumps(first_moves_record(seed, 2)) + "\n"
+
+
+def test_an_upload_whose_parsed_games_are_too_large_is_refused():
+    """Before: an 8 MiB file of ``[]`` in an unknown field was kept, 181 MB of list objects
+    (measured with tracemalloc), and 20 of them were: 3.6 GB for a client's 160 MiB."""
+    client = web_client(("random",))
+    line = _record_text()
+    junk = "[" + ",".join(["[]"] * 2_000_000) + "]"
+    text = line.rstrip()[:-1] + ', "junk": ' + junk + "}\n"
+    assert len(text) < 8 * 1024 * 1024
+    refused(client.post("/api/replays?name=big", content=text.encode()), 413, "big:", "MiB in memory",
+            "over the limit of 64 MiB for one file")
+    library = client.app.state.library
+    assert library.held() == 0 and not library._files
+    assert client.post("/api/replays?name=small", content=line.encode()).status_code == 201
+
+
+def test_the_oldest_uploads_make_room_within_the_memory_budget():
+    from spacemission_cli.web.games import ApiError
+    from spacemission_cli.web.replays import ReplayLibrary, held_bytes
+
+    one = held_bytes([__import__("json").loads(_record_text())])
+    library = ReplayLibrary(memory_budget=int(2.5 * one))
+    rids = [library.upload(_record_text(seed), f"f{seed}") for seed in (5, 6, 7)]
+    assert list(library._files) == rids[1:] and library.held() <= library.memory_budget
+    with pytest.raises(ApiError) as exc:
+        library.listing(rids[0])
+    assert exc.value.status == 404
+
+
+def test_held_bytes_counts_the_objects_not_the_text():
+    from spacemission_cli.web.replays import held_bytes
+
+    assert held_bytes([[]] * 1) > 2 * len("[[]]")
+    assert held_bytes([0, 1, 2]) == held_bytes([0, 0, 0])  # small integers are shared objects
