@@ -107,9 +107,14 @@ class ReplayLibrary:
     def upload(self, text: str, name: str) -> str:
         """Parse and check an uploaded file, keep it and return its id: ApiError 400 when it is
         not a recorded file, 413 when its games as parsed objects would hold more than
-        ``max_upload_held`` bytes. The oldest uploads are dropped to keep ``max_uploads`` and
+        ``max_upload_held`` bytes, 503 while another upload is being checked. The oldest uploads are dropped to keep ``max_uploads`` and
         ``memory_budget``."""
-        with self._checking:
+        # not waiting for the lock: a request waiting here would hold one of the threads that
+        # the games' requests run in (Starlette's pool), so a burst of uploads would stall them
+        if not self._checking.acquire(blocking=False):
+            raise ApiError(503, f"{name}: another recorded file is being checked (one at a time); "
+                                "send it again in a few seconds")
+        try:
             try:
                 records = parse_records(text, name)
             except ReplayError as exc:
@@ -120,6 +125,8 @@ class ReplayLibrary:
                                     f"over the limit of {self.max_upload_held / MIB:.0f} MiB for one file "
                                     f"(recorded games hold 3 to 6 times their text; upload fewer games at once)")
             games = _checked(records, name)  # after the size: a refused file is not replayed
+        finally:
+            self._checking.release()
         rid = secrets.token_urlsafe(12)
         with self._lock:
             uploads = [k for k in self._files if k != FILE_ID]

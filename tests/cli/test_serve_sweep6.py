@@ -231,3 +231,15 @@ def test_a_game_too_long_to_step_through_is_listed_with_the_reason(monkeypatch):
     monkeypatch.setattr(replays, "MAX_PAGE_STEPS", steps)
     up = client.post("/api/replays?name=long", content=text.encode()).json()
     assert up["games"][0]["error"] is None
+
+
+def test_an_upload_while_another_is_checked_is_refused_not_queued():
+    """Uploads are parsed and checked one at a time (a parse's peak, a check's replays); one
+    sent meanwhile is refused at once (503), not left waiting on a thread of the pool that
+    the games' requests share. Before: no limit, every upload parsed at once."""
+    client = web_client(("random",))
+    library = client.app.state.library
+    with library._checking:  # as while another file is checked
+        refused(client.post("/api/replays?name=b", content=_record_text().encode()), 503, "b:", "being checked")
+    assert not library._files
+    assert client.post("/api/replays?name=b", content=_record_text().encode()).status_code == 201
