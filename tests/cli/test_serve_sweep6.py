@@ -2,8 +2,9 @@
 A new game on a full server is refused before its bots are built and play; a move's
 malformed ``version`` is a 400 naming it, a stale one a 409; a query parameter given twice
 is a 400 naming it; the page says which bots see the whole state (``serve --allow-seer``);
-uploaded recorded games are held within a memory budget, and a step of a long game does
-not replay it from the start."""
+uploaded recorded games are held within a memory budget, checked one at a time, and a game
+too long to step through is listed with the reason; the Red Planet page follows back and
+forward between games."""
 from __future__ import annotations
 
 import pytest
@@ -243,3 +244,25 @@ def test_an_upload_while_another_is_checked_is_refused_not_queued():
         refused(client.post("/api/replays?name=b", content=_record_text().encode()), 503, "b:", "being checked")
     assert not library._files
     assert client.post("/api/replays?name=b", content=_record_text().encode()).status_code == 201
+
+
+def test_red_planet_page_follows_back_and_forward_between_games(seer_server, browser):
+    """Before: the page read the game of its address once, at load: after back (or a new
+    #game=ID) the address named one game and the page showed, and moved in, another."""
+    a = _post(f"{seer_server}/api/games", {"game": "red_planet", "players": 3, "seed": 4, "opponents": "random"})
+    b = _post(f"{seer_server}/api/games", {"game": "red_planet", "players": 3, "seed": 5, "opponents": "random"})
+    assert a["board"] != b["board"]
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(f"{seer_server}/play/red_planet#game={a['id']}")
+        page.wait_for_function("b => document.getElementById('board').textContent === b", arg=a["board"])
+        page.evaluate(f"location.hash = 'game={b['id']}'")
+        page.wait_for_function("b => document.getElementById('board').textContent === b", arg=b["board"])
+        page.go_back()
+        page.wait_for_function("b => document.getElementById('board').textContent === b", arg=a["board"])
+        assert not errors, errors
+    finally:
+        page.close()
