@@ -18,9 +18,9 @@ from .games import ApiError
 from .payload import view_json
 
 FILE_ID = "file"  # the library id of the --replay file
-# the most moves of a game the page steps through: each step is rebuilt from the start and its
-# answer holds every move so far in words (a game of 113,000 moves fits an 8 MiB upload: 1.4 s
-# of CPU and 11 MB for each step); a 5-player game of 100 rounds has a few thousand
+# the most moves of a game the page steps through: a step back is rebuilt from the start and
+# every answer holds every move so far in words (a game of 113,000 moves fits an 8 MiB upload:
+# 1.4 s of CPU and 11 MB for such a step); a 5-player game of 100 rounds has a few thousand
 MAX_PAGE_STEPS = 20_000
 
 
@@ -88,6 +88,11 @@ class ReplayLibrary:
         self.max_uploads, self.max_upload_held, self.memory_budget = max_uploads, max_upload_held, memory_budget
         self._files: OrderedDict[str, tuple[str, list[dict]]] = OrderedDict()
         self._held: dict[str, int] = {}  # an upload's parsed size (held_bytes)
+        # the last frames asked for (rid, game, seat): the game rebuilt up to it and its moves in
+        # words, so that the next step forward plays one move, not the game from its start
+        # (a game of MAX_PAGE_STEPS moves: about 5 MiB a cursor)
+        self._cursors: OrderedDict[tuple, tuple] = OrderedDict()
+        self.max_cursors = 8
         self._lock = threading.Lock()
         # one upload parsed and checked at a time: a parse may briefly hold several times its
         # text (the limits above are checked once it is parsed), and a check replays every game
@@ -132,8 +137,10 @@ class ReplayLibrary:
             uploads = [k for k in self._files if k != FILE_ID]
             while uploads and (len(uploads) >= self.max_uploads
                                or sum(self._held.values()) + size > self.memory_budget):
-                del self._files[uploads[0]], self._held[uploads[0]]
-                uploads.pop(0)
+                gone = uploads.pop(0)
+                del self._files[gone], self._held[gone]
+                for key in [k for k in self._cursors if k[0] == gone]:
+                    del self._cursors[key]
             self._files[rid], self._held[rid] = (name, games), size
         return rid
 
@@ -149,7 +156,8 @@ class ReplayLibrary:
 
     def frame(self, rid: str, index: int, step: int, seat: int | None) -> dict:
         """The board after ``step`` actions of game ``index``, as everyone (``seat`` None) or
-        one seat saw it, with every move so far in words."""
+        one seat saw it, with every move so far in words. Rebuilt from the last frame asked for
+        of this game and seat when that is not ahead (stepping forward), else from the start."""
         _, games = self._get(rid)
         if not 0 <= index < len(games):
             raise ApiError(404, f"no game {index} here; the file holds games 0..{len(games) - 1}")
@@ -163,10 +171,13 @@ class ReplayLibrary:
             raise ApiError(400, f"step must be in 0..{steps}, got {step}")
         if seat is not None and not 0 <= seat < n:
             raise ApiError(400, f"seat must be in 0..{n - 1} for this {n}-player game, got {seat}")
-        replay = Replayer(rec, "replay")
+        key = (rid, index, seat)
+        with self._lock:  # a cursor is used by one request at a time: taken out, put back
+            replay, log = self._cursors.pop(key, (None, None))
+        if replay is None or replay.index > step:  # stepping back: from the start
+            replay, log = Replayer(rec, "replay"), []
         s = replay.state
-        log = []
-        for _ in range(step):
+        while replay.index < step:
             q, action, _ = replay.peek()
             text = own_label(action, s) if seat is None or q == seat else public_label(action, s)
             log.append({"seat": q, "text": text, "round": s.round})
@@ -175,6 +186,12 @@ class ReplayLibrary:
             view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
         else:
             view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
+        moves = list(log)  # the cursor goes on from here once put back: nothing of it read after
+        with self._lock:
+            if rid in self._files:  # not for an upload dropped meanwhile
+                self._cursors[key] = (replay, log)
+            while len(self._cursors) > self.max_cursors:
+                self._cursors.popitem(last=False)
         result = None
         if step == steps:
             result = {"scores": rec["scores"], "winners": rec.get("winners")}
@@ -183,6 +200,6 @@ class ReplayLibrary:
             if seat is not None and (rec.get("unfinished") or rec.get("forfeit") is not None):
                 result["scores"] = [sc if q == seat else None for q, sc in enumerate(rec["scores"])]
         return {"step": step, "steps": steps, "seat": seat, "names": rec.get("agents") or [f"seat {q}" for q in range(n)],
-                "view": view_json(view), "log": log, "unfinished": bool(rec.get("unfinished")),
+                "view": view_json(view), "log": moves, "unfinished": bool(rec.get("unfinished")),
                 "forfeited": rec.get("forfeit") is not None, "result": result}
 

@@ -266,3 +266,28 @@ def test_red_planet_page_follows_back_and_forward_between_games(seer_server, bro
         assert not errors, errors
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("seat", ["", "&seat=1"])
+def test_stepping_forward_plays_each_move_once(monkeypatch, seat):
+    """Before: every step was rebuilt from the start: stepping through a game of n moves
+    played n(n+1)/2 of them. Now from the last frame asked for; the frames are the same as
+    rebuilt from the start (a fresh library's)."""
+    from spacemission_cli._games import Replayer
+
+    text = _record_text()
+    client, fresh = web_client(("random",)), web_client(("random",))
+    rid = client.post("/api/replays?name=a", content=text.encode()).json()["id"]
+    fresh_rid = fresh.post("/api/replays?name=a", content=text.encode()).json()["id"]
+    played = []
+    real = Replayer.step
+    monkeypatch.setattr(Replayer, "step", lambda self: played.append(1) or real(self))
+    first = client.get(f"/api/replays/{rid}/0?step=0{seat}").json()
+    n = first["steps"]
+    frames = [first] + [client.get(f"/api/replays/{rid}/0?step={k}{seat}").json() for k in range(1, n + 1)]
+    assert len(played) == n
+    back = client.get(f"/api/replays/{rid}/0?step=2{seat}").json()  # back: from the start
+    for k in (0, 2, n):
+        fresh.app.state.library._cursors.clear()
+        assert fresh.get(f"/api/replays/{fresh_rid}/0?step={k}{seat}").json() == frames[k]
+    assert back == frames[2] and len(frames[n]["log"]) == n
