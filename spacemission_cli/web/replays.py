@@ -18,10 +18,11 @@ from .games import ApiError
 from .payload import view_json
 
 FILE_ID = "file"  # the library id of the --replay file
-# the most moves of a game the page steps through: a step back is rebuilt from the start and
-# every answer holds every move so far in words (a game of 113,000 moves fits an 8 MiB upload:
-# 1.4 s of CPU and 11 MB for such a step); a 5-player game of 100 rounds has a few thousand
+# the most moves of a game the page steps through: its first step there is rebuilt from the start
+# and every answer holds every move so far in words (a game of 113,000 moves fits an 8 MiB
+# upload: 1.4 s of CPU and 11 MB for such a step); a 5-player game of 100 rounds has a few thousand
 MAX_PAGE_STEPS = 20_000
+MARK_EVERY = 256  # a step back is rebuilt from the state kept every this many moves
 
 
 def _checked(records: list[tuple[int, dict]], where: str) -> list[dict]:
@@ -157,7 +158,8 @@ class ReplayLibrary:
     def frame(self, rid: str, index: int, step: int, seat: int | None) -> dict:
         """The board after ``step`` actions of game ``index``, as everyone (``seat`` None) or
         one seat saw it, with every move so far in words. Rebuilt from the last frame asked for
-        of this game and seat when that is not ahead (stepping forward), else from the start."""
+        of this game and seat when that is not ahead (stepping forward), else from the state
+        kept at the last multiple of MARK_EVERY moves (stepping back)."""
         _, games = self._get(rid)
         if not 0 <= index < len(games):
             raise ApiError(404, f"no game {index} here; the file holds games 0..{len(games) - 1}")
@@ -173,15 +175,22 @@ class ReplayLibrary:
             raise ApiError(400, f"seat must be in 0..{n - 1} for this {n}-player game, got {seat}")
         key = (rid, index, seat)
         with self._lock:  # a cursor is used by one request at a time: taken out, put back
-            replay, log = self._cursors.pop(key, (None, None))
-        if replay is None or replay.index > step:  # stepping back: from the start
+            replay, log, marks = self._cursors.pop(key, (None, None, None))
+        if replay is None:
             replay, log = Replayer(rec, "replay"), []
+            marks = {0: replay.state.copy()}
+        elif replay.index > step:  # stepping back: from the last mark at or before it
+            replay.index = max(k for k in marks if k <= step)
+            replay.state = marks[replay.index].copy()
+            del log[replay.index:]
         s = replay.state
         while replay.index < step:
             q, action, _ = replay.peek()
             text = own_label(action, s) if seat is None or q == seat else public_label(action, s)
             log.append({"seat": q, "text": text, "round": s.round})
             replay.step()
+            if replay.index % MARK_EVERY == 0:
+                marks.setdefault(replay.index, s.copy())
         if seat is None:
             view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
         else:
@@ -189,7 +198,7 @@ class ReplayLibrary:
         moves = list(log)  # the cursor goes on from here once put back: nothing of it read after
         with self._lock:
             if rid in self._files:  # not for an upload dropped meanwhile
-                self._cursors[key] = (replay, log)
+                self._cursors[key] = (replay, log, marks)
             while len(self._cursors) > self.max_cursors:
                 self._cursors.popitem(last=False)
         result = None

@@ -271,9 +271,10 @@ def test_red_planet_page_follows_back_and_forward_between_games(seer_server, bro
 @pytest.mark.parametrize("seat", ["", "&seat=1"])
 def test_stepping_forward_plays_each_move_once(monkeypatch, seat):
     """Before: every step was rebuilt from the start: stepping through a game of n moves
-    played n(n+1)/2 of them. Now from the last frame asked for; the frames are the same as
-    rebuilt from the start (a fresh library's)."""
+    played n(n+1)/2 of them. Now forward from the last frame asked for, back from the state
+    kept every MARK_EVERY moves; the frames are the same as rebuilt from the start."""
     from spacemission_cli._games import Replayer
+    from spacemission_cli.web import replays
 
     text = _record_text()
     client, fresh = web_client(("random",)), web_client(("random",))
@@ -282,11 +283,19 @@ def test_stepping_forward_plays_each_move_once(monkeypatch, seat):
     played = []
     real = Replayer.step
     monkeypatch.setattr(Replayer, "step", lambda self: played.append(1) or real(self))
+    monkeypatch.setattr(replays, "MARK_EVERY", 4, raising=False)
     first = client.get(f"/api/replays/{rid}/0?step=0{seat}").json()
     n = first["steps"]
     frames = [first] + [client.get(f"/api/replays/{rid}/0?step={k}{seat}").json() for k in range(1, n + 1)]
     assert len(played) == n
-    back = client.get(f"/api/replays/{rid}/0?step=2{seat}").json()  # back: from the start
+    played.clear()
+    back = client.get(f"/api/replays/{rid}/0?step=2{seat}").json()  # back: from the state kept at 0
+    assert len(played) == 2 and client.get(f"/api/replays/{rid}/0?step=4{seat}").json() == frames[4]
+    assert len(played) == 4 and client.get(f"/api/replays/{rid}/0?step=3{seat}").json() == frames[3]
+    assert len(played) == 7 and client.get(f"/api/replays/{rid}/0?step={n}{seat}").json() == frames[n]
+    played.clear()
+    assert client.get(f"/api/replays/{rid}/0?step={n - 1}{seat}").json() == frames[n - 1]
+    assert len(played) == 3  # from the state kept at 4
     for k in (0, 2, n):
         fresh.app.state.library._cursors.clear()
         assert fresh.get(f"/api/replays/{fresh_rid}/0?step={k}{seat}").json() == frames[k]
