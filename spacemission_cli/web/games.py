@@ -171,8 +171,8 @@ class GameStore:
         idle = [(g.last_used, gid) for gid, g in self._games.items()
                 if not g.lock.locked() and (g.table.over or now - g.last_used >= self.idle_seconds)]
         if not idle:
-            raise ApiError(503, f"the server is full: {self.max_games} games are being played or started and none has been idle "
-                                f"for {self.idle_seconds:g} s; try again in a few minutes")
+            raise ApiError(503, f"the server is full: {self.max_games} games are being played or started and none "
+                                f"has been idle for {self.idle_seconds:g} s; try again in a few minutes")
         del self._games[min(idle)[1]]
 
     def get(self, game_id: str) -> LiveGame:

@@ -85,7 +85,8 @@ UPLOADS_HELD = 256 * MIB  # all uploads together (the --replay file aside): the 
 
 
 class ReplayLibrary:
-    def __init__(self, max_uploads: int = 20, max_upload_held: int = MAX_UPLOAD_HELD, memory_budget: int = UPLOADS_HELD):
+    def __init__(self, max_uploads: int = 20, max_upload_held: int = MAX_UPLOAD_HELD,
+                 memory_budget: int = UPLOADS_HELD):
         self.max_uploads, self.max_upload_held, self.memory_budget = max_uploads, max_upload_held, memory_budget
         self._files: OrderedDict[str, tuple[str, list[dict]]] = OrderedDict()
         self._held: dict[str, int] = {}  # an upload's parsed size (held_bytes)
@@ -113,8 +114,8 @@ class ReplayLibrary:
     def upload(self, text: str, name: str) -> str:
         """Parse and check an uploaded file, keep it and return its id: ApiError 400 when it is
         not a recorded file, 413 when its games as parsed objects would hold more than
-        ``max_upload_held`` bytes, 503 while another upload is being checked. The oldest uploads are dropped to keep ``max_uploads`` and
-        ``memory_budget``."""
+        ``max_upload_held`` bytes, 503 while another upload is being checked. The oldest
+        uploads are dropped to keep ``max_uploads`` and ``memory_budget``."""
         # not waiting for the lock: a request waiting here would hold one of the threads that
         # the games' requests run in (Starlette's pool), so a burst of uploads would stall them
         if not self._checking.acquire(blocking=False):
