@@ -124,6 +124,43 @@ class ArenaArgumentError(ValueError):
         self.argument = argument
 
 
+def _check_out(out, files=OUT_FILES) -> list[str]:
+    """Which of ``files`` the directory ``out`` holds already; ArenaArgumentError("out")
+    when ``out`` is no directory path this process can write those files into."""
+    def bad(message: str):
+        raise ArenaArgumentError("out", message)
+
+    if not isinstance(out, (str, os.PathLike)):
+        bad(f"out must be a directory path, got {shown(out)}")
+    if not str(out).strip():
+        bad(f"out must be a directory path, got an empty one ({shown(out)})")
+    if "\0" in str(out):  # pathlib's exists() says False for it, and mkdir raised a bare ValueError
+        bad(f"out must be a directory path, got one with a NUL character ({shown(str(out))})")
+    p = Path(out)
+    try:  # a name too long, a NUL, a folder this user may not look into: the system's error, named
+        exists, above = p.exists(), next((a for a in p.absolute().parents if a.exists()), None)
+        found = [name for name in files if (p / name).exists()] if p.is_dir() else []
+        folders = [name for name in found if (p / name).is_dir()]
+    except (OSError, ValueError) as exc:
+        bad(f"out {shown(str(out))} is not a directory path this process can use: "
+            f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}")
+    if exists and not p.is_dir():
+        bad(f"out must be a directory; {shown(str(p))} exists and is a file")
+    if folders:  # unlink failed on it (overwrite), or writing the file, after every agent was built
+        bad(f"out {shown(str(p))} holds a folder named {folders[0]}, where the arena writes that file; "
+            f"give another out directory or move the folder")
+    if above is not None and not exists and not above.is_dir():
+        bad(f"out must be a directory; {shown(str(p))} cannot be created: {shown(str(above))} is a file")
+    return found
+
+
+def earlier_run_message(out, found: list[str], what: str) -> str:
+    """Why ``out``, holding ``found`` (an earlier run's files), is refused without overwrite."""
+    return (f"out {shown(str(out))} already holds an earlier arena run's files ({', '.join(found)}): {what} "
+            f"would replace them; give another out directory, or overwrite=True (the command's --overwrite) "
+            f"to replace them")
+
+
 def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode,
                 game="spacemission", record=True, progress=False, log=None, overwrite=False):
     def bad(argument: str, message: str):
@@ -180,37 +217,14 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
                          "use fewer workers", f" ({WORKER_BYTES // 2**20} MiB each at the least)")
         except ValueError as exc:
             bad("workers", str(exc))
-    if out is not None:
-        if not isinstance(out, (str, os.PathLike)):
-            bad("out", f"out must be a directory path, got {shown(out)}")
-        if not str(out).strip():
-            bad("out", f"out must be a directory path, got an empty one ({shown(out)})")
-        if "\0" in str(out):  # pathlib's exists() says False for it, and mkdir raised a bare ValueError
-            bad("out", f"out must be a directory path, got one with a NUL character ({shown(str(out))})")
-        p = Path(out)
-        try:  # a name too long, a NUL, a folder this user may not look into: the system's error, named
-            exists, above = p.exists(), next((a for a in p.absolute().parents if a.exists()), None)
-            found = [name for name in OUT_FILES if (p / name).exists()] if p.is_dir() else []
-            folders = [name for name in found if (p / name).is_dir()]
-        except (OSError, ValueError) as exc:
-            bad("out", f"out {shown(str(out))} is not a directory path this process can use: "
-                       f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}")
-        if exists and not p.is_dir():
-            bad("out", f"out must be a directory; {shown(str(p))} exists and is a file")
-        if folders:  # unlink failed on it (overwrite), or writing the file, after every agent was built
-            bad("out", f"out {shown(str(p))} holds a folder named {folders[0]}, where the arena writes that file; "
-                       f"give another out directory or move the folder")
-        if above is not None and not exists and not above.is_dir():
-            bad("out", f"out must be a directory; {shown(str(p))} cannot be created: {shown(str(above))} is a file")
+    found = _check_out(out) if out is not None else []
     for argument, value in (("record", record), ("progress", progress), ("overwrite", overwrite)):
         if not isinstance(value, (bool, np.bool_)):
             bad(argument, f"{argument} must be True or False, got {shown(value)}")
     if log is not None and not callable(log):
         bad("log", f"log must be None or a function of one message, got {shown(log)}")
-    if out is not None and found and not overwrite:  # as the trainers refuse a run_dir that holds a run
-        bad("out", f"out {shown(str(out))} already holds an earlier arena run's files ({', '.join(found)}): a run "
-                   f"would replace them; give another out directory, or overwrite=True (the command's --overwrite) "
-                   f"to replace them")
+    if found and not overwrite:  # as the trainers refuse a run_dir that holds a run
+        bad("out", earlier_run_message(out, found, "a run"))
     return list(agents), int(num_players), rules, int(max_rounds)
 
 
@@ -563,7 +577,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
                          workers=_pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
     if out_dir is not None:
-        result.save(out_dir)
+        result._write(out_dir)  # its files were removed above (overwrite) or not there
     return result
 
 

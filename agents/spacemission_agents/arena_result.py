@@ -8,11 +8,15 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import numpy as np
+
+from spacemission_env.checks import shown
 
 from .arena_stats import AgentStats, Games, PairStats
 
 RESULTS_FORMAT = "spacemission-arena-results"
 RESULTS_VERSION = 1
+SAVED_FILES = ("results.json", "pairs.csv", "agents.csv", "arena.png")  # what save writes, in this order
 
 
 def _clean(x):
@@ -76,14 +80,25 @@ class ArenaResult:
             d["timing"] = self.timing
         return _clean(d)
 
-    def save(self, out) -> dict[str, Path]:
-        """Write results.json, pairs.csv, agents.csv and arena.png into the directory ``out``."""
+    def save(self, out, overwrite: bool = False) -> dict[str, Path]:
+        """Write results.json, pairs.csv, agents.csv and arena.png into the directory ``out``
+        (created). One that holds any of the four already (an earlier run's) is refused, as
+        run_arena refuses it, unless ``overwrite``: ArenaArgumentError (a ValueError naming
+        ``out``), before anything is written. A ``games.jsonl`` there is left as it is."""
+        from .arena import ArenaArgumentError, _check_out, earlier_run_message
+
+        if not isinstance(overwrite, (bool, np.bool_)):
+            raise ArenaArgumentError("overwrite", f"overwrite must be True or False, got {shown(overwrite)}")
+        found = _check_out(out, SAVED_FILES)
+        if found and not overwrite:
+            raise ArenaArgumentError("out", earlier_run_message(out, found, "saving"))
+        return self._write(Path(out))
+
+    def _write(self, out: Path) -> dict[str, Path]:
         from .arena_output import plot_png
 
-        out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        paths = {k: out / f for k, f in (("json", "results.json"), ("pairs", "pairs.csv"),
-                                         ("agents", "agents.csv"), ("png", "arena.png"))}
+        paths = {k: out / f for k, f in zip(("json", "pairs", "agents", "png"), SAVED_FILES)}
         paths["json"].write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
         self._write_csv(paths["pairs"], [self._pair_row(p) for p in self.pairs.values()])
         self._write_csv(paths["agents"], [self._agent_row(a) for a in self.agents])

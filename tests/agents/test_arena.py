@@ -278,3 +278,29 @@ def test_out_with_an_earlier_runs_results_needs_overwrite(tmp_path):
         run_arena(["random", "greedy"], games=2, out=tmp_path / "new", progress=False, overwrite="yes")
     result = run_arena(["random", "kind-random"], games=2, seed=2, out=out, progress=False, overwrite=True)
     assert json.loads((out / "results.json").read_text())["config"]["agents"] == result.config["agents"]
+
+
+def test_save_into_a_folder_with_results_needs_overwrite(tmp_path):
+    """Before: ArenaResult.save(out) replaced an earlier run's results silently, while
+    run_arena(out=...) refused such a folder without overwrite. Now save refuses it the same
+    way (ArenaArgumentError naming out, the files and overwrite=True) before writing anything;
+    overwrite=True replaces the four files it writes and leaves a games.jsonl alone."""
+    out = tmp_path / "out"
+    run_arena(["random", "greedy"], games=2, seed=1, out=out, progress=False)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    other = run_arena(["random", "kind-random"], games=2, seed=2, progress=False)
+    with pytest.raises(ArenaArgumentError, match=r"already holds an earlier arena run's files \(results.json, pairs.csv, "
+                                                 r"agents.csv, arena.png\): saving would replace them.*overwrite=True") as info:
+        other.save(out)
+    assert info.value.argument == "out"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    with pytest.raises(ArenaArgumentError, match="overwrite must be True or False, got 'yes'"):
+        other.save(tmp_path / "new", overwrite="yes")
+    assert not (tmp_path / "new").exists()
+    with pytest.raises(ArenaArgumentError, match="exists and is a file"):
+        other.save(out / "games.jsonl")
+    paths = other.save(out, overwrite=True)
+    assert sorted(p.name for p in paths.values()) == ["agents.csv", "arena.png", "pairs.csv", "results.json"]
+    assert json.loads((out / "results.json").read_text())["config"]["agents"] == ["random", "kind-random"]
+    assert (out / "games.jsonl").read_bytes() == before["games.jsonl"]
+    assert sorted(p.name for p in other.save(tmp_path / "fresh").values()) == sorted(p.name for p in paths.values())
