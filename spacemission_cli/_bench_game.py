@@ -161,6 +161,12 @@ def decision_speed(game, config: GameConfig, spec: str, agent, batch: int, secon
     return {"spec": spec, "single_per_s": r["single_per_s"], "batched_per_s": r["batched_per_s"]}
 
 
+def given_specs(text: str) -> list[str]:
+    """The specs of ``--agents``, every comma-separated entry kept: an empty one ("random,,",
+    or "") is refused by made_agents as ``spacemission arena`` refuses it (it was skipped)."""
+    return [s.strip() for s in text.split(",")]
+
+
 def made_agents(specs: list, config: GameConfig, ap) -> list:
     """(spec, agent made and bound to ``config``) for every spec, each checked before any
     timing: a spec that cannot be made, or an agent that refuses the game (a PPO model of
@@ -188,8 +194,8 @@ def run(args, ap) -> dict:
         config = GameConfig(players, args.rules, game=game.name)  # --rules is checked against the game before
     except ValueError as exc:
         config_error(ap, exc)
-    if args.agents:
-        specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if args.agents is not None:
+        specs = given_specs(args.agents)
     else:  # the game's own bots that need no model file (random alone where it has none)
         from spacemission_agents.registry import model_free_agents
 

@@ -226,8 +226,10 @@ def env_speed(players: int, rules: str, seconds: float, seed: int = 0) -> dict:
 
 
 def _agent_specs(text: str | None) -> list[str]:
-    if text:
-        return [s.strip() for s in text.split(",") if s.strip()]
+    if text is not None:  # every entry, an empty one too: made_agents refuses it, as arena does (it was skipped)
+        from ._bench_game import given_specs
+
+        return given_specs(text)
     from spacemission_agents.registry import available_agents
 
     installed = set(available_agents())

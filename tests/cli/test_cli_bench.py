@@ -53,6 +53,24 @@ def test_bad_arguments(argv, text, capsys):
     assert exc.value.code == 2 and text in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("agents", ["random,,", "random,,greedy", "random, ,greedy", "", ","])
+def test_an_empty_agent_entry_is_refused_as_arena_refuses_it(game, agents, capsys):
+    """Before: bench skipped empty --agents entries ('random,,' timed random alone; '' timed
+    the default agents) while spacemission arena refuses them. Now the same usage error as
+    arena's, before anything is timed."""
+    from spacemission_cli import arena
+
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--game", game, "--only", "agents", "--agents", agents, "--seconds", "0.1"])
+    captured = capsys.readouterr()
+    assert exc.value.code == 2 and "argument --agents: agent spec must be a non-empty string (" in captured.err, captured
+    assert captured.out == ""
+    with pytest.raises(SystemExit) as exc:
+        arena.main(["--game", game, "--agents", "random,,greedy", "--games", "1"])
+    assert exc.value.code == 2 and "argument --agents: agent spec must be a non-empty string (" in capsys.readouterr().err
+
+
 def test_help_shows_an_example(capsys):
     with pytest.raises(SystemExit):
         bench.main(["--help"])

@@ -231,12 +231,12 @@ def test_bench_names_its_rule_set_and_refuses_pgx_python(capsys):
 
 @pytest.mark.parametrize("agents", [",", " , ,"])
 def test_bench_refuses_agents_that_name_none(capsys, agents):
-    """--agents of commas alone names no agent: refused, as Space Mission's bench refuses it
+    """--agents of commas alone names no agent: refused, as arena refuses an empty spec
     (Red Planet's timed no agent and printed no agents table, silently)."""
     with pytest.raises(SystemExit) as exc:
         bench.main(["--game", "red_planet", "--only", "agents", "--agents", agents, "--seconds", "0.1"])
     assert exc.value.code == 2
-    assert "argument --agents: no agent to time" in capsys.readouterr().err
+    assert "argument --agents: agent spec must be a non-empty string" in capsys.readouterr().err
 
 def test_the_page_lists_red_planet_records_as_not_shown(arena_file):
     from spacemission_cli.web.replays import ReplayLibrary
