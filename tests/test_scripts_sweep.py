@@ -301,15 +301,63 @@ def test_arena_game_stats_bad_files(capsys, tmp_path):
     usage_error(capsys, "tools", "arena_game_stats", [str(empty), "--json", str(tmp_path)], "is a folder")
 
 
-def test_exploitability_plot_malformed_pairs_csv(tmp_path):
+def test_exploitability_plot_malformed_pairs_csv(capsys, tmp_path):
     folder = tmp_path / "br_step_5"
     folder.mkdir()
     (folder / "pairs.csv").write_text("win_rate,ci_low,ci_high,games\n")  # was: StopIteration
-    with pytest.raises(SystemExit, match="has no row of an arena's pairs.csv"):
-        load_tool("exploitability_plot").main(["--curve", f"x={tmp_path}/br_step_*"])
+    usage_error(capsys, "tools", "exploitability_plot", ["--curve", f"x={tmp_path}/br_step_*"],
+                "argument --curve:", "has no row of an arena's pairs.csv")
     (folder / "pairs.csv").write_text("a,b\n1,2\n")  # was: KeyError
-    with pytest.raises(SystemExit, match="has no row of an arena's pairs.csv"):
-        load_tool("exploitability_plot").main(["--curve", f"x={tmp_path}/br_step_*"])
+    usage_error(capsys, "tools", "exploitability_plot", ["--curve", f"x={tmp_path}/br_step_*"],
+                "has no row of an arena's pairs.csv")
+    (folder / "pairs.csv").write_bytes(b"\xff\xfe\x00")  # was: UnicodeDecodeError's traceback
+    usage_error(capsys, "tools", "exploitability_plot", ["--curve", f"x={tmp_path}/br_step_*"],
+                "has no row of an arena's pairs.csv")
+
+
+def test_exploitability_plot_bad_input_is_a_usage_error(capsys, tmp_path):
+    """Before: SystemExit(message), status 1 without a usage line, the value echoed whole (a
+    label or glob of thousands of characters); a baseline whose label named no curve was drawn
+    nowhere, silently; a label given twice kept the later one. Now usage errors (status 2),
+    values cut with checks.shown, naming the option."""
+    long = "x" * 5000
+    for argv, needles in (
+            ([], ["argument --curve: give at least one --curve LABEL=GLOB"]),
+            (["--curve", long], ["argument --curve: must be LABEL=GLOB, got 'xxx", "xxx..."]),
+            (["--curve", f"a={tmp_path}/{long}_*"], ["argument --curve: no folders match", "xxx..."]),
+            (["--curve", f"a={tmp_path}/x", "--curve", f"a={tmp_path}/y"], ["argument --curve: label 'a' given twice"]),
+            (["--curve", f"a={tmp_path}/x", "--baseline", "b=somewhere"], ["argument --baseline: label 'b' names no --curve"]),
+            (["--curve", f"a={tmp_path}/x", "--baseline", "a="], ["argument --baseline: must be LABEL=PATH, got 'a='"]),
+            (["--curve", f"a={tmp_path}/x", "--png", str(tmp_path)], ["argument --png:", "is a folder"])):
+        err = usage_error(capsys, "tools", "exploitability_plot", argv, *needles)
+        assert long not in err and max(map(len, err.split())) <= 120, err
+    (tmp_path / "a_final").mkdir()
+    usage_error(capsys, "tools", "exploitability_plot", ["--curve", f"a={tmp_path}/a_*"],
+                "argument --curve:", "does not end in step_N")
+    (tmp_path / "b_step_3").mkdir()
+    usage_error(capsys, "tools", "exploitability_plot", ["--curve", f"a={tmp_path}/b_*"],
+                "argument --curve: no pairs.csv in")
+    usage_error(capsys, "tools", "exploitability_plot", ["--curve", f"a={tmp_path}/nothing_*", "--baseline",
+                                                         f"a={tmp_path}/b_step_3"], "argument --curve: no folders match")
+
+
+def test_exploitability_plot_draws_every_curve(tmp_path, monkeypatch):
+    """Before: the curves were zipped with four colours, so a fifth curve was left out of the
+    picture (its table rows were printed)."""
+    pytest.importorskip("matplotlib")
+    tool = load_tool("exploitability_plot")
+    for k in range(5):
+        folder = tmp_path / f"c{k}_step_{1000 * (k + 1)}"
+        folder.mkdir()
+        (folder / "pairs.csv").write_text("agent,opponent,games,win_rate,ci_low,ci_high\nbr,t,10,0.5,0.2,0.8\n")
+    drawn = []
+    import matplotlib.axes
+
+    real = matplotlib.axes.Axes.errorbar
+    monkeypatch.setattr(matplotlib.axes.Axes, "errorbar",
+                        lambda self, *a, **k: drawn.append(k["label"]) or real(self, *a, **k))
+    tool.main([a for k in range(5) for a in ("--curve", f"c{k}={tmp_path}/c{k}_step_*")] + ["--png", str(tmp_path / "p.png")])
+    assert drawn == [f"best response vs c{k}" for k in range(5)] and (tmp_path / "p.png").stat().st_size > 0
 
 
 @pytest.mark.parametrize("argv, needle", [
