@@ -9,6 +9,9 @@ never contains one)::
     ppo[:PATH][:KEY=VALUE]...        the shipped PPO model, or the one saved at PATH
     MODULE:ATTR[:KEY=VALUE]...       any importable class or factory, e.g. mypkg.bots:MyBot
 
+A PATH holding ':' or '=' is read whole where it names an existing file (the longest
+run of ':'-separated items that does; see :func:`_model_path`).
+
 Values are Python literals where they parse as one (``0.1``, ``2``, ``True``,
 ``None``, ``'text'``), else plain strings (``rollout=greedy``). The keyword
 arguments go to the class (or factory); a ``seed`` given to :func:`make_agent`
@@ -24,6 +27,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import os
 from dataclasses import dataclass
 
 from spacemission_env.checks import cut, cut_long_words, shown  # echoed values: cut to SHOWN_CHARS
@@ -62,6 +66,9 @@ RED_PLANET_AGENTS: dict[str, _Entry] = {
 AGENTS_BY_GAME: dict[str, dict[str, _Entry]] = {"spacemission": AGENTS, "red_planet": RED_PLANET_AGENTS}
 # a game of the protocol without its own names (docs/games.md, "Adding a game"): the agents that play any game
 GAME_NEUTRAL_AGENTS: dict[str, _Entry] = {name: AGENTS[name] for name in ("random", "ppo")}
+# a ppo:PATH spec whose path holds ':' or '=' and names no file reads as parameters: said where one fails
+MODEL_PATH_HINT = ("a model path holding ':' or '=' is read whole only where it names an existing file (a relative "
+                   "one from the current directory): check the path, or link the file under a name without them (ln -s)")
 SPEC_SYNTAX = "NAME[:KEY=VALUE]..., ppo[:PATH][:KEY=VALUE]... or MODULE:CLASS[:KEY=VALUE]..."
 
 
@@ -86,6 +93,25 @@ def _parse_value(text: str):
         return text
 
 
+def _model_path(items: list[str]) -> tuple[str | None, list[str]]:
+    """(model path, KEY=VALUE items) of what follows ``ppo:`` (split at ':'). The path is
+    the longest run of leading items that, joined with ':' again, names an existing file,
+    so a path holding ':' or '=' can be given (``ppo:runs/lr=3e-4/final.npz``); where none
+    does, the first item if it holds no '=' (a missing file, named when it is loaded), else none."""
+    for k in range(len(items), 0, -1):
+        candidate = ":".join(items[:k]).strip()
+        try:
+            found = bool(candidate) and os.path.isfile(candidate)  # as PPOAgent.load opens it
+        except (OSError, ValueError):  # a NUL, a name too long
+            found = False
+        if found:
+            return candidate, [p.strip() for p in items[k:]]
+    rest = [p.strip() for p in items]
+    if "=" not in rest[0]:
+        return rest[0], rest[1:]
+    return None, rest
+
+
 def parse_spec(spec: str, game: str = "spacemission") -> tuple[str, str | None, dict]:
     """(target, path, kwargs) of a spec: target is a registered name of ``game`` or
     "MODULE:ATTR"; path is the PPO model path (``ppo:PATH``) or None. ValueError on a
@@ -98,8 +124,8 @@ def parse_spec(spec: str, game: str = "spacemission") -> tuple[str, str | None, 
     path = None
     if head in names:
         target = head
-        if head == "ppo" and rest and "=" not in rest[0]:
-            path, rest = rest[0], rest[1:]
+        if head == "ppo" and rest:
+            path, rest = _model_path(parts[1:])
     else:
         if not rest or "=" in rest[0] or not rest[0]:
             raise ValueError(f"unknown agent {shown(head)} in spec {shown(spec)}; expected one of {_allowed(game)}")
@@ -109,8 +135,9 @@ def parse_spec(spec: str, game: str = "spacemission") -> tuple[str, str | None, 
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or not key.isidentifier():
+            hint = f"; {MODEL_PATH_HINT}" if target == "ppo" else ""
             raise ValueError(f"agent spec {shown(spec)}: parameter {shown(item)} is not KEY=VALUE "
-                             f"(syntax: {SPEC_SYNTAX})")
+                             f"(syntax: {SPEC_SYNTAX}){hint}")
         if key in kwargs:
             raise ValueError(f"agent spec {shown(spec)}: parameter {shown(key)} given twice")
         kwargs[key] = _parse_value(value.strip())
@@ -183,7 +210,13 @@ def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
         call_kwargs = dict(kwargs)
         if seed is not None and "seed" not in call_kwargs and _accepts(factory, "seed"):
             call_kwargs["seed"] = seed
-        _check_kwargs(factory, call_kwargs, spec)
+        try:
+            _check_kwargs(factory, call_kwargs, spec)
+        except ValueError as exc:  # ppo:lr=3e-4/final.npz where no such file is: a parameter lr
+            if target != "ppo" or not any(isinstance(v, str) and ("/" in v or "\\" in v or v.endswith(".npz"))
+                                          for v in kwargs.values()):
+                raise
+            raise ValueError(f"{exc}; {MODEL_PATH_HINT}") from exc.__cause__
         try:
             agent = factory(*args, **call_kwargs)
         except Exception as exc:  # noqa: BLE001 - whatever the constructor raises, name the spec

@@ -38,6 +38,40 @@ def test_registry_errors_name_the_spec(spec, match):
         make_agent(spec)
 
 
+def test_a_model_path_holding_colons_or_equals_signs_is_read_whole(tmp_path, monkeypatch):
+    """Before: parse_spec split ppo:PATH at every ':' and took an item with '=' as a parameter,
+    so a model under runs/lr=3e-4/ or a:b/ could not be named at all ("parameter ... is not
+    KEY=VALUE", or an unknown parameter 'lr'). Now the longest leading run of items naming an
+    existing file is the path; parameters may follow; a spec of the old form reads as before,
+    and one naming no file says how to work around it."""
+    from pathlib import Path
+
+    from spacemission_agents.arena_ray import portable_spec
+    from spacemission_agents.ppo import PPOAgent
+
+    shipped = Path(__file__).resolve().parents[2] / "agents" / "spacemission_agents" / "data" / "ppo_2p.npz"
+    monkeypatch.chdir(tmp_path)
+    for rel in ("runs/lr=3e-4/final.npz", "a:b/m=1.npz", "x.npz:v2"):
+        Path(rel).parent.mkdir(parents=True, exist_ok=True)
+        Path(rel).write_bytes(shipped.read_bytes())
+        assert parse_spec(f"ppo:{rel}") == ("ppo", rel, {})
+        assert parse_spec(f"ppo: {rel} :temperature=0.5:name='m'") == ("ppo", rel, {"temperature": 0.5, "name": "m"})
+        agent = make_agent(f"ppo:{rel}:temperature=0.5")
+        assert isinstance(agent, PPOAgent) and agent.temperature == 0.5
+        assert portable_spec(f"ppo:{rel}:temperature=0.5") == f"ppo:{tmp_path / rel}:temperature=0.5"
+        assert parse_spec(portable_spec(f"ppo:{rel}:temperature=0.5"))[1] == str(tmp_path / rel)
+    assert parse_spec("ppo:missing.npz:temperature=1") == ("ppo", "missing.npz", {"temperature": 1})  # as before
+    assert parse_spec("ppo:temperature=1") == ("ppo", None, {"temperature": 1})
+    with pytest.raises(ValueError, match=r"parameter 'b/gone.npz' is not KEY=VALUE.*read whole only where it names "
+                                         r"an existing file.*\(ln -s\)"):
+        parse_spec("ppo:a:b/gone.npz")
+    with pytest.raises(ValueError, match=r"unexpected keyword argument 'lr'.*read whole only where it names an existing "
+                                         r"file.*\(ln -s\)"):
+        make_agent("ppo:lr=1e-3/final.npz")
+    with pytest.raises(ValueError, match=r"unexpected keyword argument 'temprature'; accepted parameters: [^;]*$"):
+        make_agent("ppo:temprature=1")  # a misspelt parameter gets no hint about paths
+
+
 def test_import_path_agents_and_seeding():
     a = make_agent("spacemission_agents.random_agents:KindRandomAgent", seed=4)
     masks = np.ones((20, A.NUM_ACTIONS), bool)
