@@ -259,7 +259,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
                 bind(config)
             except (ValueError, TypeError) as exc:
                 raise ArenaArgumentError("agents", f"agent {shown(name)} rejects the configuration {config}: {cut_long_words(str(exc))}") from exc
-            except Exception as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
                 raise ArenaArgumentError("agents", f"agent {shown(name)} failed to bind to the configuration {config}: "
                                                    f"{type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         what = "before its first game"
@@ -269,7 +269,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
             if callable(seed_fn):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
                 what = "in seed() (the arena seeds each agent with a 63-bit integer)"
                 seed_fn(_agent_seed(seed, 0, i))
-        except Exception as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
             raise ArenaArgumentError("agents", f"agent {shown(name)} failed {what}: "
                                                f"{type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         types = get_game(config.game).observation_types
@@ -309,6 +309,9 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
     # each worker began to print a KeyboardInterrupt traceback of its own besides
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate's: not a handler the parent set (the command's)
+    from . import arena_play
+
+    arena_play.AGENT_FAILURES = (Exception, SystemExit, KeyboardInterrupt)  # here only an agent raises it
     # an exception here would make the pool respawn workers forever: keep it for the first task
     try:
         agents = []
@@ -334,7 +337,7 @@ def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_fin
         if callable(fn):
             try:
                 fn(_agent_seed(task["seed"], task["chunk"], k))
-            except Exception as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
                 raise RuntimeError(f"agent {shown(names[k])} failed in seed(): {type(exc).__name__}: {cut_long_words(str(exc))}") from exc
     t0 = time.perf_counter()
     out = play_chunk(agents, names, *config[:3], task["games"], task["seeds"], task["seats"], task["record"], on_finished,
@@ -362,7 +365,14 @@ class _Reporter:
 def _worker_chunk(task: tuple) -> dict:
     if _WORKER.get("error"):
         raise RuntimeError(_WORKER["error"])
-    return _run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task, _Reporter(_WORKER["queue"], task["chunk"]))
+    try:
+        return _run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task,
+                          _Reporter(_WORKER["queue"], task["chunk"]))
+    except Exception:
+        raise
+    except BaseException as exc:  # the pool passes on Exceptions only: a SystemExit (an agent's seed() or
+        # bind calling sys.exit) ended this worker, its chunk was lost and the arena waited for it forever
+        raise RuntimeError(f"chunk {task['chunk']}: {type(exc).__name__}: {cut_long_words(str(exc))}") from None
 
 
 def auto_chunk_size(num_games: int) -> int:

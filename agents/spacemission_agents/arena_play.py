@@ -84,6 +84,12 @@ class _Labels:
 _LABELS = _Labels()
 
 
+# what an agent's act_batch may raise that makes a forfeit: any exception, and SystemExit (sys.exit in an
+# agent ended the whole arena with its status and no word, or killed a worker process and hung the pool);
+# a worker adds KeyboardInterrupt, which only an agent raises there (the workers ignore SIGINT)
+AGENT_FAILURES: tuple = (Exception, SystemExit)
+
+
 class _BadAnswer(ValueError):
     """An agent's answer that is not an int array of the right shape (its message says why)."""
 
@@ -127,7 +133,7 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
     def ask(rows: slice, n: int) -> np.ndarray:
         try:
             answer = agent.act_batch(obs[rows], masks[rows].copy())  # an agent may write to its mask: not to ours
-        except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
+        except AGENT_FAILURES as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
             raise _BadAnswer(f"raised {type(exc).__name__}: {exc}") from exc
         return _as_actions(answer, n)
 

@@ -344,6 +344,82 @@ def test_forfeits_are_losses_and_the_run_goes_on(tmp_path):
     assert data["totals"]["forfeits"] == len(result.forfeits)
 
 
+class Exiter(KindRandomAgent):
+    """Calls sys.exit whenever one of its rows may discover."""
+
+    name = "exiter"
+
+    def act_batch(self, observations, action_masks):
+        if np.asarray(action_masks, bool)[:, A.DISCOVER].any():
+            raise SystemExit(3)
+        return super().act_batch(observations, action_masks)
+
+
+class WorkerInterrupt(KindRandomAgent):
+    """Raises KeyboardInterrupt in act_batch, but only in another process than the one that built it."""
+
+    name = "interrupter"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        import os
+
+        self.pid = os.getpid()
+
+    def act_batch(self, observations, action_masks):
+        import os
+
+        if os.getpid() != self.pid:
+            raise KeyboardInterrupt
+        return super().act_batch(observations, action_masks)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_agent_calling_sys_exit_forfeits(workers):
+    """Before: SystemExit from an agent's act_batch is no Exception: with one worker it ended the
+    whole arena (the command exited 3 without a word); in a worker process it ended that
+    worker, its chunk was lost and the arena waited for it forever. Now a forfeit naming the
+    agent, game, seed and seat, as for any exception; the same results for any workers."""
+    messages = []
+    result = run_arena([Exiter(), "kind-random"], games=4, seed=1, chunk_size=2, workers=workers, progress=False,
+                       log=messages.append)
+    assert len(result.forfeits) == len(messages) > 0
+    for f in result.forfeits:
+        assert f["agent"] == "exiter" and f["reason"] == "raised SystemExit: 3" and f["action"] is None
+        assert f"agent 'exiter' forfeits game {f['game']} (seed {f['seed']}, seat {f['seat']}, round" in f["message"]
+    assert result.num_games == 4
+
+
+def test_a_keyboard_interrupt_raised_by_an_agent_in_a_worker_forfeits():
+    """Before: it ended the worker process (the pool passes on Exceptions only; the workers
+    ignore SIGINT, so only an agent raises it there) and the arena hung for the lost chunk."""
+    result = run_arena([WorkerInterrupt(), "kind-random"], games=4, seed=1, chunk_size=2, workers=2, progress=False,
+                       start_method="fork", log=lambda m: None)
+    assert len(result.forfeits) == 4  # each game's first decision of the agent: it never plays
+    assert {f["reason"] for f in result.forfeits} == {"raised KeyboardInterrupt: "}
+
+
+class WorkerSeedInterrupt(WorkerInterrupt):
+    def act_batch(self, observations, action_masks):
+        return KindRandomAgent.act_batch(self, observations, action_masks)
+
+    def seed(self, seed=None):
+        import os
+
+        if os.getpid() != getattr(self, "pid", os.getpid()):
+            raise KeyboardInterrupt
+        super().seed(seed)
+
+
+def test_a_worker_whose_chunk_ends_in_a_base_exception_stops_the_arena_with_an_error():
+    """Before: a BaseException other than an agent's act_batch (seed() raising KeyboardInterrupt
+    in a worker) ended the worker, and the arena waited for its chunk forever. Now the chunk
+    fails with a RuntimeError naming it, which run_arena raises."""
+    with pytest.raises(RuntimeError, match=r"chunk [01]: KeyboardInterrupt"):
+        run_arena([WorkerSeedInterrupt(), "kind-random"], games=4, seed=1, chunk_size=2, workers=2, progress=False,
+                  start_method="fork")
+
+
 def test_an_unhashable_game_is_named_by_the_registry():
     """Before: make_agent("random", game=["x"]) raised TypeError (unhashable type: 'list')."""
     with pytest.raises(ValueError, match=r"unknown game \['x'\]; expected one of"):
