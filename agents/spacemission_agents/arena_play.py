@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from spacemission_env.checks import cut_long_words
 from spacemission_env.games import get_game
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import HAND_SIZE, NUM_CARDS, RING_SIZE
@@ -109,7 +110,7 @@ def _as_actions(value, n: int) -> np.ndarray:
         a = np.asarray(value)
     except Exception as exc:  # noqa: BLE001 - a ragged list, an object numpy cannot take
         raise _BadAnswer(f"act_batch returned {type(value).__name__} that is not an array "
-                         f"({type(exc).__name__}: {exc}), expected an int array of shape ({n},)") from None
+                         f"({type(exc).__name__}: {cut_long_words(str(exc))}), expected an int array of shape ({n},)") from None
     if a.shape != (n,):
         raise _BadAnswer(f"act_batch returned shape {a.shape}, expected ({n},)")
     if a.dtype.kind in "uf" and n:  # a cast beyond int64 would wrap: name the value returned instead
@@ -134,7 +135,8 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
         try:
             answer = agent.act_batch(obs[rows], masks[rows].copy())  # an agent may write to its mask: not to ours
         except AGENT_FAILURES as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
-            raise _BadAnswer(f"raised {type(exc).__name__}: {exc}") from exc
+            # cut: an agent's exception text (a whole array, say) went into every forfeit message and results.json
+            raise _BadAnswer(f"raised {type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         return _as_actions(answer, n)
 
     try:

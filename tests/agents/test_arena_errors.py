@@ -355,6 +355,25 @@ class Exiter(KindRandomAgent):
         return super().act_batch(observations, action_masks)
 
 
+class Verbose(KindRandomAgent):
+    """Raises with a message of one 5000-character word (a whole array printed into it, say)."""
+
+    name = "verbose"
+
+    def act_batch(self, observations, action_masks):
+        raise RuntimeError("x" * 5000)
+
+
+def test_a_forfeit_cuts_the_agents_exception_text(tmp_path):
+    """Before: the whole exception text went into every forfeit message, the log and results.json."""
+    messages = []
+    result = run_arena([Verbose(), "random"], games=2, seed=1, out=tmp_path, progress=False, log=messages.append)
+    assert len(messages) == 2
+    for f, msg in zip(result.forfeits, messages):
+        assert f["reason"] == "raised RuntimeError: " + "x" * 77 + "..." and len(msg) < 200
+    assert "x" * 81 not in (tmp_path / "results.json").read_text() + (tmp_path / "games.jsonl").read_text()
+
+
 class WorkerInterrupt(KindRandomAgent):
     """Raises KeyboardInterrupt in act_batch, but only in another process than the one that built it."""
 
