@@ -381,13 +381,20 @@ def auto_chunk_size(num_games: int) -> int:
     return int(min(DEFAULT_CHUNK_SIZE, max(16, math.ceil(num_games / 16))))
 
 
-def _collect(results, queue, report):
-    """The chunk results in order, relaying the workers' progress while waiting."""
+def _collect(results, queue, report, processes=()):
+    """The chunk results in order, relaying the workers' progress while waiting. RuntimeError
+    when one of the pool's worker ``processes`` has ended: the pool would start another, but
+    the chunk it played was lost and the arena waited for it forever."""
     while True:
         try:
             part = results.next(timeout=0.25)
         except mp.TimeoutError:
             part = None
+            ended = [p.exitcode for p in processes if p.exitcode is not None]
+            if ended:
+                raise RuntimeError(f"a worker process ended (exit code {ended[0]}) in the middle of a chunk: an agent "
+                                   f"ended it (os._exit, a crash in native code, the system killing it for memory); "
+                                   f"workers=1 (--workers 1) shows which agent and game")
         except StopIteration:
             return
         while True:
@@ -457,7 +464,8 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
             elif pool is None:
                 results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
             else:
-                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report)
+                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report,
+                                   list(getattr(pool, "_pool", ())))  # the workers started: none ends before terminate
             for task, part in zip(tasks, results):
                 for f in part["forfeits"]:
                     log(f["message"])

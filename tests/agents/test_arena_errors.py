@@ -439,6 +439,32 @@ def test_a_worker_whose_chunk_ends_in_a_base_exception_stops_the_arena_with_an_e
                   start_method="fork")
 
 
+class ProcessEnder(KindRandomAgent):
+    """Ends its process with os._exit in act_batch, but only in another process than the one that built it."""
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        import os
+
+        self.pid = os.getpid()
+
+    def act_batch(self, observations, action_masks):
+        import os
+
+        if os.getpid() != self.pid:
+            os._exit(7)
+        return super().act_batch(observations, action_masks)
+
+
+def test_a_worker_process_that_ends_stops_the_arena_with_an_error():
+    """Before: an agent that ended its worker process (os._exit, a crash in native code) lost
+    that chunk, and the arena waited for it forever. Now a RuntimeError says a worker ended,
+    with its exit code, and how to find the agent."""
+    with pytest.raises(RuntimeError, match=r"a worker process ended \(exit code 7\).*workers=1"):
+        run_arena([ProcessEnder(), "kind-random"], games=4, seed=1, chunk_size=2, workers=2, progress=False,
+                  start_method="fork")
+
+
 def test_an_unhashable_game_is_named_by_the_registry():
     """Before: make_agent("random", game=["x"]) raised TypeError (unhashable type: 'list')."""
     with pytest.raises(ValueError, match=r"unknown game \['x'\]; expected one of"):
