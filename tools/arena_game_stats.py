@@ -1,6 +1,7 @@
 """How each agent of a 2-player Space Mission arena plays: from an arena's games.jsonl
 (``spacemission arena ... --out DIR``), per agent: games, win share (ties half), mean final
-score and its categories, mean rounds, decisions per game, and the share of its
+score and its categories (over the games played to their end, as the arena's mean scores:
+a forfeited game's scores are provisional), mean rounds, decisions per game, and the share of its
 decisions of each action kind (docs/actions.md ids: top_up, jump, fly, scan, develop,
 discover, tile).
 
@@ -30,7 +31,7 @@ def kind_of(action_id: int) -> str:
 
 def stats(paths: list[str]) -> dict:
     """Per agent name: the figures of the module doc."""
-    acc: dict = defaultdict(lambda: {"games": 0, "points": 0.0, "rounds": 0, "decisions": 0,
+    acc: dict = defaultdict(lambda: {"games": 0, "finished": 0, "points": 0.0, "rounds": 0, "decisions": 0,
                                      "kinds": defaultdict(int), "scores": defaultdict(float)})
     for path in paths:
         for number, line in enumerate(Path(path).read_text().splitlines(), 1):
@@ -48,8 +49,10 @@ def stats(paths: list[str]) -> dict:
                 a["games"] += 1
                 a["points"] += 1.0 if g["winners"] == [seat] else 0.5 if seat in g["winners"] else 0.0
                 a["rounds"] += g["rounds"]
-                for c in CATEGORIES:
-                    a["scores"][c] += g["scores"][seat][c]
+                if g.get("forfeit") is None:  # a forfeited game's scores are provisional: left out, as the arena does
+                    a["finished"] += 1
+                    for c in CATEGORIES:
+                        a["scores"][c] += g["scores"][seat][c]
                 for who, action_id, _ in g["actions"]:
                     if who == seat:
                         a["decisions"] += 1
@@ -59,7 +62,7 @@ def stats(paths: list[str]) -> dict:
         n, d = a["games"], max(a["decisions"], 1)
         out[name] = {"games": n, "win_share": a["points"] / n, "rounds": a["rounds"] / n,
                      "decisions_per_game": a["decisions"] / n,
-                     "score": {c: a["scores"][c] / n for c in CATEGORIES},
+                     "score": {c: a["scores"][c] / a["finished"] if a["finished"] else float("nan") for c in CATEGORIES},
                      "kind_share": {k: a["kinds"][k] / d for k, _, _ in KINDS}}
     return out
 
