@@ -127,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
             log=lambda msg: err.print(f"[yellow]forfeit:[/yellow] {msg}", highlight=False, markup=True))
     except ArenaArgumentError as exc:
         ap.error(f"argument {OPTIONS.get(exc.argument, exc.argument)}: {exc}")
+    except RuntimeError as exc:  # a chunk that failed as a whole (an agent's seed(), a worker process that
+        # ended): the message says what happened; its traceback showed the pool's internals only
+        print(f"{ap.prog}: error: the arena stopped: {exc}", file=sys.stderr, flush=True)
+        return 1
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: as train stops, with 130 / 143 and what is left
         kept = ""
         if args.out and not args.no_record and (Path(args.out) / "games.jsonl").is_file():

@@ -394,7 +394,7 @@ def _collect(results, queue, report, processes=()):
             if ended:
                 raise RuntimeError(f"a worker process ended (exit code {ended[0]}) in the middle of a chunk: an agent "
                                    f"ended it (os._exit, a crash in native code, the system killing it for memory); "
-                                   f"workers=1 (--workers 1) shows which agent and game")
+                                   f"workers=1 (--workers 1) shows which agent and game") from None
         except StopIteration:
             return
         while True:

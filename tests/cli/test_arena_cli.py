@@ -185,3 +185,15 @@ sys.exit(main(["arena", "--agents", "random,kind-random", "--games", "8", "--chu
     assert "interrupted: the arena was not finished and no results were written" in proc.stderr
     assert "Traceback" not in proc.stderr and sorted(p.name for p in out.iterdir()) == ["games.jsonl"]
     assert len((out / "games.jsonl").read_text().splitlines()) == 4
+
+
+def test_a_worker_that_ends_is_an_error_line_not_a_traceback(capsys):
+    """Before: the RuntimeError of a chunk that failed as a whole (here a worker process that an
+    agent ended) left the command as a traceback through the pool's internals. Now one error
+    line and status 1."""
+    code = main(["arena", "--agents", "tests.agents.test_arena_errors:ProcessEnder,kind-random", "--games", "4",
+                 "--chunk-size", "2", "--workers", "2", "--start-method", "fork", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "spacemission arena: error: the arena stopped: a worker process ended (exit code 7)" in err
+    assert "Traceback" not in err
