@@ -31,15 +31,21 @@ def shown(value, limit: int = SHOWN_CHARS) -> str:
     """``repr(value)``, cut to ``limit`` characters: a message naming a rejected value (a
     16 KiB request body, a 5000-digit seed) does not repeat all of it. An integer past
     Python's digit limit for ``str`` (4300 digits by default), whose ``repr`` raises
-    ValueError, is described instead (the message would otherwise be that ValueError)."""
+    ValueError, is described instead (the message would otherwise be that ValueError), and
+    so is an object whose own ``__repr__`` raises (by its type and the error's): the
+    message meant to name it is not replaced by that error."""
     try:
         text = repr(value)
-    except ValueError:  # int's repr past sys.get_int_max_str_digits(), also inside a container
-        if isinstance(value, int):
+    except Exception as exc:  # noqa: BLE001 - any error of a foreign __repr__; KeyboardInterrupt still passes
+        # an int past sys.get_int_max_str_digits(), alone or inside a container
+        too_long = isinstance(exc, ValueError) and "integer string conversion" in str(exc)
+        if too_long and isinstance(value, int):
             digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): the count, to within one
             text = f"{'-' if value < 0 else ''}<an integer of about {digits:,} digits>"
-        else:
+        elif too_long:
             text = f"<a {type(value).__name__} holding an integer too long to show>"
+        else:
+            text = f"<a {type(value).__name__} object whose repr failed: {type(exc).__name__}>"
     return cut(text, limit)
 
 
