@@ -18,6 +18,7 @@ import numbers
 import numpy as np
 
 from ... import rng
+from ...checks import shown
 from .. import actions as A
 from ..components import (
     EDGES,
@@ -78,9 +79,10 @@ def check_num_players(num_players) -> int:
     """M-X2: 3, 4 or 5 players; WrongTypeError (a TypeError and a ValueError, as Space
     Mission's ValueError for any bad count) for another type."""
     if isinstance(num_players, bool) or not isinstance(num_players, numbers.Integral):
-        raise WrongTypeError(f"num_players must be an int, got {type(num_players).__name__} {num_players!r}")
-    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"Mission: Red Planet takes {MIN_PLAYERS} to {MAX_PLAYERS} players (M-X2), got {num_players}")
+        raise WrongTypeError(f"num_players must be an int, got {type(num_players).__name__} {shown(num_players)}")
+    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:  # int(): a numpy count reads 7, not np.int64(7), as before
+        raise ValueError(f"Mission: Red Planet takes {MIN_PLAYERS} to {MAX_PLAYERS} players (M-X2), "
+                         f"got {shown(int(num_players))}")
     return int(num_players)
 
 
