@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from spacemission_agents.ppo import PPOAgent
+from spacemission_env.checks import shown
 
 __all__ = ["check", "load_actor", "teacher_spec"]
 
@@ -34,17 +35,17 @@ def check(cfg) -> PPOAgent:
     TrainConfig); ValueError naming the mismatch otherwise."""
     path = cfg.init_from
     if not Path(path).is_file():
-        raise ValueError(f"option init_from: no model file at {path!r}")
+        raise ValueError(f"option init_from: no model file at {shown(path)}")
     with open(path, "rb") as f:
         if f.read(4) != b"PK\x03\x04":  # an .npz is a zip archive
-            raise ValueError(f"option init_from: {path!r} is not an .npz model file (a numpy PPOAgent file, e.g. a "
-                             f"run's final.npz)")
+            raise ValueError(f"option init_from: {shown(path)} is not an .npz model file (a numpy PPOAgent file, "
+                             f"e.g. a run's final.npz)")
     try:
         agent = PPOAgent.load(path)  # ValueError for a file that is not a model or of another layout
     except ValueError as exc:
         raise ValueError(f"option init_from: {exc}") from None
     meta = agent.metadata
-    where = f"option init_from: {path!r}"
+    where = f"option init_from: {shown(path)}"
     have_prior = (meta.get("prior") or {}).get("kind", "")
     arch = meta.get("architecture", {})
     pairs = [
@@ -58,7 +59,7 @@ def check(cfg) -> PPOAgent:
     ]
     for name, theirs, ours in pairs:
         if theirs != ours:
-            raise ValueError(f"{where} is a model with {name} {theirs!r}; this run has {name} {ours!r} "
+            raise ValueError(f"{where} is a model with {name} {shown(theirs)}; this run has {name} {shown(ours)} "
                              f"(set --{name.replace('_', '-')} to match, or start from another file)")
     if cfg.prior:  # the env computes the codes with this package's prior: the file's must be the same
         from spacemission_agents.ppo_prior import HeuristicPrior, make_prior

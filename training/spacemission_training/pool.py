@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spacemission_agents.registry import make_agent
+from spacemission_env.checks import shown
 
 __all__ = ["OpponentPool", "parse_weights", "pairwise_scores"]
 
@@ -38,7 +39,9 @@ SELF = "self"
 
 def parse_weights(text: str | dict) -> dict[str, float]:
     """``"heuristic=0.3,greedy=0.2,self=0.5"`` (or a dict) -> {group: weight}; ValueError
-    on a malformed item or a negative weight, or when all weights are 0."""
+    on a malformed item or a negative or non-finite weight, or when all weights are 0.
+    Each item splits at its last ``=``: a ``ppo:PATH`` group may hold ``=`` in its path
+    (``ppo:runs/lr=3e-4/final.npz=1.0``). The values the messages name are cut (checks.shown)."""
     if isinstance(text, dict):
         items = list(text.items())
     else:
@@ -48,21 +51,25 @@ def parse_weights(text: str | dict) -> dict[str, float]:
                 continue
             name, eq, value = part.strip().rpartition("=")
             if not eq or not name.strip():
-                raise ValueError(f"opponent weight {part!r} is not NAME=WEIGHT (e.g. heuristic=0.3,self=0.5)")
+                raise ValueError(f"opponent weight {shown(part)} is not NAME=WEIGHT (e.g. heuristic=0.3,self=0.5)")
             items.append((name.strip(), value))
     out: dict[str, float] = {}
     for name, value in items:
         try:
             w = float(value)
+        except OverflowError:  # an int past float's range
+            w = float("inf")
         except (TypeError, ValueError):
-            raise ValueError(f"opponent weight for {name!r} must be a number, got {value!r}") from None
-        if not np.isfinite(w) or w < 0:
-            raise ValueError(f"opponent weight for {name!r} must be >= 0, got {value!r}")
+            raise ValueError(f"opponent weight for {shown(name)} must be a number, got {shown(value)}") from None
+        if not np.isfinite(w):
+            raise ValueError(f"opponent weight for {shown(name)} must be a finite number >= 0, got {shown(value)}")
+        if w < 0:
+            raise ValueError(f"opponent weight for {shown(name)} must be >= 0, got {shown(value)}")
         if name in out:
-            raise ValueError(f"opponent {name!r} weighted twice")
+            raise ValueError(f"opponent {shown(name)} weighted twice")
         out[name] = w
     if not out or sum(out.values()) <= 0:
-        raise ValueError(f"opponent weights must name at least one opponent with a weight > 0, got {text!r}")
+        raise ValueError(f"opponent weights must name at least one opponent with a weight > 0, got {shown(text)}")
     return out
 
 
