@@ -52,15 +52,21 @@ def check_content_type(request: Request, accepted: tuple[str, ...]) -> None:
 
 
 async def read_body(request: Request, limit: int, types: tuple[str, ...] = (JSON_TYPE,)) -> bytes:
-    """The request's body, at most ``limit`` bytes; ApiError 413 past it, then 415 when its
-    Content-Type is not one of ``types`` (check_content_type). A body up to DRAIN_FACTOR times
-    the limit is read to its end first: a client that sends its whole body before reading the
-    answer (Python's urllib) gets the 413 or 415, not a reset connection."""
+    """The request's body, at most ``limit`` bytes. ApiError 415 when its Content-Type is not
+    one of ``types`` (check_content_type), decided before the body is read: of such a body at
+    most DRAIN_FACTOR times MAX_BODY is read and dropped. Then ApiError 413 past ``limit``. A
+    body up to DRAIN_FACTOR times the limit (or, refused for its type, the drained amount) is
+    read to its end first: a client that sends its whole body before reading the answer
+    (Python's urllib) gets the 413 or 415, not a reset connection."""
+    try:
+        check_content_type(request, types)
+    except ApiError:
+        await _drain(request, DRAIN_FACTOR * MAX_BODY)
+        raise
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdecimal() and (len(declared) > 18 or int(declared) > limit):
         if int(declared) <= DRAIN_FACTOR * limit:
-            async for _ in request.stream():
-                pass
+            await _drain(request, DRAIN_FACTOR * limit)
         raise ApiError(413, f"request body of {declared} bytes is over the limit of {limit} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -71,8 +77,16 @@ async def read_body(request: Request, limit: int, types: tuple[str, ...] = (JSON
             chunks.append(chunk)
     if size > limit:
         raise ApiError(413, f"request body is over the limit of {limit} bytes")
-    check_content_type(request, types)
     return b"".join(chunks)
+
+
+async def _drain(request: Request, most: int) -> None:
+    """Read and drop the request's body, up to about ``most`` bytes (it stops at the chunk past them)."""
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            break
 
 
 class LongNumber:

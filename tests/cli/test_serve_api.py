@@ -247,6 +247,45 @@ def test_a_post_without_a_json_type_is_refused_and_changes_nothing(ctype, app):
     assert comparable(typed.get(f"/api/games/{g['id']}").json()) == before
 
 
+def _asgi_post(app, path: str, ctype: str, size: int, chunk: int = 65536):
+    """POST ``size`` bytes to ``app`` in chunks of ``chunk`` with no Content-Length, straight
+    through ASGI: the status answered and how many bytes of the body the app read."""
+    import asyncio
+
+    sent, answer = [0], {}
+
+    async def receive():
+        if sent[0] >= size:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        sent[0] += chunk
+        return {"type": "http.request", "body": b" " * chunk, "more_body": sent[0] < size}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"name=x" if "replays" in path else b"",
+             "root_path": "", "headers": [(b"host", b"127.0.0.1"), (b"content-type", ctype.encode())],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8000)}
+    asyncio.run(app(scope, receive, send))
+    return answer["status"], sent[0]
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/api/replays"])
+def test_a_body_of_another_type_is_refused_before_it_is_read(path, app):
+    """Before: the body was read (kept, up to 8 MiB for a recorded file; read, up to 32 MiB)
+    and only then its Content-Type checked: a POST of any type made the server read and hold
+    it. Now the 415 comes from the headers, with at most DRAIN_FACTOR x MAX_BODY read and dropped."""
+    from spacemission_cli.web.app import DRAIN_FACTOR, MAX_UPLOAD
+
+    status, read = _asgi_post(app, path, "text/plain", MAX_UPLOAD)
+    assert status == 415
+    assert read <= DRAIN_FACTOR * MAX_BODY + 65536, read
+    status, read = _asgi_post(app, path, "text/plain", 1000, chunk=100)  # a small body: read to its end
+    assert status == 415 and read == 1000
+
+
 @pytest.mark.parametrize("ctype", ["application/json", "application/json; charset=utf-8", "Application/JSON"])
 def test_a_post_with_a_json_type_is_taken(ctype, app):
     bare = TestClient(app)
@@ -575,7 +614,8 @@ def test_an_oversized_body_gets_a_413_not_a_reset_connection():
                                  ("/api/replays?name=x", b" " * (MAX_UPLOAD + 1), "over the limit of 8388608 bytes"),
                                  ("/api/replays?name=x", chunks(MAX_UPLOAD + 65536), "over the limit of 8388608 bytes")):
             with pytest.raises(urllib.error.HTTPError) as exc:
-                urllib.request.urlopen(urllib.request.Request(base + path, data=data, method="POST"), timeout=30)
+                urllib.request.urlopen(urllib.request.Request(base + path, data=data, method="POST",
+                                                              headers=JSON_HEADERS), timeout=30)
             assert exc.value.code == 413 and text in json.loads(exc.value.read())["error"]
     assert DRAIN_FACTOR * MAX_UPLOAD < 64 * 1024 * 1024  # what the server reads of a body it refuses stays bounded
 
