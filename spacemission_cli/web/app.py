@@ -248,8 +248,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             except BaseException:
                 store.release()
                 raise
-            game_id = store.add(table, seed_chosen=options["seed_chosen"])
-            return game_id, store.get(game_id)
+            return store.add(table, seed_chosen=options["seed_chosen"])
 
         game_id, game = await run_in_threadpool(start)
         return JSONResponse(await run_in_threadpool(_locked, game, lambda: _json_of(game_id, game, 0)), status_code=201)

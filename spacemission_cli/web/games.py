@@ -158,13 +158,14 @@ class GameStore:
         with self._lock:
             self._reserved -= 1
 
-    def add(self, table: Table, seed_chosen: bool = False) -> str:
-        """Store a game made in a place held by ``reserve``; returns its id."""
+    def add(self, table: Table, seed_chosen: bool = False) -> tuple[str, LiveGame]:
+        """Store a game made in a place held by ``reserve``; returns its id and the stored game
+        (not to be looked up again: a game over at once may make room for another's at once)."""
         with self._lock:
             self._reserved -= 1
             game_id = secrets.token_urlsafe(18)
-            self._games[game_id] = LiveGame(table, last_used=self.clock(), seed_chosen=seed_chosen)
-            return game_id
+            game = self._games[game_id] = LiveGame(table, last_used=self.clock(), seed_chosen=seed_chosen)
+            return game_id, game
 
     def _expire_one(self) -> None:
         now = self.clock()

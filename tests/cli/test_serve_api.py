@@ -642,3 +642,22 @@ def test_serve_announces_what_each_page_offers(capsys, monkeypatch):
     finally:
         for sock in served:
             sock.close()
+
+
+def test_a_new_game_dropped_at_once_still_answers_its_creator(app, client, monkeypatch):
+    """Before: ``start`` stored the game, then looked it up by its id: a game over at once (a
+    bot's failure, a resignation) that another request's new game dropped to make room in
+    between answered its creator 404. Here the drop is forced between the two."""
+    store = app.state.store
+    add = store.add
+
+    def add_then_dropped(*args, **kwargs):
+        stored = add(*args, **kwargs)
+        game_id = stored[0] if isinstance(stored, tuple) else stored
+        del store._games[game_id]  # what another request's reserve() does to a finished game
+        return stored
+
+    monkeypatch.setattr(store, "add", add_then_dropped)
+    r = client.post("/api/games", json={"opponents": "random", "seed": 4})
+    assert r.status_code == 201, r.text
+    assert r.json()["moves"] and len(store) == 0
