@@ -13,6 +13,16 @@ LIVE_GAME_BYTES = 8 * 1024
 # --host values that listen on this machine only: the server then answers requests addressed to it
 # by one of its own names only (web.app.LoopbackOnly: a page of another site using DNS rebinding)
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# what uvicorn is told (docs/play.md, "Connections"): past LIMIT_CONCURRENCY connections or requests
+# at once a new request gets 503 at once; an idle kept-alive connection is closed after
+# TIMEOUT_KEEP_ALIVE s; Ctrl-C waits at most TIMEOUT_GRACEFUL_SHUTDOWN s for requests in flight
+# (a search bot thinking); a request's headers may be at most MAX_HEADER_BYTES (h11, uvicorn's
+# parser without httptools; httptools has its own limit). No timeout bounds a client that sends
+# its headers or body slowly: a proxy in front does (docs/play.md).
+LIMIT_CONCURRENCY = 1000
+TIMEOUT_KEEP_ALIVE = 5
+TIMEOUT_GRACEFUL_SHUTDOWN = 10
+MAX_HEADER_BYTES = 16 * 1024
 
 EXAMPLE = """examples:
   spacemission serve                                  http://127.0.0.1:8000/ , bots heuristic, greedy, random
@@ -197,7 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{d.title} at http://{shown}:{port}/ (opponents {', '.join(offered)}; Ctrl-C stops)", flush=True)
     for note in notes:
         print(f"note: {note}", flush=True)
-    uvicorn.Server(uvicorn.Config(app, host=args.host, port=port, log_level="warning")).run(sockets=[sock])
+    config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", limit_concurrency=LIMIT_CONCURRENCY,
+                            timeout_keep_alive=TIMEOUT_KEEP_ALIVE, timeout_graceful_shutdown=TIMEOUT_GRACEFUL_SHUTDOWN,
+                            h11_max_incomplete_event_size=MAX_HEADER_BYTES)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
 
 

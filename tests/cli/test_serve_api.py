@@ -661,3 +661,21 @@ def test_a_new_game_dropped_at_once_still_answers_its_creator(app, client, monke
     r = client.post("/api/games", json={"opponents": "random", "seed": 4})
     assert r.status_code == 201, r.text
     assert r.json()["moves"] and len(store) == 0
+
+
+def test_serve_gives_uvicorn_its_limits(capsys, monkeypatch):
+    """Before: uvicorn was started with its defaults: no limit on connections or requests at
+    once, Ctrl-C waiting without end for requests in flight. The options passed are checked
+    (not timed); docs/play.md ("Connections") names them and what a proxy must still do."""
+    import uvicorn
+
+    from spacemission_cli import serve
+
+    configs = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: (configs.append(self.config),
+                                                                           [s.close() for s in sockets]))
+    assert serve.main(["--port", "0"]) == 0
+    (config,) = configs
+    assert (config.limit_concurrency, config.timeout_keep_alive, config.timeout_graceful_shutdown,
+            config.h11_max_incomplete_event_size) == (1000, 5, 10, 16 * 1024)
+    capsys.readouterr()
