@@ -23,20 +23,25 @@ FILE_ID = "file"  # the library id of the --replay file
 # upload: 1.4 s of CPU and 11 MB for such a step); a 5-player game of 100 rounds has a few thousand
 MAX_PAGE_STEPS = 20_000
 MARK_EVERY = 256  # a step back is rebuilt from the state kept every this many moves
+# a listed game's error_kind: how the page and a 422 lead its error (the first two replay in the terminal)
+ERROR_LEADS = {"other_game": "is not shown on this page", "too_long": "is too long to step through here",
+               "replay": "does not replay"}
 
 
 def _checked(records: list[tuple[int, dict]], where: str) -> list[dict]:
     games = []
     for line, rec in records:
-        entry = {"line": line, "record": rec, "error": None}
+        entry = {"line": line, "record": rec, "error": None, "error_kind": None}
         if record_game(rec) != "spacemission":  # the page shows Space Mission's boards only
             entry["error"] = (f"a game of {record_game(rec)!r}: the page replays Space Mission games only; "
                               "use spacemission replay FILE in the terminal")
+            entry["error_kind"] = "other_game"
             games.append(entry)
             continue
         if len(rec["actions"]) > MAX_PAGE_STEPS:
             entry["error"] = (f"{len(rec['actions'])} moves: the page steps through games of at most {MAX_PAGE_STEPS} "
                               "(each step rebuilds the game); use spacemission replay FILE in the terminal")
+            entry["error_kind"] = "too_long"
             games.append(entry)
             continue
         try:
@@ -45,7 +50,7 @@ def _checked(records: list[tuple[int, dict]], where: str) -> list[dict]:
                 check.step()
             check.finish()
         except ReplayError as exc:
-            entry["error"] = str(exc)
+            entry["error"], entry["error_kind"] = str(exc), "replay"
         games.append(entry)
     return games
 
@@ -57,7 +62,7 @@ def _summary(k: int, entry: dict) -> dict:
             "totals": [sc.get("total") if isinstance(sc, dict) else None for sc in rec["scores"]]
             if isinstance(rec["scores"], list) else None,
             "unfinished": bool(rec.get("unfinished")), "forfeited": rec.get("forfeit") is not None,
-            "error": entry["error"]}
+            "error": entry["error"], "error_kind": entry["error_kind"]}
 
 
 def held_bytes(value) -> int:
@@ -166,7 +171,7 @@ class ReplayLibrary:
             raise ApiError(404, f"no game {index} here; the file holds games 0..{len(games) - 1}")
         entry = games[index]
         if entry["error"]:
-            raise ApiError(422, f"this game does not replay: {entry['error']}")
+            raise ApiError(422, f"this game {ERROR_LEADS[entry['error_kind']]}: {entry['error']}")
         rec = entry["record"]
         n = rec["config"]["num_players"]
         steps = len(rec["actions"])

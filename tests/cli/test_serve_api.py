@@ -440,7 +440,7 @@ def test_replays_upload_and_step_as_a_seat(app, client, tmp_path):
     refused(client.post("/api/replays", content=b'{"format": "x"'), 400, "not valid JSON")
     bad = path.read_text().replace('"seed":6', '"seed":7')
     listing = client.post("/api/replays", content=bad.encode()).json()
-    assert listing["games"][0]["error"]  # listed with the reason it does not replay
+    assert listing["games"][0]["error"] and listing["games"][0]["error_kind"] == "replay"  # listed with the reason
     refused(client.get(f"/api/replays/{listing['id']}/0"), 422, "does not replay")
 
 

@@ -214,3 +214,23 @@ def test_undo_resign_and_an_upload_from_the_page(server, page, tmp_path):
     pg.set_input_files("#upload-file", str(record))
     pg.wait_for_function("document.getElementById('replay-source').innerText.startsWith('mine.jsonl')")
     assert pg.locator(".replay-game").count() == 1 and pg.is_hidden("#error") and not errors, errors
+
+
+def test_a_game_too_long_for_the_page_is_listed_as_such(server, page, monkeypatch):
+    """Before: the Replays list said "does not replay (...)" of a game the page only will not
+    step through (over replays.MAX_PAGE_STEPS moves, lowered here to the recorded game's)."""
+    from spacemission_cli.web import replays
+
+    app, url = server
+    pg, errors = page
+    monkeypatch.setattr(replays, "MAX_PAGE_STEPS", 3)
+    pg.goto(f"{url}/")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("#tab-replay")
+    record = app.state.library._files[replays.FILE_ID][1][0]["record"]
+    pg.set_input_files("#upload-file", files=[{"name": "long.jsonl", "mimeType": "application/x-ndjson",
+                                               "buffer": (__import__("json").dumps(record) + "\n").encode()}])
+    pg.wait_for_function("document.getElementById('replay-source').innerText.startsWith('long.jsonl')")
+    text = pg.inner_text("#replay-list")
+    assert "too long to step through here: " in text and "spacemission replay FILE" in text, text
+    assert "does not replay" not in text and pg.locator(".replay-game").count() == 0 and not errors, errors

@@ -228,10 +228,14 @@ def test_a_game_too_long_to_step_through_is_listed_with_the_reason(monkeypatch):
     assert up.status_code == 201, up.text
     (game,) = up.json()["games"]
     assert f"{steps} moves" in game["error"] and f"at most {steps - 1}" in game["error"]
-    refused(client.get(f"/api/replays/{up.json()['id']}/0?step=1"), 422, "spacemission replay FILE")
+    # before: said "does not replay", as of a game the engine refuses; it replays in the terminal
+    assert game["error_kind"] == "too_long"
+    message = refused(client.get(f"/api/replays/{up.json()['id']}/0?step=1"), 422, "spacemission replay FILE",
+                      "this game is too long to step through here: ")
+    assert "does not replay" not in message
     monkeypatch.setattr(replays, "MAX_PAGE_STEPS", steps)
     up = client.post("/api/replays?name=long", content=text.encode()).json()
-    assert up["games"][0]["error"] is None
+    assert up["games"][0]["error"] is None and up["games"][0]["error_kind"] is None
 
 
 def test_an_upload_while_another_is_checked_is_refused_not_queued():

@@ -328,6 +328,8 @@ function renderFinal(game) {
 }
 
 // --- replays ---------------------------------------------------------------------------------
+// how a listed game's error reads, by its error_kind (replays.ERROR_LEADS); the first two replay in the terminal
+const ERROR_LEADS = {other_game: "not shown on this page", too_long: "too long to step through here", replay: "does not replay"};
 let REPLAY = null;  // {rid, index, steps, seat, names}
 
 async function openLibrary(rid) {
@@ -338,7 +340,7 @@ async function openLibrary(rid) {
   for (const g of listing.games) {
     const text = `game ${g.game}: ${g.players} players, ${g.rules}, ${(g.agents || []).join(" vs ")}, ${g.steps} moves` +
       (g.unfinished ? " (unfinished)" : g.forfeited ? " (ended by a forfeit)" : g.totals ? `, scores ${g.totals.join("-")}` : "");
-    list.append(node("li", {}, g.error ? `${text}: does not replay (${g.error})` :
+    list.append(node("li", {}, g.error ? `${text}: ${ERROR_LEADS[g.error_kind] || "does not replay"}: ${g.error}` :
       node("button", {type: "button", class: "replay-game", onclick: () => openReplay(rid, g)}, text)));
   }
 }
