@@ -394,8 +394,8 @@ class TrainConfig:
 
         try:
             groups = parse_weights(self.opponents)
-        except ValueError as exc:  # parse_weights echoes the groups it refuses whole
-            raise ValueError(f"option opponents: {cut_long_words(str(exc))}") from None
+        except ValueError as exc:  # parse_weights cuts the values it names (checks.shown)
+            raise ValueError(f"option opponents: {exc}") from None
         specs = [] if resuming else [("opponents", g) for g in groups if g != SELF]
         if self.eval_every or self.final_eval_games:
             evals = [("eval_opponents", s.strip()) for s in self.eval_opponents.split(",") if s.strip()]
