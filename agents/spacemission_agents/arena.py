@@ -30,6 +30,7 @@ import numpy as np
 from spacemission_env.checks import check_memory, cut_long_words, is_int, shown
 from spacemission_env.games import GAMES, GameConfig, get_game
 
+from .arena_files import OUT_FILES, ArenaArgumentError, check_out, earlier_run_message
 from .arena_play import observation_type_of, play_chunk
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
@@ -48,7 +49,6 @@ MAX_SCHEDULED_GAMES = 10**8  # the schedule is held in memory (about 60 bytes a 
 # a lower bound of one worker process's own memory: 9 MiB were measured for a forked worker of the
 # smallest agents (random), more for others; a spawned one re-imports everything (100+ MiB)
 WORKER_BYTES = 8 * 2**20
-OUT_FILES = ("results.json", "pairs.csv", "agents.csv", "arena.png", "games.jsonl")  # what a run writes to out
 
 
 def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
@@ -116,51 +116,6 @@ def _agent_seed(seed: int, chunk: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, chunk, k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-class ArenaArgumentError(ValueError):
-    """A bad argument of :func:`run_arena`, found before any game; ``argument`` names it."""
-
-    def __init__(self, argument: str, message: str):
-        super().__init__(message)
-        self.argument = argument
-
-
-def _check_out(out, files=OUT_FILES) -> list[str]:
-    """Which of ``files`` the directory ``out`` holds already; ArenaArgumentError("out")
-    when ``out`` is no directory path this process can write those files into."""
-    def bad(message: str):
-        raise ArenaArgumentError("out", message)
-
-    if not isinstance(out, (str, os.PathLike)):
-        bad(f"out must be a directory path, got {shown(out)}")
-    if not str(out).strip():
-        bad(f"out must be a directory path, got an empty one ({shown(out)})")
-    if "\0" in str(out):  # pathlib's exists() says False for it, and mkdir raised a bare ValueError
-        bad(f"out must be a directory path, got one with a NUL character ({shown(str(out))})")
-    p = Path(out)
-    try:  # a name too long, a NUL, a folder this user may not look into: the system's error, named
-        exists, above = p.exists(), next((a for a in p.absolute().parents if a.exists()), None)
-        found = [name for name in files if (p / name).exists()] if p.is_dir() else []
-        folders = [name for name in found if (p / name).is_dir()]
-    except (OSError, ValueError) as exc:
-        bad(f"out {shown(str(out))} is not a directory path this process can use: "
-            f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}")
-    if exists and not p.is_dir():
-        bad(f"out must be a directory; {shown(str(p))} exists and is a file")
-    if folders:  # unlink failed on it (overwrite), or writing the file, after every agent was built
-        bad(f"out {shown(str(p))} holds a folder named {folders[0]}, where the arena writes that file; "
-            f"give another out directory or move the folder")
-    if above is not None and not exists and not above.is_dir():
-        bad(f"out must be a directory; {shown(str(p))} cannot be created: {shown(str(above))} is a file")
-    return found
-
-
-def earlier_run_message(out, found: list[str], what: str) -> str:
-    """Why ``out``, holding ``found`` (an earlier run's files), is refused without overwrite."""
-    return (f"out {shown(str(out))} already holds an earlier arena run's files ({', '.join(found)}): {what} "
-            f"would replace them; give another out directory, or overwrite=True (the command's --overwrite) "
-            f"to replace them")
-
-
 def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode,
                 game="spacemission", record=True, progress=False, log=None, overwrite=False):
     def bad(argument: str, message: str):
@@ -217,7 +172,7 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
                          "use fewer workers", f" ({WORKER_BYTES // 2**20} MiB each at the least)")
         except ValueError as exc:
             bad("workers", str(exc))
-    found = _check_out(out) if out is not None else []
+    found = check_out(out) if out is not None else []
     for argument, value in (("record", record), ("progress", progress), ("overwrite", overwrite)):
         if not isinstance(value, (bool, np.bool_)):
             bad(argument, f"{argument} must be True or False, got {shown(value)}")

@@ -12,6 +12,7 @@ import numpy as np
 
 from spacemission_env.checks import shown
 
+from .arena_files import ArenaArgumentError, check_out, earlier_run_message
 from .arena_stats import AgentStats, Games, PairStats
 
 RESULTS_FORMAT = "spacemission-arena-results"
@@ -85,11 +86,9 @@ class ArenaResult:
         (created). One that holds any of the four already (an earlier run's) is refused, as
         run_arena refuses it, unless ``overwrite``: ArenaArgumentError (a ValueError naming
         ``out``), before anything is written. A ``games.jsonl`` there is left as it is."""
-        from .arena import ArenaArgumentError, _check_out, earlier_run_message
-
         if not isinstance(overwrite, (bool, np.bool_)):
             raise ArenaArgumentError("overwrite", f"overwrite must be True or False, got {shown(overwrite)}")
-        found = _check_out(out, SAVED_FILES)
+        found = check_out(out, SAVED_FILES)
         if found and not overwrite:
             raise ArenaArgumentError("out", earlier_run_message(out, found, "saving"))
         return self._write(Path(out))
