@@ -162,6 +162,8 @@ class GameStore:
         """Store a game made in a place held by ``reserve``; returns its id and the stored game
         (not to be looked up again: a game over at once may make room for another's at once)."""
         with self._lock:
+            if self._reserved < 1:  # a place not held would let the store grow past max_games
+                raise RuntimeError("GameStore.add without a place held by reserve()")
             self._reserved -= 1
             game_id = secrets.token_urlsafe(18)
             game = self._games[game_id] = LiveGame(table, last_used=self.clock(), seed_chosen=seed_chosen)

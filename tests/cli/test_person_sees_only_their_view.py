@@ -125,7 +125,8 @@ def _web_outputs(client, table, num_actions, legal) -> list:
     equal: the game at three log slices, the picture (Red Planet), refused moves, undo."""
     store = client.app.state.store
     table.log = [{"seat": q % table.state.num_players, "text": f"move {q}", "round": 1} for q in range(3)]
-    gid = store.add(table)
+    store.reserve()
+    gid, _ = store.add(table)
     out = [client.get(f"/api/games/{gid}{q}") for q in ("", "?since=1", "?since=3")]
     if hasattr(table, "game"):
         out.append(client.get(f"/api/games/{gid}/picture.png"))
