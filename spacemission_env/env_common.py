@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 from .checks import INDEX_LIMIT, check_batch_memory, cut, is_int, shown
 from .game_description import GameDescription
-from .games import Game, GameConfig, get_game
+from .games import RENDER_MODES, Game, GameConfig, get_game
 from .space_mission.config import SPACE_MISSION
 from .space_mission.scoring import SCORE_KEYS
 
@@ -27,7 +27,6 @@ SCORE_NAMES = SCORE_KEYS  # keys of Space Mission's score dicts in infos
 NUM_ACTIONS = SPACE_MISSION.num_actions
 SEED_HIGH = 2**63  # game seeds are drawn in [0, 2**63)
 OBSERVATION_DTYPES = ("int8", "float32")  # float32: the same values, for nn.Linear without a cast
-RENDER_MODES = ("ansi", "human", "rgb_array")  # human: prints the ansi text
 ILLEGAL_ACTIONS = ("raise", "lose")  # what a legal-range id that is not legal now does
 
 
@@ -251,7 +250,5 @@ def strictly_best(rank_rewards: np.ndarray, seats: np.ndarray) -> np.ndarray:
 
 def render_state(state, mode: str, game: "str | Game" = "spacemission"):
     """A reference state of ``game``: ``"ansi"``: the text table; ``"human"``: prints it
-    (returns None); ``"rgb_array"``: the picture (uint8 [H, W, 3])."""
-    if not isinstance(mode, str) or mode not in RENDER_MODES:
-        raise ValueError(f"unknown render mode {shown(mode)}; expected one of {list(RENDER_MODES)}")
+    (returns None); ``"rgb_array"``: the picture (uint8 [H, W, 3]); Game.render checks the mode."""
     return get_game(game).render(state, mode)

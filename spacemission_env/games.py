@@ -46,6 +46,7 @@ import numpy as np
 from .checks import is_int, shown
 from .game_description import GameDescription
 
+RENDER_MODES = ("ansi", "human", "rgb_array")  # Game.render's; human: prints the ansi text
 # name -> the module whose GAME is the game (imported on first use: the engines compile numba kernels)
 GAMES = {
     "spacemission": "spacemission_env.space_mission.protocol",
@@ -142,8 +143,8 @@ class Game:
         RGB picture (``"rgb_array"``), each showing only what seat ``viewer`` may see (None:
         everything). A game whose ``render_ansi`` takes no viewer (Space Mission's text is
         the whole table) refuses one in the text modes (ValueError) rather than show it all."""
-        if not isinstance(mode, str) or mode not in ("ansi", "human", "rgb_array"):  # an array's `in`: numpy's error
-            raise ValueError(f"unknown render mode {shown(mode)}; expected one of ['ansi', 'human', 'rgb_array']")
+        if not isinstance(mode, str) or mode not in RENDER_MODES:  # an array's `in`: numpy's error
+            raise ValueError(f"unknown render mode {shown(mode)}; expected one of {list(RENDER_MODES)}")
         module = importlib.import_module(self.render_module)
         if mode in ("ansi", "human"):
             if viewer is None:

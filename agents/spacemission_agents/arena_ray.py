@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .registry import _model_path, parse_spec
+from .registry import parse_spec, split_model_path
 
 __all__ = ["check_address", "portable_spec", "ray_results", "reach_address"]
 
@@ -32,7 +32,7 @@ def portable_spec(spec: str) -> str:
     target, path, _ = parse_spec(spec)
     if target != "ppo" or path is None:
         return spec
-    params = _model_path(spec.strip().split(":")[1:])[1]  # after the path, which may hold ':' itself
+    params = split_model_path(spec.strip().split(":")[1:])[1]  # after the path, which may hold ':' itself
     return ":".join(["ppo", str(Path(path).expanduser().resolve()), *params])
 
 

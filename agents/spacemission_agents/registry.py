@@ -10,7 +10,7 @@ never contains one)::
     MODULE:ATTR[:KEY=VALUE]...       any importable class or factory, e.g. mypkg.bots:MyBot
 
 A PATH holding ':' or '=' is read whole where it names an existing file (the longest
-run of ':'-separated items that does; see :func:`_model_path`).
+run of ':'-separated items that does; see :func:`split_model_path`).
 
 Values are Python literals where they parse as one (``0.1``, ``2``, ``True``,
 ``None``, ``'text'``), else plain strings (``rollout=greedy``). The keyword
@@ -93,7 +93,7 @@ def _parse_value(text: str):
         return text
 
 
-def _model_path(items: list[str]) -> tuple[str | None, list[str]]:
+def split_model_path(items: list[str]) -> tuple[str | None, list[str]]:
     """(model path, KEY=VALUE items) of what follows ``ppo:`` (split at ':'). The path is
     the longest run of leading items that, joined with ':' again, names an existing file,
     so a path holding ':' or '=' can be given (``ppo:runs/lr=3e-4/final.npz``); where none
@@ -125,7 +125,7 @@ def parse_spec(spec: str, game: str = "spacemission") -> tuple[str, str | None, 
     if head in names:
         target = head
         if head == "ppo" and rest:
-            path, rest = _model_path(parts[1:])
+            path, rest = split_model_path(parts[1:])
     else:
         if not rest or "=" in rest[0] or not rest[0]:
             raise ValueError(f"unknown agent {shown(head)} in spec {shown(spec)}; expected one of {_allowed(game)}")
