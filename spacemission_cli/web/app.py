@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from spacemission_env.games import GAMES
 from spacemission_env.json_input import parse_json
 
+from ..serve import LOOPBACK_HOSTS
 from .games import ApiError, GameStore, game_options, make_table, shown
 from .payload import game_json, meta
 from .protocol_games import (ProtocolTable, make_protocol_table, picture_png, picture_snapshot, protocol_game_json,
@@ -138,7 +139,8 @@ def _query_int(request: Request, key: str, default: int | None) -> int | None:
     return int(text)
 
 
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")  # the names of this machine in a request's Host
+# the names of this machine in a request's Host: serve's --host values of it, IPv6 in brackets
+LOOPBACK_NAMES = tuple(f"[{h}]" if ":" in h else h for h in LOOPBACK_HOSTS)
 _HOST = re.compile(r"(\[[^\]]*\]|[^:\[\]]*)(?::[0-9]*)?")
 
 
