@@ -17,6 +17,7 @@ from gymnasium import spaces
 
 from .checks import INDEX_LIMIT, check_batch_memory, cut, is_int, shown
 from .game_description import GameDescription
+from . import games
 from .games import RENDER_MODES, Game, GameConfig, get_game
 from .space_mission.config import SPACE_MISSION
 from .space_mission.scoring import SCORE_KEYS
@@ -134,9 +135,9 @@ def check_seat(seat, num_players: int):
 
 
 def check_render_mode(render_mode, modes=RENDER_MODES):
-    if render_mode is not None and not (isinstance(render_mode, str) and render_mode in modes):  # an array: no ==
-        raise ValueError(f"unknown render_mode {shown(render_mode)}; expected None or one of {list(modes)}")
-    return render_mode
+    """An env constructor's ``render_mode``: None or one of ``modes`` (games.check_render_mode:
+    TypeError for what is not a str, ValueError for an unknown one)."""
+    return games.check_render_mode(render_mode, "render_mode", none_ok=True, modes=modes)
 
 
 def check_reward_value(value, what: str) -> float:

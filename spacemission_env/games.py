@@ -47,6 +47,22 @@ from .checks import is_int, shown
 from .game_description import GameDescription
 
 RENDER_MODES = ("ansi", "human", "rgb_array")  # Game.render's; human: prints the ansi text
+
+
+def check_render_mode(mode, name: str = "render mode", none_ok: bool = False, modes=RENDER_MODES):
+    """``mode`` if it is one of ``modes`` (or None where ``none_ok``): the one check of a
+    render mode, which Game.render and every interface's ``render_mode`` / ``render(mode)``
+    use, so they refuse alike and in the same order. What is not a str (an int, bytes, a
+    list, an array) raises TypeError naming its type and value, an unknown str ValueError
+    (Gymnasium's convention), each cut (checks.shown)."""
+    if mode is None and none_ok:
+        return None
+    expected = f"{'None or ' if none_ok else ''}one of {list(modes)}"
+    if not isinstance(mode, str):  # before `in`: an array's `in` is numpy's error
+        raise TypeError(f"{name} must be {expected} (a str), got {type(mode).__name__}: {shown(mode)}")
+    if mode not in modes:
+        raise ValueError(f"unknown {name} {shown(mode)}; expected {expected}")
+    return mode
 # name -> the module whose GAME is the game (imported on first use: the engines compile numba kernels)
 GAMES = {
     "spacemission": "spacemission_env.space_mission.protocol",
@@ -143,8 +159,7 @@ class Game:
         RGB picture (``"rgb_array"``), each showing only what seat ``viewer`` may see (None:
         everything). A game whose ``render_ansi`` takes no viewer (Space Mission's text is
         the whole table) refuses one in the text modes (ValueError) rather than show it all."""
-        if not isinstance(mode, str) or mode not in RENDER_MODES:  # an array's `in`: numpy's error
-            raise ValueError(f"unknown render mode {shown(mode)}; expected one of {list(RENDER_MODES)}")
+        check_render_mode(mode)
         module = importlib.import_module(self.render_module)
         if mode in ("ansi", "human"):
             if viewer is None:

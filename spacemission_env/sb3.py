@@ -84,6 +84,7 @@ from .env_common import (
     strictly_best,
 )
 from .extras import require
+from .games import check_render_mode as check_game_render_mode
 from .policies import bind_policies, check_policy, note_opponent_failure, policy_observation_type, seed_policies
 from .rewards import score_view
 
@@ -467,11 +468,11 @@ class GameVecEnv(EnvBase, VecEnv):
     def render(self, mode: str | None = None):
         """``mode`` (default ``render_mode``): ``"ansi"`` game 0 as text, ``"human"`` prints
         it, ``"rgb_array"`` every game's picture tiled (SB3's ``tile_images``)."""
-        mode = mode or self.render_mode
+        mode = self.render_mode if mode is None else mode  # not `or`: "" or an array is checked
         if mode is None:
             warnings.warn("You tried to call render() but no `render_mode` was passed to the env constructor.")
             return None
-        check_render_mode(mode)
+        check_game_render_mode(mode)  # Game.render's check (None is the default above)
         self._require_reset("rendering")
         if mode == "rgb_array":
             return tile_images(self._images(copies=2, what="render('rgb_array')"))

@@ -52,6 +52,7 @@ import numpy as np
 
 from .checks import check_memory, count_text, shown
 from .env_base import EnvBase
+from .games import check_render_mode
 from .env_common import (
     MIN_ENV_BYTES,
     RENDER_MODES,
@@ -152,8 +153,7 @@ class VectorEnv(EnvBase):
     def render(self, index: int = 0, mode: str = "ansi"):
         """Game ``index`` as text (``"ansi"``), printed text (``"human"``, returns None)
         or a picture (``"rgb_array"``)."""
-        if not isinstance(mode, str) or mode not in RENDER_MODES:
-            raise ValueError(f"unknown render mode {shown(mode)}; expected one of {list(RENDER_MODES)}")
+        check_render_mode(mode)  # Game.render's check, before the index (as SB3's render)
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
             raise TypeError(f"index must be an integer game index in 0..{self.num_envs - 1}, got {shown(index)}")
         if not 0 <= index < self.num_envs:

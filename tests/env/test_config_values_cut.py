@@ -72,7 +72,7 @@ CALLS = {
     "observation_size": (lambda v: SPACE_MISSION.observation_size(v), ValueError, "observation_type"),
     "max_game_length num_players": (lambda v: SPACE_MISSION.max_game_length(v, 10), ValueError, "num_players"),
     "max_game_length max_rounds": (lambda v: SPACE_MISSION.max_game_length(2, v if v is not HUGE_INT else -v), ValueError, "max_rounds"),
-    "render mode": (lambda v: get_game().render(None, mode=v), ValueError, "render mode"),
+    "render mode": (lambda v: get_game().render(None, mode=v), (TypeError, ValueError), "render mode"),
 }
 
 
