@@ -545,10 +545,12 @@ class GameVecEnv(EnvBase, VecEnv):
         setattr(self, attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
-        """``action_masks`` gives one row per game; other methods run once for all games."""
+        """``action_masks`` gives one row per game; other methods run once for all games.
+        The arguments go to the method as given (``action_masks`` takes none: Python's
+        TypeError, as SB3's own VecEnvs raise, rather than dropping them)."""
         idx = list(self._get_indices(indices))
         if isinstance(method_name, str) and method_name == "action_masks":  # else _look_up's TypeError
-            masks = self.action_masks()
+            masks = self.action_masks(*method_args, **method_kwargs)
             return [masks[i] for i in idx]
         method = self._look_up("env_method", method_name, want_method=True)
         if not callable(method):

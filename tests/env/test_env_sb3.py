@@ -348,3 +348,15 @@ def test_get_attr_and_env_method_name_what_is_missing():
         venv.get_attr(5)
     with pytest.raises(TypeError, match="env_method: the name must be a str, got None"):
         venv.env_method(None)
+
+
+@pytest.mark.parametrize("args, kwargs", [((1,), {}), ((), {"legal": True}), ((np.zeros(2),), {"indices": None})])
+def test_env_method_action_masks_refuses_arguments_it_does_not_take(args, kwargs):
+    """``env_method("action_masks", ...)`` dropped its arguments and returned the masks, where
+    SB3's own VecEnvs (``DummyVecEnv``) pass them on and ``action_masks``, which takes none,
+    raises Python's TypeError; now the same TypeError."""
+    venv = SpaceMissionVecEnv(2, seed=0)
+    venv.reset()
+    with pytest.raises(TypeError, match="action_masks"):
+        venv.env_method("action_masks", *args, **kwargs)
+    assert len(venv.env_method("action_masks", indices=None)) == 2  # indices is env_method's own
