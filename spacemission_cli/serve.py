@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 
@@ -17,12 +18,16 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # at once a new request gets 503 at once; an idle kept-alive connection is closed after
 # TIMEOUT_KEEP_ALIVE s; Ctrl-C waits at most TIMEOUT_GRACEFUL_SHUTDOWN s for requests in flight
 # (a search bot thinking); a request's headers may be at most MAX_HEADER_BYTES (h11, uvicorn's
-# parser without httptools; httptools has its own limit). No timeout bounds a client that sends
-# its headers or body slowly: a proxy in front does (docs/play.md).
+# parser without httptools; httptools has its own limit). A request's body must arrive within
+# --body-timeout s of its headers (web.app.BodyDeadline, 408); nothing here bounds a client that
+# sends its headers slowly (they never reach the app): a proxy in front does (docs/play.md).
 LIMIT_CONCURRENCY = 1000
 TIMEOUT_KEEP_ALIVE = 5
 TIMEOUT_GRACEFUL_SHUTDOWN = 10
 MAX_HEADER_BYTES = 16 * 1024
+# the seconds a request's body may take to arrive after its headers (--body-timeout; web.app.BodyDeadline):
+# an 8 MiB recorded file needs about 2.2 Mbit/s, a move or a new game is a few dozen bytes
+BODY_TIMEOUT = 30.0
 
 EXAMPLE = """examples:
   spacemission serve                                  http://127.0.0.1:8000/ , bots heuristic, greedy, random
@@ -66,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "--idle-minutes makes room (the longest idle first), else a new game is refused (503)")
     ap.add_argument("--idle-minutes", type=float, default=30.0, metavar="M",
                     help="a game idle this long may be dropped to make room (default 30)")
+    ap.add_argument("--body-timeout", type=float, default=BODY_TIMEOUT, metavar="S",
+                    help=f"a request's body must arrive within S seconds of its headers, else 408 and the connection "
+                         f"is closed (default {BODY_TIMEOUT:g}: an 8 MiB recorded file at about 2.2 Mbit/s)")
     ap.add_argument("--allow-seer", action="store_true",
                     help="let an opponent ask for the 'seer' observation, the whole state: it sees the visitor's hand "
                          "and every hidden card (refused by default, as in the arena)")
@@ -160,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                      f"IPv6 in brackets), got {name!r}")
     if not args.idle_minutes > 0:
         ap.error(f"argument --idle-minutes: must be > 0, got {args.idle_minutes}")
+    if not 0 < args.body_timeout < math.inf:
+        ap.error(f"argument --body-timeout: must be a number of seconds > 0, got {args.body_timeout}")
     try:
         import uvicorn
 
@@ -187,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(opponents, max_players=args.players, max_games=args.max_games,
                          idle_seconds=args.idle_minutes * 60, replay_file=args.replay,
                          game_opponents=game_opponents, start_page=args.game, allow_seer=args.allow_seer,
-                         loopback_only=args.host in LOOPBACK_HOSTS, allowed_hosts=tuple(args.allow_host))
+                         loopback_only=args.host in LOOPBACK_HOSTS, allowed_hosts=tuple(args.allow_host),
+                         body_timeout=args.body_timeout)
     except ReplayError as exc:
         ap.error(f"argument --replay: {exc}")
     if args.host not in LOOPBACK_HOSTS:

@@ -5,6 +5,7 @@ moves, building a view) runs in Starlette's thread pool, so a slow bot does not 
 other games; a game's lock keeps its requests in order."""
 from __future__ import annotations
 
+import asyncio
 import re
 from importlib import resources
 
@@ -20,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from spacemission_env.games import GAMES
 from spacemission_env.json_input import parse_json
 
-from ..serve import LOOPBACK_HOSTS
+from ..serve import BODY_TIMEOUT, LOOPBACK_HOSTS
 from .games import ApiError, GameStore, game_options, make_table, shown
 from .payload import game_json, meta
 from .protocol_games import (ProtocolTable, make_protocol_table, picture_png, picture_snapshot, protocol_game_json,
@@ -167,6 +168,49 @@ class LoopbackOnly:
         await self.app(scope, receive, send)
 
 
+class BodyTimeout(ApiError):
+    """A request body that did not arrive within the body timeout (BodyDeadline): 408, and the
+    connection is closed (``Connection: close``), the rest of the body never read."""
+
+    def __init__(self, seconds: float, received: int):
+        super().__init__(408, f"the request body did not arrive within {seconds:g} s of its headers ({received} bytes "
+                              "came); the connection is closed: send the whole body at once")
+
+
+class BodyDeadline:
+    """ASGI middleware: a request's body must arrive within ``seconds`` of its headers (uvicorn
+    has no such timeout: a client sending its body slowly, or stalling, held its connection
+    for ever). Each ``receive`` of the app waits at most until the deadline, then raises
+    BodyTimeout, which the app answers with 408 and ``Connection: close``; once the body is
+    complete, ``receive`` is passed through as it is (an app waiting for the disconnect).
+    Slow *headers* never reach an ASGI app: a reverse proxy bounds those (docs/play.md)."""
+
+    def __init__(self, app, seconds: float = BODY_TIMEOUT):
+        self.app, self.seconds = app, seconds
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        loop = asyncio.get_running_loop()
+        deadline, complete, received = loop.time() + self.seconds, False, 0
+
+        async def bounded_receive():
+            nonlocal complete, received
+            if complete:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0))
+            except asyncio.TimeoutError:
+                raise BodyTimeout(self.seconds, received) from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                complete = True
+            received += len(message.get("body", b""))
+            return message
+
+        await self.app(scope, bounded_receive, send)
+
+
 def _locked(game, work):
     """Run ``work()`` holding the game's lock; 409 when another request holds it."""
     if not game.lock.acquire(blocking=False):
@@ -189,7 +233,7 @@ def _json_of(game_id: str, game, since: int) -> dict:
 def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,
                idle_seconds: float = 1800.0, replay_file=None, game_opponents: dict | None = None,
                start_page: str = "spacemission", allow_seer: bool = False, loopback_only: bool = False,
-               allowed_hosts: tuple[str, ...] = ()) -> Starlette:
+               allowed_hosts: tuple[str, ...] = (), body_timeout: float = BODY_TIMEOUT) -> Starlette:
     """The app. ``opponents``: the agent specs a visitor may choose (default heuristic, greedy,
     random); ``game_opponents``: per other game of the protocol, its specs a visitor may
     choose (a new game with ``"game": NAME``; default random for every game of GAMES); ``start_page``:
@@ -197,7 +241,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
     (ReplayError when unreadable); ``allow_seer``: let a bot play on the whole state (the
     "seer" observation, every hidden card), refused by default (400 naming it); ``loopback_only``:
     refuse (403) a request whose Host is not this machine's name or one of ``allowed_hosts``
-    (LoopbackOnly), for a server that listens on this machine only."""
+    (LoopbackOnly), for a server that listens on this machine only; ``body_timeout``: the seconds
+    a request's body may take to arrive after its headers (BodyDeadline: 408 past them)."""
     offered = list(opponents or ["heuristic", "greedy", "random"])
     offered_by_game = dict(game_opponents if game_opponents is not None else
                            {name: ["random"] for name in GAMES if name != "spacemission"})
@@ -357,7 +402,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         return JSONResponse(await run_in_threadpool(library.frame, rid, index, step, seat))
 
     async def api_error(request, exc: ApiError):
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        close = {"Connection": "close"} if isinstance(exc, BodyTimeout) else None  # the rest of the body unread
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=close)
 
     async def http_error(request, exc: HTTPException):
         message = {404: f"no such page or endpoint: {request.url.path}",
@@ -380,7 +426,10 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         Route("/api/replays/{rid}/{index:int}", replay_frame),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
+    middleware = [Middleware(BodyDeadline, seconds=body_timeout)]
+    if loopback_only:
+        middleware.append(Middleware(LoopbackOnly, names=allowed_hosts))
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error},
-                    middleware=[Middleware(LoopbackOnly, names=allowed_hosts)] if loopback_only else None)
+                    middleware=middleware)
     app.state.store, app.state.library = store, library
     return app
