@@ -138,8 +138,10 @@ class ProtocolTable:
             return None
         return self._apply(action)
 
-    def bots_until_person(self) -> None:
-        while not self.over and not self.person_to_act:
+    def bots_until_person(self, stop=None) -> None:
+        """The bots' moves until the person is to act or the game is over; ``stop`` as in
+        ``Table.bots_until_person`` (the server's, set when its request was cancelled)."""
+        while not self.over and not self.person_to_act and not (stop is not None and stop.is_set()):
             self.bot_step()
 
 

@@ -223,10 +223,13 @@ class Table:
         self._record(q, action, public_label(action, s))
         return self.log[-1]
 
-    def bots_until_person(self) -> list[dict]:
-        """Let the bots play until the person is to act or the game is over; their moves."""
+    def bots_until_person(self, stop=None) -> list[dict]:
+        """Let the bots play until the person is to act or the game is over; their moves.
+        ``stop`` (a threading.Event, the server's: its request was cancelled at shutdown) is
+        looked at before each decision: once set, the bots stop there (a decision under way ends
+        first: a bot's ``act`` cannot be interrupted)."""
         out = []
-        while (entry := self.bot_step()) is not None:
+        while not (stop is not None and stop.is_set()) and (entry := self.bot_step()) is not None:
             out.append(entry)
         return out
 

@@ -17,7 +17,8 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # what uvicorn is told (docs/play.md, "Connections"): past LIMIT_CONCURRENCY connections or requests
 # at once a new request gets 503 at once; an idle kept-alive connection is closed after
 # TIMEOUT_KEEP_ALIVE s; Ctrl-C waits at most TIMEOUT_GRACEFUL_SHUTDOWN s for requests in flight
-# (a search bot thinking); a request's headers may be at most MAX_HEADER_BYTES (h11, uvicorn's
+# (a search bot thinking), then cuts them off (503; web.app.ThreadWork stops their bots before the
+# next decision and waits as long again for a decision under way); a request's headers may be at most MAX_HEADER_BYTES (h11, uvicorn's
 # parser without httptools; httptools has its own limit). A request's body must arrive within
 # --body-timeout s of its headers (web.app.BodyDeadline, 408); nothing here bounds a client that
 # sends its headers slowly (they never reach the app): a proxy in front does (docs/play.md).

@@ -6,7 +6,11 @@ other games; a game's lock keeps its requests in order."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+import sys
+import threading
+import time
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -21,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from spacemission_env.games import GAMES
 from spacemission_env.json_input import parse_json
 
-from ..serve import BODY_TIMEOUT, LOOPBACK_HOSTS
+from ..serve import BODY_TIMEOUT, LOOPBACK_HOSTS, TIMEOUT_GRACEFUL_SHUTDOWN
 from .games import ApiError, GameStore, game_options, make_table, shown
 from .payload import game_json, meta
 from .protocol_games import (ProtocolTable, make_protocol_table, picture_png, picture_snapshot, protocol_game_json,
@@ -211,6 +215,58 @@ class BodyDeadline:
         await self.app(scope, bounded_receive, send)
 
 
+class ThreadWork:
+    """The app's work in Starlette's thread pool (the bots' moves, views, an upload's check),
+    each piece with a stop signal (a threading.Event). A request cancelled while its work runs
+    (uvicorn cancels those still running when its graceful shutdown, 10 s, is over) sets the
+    signal, so the bots stop before their next decision (``bots_until_person(stop)``), and is
+    answered 503 rather than with a traceback; at the app's shutdown ``stop_all`` signals every
+    piece and waits for them to end: a thread does not play on after the server has stopped."""
+
+    def __init__(self):
+        self._running: dict[int, tuple[threading.Event, threading.Event]] = {}
+        self._lock = threading.Lock()
+        self._next = 0
+
+    def __len__(self) -> int:
+        return len(self._running)
+
+    async def run(self, stop: threading.Event | None, fn, *args):
+        """``fn(*args)`` in the thread pool; ``stop`` (made here when None) is set if the request
+        is cancelled meanwhile (then ApiError 503, the work left to stop at its next check)."""
+        stop, done = stop or threading.Event(), threading.Event()
+        with self._lock:
+            key, self._next = self._next, self._next + 1
+            self._running[key] = (stop, done)
+
+        def call():
+            try:
+                return fn(*args)
+            finally:
+                with self._lock:
+                    del self._running[key]
+                done.set()
+
+        try:
+            return await run_in_threadpool(call)
+        except asyncio.CancelledError:  # the server is stopping: the thread goes on until its next check
+            stop.set()
+            raise ApiError(503, "the server is stopping: this request was cut off (the bots stop before their next "
+                                "move; the game is not kept)") from None
+
+    async def stop_all(self, seconds: float) -> int:
+        """Signal every piece of work to stop and wait up to ``seconds`` for them to end (a bot's
+        decision under way ends first); the number still running then."""
+        with self._lock:
+            pieces = list(self._running.values())
+        for stop, _ in pieces:
+            stop.set()
+        deadline = time.monotonic() + seconds
+        while any(not done.is_set() for _, done in pieces) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        return sum(not done.is_set() for _, done in pieces)
+
+
 def _locked(game, work):
     """Run ``work()`` holding the game's lock; 409 when another request holds it."""
     if not game.lock.acquire(blocking=False):
@@ -247,6 +303,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
     offered_by_game = dict(game_opponents if game_opponents is not None else
                            {name: ["random"] for name in GAMES if name != "spacemission"})
     store = GameStore(max_games=max_games, idle_seconds=idle_seconds)
+    work = ThreadWork()
     library = ReplayLibrary()
     if replay_file is not None:
         library.load_file(replay_file)
@@ -287,18 +344,22 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             options = game_options(body, offered, max_players)
         options["allow_seer"] = allow_seer
 
+        stop = threading.Event()
+
         def start():
             store.reserve()  # 503 when full, before the bots are built and play their opening moves
             try:
                 table = make_protocol_table(options) if other else make_table(options)
-                table.bots_until_person()
+                table.bots_until_person(stop)
+                if stop.is_set():  # cut off at shutdown: no game half started is kept
+                    raise ApiError(503, "the server is stopping")
             except BaseException:
                 store.release()
                 raise
             return store.add(table, seed_chosen=options["seed_chosen"])
 
-        game_id, game = await run_in_threadpool(start)
-        return JSONResponse(await run_in_threadpool(_locked, game, lambda: _json_of(game_id, game, 0)), status_code=201)
+        game_id, game = await work.run(stop, start)
+        return JSONResponse(await work.run(None, _locked, game, lambda: _json_of(game_id, game, 0)), status_code=201)
 
     async def get_game(request):
         game_id = request.path_params["game_id"]
@@ -311,14 +372,14 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                 raise ApiError(400, f"since must be in 0..{len(log)}, got {since}")
             return _json_of(game_id, game, len(log) if since is None else since)
 
-        return JSONResponse(await run_in_threadpool(_locked, game, view))
+        return JSONResponse(await work.run(None, _locked, game, view))
 
     async def picture(request):
         game = store.get(request.path_params["game_id"])
         if not isinstance(game.table, ProtocolTable):
             raise ApiError(404, "this game's page draws its own board; no picture here")
-        snapshot = await run_in_threadpool(_locked, game, lambda: picture_snapshot(game.table))
-        png = await run_in_threadpool(picture_png, snapshot)
+        snapshot = await work.run(None, _locked, game, lambda: picture_snapshot(game.table))
+        png = await work.run(None, picture_png, snapshot)
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def play(request):
@@ -340,6 +401,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if seat != game.table.seat:
             raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat!r}")
 
+        stop = threading.Event()
+
         def move():
             table = game.table
             if version is not None and version > game.version:  # never given: not a page's older view
@@ -354,10 +417,10 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             except (TypeError, ValueError) as exc:
                 raise ApiError(409 if table.over or not table.person_to_act else 400, str(exc)) from None
             game.version += 1
-            table.bots_until_person()
+            table.bots_until_person(stop)
             return _json_of(game_id, game, since)
 
-        return JSONResponse(await run_in_threadpool(_locked, game, move))
+        return JSONResponse(await work.run(stop, _locked, game, move))
 
     def _simple(name, change):
         async def endpoint(request):
@@ -367,7 +430,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                 raise ApiError(400, f"{name} takes no fields: send an empty body or {{}}, got {body!r}"[:300])
             game = store.get(game_id)
 
-            def work():
+            def change_it():
                 table = game.table
                 since = len(table.log)
                 if isinstance(table, ProtocolTable):
@@ -379,7 +442,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                 game.version += 1
                 return _json_of(game_id, game, min(since, len(table.log)))
 
-            return JSONResponse(await run_in_threadpool(_locked, game, work))
+            return JSONResponse(await work.run(None, _locked, game, change_it))
         return endpoint
 
     async def upload_replay(request):
@@ -389,7 +452,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise ApiError(400, "a recorded file is UTF-8 text (JSON lines)") from None
-        rid = await run_in_threadpool(library.upload, text, name)
+        rid = await work.run(None, library.upload, text, name)
         return JSONResponse(library.listing(rid), status_code=201)
 
     async def list_replay(request):
@@ -399,7 +462,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         rid, index = request.path_params["rid"], request.path_params["index"]
         step = _query_int(request, "step", 0)
         seat = _query_int(request, "seat", None)
-        return JSONResponse(await run_in_threadpool(library.frame, rid, index, step, seat))
+        return JSONResponse(await work.run(None, library.frame, rid, index, step, seat))
 
     async def api_error(request, exc: ApiError):
         close = {"Connection": "close"} if isinstance(exc, BodyTimeout) else None  # the rest of the body unread
@@ -429,7 +492,18 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
     middleware = [Middleware(BodyDeadline, seconds=body_timeout)]
     if loopback_only:
         middleware.append(Middleware(LoopbackOnly, names=allowed_hosts))
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        # uvicorn has cancelled the requests still running after its graceful shutdown: their
+        # threads stop before the bots' next decision; wait for the decisions under way
+        left = await work.stop_all(TIMEOUT_GRACEFUL_SHUTDOWN)
+        if left:
+            print(f"spacemission serve: {left} request{'s' if left > 1 else ''} still in a bot's decision after "
+                  f"{TIMEOUT_GRACEFUL_SHUTDOWN} s more; the process ends when {'they end' if left > 1 else 'it ends'}",
+                  file=sys.stderr, flush=True)
+
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error},
-                    middleware=middleware)
-    app.state.store, app.state.library = store, library
+                    middleware=middleware, lifespan=lifespan)
+    app.state.store, app.state.library, app.state.work = store, library, work
     return app

@@ -74,15 +74,16 @@ def unfinished_save(path):
 
 
 @contextlib.contextmanager
-def served(app):
+def served(app, **config):
     """``app`` served by uvicorn on a free local port in a thread of this process; yields its
-    base URL and stops it afterwards (the browser tests' server)."""
+    base URL and stops it afterwards (the browser tests' server); ``config``: more of
+    uvicorn.Config's options."""
     import uvicorn
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **config))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
