@@ -82,3 +82,28 @@ def test_the_page_and_meta(client):
     assert "text/html" in client.get("/play/red_planet").headers["content-type"]
     meta = client.get("/api/meta").json()
     assert meta["games"]["red_planet"]["opponents"] == ["random", "greedy"] and meta["start_page"] == "spacemission"
+
+
+def _doc(path) -> str:
+    from pathlib import Path
+
+    return (Path(__file__).parents[2] / "docs" / path).read_text()
+
+
+def test_the_docs_name_every_field_of_a_red_planet_game_and_its_replay_listing(client, tmp_path):
+    """docs/red_planet/play.md lists the response's fields (it left out error, a bot's failure,
+    and the replay listing's error_kind), and docs/play.md the error kinds the server sends."""
+    import re
+
+    from spacemission_cli.web.replays import ERROR_LEADS
+
+    rp = _doc("red_planet/play.md")
+    web = rp[rp.index("## The web page"):rp.index("## Speed")]
+    g = new(client, players=3, opponents="random", seed=5)
+    missing = [k for k in g if f"`{k}`" not in web]
+    assert not missing, f"docs/red_planet/play.md does not name the fields {missing}"
+    assert "`error_kind` `other_game`" in web
+    play = _doc("play.md")
+    row = next(line for line in play.splitlines() if line.startswith("| `GET /api/replays/{rid}` |"))
+    documented = re.findall(r"`(\w+)` \(", row[row.index("with `error_kind`:"):])
+    assert sorted(documented) == sorted(ERROR_LEADS), (documented, row)
