@@ -97,6 +97,13 @@ class ProtocolTable:
     def over(self) -> bool:
         return self.game.rules.is_over(self.state) or self.failure is not None
 
+    def over_message(self) -> str:
+        """Why no move can be played in a game that is ``over``: a bot's failure stopped it, or
+        it ended by the rules (as ``Table.over_message``; undo and resign are not offered here)."""
+        if self.failure is not None:
+            return "the game is over: a bot's failure stopped it"
+        return "the game is over"
+
     @property
     def person_to_act(self) -> bool:
         return not self.over and self.game.rules.current_player(self.state) == self.seat
@@ -119,7 +126,7 @@ class ProtocolTable:
     def play(self, action) -> dict:
         """The person's move (its log entry); ValueError naming the problem, the game unchanged."""
         if self.over:
-            raise ValueError("the game is over")
+            raise ValueError(self.over_message())
         if not self.person_to_act:
             raise ValueError(f"it is seat {self.game.rules.current_player(self.state)}'s turn, not yours")
         legal = self.legal()

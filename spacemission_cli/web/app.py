@@ -393,11 +393,14 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                                 "and version")
         action, seat, version = body["action"], body.get("seat", game.table.seat), body.get("version")
         if isinstance(action, bool) or not isinstance(action, int):
-            raise ApiError(400, f"action must be an integer action id, got {action!r}"[:300])
+            raise ApiError(400, f"action must be an integer action id, got {shown(action)}")
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApiError(400, f"seat must be an integer, got {seat!r}"[:300])
+            raise ApiError(400, f"seat must be an integer, got {shown(seat)}")
+        players = len(game.table.specs)
+        if not 0 <= seat < players:  # no seat of this game (403 is for another player's seat)
+            raise ApiError(400, f"seat must be in 0..{players - 1}, got {shown(seat)}")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-            raise ApiError(400, f"version must be an integer >= 0 (the game's version, from its JSON), got {version!r}"[:300])
+            raise ApiError(400, f"version must be an integer >= 0 (the game's version, from its JSON), got {shown(version)}")
         if seat != game.table.seat:
             raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat!r}")
 
@@ -427,7 +430,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             game_id = request.path_params["game_id"]
             body = await read_json(request)  # refuses oversized or malformed bodies like every POST
             if body != {}:  # an empty body or {}: nothing in a request is silently left unread
-                raise ApiError(400, f"{name} takes no fields: send an empty body or {{}}, got {body!r}"[:300])
+                raise ApiError(400, f"{name} takes no fields: send an empty body or {{}}, got {shown(body)}")
             game = store.get(game_id)
 
             def change_it():

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from spacemission_env.checks import shown
 from spacemission_env.games import GameConfig
-from spacemission_env.space_mission.config import RULE_SETS
+from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT, RULE_SETS
 from spacemission_env.space_mission.rules import new_game
 
 from .._table import Table
@@ -48,7 +48,7 @@ def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(400, f"{key} must be an integer, got {shown(value)}")
     if value < lo or (hi is not None and value > hi):
-        raise ApiError(400, f"{key} must be in {lo}..{hi if hi is not None else ''}, got {value}")
+        raise ApiError(400, f"{key} must be in {lo}..{hi if hi is not None else ''}, got {shown(value)}")
     return value
 
 
@@ -103,7 +103,7 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     if rules not in RULE_SETS:
         raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {shown(rules)}")
     specs, seat, seed = seats_and_seed(body, allowed_opponents, players)
-    max_rounds = _int_field(body, "max_rounds", 100, 1, None)
+    max_rounds = _int_field(body, "max_rounds", 100, 1, MAX_ROUNDS_LIMIT)
     try:
         config = GameConfig(players, rules, max_rounds)
     except ValueError as exc:
