@@ -17,11 +17,12 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from spacemission_env.checks import cut
 from spacemission_env.games import GAMES
 from spacemission_env.json_input import parse_json
 
@@ -319,7 +320,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if name == "spacemission":  # its own page, also at / unless serve --game put another game there
             return FileResponse(str(static / "index.html"))
         if name not in offered_by_game:  # the page would offer a game the API refuses
-            raise ApiError(404, f"no page for game {name!r}; the pages are "
+            raise ApiError(404, f"no page for game {shown(name)}; the pages are "
                                 + ", ".join([f"/ ({start_page})", *(f"/play/{g}" for g in ["spacemission", *offered_by_game])]))
         return FileResponse(str(static / "protocol.html"))
 
@@ -472,9 +473,16 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         return JSONResponse({"error": exc.message}, status_code=exc.status, headers=close)
 
     async def http_error(request, exc: HTTPException):
-        message = {404: f"no such page or endpoint: {request.url.path}",
-                   405: f"{request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
+        path, method = cut(request.url.path), cut(request.method)  # a path may be 16 KiB long
+        message = {404: f"no such page or endpoint: {path}",
+                   405: f"{method} is not allowed on {path}"}.get(exc.status_code, exc.detail)
         return JSONResponse({"error": message}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    async def client_gone(request, exc: ClientDisconnect):
+        # the client closed its connection before its whole body came: nobody reads this answer,
+        # but without it the disconnect was a server error with a traceback in the log
+        return JSONResponse({"error": "the client closed the connection before sending its whole body"},
+                            status_code=400)
 
     routes = [
         Route("/", page),
@@ -506,7 +514,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                   f"{TIMEOUT_GRACEFUL_SHUTDOWN} s more; the process ends when {'they end' if left > 1 else 'it ends'}",
                   file=sys.stderr, flush=True)
 
-    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error},
+    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
+                                                           ClientDisconnect: client_gone},
                     middleware=middleware, lifespan=lifespan)
     app.state.store, app.state.library, app.state.work = store, library, work
     return app

@@ -67,3 +67,39 @@ def test_max_rounds_out_of_range_names_the_range(client, value):
     """Before: -1 and 0 got 'max_rounds must be in 1.., got -1' (no upper bound), 2**31 the engine's range."""
     refused(client.post("/api/games", json={"max_rounds": value}), 400,
             f"max_rounds must be in 1..2147483647, got {value}")
+
+
+@pytest.mark.parametrize("headers", [[(b"content-type", b"application/json")],  # read as JSON
+                                     [(b"content-type", b"text/plain")],  # drained before the 415
+                                     [(b"content-type", b"application/json"), (b"content-length", b"20000")]])  # 413
+def test_a_client_that_leaves_before_its_body_is_not_a_server_error(headers):
+    """A client closing its connection halfway through its body made Starlette raise
+    ClientDisconnect out of the app: a 500 and 'Exception in ASGI application' with a
+    traceback in the server's log. The app now ends the request quietly."""
+    import asyncio
+
+    from spacemission_cli.web.app import create_app
+
+    app = create_app(["random"])
+    messages = [{"type": "http.request", "body": b'{"play', "more_body": True}, {"type": "http.disconnect"}]
+    sent = []
+
+    async def receive():
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/api/games", "raw_path": b"/api/games", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"127.0.0.1")] + headers, "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    asyncio.run(app(scope, receive, send))  # before: raised ClientDisconnect
+    assert sent[0]["status"] == 400 and b"closed the connection" in sent[1]["body"]
+    assert len(app.state.store) == 0
+
+
+def test_a_long_path_or_method_is_cut_in_the_message(client):
+    """404 and 405 named the whole path (up to the 16 KiB of a request's headers), and /play/NAME the whole name."""
+    for r, status in ((client.get("/api/" + "p" * 3000), 404), (client.get("/play/" + "g" * 3000), 404),
+                      (client.put("/api/games/" + "i" * 3000), 405)):
+        assert r.status_code == status and len(r.json()["error"]) < 300 and "..." in r.json()["error"], r.text[:400]
