@@ -463,7 +463,12 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         return JSONResponse(library.listing(request.path_params["rid"]))
 
     async def replay_frame(request):
-        rid, index = request.path_params["rid"], request.path_params["index"]
+        rid, text = request.path_params["rid"], request.path_params["index"]
+        if not re.fullmatch(r"[0-9]+", text):  # as Starlette's {index:int}, which int() past 4300 digits failed in
+            raise HTTPException(404)
+        if len(text) > 18:  # no file holds that many games
+            raise ApiError(404, f"no game {cut(text)} here; the file holds games 0..{library.size(rid) - 1}")
+        index = int(text)
         step = _query_int(request, "step", 0)
         seat = _query_int(request, "seat", None)
         return JSONResponse(await work.run(None, library.frame, rid, index, step, seat))
@@ -497,7 +502,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         Route("/api/games/{game_id}/resign", _simple("resign", lambda t: t.resign()), methods=["POST"]),
         Route("/api/replays", upload_replay, methods=["POST"]),
         Route("/api/replays/{rid}", list_replay),
-        Route("/api/replays/{rid}/{index:int}", replay_frame),
+        Route("/api/replays/{rid}/{index}", replay_frame),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
     middleware = [Middleware(BodyDeadline, seconds=body_timeout)]

@@ -155,6 +155,10 @@ class ReplayLibrary:
         name, games = self._get(rid)
         return {"id": rid, "name": name, "games": [_summary(k, g) for k, g in enumerate(games)]}
 
+    def size(self, rid: str) -> int:
+        """How many games the file ``rid`` holds (ApiError 404 when there is no such file)."""
+        return len(self._get(rid)[1])
+
     def _get(self, rid: str):
         if rid not in self._files:
             raise ApiError(404, "no recorded games with this id" + (" (the server was started without --replay)"

@@ -103,3 +103,19 @@ def test_a_long_path_or_method_is_cut_in_the_message(client):
     for r, status in ((client.get("/api/" + "p" * 3000), 404), (client.get("/play/" + "g" * 3000), 404),
                       (client.put("/api/games/" + "i" * 3000), 405)):
         assert r.status_code == status and len(r.json()["error"]) < 300 and "..." in r.json()["error"], r.text[:400]
+
+
+@pytest.mark.parametrize("digits", [200, 5000])
+def test_a_replay_game_number_of_many_digits_is_a_404_naming_it_cut(client, digits):
+    """The route's {index:int} converted the path's digits with int(): 5000 of them passed
+    Python's limit on converting digits, a ValueError and a 500; 200 were named whole."""
+    import json
+
+    from tests.helpers.web import first_moves_record
+
+    up = client.post("/api/replays", content=json.dumps(first_moves_record(1, 3)).encode())
+    assert up.status_code == 201, up.text
+    message = refused(client.get(f"/api/replays/{up.json()['id']}/{'9' * digits}"), 404, "the file holds games 0..0")
+    assert f"no game {'9' * 77}..." in message and len(message) < 200, message
+    refused(client.get(f"/api/replays/nope/{'9' * digits}"), 404, "no recorded games with this id")
+    refused(client.get(f"/api/replays/{up.json()['id']}/-1"), 404, "no such page or endpoint")
