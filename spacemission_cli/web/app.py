@@ -187,7 +187,10 @@ class BodyDeadline:
     has no such timeout: a client sending its body slowly, or stalling, held its connection
     for ever). Each ``receive`` of the app waits at most until the deadline, then raises
     BodyTimeout, which the app answers with 408 and ``Connection: close``; once the body is
-    complete, ``receive`` is passed through as it is (an app waiting for the disconnect).
+    complete, ``receive`` is passed through as it is (an app waiting for the disconnect). An
+    answer sent before a request's body was read whole (a GET with a body, a 403, 404, 415, a
+    413 past what is drained) says ``Connection: close``: else uvicorn went on reading and
+    dropping the rest of the body, slowly if the client liked, with no timeout at all.
     Slow *headers* never reach an ASGI app: a reverse proxy bounds those (docs/play.md)."""
 
     def __init__(self, app, seconds: float = BODY_TIMEOUT):
@@ -198,7 +201,9 @@ class BodyDeadline:
             await self.app(scope, receive, send)
             return
         loop = asyncio.get_running_loop()
-        deadline, complete, received = loop.time() + self.seconds, False, 0
+        deadline, received = loop.time() + self.seconds, 0
+        headers = dict(scope["headers"])  # a body announced: a length other than 0, or chunks
+        complete = b"transfer-encoding" not in headers and headers.get(b"content-length", b"0").strip() in (b"0", b"")
 
         async def bounded_receive():
             nonlocal complete, received
@@ -213,7 +218,14 @@ class BodyDeadline:
             received += len(message.get("body", b""))
             return message
 
-        await self.app(scope, bounded_receive, send)
+        async def closing_send(message):
+            if message["type"] == "http.response.start" and not complete:
+                given = message.get("headers", [])
+                if not any(k.lower() == b"connection" and v.lower() == b"close" for k, v in given):
+                    message = dict(message, headers=[*given, (b"connection", b"close")])
+            await send(message)
+
+        await self.app(scope, bounded_receive, closing_send)
 
 
 class ThreadWork:

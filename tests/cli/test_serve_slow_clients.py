@@ -125,3 +125,17 @@ def test_serve_refuses_a_body_timeout_that_bounds_nothing(value, capsys):
         serve.main(["--body-timeout", value])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and f"argument --body-timeout: must be a number of seconds > 0, got {value}" in err
+
+
+@pytest.mark.parametrize("request_line", [b"GET /api/meta", b"GET /nowhere"])
+def test_an_answer_before_the_body_was_read_closes_the_connection(server, request_line):
+    """A request answered without its body read (a GET with a body, a 404): before, uvicorn
+    kept the connection open and went on dropping the body's bytes however slowly they came,
+    with no timeout (the answer's keep-alive timer restarts with every byte)."""
+    _, port = server
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(request_line + HEAD[HEAD.index(b" HTTP/1.1"):] + b"{")  # 1 of 100 bytes, then nothing
+        data = _answer(sock)
+    head = data.partition(b"\r\n\r\n")[0]
+    assert head.startswith(b"HTTP/1.1 "), data[:300]
+    assert b"connection: close" in head.lower(), head
