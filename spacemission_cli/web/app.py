@@ -262,10 +262,10 @@ class ThreadWork:
 
         try:
             return await run_in_threadpool(call)
-        except asyncio.CancelledError:  # the server is stopping: the thread goes on until its next check
-            stop.set()
+        except asyncio.CancelledError:  # uvicorn cancels a request only when the server stops
+            stop.set()  # the thread goes on until its next check
             raise ApiError(503, "the server is stopping: this request was cut off (the bots stop before their next "
-                                "move; the game is not kept)") from None
+                                "move; games live in memory and end with the server)") from None
 
     async def stop_all(self, seconds: float) -> int:
         """Signal every piece of work to stop and wait up to ``seconds`` for them to end (a bot's
