@@ -5,12 +5,23 @@ put their own subject in front ("game state is not valid JSON: ...")."""
 from __future__ import annotations
 
 import json
+import sys
 
 __all__ = ["parse_json"]
 
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON value")  # Python's json writes and reads it; JSON has none
+
+
+def _int_of_digits(digits: str) -> int:
+    # Python's own refusal past its digit limit ends "use sys.set_int_max_str_digits()",
+    # advice for a programmer, not for whoever wrote the document
+    limit = sys.get_int_max_str_digits()
+    count = len(digits) - digits.startswith("-")
+    if limit and count > limit:
+        raise ValueError(f"an integer of {count} digits (at most {limit})")
+    return int(digits)
 
 
 def _unique_keys(pairs: list) -> dict:
@@ -29,7 +40,8 @@ def parse_json(text: str | bytes, parse_int=None):
     that repeats a key (Python's json module keeps the last: the document is ambiguous).
     ``parse_int``: as json.loads's (a caller's own reading of integers' digits)."""
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys, parse_int=parse_int)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys,
+                          parse_int=parse_int or _int_of_digits)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits

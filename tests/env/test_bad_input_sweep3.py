@@ -262,3 +262,20 @@ def test_differential_run_many_refuses_arguments_that_never_end(game, kwargs, me
     with pytest.raises(ValueError, match=re.escape(message)):
         D.run_many(**kwargs)
     assert D.run_many(0, chunk=1).games == 0
+
+
+def test_json_integer_past_the_digit_limit_names_its_digits_not_python_advice():
+    """Before: an integer of 6000 digits in a document (an upload, a state) was refused with
+    Python's own message, ending "use sys.set_int_max_str_digits() to increase the limit":
+    advice for a programmer. Now the refusal names the digits and the limit."""
+    import sys
+
+    from spacemission_env.json_input import parse_json
+    limit = sys.get_int_max_str_digits()
+    with pytest.raises(ValueError) as caught:
+        parse_json('{"x": [' + "9" * (limit + 1700) + "]}")
+    assert str(caught.value) == f"not valid JSON: an integer of {limit + 1700} digits (at most {limit})"
+    with pytest.raises(ValueError, match=f"an integer of {limit + 1} digits"):
+        parse_json("-" + "1" * (limit + 1))
+    assert parse_json("-" + "1" * limit) == -int("1" * limit)  # the limit itself is read
+    assert parse_json("[12, -3]") == [12, -3]
