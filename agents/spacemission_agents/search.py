@@ -53,7 +53,8 @@ Budget: ``budget`` seconds per decision (``clock="cpu"``: the thread's CPU time,
 budget means one core's time whatever the machine's load; ``"wall"``: elapsed time), or
 ``iterations`` rollouts per decision (then play is a deterministic function of the seed
 and the observation). A time budget splits its time over the rounds with a running
-estimate of the cost of one rollout; a hard deadline inside the simulation guards it.
+estimate of the cost of one rollout (per stage of the game, and apart once the end is
+triggered); a hard deadline inside the simulation guards it.
 Before its first timed decision in a game the bot plays one small batch from a start
 position off the clock, so that loading (or, on a fresh install, compiling) the numba
 kernels neither eats that decision's budget nor inflates the cost estimate of the next ones.
@@ -153,6 +154,15 @@ def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None) -> tu
     return check_game_config(n, "yucata", limit)
 
 
+def stage_key(players: int, obs: np.ndarray) -> tuple[int, int, int]:
+    """The stage of the game a "recall" observation is at, for the running cost estimates of
+    the search bots: (players, round // STAGE_ROUNDS, 1 once the end is triggered (R-E1), else
+    0). A rollout to the end from a stage costs about the same in every game, except after the
+    trigger, when only the round is left to play."""
+    v = decode(obs, "recall")
+    return players, int(v["round"][0]) // STAGE_ROUNDS, int(v["end_triggered"][0])
+
+
 def _observation_hash(obs: np.ndarray) -> int:
     return int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
 
@@ -228,12 +238,15 @@ class SearchAgent(BasePolicy):
             from .heuristic import HeuristicAgent
             self._head = AgentRollout(HeuristicAgent(seed=1))
         self.config = None
-        # (players, stage of the game) -> running estimate of seconds per rollout: a rollout to
-        # the end costs ten times more at the start than near it, so one estimate for all
-        # stages sized the next game's first batches for the last one's short rollouts and the
-        # deadline cut them all after a few plies
-        self._row_cost: dict[tuple[int, int], float] = {}
-        self._stage = (0, 0)  # the key of the decision under way
+        # (players, stage of the game, end triggered) -> running estimate of seconds per rollout:
+        # a rollout to the end costs ten times more at the start than near it, so one estimate for
+        # all stages sized the next game's first batches for the last one's short rollouts and the
+        # deadline cut them all after a few plies. Once the end is triggered (R-E1) a rollout plays
+        # out the round only: a game that ended early left its stage's estimate some 25 times too
+        # low for the next game's decisions at that stage, whose first batch then overran a 0.03 s
+        # budget 2.3 times (one ply of the heuristic head over the batch's hundreds of rows)
+        self._row_cost: dict[tuple[int, int, int], float] = {}
+        self._stage = (0, 0, 0)  # the key of the decision under way
         self._rollouts = self._worlds = 0  # the decision under way's counts
         self._warmed: set[tuple[int, str, int]] = set()  # games whose kernels are loaded (_warm_up)
         self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "worlds": 0, "seconds": 0.0}
@@ -360,7 +373,7 @@ class SearchAgent(BasePolicy):
         that the deadline cuts), else a first guess."""
         if self._stage in self._row_cost:
             return self._row_cost[self._stage]
-        known = [c for (p, _), c in self._row_cost.items() if p == n]
+        known = [c for key, c in self._row_cost.items() if key[0] == n]
         return max(known) if known else _FIRST_ROW_COST * n * n
 
     def _warm_up(self, game: tuple[int, str, int]) -> None:
@@ -398,7 +411,7 @@ class SearchAgent(BasePolicy):
         rng = observation_rng(self._seed, obs)
         policy = self._policy(rng, obs)
         deadline = None if self.iterations is not None else start + self.budget
-        self._stage = (game[0], int(decode(obs, "recall")["round"][0]) // STAGE_ROUNDS)
+        self._stage = stage_key(game[0], obs)
         self._rollouts = self._worlds = 0
         if self.select == "halving":
             best, info = self._halving(obs, cands, game, rng, policy, deadline)

@@ -141,6 +141,34 @@ def test_rollout_costs_are_kept_per_stage_of_the_game():
     assert bot._rollout_cost(2) == max(bot._row_cost.values())
 
 
+def test_rollout_costs_after_the_end_is_triggered_are_kept_apart():
+    # found by a search audit: a game whose end was triggered (R-E1) in rounds 8-11 left that
+    # stage's estimate at its one-round rollouts (13 us), and the next game's first decision
+    # of that stage played 195 worlds x 3 candidates in one batch at 0.03 s: 0.069 CPU s
+    bot = SearchAgent(budget=0.02, seed=1)
+    bot.bind(GameConfig(2))
+    heuristic = HeuristicAgent(seed=0)
+
+    def decide(deal, stop):
+        """The bot's stage key and estimate at its first searched decision where ``stop(state)``,
+        along a game the heuristic plays."""
+        st = engine.init(1, 2, seeds=deal)
+        while not st.terminated[0]:
+            mask = engine.legal_action_mask(st)
+            obs = engine.observe(st, observation_type="recall")
+            if stop(st):
+                bot.act_batch(obs, mask)
+                if bot.last_search is not None:
+                    return bot._stage, bot._row_cost[bot._stage]
+            engine.step(st, heuristic.act_batch(obs, mask))
+        raise AssertionError("no searched decision")
+
+    ended, end_cost = decide(303, lambda st: bool(st.end_triggered[0]))  # triggered in round 12
+    going, _ = decide(302, lambda st: int(st.round[0]) >= 12 and not st.end_triggered[0])  # triggered in 15
+    assert ended[:2] == going[:2] == (2, 3)  # the same rounds 12-15...
+    assert ended != going and bot._row_cost[ended] == end_cost  # ...apart: one estimate each
+
+
 def test_forced_moves_are_played_at_once():
     st = _states(2, "yucata", 1, 0)
     obs = engine.observe(st, observation_type="recall")
