@@ -44,9 +44,10 @@ sampled world's full state), in place of the recall value net on the bot's obser
 
 Budget: ``budget`` CPU seconds of the thread per decision (``time.thread_time``), kept in
 each decision: a wave is sized to the time left at the cost of a simulation measured at
-this stage of the game (``round // STAGE_ROUNDS``; a simulation to the end from the opening
-costs tens of times one from the last rounds; at a stage not met yet, a wave of one first
-measures it) plus a wave's fixed part (``WAVE_FIXED``), and
+this stage of the game (``round // STAGE_ROUNDS``, apart once the end is triggered; a
+simulation to the end from the opening costs tens of times one from the last rounds; at a
+stage not met yet, a wave of one first measures it) plus a wave's fixed part
+(``WAVE_FIXED``), and
 the clock is read at every ply: a wave the deadline overtakes is dropped, its visits
 uncounted (``last_search["dropped"]``). A decision's first wave holds at least one
 simulation, so a stale estimate is measured anew. Or ``iterations`` simulations per decision (then
@@ -76,8 +77,8 @@ from spacemission_env.space_mission.determinize import sample_worlds_from_observ
 
 from ._search_rollout import GreedyRollout, simulate
 from .ppo import PPOAgent, one_blas_thread
-from .search import (ROLLOUT_BYTES, STAGE_ROUNDS, _number as search_number, check_budget, check_recall_rows,
-                     observation_rng, unbound_game)
+from .search import (ROLLOUT_BYTES, _number as search_number, check_budget, check_recall_rows, observation_rng,
+                     stage_key, unbound_game)
 from .value import SHIPPED_VALUES, ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -165,9 +166,9 @@ class NetSearchAgent(BasePolicy):
         self._seer: ValueNet | None = None  # the seer value net of the game last looked up (_networks)
         self.config = None
         # running CPU seconds per simulation (a wave costs that x (size + WAVE_FIXED)), per stage
-        # of the game (round // STAGE_ROUNDS): a simulation to the end of the game from the
-        # opening costs tens of times one from the last rounds
-        self._sim_cost: dict[int, float] = {}
+        # of the game (players, round // STAGE_ROUNDS, end triggered: _stage): a simulation to the
+        # end of the game from the opening costs tens of times one from the last rounds
+        self._sim_cost: dict[tuple[int, int, int], float] = {}
         self.stats = {"decisions": 0, "searched": 0, "simulations": 0, "dropped": 0, "seconds": 0.0}
         self.last_search: dict | None = None
         self.seed(seed)
@@ -352,10 +353,13 @@ class NetSearchAgent(BasePolicy):
                             "seconds": elapsed, "action": int(cands[best])}
         return int(cands[best])
 
-    def _stage(self, obs: np.ndarray) -> int:
-        from spacemission_env import decode
-
-        return int(decode(obs, "recall")["round"][0]) // STAGE_ROUNDS
+    def _stage(self, obs: np.ndarray) -> tuple[int, int, int]:
+        """The key of the running cost of a simulation (:func:`~.search.stage_key`): players,
+        round // STAGE_ROUNDS, and whether the end is triggered (R-E1): after the trigger a
+        simulation plays out the round only, and a game that ended early left the next game's
+        first decisions in those rounds a cost that sized their first wave for that (at 0.03 s,
+        2 players: a wave of 12 dropped, no simulation counted)."""
+        return stage_key(obs)
 
     def _wave_fits(self, seconds: float, stage: int, own: float | None) -> int:
         """How many simulations a wave may hold to end within ``seconds``: at the cost of this

@@ -154,13 +154,13 @@ def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None) -> tu
     return check_game_config(n, "yucata", limit)
 
 
-def stage_key(players: int, obs: np.ndarray) -> tuple[int, int, int]:
+def stage_key(obs: np.ndarray) -> tuple[int, int, int]:
     """The stage of the game a "recall" observation is at, for the running cost estimates of
     the search bots: (players, round // STAGE_ROUNDS, 1 once the end is triggered (R-E1), else
     0). A rollout to the end from a stage costs about the same in every game, except after the
     trigger, when only the round is left to play."""
     v = decode(obs, "recall")
-    return players, int(v["round"][0]) // STAGE_ROUNDS, int(v["end_triggered"][0])
+    return int(v["seat_present"].sum()), int(v["round"][0]) // STAGE_ROUNDS, int(v["end_triggered"][0])
 
 
 def _observation_hash(obs: np.ndarray) -> int:
@@ -411,7 +411,7 @@ class SearchAgent(BasePolicy):
         rng = observation_rng(self._seed, obs)
         policy = self._policy(rng, obs)
         deadline = None if self.iterations is not None else start + self.budget
-        self._stage = stage_key(game[0], obs)
+        self._stage = stage_key(obs)
         self._rollouts = self._worlds = 0
         if self.select == "halving":
             best, info = self._halving(obs, cands, game, rng, policy, deadline)

@@ -395,3 +395,34 @@ print(sum(after.get(k, 0) - before.get(k, 0) for k in after))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "0"
+
+
+def test_simulation_costs_after_the_end_is_triggered_are_kept_apart():
+    # found by a search audit: a game whose end was triggered (R-E1) in rounds 8-11 left that
+    # stage's cost at its one-round simulations, and the next game's first decision there
+    # (0.03 s, 2 players) sized its first wave by it: dropped whole, no simulation counted
+    from spacemission_agents.heuristic import HeuristicAgent
+
+    bot = NetSearchAgent(budget=0.02, seed=1)
+    bot.bind(GameConfig(2))
+    heuristic = HeuristicAgent(seed=0)
+
+    def decide(deal, stop):
+        """The bot's stage key at its first searched decision where ``stop(state)``, along a
+        game the heuristic plays."""
+        st = engine.init(1, 2, seeds=deal)
+        while not st.terminated[0]:
+            mask = engine.legal_action_mask(st)
+            obs = engine.observe(st, observation_type="recall")
+            if stop(st):
+                bot.act_batch(obs, mask)
+                if bot.last_search is not None:
+                    return bot._stage(obs[0])
+            engine.step(st, heuristic.act_batch(obs, mask))
+        raise AssertionError("no searched decision")
+
+    ended = decide(303, lambda st: bool(st.end_triggered[0]))  # triggered in round 12
+    end_cost = bot._sim_cost[ended]
+    going = decide(302, lambda st: int(st.round[0]) >= 12 and not st.end_triggered[0])  # triggered in 15
+    assert ended != going and bot._sim_cost[ended] == end_cost  # one cost each...
+    assert ended[:2] == going[:2] == (2, 3)  # ...for the same rounds 12-15
