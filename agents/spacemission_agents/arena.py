@@ -8,19 +8,17 @@ Schedule: every lineup (see :func:`lineups`) plays the same deals (game seeds
 ``seed * 2**32 + d``), each deal once per seating of the lineup (its P cyclic rotations,
 or all distinct permutations), so seat and deal luck cancel. Games are cut into fixed
 chunks in that canonical order; each chunk is played batched on the fast engine
-(arena_play.py) with every agent reseeded from (arena seed, chunk id, agent index),
+(arena_play.py, by arena_workers.py) with every agent reseeded from (arena seed, chunk id, agent index),
 so the results do not depend on the number of worker processes.
 """
 from __future__ import annotations
 
 import importlib.util
 import itertools
-import json
 import math
 import multiprocessing as mp
 import os
 import pickle
-import signal
 import sys
 import time
 from pathlib import Path
@@ -28,12 +26,13 @@ from pathlib import Path
 import numpy as np
 
 from spacemission_env.checks import check_memory, cut_long_words, is_int, shown
-from spacemission_env.games import GAMES, GameConfig, get_game
+from spacemission_env.games import GAMES, get_game
 
 from .arena_files import OUT_FILES, ArenaArgumentError, check_out, earlier_run_message
-from .arena_play import observation_type_of, play_chunk
+from .arena_play import observation_type_of
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
+from .arena_workers import _agent_seed, _game_config, _play, _pool_size
 from .registry import agent_display_name, make_agent, protocol_problem
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "auto_chunk_size", "lineups", "run_arena",
@@ -49,11 +48,6 @@ MAX_SCHEDULED_GAMES = 10**8  # the schedule is held in memory (about 60 bytes a 
 # a lower bound of one worker process's own memory: 9 MiB were measured for a forked worker of the
 # smallest agents (random), more for others; a spawned one re-imports everything (100+ MiB)
 WORKER_BYTES = 8 * 2**20
-
-
-def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
-    """What every agent's ``bind(config)`` receives."""
-    return GameConfig(num_players, rules, max_rounds, game)
 
 
 def lineups(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
@@ -110,10 +104,6 @@ def _scheduled_games(num_agents: int, num_players: int, games: int, mode: str) -
         n_lineups, per_deal = len(ups), math.lcm(*(len(seatings(u, mode)) for u in ups))
     deals = -(-games // per_deal)  # in integers: games may be any size here (its check follows)
     return deals, n_lineups * deals * per_deal
-
-
-def _agent_seed(seed: int, chunk: int, k: int) -> int:
-    return int(np.random.SeedSequence([seed, chunk, k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
 def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, out, chunk_size, seatings_mode,
@@ -255,111 +245,10 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
     return objs, names, specs, payloads
 
 
-# --- worker side -------------------------------------------------------------------
-_WORKER: dict = {}
-
-
-def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None:
-    # Ctrl-C reaches the terminal's whole process group: the parent stops the pool (_play's finally),
-    # each worker began to print a KeyboardInterrupt traceback of its own besides
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate's: not a handler the parent set (the command's)
-    from . import arena_play
-
-    arena_play.AGENT_FAILURES = (Exception, SystemExit, KeyboardInterrupt)  # here only an agent raises it
-    # an exception here would make the pool respawn workers forever: keep it for the first task
-    try:
-        agents = []
-        game_config = _game_config(*config)
-        for kind, value in payloads:
-            if kind == "spec":
-                agent = make_agent(value, game=game_config.game)
-                if callable(getattr(agent, "bind", None)):
-                    agent.bind(game_config)
-            elif kind == "pickle":
-                agent = pickle.loads(value)  # bound in the parent already
-            else:
-                agent = value  # inherited through fork, bound in the parent already
-            agents.append(agent)
-        _WORKER.update(agents=agents, names=names, config=config, queue=queue, error=None)
-    except Exception as exc:  # noqa: BLE001
-        _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {cut_long_words(str(exc))}")
-
-
-def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_finished=None) -> dict:
-    for k, agent in enumerate(agents):
-        fn = getattr(agent, "seed", None)
-        if callable(fn):
-            try:
-                fn(_agent_seed(task["seed"], task["chunk"], k))
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
-                raise RuntimeError(f"agent {shown(names[k])} failed in seed(): {type(exc).__name__}: {cut_long_words(str(exc))}") from exc
-    t0 = time.perf_counter()
-    out = play_chunk(agents, names, *config[:3], task["games"], task["seeds"], task["seats"], task["record"], on_finished,
-                     game=config[3])
-    out["chunk"], out["elapsed"] = task["chunk"], time.perf_counter() - t0
-    if task["record"]:  # encoded here, in parallel, so the parent only writes
-        out["lines"] = _record_lines(task, out, names, config)
-    out["records"] = None
-    return out
-
-
-class _Reporter:
-    """Sends (chunk, games ended) to the parent's progress bar, at most every half second."""
-
-    def __init__(self, queue, chunk: int):
-        self.queue, self.chunk, self.pending, self.last = queue, chunk, 0, time.perf_counter()
-
-    def __call__(self, n: int) -> None:
-        self.pending += n
-        if time.perf_counter() - self.last > 0.5:
-            self.queue.put((self.chunk, self.pending))
-            self.pending, self.last = 0, time.perf_counter()
-
-
-def _worker_chunk(task: tuple) -> dict:
-    if _WORKER.get("error"):
-        raise RuntimeError(_WORKER["error"])
-    try:
-        return _run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task,
-                          _Reporter(_WORKER["queue"], task["chunk"]))
-    except Exception:
-        raise
-    except BaseException as exc:  # the pool passes on Exceptions only: a SystemExit (an agent's seed() or
-        # bind calling sys.exit) ended this worker, its chunk was lost and the arena waited for it forever
-        raise RuntimeError(f"chunk {task['chunk']}: {type(exc).__name__}: {cut_long_words(str(exc))}") from None
-
-
 def auto_chunk_size(num_games: int) -> int:
     """The default chunk size: about 16 chunks (to spread over workers and show progress),
     16..128 games each (to batch well). It depends on the number of games only."""
     return int(min(DEFAULT_CHUNK_SIZE, max(16, math.ceil(num_games / 16))))
-
-
-def _collect(results, queue, report, processes=()):
-    """The chunk results in order, relaying the workers' progress while waiting. RuntimeError
-    when one of the pool's worker ``processes`` has ended: the pool would start another, but
-    the chunk it played was lost and the arena waited for it forever."""
-    while True:
-        try:
-            part = results.next(timeout=0.25)
-        except mp.TimeoutError:
-            part = None
-            ended = [p.exitcode for p in processes if p.exitcode is not None]
-            if ended:
-                raise RuntimeError(f"a worker process ended (exit code {ended[0]}) in the middle of a chunk: an agent "
-                                   f"ended it (os._exit, a crash in native code, the system killing it for memory); "
-                                   f"workers=1 (--workers 1) shows which agent and game") from None
-        except StopIteration:
-            return
-        while True:
-            try:
-                chunk, n = queue.get_nowait()
-            except Exception:  # noqa: BLE001 - queue.Empty, or a closed queue
-                break
-            report(chunk, n)
-        if part is not None:
-            yield part
 
 
 def _start_method(method: str | None) -> str:
@@ -369,74 +258,6 @@ def _start_method(method: str | None) -> str:
     if method not in methods:
         raise ArenaArgumentError("start_method", f"unknown start_method {shown(method)}; expected one of {methods}")
     return method
-
-
-def _warm_numba(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> None:
-    """Compile (or load from the cache) every kernel once in this process, so that forked
-    workers inherit them and spawned ones find the numba cache on disk instead of each compiling."""
-    g = get_game(game)
-    engine = g.engine
-    st = g.new_batch(2, GameConfig(num_players, rules, max_rounds, game), seeds=0)
-    mask = engine.legal_action_mask(st)
-    for t in g.observation_types:
-        engine.observe(st, observation_type=t)
-    engine.scores(st)
-    engine.step(st, engine.sample_actions(mask, np.random.default_rng(0)))
-
-
-def _pool_size(workers: int, chunks: int, ray: str | None) -> int:
-    """Worker processes the arena starts: one per chunk, at most ``workers``; none where the
-    chunks are played here (one worker or one chunk) or as Ray tasks."""
-    return min(workers, chunks) if ray is None and workers > 1 and chunks > 1 else 0
-
-
-def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
-          progress: bool, log, jsonl_path, ray: str | None = None) -> list[dict]:
-    """Every chunk's result, in chunk order (played here, or by a pool of workers)."""
-    from .arena_output import progress_bar
-
-    parts: list = []
-    pool = queue = None
-    processes = _pool_size(workers, len(tasks), ray)
-    if processes:  # started before the progress bar's thread: fork copies no running thread
-        _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
-        ctx = mp.get_context(start_method)
-        queue = ctx.Queue()
-        pool = ctx.Pool(processes, initializer=_init_worker, initargs=(payloads, names, config, queue))
-    jsonl = open(jsonl_path, "w", encoding="utf-8") if jsonl_path is not None else None
-    ended = np.zeros(len(tasks), dtype=np.int64)  # games ended per chunk, for the progress bar
-    total = sum(len(t["games"]) for t in tasks)
-    try:
-        with progress_bar(total, enabled=progress) as show:
-            def report(chunk: int, n: int) -> None:
-                ended[chunk] = min(ended[chunk] + n, len(tasks[chunk]["games"]))
-                show(int(ended.sum()))
-
-            if ray is not None:  # Ray tasks (arena_ray.py), the agents rebuilt there from their specs
-                from .arena_ray import ray_results
-
-                results = ray_results(tasks, [p[1] for p in payloads], names, config, ray, report)
-            elif pool is None:
-                results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
-            else:
-                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report,
-                                   list(getattr(pool, "_pool", ())))  # the workers started: none ends before terminate
-            for task, part in zip(tasks, results):
-                for f in part["forfeits"]:
-                    log(f["message"])
-                lines = part.pop("lines", None)
-                if jsonl is not None:
-                    jsonl.writelines(lines)
-                parts.append(part)
-                ended[task["chunk"]] = len(task["games"])
-                show(int(ended.sum()))
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-        if jsonl is not None:
-            jsonl.close()
-    return parts
 
 
 def _summarise(parts: list, sched: dict, names: list, specs: list, config: tuple, ups: list, deals: int,
@@ -552,31 +373,3 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     if out_dir is not None:
         result._write(out_dir)  # its files were removed above (overwrite) or not there
     return result
-
-
-def _record_lines(task: dict, part: dict, names: list[str], config: tuple) -> list[str]:
-    """One JSON line per game (format: docs/arena.md, "Recorded games")."""
-    P = config[0]
-    lines = []
-    forfeits = {f["game"]: f for f in part["forfeits"]}
-    for j, g in enumerate(task["games"].tolist()):
-        sc = part["scores"][j].tolist()
-        fs = int(part["forfeit_seat"][j])
-        key = [sc[s][-1] * 64 + int(part["tiebreak"][j, s]) for s in range(P)]
-        if fs >= 0:
-            key[fs] = -1
-        ranks = [1 + sum(k > key[s] for k in key) for s in range(P)]
-        f = forfeits.get(g)
-        rec = {
-            "format": "spacemission-arena-game", "version": 1, "game": g, "seed": int(task["seeds"][j]),
-            "config": {"game": config[3], "num_players": P, "rules": config[1], "max_rounds": config[2]},
-            "lineup": int(task["lineup"][j]), "deal": int(task["deal"][j]), "seating": int(task["seating"][j]),
-            "agents": [names[k] for k in task["seats"][j].tolist()], "start_player": int(part["start_player"][j]),
-            "actions": part["records"][j],
-            "scores": [dict(zip(get_game(config[3]).score_names, sc[s])) for s in range(P)],
-            "ranks": ranks, "winners": [s for s in range(P) if ranks[s] == 1],
-            "rounds": int(part["rounds"][j]), "round_limit": bool(part["round_limit"][j]),
-            "forfeit": None if f is None else {k: f[k] for k in ("seat", "agent", "round", "action", "reason")},
-        }
-        lines.append(json.dumps(rec, separators=(",", ":")) + "\n")
-    return lines

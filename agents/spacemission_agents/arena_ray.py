@@ -3,7 +3,7 @@
 Needs Ray (``pip install -e '.[ray]'``); the arena imports this module only when asked to.
 The schedule, the chunks and each chunk's seeds are the local arena's (arena.py): every
 chunk is one Ray task that builds the agents from their specs, plays the chunk with the
-same function as a local worker (``arena._run_chunk``) and returns its games. So with the
+same function as a local worker (``arena_workers._run_chunk``) and returns its games. So with the
 same seed and chunk size the results equal the local arena's game for game (every
 recorded game and ``results.json`` but its wall-clock timing), whichever nodes played
 which chunk (tests/training/test_ray_cluster.py checks this on a two-node cluster).
@@ -39,7 +39,7 @@ def portable_spec(spec: str) -> str:
 def _agents(specs: tuple, config: tuple) -> list:
     key = (specs, config)
     if key not in _AGENTS:
-        from .arena import _game_config
+        from .arena_workers import _game_config
         from .registry import make_agent
 
         agents = [make_agent(s, game=config[3]) for s in specs]
@@ -52,7 +52,7 @@ def _agents(specs: tuple, config: tuple) -> list:
 
 
 def _play_chunk(specs: tuple, names: list, config: tuple, task: dict) -> dict:
-    from .arena import _run_chunk
+    from .arena_workers import _run_chunk
 
     return _run_chunk(_agents(specs, config), names, config, task)
 

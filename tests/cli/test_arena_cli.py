@@ -123,7 +123,7 @@ def test_ctrl_c_stops_with_130_and_says_what_is_left(tmp_path, capsys, monkeypat
     games.jsonl keeps the finished chunks' games, which it does."""
     import signal
 
-    import spacemission_agents.arena as arena
+    import spacemission_agents.arena_workers as arena
 
     played = []
     real = arena.play_chunk
@@ -167,7 +167,7 @@ def test_sigterm_stops_like_ctrl_c_with_143(tmp_path):
     out = tmp_path / "out"
     code = f"""
 import os, signal, sys
-import spacemission_agents.arena as arena
+import spacemission_agents.arena_workers as arena
 from spacemission_cli.main import main
 real, played = arena.play_chunk, []
 def play(*args, **kwargs):

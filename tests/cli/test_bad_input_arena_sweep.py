@@ -36,7 +36,7 @@ def test_out_with_an_earlier_runs_results_is_refused_before_any_game(tmp_path, c
     """Before: --out silently replaced an earlier run's files (`spacemission train` refuses a
     run_dir that holds a run). Now a usage error names the file and --overwrite, before any
     game, and the files stay as they were; --overwrite replaces them."""
-    import spacemission_agents.arena as arena
+    import spacemission_agents.arena_workers as arena
 
     out = tmp_path / "results"
     out.mkdir()
