@@ -114,21 +114,47 @@ def init_ray(address: str | None) -> None:
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
 
+RETRIES = 2  # Ray's retries of a chunk whose worker process ended (a node lost); then the arena stops
+
+
 def ray_results(tasks: list, specs: list[str], names: list[str], config: tuple, address: str | None, report):
     """Every chunk's result in chunk order, played as Ray tasks; ``report(chunk, games)``
-    when a chunk ends (the progress bar)."""
+    when a chunk ends (the progress bar). A chunk whose worker process ended on every try
+    (an agent's os._exit, the system killing it for memory) is a RuntimeError naming the
+    chunk, as in a local pool (arena_workers.worker_ended_message); so is a chunk that
+    failed as a whole (an agent's seed()), with the message it raised. The chunks still
+    running are cancelled."""
     import ray
+    from ray.exceptions import RayTaskError
+
+    from .arena_workers import chunk_text, worker_ended_message
 
     init_ray(address)
-    play = ray.remote(num_cpus=1, max_retries=2)(_play_chunk)
+    play = ray.remote(num_cpus=1, max_retries=RETRIES)(_play_chunk)
     specs_ref = tuple(portable_spec(s) for s in specs)
     refs = [play.remote(specs_ref, names, config, t) for t in tasks]
     pending, done = list(refs), {}
     index = {r: i for i, r in enumerate(refs)}
-    for i, ref in enumerate(refs):
-        while ref not in done:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for r in ready:
-                done[r] = ray.get(r)
-                report(index[r], len(tasks[index[r]]["games"]))
-        yield done.pop(ref)
+    try:
+        for ref in refs:
+            while ref not in done:
+                ready, pending = ray.wait(pending, num_returns=1)
+                for r in ready:
+                    try:
+                        done[r] = ray.get(r)
+                    except RayTaskError as exc:  # the chunk raised: a RuntimeError's own message, as locally
+                        cause = exc.cause
+                        if isinstance(cause, RuntimeError):
+                            raise RuntimeError(str(cause)) from None
+                        raise
+                    except ray.exceptions.RayError as exc:  # WorkerCrashedError, OutOfMemoryError, a node that died
+                        how = f"Ray's {type(exc).__name__}, after its retries"
+                        raise RuntimeError(worker_ended_message(how, chunk_text(tasks[index[r]], names))) from None
+                    report(index[r], len(tasks[index[r]]["games"]))
+            yield done.pop(ref)
+    finally:
+        for r in pending:  # an error or Ctrl-C: the cluster need not play the rest
+            try:
+                ray.cancel(r)
+            except Exception:  # noqa: BLE001 - ended already, or Ray shut down
+                pass

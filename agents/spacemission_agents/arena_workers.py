@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import os
 import pickle
 import signal
 import time
@@ -84,15 +85,20 @@ def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_fin
 
 
 class _Reporter:
-    """Sends (chunk, games ended) to the parent's progress bar, at most every half second."""
+    """Sends (pid, chunk, games ended) to the parent: once as the chunk starts (so the parent
+    knows which chunk a worker that ends was playing), then for the progress bar at most
+    every half second. The queue is a SimpleQueue: a put is in the pipe when it returns,
+    even if the process ends right after (a Queue's feeder thread would die with it)."""
 
     def __init__(self, queue, chunk: int):
         self.queue, self.chunk, self.pending, self.last = queue, chunk, 0, time.perf_counter()
+        self.pid = os.getpid()
+        queue.put((self.pid, chunk, 0))
 
     def __call__(self, n: int) -> None:
         self.pending += n
         if time.perf_counter() - self.last > 0.5:
-            self.queue.put((self.chunk, self.pending))
+            self.queue.put((self.pid, self.chunk, self.pending))
             self.pending, self.last = 0, time.perf_counter()
 
 
@@ -109,32 +115,63 @@ def _worker_chunk(task: tuple) -> dict:
         raise RuntimeError(f"chunk {task['chunk']}: {type(exc).__name__}: {cut_long_words(str(exc))}") from None
 
 
-def _collect(results, queue, report, processes=()):
+def chunk_text(task: dict, names: list[str]) -> str:
+    """The chunk ``task`` as an error names it: its games, deals and lineups."""
+    games, deals = task["games"], task["deal"]
+    ups = []
+    for u in dict.fromkeys(task["lineup"].tolist()):
+        row = int(np.flatnonzero(task["lineup"] == u)[0])
+        ups.append(" vs ".join(names[k] for k in sorted(task["seats"][row].tolist())))
+    shown_ups = ", ".join(ups[:3]) + (f" and {len(ups) - 3} more lineups" if len(ups) > 3 else "")
+    return (f"chunk {task['chunk']} (games {int(games[0])}..{int(games[-1])}, deals {int(deals.min())}..{int(deals.max())}"
+            f" of {cut_long_words(shown_ups)})")
+
+
+def worker_ended_message(how: str, where: str) -> str:
+    """The error of a chunk whose worker process ended: ``how`` it ended, ``where`` (a chunk_text)."""
+    return (f"a worker process ended ({how}) in the middle of {where}: an agent ended it (os._exit, a crash in native "
+            f"code, the system killing it for memory); workers=1 (--workers 1, without --ray) shows which agent and game")
+
+
+def _ended_how(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def _collect(results, queue, report, processes=(), tasks=(), names=()):
     """The chunk results in order, relaying the workers' progress while waiting. RuntimeError
-    when one of the pool's worker ``processes`` has ended: the pool would start another, but
-    the chunk it played was lost and the arena waited for it forever."""
+    when one of the pool's worker ``processes`` has ended, naming the chunk it played (from
+    its start message): the pool would start another, but that chunk was lost and the arena
+    waited for it forever."""
+    playing: dict = {}  # pid -> the chunk it started last
     while True:
         try:
             part = results.next(timeout=0.25)
         except mp.TimeoutError:
             part = None
-            ended = [p.exitcode for p in processes if p.exitcode is not None]
+            ended = [p for p in processes if p.exitcode is not None]
             if ended:
-                raise RuntimeError(f"a worker process ended (exit code {ended[0]}) in the middle of a chunk: an agent "
-                                   f"ended it (os._exit, a crash in native code, the system killing it for memory); "
-                                   f"workers=1 (--workers 1) shows which agent and game") from None
+                _drain(queue, report, playing)  # its start message may have come since the last look
+                chunk = playing.get(ended[0].pid)
+                where = "a chunk" if chunk is None else chunk_text(tasks[chunk], names)
+                raise RuntimeError(worker_ended_message(_ended_how(ended[0].exitcode), where)) from None
         except StopIteration:
             return
-        while True:
-            try:
-                chunk, n = queue.get_nowait()
-            except Exception:  # noqa: BLE001 - queue.Empty, or a closed queue
-                break
-            report(chunk, n)
+        _drain(queue, report, playing)
         if part is not None:
             yield part
 
 
+def _drain(queue, report, playing: dict) -> None:
+    while not queue.empty():
+        pid, chunk, n = queue.get()
+        playing[pid] = chunk
+        if n:
+            report(chunk, n)
 
 
 def _warm_numba(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> None:
@@ -167,8 +204,10 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
     if processes:  # started before the progress bar's thread: fork copies no running thread
         _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
         ctx = mp.get_context(start_method)
-        queue = ctx.Queue()
+        queue = ctx.SimpleQueue()
+        before = set(mp.active_children())
         pool = ctx.Pool(processes, initializer=_init_worker, initargs=(payloads, names, config, queue))
+        started = set(mp.active_children()) - before  # the pool's workers (none ends before terminate, but for an agent)
     jsonl = open(jsonl_path, "w", encoding="utf-8") if jsonl_path is not None else None
     ended = np.zeros(len(tasks), dtype=np.int64)  # games ended per chunk, for the progress bar
     total = sum(len(t["games"]) for t in tasks)
@@ -185,8 +224,7 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
             elif pool is None:
                 results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
             else:
-                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report,
-                                   list(getattr(pool, "_pool", ())))  # the workers started: none ends before terminate
+                results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report, started, tasks, names)
             for task, part in zip(tasks, results):
                 for f in part["forfeits"]:
                     log(f["message"])

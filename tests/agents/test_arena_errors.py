@@ -1,6 +1,7 @@
 """Bad input to the registry and the arena (a clear error before any game), and agents
 that break the protocol during a run (a forfeit, and the run goes on)."""
 import json
+import re
 
 import numpy as np
 import pytest
@@ -463,6 +464,27 @@ def test_a_worker_process_that_ends_stops_the_arena_with_an_error():
     with pytest.raises(RuntimeError, match=r"a worker process ended \(exit code 7\).*workers=1"):
         run_arena([ProcessEnder(), "kind-random"], games=4, seed=1, chunk_size=2, workers=2, progress=False,
                   start_method="fork")
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+@pytest.mark.parametrize("code, how", [(7, "exit code 7"), (-9, "killed by signal SIGKILL")])
+def test_a_worker_process_that_ends_is_named_with_its_chunk(code, how, start_method):
+    """Before: the error said 'in the middle of a chunk' (which, and whose games, left to find with
+    workers=1), and a worker the system killed for memory 'exit code -9'. Now it names the chunk
+    the worker was playing (its games, deals and lineup: from the chunk's start message, which the
+    worker sends before its first game) and the signal that killed it. Three chunks of one lineup
+    (games 0..1, 2..3, 4..5: a deal is 2 games), both workers end in their first."""
+    spec = f"tests.helpers.external_agents:Ends:code={code}"
+    with pytest.raises(RuntimeError) as info:
+        run_arena([spec, "kind-random"], games=6, seed=1, chunk_size=2, workers=2, progress=False,
+                  start_method=start_method)
+    message = str(info.value)
+    chunk = re.search(r"in the middle of chunk ([01]) \(games (\d+)\.\.(\d+), deals (\d+)\.\.(\d+) of "
+                      rf"{re.escape(spec)} vs kind-random\): an agent ended it", message)
+    assert message.startswith(f"a worker process ended ({how}) in the middle of chunk "), message
+    assert chunk is not None, message
+    c, g0, g1, d0, d1 = map(int, chunk.groups())
+    assert (g0, g1, d0, d1) == (2 * c, 2 * c + 1, c, c)
 
 
 def test_an_unhashable_game_is_named_by_the_registry():

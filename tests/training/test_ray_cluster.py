@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -138,6 +139,38 @@ def test_distributed_arena_equals_local_arena(cluster, tmp_path):
     assert summaries[0] == summaries[1]
     for f in ("pairs.csv", "agents.csv"):
         assert (tmp_path / "ray" / f).read_text() == (tmp_path / "local" / f).read_text()
+
+
+@pytest.mark.parametrize("code", [7, -9])
+def test_a_chunk_whose_worker_process_ends_stops_the_distributed_arena_with_an_error(cluster, code):
+    """Before: a Ray task whose worker process an agent ended (os._exit; SIGKILL, as the system's
+    out-of-memory killer) was retried twice, then ray.get's WorkerCrashedError left the command
+    as a traceback through Ray's internals (status 1). Now the error line and status of a local
+    pool's worker that ends, naming the chunk (its games, deals and lineup) and Ray's error."""
+    spec = f"tests.helpers.external_agents:Ends:code={code}"
+    proc = subprocess.run([sys.executable, "-m", "spacemission_cli.main", "arena", "--agents", f"{spec},random",
+                           "--games", "4", "--chunk-size", "2", "--no-progress", "--ray", cluster[0]],
+                          env=cluster[1], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert re.search(r"spacemission arena: error: the arena stopped: a worker process ended \(Ray's WorkerCrashedError, "
+                     r"after its retries\) in the middle of chunk ([01]) \(games (0\.\.1|2\.\.3), deals ([01])\.\.\3 of "
+                     + re.escape(f"{spec} vs random") + r"\): an agent ended it", proc.stderr), proc.stderr[-3000:]
+
+
+def test_a_chunk_that_fails_as_a_whole_on_ray_is_its_error_line(cluster):
+    """Before: a chunk's RuntimeError (here an agent's seed() failing in a later chunk: each worker
+    process builds the agent once and reseeds it per chunk) came back as Ray's RayTaskError, whose
+    text the command printed: Ray's task line and the remote traceback. Now the chunk's own
+    message, as a local pool gives it."""
+    proc = subprocess.run([sys.executable, "-m", "spacemission_cli.main", "arena", "--agents",
+                           "tests.helpers.external_agents:Raises:where=seed_later,random", "--games", "8",
+                           "--chunk-size", "2", "--no-progress", "--ray", cluster[0]],
+                          env=cluster[1], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    line = ("spacemission arena: error: the arena stopped: agent 'tests.helpers.external_agents:Raises:where=seed_later' "
+            "failed in seed(): LookupError: boom in seed\n")
+    assert line in proc.stderr and "Traceback" not in proc.stderr and "ray::" not in proc.stderr, proc.stderr[-3000:]
 
 
 TRAIN = ["-m", "spacemission_cli.main", "train", "--backend", "rllib"]
