@@ -7,6 +7,8 @@ import sys
 import threading
 from pathlib import Path
 
+from spacemission_agents.arena_files import ArenaStopped
+
 from ._args import UsageParser, int_arg as _int
 
 EXAMPLE = """examples:
@@ -41,8 +43,9 @@ def _agents_text() -> str:
     return "\n".join(f"  {line}" for line in _help.agents_by_game(sep="\n").splitlines())
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, a scheduler's stop) during the arena: stops it as Ctrl-C does."""
+class _Terminated(ArenaStopped):
+    """SIGTERM (``kill``, a scheduler's stop) during the arena: stops it as Ctrl-C does (the
+    user's stop, which the arena never takes for an agent's KeyboardInterrupt)."""
 
 
 def _stop_on_sigterm(signum, frame):

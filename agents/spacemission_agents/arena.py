@@ -28,11 +28,12 @@ import numpy as np
 from spacemission_env.checks import check_memory, cut_long_words, is_int, shown
 from spacemission_env.games import GAMES, get_game
 
-from .arena_files import OUT_FILES, ArenaArgumentError, check_out, earlier_run_message
+from . import arena_play
+from .arena_files import OUT_FILES, ArenaArgumentError, ArenaStopped, check_out, earlier_run_message
 from .arena_play import observation_type_of
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
-from .arena_workers import _agent_seed, _game_config, _play, _pool_size
+from .arena_workers import _agent_interrupts, _agent_seed, _game_config, _play, _pool_size
 from .registry import agent_display_name, make_agent, protocol_problem
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "auto_chunk_size", "lineups", "run_arena",
@@ -204,7 +205,9 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
                 bind(config)
             except (ValueError, TypeError) as exc:
                 raise ArenaArgumentError("agents", f"agent {shown(name)} rejects the configuration {config}: {cut_long_words(str(exc))}") from exc
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
+            except ArenaStopped:  # the user's Ctrl-C or SIGTERM
+                raise
+            except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - any other failure of bind is the agent's too
                 raise ArenaArgumentError("agents", f"agent {shown(name)} failed to bind to the configuration {config}: "
                                                    f"{type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         what = "before its first game"
@@ -214,7 +217,9 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
             if callable(seed_fn):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
                 what = "in seed() (the arena seeds each agent with a 63-bit integer)"
                 seed_fn(_agent_seed(seed, 0, i))
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
+        except ArenaStopped:
+            raise
+        except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
             raise ArenaArgumentError("agents", f"agent {shown(name)} failed {what}: "
                                                f"{type(exc).__name__}: {cut_long_words(str(exc))}") from exc
         types = get_game(config.game).observation_types
@@ -339,37 +344,38 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     if ray is not None and importlib.util.find_spec("ray") is None:  # before: a bare ModuleNotFoundError in the
         # first chunk, after every agent was built and out made
         raise ArenaArgumentError("ray", "Ray is not installed; pip install -e '.[ray]' (or make install-ray)")
-    objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
-                                                 start_method, int(seed), bool(allow_seer))
-    sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
-    G = len(sched["seeds"])
-    chunk_size = auto_chunk_size(G) if chunk_size is None else int(chunk_size)
-    bounds = list(range(0, G, chunk_size)) + [G]
-    tasks = [dict(chunk=c, seed=int(seed), games=np.arange(lo, hi), record=bool(record and out is not None),
-                  **{k: sched[k][lo:hi] for k in ("seeds", "seats", "lineup", "deal", "seating")})
-             for c, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
-    out_dir = Path(out) if out is not None else None
-    if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except (OSError, ValueError) as exc:
-            raise ArenaArgumentError("out", f"cannot create the out directory {shown(str(out_dir))}: "
-                                            f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}") from exc
-        # overwrite: an earlier run's files would sit beside this run's as if they were its own (a
-        # run that fails keeps the games it finished, and no results)
-        for name in OUT_FILES:
-            (out_dir / name).unlink(missing_ok=True)
-    log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
+    with _agent_interrupts():  # an agent's KeyboardInterrupt is its failure, not the user's Ctrl-C
+        objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
+                                                     start_method, int(seed), bool(allow_seer))
+        sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
+        G = len(sched["seeds"])
+        chunk_size = auto_chunk_size(G) if chunk_size is None else int(chunk_size)
+        bounds = list(range(0, G, chunk_size)) + [G]
+        tasks = [dict(chunk=c, seed=int(seed), games=np.arange(lo, hi), record=bool(record and out is not None),
+                      **{k: sched[k][lo:hi] for k in ("seeds", "seats", "lineup", "deal", "seating")})
+                 for c, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
+        out_dir = Path(out) if out is not None else None
+        if out_dir is not None:
+            try:
+                out_dir.mkdir(parents=True, exist_ok=True)
+            except (OSError, ValueError) as exc:
+                raise ArenaArgumentError("out", f"cannot create the out directory {shown(str(out_dir))}: "
+                                                f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}") from exc
+            # overwrite: an earlier run's files would sit beside this run's as if they were its own (a
+            # run that fails keeps the games it finished, and no results)
+            for name in OUT_FILES:
+                (out_dir / name).unlink(missing_ok=True)
+        log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
 
-    t0 = time.perf_counter()
-    parts = _play(tasks, objs, names, config, payloads, int(workers), start_method, progress, log,
-                  out_dir / "games.jsonl" if (out_dir is not None and record) else None, ray)
-    elapsed = time.perf_counter() - t0
-    result = _summarise(parts, sched, names, specs, config, ups, deals,
-                        dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size),
-                             seer_agents=[n for n, a in zip(names, objs) if observation_type_of(a) in WHOLE_STATE_VIEWS]))
-    result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
-                         workers=_pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
-    if out_dir is not None:
-        result._write(out_dir)  # its files were removed above (overwrite) or not there
-    return result
+        t0 = time.perf_counter()
+        parts = _play(tasks, objs, names, config, payloads, int(workers), start_method, progress, log,
+                      out_dir / "games.jsonl" if (out_dir is not None and record) else None, ray)
+        elapsed = time.perf_counter() - t0
+        result = _summarise(parts, sched, names, specs, config, ups, deals,
+                            dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size),
+                                 seer_agents=[n for n, a in zip(names, objs) if observation_type_of(a) in WHOLE_STATE_VIEWS]))
+        result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
+                             workers=_pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
+        if out_dir is not None:
+            result._write(out_dir)  # its files were removed above (overwrite) or not there
+        return result

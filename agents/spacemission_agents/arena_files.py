@@ -10,6 +10,12 @@ from spacemission_env.checks import cut_long_words, shown
 OUT_FILES = ("results.json", "pairs.csv", "agents.csv", "arena.png", "games.jsonl")  # what a run writes to out
 
 
+class ArenaStopped(KeyboardInterrupt):
+    """The user's stop during an arena: Ctrl-C, as run_arena's own SIGINT handler raises it
+    while the arena plays (arena_workers._agent_interrupts), or SIGTERM, as ``spacemission
+    arena``'s handler raises it. A plain KeyboardInterrupt raised meanwhile is an agent's."""
+
+
 class ArenaArgumentError(ValueError):
     """A bad argument of :func:`run_arena`, found before any game; ``argument`` names it."""
 

@@ -19,6 +19,8 @@ from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import HAND_SIZE, NUM_CARDS, RING_SIZE
 from spacemission_env.space_mission.rules import action_label
 
+from .arena_files import ArenaStopped
+
 _COMPACT_MIN = 16  # below this batch size compaction saves nothing
 
 
@@ -87,7 +89,8 @@ _LABELS = _Labels()
 
 # what an agent's act_batch may raise that makes a forfeit: any exception, and SystemExit (sys.exit in an
 # agent ended the whole arena with its status and no word, or killed a worker process and hung the pool);
-# a worker adds KeyboardInterrupt, which only an agent raises there (the workers ignore SIGINT)
+# KeyboardInterrupt is added where only an agent raises it: in a worker (the workers ignore SIGINT), and in
+# the arena's own process while a real Ctrl-C raises ArenaStopped instead (arena_workers._agent_interrupts)
 AGENT_FAILURES: tuple = (Exception, SystemExit)
 
 
@@ -134,6 +137,8 @@ def _decide(agent, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict
     def ask(rows: slice, n: int) -> np.ndarray:
         try:
             answer = agent.act_batch(obs[rows], masks[rows].copy())  # an agent may write to its mask: not to ours
+        except ArenaStopped:  # the user's Ctrl-C or SIGTERM while the agent ran: not the agent's
+            raise
         except AGENT_FAILURES as exc:  # noqa: BLE001 - any agent failure is a forfeit, not a crash
             # cut: an agent's exception text (a whole array, say) went into every forfeit message and results.json
             raise _BadAnswer(f"raised {type(exc).__name__}: {cut_long_words(str(exc))}") from exc

@@ -7,11 +7,13 @@ played which chunk.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing as mp
 import os
 import pickle
 import signal
+import threading
 import time
 
 import numpy as np
@@ -19,6 +21,8 @@ import numpy as np
 from spacemission_env.checks import cut_long_words, shown
 from spacemission_env.games import GameConfig, get_game
 
+from . import arena_play
+from .arena_files import ArenaStopped
 from .arena_play import play_chunk
 from .registry import make_agent
 
@@ -35,6 +39,41 @@ def _agent_seed(seed: int, chunk: int, k: int) -> int:
 
 
 
+# what an agent may raise where a KeyboardInterrupt is only ever an agent's (a worker's AGENT_FAILURES)
+AGENT_INTERRUPTS = (Exception, SystemExit, KeyboardInterrupt)
+
+
+def _stop_on_sigint(signum, frame):
+    raise ArenaStopped
+
+
+@contextlib.contextmanager
+def _agent_interrupts():
+    """While run_arena builds its agents and plays in this process: a real Ctrl-C raises ArenaStopped (this handler in
+    place of Python's default, which raised a plain KeyboardInterrupt), so a KeyboardInterrupt
+    that an agent raises forfeits its game as in a worker, instead of stopping the arena as the
+    user's Ctrl-C (status 130). Where SIGINT is ignored only an agent raises one. Where another
+    handler is in place (a caller's own, or not the main thread) the two cannot be told
+    apart: a KeyboardInterrupt stops the arena, as before."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is not signal.default_int_handler and handler != signal.SIG_IGN:
+        yield
+        return
+    failures = arena_play.AGENT_FAILURES
+    if handler is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _stop_on_sigint)
+    arena_play.AGENT_FAILURES = AGENT_INTERRUPTS
+    try:
+        yield
+    finally:
+        arena_play.AGENT_FAILURES = failures
+        if handler is signal.default_int_handler:
+            signal.signal(signal.SIGINT, handler)
+
+
 # --- worker side -------------------------------------------------------------------
 _WORKER: dict = {}
 
@@ -44,9 +83,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
     # each worker began to print a KeyboardInterrupt traceback of its own besides
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate's: not a handler the parent set (the command's)
-    from . import arena_play
-
-    arena_play.AGENT_FAILURES = (Exception, SystemExit, KeyboardInterrupt)  # here only an agent raises it
+    arena_play.AGENT_FAILURES = AGENT_INTERRUPTS  # here only an agent raises it
     # an exception here would make the pool respawn workers forever: keep it for the first task
     try:
         agents = []
@@ -72,7 +109,9 @@ def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_fin
         if callable(fn):
             try:
                 fn(_agent_seed(task["seed"], task["chunk"], k))
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
+            except ArenaStopped:
+                raise
+            except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
                 raise RuntimeError(f"agent {shown(names[k])} failed in seed(): {type(exc).__name__}: {cut_long_words(str(exc))}") from exc
     t0 = time.perf_counter()
     out = play_chunk(agents, names, *config[:3], task["games"], task["seeds"], task["seats"], task["record"], on_finished,

@@ -197,3 +197,47 @@ def test_a_worker_that_ends_is_an_error_line_not_a_traceback(capsys):
     assert code == 1, err
     assert "spacemission arena: error: the arena stopped: a worker process ended (exit code 7)" in err
     assert "Traceback" not in err
+
+
+AGENT = "tests.helpers.external_agents:Interrupts"
+
+
+def test_an_agents_keyboard_interrupt_with_one_worker_is_its_forfeit_not_ctrl_c(capsys):
+    """Before: with one worker (the agents in the command's own process) an agent raising
+    KeyboardInterrupt in act_batch stopped the arena as the user's Ctrl-C (status 130, 'interrupted'),
+    while in a worker process it forfeited. Now the arena tells them apart (a real Ctrl-C raises
+    ArenaStopped from the arena's own SIGINT handler): the agent forfeits, as with workers, the
+    same results for any --workers; and the handler is put back."""
+    import signal
+
+    from spacemission_agents.arena import run_arena
+
+    code = main(["arena", "--agents", f"{AGENT},kind-random", "--games", "2", "--max-rounds", "3", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert f"agent '{AGENT}' forfeits game 0" in err and "raised KeyboardInterrupt" in err and "interrupted" not in err
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    results = [run_arena([AGENT, "kind-random"], games=4, chunk_size=2, max_rounds=3, workers=w, progress=False,
+                         start_method="fork", log=lambda m: None) for w in (1, 2)]
+    assert [f["reason"] for f in results[0].forfeits] == ["raised KeyboardInterrupt: "] * 4
+    assert results[0].forfeits == results[1].forfeits
+
+
+def test_an_agents_keyboard_interrupt_in_seed_with_one_worker_is_its_error(capsys):
+    """Before: an agent's seed() raising KeyboardInterrupt (before the first game) stopped the
+    command as Ctrl-C (130). Now it is the agent's failure: a usage error naming the agent."""
+    with pytest.raises(SystemExit) as info:
+        main(["arena", "--agents", f"{AGENT}:where=seed,kind-random", "--games", "2", "--no-progress"])
+    assert info.value.code == 2
+    assert (f"argument --agents: agent '{AGENT}:where=seed' failed in seed() (the arena seeds each agent with a "
+            f"63-bit integer): KeyboardInterrupt") in capsys.readouterr().err
+
+
+def test_a_real_ctrl_c_while_an_agent_acts_still_stops_with_130(capsys):
+    """The other side: a real SIGINT (Ctrl-C) that arrives while an agent's act_batch runs is the
+    user's, not the agent's: 130 and the 'interrupted' line, no forfeit."""
+    code = main(["arena", "--agents", f"{AGENT}:where=signal,kind-random", "--games", "2", "--max-rounds", "3",
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 130, err
+    assert "interrupted: the arena was not finished" in err and "forfeit" not in err

@@ -243,3 +243,24 @@ class Ends(First):
 
             os.kill(os.getpid(), signal.SIGKILL)
         os._exit(self.code)
+
+
+class Interrupts(First):
+    """Raises KeyboardInterrupt itself (no Ctrl-C was pressed) in ``where``: act or seed; or,
+    for ``where=signal``, sends its own process a real SIGINT in act, as Ctrl-C on a terminal."""
+
+    def __init__(self, where: str = "act"):
+        self.where = where
+
+    def seed(self, seed=None):
+        if self.where == "seed":
+            raise KeyboardInterrupt
+
+    def act_batch(self, observations, action_masks):
+        if self.where == "act":
+            raise KeyboardInterrupt
+        if self.where == "signal":
+            import signal
+
+            os.kill(os.getpid(), signal.SIGINT)
+        return _first(action_masks)
