@@ -3,6 +3,7 @@ players): the schedule, the statistics, the files, replays of the recorded games
 reference engine, and results identical for any worker count."""
 import csv
 import json
+import os
 from collections import Counter
 
 import numpy as np
@@ -167,6 +168,31 @@ def test_results_identical_for_any_worker_count(tmp_path):
     assert two.timing["workers"] == 2
     one_chunk = run_arena(AGENTS + ["random"], workers=2, **{**kw, "chunk_size": 100})
     assert one_chunk.timing["workers"] == 1, "one chunk is played here: no pool starts (before: said 2)"
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_many_chunks_start_each_worker_and_build_each_agent_once(tmp_path, start_method):
+    """An arena of many chunks (100 here) with 2 workers plays in 2 worker processes started once
+    (the pool never replaces one) and builds each agent once per process, not per chunk: in the
+    arena's own process (to check it), and with spawn once in each worker (fork inherits the
+    parent's); the results and games equal one worker's. Checked this session; pinned here."""
+    builds = tmp_path / "builds.txt"
+    played = tmp_path / "builds.txt.played"
+    agents = [f"tests.helpers.external_agents:Counts:path={builds}", "random"]
+    kw = dict(games=400, seed=3, max_rounds=3, chunk_size=4, progress=False)
+    many = run_arena(agents, workers=2, start_method=start_method, out=tmp_path / "w2", **kw)
+    assert many.num_games == 400 and many.timing["workers"] == 2  # 100 chunks of 4 games
+    built, playing = builds.read_text().split(), played.read_text().split()
+    assert built[0] == str(os.getpid()) and len(set(built)) == len(built) == (1 if start_method == "fork" else 3)
+    assert len(set(playing)) == len(playing) == 2 and str(os.getpid()) not in playing
+    if start_method == "spawn":
+        assert sorted(playing) == sorted(built[1:])
+    builds.unlink()
+    played.unlink()
+    one = run_arena(agents, workers=1, out=tmp_path / "w1", **kw)
+    assert builds.read_text().split() == played.read_text().split() == [str(os.getpid())]
+    assert one.to_dict(timing=False) == many.to_dict(timing=False)
+    assert (tmp_path / "w1" / "games.jsonl").read_bytes() == (tmp_path / "w2" / "games.jsonl").read_bytes()
 
 
 @pytest.mark.slow

@@ -264,3 +264,21 @@ class Interrupts(First):
 
             os.kill(os.getpid(), signal.SIGINT)
         return _first(action_masks)
+
+
+class Counts(First):
+    """Appends its process id to the file ``path`` when it is built, and to ``path``.played
+    when it first plays in a process (how often, and where, an arena builds its agents and
+    which processes play)."""
+
+    def __init__(self, path: str):
+        self.path, self.played = path, None
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"{os.getpid()}\n")
+
+    def act_batch(self, observations, action_masks):
+        if self.played != os.getpid():
+            self.played = os.getpid()
+            with open(f"{self.path}.played", "a", encoding="utf-8") as f:
+                f.write(f"{self.played}\n")
+        return _first(action_masks)
