@@ -31,6 +31,22 @@ each game's engines (--game):
 
 PARTS = ("engine", "env", "agents")
 DEFAULT_AGENTS = ("random", "kind-random", "greedy", "heuristic")  # those installed; search and ppo on request
+DEFAULT_BATCH, DEFAULT_AGENT_BATCH = 1024, 256
+
+
+def refuse_unused_options(args, ap) -> None:
+    """A usage error for an option given for a part that --only leaves out (before: ignored
+    without a word, a bad --agents spec too), then the sizes' defaults filled in."""
+    batch_parts = ("engine",) if args.game == "spacemission" else ("engine", "env")
+    for option, given, parts in (("--agents", args.agents is not None, ("agents",)),
+                                 ("--agent-batch", args.agent_batch is not None, ("agents",)),
+                                 ("--batch", args.batch is not None, batch_parts),
+                                 ("--pgx-python", args.pgx_python is not None, ("engine",))):
+        if given and not any(p in args.only for p in parts):
+            ap.error(f"argument {option}: applies to {' and '.join(parts)}, which --only {','.join(args.only)} "
+                     f"does not measure")
+    args.batch = DEFAULT_BATCH if args.batch is None else args.batch
+    args.agent_batch = DEFAULT_AGENT_BATCH if args.agent_batch is None else args.agent_batch
 
 
 def _positive(kind):
@@ -89,12 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
     sets = sorted({r for name in GAMES for r in get_game(name).rule_sets}, key=lambda r: (r not in RULE_SETS, r))
     ap.add_argument("--rules", choices=sets, help=f"the game's rule set (default: its first; "
                                                   f"{rule_sets_by_game()})")
-    ap.add_argument("--batch", type=_positive(int), default=1024, metavar="B", help="games in the engine's batch (default 1024)")
+    ap.add_argument("--batch", type=_positive(int), default=None, metavar="B",
+                    help=f"games in the engine's batch (default {DEFAULT_BATCH}; Space Mission: engine only, every "
+                         f"other game: its engine and VectorEnv)")
     ap.add_argument("--agents", metavar="SPEC[,SPEC]",
                     help=f"bots to time (default: in Space Mission those of {', '.join(DEFAULT_AGENTS)} that are "
                          f"installed; in every other game its registered agents that play without a model file, "
                          f"e.g. random, greedy, heuristic)")
-    ap.add_argument("--agent-batch", type=_positive(int), default=256, metavar="B", help="rows per act_batch call (default 256)")
+    ap.add_argument("--agent-batch", type=_positive(int), default=None, metavar="B",
+                    help=f"rows per act_batch call (default {DEFAULT_AGENT_BATCH})")
     ap.add_argument("--seconds", type=_positive(float), default=2.0, metavar="T", help="time per measurement (default 2)")
     ap.add_argument("--pgx-python", metavar="PATH",
                     help="an interpreter with pgx and jax installed (never a dependency of this project): "
@@ -248,10 +267,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.rules is not None and args.rules not in own:
         which = "Space Mission" if args.game == "spacemission" else f"--game {args.game}"
         ap.error(f"argument --rules: {args.rules!r} is not a rule set of {which} (its rule sets: {', '.join(own)})")
+    if args.game != "spacemission" and args.pgx_python:  # before: accepted and never run
+        ap.error(f"argument --pgx-python: pgx's connect-four is timed beside Space Mission's batched engine only, "
+                 f"not with --game {args.game}")
+    refuse_unused_options(args, ap)
     if args.game != "spacemission":
-        if args.pgx_python:  # before: accepted and never run
-            ap.error(f"argument --pgx-python: pgx's connect-four is timed beside Space Mission's batched engine only, "
-                     f"not with --game {args.game}")
         return _bench_other_game(args, ap)
     if args.rules is None:
         args.rules = "yucata"

@@ -161,3 +161,40 @@ def test_every_warm_up_plays_a_game_to_its_end_before_the_timing(game, monkeypat
         _bench_game.aec_speed(g, config, 0)
     assert restarts, "the engine's warm-up restarted no finished game"
     assert spies and spies[0].ended_before_reset[0] is True, "the AEC env's warm-up did not end its game"
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("argv, option", [
+    (["--only", "engine", "--agents", "search:budget=-1"], "--agents"),
+    (["--only", "engine,env", "--agent-batch", "64"], "--agent-batch"),
+    (["--only", "agents", "--batch", "64"], "--batch"),
+])
+def test_an_option_for_a_part_not_measured_is_refused(argv, option, game, capsys, monkeypatch):
+    """Before: an option of a part that --only leaves out was ignored without a word (a bad
+    --agents spec too: `--only engine --agents search:budget=-1` timed the engine and said
+    nothing). Now a usage error naming the option and the part it applies to, before anything
+    is timed."""
+    monkeypatch.setattr(bench, "engine_speed", lambda *a, **k: pytest.fail("timed before the options were checked"))
+    with pytest.raises(SystemExit) as info:
+        bench.main(["--game", game, "--seconds", "0.1", *argv])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: applies to " in err and f"which --only {argv[1]} does not measure" in err, err
+
+
+def test_pgx_python_without_the_engine_is_refused(capsys):
+    """Before: `--only agents,env --pgx-python PATH` was accepted and pgx never run."""
+    with pytest.raises(SystemExit) as info:
+        bench.main(["--only", "agents,env", "--pgx-python", "python3", "--seconds", "0.1"])
+    assert info.value.code == 2
+    assert "argument --pgx-python: applies to engine, which --only agents,env does not measure" in capsys.readouterr().err
+
+
+def test_batch_applies_to_the_vector_env_of_another_game(capsys):
+    """--batch sizes every other game's VectorEnv too (--only env): accepted there, refused
+    with --only env in Space Mission, whose env part plays one game."""
+    assert bench.main(["--game", "red_planet", "--only", "env", "--batch", "4", "--seconds", "0.1", "--json"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        bench.main(["--only", "env", "--batch", "4", "--seconds", "0.1"])
+    assert "argument --batch: applies to engine, which --only env does not measure" in capsys.readouterr().err
