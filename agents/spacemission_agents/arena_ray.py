@@ -52,8 +52,12 @@ def _agents(specs: tuple, config: tuple) -> list:
 
 
 def _play_chunk(specs: tuple, names: list, config: tuple, task: dict) -> dict:
-    from .arena_workers import _run_chunk
+    from . import arena_play
+    from .arena_workers import AGENT_INTERRUPTS, _run_chunk
 
+    # in a task only an agent raises KeyboardInterrupt: its forfeit, as in a local worker (before, Ray
+    # took it for the task's cancellation: TaskCancelledError's traceback); ray.cancel ends the process
+    arena_play.AGENT_FAILURES = AGENT_INTERRUPTS
     return _run_chunk(_agents(specs, config), names, config, task)
 
 
@@ -114,6 +118,7 @@ def init_ray(address: str | None) -> None:
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
 
+CANCEL_WAIT_S = 5.0  # how long the cancelled chunks may take to end, once the arena stopped
 RETRIES = 2  # Ray's retries of a chunk whose worker process ended (a node lost); then the arena stops
 
 
@@ -153,8 +158,26 @@ def ray_results(tasks: list, specs: list[str], names: list[str], config: tuple, 
                     report(index[r], len(tasks[index[r]]["games"]))
             yield done.pop(ref)
     finally:
-        for r in pending:  # an error or Ctrl-C: the cluster need not play the rest
+        if pending:  # an error or Ctrl-C: the cluster need not play the rest
+            _drop(ray, pending)
+
+
+def _drop(ray, refs: list) -> None:
+    """Cancel the chunks ``refs`` (ending their processes, as a local pool's terminate: a task's
+    KeyboardInterrupt is an agent's) and take what they ended with: an error left untaken
+    (another chunk that failed too, a cancelled one) was logged as Ray's 'Unhandled error'
+    with its remote traceback under the arena's one-line error."""
+    for r in refs:
+        try:
+            ray.cancel(r, force=True)
+        except Exception:  # noqa: BLE001 - ended already, or Ray shut down
+            pass
+    try:
+        ready, _ = ray.wait(refs, num_returns=len(refs), timeout=CANCEL_WAIT_S)
+        for r in ready:
             try:
-                ray.cancel(r)
-            except Exception:  # noqa: BLE001 - ended already, or Ray shut down
+                ray.get(r)
+            except Exception:  # noqa: BLE001 - the arena stopped already: the error it raised says why
                 pass
+    except Exception:  # noqa: BLE001 - Ray shut down
+        pass

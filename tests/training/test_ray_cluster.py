@@ -173,6 +173,22 @@ def test_a_chunk_that_fails_as_a_whole_on_ray_is_its_error_line(cluster):
     assert line in proc.stderr and "Traceback" not in proc.stderr and "ray::" not in proc.stderr, proc.stderr[-3000:]
 
 
+def test_an_agents_keyboard_interrupt_on_ray_is_its_forfeit_as_locally(cluster, tmp_path):
+    """Before: an agent raising KeyboardInterrupt in a Ray task was taken for the task's
+    cancellation (a TaskCancelledError traceback, status 1); a local worker forfeits its game.
+    Now the same forfeits and results as the local arena."""
+    agents = ["tests.helpers.external_agents:Interrupts", "random"]
+    local = run_arena(agents, games=4, seed=2, chunk_size=2, max_rounds=3, progress=False, log=lambda m: None,
+                      out=tmp_path / "local")
+    assert len(local.forfeits) == 4
+    _driver(cluster, "-m", "spacemission_cli.main", "arena", "--agents", ",".join(agents), "--games", "4", "--seed", "2",
+            "--chunk-size", "2", "--max-rounds", "3", "--no-progress", "--out", str(tmp_path / "ray"), "--ray", cluster[0])
+    summaries = [json.loads((tmp_path / d / "results.json").read_text()) for d in ("local", "ray")]
+    for s in summaries:
+        s.pop("timing")
+    assert summaries[0] == summaries[1]
+
+
 TRAIN = ["-m", "spacemission_cli.main", "train", "--backend", "rllib"]
 
 
