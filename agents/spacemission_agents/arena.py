@@ -36,7 +36,7 @@ from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
 from .arena_workers import _agent_interrupts, _agent_seed, _game_config, _play, _pool_size
 from .registry import agent_display_name, make_agent, protocol_problem
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "auto_chunk_size", "lineups", "run_arena",
+__all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "ArenaStopped", "auto_chunk_size", "lineups", "run_arena",
            "seatings"]
 
 DEFAULT_CHUNK_SIZE = 128  # the largest automatic chunk: batches well; more games only delay progress
