@@ -169,6 +169,9 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
             bad(argument, f"{argument} must be True or False, got {shown(value)}")
     if log is not None and not callable(log):
         bad("log", f"log must be None or a function of one message, got {shown(log)}")
+    if overwrite and out is None:  # --overwrite without --out: the user meant to write results somewhere
+        bad("overwrite", "overwrite=True replaces an earlier run's files in out, but no out is given (this run would "
+                         "write nothing); give out, or leave overwrite False")
     if found and not overwrite:  # as the trainers refuse a run_dir that holds a run
         bad("out", earlier_run_message(out, found, "a run"))
     return list(agents), int(num_players), rules, int(max_rounds)
@@ -325,7 +328,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     if not isinstance(allow_seer, (bool, np.bool_)):
         raise ArenaArgumentError("allow_seer", f"allow_seer must be True or False, got {shown(allow_seer)}")
     config = (int(num_players), rules, int(max_rounds), game)
-    start_method = _start_method(start_method)
+    given_method, start_method = start_method, _start_method(start_method)
     if ray is not None and not isinstance(ray, str):
         raise ArenaArgumentError("ray", f"ray must be None or a cluster address string ('' for a local Ray), got {shown(ray)}")
     if ray is not None:  # its form now, before out is made; whether a cluster answers, when Ray is joined
@@ -335,6 +338,9 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
             check_address(ray)
         except ValueError as exc:
             raise ArenaArgumentError("ray", cut_long_words(str(exc))) from None
+    if ray is not None and given_method is not None:  # Ray starts its own worker processes
+        raise ArenaArgumentError("start_method", f"start_method={shown(given_method)} does not apply with ray (Ray "
+                                                 "starts its own worker processes); leave it None")
     if ray is not None and workers != 1:  # Ray schedules the chunks; a local pool would sit idle
         raise ArenaArgumentError("workers", f"workers={shown(workers)} does not apply with ray (the chunks are Ray tasks, "
                                             "spread over the cluster's CPUs); leave workers at 1")

@@ -504,3 +504,18 @@ def test_the_ray_arena_without_ray_is_refused_before_any_game(tmp_path, monkeypa
     with pytest.raises(ArenaArgumentError, match=r"Ray is not installed; pip install -e '\.\[ray\]'") as info:
         run_arena(["random", "kind-random"], games=2, ray="", out=tmp_path / "out", progress=False)
     assert info.value.argument == "ray" and not (tmp_path / "out").exists()
+
+
+def test_overwrite_without_out_is_refused(capsys):
+    """Before: `spacemission arena --overwrite` without --out (the user meant to write results
+    somewhere) played every game and wrote nothing, without a word."""
+    with pytest.raises(ArenaArgumentError, match=r"overwrite=True replaces an earlier run's files in out, but no out "
+                                                 r"is given") as info:
+        run_arena(["random", "kind-random"], games=2, overwrite=True, progress=False)
+    assert info.value.argument == "overwrite"
+    from spacemission_cli.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["arena", "--agents", "random,kind-random", "--games", "2", "--overwrite", "--no-progress"])
+    assert exit_info.value.code == 2
+    assert "argument --overwrite: overwrite=True replaces an earlier run's files in out" in capsys.readouterr().err

@@ -103,3 +103,10 @@ def test_workers_with_ray_are_refused(tmp_path):
     with pytest.raises(ArenaArgumentError, match="does not apply with ray") as info:
         run_arena(["random", "greedy"], games=2, ray="", workers=2, out=tmp_path / "out", progress=False)
     assert info.value.argument == "workers" and not (tmp_path / "out").exists()
+
+
+def test_a_start_method_with_ray_is_refused(tmp_path):
+    """Before: accepted and ignored (Ray starts its own worker processes), as workers was."""
+    with pytest.raises(ArenaArgumentError, match=r"start_method='spawn' does not apply with ray") as info:
+        run_arena(["random", "greedy"], games=2, ray="", start_method="spawn", out=tmp_path / "out", progress=False)
+    assert info.value.argument == "start_method" and not (tmp_path / "out").exists()
