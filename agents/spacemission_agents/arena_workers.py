@@ -26,17 +26,14 @@ from .arena_files import ArenaStopped
 from .arena_play import play_chunk
 from .registry import make_agent
 
+
 def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
     """What every agent's ``bind(config)`` receives."""
     return GameConfig(num_players, rules, max_rounds, game)
 
 
-
-
 def _agent_seed(seed: int, chunk: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, chunk, k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
 
 
 # what an agent may raise where a KeyboardInterrupt is only ever an agent's (a worker's AGENT_FAILURES)
@@ -49,10 +46,10 @@ def _stop_on_sigint(signum, frame):
 
 @contextlib.contextmanager
 def _agent_interrupts():
-    """While run_arena builds its agents and plays in this process: a real Ctrl-C raises ArenaStopped (this handler in
-    place of Python's default, which raised a plain KeyboardInterrupt), so a KeyboardInterrupt
-    that an agent raises forfeits its game as in a worker, instead of stopping the arena as the
-    user's Ctrl-C (status 130). Where SIGINT is ignored only an agent raises one. Where another
+    """While run_arena builds its agents and plays in this process: a real Ctrl-C raises
+    ArenaStopped (this handler in place of Python's default, which raised a plain
+    KeyboardInterrupt), so a KeyboardInterrupt that an agent raises forfeits its game as in a
+    worker, instead of stopping the arena as the user's Ctrl-C (status 130). Where SIGINT is ignored only an agent raises one. Where another
     handler is in place (a caller's own, or not the main thread) the two cannot be told
     apart: a KeyboardInterrupt stops the arena, as before."""
     if threading.current_thread() is not threading.main_thread():
@@ -280,8 +277,6 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
         if jsonl is not None:
             jsonl.close()
     return parts
-
-
 
 
 def _record_lines(task: dict, part: dict, names: list[str], config: tuple) -> list[str]:
