@@ -37,18 +37,57 @@ __all__ = ["OpponentPool", "parse_weights", "pairwise_scores"]
 SELF = "self"
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _split_items(text: str) -> list[str]:
+    """The NAME=WEIGHT items of ``text`` (blank ones left out): a ',' ends an item
+    only right after ``=WEIGHT``, WEIGHT a number (what float() reads); any other ',' is
+    part of the item, so a ``ppo:PATH`` may hold ','. Where that would join items of another
+    group (only a path may hold ','), every ',' splits, as it always did, so the messages
+    name the item at fault (``heuristic,greedy=1``: 'heuristic' is not NAME=WEIGHT)."""
+    parts = text.split(",")
+    items: list[str] = []
+    current = None
+    for part in parts:
+        if current is None:
+            if not part.strip():
+                continue
+            current = part
+        else:
+            current += "," + part
+        name, eq, value = current.rpartition("=")
+        if eq and _is_number(value):
+            items.append(current)
+            current = None
+    if current is not None:
+        items.append(current)
+    if any("," in item and item.split(":", 1)[0].strip() != "ppo" for item in items):
+        items = [part for part in parts if part.strip()]
+    return items
+
+
 def parse_weights(text: str | dict) -> dict[str, float]:
     """``"heuristic=0.3,greedy=0.2,self=0.5"`` (or a dict) -> {group: weight}; ValueError
-    on a malformed item or a negative or non-finite weight, or when all weights are 0.
-    Each item splits at its last ``=``: a ``ppo:PATH`` group may hold ``=`` in its path
-    (``ppo:runs/lr=3e-4/final.npz=1.0``). The values the messages name are cut (checks.shown)."""
+    on a malformed item or a negative or non-finite weight, when all weights are 0, or
+    when their sum is past float's range (the pool divides by it).
+
+    Items are separated by a ``,`` that ends one: right after ``=WEIGHT``, WEIGHT a number;
+    each item splits at its last ``=``. So a ``ppo:PATH`` group may hold ``=`` and ``,``
+    in its path (``ppo:runs/lr=3e-4/final.npz=1.0``, ``ppo:runs/a,b/final.npz=1.0,self=0.5``),
+    except a ``,`` right after ``=NUMBER`` (``ppo:runs/lr=3e-4,b/...``: there an item ends).
+    No other group holds ``,``: there every ``,`` splits (the messages name the item at
+    fault, as before). The values the messages name are cut (checks.shown)."""
     if isinstance(text, dict):
         items = list(text.items())
     else:
         items = []
-        for part in str(text).split(","):
-            if not part.strip():
-                continue
+        for part in _split_items(str(text)):
             name, eq, value = part.strip().rpartition("=")
             if not eq or not name.strip():
                 raise ValueError(f"opponent weight {shown(part)} is not NAME=WEIGHT (e.g. heuristic=0.3,self=0.5)")
@@ -70,6 +109,9 @@ def parse_weights(text: str | dict) -> dict[str, float]:
         out[name] = w
     if not out or sum(out.values()) <= 0:
         raise ValueError(f"opponent weights must name at least one opponent with a weight > 0, got {shown(text)}")
+    if not np.isfinite(sum(out.values())):  # each finite, their sum not: the probabilities would be 0/nan
+        raise ValueError(f"opponent weights sum past the largest float (they are relative: divide them all by the "
+                         f"same number), got {shown(text)}")
     return out
 
 
