@@ -135,3 +135,31 @@ def test_parse_weights_messages_for_short_values_are_unchanged():
     with pytest.raises(ValueError, match=r"^opponent weights must name at least one opponent with a weight > 0, "
                                          r"got 'self=0'$"):
         parse_weights("self=0")
+
+
+def _model_with_prior_params(path, **changed):
+    from spacemission_agents.ppo import save_npz_file
+
+    agent = PPOAgent.load(SHIPPED)
+    meta = {**agent.metadata, "prior": {**agent.metadata["prior"],
+                                        "params": {**agent.metadata["prior"]["params"], **changed}}}
+    return save_npz_file(path, meta, agent.params)
+
+
+def test_init_from_other_prior_parameters_names_only_those_that_differ(tmp_path):
+    """Before: the message held both prior parameter dicts whole (18 parameters each, about
+    900 characters), the two that differ somewhere in them."""
+    model = _model_with_prior_params(tmp_path / "model.npz", end_bonus=30.0, chip_value=0.35)
+    with pytest.raises(ValueError) as info:
+        TrainConfig(players=2, init_from=str(model), bc_samples=0)
+    assert str(info.value) == (f"option init_from: {shown(str(model))} was trained with other heuristic prior "
+                               f"parameters than this package's (chip_value 0.35 against 0.3; end_bonus 30.0 "
+                               f"against 25.0)")
+
+
+def test_init_from_prior_differences_name_every_key_and_cut_each_value():
+    theirs = {"kind": "heuristic", "game": "spacemission", "params": {"a": 1.0, "b": "x" * 300, "same": 2.0}}
+    ours = {"kind": "heuristic", "game": "spacemission", "params": {"a": 1.5, "same": 2.0, "c": [0] * 100}}
+    assert init_from._differences(theirs, ours) == (f"a 1.0 against 1.5; b {shown('x' * 300)} against none; "
+                                                     f"c none against {shown([0] * 100)}")
+    assert init_from._differences({**theirs, "game": "red_planet"}, theirs) == "game 'red_planet' against 'spacemission'"

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from spacemission_agents.ppo import PPOAgent
-from spacemission_env.checks import shown
+from spacemission_env.checks import cut, shown
 
 __all__ = ["check", "load_actor", "teacher_spec"]
 
@@ -68,8 +68,27 @@ def check(cfg) -> PPOAgent:
         ours = make_prior(cfg.prior, game=cfg.game).describe()
         if theirs != ours:
             raise ValueError(f"{where} was trained with other heuristic prior parameters than this package's "
-                             f"({theirs['params']} against {ours['params']})")
+                             f"({_differences(theirs, ours)})")
     return agent
+
+
+def _differences(theirs: dict, ours: dict) -> str:
+    """The keys whose values differ between two prior descriptions (their ``params`` read as
+    keys of their own), each with both values (the file's first, each cut: checks.shown), so
+    a mismatch message names every difference and nothing else; "none" for a key one lacks."""
+    def flat(desc: dict) -> dict:
+        params = desc.get("params")
+        return {**{k: v for k, v in desc.items() if k != "params"}, **(params if isinstance(params, dict) else {})}
+
+    a, b = flat(theirs), flat(ours)
+    missing = object()
+    out = []
+    for key in [*a, *(k for k in b if k not in a)]:
+        x, y = a.get(key, missing), b.get(key, missing)
+        if x != y:
+            out.append(f"{cut(str(key))} {'none' if x is missing else shown(x)} against "
+                       f"{'none' if y is missing else shown(y)}")
+    return "; ".join(out)
 
 
 def teacher_spec(cfg) -> str:
