@@ -145,6 +145,20 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused_before_ray(tmp_pa
     assert [p.name for p in run_dir.iterdir()] == ["config.json"]
 
 
+@pytest.mark.skipif(not __import__("pathlib").Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_run_dir_that_cannot_be_made_is_a_usage_error_before_ray(capsys):
+    """Before: Ray started, then Path.mkdir's FileNotFoundError (or PermissionError for a
+    read-only place) ended the run with a traceback."""
+    import ray
+
+    run = "/proc/no-such-process-folder/run"  # /proc takes no new folder, also from root
+    with pytest.raises(SystemExit) as exc:
+        main(["--run-dir", run, "--steps", "10"])
+    assert exc.value.code == 2
+    assert f"option run_dir: cannot write the run's files in {run!r} (No such file or directory" in capsys.readouterr().err
+    assert not ray.is_initialized()
+
+
 def test_device_is_checked_with_the_configuration():
     with pytest.raises(ValueError, match="device must be cpu, cuda, cuda:N or auto, got 'gpu'"):
         RLlibConfig(device="gpu")

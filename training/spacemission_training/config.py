@@ -21,7 +21,7 @@ from spacemission_env.json_input import parse_json
 
 from .device import DEVICE_PATTERN
 
-__all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game_defaults", "parse_args", "read_options_file",
+__all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "check_run_dir_writable", "for_game", "game_defaults", "parse_args", "read_options_file",
            "versions"]
 
 
@@ -189,6 +189,35 @@ def refuse_existing_run(run_dir) -> None:
         raise ValueError(f"run_dir {str(run_dir)!r} holds a run's files ({', '.join(found)}) but no config.json, "
                          f"so it cannot be resumed; give another --run-dir (or delete that directory): a new run "
                          f"would append to its logs and overwrite the rest")
+
+
+def check_run_dir_writable(run_dir) -> None:
+    """ValueError naming option run_dir when this process cannot make the directory
+    ``run_dir`` or write a file in it (no permission, a read-only file system, a place such
+    as /proc where no directory can be made), with the system's reason: found before a run
+    starts, not as a traceback from its first write. Checked by making the missing
+    directories and a file in the last, then removing what it made: nothing is left behind."""
+    import tempfile
+
+    path = Path(run_dir)
+    made = []
+    try:
+        for folder in [q for q in (path, *path.parents) if not q.exists()][::-1]:  # the outermost first
+            folder.mkdir()
+            made.append(folder)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-check-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        where = f": {shown(str(exc.filename))}" if exc.filename and str(exc.filename) != str(path) else ""
+        raise ValueError(f"option run_dir: cannot write the run's files in {shown(str(path))} "
+                         f"({exc.strerror or type(exc).__name__}{where})") from None
+    finally:
+        for folder in reversed(made):
+            try:
+                folder.rmdir()
+            except OSError:  # something else wrote there meanwhile: leave it
+                pass
 
 
 def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:

@@ -52,7 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import refuse_existing_run
+from .config import check_run_dir_writable, refuse_existing_run
 from .lifecycle import Stopped, exit_status, run_commands
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
                                write_atomic)
@@ -509,6 +509,7 @@ def main(argv: list[str] | None = None) -> int:
                 read_checkpoint(run_dir, cfg)  # before Ray starts: ResumeError below
             else:
                 refuse_existing_run(run_dir)
+            check_run_dir_writable(run_dir)  # a resume rewrites its config.json
         except ResumeError as exc:
             print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
             return 2

@@ -57,7 +57,8 @@ from gymnasium import spaces
 from . import bc, checkpoint, init_from
 from .lifecycle import Interrupt, exit_status, finished_step, run_commands, sigterm_stops_at_once
 from .device import resolve_device
-from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, refuse_existing_run, spec_file, versions
+from .config import (RESUME_OVERRIDES, TrainConfig, build_parser, check_run_dir_writable, parse_args, refuse_existing_run,
+                     spec_file, versions)
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
@@ -411,13 +412,14 @@ def main(argv: list[str] | None = None) -> int:
     already finished), 130 when Ctrl-C stopped it and 143 when SIGTERM did (with a checkpoint,
     or at once on a second signal), 2 for a usage error or a run that cannot be resumed (nothing written)."""
     cfg, resume = parse_args(argv)
+    run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
     try:  # a usage error before any work, not a traceback from train()
         resolve_device(cfg.device)
         if not resume:
-            refuse_existing_run(Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg))
+            refuse_existing_run(run_dir)
+        check_run_dir_writable(run_dir)  # a resume rewrites its config.json
     except ValueError as exc:
         build_parser().error(str(exc))
-    run_dir = Path(resume) if resume else Path(cfg.run_dir) if cfg.run_dir else default_run_dir(cfg)
     rollout = cfg.num_envs * cfg.n_steps
     if cfg.batch_size > rollout:  # MaskablePPO cuts it to the rollout without a word
         print(f"note: --batch-size {cfg.batch_size:,} is more than a rollout's {rollout:,} decisions (--num-envs * "
