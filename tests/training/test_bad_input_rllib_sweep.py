@@ -159,6 +159,24 @@ def test_a_run_dir_that_cannot_be_made_is_a_usage_error_before_ray(capsys):
     assert not ray.is_initialized()
 
 
+@pytest.mark.parametrize("option", ["--resume", "--config"])
+def test_a_path_name_too_long_is_a_usage_error(option, capsys):
+    """Before: OSError "File name too long" from Path.is_file, a traceback."""
+    with pytest.raises(SystemExit) as exc:
+        parse_args([option, "x" * 300 + (".json" if option == "--config" else "")])
+    assert exc.value.code == 2
+    assert "is not a usable path (File name too long)" in capsys.readouterr().err
+
+
+def test_resume_a_file_says_so(tmp_path, capsys):
+    """Before: "no run in 'PATH' (no such directory)" for a file."""
+    path = tmp_path / "notes.txt"
+    path.write_text("not a run")
+    with pytest.raises(SystemExit):
+        parse_args(["--resume", str(path)])
+    assert f"--resume: {str(path)!r} is a file, not a run's folder" in capsys.readouterr().err
+
+
 def test_device_is_checked_with_the_configuration():
     with pytest.raises(ValueError, match="device must be cpu, cuda, cuda:N or auto, got 'gpu'"):
         RLlibConfig(device="gpu")

@@ -21,8 +21,8 @@ from spacemission_env.json_input import parse_json
 
 from .device import DEVICE_PATTERN
 
-__all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "check_run_dir_writable", "for_game", "game_defaults", "parse_args", "read_options_file",
-           "versions"]
+__all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "check_run_dir_writable", "for_game", "game_defaults",
+           "parse_args", "read_options_file", "versions"]
 
 
 # set while a resumed run's configuration is built (TrainConfig.resumed): the files read only
@@ -504,8 +504,9 @@ def _toml_module(path: str):
         try:
             import tomli as tomllib
         except ImportError:
-            raise ValueError(f"config file {path!r}: reading TOML on Python {sys.version_info[0]}.{sys.version_info[1]} "
-                             "needs the package 'tomli' (pip install tomli), or give the options as .json") from None
+            raise ValueError(f"config file {shown(path)}: reading TOML on Python "
+                             f"{sys.version_info[0]}.{sys.version_info[1]} needs the package 'tomli' (pip install "
+                             f"tomli), or give the options as .json") from None
     return tomllib
 
 
@@ -514,34 +515,45 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
     ValueError naming the file for anything but an object of known option names
     (``names``; default TrainConfig's)."""
     p = Path(path)
+    try:
+        p.exists()
+    except OSError as exc:  # a name past the system's length limit
+        raise ValueError(f"config file {shown(path)} is not a usable path ({exc.strerror or exc})") from None
     if not p.is_file():
         what = ("is a directory, not a file" if p.is_dir() else
                 "is not a regular file" if p.exists() else "does not exist")
-        raise ValueError(f"config file {path!r} {what}")
+        raise ValueError(f"config file {shown(path)} {what}")
     if p.suffix not in (".toml", ".json"):
-        raise ValueError(f"config file {path!r}: expected .toml or .json")
-    if p.suffix == ".json":
+        raise ValueError(f"config file {shown(path)}: expected .toml or .json")
+    tomllib = _toml_module(path) if p.suffix == ".toml" else None
+    try:
+        text = p.read_bytes() if tomllib is None else p.read_text()
+    except OSError as exc:  # no permission to read it
+        raise ValueError(f"config file {shown(path)} cannot be read ({exc.strerror or exc})") from None
+    except ValueError as exc:  # UnicodeDecodeError
+        raise ValueError(f"config file {shown(path)}: not valid TOML: {exc}") from None
+    if tomllib is None:
         try:
-            data = parse_json(p.read_bytes())
+            data = parse_json(text)
         except ValueError as exc:  # "not valid JSON: ..."
-            raise ValueError(f"config file {path!r}: {exc}") from None
+            raise ValueError(f"config file {shown(path)}: {exc}") from None
     else:
-        tomllib = _toml_module(path)
         try:
-            data = tomllib.loads(p.read_text())
+            data = tomllib.loads(text)
         except RecursionError:
-            raise ValueError(f"config file {path!r}: not valid TOML: nested too deeply") from None
-        except ValueError as exc:  # TOMLDecodeError, UnicodeDecodeError
-            raise ValueError(f"config file {path!r}: not valid TOML: {exc}") from None
+            raise ValueError(f"config file {shown(path)}: not valid TOML: nested too deeply") from None
+        except ValueError as exc:  # TOMLDecodeError
+            raise ValueError(f"config file {shown(path)}: not valid TOML: {exc}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"config file {path!r}: expected an object of options, got {type(data).__name__}")
+        raise ValueError(f"config file {shown(path)}: expected an object of options, got {type(data).__name__}")
     data = data.get("config", data)  # a run's config.json nests the values under "config"
     if not isinstance(data, dict):
-        raise ValueError(f"config file {path!r}: \"config\" must be an object of options, got {type(data).__name__}")
+        raise ValueError(f"config file {shown(path)}: \"config\" must be an object of options, got "
+                         f"{type(data).__name__}")
     names = names if names is not None else {f.name for f in fields(TrainConfig)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise ValueError(f"config file {path!r}: unknown keys {shown(unknown)}; known: {sorted(names)}")
+        raise ValueError(f"config file {shown(path)}: unknown keys {shown(unknown)}; known: {sorted(names)}")
     return data
 
 
@@ -553,10 +565,10 @@ def from_file(exc: Exception, path: str | None, values: dict, flags: dict) -> st
     name = getattr(exc, "option", None)  # GameConfigError's
     if name is not None:
         if path and name in values and name not in flags:
-            return f"config file {path!r}: option {name}: {exc}"
+            return f"config file {shown(path)}: option {name}: {exc}"
         return f"argument --{name.replace('_', '-')}: {exc}"
     if path and any(name in values and name not in flags for name in options_named(str(exc), values)):
-        return f"config file {path!r}: {exc}"
+        return f"config file {shown(path)}: {exc}"
     return str(exc)
 
 
@@ -656,6 +668,18 @@ def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
         ap.error(from_file(exc, ns.config, values, flags))
 
 
+def check_resume_dir(ap, run_dir: str) -> None:
+    """A usage error (``ap.error``) for a ``--resume`` RUN_DIR that the system cannot look up
+    (a name past its length limit: OSError from every lookup after) or that is a file, not
+    a run's folder (it read "no such directory"). Both trainers' resume_config call it first."""
+    try:
+        is_file = Path(run_dir).is_file()
+    except OSError as exc:
+        ap.error(f"--resume: {shown(run_dir)} is not a usable path ({exc.strerror or exc})")
+    if is_file:
+        ap.error(f"--resume: {shown(run_dir)} is a file, not a run's folder")
+
+
 def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> TrainConfig:
     """The configuration of the run in ``run_dir`` (its config.json) with the options a resume
     may change (RESUME_OVERRIDES) from the ``--config`` file and ``flags`` (a flag wins over
@@ -663,13 +687,15 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
     option, that differs from the saved value is a usage error naming it and both values;
     one equal to it is accepted, so the command that started a run, with ``--resume`` added,
     continues it."""
+    check_resume_dir(ap, run_dir)
     d = Path(run_dir)
-    rllib_run = (f"--resume: {run_dir!r} is an RLlib run (checkpoints/loop.json): resume it with "
+    rllib_run = (f"--resume: {shown(run_dir)} is an RLlib run (checkpoints/loop.json): resume it with "
                  f"spacemission train --backend rllib --resume {run_dir}")
     if not (d / "config.json").is_file():
         if (d / "checkpoints" / "loop.json").is_file():
             ap.error(rllib_run)
-        ap.error(f"--resume: no run in {run_dir!r} ({'config.json missing' if d.is_dir() else 'no such directory'})")
+        ap.error(f"--resume: no run in {shown(run_dir)} "
+                 f"({'config.json missing' if d.is_dir() else 'no such directory'})")
     try:
         saved = read_options_file(str(d / "config.json"))
     except ValueError:

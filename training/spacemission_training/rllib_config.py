@@ -10,8 +10,8 @@ from pathlib import Path
 
 from spacemission_env.checks import UsageParser, cut_long_words, shown
 
-from .config import (TrainConfig, _check_path, above, add_options, at_least, bind_agent_specs,
-                     check_field_types, from_file, read_options_file, seed_range_message, seeds_in_range)
+from .config import (TrainConfig, _check_path, above, add_options, at_least, bind_agent_specs, check_field_types,
+                     check_resume_dir, from_file, read_options_file, seed_range_message, seeds_in_range)
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 
@@ -221,17 +221,19 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> RLl
     ``--config`` option that differs from the saved value (one equal to it is accepted, so the
     command that started a run, with ``--resume`` added, continues it)."""
     names = {f.name for f in fields(RLlibConfig)}
+    check_resume_dir(ap, run_dir)
     d = Path(run_dir)
     path = d / "config.json"
     if find_checkpoint(d) is None and (d / "checkpoints" / "last.pt").is_file():
-        ap.error(f"--resume: {run_dir!r} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib run: "
+        ap.error(f"--resume: {shown(run_dir)} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib run: "
                  f"resume it with spacemission train --resume {run_dir}")
     if not path.is_file():
-        ap.error(f"--resume: no run in {run_dir!r} ({'config.json missing' if d.is_dir() else 'no such directory'})")
+        ap.error(f"--resume: no run in {shown(run_dir)} "
+                 f"({'config.json missing' if d.is_dir() else 'no such directory'})")
     if find_checkpoint(d) is None:
-        ap.error(f"--resume: no RLlib checkpoint in {run_dir!r} (checkpoints/rllib with its loop.json missing): "
+        ap.error(f"--resume: no RLlib checkpoint in {shown(run_dir)} (checkpoints/rllib with its loop.json missing): "
                  f"nothing to resume; the run stopped before its first checkpoint: start it afresh after removing "
-                 f"{run_dir!r}")
+                 f"{shown(run_dir)}")
     try:
         saved = RLlibConfig(**read_options_file(str(path), names)).as_dict()
     except (ValueError, TypeError) as exc:
