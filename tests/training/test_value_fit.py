@@ -3,6 +3,7 @@ when made with other settings, and the holdout is the share of games asked for (
 ``--holdout 0``) with a clear error when no game is left to train on; the folders of
 ``--out`` and ``--cache`` are made before the games."""
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -163,3 +164,54 @@ def test_layers_too_large_for_memory_are_refused_before_the_games(tmp_path, caps
                         "--out", str(tmp_path / "v.npz")])
     err = capsys.readouterr().err
     assert info.value.code == 2 and "--hidden 100000000000: a network of" in err and "give smaller layer sizes" in err
+
+
+def _usage_error(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as info:
+        value_fit.main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "games 1/" not in err  # refused before the games
+    return err.strip().splitlines()[-1].split(": error: ", 1)[1]  # (the program's name is pytest's)
+
+
+@pytest.mark.parametrize("option", ["--out", "--cache", "--policy"])
+def test_a_path_name_too_long_is_a_usage_error(tmp_path, capsys, option):
+    """Before: OSError "File name too long" (Path.is_dir, PPOAgent.load), a traceback."""
+    argv = {"--out": str(tmp_path / "w.npz"), option: "x" * 300 + ".npz"}
+    err = _usage_error(["--games", "1", *FAST, *[a for kv in argv.items() for a in kv]], capsys)
+    assert err.startswith(f"{option} 'xxxxx") and err.endswith(
+        "... is not a usable path (File name too long)")
+
+
+@pytest.mark.parametrize("out", ["v.json", "v", "v.npz.bak"])
+def test_out_must_end_in_npz(tmp_path, capsys, out):
+    """Before: numpy wrote the net to OUT.npz after the games and the fit, then the card's
+    out.stat() failed with FileNotFoundError (and --out v.json's card would have been the
+    net's own name)."""
+    path = tmp_path / out
+    err = _usage_error(["--games", "1", *FAST, "--out", str(path)], capsys)
+    assert err == f"--out {str(path)!r} must end in .npz (the value net; its card is written beside it as .json)"
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("option", ["--out", "--cache"])
+def test_a_folder_that_cannot_be_written_is_refused_before_the_games(tmp_path, capsys, monkeypatch, option):
+    """Before: a read-only folder (or /sys) failed with PermissionError when the file was
+    written: after the games (--cache), after the fit too (--out)."""
+    from spacemission_training import config
+
+    locked = tmp_path / "locked"
+    real = config.folder_write_problem
+    monkeypatch.setattr(value_fit, "folder_write_problem",  # as for a read-only folder (root writes anywhere)
+                        lambda folder: "Permission denied" if Path(folder) == locked else real(folder))
+    argv = {"--out": str(tmp_path / "w.npz"), "--cache": str(tmp_path / "c.npz"), option: str(locked / "x.npz")}
+    err = _usage_error(["--games", "1", *FAST, *[a for kv in argv.items() for a in kv]], capsys)
+    assert err == f"{option} {str(locked / 'x.npz')!r}: its folder cannot be written (Permission denied)"
+    assert not (tmp_path / "w.npz").exists() and not (tmp_path / "c.npz").exists()
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux's /sys")
+def test_a_folder_of_sys_is_refused_before_the_games(tmp_path, capsys):
+    err = _usage_error(["--games", "1", *FAST, "--out", "/sys/kernel/w.npz"], capsys)
+    assert err.startswith("--out '/sys/kernel/w.npz': its folder cannot be written (")

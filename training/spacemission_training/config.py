@@ -21,8 +21,8 @@ from spacemission_env.json_input import parse_json
 
 from .device import DEVICE_PATTERN
 
-__all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "check_run_dir_writable", "for_game", "game_defaults",
-           "parse_args", "read_options_file", "versions"]
+__all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "check_run_dir_writable", "folder_write_problem",
+           "for_game", "game_defaults", "parse_args", "read_options_file", "versions"]
 
 
 # set while a resumed run's configuration is built (TrainConfig.resumed): the files read only
@@ -191,33 +191,43 @@ def refuse_existing_run(run_dir) -> None:
                          f"would append to its logs and overwrite the rest")
 
 
-def check_run_dir_writable(run_dir) -> None:
-    """ValueError naming option run_dir when this process cannot make the directory
-    ``run_dir`` or write a file in it (no permission, a read-only file system, a place such
-    as /proc where no directory can be made), with the system's reason: found before a run
-    starts, not as a traceback from its first write. Checked by making the missing
-    directories and a file in the last, then removing what it made: nothing is left behind."""
+def folder_write_problem(folder) -> str | None:
+    """Why this process cannot make the directory ``folder`` or write a file in it (the
+    system's reason: no permission, a read-only file system, a place such as /proc where no
+    directory can be made, naming the path at fault where it is another), or None. Checked
+    by making the missing directories and a file in the last, then removing what it made:
+    nothing is left behind."""
     import tempfile
 
-    path = Path(run_dir)
+    path = Path(folder)
     made = []
     try:
-        for folder in [q for q in (path, *path.parents) if not q.exists()][::-1]:  # the outermost first
-            folder.mkdir()
-            made.append(folder)
+        for parent in [q for q in (path, *path.parents) if not q.exists()][::-1]:  # the outermost first
+            parent.mkdir()
+            made.append(parent)
         fd, probe = tempfile.mkstemp(dir=path, prefix=".write-check-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        where = f": {shown(str(exc.filename))}" if exc.filename and str(exc.filename) != str(path) else ""
-        raise ValueError(f"option run_dir: cannot write the run's files in {shown(str(path))} "
-                         f"({exc.strerror or type(exc).__name__}{where})") from None
+        at = Path(exc.filename) if exc.filename else path  # the folder, one above it, or the probe (in it)
+        where = f": {shown(str(at))}" if at != path and at.parent != path else ""
+        return f"{exc.strerror or type(exc).__name__}{where}"
     finally:
-        for folder in reversed(made):
+        for parent in reversed(made):
             try:
-                folder.rmdir()
+                parent.rmdir()
             except OSError:  # something else wrote there meanwhile: leave it
                 pass
+    return None
+
+
+def check_run_dir_writable(run_dir) -> None:
+    """ValueError naming option run_dir when this process cannot make the directory
+    ``run_dir`` or write a file in it (folder_write_problem): found before a run starts, not
+    as a traceback from its first write."""
+    problem = folder_write_problem(run_dir)
+    if problem:
+        raise ValueError(f"option run_dir: cannot write the run's files in {shown(str(run_dir))} ({problem})")
 
 
 def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:

@@ -49,6 +49,8 @@ from spacemission_env.checks import UsageParser, check_memory, count_text, cut, 
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
+from .config import folder_write_problem
+
 __all__ = ["cache_settings", "collect", "fit", "load_cache", "main", "save_cache", "seer_columns", "to_value_net"]
 
 MARGIN_POINTS = 10.0  # ``--target margin``: tanh(lead / this), as NetSearchAgent's finished games
@@ -268,8 +270,16 @@ def main(argv=None) -> None:
     ap.add_argument("--cache", type=Path, default=None,
                     help="positions file: read if it exists (refused when made with other settings: players, "
                          "policy file, games, seed, explore, keep, observation type), else written")
-    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True, help="the value net (.npz); its card is written beside it as .json")
     args = ap.parse_args(argv)
+    for option, value in (("--out", args.out), ("--cache", args.cache), ("--policy", args.policy)):
+        try:
+            value is None or Path(value).exists()
+        except OSError as exc:  # a name past the system's length limit: every lookup raises
+            ap.error(f"{option} {shown(str(value))} is not a usable path ({exc.strerror or exc})")
+    if args.out.suffix != ".npz":  # numpy would add .npz to another suffix; the card goes beside it as .json
+        ap.error(f"--out {shown(str(args.out))} must end in .npz (the value net; its card is written beside it "
+                 f"as .json)")
     for ok, message in ((args.games >= 1, f"--games must be >= 1, got {args.games}"),
                         (args.epochs >= 1, f"--epochs must be >= 1, got {args.epochs}"),
                         (0 <= args.seed and args.seed * SEED_STRIDE + args.games <= 2**64,
@@ -323,6 +333,10 @@ def main(argv=None) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             ap.error(f"{option} {str(target)!r}: its folder cannot be made ({exc.strerror or exc})")
+        # and written in (a read-only place failed as late)
+        problem = folder_write_problem(target.parent) if target is not None else None
+        if problem:
+            ap.error(f"{option} {shown(str(target))}: its folder cannot be written ({problem})")
     cpu0 = time.process_time()
     if args.cache is not None and args.cache.is_file():
         try:
