@@ -3,12 +3,14 @@ fix. Options accepted by the configuration that only failed once the run had sta
 (after run_dir/config.json was written, or after the training at the first evaluation), or
 never (negative coefficients); value_fit and quickstart arguments checked after the work."""
 import re
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
+from spacemission_env.checks import shown  # noqa: E402
 from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("keep_torch_threads")  # tests/training/conftest.py
@@ -136,6 +138,31 @@ def test_quickstart_checks_its_arguments_before_training(argv, message, tmp_path
         quickstart.main([*argv, "--out", str(tmp_path / "q")])
     assert info.value.code == 2 and message in capsys.readouterr().err
     assert not (tmp_path / "q").exists()
+
+
+def test_quickstart_refuses_an_out_it_cannot_use_before_training(tmp_path, capsys, monkeypatch):
+    """Before: an --out name past the system's length limit (OSError), a folder it cannot
+    write in (PermissionError from the run's mkdir) and an OUT/train holding another run's
+    files without config.json (train()'s ValueError) were tracebacks."""
+    from spacemission_training import quickstart, train_ppo
+
+    monkeypatch.setattr(train_ppo, "train", lambda *a, **k: pytest.fail("train() ran"))
+    held = tmp_path / "held"
+    (held / "train").mkdir(parents=True)
+    (held / "train" / "metrics.csv").write_text("step\n")
+    cases = [("x" * 300, f"--out {shown('x' * 300)} is not a usable path (File name too long)"),
+             (str(held), f"--out {str(held)!r}: {str(held / 'train')!r} holds a run's files (metrics.csv) but no "
+                         f"config.json; give another --out, or delete that folder")]
+    if Path("/proc/self").is_dir():  # /proc takes no new folder, also from root
+        cases.append(("/proc/no-such-folder/q", "--out '/proc/no-such-folder/q': cannot write the run's files in "
+                                                "'/proc/no-such-folder/q/train' (No such file or directory: "
+                                                "'/proc/no-such-folder')"))
+    for out, message in cases:
+        with pytest.raises(SystemExit) as info:
+            quickstart.main(["--steps", "64", "--bc-samples", "0", "--out", out])
+        assert info.value.code == 2
+        assert capsys.readouterr().err.strip().splitlines()[-1].split(": error: ", 1)[1] == message
+    assert [p.name for p in (held / "train").iterdir()] == ["metrics.csv"]
 
 
 def test_a_fresh_run_into_a_directory_holding_a_run_is_refused(tmp_path, capsys):

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from spacemission_env.checks import UsageParser
+from spacemission_env.checks import UsageParser, shown
 
 __all__ = ["main"]
 
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     from spacemission_agents.arena_output import tables
     from spacemission_agents.ppo import PPOAgent
 
-    from .config import TrainConfig
+    from .config import RUN_FILES, TrainConfig, folder_write_problem
     from .train_ppo import train
 
     from spacemission_agents.registry import make_agent
@@ -53,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             make_agent(spec)
         except ValueError as exc:
             ap.error(f"--opponents: {exc}")
+    try:
+        out.exists()
+    except OSError as exc:  # a name past the system's length limit: every lookup raises
+        ap.error(f"--out {shown(str(out))} is not a usable path ({exc.strerror or exc})")
     if out.exists() and not out.is_dir():
         ap.error(f"--out {str(out)!r} is a file, not a directory")
     try:
@@ -62,9 +66,17 @@ def main(argv: list[str] | None = None) -> int:
                           checkpoint_every=max(args.steps // 2, 1), snapshot_every=max(args.steps // 8, 1))
     except ValueError as exc:
         ap.error(str(exc))
+    run_dir = out / "train"
+    problem = folder_write_problem(run_dir)  # before the training, not a traceback from its first write
+    if problem:
+        ap.error(f"--out {shown(str(out))}: cannot write the run's files in {shown(str(run_dir))} ({problem})")
+    found = [name for name in RUN_FILES if (run_dir / name).exists()]
+    if found and not (run_dir / "config.json").is_file():  # not a run that quickstart can tell as its own
+        ap.error(f"--out {shown(str(out))}: {shown(str(run_dir))} holds a run's files ({', '.join(found)}) but no "
+                 f"config.json; give another --out, or delete that folder")
     console = Console() if sys.stdout.isatty() else Console(width=160)
-    if (out / "train" / "config.json").is_file():  # the previous quickstart's run: replaced, as make run always did
-        shutil.rmtree(out / "train")
+    if (run_dir / "config.json").is_file():  # the previous quickstart's run: replaced, as make run always did
+        shutil.rmtree(run_dir)
     console.rule(f"1/2 training a PPO agent: {args.steps:,} steps after cloning {args.bc_samples:,} heuristic decisions")
     t0 = time.perf_counter()
     summary = train(cfg, argv=["--steps", str(args.steps), "--seed", str(args.seed)])
