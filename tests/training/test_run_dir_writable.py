@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from spacemission_env.checks import shown  # noqa: E402
 from spacemission_training import train_ppo  # noqa: E402
 from spacemission_training.config import check_run_dir_writable  # noqa: E402
 
@@ -81,3 +82,39 @@ def test_a_read_only_parent_is_a_usage_error(tmp_path, capsys, monkeypatch):
         locked.chmod(0o755)
     assert "option run_dir: cannot write the run's files in" in err and "Permission denied" in err
     assert not list(locked.iterdir())
+
+
+# --- --bc-cache: written after the teacher's games ------------------------------------------
+TINY = ["--num-envs", "4", "--n-steps", "8", "--batch-size", "32", "--epochs", "1", "--trunk", "8", "--pi", "8",
+        "--vf", "8", "--bc-samples", "64", "--bc-epochs", "1", "--opponents", "random=1", "--eval-every", "0",
+        "--final-eval-games", "0", "--steps", "32", "--threads", "1", "--progress", "lines"]
+
+
+def test_a_bc_cache_in_a_missing_folder_is_written_there(tmp_path, capsys):
+    """Before: FileNotFoundError for CACHE.tmp after the teacher's games, and the run's folder
+    was left with its config.json: the same command again was refused ("already holds a run")
+    and --resume found no checkpoint."""
+    cache = tmp_path / "caches" / "new" / "teacher.npz"
+    assert train_ppo.main([*TINY, "--run-dir", str(tmp_path / "run"), "--bc-cache", str(cache)]) == 0
+    assert cache.is_file() and (tmp_path / "run" / "final.npz").is_file()
+
+
+def test_a_bc_cache_that_cannot_be_written_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    """Before: PermissionError when the cache was written, after the teacher's games."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = train_ppo.folder_write_problem
+    monkeypatch.setattr(train_ppo, "folder_write_problem",  # as for a read-only folder (root writes anywhere)
+                        lambda folder: "Permission denied" if Path(folder) == locked else real(folder))
+    monkeypatch.setattr(train_ppo, "train", lambda *a, **k: pytest.fail("train() ran"))
+    cache = locked / "teacher.npz"
+    err = _refused([*TINY, "--run-dir", str(tmp_path / "run"), "--bc-cache", str(cache)], capsys)
+    assert f"error: option bc_cache: cannot write {shown(str(cache))} (Permission denied)" in err
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux's /sys")
+def test_a_bc_cache_in_sys_is_a_usage_error(tmp_path, capsys):
+    err = _refused([*TINY, "--run-dir", str(tmp_path / "run"), "--bc-cache", "/sys/kernel/teacher.npz"], capsys)
+    assert "error: option bc_cache: cannot write '/sys/kernel/teacher.npz' (" in err
+    assert not (tmp_path / "run").exists()

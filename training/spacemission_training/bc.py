@@ -97,6 +97,7 @@ def save_cache(path, settings: dict, data: dict) -> None:
     """Keep the teacher data (``--bc-cache``) with the settings that produced it."""
     arrays = {k: v for k, v in data.items() if isinstance(v, np.ndarray)}
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)  # a missing folder (the trainer checked it can be made)
     tmp = path.with_name(path.name + ".tmp")  # written whole, then renamed: a run killed meanwhile leaves no cut cache
     with open(tmp, "wb") as f:  # to ``path`` as named: numpy would add .npz to another suffix (never found again)
         np.savez(f, settings=np.array(json.dumps(settings, sort_keys=True)), games=np.array(data["games"]),

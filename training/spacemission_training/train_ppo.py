@@ -49,6 +49,7 @@ from stable_baselines3.common.utils import set_random_seed
 
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.registry import make_agent
+from spacemission_env.checks import shown
 from spacemission_env.env_common import observation_box
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
@@ -57,8 +58,8 @@ from gymnasium import spaces
 from . import bc, checkpoint, init_from
 from .lifecycle import Interrupt, exit_status, finished_step, run_commands, sigterm_stops_at_once
 from .device import resolve_device
-from .config import (RESUME_OVERRIDES, TrainConfig, build_parser, check_run_dir_writable, parse_args, refuse_existing_run,
-                     spec_file, versions)
+from .config import (RESUME_OVERRIDES, TrainConfig, build_parser, check_run_dir_writable, folder_write_problem,
+                     parse_args, refuse_existing_run, spec_file, versions)
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
@@ -418,6 +419,10 @@ def main(argv: list[str] | None = None) -> int:
         if not resume:
             refuse_existing_run(run_dir)
         check_run_dir_writable(run_dir)  # a resume rewrites its config.json
+        if not resume and cfg.bc_cache and not Path(cfg.bc_cache).is_file():  # written after the teacher's games
+            problem = folder_write_problem(Path(cfg.bc_cache).parent)
+            if problem:
+                raise ValueError(f"option bc_cache: cannot write {shown(cfg.bc_cache)} ({problem})")
     except ValueError as exc:
         build_parser().error(str(exc))
     rollout = cfg.num_envs * cfg.n_steps
