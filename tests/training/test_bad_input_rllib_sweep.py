@@ -36,6 +36,7 @@ def _closed_port() -> int:
     (dict(eval_games=-3), "eval_games must be >= 0"),
     # found by a CLI review: one message for several fields, and the whole configuration printed
     (dict(minibatch=0), "minibatch must be >= 1, got 0"),
+    (dict(threads=100_000), r"threads must be in 1\.\.1024 \(torch's threads"),  # a segfault in torch's OpenMP
     (dict(gamma=1.5), r"gamma must be in \(0, 1\], got 1\.5"),
     (dict(num_env_runners=-1), "num_env_runners must be >= 0, got -1"),
     (dict(reward="banana"), "reward must be win or score"),

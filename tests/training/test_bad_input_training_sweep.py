@@ -41,6 +41,9 @@ pytestmark = pytest.mark.usefixtures("keep_torch_threads")  # tests/training/con
     # found by a new-user review: a traceback after the warm start, leaving a run folder that
     # could neither be started again nor resumed
     ("trunk", "", "trunk: a policy with the heuristic prior needs at least one trunk layer"),
+    # found by the entry points' audit: a segfault in the network's initialisation (torch's
+    # OpenMP), after config.json was written
+    ("threads", 100_000, r"threads must be in 1\.\.1024 \(torch's threads"),
 ])
 def test_options_the_run_cannot_use_are_refused_by_the_configuration(option, value, message, capsys):
     """Before: all accepted; the specs failed after config.json was written (opponents,

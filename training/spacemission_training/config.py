@@ -57,6 +57,17 @@ def above(cfg, low, *names) -> list[tuple[bool, str]]:
     return [(getattr(cfg, k) > low, f"{k} must be > {low}, got {getattr(cfg, k)!r}") for k in names]
 
 
+# torch threads: OpenMP failed to start 20,000 here, and 100,000 crashed the run (a segfault in
+# the network's orthogonal initialisation) after it had written its config.json
+MAX_THREADS = 1024
+
+
+def threads_at_most(cfg) -> tuple[bool, str]:
+    """(ok, message): ``threads`` at most MAX_THREADS."""
+    return (cfg.threads <= MAX_THREADS, f"threads must be in 1..{MAX_THREADS} (torch's threads: far more failed to "
+                                        f"start in OpenMP, or crashed it), got {cfg.threads!r}")
+
+
 def seed_range_message(cfg) -> str:
     """The message of a ``seed`` outside 0..MAX_SEED or an ``eval_seed`` outside
     0..MAX_EVAL_SEED (the same range), naming the value(s)."""
@@ -263,7 +274,8 @@ class TrainConfig:
     steps: int = _h("learner decisions to train for (env steps over all games), rounded up to whole rollouts "
                     "of num_envs x n_steps", default=3_000_000)
     seed: int = _h("seed of everything (env, pool, torch, numpy): same seed, same machine -> same weights", default=0)
-    threads: int = _h("torch threads (1 is fastest for these small networks on a busy 2-core machine)", default=1)
+    threads: int = _h("torch threads, 1..1024 (1 is fastest for these small networks on a busy 2-core machine)",
+                      default=1)
     device: str = _h("torch device of the network: cpu, cuda, cuda:N, or auto (cuda when torch sees one, else cpu); "
                      "the default network is fastest on cpu (docs/training.md, 'On a GPU'); a resume may change it",
                      default="cpu")
@@ -352,6 +364,7 @@ class TrainConfig:
             (self.lr > 0, f"lr must be > 0, got {self.lr!r}"),
             (0 < self.lr_final <= 1, f"lr_final must be in (0, 1], got {self.lr_final!r}"),
             *at_least(self, 1, "snapshot_every", "checkpoint_every", "threads"),
+            threads_at_most(self),
             *at_least(self, 0, "eval_every"),
             (re.fullmatch(DEVICE_PATTERN, self.device) is not None,
              f"device must be cpu, cuda, cuda:N or auto, got {shown(self.device)}"),

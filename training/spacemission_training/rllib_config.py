@@ -11,7 +11,8 @@ from pathlib import Path
 from spacemission_env.checks import UsageParser, cut_long_words, shown
 
 from .config import (TrainConfig, _check_path, above, add_options, at_least, bind_agent_specs, check_field_types,
-                     check_resume_dir, from_file, read_options_file, seed_range_message, seeds_in_range)
+                     check_resume_dir, from_file, read_options_file, seed_range_message, seeds_in_range,
+                     threads_at_most)
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 
@@ -50,7 +51,7 @@ class RLlibConfig:
     num_env_runners: int = _h("Ray actors that play games (0: sample in the driver)", default=2)
     address: str = _h("Ray cluster to join: 'auto' (the one started on this machine by `ray start`), "
                       "HOST:PORT, or '' (start a local Ray)", default="")
-    threads: int = _h("torch threads of the learner", default=1)
+    threads: int = _h("torch threads of the learner, 1..1024", default=1)
     device: str = _h("torch device of the learner (PPO's updates): cpu, cuda, cuda:N or auto (cuda when torch "
                      "sees one, else cpu); the env runners play on CPUs; a resume may change it", default="cpu")
     # PPO
@@ -104,6 +105,7 @@ class RLlibConfig:
             (self.minibatch <= self.train_batch, f"minibatch must be in 1..train_batch ({self.train_batch}), got "
                                                  f"{self.minibatch!r}"),
             *at_least(self, 1, "epochs", "threads", "snapshot_every", "checkpoint_every", "max_snapshots"),
+            threads_at_most(self),
             *at_least(self, 0, "num_env_runners", "eval_every", "eval_games", "ent_coef", "vf_coef"),
             (0 < self.gamma <= 1, f"gamma must be in (0, 1], got {self.gamma!r}"),
             (0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}"),
