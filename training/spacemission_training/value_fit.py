@@ -270,16 +270,14 @@ def main(argv=None) -> None:
     ap.add_argument("--cache", type=Path, default=None,
                     help="positions file: read if it exists (refused when made with other settings: players, "
                          "policy file, games, seed, explore, keep, observation type), else written")
-    ap.add_argument("--out", type=Path, required=True, help="the value net (.npz); its card is written beside it as .json")
+    ap.add_argument("--out", type=Path, required=True,
+                    help="the value net (.npz); its card is written beside it as .json")
     args = ap.parse_args(argv)
     for option, value in (("--out", args.out), ("--cache", args.cache), ("--policy", args.policy)):
         try:
             value is None or Path(value).exists()
         except OSError as exc:  # a name past the system's length limit: every lookup raises
             ap.error(f"{option} {shown(str(value))} is not a usable path ({exc.strerror or exc})")
-    if args.out.suffix != ".npz":  # numpy would add .npz to another suffix; the card goes beside it as .json
-        ap.error(f"--out {shown(str(args.out))} must end in .npz (the value net; its card is written beside it "
-                 f"as .json)")
     for ok, message in ((args.games >= 1, f"--games must be >= 1, got {args.games}"),
                         (args.epochs >= 1, f"--epochs must be >= 1, got {args.epochs}"),
                         (0 <= args.seed and args.seed * SEED_STRIDE + args.games <= 2**64,
@@ -291,6 +289,9 @@ def main(argv=None) -> None:
                         (0 < args.lr < float("inf"), f"--lr must be a finite number > 0, got {args.lr}"),
                         (0 <= args.weight_decay < float("inf"), f"--weight-decay must be >= 0, got {args.weight_decay}"),
                         (not args.out.is_dir(), f"--out {str(args.out)!r} is a directory, not a file"),
+                        # numpy would add .npz to another suffix; the card goes beside it as .json
+                        (args.out.suffix == ".npz", f"--out {shown(str(args.out))} must end in .npz (the value net; "
+                                                    f"its card is written beside it as .json)"),
                         (args.cache is None or not args.cache.is_dir(),
                          f"--cache {str(args.cache)!r} is a directory, not a file"),
                         (args.target == "rank" or args.observation_type == "seer",
