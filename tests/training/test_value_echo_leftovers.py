@@ -58,6 +58,14 @@ def test_init_from_a_long_mismatch_is_cut_and_names_both_sides():
     assert len(message) < 400
 
 
+def test_init_from_a_directory_says_so(tmp_path):
+    """Before: "no model file at 'DIR'", for a folder that is there."""
+    with pytest.raises(ValueError) as info:
+        init_from.check(SimpleNamespace(init_from=str(tmp_path)))
+    assert str(info.value) == (f"option init_from: {shown(str(tmp_path))} is a directory, not a model file (an .npz, "
+                               f"e.g. a run's final.npz)")
+
+
 def test_init_from_short_values_read_as_before():
     with pytest.raises(ValueError, match=r"^option init_from: no model file at 'missing\.npz'$"):
         init_from.check(SimpleNamespace(init_from="missing.npz"))

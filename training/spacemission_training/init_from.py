@@ -34,6 +34,9 @@ def check(cfg) -> PPOAgent:
     """The agent saved at ``cfg.init_from``, after checking that it fits ``cfg`` (a
     TrainConfig); ValueError naming the mismatch otherwise."""
     path = cfg.init_from
+    if Path(path).is_dir():  # it read "no model file at" the folder, which is there
+        raise ValueError(f"option init_from: {shown(path)} is a directory, not a model file (an .npz, e.g. a run's "
+                         f"final.npz)")
     if not Path(path).is_file():
         raise ValueError(f"option init_from: no model file at {shown(path)}")
     with open(path, "rb") as f:
