@@ -2,10 +2,12 @@
 (``agents``, ``training``, ``cli``) importable, a wheel of exactly the checkout's package files,
 a light core whose README examples run in a fresh virtualenv without any extra, and a missing
 extra named by the error."""
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import venv
 import zipfile
 from pathlib import Path
@@ -92,6 +94,97 @@ def clean_copy(dest: Path) -> Path:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     return build_wheel(clean_copy(tmp_path_factory.mktemp("source")), tmp_path_factory.mktemp("wheel"))
+
+
+def build_sdist(source: Path, out_dir: Path) -> Path:
+    """The sdist of ``source`` through the PEP 517 hook that ``python -m build --sdist`` calls."""
+    pytest.importorskip("setuptools")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                             "print(build_meta.build_sdist(sys.argv[1]))", str(out_dir)],
+                            cwd=source, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (path,) = out_dir.glob("spacemission_env-*.tar.gz")
+    return path
+
+
+def wheel_files(path: Path) -> set[str]:
+    with zipfile.ZipFile(path) as z:
+        return {n for n in z.namelist() if not n.split("/")[0].endswith(".dist-info")}
+
+
+def sdist_files(path: Path) -> set[str]:
+    """The sdist's files, less its top folder and what setuptools writes into every sdist
+    (PKG-INFO, setup.cfg, the *.egg-info folder)."""
+    with tarfile.open(path) as t:
+        names = {m.name.split("/", 1)[1] for m in t.getmembers() if m.isfile()}
+    return {n for n in names if n not in ("PKG-INFO", "setup.cfg") and not n.split("/")[0].endswith(".egg-info")}
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory):
+    return build_sdist(clean_copy(tmp_path_factory.mktemp("sdist-source")), tmp_path_factory.mktemp("sdist"))
+
+
+def test_the_sdist_holds_the_checkout(sdist):
+    """The sdist is the checkout less its dot-files (.gitignore, .ci/): besides the packages,
+    every test with tests/helpers and conftest.py, and the docs, notebook, tools, benchmarks and
+    Makefile the tests read, so that the tests run from it. Before: the packages and the top
+    tests/test_*.py only (setuptools' default), which import tests.helpers and failed."""
+    expected = {f for f in checkout_files() if not f.startswith(".")}
+    packed = sdist_files(sdist)
+    assert packed == expected, (sorted(packed - expected), sorted(expected - packed))
+
+
+def test_the_sdist_leaves_out_what_runs_write(tmp_path):
+    """Files a checkout gathers as it is used (bytecode and numba's cache in __pycache__, run
+    folders, notebook checkpoints) stay out of the sdist even where they sit in a folder it takes."""
+    source = clean_copy(tmp_path / "source")
+    planted = ["tests/__pycache__/conftest.cpython-311.pyc", "tests/env/__pycache__/x.nbi", "tests/env/x.nbc",
+               "runs/ppo/final.npz", "results/table.csv", "tests/runs/x.txt", "notebooks/.ipynb_checkpoints/q.ipynb",
+               "spacemission_env/__pycache__/rng.cpython-311.pyc"]
+    for name in planted:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text("left by a run")
+    packed = sdist_files(build_sdist(source, tmp_path / "sdist"))
+    assert not packed & set(planted), sorted(packed & set(planted))
+
+
+def test_the_tests_run_from_the_sdist(sdist, tmp_path):
+    """An unpacked sdist runs its tests (they import tests.helpers, and read the docs)."""
+    with tarfile.open(sdist) as t:
+        t.extractall(tmp_path, filter="data")
+    (root,) = tmp_path.glob("spacemission_env-*")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(root / p) for p in ("agents", "training", "."))}
+    tests = ["tests/test_packaging.py::test_no_source_edits_sys_path", "tests/test_min_versions.py",
+             "tests/test_readme.py::test_readme_has_examples", "tests/test_readme.py::test_readme_documents_the_import_names"]
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=root,
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert " passed" in ran.stdout and " error" not in ran.stdout, ran.stdout[-3000:]
+
+
+def test_a_wheel_built_from_the_sdist_is_the_checkouts(sdist, wheel, tmp_path):
+    """``python -m build`` builds the wheel from the sdist: the same files as from the checkout."""
+    with tarfile.open(sdist) as t:
+        t.extractall(tmp_path, filter="data")
+    (root,) = tmp_path.glob("spacemission_env-*")
+    assert wheel_files(build_wheel(root, tmp_path / "wheel")) == wheel_files(wheel)
+
+
+def test_a_stale_build_folder_does_not_leak_into_the_wheel(tmp_path):
+    """setuptools packs all of build/lib, which it reuses from an earlier build in the same checkout
+    (pypa/setuptools#1871): a module deleted since went into the wheel (spacemission_env/ghost.py
+    and a whole spacemission_gone package here, before). setup.py empties build/lib first."""
+    source = clean_copy(tmp_path / "source")
+    stale = ["build/lib/spacemission_env/ghost.py", "build/lib/spacemission_gone/__init__.py",
+             "build/lib/spacemission_agents/data/ppo_9p.npz"]
+    for name in stale:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text("# deleted from the sources after an earlier build\n")
+    packed = wheel_files(build_wheel(source, tmp_path / "wheel"))
+    assert not {n for n in packed if "ghost" in n or "gone" in n or "ppo_9p" in n}
+    assert "spacemission_env/__init__.py" in packed
 
 
 def installed_name(checkout_path: str) -> str | None:
