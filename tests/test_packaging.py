@@ -2,11 +2,13 @@
 (``agents``, ``training``, ``cli``) importable, a wheel of exactly the checkout's package files,
 a light core whose README examples run in a fresh virtualenv without any extra, and a missing
 extra named by the error."""
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import venv
 import zipfile
@@ -249,6 +251,68 @@ def test_wheel_installs_only_prefixed_top_level_modules(wheel):
     core = {re.split(r"[<>=!~\[; ]", line.split(":", 1)[1].strip())[0].lower()
             for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line}
     assert core == CORE
+
+
+INSTALLED_CHECK = """
+import sys
+from importlib import resources
+from pathlib import Path
+
+site = Path(sys.argv[1]).resolve()
+import spacemission_env, spacemission_agents, spacemission_training, spacemission_cli
+for module in (spacemission_env, spacemission_agents, spacemission_training, spacemission_cli):
+    assert site in Path(module.__file__).resolve().parents, module.__file__
+from spacemission_agents.ppo import PPOAgent, shipped_data_path
+from spacemission_agents.registry import make_agent
+for n in (2, 3, 4, 5):
+    assert make_agent(f"ppo:num_players={n}")._shipped_players == n
+    assert site in PPOAgent.shipped_path(n).resolve().parents
+assert make_agent("ppo", game="red_planet").game == "red_planet"
+assert site in PPOAgent.shipped_path(4, "red_planet").resolve().parents
+assert site in shipped_data_path("value_2p.npz", "value").resolve().parents
+static = resources.files("spacemission_cli.web") / "static"
+print(sorted(p.name for p in static.iterdir()))
+try:
+    import httpx2  # noqa: F401 (Starlette's test client)
+except ImportError:
+    sys.exit(0)
+from starlette.testclient import TestClient
+from spacemission_cli.web.app import create_app
+client = TestClient(create_app(["random"]))
+for url in ("/", "/play/red_planet", "/static/app.js", "/static/style.css"):
+    response = client.get(url)
+    assert response.status_code == 200 and response.content, (url, response.status_code)
+print("served")
+"""
+
+
+def test_the_installed_wheel_runs_the_cli_models_and_page(wheel, tmp_path):
+    """The wheel installed in a fresh virtualenv (its dependencies from the running interpreter's
+    site-packages, added by a .pth file, so no download; the checkout neither on the path nor the
+    current folder): ``spacemission --help`` and ``spacemission serve --help`` run, each shipped
+    PPO model (2 to 5 players, Red Planet's) and the value model load from the installed package
+    data, and the page and its static files are served."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    site = Path(run("import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path, python=python).stdout.strip())
+    (site / "running_interpreter_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    pip = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+                          "--no-index", "--disable-pip-version-check", str(wheel)],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert pip.returncode == 0, pip.stderr
+    for args in (["--help"], ["serve", "--help"]):
+        out = subprocess.run([str(env_dir / "bin" / "spacemission"), *args], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0 and out.stdout.startswith("usage: spacemission"), out.stderr[-3000:]
+    out = subprocess.run([str(python), "-c", INSTALLED_CHECK, str(site)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    static = sorted(Path(f).name for f in checkout_files() if f.startswith("spacemission_cli/web/static/"))
+    assert out.stdout.splitlines()[0] == str(static)
+    if importlib.util.find_spec("httpx2") is not None:  # the dev extra: the page was fetched
+        assert out.stdout.splitlines()[-1] == "served", out.stdout
 
 
 def env_examples() -> list[str]:
