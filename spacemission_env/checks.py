@@ -8,8 +8,8 @@ import re
 
 import numpy as np
 
-__all__ = ["INDEX_LIMIT", "SHOWN_CHARS", "UsageParser", "check_batch_memory", "check_memory", "count_text", "cut",
-           "cut_long_words", "is_int", "physical_memory", "shown"]
+__all__ = ["INDEX_LIMIT", "SHOWN_CHARS", "SettingTypeError", "UsageParser", "check_batch_memory", "check_memory",
+           "count_text", "cut", "cut_long_words", "is_int", "physical_memory", "shown", "wrong_type_text"]
 
 INDEX_LIMIT = 2**63 - 1  # the largest count an int64 index or counter holds (numpy's sizes are int64 too)
 
@@ -47,6 +47,23 @@ def shown(value, limit: int = SHOWN_CHARS) -> str:
         else:
             text = f"<a {type(value).__name__} object whose repr failed: {type(exc).__name__}>"
     return cut(text, limit)
+
+
+class SettingTypeError(ValueError, TypeError):
+    """A setting of the wrong type (an env constructor's or an engine's: ``observation_type=3``,
+    ``shaping="yes"``, ``num_players=2.0``): a TypeError, Python's and Gymnasium's convention
+    for a wrong type, and still the ValueError these settings raised for every bad value
+    before, so that code catching ValueError catches it as it did. A value of the right type
+    that is not allowed (``observation_type="pixels"``, ``num_players=9``) raises a plain
+    ValueError. ``games.GameConfigTypeError`` is the same for a game configuration's fields
+    (also a ``GameConfigError``); the message comes from :func:`wrong_type_text`."""
+
+
+def wrong_type_text(name: str, expected: str, value) -> str:
+    """The message of a setting of the wrong type: "``name`` must be ``expected``, got
+    <its type>: <its value, cut (:func:`shown`)>"; ``expected`` names the allowed values
+    and their type, e.g. "one of ('raise', 'lose') (a str)"."""
+    return f"{name} must be {expected}, got {type(value).__name__}: {shown(value)}"
 
 
 def cut_long_words(message: str, limit: int = SHOWN_CHARS) -> str:

@@ -4,8 +4,13 @@ which import from here and never from each other (tests/env/test_env_layering.py
 
 Error convention for bad input: ``TypeError`` for a value of the wrong type (a float,
 str, bool or None where an integer is expected), ``ValueError`` for a value of the
-right type outside what is allowed; every message names the value. Validation happens
-before anything changes, so a rejected call leaves the environment as it was.
+right type outside what is allowed; every message names the value. The settings that
+raised ValueError for every bad value before (``observation_type``, ``observation_dtype``,
+``illegal_action``, ``reward``, ``shaping``, ``gamma``, ``opponents``, and the game's
+``num_players``, ``rules``, ``max_rounds``) raise for a wrong type an error that is both
+(``checks.SettingTypeError``; ``games.GameConfigTypeError`` for the game's, also a
+``GameConfigError``), so that code catching ValueError still catches it. Validation
+happens before anything changes, so a rejected call leaves the environment as it was.
 """
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ import operator
 import numpy as np
 from gymnasium import spaces
 
-from .checks import INDEX_LIMIT, check_batch_memory, cut, is_int, shown
+from .checks import INDEX_LIMIT, SettingTypeError, check_batch_memory, cut, is_int, shown, wrong_type_text
 from .game_description import GameDescription
 from . import games
 from .games import RENDER_MODES, Game, GameConfig, get_game
@@ -33,18 +38,28 @@ ILLEGAL_ACTIONS = ("raise", "lose")  # what a legal-range id that is not legal n
 
 def check_observation_type(observation_type, what: str = "observation_type",
                            description: GameDescription = SPACE_MISSION) -> str:
+    """One of the game's observation types: SettingTypeError (a ValueError and a TypeError)
+    for what is not a str, ValueError for an unknown one."""
     types = description.observation_types
-    if not isinstance(observation_type, str) or observation_type not in types:
+    if not isinstance(observation_type, str):  # before `in`: an array's `in` is numpy's error
+        raise SettingTypeError(wrong_type_text(what, f"one of {types} (a str)", observation_type))
+    if observation_type not in types:
         raise ValueError(f"unknown {what} {shown(observation_type)}; expected one of {types}")
     return observation_type
 
 
 def check_observation_dtype(observation_dtype) -> np.dtype:
-    """``"int8"`` (default) or ``"float32"`` (also the numpy dtypes) as a numpy dtype."""
+    """``"int8"`` (default) or ``"float32"`` (also the numpy dtypes) as a numpy dtype.
+    SettingTypeError (a ValueError and a TypeError) for what numpy does not take as a dtype
+    (None, an int, a list) other than a str or bytes, ValueError for another dtype
+    (``"float64"``, ``float``) or a name numpy does not know (``"int 8"``)."""
     try:
         dt = np.dtype(observation_dtype) if observation_dtype is not None else None
     except (TypeError, ValueError):  # ValueError: numpy's own message failed on an int past str's digit limit
         dt = None
+    if dt is None and not isinstance(observation_dtype, (str, bytes)):  # a name is a value: an unknown one ValueError
+        raise SettingTypeError(wrong_type_text("observation_dtype", f"one of {OBSERVATION_DTYPES} (a str or "
+                                               f"numpy dtype)", observation_dtype))
     if dt is None or dt.name not in OBSERVATION_DTYPES:
         raise ValueError(f"observation_dtype must be one of {OBSERVATION_DTYPES}, got {shown(observation_dtype)}")
     return dt
@@ -55,7 +70,9 @@ def check_config(num_players, rules, max_rounds, observation_type,
     """What an interface plays and hands out, validated: (the game configuration, the
     observation type, the observation dtype as a numpy dtype). ``num_players``,
     ``rules`` and ``max_rounds`` None take the game's defaults (its fewest players).
-    ValueError naming the first bad argument."""
+    ValueError naming the first bad argument (GameConfigError for the game's options);
+    for one of the wrong type, one that is also a TypeError (GameConfigTypeError,
+    SettingTypeError)."""
     g = get_game(game)
     if num_players is None:
         num_players = g.description.min_players
@@ -65,7 +82,11 @@ def check_config(num_players, rules, max_rounds, observation_type,
 
 
 def check_illegal_action(illegal_action) -> str:
-    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTIONS:  # an array: no ambiguous ==
+    """``"raise"`` or ``"lose"``: SettingTypeError (a ValueError and a TypeError) for what is
+    not a str, ValueError for another str."""
+    if not isinstance(illegal_action, str):  # before `in`: an array has no unambiguous ==
+        raise SettingTypeError(wrong_type_text("illegal_action", f"one of {ILLEGAL_ACTIONS} (a str)", illegal_action))
+    if illegal_action not in ILLEGAL_ACTIONS:
         raise ValueError(f"unknown illegal_action {shown(illegal_action)}; expected one of {ILLEGAL_ACTIONS}")
     return illegal_action
 

@@ -43,7 +43,7 @@ from typing import Callable
 
 import numpy as np
 
-from .checks import is_int, shown
+from .checks import SettingTypeError, is_int, shown, wrong_type_text
 from .game_description import GameDescription
 
 RENDER_MODES = ("ansi", "human", "rgb_array")  # Game.render's; human: prints the ansi text
@@ -231,13 +231,30 @@ class GameConfigError(ValueError):
         return "players" if self.field == "num_players" else self.field
 
 
+class GameConfigTypeError(GameConfigError, SettingTypeError):
+    """A :class:`GameConfig` field of the wrong type (``num_players=2.0``, ``rules=3``,
+    ``max_rounds="10"``): a :class:`GameConfigError` (a ValueError, with ``field``), as every
+    refused configuration was before, and also a TypeError (checks.SettingTypeError).
+    Built from its message alone (``gymnasium.make`` re-raises a TypeError of the env's
+    creator as ``type(e)(text)``), ``field`` is the message's first word: the field it names."""
+
+    def __init__(self, field: str, message: str | None = None):
+        if message is None:
+            field, message = field.split(" ", 1)[0], field
+        super().__init__(field, message)
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game an environment plays: what a policy's optional ``bind(config)`` hook
     receives (policies.py), so that an agent can refuse a game it does not fit or learn
     the configuration. ``rules`` and ``max_rounds`` left None take the game's defaults;
     validated on construction (:class:`GameConfigError`, a ValueError, naming the bad field
-    and listing the allowed values plainly, the value cut: checks.shown)."""
+    and listing the allowed values plainly, the value cut: checks.shown). A field of the
+    wrong type (``num_players`` a bool, float or str, ``rules`` not a str, ``max_rounds``
+    not an integer; numpy integers are integers) raises :class:`GameConfigTypeError`, a
+    GameConfigError that is also a TypeError, naming the type; a right-typed value that is
+    not allowed (``num_players=9``) a plain GameConfigError."""
 
     num_players: int = 2
     rules: str | None = None
@@ -248,17 +265,25 @@ class GameConfig:
         g = get_game(self.game)
         d = g.description
         object.__setattr__(self, "game", g.name)
-        if not is_int(self.num_players) or not d.min_players <= self.num_players <= d.max_players:
-            raise GameConfigError("num_players", f"num_players must be an integer in {d.min_players}..{d.max_players} "
-                                  f"for {d.title}, got {shown(self.num_players)}")
+        players = f"an integer in {d.min_players}..{d.max_players} for {d.title}"
+        if not is_int(self.num_players):  # a bool, float, str or None: GameConfigTypeError
+            raise GameConfigTypeError("num_players", wrong_type_text("num_players", players, self.num_players))
+        if not d.min_players <= self.num_players <= d.max_players:
+            raise GameConfigError("num_players", f"num_players must be {players}, got {shown(self.num_players)}")
         rules = g.rule_sets[0] if self.rules is None else self.rules
-        if not isinstance(rules, str) or rules not in g.rule_sets:  # an array's `in` was numpy's own ValueError
+        if not isinstance(rules, str):  # before `in`: an array's `in` was numpy's own ValueError
+            raise GameConfigTypeError("rules", wrong_type_text(
+                "rules", f"one of {', '.join(g.rule_sets)} for {d.title} (a str)", rules))
+        if rules not in g.rule_sets:
             raise GameConfigError("rules", f"unknown rules {shown(rules)} for {d.title}; expected one of "
                                            f"{', '.join(g.rule_sets)}")
         max_rounds = g.default_max_rounds if self.max_rounds is None else self.max_rounds
         lowest = g.default_max_rounds if g.fixed_length else 1
-        if not is_int(max_rounds) or not lowest <= max_rounds <= g.max_rounds_limit:
-            allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
+        allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
+        if not is_int(max_rounds):
+            raise GameConfigTypeError("max_rounds", wrong_type_text(
+                "max_rounds", f"{allowed} for {d.title}" + (" (an integer)" if g.fixed_length else ""), max_rounds))
+        if not lowest <= max_rounds <= g.max_rounds_limit:
             raise GameConfigError("max_rounds", f"max_rounds must be {allowed} for {d.title}, got {shown(max_rounds)}")
         object.__setattr__(self, "num_players", int(self.num_players))
         object.__setattr__(self, "rules", str(rules))  # a str subclass (numpy's str_) as a plain str

@@ -43,7 +43,7 @@ import numpy as np
 
 import inspect
 
-from .checks import is_int, shown
+from .checks import SettingTypeError, is_int, shown
 from .engine_common import check_masks  # noqa: F401  (re-exported: agents import it from here)
 from .env_common import check_seed
 from .games import DEFAULT_GAME, GameConfig, bind_players, get_game, not_a_config
@@ -205,7 +205,9 @@ def resolve_opponents(opponents, num_players: int) -> list:
     """The opponents argument of the single-learner interfaces as a list of
     ``num_players - 1`` policies: None -> RandomPolicy for every seat; one policy ->
     shared by every opponent seat; a sequence -> one per opponent seat, in seat order
-    after the learner (``opponents[k]`` plays seat ``(learner + 1 + k) % num_players``)."""
+    after the learner (``opponents[k]`` plays seat ``(learner + 1 + k) % num_players``).
+    A list or tuple of another length raises ValueError; what is not a policy object
+    (check_policy) SettingTypeError, a ValueError and a TypeError."""
     n = num_players - 1
     if opponents is None:
         return [RandomPolicy()] * n
@@ -221,15 +223,19 @@ def resolve_opponents(opponents, num_players: int) -> list:
 
 
 def check_policy(p) -> None:
-    """ValueError naming ``p`` unless it is a policy object (act and act_batch)."""
+    """checks.SettingTypeError (a ValueError, as before, and a TypeError: a wrong type)
+    naming ``p`` unless it is a policy object (act and act_batch): a str (an agent spec),
+    a class, anything without those methods. A list of the wrong length, a value of the
+    right type, is resolve_opponents' plain ValueError."""
     if isinstance(p, str):  # the env layer takes objects; specs are the agents package's
-        raise ValueError(f"opponent {shown(p)} is a string: opponents are policy objects; build one from an agent "
-                         f"spec with spacemission_agents.make_agent({shown(p)}, game=...)")
+        raise SettingTypeError(f"opponent {shown(p)} is a string: opponents are policy objects; build one from an "
+                               f"agent spec with spacemission_agents.make_agent({shown(p)}, game=...)")
     if inspect.isclass(p):  # its act/act_batch would be unbound: the first call failed far from here
-        raise ValueError(f"opponent {p.__qualname__} is a class, not a policy object: pass an instance "
-                         f"({p.__qualname__}())")
+        raise SettingTypeError(f"opponent {p.__qualname__} is a class, not a policy object: pass an instance "
+                               f"({p.__qualname__}())")
     if not (callable(getattr(p, "act", None)) and callable(getattr(p, "act_batch", None))):
-        raise ValueError(f"opponent {shown(p)} does not implement the Policy protocol (act and act_batch)")
+        raise SettingTypeError(f"opponent {shown(p)} does not implement the Policy protocol (act and act_batch); "
+                               f"its type: {type(p).__name__}")
 
 
 def note_opponent_failure(exc: BaseException, who: str) -> None:
@@ -270,7 +276,11 @@ def policy_observation_type(policy, default: str, observation_types: tuple[str, 
     wanted = getattr(policy, "observation_type", None)
     if wanted is None:
         return default
-    if not isinstance(wanted, str) or wanted not in types:
+    if not isinstance(wanted, str):  # before `in`: an array's `in` is numpy's error
+        raise SettingTypeError(f"opponent {shown(policy)} asks for observation_type {shown(wanted)} "
+                               f"({type(wanted).__name__}); expected None (the environment's own) or one of {types} "
+                               f"(a str)")
+    if wanted not in types:
         raise ValueError(f"opponent {shown(policy)} asks for observation_type {shown(wanted)}; "
                          f"expected None (the environment's own) or one of {types}")
     return wanted

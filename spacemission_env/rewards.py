@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import shown
+from .checks import SettingTypeError, shown, wrong_type_text
 from .games import Game, get_game
 from .space_mission.config import SPACE_MISSION
 
@@ -48,14 +48,19 @@ TOTAL = -1  # the column of the total in engine.scores (the last, in every game)
 
 
 def check_reward_args(reward: str, shaping: bool, gamma: float) -> None:
-    """ValueError naming the first bad argument and its value, cut (checks.shown)."""
-    if not isinstance(reward, str) or reward not in REWARD_MODES:  # an array's `in`: numpy's "truth value" error
+    """ValueError naming the first bad argument and its value, cut (checks.shown); for one
+    of the wrong type (``reward`` not a str, ``shaping`` not a bool, ``gamma`` not a real
+    number or a bool) checks.SettingTypeError, a ValueError that is also a TypeError."""
+    if not isinstance(reward, str):  # before `in`: an array's `in` is numpy's "truth value" error
+        raise SettingTypeError(wrong_type_text("reward", f"one of {REWARD_MODES} (a str)", reward))
+    if reward not in REWARD_MODES:
         raise ValueError(f"unknown reward {shown(reward)}; expected one of {REWARD_MODES}")
-    if not isinstance(shaping, (bool, np.bool_)):
-        raise ValueError(f"shaping must be True or False, got {shown(shaping)}")
-    ok = not isinstance(gamma, (bool, np.bool_)) and isinstance(gamma, (int, float, np.integer, np.floating))
+    if not isinstance(shaping, (bool, np.bool_)):  # 0 and 1 too: no truthiness of whatever is given
+        raise SettingTypeError(wrong_type_text("shaping", "True or False (a bool)", shaping))
+    if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, (int, float, np.integer, np.floating)):
+        raise SettingTypeError(wrong_type_text("gamma", "a number in (0, 1] (an int or float)", gamma))
     try:
-        ok = ok and 0.0 < float(gamma) <= 1.0
+        ok = 0.0 < float(gamma) <= 1.0
     except OverflowError:  # an int past float's range (10**400)
         ok = False
     if not ok:

@@ -68,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import check_memory, count_text, shown
+from .checks import SettingTypeError, check_memory, count_text, shown, wrong_type_text
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
@@ -120,9 +120,9 @@ class GameVecEnv(EnvBase, VecEnv):
         self.render_mode = check_render_mode(render_mode)
         self.seat = check_seat(seat, self.num_players)
         seed = check_seed(seed)
-        if opponent_sampler is not None and not callable(opponent_sampler):
-            raise ValueError(f"opponent_sampler must be callable (rng, n) -> int[n, {self.num_players - 1}], "
-                             f"got {shown(opponent_sampler)}")
+        if opponent_sampler is not None and not callable(opponent_sampler):  # a ValueError and a TypeError
+            raise SettingTypeError(wrong_type_text(
+                "opponent_sampler", f"None or a callable (rng, n) -> int[n, {self.num_players - 1}]", opponent_sampler))
         self.opponent_sampler = opponent_sampler
         if opponent_sampler is not None:  # a pool: any number of policies, assigned per game
             pool = self._check_pool(opponents)
@@ -155,7 +155,10 @@ class GameVecEnv(EnvBase, VecEnv):
 
     # --- per-game opponents (module doc) ------------------------------------------------------
     def _check_pool(self, policies) -> list:
-        if not isinstance(policies, (list, tuple)) or not policies:
+        if not isinstance(policies, (list, tuple)):  # a wrong type: a ValueError, as before, and a TypeError
+            raise SettingTypeError(wrong_type_text("with opponent_sampler, opponents",
+                                                   "a non-empty list of policies (the pool)", policies))
+        if not policies:
             raise ValueError(f"with opponent_sampler, opponents must be a non-empty list of policies (the pool), "
                              f"got {shown(policies)}")
         for p in policies:

@@ -2,14 +2,17 @@
 
 ``WrongTypeError`` is a TypeError (the project's rule: a wrong type raises TypeError) and
 also a ValueError, so code written when every bad action id, seed or document raised
-ValueError still catches it.
+ValueError still catches it: one of ``checks.SettingTypeError``, the package's error of a
+setting of the wrong type.
 """
 from __future__ import annotations
 
 import operator
 
+from ..checks import SettingTypeError
 
-class WrongTypeError(TypeError, ValueError):
+
+class WrongTypeError(SettingTypeError):
     """An argument of the wrong type (both a TypeError and a ValueError)."""
 
 

@@ -3,7 +3,7 @@ game_description.py), its rule sets and the validation of a configuration that b
 engines share. The configuration an interface plays is ``games.GameConfig``."""
 from __future__ import annotations
 
-from ..checks import is_int, shown
+from ..checks import SettingTypeError, is_int, shown, wrong_type_text
 from ..game_description import GameDescription, RewardScheme
 from .components import MAX_PLAYERS, MIN_PLAYERS
 
@@ -40,11 +40,20 @@ MAX_ROUNDS_LIMIT = 2**31 - 1  # the fast engine keeps the round in int32
 
 def check_game_config(num_players, rules, max_rounds) -> tuple[int, str, int]:
     """(num_players, rules, max_rounds) as plain values; ValueError naming the first bad one
-    (the value cut, checks.shown)."""
-    if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {shown(num_players)}")
-    if not isinstance(rules, str) or rules not in RULE_SETS:  # an array's `in` was numpy's "truth value" error
+    (the value cut, checks.shown); for one of the wrong type (``num_players`` or
+    ``max_rounds`` not an integer, a bool included; ``rules`` not a str)
+    checks.SettingTypeError, a ValueError that is also a TypeError, naming the type."""
+    players = f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}"
+    if not is_int(num_players):
+        raise SettingTypeError(wrong_type_text("num_players", players, num_players))
+    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be {players}, got {shown(num_players)}")
+    if not isinstance(rules, str):  # before `in`: an array's `in` was numpy's "truth value" error
+        raise SettingTypeError(wrong_type_text("rules", f"one of {RULE_SETS} (a str)", rules))
+    if rules not in RULE_SETS:
         raise ValueError(f"unknown rules {shown(rules)}; expected one of {RULE_SETS}")
-    if not is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
+    if not is_int(max_rounds):
+        raise SettingTypeError(wrong_type_text("max_rounds", f"an integer in 1..{MAX_ROUNDS_LIMIT}", max_rounds))
+    if not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
         raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS_LIMIT}, got {shown(max_rounds)}")
     return int(num_players), rules, int(max_rounds)

@@ -104,7 +104,7 @@ def test_metadata_that_is_not_a_json_object_names_the_file(metadata, message, po
 
 @pytest.mark.parametrize("key, value, message", [
     ("num_players", None, "its metadata lacks num_players"),
-    ("num_players", "2", "num_players must be an integer in 2..5 for Space Mission, got '2'"),
+    ("num_players", "2", "num_players must be an integer in 2..5 for Space Mission, got str: '2'"),
     ("num_players", 7, "num_players must be an integer in 2..5"),
     ("rules", "bogus", "unknown rules 'bogus'"),
     ("max_rounds", -3, "max_rounds must be an integer in 1.."),

@@ -93,9 +93,10 @@ def test_a_long_value_is_named_cut_in_the_modules_own_error(call, value):
 @pytest.mark.parametrize("build, exc, text", [
     (lambda: RewardFunction(gamma=10**400), ValueError, "gamma must be a number in (0, 1], got 1000000"),
     (lambda: RewardFunction(gamma=-10**400), ValueError, "gamma must be a number in (0, 1], got -1000000"),
-    (lambda: RewardFunction(reward=["win"]), ValueError, "unknown reward ['win']"),
-    (lambda: RewardFunction(reward=np.array("win")), ValueError, "unknown reward array('win'"),
-    (lambda: GameConfig(rules=np.array(["yucata"])), GameConfigError, "unknown rules array(['yucata']"),
+    (lambda: RewardFunction(reward=["win"]), ValueError, "reward must be one of ('win', 'score') (a str), got "
+                                                         "list: ['win']"),
+    (lambda: RewardFunction(reward=np.array("win")), ValueError, "got ndarray: array('win'"),
+    (lambda: GameConfig(rules=np.array(["yucata"])), GameConfigError, "got ndarray: array(['yucata']"),
     (lambda: GameConfig(max_rounds=HUGE_INT), GameConfigError,
      "max_rounds must be an integer in 1..2147483647 for Space Mission, got <an integer of about 5,001 digits>"),
     (lambda: get_game(["spacemission"]), TypeError, "got ['spacemission']"),

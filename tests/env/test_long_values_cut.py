@@ -92,10 +92,11 @@ def test_shown_describes_an_integer_past_the_digit_limit():
 
 @pytest.mark.parametrize("build, exc, text", [
     (lambda: GameEnv(render_mode=np.array(["ansi", "human"])), TypeError, "got ndarray: array(['ansi', 'human']"),
-    (lambda: GameEnv(illegal_action=np.array(["lose", "raise"])), ValueError, "unknown illegal_action array(["),
+    (lambda: GameEnv(illegal_action=np.array(["lose", "raise"])), ValueError, "got ndarray: array(["),
     (lambda: GameEnv(illegal_reward=10**400), ValueError, "illegal_reward must be a finite number, got 1000000"),
-    (lambda: GameEnv(observation_dtype=HUGE_INT), ValueError, "observation_dtype must be one of ('int8', 'float32'), "
-                                                              "got <an integer of about 5,001 digits>"),
+    (lambda: GameEnv(observation_dtype=HUGE_INT), ValueError, "observation_dtype must be one of ('int8', 'float32') "
+                                                              "(a str or numpy dtype), got int: <an integer of "
+                                                              "about 5,001 digits>"),
     (lambda: VectorEnv(10**400), ValueError, "num_envs=1e+400: that many games need at least 9.54e+393 GiB"),
     (lambda: _vector().render(0, np.array(["ansi"])), TypeError, "got ndarray: array(['ansi']"),
     (lambda: _sb3().get_attr(np.array(["seats"])), TypeError, "get_attr: the name must be a str, got array(['seats']"),
