@@ -25,8 +25,16 @@ CORE = {"numpy", "gymnasium", "pettingzoo", "numba"}
 README_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
 
 
+def outside_env() -> dict:
+    """This process's environment without PYTHONPATH: a script run outside the checkout (or a
+    fresh virtualenv's python) sees what is installed, not the checkout a developer's
+    PYTHONPATH names (with the repository root on it, `import agents` works)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def run(code: str, cwd, python=sys.executable, timeout=300) -> subprocess.CompletedProcess:
-    return subprocess.run([str(python), "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([str(python), "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env=outside_env())
 
 
 @pytest.mark.parametrize("name", ["agents", "training", "cli"])
@@ -297,7 +305,7 @@ def test_the_installed_wheel_runs_the_cli_models_and_page(wheel, tmp_path):
     python = env_dir / "bin" / "python"
     site = Path(run("import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path, python=python).stdout.strip())
     (site / "running_interpreter_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = outside_env()
     pip = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
                           "--no-index", "--disable-pip-version-check", str(wheel)],
                          capture_output=True, text=True, timeout=300, env=env)
@@ -333,7 +341,7 @@ def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
     pip = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=600, env=outside_env())
     assert pip.returncode == 0, pip.stderr
     listed = run("import importlib.metadata as m; print(sorted(d.metadata['Name'].lower() for d in m.distributions()))",
                  cwd=tmp_path, python=python)
@@ -341,7 +349,8 @@ def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
         assert f"'{extra_package}'" not in listed.stdout
     script = tmp_path / "examples.py"
     script.write_text("\n\n".join(env_examples()))
-    ran = subprocess.run([str(python), str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    ran = subprocess.run([str(python), str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                         env=outside_env())
     assert ran.returncode == 0, ran.stderr[-3000:]
     missing = run("from spacemission_env.space_mission.rules import new_game\nfrom spacemission_env.space_mission.render import render_rgb\n"
                   "render_rgb(new_game(2, seed=0))", cwd=tmp_path, python=python)
