@@ -255,7 +255,7 @@ def test_takeoff_refuses_an_out_holding_earlier_runs(capsys, tmp_path):
     (tmp_path / "seed1").mkdir()
     (tmp_path / "seed1" / "config.json").write_text("{}")
     usage_error(capsys, "benchmarks", "takeoff", ["--out", str(tmp_path), "--seeds", "0,1"],
-                "--seeds 1: run_dir", "already holds a run")
+                "--seeds 1: run_dir", "holds a run")
     assert not (tmp_path / "seed0").exists()
 
 

@@ -15,6 +15,7 @@ pytest.importorskip("ray")
 pytest.importorskip("ray.rllib")
 
 from spacemission_agents.arena import ArenaArgumentError, run_arena  # noqa: E402
+from spacemission_env.checks import shown  # noqa: E402
 from spacemission_training.rllib import RLlibConfig, main, parse_args  # noqa: E402
 
 pytestmark = pytest.mark.ray
@@ -137,13 +138,15 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused_before_ray(tmp_pa
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     (run_dir / "config.json").write_text('{"config": {}}')
+    (run_dir / "checkpoints" / "rllib").mkdir(parents=True)
+    (run_dir / "checkpoints" / "rllib" / "loop.json").write_text("{}")  # a run --resume continues
     with pytest.raises(SystemExit) as exc:
         main(["--run-dir", str(run_dir), "--steps", "10", "--address", f"127.0.0.1:{_closed_port()}"])
     assert exc.value.code == 2
-    assert f"run_dir {str(run_dir)!r} already holds a run (config.json)" in capsys.readouterr().err
+    assert f"run_dir {shown(str(run_dir))} already holds a run (config.json)" in capsys.readouterr().err
     with pytest.raises(ValueError, match="already holds a run"):
         train(RLlibConfig(run_dir=str(run_dir), steps=10, address=f"127.0.0.1:{_closed_port()}"))
-    assert [p.name for p in run_dir.iterdir()] == ["config.json"]
+    assert sorted(p.name for p in run_dir.iterdir()) == ["checkpoints", "config.json"]
 
 
 @pytest.mark.skipif(not __import__("pathlib").Path("/proc/self").is_dir(), reason="needs Linux's /proc")

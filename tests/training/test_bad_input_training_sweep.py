@@ -178,15 +178,18 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused(tmp_path, capsys)
     run_dir.mkdir()
     (run_dir / "config.json").write_text('{"config": {}}')
     (run_dir / "final.npz").write_bytes(b"the earlier run's model")
-    before = sorted((p.name, p.read_bytes()) for p in run_dir.iterdir())
+    (run_dir / "checkpoints").mkdir()
+    (run_dir / "checkpoints" / "last.pt").write_bytes(b"its checkpoint")  # a run --resume continues
+    before = sorted((str(p), p.read_bytes()) for p in run_dir.rglob("*") if p.is_file())
     with pytest.raises(SystemExit) as exc:
         main(["--run-dir", str(run_dir), "--steps", "1000"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert f"run_dir {str(run_dir)!r} already holds a run (config.json): continue it with --resume {run_dir}" in err
+    assert (f"run_dir {shown(str(run_dir))} already holds a run (config.json): continue it with --resume "
+            f"{shown(str(run_dir))}") in err
     with pytest.raises(ValueError, match=re.escape("already holds a run (config.json)")):
         train(TrainConfig(run_dir=str(run_dir), steps=1000))
-    assert sorted((p.name, p.read_bytes()) for p in run_dir.iterdir()) == before
+    assert sorted((str(p), p.read_bytes()) for p in run_dir.rglob("*") if p.is_file()) == before
 
 
 @pytest.mark.parametrize("leftover", ["metrics.csv", "checkpoints", "final.npz"])

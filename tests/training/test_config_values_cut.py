@@ -103,3 +103,32 @@ def test_a_whole_fraction_past_floats_range_is_refused_as_too_large(config):
                                          r"9223372036854775807, got Fraction\(1000000"):
         config(steps=Fraction(10**400))
     assert config(steps=Fraction(4000)).steps == 4000
+
+
+def test_check_cache_file_and_path_checks_cut_the_path_and_the_error(tmp_path, monkeypatch):
+    """Before: check_cache_file printed the cache's path whole (!r) and numpy's error text
+    uncut; _check_path the file a path lies under whole."""
+    import numpy as np
+
+    from spacemission_training import config as config_module
+
+    deep = tmp_path / ("c" * 200)
+    deep.mkdir()
+    cache = deep / "teacher.npz"
+    cache.write_bytes(b"not an npz")
+    monkeypatch.setattr(np, "load", lambda *a, **k: (_ for _ in ()).throw(OSError("e" * 5000)))
+    with pytest.raises(ValueError) as info:
+        config_module.check_cache_file(str(cache))
+    message = str(info.value)
+    assert message.startswith("option bc_cache: ") and "is not a readable .npz of teacher data (OSError: eee" in message
+    assert str(cache) not in message and "e" * 100 not in message and len(message) < 400, message[:500]
+    monkeypatch.undo()
+    np.savez(cache, other=np.zeros(1))  # an .npz, but no settings
+    with pytest.raises(ValueError, match="has no settings") as info:
+        config_module.check_cache_file(str(cache))
+    assert str(cache) not in str(info.value)
+    under = deep / "file"
+    under.write_text("")
+    with pytest.raises(ValueError, match="which is a file") as info:
+        config_module._check_path("bc_cache", str(under / "x" / "teacher.npz"), directory=False)
+    assert str(under) not in str(info.value)

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from spacemission_env.checks import INDEX_LIMIT, UsageParser, check_batch_memory, cut_long_words, shown
+from spacemission_env.checks import INDEX_LIMIT, UsageParser, check_batch_memory, cut, cut_long_words, shown
 from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
@@ -145,7 +145,7 @@ def _check_path(option: str, text: str, directory: bool) -> None:
         raise ValueError(f"option {option}: {shown(text)} is a directory, not a file")
     for parent in p.parents:
         if parent.exists() and not parent.is_dir():
-            raise ValueError(f"option {option}: {shown(text)} lies under {str(parent)!r}, which is a file")
+            raise ValueError(f"option {option}: {shown(text)} lies under {shown(str(parent))}, which is a file")
 
 
 def check_cache_file(path: str, game: str = "spacemission") -> None:
@@ -162,10 +162,10 @@ def check_cache_file(path: str, game: str = "spacemission") -> None:
         with np.load(path, allow_pickle=False) as z:
             settings = z["settings"] if hasattr(z, "files") and "settings" in z.files else None
     except Exception as exc:  # noqa: BLE001 - numpy and zipfile raise anything on a cut or foreign file
-        raise ValueError(f"option bc_cache: {path!r} is not a readable .npz of teacher data ({type(exc).__name__}: "
-                         f"{exc}); delete it or give another path") from None
+        raise ValueError(f"option bc_cache: {shown(path)} is not a readable .npz of teacher data ({type(exc).__name__}: "
+                         f"{cut(str(exc))}); delete it or give another path") from None
     if settings is None or settings.ndim != 0 or settings.dtype.kind != "U":
-        raise ValueError(f"option bc_cache: {path!r} is not a file of teacher data (it has no settings, as the "
+        raise ValueError(f"option bc_cache: {shown(path)} is not a file of teacher data (it has no settings, as the "
                          f"caches that --bc-cache writes have); delete it or give another path")
     try:
         have = json.loads(str(settings)).get("game", "spacemission")
@@ -178,7 +178,7 @@ def check_cache_file(path: str, game: str = "spacemission") -> None:
             title = get_game(have).description.title
         except (ValueError, TypeError):
             title = "another game"
-        raise ValueError(f"option bc_cache: {path!r} holds teacher data of {title} ({have!r}), not of "
+        raise ValueError(f"option bc_cache: {shown(path)} holds teacher data of {title} ({shown(have)}), not of "
                          f"{get_game(game).description.title} ({game!r}), this run's game: a run would overwrite "
                          f"it with its own; give another path")
 
@@ -186,18 +186,35 @@ def check_cache_file(path: str, game: str = "spacemission") -> None:
 RUN_FILES = ("config.json", "metrics.csv", "checkpoints", "summary.json", "final.npz", "tb")  # what a run writes
 
 
+def has_checkpoint(run_dir) -> bool:
+    """Whether ``run_dir`` holds a checkpoint of either trainer (the SB3 trainer's
+    ``checkpoints/last.pt``, the RLlib trainer's ``checkpoints/rllib`` with its loop.json):
+    what ``--resume`` continues from."""
+    from .rllib_checkpoint import find_checkpoint  # no Ray: plain files
+
+    return (Path(run_dir) / "checkpoints" / "last.pt").is_file() or find_checkpoint(run_dir) is not None
+
+
 def refuse_existing_run(run_dir) -> None:
     """ValueError when ``run_dir`` already holds a run (its config.json, or any other file a
     run writes, e.g. the logs of one whose config.json was deleted): a fresh run there would
     overwrite its checkpoints and model, or append to its logs. Both trainers check it before
-    a fresh run starts; ``--resume`` continues such a run."""
+    a fresh run starts; ``--resume`` continues such a run, where it has a checkpoint. One
+    stopped (killed, crashed) before its first checkpoint has nothing to resume: the message
+    says so and names the way out, deleting the folder (its config.json says how it was
+    configured), instead of sending the user to a ``--resume`` that is refused in turn."""
+    where = f"run_dir {shown(str(run_dir))}"
     if (Path(run_dir) / "config.json").exists():
-        raise ValueError(f"run_dir {str(run_dir)!r} already holds a run (config.json): continue it with --resume "
-                         f"{run_dir}, or give another --run-dir (or delete that directory); a new run would overwrite "
-                         f"its checkpoints, logs and model")
+        if not has_checkpoint(run_dir):
+            raise ValueError(f"{where} holds a run that stopped before its first checkpoint (config.json, no "
+                             f"checkpoint): it cannot be resumed; to start it afresh, delete that directory (its "
+                             f"configuration is in its config.json) or give another --run-dir")
+        raise ValueError(f"{where} already holds a run (config.json): continue it with --resume "
+                         f"{shown(str(run_dir))}, or give another --run-dir (or delete that directory); a new run "
+                         f"would overwrite its checkpoints, logs and model")
     found = [name for name in RUN_FILES if (Path(run_dir) / name).exists()]
     if found:
-        raise ValueError(f"run_dir {str(run_dir)!r} holds a run's files ({', '.join(found)}) but no config.json, "
+        raise ValueError(f"{where} holds a run's files ({', '.join(found)}) but no config.json, "
                          f"so it cannot be resumed; give another --run-dir (or delete that directory): a new run "
                          f"would append to its logs and overwrite the rest")
 

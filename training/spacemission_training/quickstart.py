@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a name past the system's length limit: every lookup raises
         ap.error(f"--out {shown(str(out))} is not a usable path ({exc.strerror or exc})")
     if out.exists() and not out.is_dir():
-        ap.error(f"--out {str(out)!r} is a file, not a directory")
+        ap.error(f"--out {shown(str(out))} is a file, not a directory")
     try:
         cfg = TrainConfig(steps=args.steps, bc_samples=args.bc_samples, bc_epochs=4, seed=args.seed,
                           run_dir=str(out / "train"), eval_every=max(args.steps // 4, 1), eval_games=100,
