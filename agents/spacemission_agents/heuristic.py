@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from spacemission_env.checks import shown
+
 from ._bot_features import CONSTS, DEV_PAIRS, BotBase, Features
 from ._heuristic_kernel import heuristic_kernel
 from ._heuristic_values import PARAM_NAMES
@@ -74,13 +76,13 @@ class HeuristicAgent(BotBase):
     def __init__(self, seed: int | None = 0, **params: float):
         unknown = sorted(set(params) - set(DEFAULTS))
         if unknown:
-            raise TypeError(f"HeuristicAgent got unknown parameters {unknown}; known: {sorted(DEFAULTS)}")
+            raise TypeError(f"HeuristicAgent got unknown parameters {shown(unknown)}; known: {sorted(DEFAULTS)}")
         merged = {**DEFAULTS, **params}
         for k, v in merged.items():
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not np.isfinite(v):
-                raise ValueError(f"HeuristicAgent parameter {k} must be a finite number, got {v!r}")
+                raise ValueError(f"HeuristicAgent parameter {k} must be a finite number, got {shown(v)}")
         if merged["end_scale"] <= 0:
-            raise ValueError(f"HeuristicAgent parameter end_scale must be > 0, got {merged['end_scale']!r}")
+            raise ValueError(f"HeuristicAgent parameter end_scale must be > 0, got {shown(merged['end_scale'])}")
         self.params = merged
         self._params = np.array([merged[k] for k in PARAM_NAMES], dtype=np.float64)
         super().__init__(seed)

@@ -302,8 +302,8 @@ class PPOAgent(BasePolicy):
 
             try:
                 self._prior = HeuristicPrior.from_description(self.metadata["prior"])
-            except TypeError as exc:  # parameters the heuristic bot does not have
-                raise ValueError(f"model prior {self.metadata['prior']!r}: {exc}") from None
+            except TypeError as exc:  # parameters the heuristic bot does not have (named, cut: not the whole prior)
+                raise ValueError(f"model prior: {exc}") from None
             if self._prior.game != self.game:
                 raise ValueError(f"model for {self.game!r} names the heuristic prior of {self._prior.game!r}")
             if self._prior.observation_type != self.metadata["observation_type"]:

@@ -33,6 +33,7 @@ from importlib import import_module
 
 import numpy as np
 
+from spacemission_env.checks import shown
 from spacemission_env.games import DEFAULT_GAME, get_game
 
 __all__ = ["FLOOR_CODE", "HEURISTICS", "HeuristicPrior", "PRIOR_KINDS", "STEP_POINTS", "make_prior", "prior_observation_type"]
@@ -55,7 +56,7 @@ class HeuristicPrior:
 
     def __init__(self, params: dict | None = None, game: str = DEFAULT_GAME):
         if game not in HEURISTICS:
-            raise ValueError(f"no heuristic prior for game {game!r}; games with one: {sorted(HEURISTICS)}")
+            raise ValueError(f"no heuristic prior for game {shown(game)}; games with one: {sorted(HEURISTICS)}")
         module = import_module(HEURISTICS[game][0])
         self.game = game
         self.num_actions = get_game(game).num_actions
@@ -71,15 +72,16 @@ class HeuristicPrior:
     @classmethod
     def from_description(cls, desc: dict) -> "HeuristicPrior":
         if not isinstance(desc, dict) or desc.get("kind") not in PRIOR_KINDS:
-            raise ValueError(f"unknown policy prior {desc!r}; known kinds: {PRIOR_KINDS}")
+            what = f"kind {shown(desc.get('kind'))}" if isinstance(desc, dict) else shown(desc)
+            raise ValueError(f"unknown policy prior {what}; known kinds: {PRIOR_KINDS}")
         if desc.get("step_points") != STEP_POINTS or desc.get("floor_code") != FLOOR_CODE:
-            raise ValueError(f"policy prior coded with step {desc.get('step_points')} and floor "
-                             f"{desc.get('floor_code')}; this package codes step {STEP_POINTS}, floor {FLOOR_CODE}")
+            raise ValueError(f"policy prior coded with step {shown(desc.get('step_points'))} and floor "
+                             f"{shown(desc.get('floor_code'))}; this package codes step {STEP_POINTS}, floor {FLOOR_CODE}")
         params, game = desc.get("params"), desc.get("game", "spacemission")
         if params is not None and not isinstance(params, dict):
-            raise ValueError(f"policy prior params must be an object of heuristic parameters, got {params!r}")
+            raise ValueError(f"policy prior params must be an object of heuristic parameters, got {shown(params)}")
         if not isinstance(game, str):
-            raise ValueError(f"policy prior game must be a game name, got {game!r}")
+            raise ValueError(f"policy prior game must be a game name, got {shown(game)}")
         return cls(params, game=game)
 
     def __call__(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
@@ -109,5 +111,5 @@ def prior_observation_type(game: str) -> str:
 
 def make_prior(kind: str, params: dict | None = None, game: str = DEFAULT_GAME) -> HeuristicPrior:
     if kind != "heuristic":
-        raise ValueError(f"unknown policy prior {kind!r}; known: {', '.join(PRIOR_KINDS)}")
+        raise ValueError(f"unknown policy prior {shown(kind)}; known: {', '.join(PRIOR_KINDS)}")
     return HeuristicPrior(params, game=game)

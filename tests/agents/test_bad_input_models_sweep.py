@@ -160,7 +160,7 @@ def test_a_value_file_without_its_policy_hash_is_refused(value_arrays, tmp_path)
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"bogus": 1}, r"model prior .*HeuristicAgent got unknown parameters \['bogus'\]"),
+    ({"bogus": 1}, r"model prior: HeuristicAgent got unknown parameters \[.bogus.\]"),
     ([1], r"policy prior params must be an object of heuristic parameters, got \[1\]"),
 ])
 def test_prior_parameters_of_the_wrong_kind_are_a_value_error(params, message, policy_arrays, tmp_path):

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from spacemission_env.checks import shown
 from spacemission_env.red_planet.components import (
     BONUS_CARDS,
     CARD_KIND,
@@ -220,14 +221,14 @@ class HeuristicBot(RedPlanetBot):
     def __init__(self, seed: int | None = 0, **params: float):
         unknown = sorted(set(params) - set(DEFAULTS))
         if unknown:
-            raise TypeError(f"HeuristicBot got unknown parameters {unknown}; known: {sorted(DEFAULTS)}")
+            raise TypeError(f"HeuristicBot got unknown parameters {shown(unknown)}; known: {sorted(DEFAULTS)}")
         merged = {**DEFAULTS, **params}
         for k, v in merged.items():
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not np.isfinite(v):
-                raise ValueError(f"HeuristicBot parameter {k} must be a finite number, got {v!r}")
+                raise ValueError(f"HeuristicBot parameter {k} must be a finite number, got {shown(v)}")
         for k in ("tau0", "lead_tau"):
             if merged[k] <= 0:
-                raise ValueError(f"HeuristicBot parameter {k} must be > 0, got {merged[k]!r}")
+                raise ValueError(f"HeuristicBot parameter {k} must be > 0, got {shown(merged[k])}")
         self.params = {k: float(v) for k, v in merged.items()}
         super().__init__(seed)
 
