@@ -66,7 +66,9 @@ def cache_settings(args, policy: PPOAgent, policy_sha256: str) -> dict:
 
 def save_cache(path: Path, settings: dict, data: dict) -> None:
     """The positions with the settings that made them (written to ``path`` as named: numpy
-    would add ``.npz`` to another suffix, and the next run would not find the file)."""
+    would add ``.npz`` to another suffix, and the next run would not find the file), its
+    folder made if missing (main checked before the games that it can be)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:
         np.savez(f, settings=np.array(json.dumps(settings, sort_keys=True)), **data)
 
@@ -80,10 +82,10 @@ def load_cache(path: Path, settings: dict) -> dict:
                 raise ValueError("a .npy array, not an .npz archive")
             data = {k: z[k] for k in z.files}
     except Exception as exc:  # noqa: BLE001 - numpy and zipfile raise anything on a cut or foreign file
-        raise ValueError(f"--cache {str(path)!r} is not a positions file of value_fit ({type(exc).__name__}: "
-                         f"{exc})") from None
+        raise ValueError(f"--cache {shown(str(path))} is not a positions file of value_fit ({type(exc).__name__}: "
+                         f"{cut(str(exc))})") from None
     if "settings" not in data:
-        raise ValueError(f"--cache {str(path)!r} holds no settings (written by an earlier value_fit, or not by "
+        raise ValueError(f"--cache {shown(str(path))} holds no settings (written by an earlier value_fit, or not by "
                          f"value_fit): its positions cannot be matched to this fit; delete it or give another --cache")
     try:
         theirs = parse_json(str(data.pop("settings")))
@@ -91,12 +93,13 @@ def load_cache(path: Path, settings: dict) -> dict:
     except ValueError as exc:  # "not valid JSON: ..."
         problem = str(exc)
     if problem is not None:
-        raise ValueError(f"--cache {str(path)!r}: its settings are {problem}; not a positions file of value_fit: "
-                         f"delete it or give another --cache")
+        raise ValueError(f"--cache {shown(str(path))}: its settings are {cut(problem)}; not a positions file of "
+                         f"value_fit: delete it or give another --cache")
     diff = sorted(k for k in set(theirs) | set(settings) if theirs.get(k) != settings.get(k))
     if diff:
-        raise ValueError(f"--cache {str(path)!r} holds positions made with other settings: "
-                         + ", ".join(f"{k} {theirs.get(k)!r} in the cache, {settings.get(k)!r} now" for k in diff)
+        raise ValueError(f"--cache {shown(str(path))} holds positions made with other settings: "
+                         + ", ".join(f"{cut(str(k))} {shown(theirs.get(k))} in the cache, {shown(settings.get(k))} now"
+                                     for k in diff)
                          + "; delete it or give another --cache")
     return data
 
@@ -288,12 +291,12 @@ def main(argv=None) -> None:
                         (0 <= args.holdout < 1, f"--holdout must be in [0, 1), got {args.holdout}"),
                         (0 < args.lr < float("inf"), f"--lr must be a finite number > 0, got {args.lr}"),
                         (0 <= args.weight_decay < float("inf"), f"--weight-decay must be >= 0, got {args.weight_decay}"),
-                        (not args.out.is_dir(), f"--out {str(args.out)!r} is a directory, not a file"),
+                        (not args.out.is_dir(), f"--out {shown(str(args.out))} is a directory, not a file"),
                         # numpy would add .npz to another suffix; the card goes beside it as .json
                         (args.out.suffix == ".npz", f"--out {shown(str(args.out))} must end in .npz (the value net; "
                                                     f"its card is written beside it as .json)"),
                         (args.cache is None or not args.cache.is_dir(),
-                         f"--cache {str(args.cache)!r} is a directory, not a file"),
+                         f"--cache {shown(str(args.cache))} is a directory, not a file"),
                         (args.target == "rank" or args.observation_type == "seer",
                          "--target margin needs --observation-type seer (its data records the lead)")):
         if not ok:
@@ -315,9 +318,11 @@ def main(argv=None) -> None:
     except ValueError as exc:
         ap.error(f"--policy: {exc}")
     if policy.game != "spacemission":
-        ap.error(f"--policy: {str(path)!r} is a {policy.game!r} policy; value nets are fitted for Space Mission ones")
+        ap.error(f"--policy: {shown(str(path))} is a {policy.game!r} policy; value nets are fitted for Space Mission "
+                 f"ones")
     if policy.metadata["num_players"] != args.players:
-        ap.error(f"--policy: {str(path)!r} is a {policy.metadata['num_players']}-player policy, not {args.players}")
+        ap.error(f"--policy: {shown(str(path))} is a {policy.metadata['num_players']}-player policy, not "
+                 f"{args.players}")
     sizes = [int(policy._active.size), *hidden, 1]  # the inputs: the policy's features at the least (seer adds)
     weights = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
     try:  # before the games: the fit failed after them, torch unable to allocate the first layer
@@ -327,24 +332,31 @@ def main(argv=None) -> None:
         ap.error(str(exc))
     policy_sha256 = file_sha256(path)
     settings = cache_settings(args, policy, policy_sha256)
+    # every argument is checked before anything is made: a refused --cache (below) left the
+    # folder of --out behind, made before it was read
     for option, target in (("--out", args.out), ("--cache", args.cache)):
-        # made now: a missing folder failed only when the file was written, after the games and the fit
-        try:
-            if target is not None:
-                target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            ap.error(f"{option} {str(target)!r}: its folder cannot be made ({exc.strerror or exc})")
-        # and written in (a read-only place failed as late)
-        problem = folder_write_problem(target.parent) if target is not None else None
+        if target is None:
+            continue
+        # a file in the way of its folder (before: found when the file was written, after the
+        # games and the fit)
+        blocking = next((q for q in (target.parent, *target.parent.parents) if q.exists() and not q.is_dir()), None)
+        if blocking is not None:
+            ap.error(f"{option} {shown(str(target))}: its folder cannot be made ({shown(str(blocking))} is a file)")
+        # and one that cannot be made or written in (a read-only place failed as late); the
+        # check leaves nothing behind: the folders are made when their files are written
+        problem = folder_write_problem(target.parent)
         if problem:
             ap.error(f"{option} {shown(str(target))}: its folder cannot be written ({problem})")
     cpu0 = time.process_time()
+    data = None
     if args.cache is not None and args.cache.is_file():
         try:
             data = load_cache(args.cache, settings)
         except ValueError as exc:
             ap.error(str(exc))
-    else:
+        if args.observation_type == "seer" and "columns" not in data:
+            ap.error(f"--cache {shown(str(args.cache))} holds recall positions, not seer ones")
+    if data is None:
         data = collect(policy, args.games, seed=args.seed, explore=args.explore, keep=args.keep,
                        rules=policy.metadata["rules"], max_rounds=policy.metadata["max_rounds"],
                        observation_type=args.observation_type)
@@ -354,8 +366,6 @@ def main(argv=None) -> None:
     scale = policy.params["scale"].astype(np.float32)
     active = policy.params["active"]
     if args.observation_type == "seer":
-        if "columns" not in data:
-            ap.error(f"--cache {str(args.cache)!r} holds recall positions, not seer ones")
         a = active.size  # the policy's features, then the seer ones ever non-zero in the data
         top = data["x"][:, a:].max(axis=0).astype(np.float32)
         used = np.flatnonzero(top > 0)
