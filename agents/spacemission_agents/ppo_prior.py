@@ -76,7 +76,8 @@ class HeuristicPrior:
             raise ValueError(f"unknown policy prior {what}; known kinds: {PRIOR_KINDS}")
         if desc.get("step_points") != STEP_POINTS or desc.get("floor_code") != FLOOR_CODE:
             raise ValueError(f"policy prior coded with step {shown(desc.get('step_points'))} and floor "
-                             f"{shown(desc.get('floor_code'))}; this package codes step {STEP_POINTS}, floor {FLOOR_CODE}")
+                             f"{shown(desc.get('floor_code'))}; this package codes step {STEP_POINTS}, floor "
+                             f"{FLOOR_CODE}")
         params, game = desc.get("params"), desc.get("game", "spacemission")
         if params is not None and not isinstance(params, dict):
             raise ValueError(f"policy prior params must be an object of heuristic parameters, got {shown(params)}")

@@ -162,8 +162,8 @@ def check_cache_file(path: str, game: str = "spacemission") -> None:
         with np.load(path, allow_pickle=False) as z:
             settings = z["settings"] if hasattr(z, "files") and "settings" in z.files else None
     except Exception as exc:  # noqa: BLE001 - numpy and zipfile raise anything on a cut or foreign file
-        raise ValueError(f"option bc_cache: {shown(path)} is not a readable .npz of teacher data ({type(exc).__name__}: "
-                         f"{cut(str(exc))}); delete it or give another path") from None
+        raise ValueError(f"option bc_cache: {shown(path)} is not a readable .npz of teacher data "
+                         f"({type(exc).__name__}: {cut(str(exc))}); delete it or give another path") from None
     if settings is None or settings.ndim != 0 or settings.dtype.kind != "U":
         raise ValueError(f"option bc_cache: {shown(path)} is not a file of teacher data (it has no settings, as the "
                          f"caches that --bc-cache writes have); delete it or give another path")
