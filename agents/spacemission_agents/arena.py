@@ -195,6 +195,13 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
                 obj = make_agent(spec, game=config.game)
             except ValueError as exc:
                 raise ArenaArgumentError("agents", str(exc)) from exc
+            except ArenaStopped:  # the user's Ctrl-C or SIGTERM while it was built
+                raise
+            except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - make_agent names an Exception; a constructor's
+                # (or its module's) SystemExit or KeyboardInterrupt ended the command (status 3, or 130 as Ctrl-C)
+                raise ArenaArgumentError("agents", f"agent spec {shown(spec)} failed as it was built: "
+                                                   f"{type(exc).__name__}{': ' if str(exc) else ''}"
+                                                   f"{cut_long_words(str(exc))}") from exc
             payload, name = ("spec", spec), spec
         else:
             obj, spec = a, f"<{type(a).__module__}.{type(a).__qualname__}>"

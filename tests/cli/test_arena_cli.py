@@ -233,6 +233,22 @@ def test_an_agents_keyboard_interrupt_in_seed_with_one_worker_is_its_error(capsy
             f"63-bit integer): KeyboardInterrupt") in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("where, raised", [("init", "KeyboardInterrupt"), ("exit", "SystemExit: 3")])
+def test_an_agent_interrupting_or_exiting_in_its_constructor_is_a_usage_error(where, raised, capsys):
+    """Before: an agent spec whose constructor raised KeyboardInterrupt (no Ctrl-C pressed)
+    stopped the command as the user's Ctrl-C (130, 'interrupted: the arena was not finished'),
+    and one calling sys.exit(3) ended it with status 3 and no word (make_agent names only an
+    Exception of the constructor). Now both are the agent's failure, as in bind() or seed(): a
+    usage error naming the agent spec, before any game."""
+    spec = f"{AGENT}:where={where}"
+    with pytest.raises(SystemExit) as info:
+        main(["arena", "--agents", f"kind-random,{spec}", "--games", "2", "--no-progress"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2, err
+    assert f"argument --agents: agent spec '{spec}' failed as it was built: {raised}" in err, err
+    assert "interrupted" not in err
+
+
 def test_a_real_ctrl_c_while_an_agent_acts_still_stops_with_130(capsys):
     """The other side: a real SIGINT (Ctrl-C) that arrives while an agent's act_batch runs is the
     user's, not the agent's: 130 and the 'interrupted' line, no forfeit."""

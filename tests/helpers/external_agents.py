@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 
 import numpy as np
@@ -246,10 +247,15 @@ class Ends(First):
 
 
 class Interrupts(First):
-    """Raises KeyboardInterrupt itself (no Ctrl-C was pressed) in ``where``: act or seed; or,
-    for ``where=signal``, sends its own process a real SIGINT in act, as Ctrl-C on a terminal."""
+    """Raises KeyboardInterrupt itself (no Ctrl-C was pressed) in ``where``: init (its
+    constructor), act or seed; ``where=exit`` calls sys.exit(3) in its constructor; or, for
+    ``where=signal``, sends its own process a real SIGINT in act, as Ctrl-C on a terminal."""
 
     def __init__(self, where: str = "act"):
+        if where == "init":
+            raise KeyboardInterrupt
+        if where == "exit":
+            sys.exit(3)
         self.where = where
 
     def seed(self, seed=None):
