@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields
 from types import MappingProxyType
 from typing import Mapping
 
-from .checks import is_int, shown
+from .checks import SettingTypeError, is_int, shown, wrong_type_text
 
 # Allowed values, with OpenSpiel's meaning (open_spiel/spiel.h, GameType).
 DYNAMICS = ("sequential", "simultaneous")  # one player acts at a time / all act at once
@@ -128,26 +128,40 @@ class GameDescription:
         return tuple(self.reward_schemes)
 
     def observation_size(self, observation_type: str) -> int:
-        """D of one observation type; ValueError naming an unknown type."""
-        if not isinstance(observation_type, str) or observation_type not in self.observation_sizes:
+        """D of one observation type; ValueError naming an unknown type, checks.SettingTypeError
+        (a ValueError and a TypeError) for one that is not a str."""
+        if not isinstance(observation_type, str):
+            raise SettingTypeError(wrong_type_text("observation_type", f"one of {self.observation_types} (a str)",
+                                                   observation_type))
+        if observation_type not in self.observation_sizes:
             raise ValueError(f"unknown observation_type {shown(observation_type)}; expected one of "
                              f"{self.observation_types}")
         return self.observation_sizes[observation_type]
 
     def reward_range(self, reward: str) -> tuple[float, float]:
-        """(low, high) of one reward scheme (without shaping); ValueError naming an unknown one."""
-        if not isinstance(reward, str) or reward not in self.reward_schemes:  # a list's `in` was "unhashable type"
+        """(low, high) of one reward scheme (without shaping); ValueError naming an unknown one,
+        checks.SettingTypeError (a ValueError and a TypeError) for one that is not a str."""
+        if not isinstance(reward, str):  # before `in`: a list's `in` was "unhashable type"
+            raise SettingTypeError(wrong_type_text("reward", f"one of {self.reward_names} (a str)", reward))
+        if reward not in self.reward_schemes:
             raise ValueError(f"unknown reward {shown(reward)}; expected one of {self.reward_names}")
         scheme = self.reward_schemes[reward]
         return scheme.low, scheme.high
 
     def max_game_length(self, num_players: int, max_rounds: int) -> int:
         """The most agent steps a game of ``max_rounds`` rounds can take (every turn at
-        its longest)."""
-        if not is_int(num_players) or not self.min_players <= num_players <= self.max_players:
+        its longest). ValueError for a count out of range, checks.SettingTypeError (a ValueError
+        and a TypeError) for one that is not an integer (numpy integers are)."""
+        players = f"an integer in {self.min_players}..{self.max_players}"
+        if not is_int(num_players):
+            raise SettingTypeError(wrong_type_text("num_players", players, num_players))
+        if not self.min_players <= num_players <= self.max_players:
             raise ValueError(f"num_players must be in {self.min_players}..{self.max_players}, got {shown(num_players)}")
-        _check_positive_int("max_rounds", max_rounds)
-        return max_rounds * num_players * self.max_steps_per_turn + num_players * self.setup_steps_per_player
+        if not is_int(max_rounds):  # a numpy integer is one (it was refused as 'not a positive integer')
+            raise SettingTypeError(wrong_type_text("max_rounds", "a positive integer", max_rounds))
+        if max_rounds < 1:
+            raise ValueError(f"max_rounds must be a positive integer, got {shown(max_rounds)}")
+        return int(max_rounds) * int(num_players) * self.max_steps_per_turn + int(num_players) * self.setup_steps_per_player
 
     def as_dict(self) -> dict:
         """The description as plain JSON-able values (mappings as dicts, ranges as lists)."""

@@ -304,28 +304,36 @@ def bind_players(config, game: str, who: str) -> int:
     """The player count of ``config`` for a ``bind`` that also takes a plain mapping
     (``{"num_players": 3}``; an object needs the attribute; without ``game`` it is taken as
     ``game``'s): ValueError for another game, a count the game does not have, or ``rules`` /
-    ``max_rounds`` (where given) the game does not have; TypeError (``not_a_config``)
-    without a count."""
+    ``max_rounds`` (where given) the game does not have, each message starting ``who``;
+    TypeError (``not_a_config``) without a count. A value of the wrong type (``num_players``
+    2.0 or "2", ``rules`` 3, ``max_rounds`` "10") raises :class:`GameConfigTypeError` (a
+    GameConfigError and a TypeError, as GameConfig's), a ``game`` that is not a str a
+    checks.SettingTypeError (its message as for another game); a refused ``num_players`` /
+    ``rules`` / ``max_rounds`` of the right type a plain GameConfigError, with its field
+    (each a ValueError whose message starts with ``who``)."""
     get = config.get if isinstance(config, Mapping) else (lambda key, default: getattr(config, key, default))
     have = get("game", game)
     if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
-        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), not {shown(have)}")
+        error = ValueError if isinstance(have, str) else SettingTypeError  # a list, an array: a TypeError too
+        raise error(f"{who} plays {get_game(game).description.title} ({game!r}), not {shown(have)}")
     n = get("num_players", None)
     if n is None:
         raise not_a_config(who, config)
     d = get_game(game).description
-    if not is_int(n) or not d.min_players <= n <= d.max_players:
-        raise ValueError(f"{who} plays {d.min_players} to {d.max_players} players, got num_players={shown(n)}")
-    try:  # the rest of the configuration, where given, as GameConfig checks it
-        GameConfig(int(n), get("rules", None), get("max_rounds", None), game)
-    except ValueError as exc:
-        raise ValueError(f"{who}: {exc}") from None
+    if is_int(n) and not d.min_players <= n <= d.max_players:
+        raise GameConfigError("num_players", f"{who} plays {d.min_players} to {d.max_players} players, "
+                                             f"got num_players={shown(n)}")
+    try:  # the rest of the configuration, where given, as GameConfig checks it (a wrong-typed count too)
+        GameConfig(n, get("rules", None), get("max_rounds", None), game)
+    except GameConfigError as exc:  # its own class (a GameConfigTypeError for a wrong type) and field, named
+        raise type(exc)(exc.field, f"{who}: {exc}") from None
     return int(n)
 
 
 def require_game(config, game: str, who: str) -> None:
     """ValueError naming ``who`` unless ``config`` (a :class:`GameConfig`, or any object with
-    the same fields; one without ``game`` is Space Mission's) is a configuration of ``game``:
+    the same fields; one without ``game`` is Space Mission's) is a configuration of ``game``
+    (a ``game`` that is not a str: checks.SettingTypeError, a ValueError and a TypeError):
     what the ``bind`` of a policy written for one game calls. TypeError naming ``who`` for
     something that is not a configuration (no ``num_players``)."""
     if not hasattr(config, "num_players"):
@@ -334,4 +342,4 @@ def require_game(config, game: str, who: str) -> None:
     if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
         known = isinstance(have, str) and have in GAMES  # an unknown name or a list: named as it is
         theirs = f"{get_game(have).description.title} ({have!r})" if known else shown(have)
-        raise ValueError(f"{who} plays {get_game(game).description.title} ({game!r}), not {theirs}")
+        raise (ValueError if isinstance(have, str) else SettingTypeError)(f"{who} plays {get_game(game).description.title} ({game!r}), not {theirs}")

@@ -53,7 +53,10 @@ def test_space_mission_bots_bind_refuses_player_counts_and_non_configs(cls):
     bot.bind(good)
     for n in (1, 6, 7, 2.5, True, "3"):
         for config in (SimpleNamespace(num_players=n, rules="yucata", max_rounds=100), {"num_players": n}):
-            with pytest.raises(ValueError, match=r"plays 2 to 5 players, got num_players="):
+            # a count of the wrong type: a TypeError too (games.GameConfigTypeError), as GameConfig's
+            words = r"plays 2 to 5 players, got num_players=" if type(n) is int else \
+                rf"^{cls.name}: num_players must be an integer in 2\.\.5 for Space Mission, got "
+            with pytest.raises(TypeError if type(n) is not int else ValueError, match=words):
                 bot.bind(config)
             assert bot.config is good
     with pytest.raises(ValueError, match=r"plays Space Mission \('spacemission'\), not 'red_planet'"):

@@ -150,8 +150,11 @@ def test_random_policy_checks_its_configuration_and_masks():
     p = RandomPolicy(seed=0)
     with pytest.raises(TypeError, match=r"bind needs a game configuration"):
         p.bind(None)
-    for n in (1, 7, 2.5, True):
+    for n in (1, 7):
         with pytest.raises(ValueError, match=r"RandomPolicy plays 2 to 5 players, got num_players="):
+            p.bind(SimpleNamespace(num_players=n))
+    for n in (2.5, True):  # of the wrong type: a TypeError too (games.GameConfigTypeError)
+        with pytest.raises(TypeError, match=r"^RandomPolicy: num_players must be an integer in 2\.\.5 for Space Mission"):
             p.bind(SimpleNamespace(num_players=n))
     with pytest.raises(ValueError, match=r"RandomPolicy plays 3 to 5 players"):
         p.bind(SimpleNamespace(num_players=2, game="red_planet"))

@@ -101,7 +101,8 @@ def test_a_long_value_is_named_cut_in_the_modules_own_error(call, value):
      "max_rounds must be an integer in 1..2147483647 for Space Mission, got <an integer of about 5,001 digits>"),
     (lambda: get_game(["spacemission"]), TypeError, "got ['spacemission']"),
     (lambda: get_game("x" * 200), ValueError, "unknown game 'xxxxxxxx"),
-    (lambda: SPACE_MISSION.reward_range(["win"]), ValueError, "unknown reward ['win']"),
+    (lambda: SPACE_MISSION.reward_range(["win"]), ValueError, "reward must be one of ('win', 'score') (a str), got "
+                                                              "list: ['win']"),
     (lambda: SPACE_MISSION.max_game_length(np.array([2, 3]), 10), ValueError, "num_players must be"),
     (lambda: bind_players({"num_players": 2, "game": np.array(["red_planet"])}, "spacemission", "bot"), ValueError,
      "bot plays Space Mission ('spacemission'), not array(['red_planet']"),

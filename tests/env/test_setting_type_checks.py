@@ -269,3 +269,86 @@ def test_the_engines_configuration_checks():
         with pytest.raises(WrongTypeError) as info:
             build()
         assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
+
+
+BIND_WRONG_TYPES = [  # (config given to a bind, the field) -> a GameConfigTypeError naming ``who``
+    ({"num_players": 2.0}, "num_players"), ({"num_players": "3"}, "num_players"), ({"num_players": True}, "num_players"),
+    ({"num_players": np.array([2])}, "num_players"), ({"num_players": 2, "rules": 3}, "rules"),
+    ({"num_players": 2, "rules": ["yucata"]}, "rules"), ({"num_players": 2, "max_rounds": "10"}, "max_rounds"),
+    ({"num_players": 2, "max_rounds": 10.0}, "max_rounds"),
+]
+
+
+@pytest.mark.parametrize("as_object", [False, True])
+@pytest.mark.parametrize("config, field", BIND_WRONG_TYPES)
+def test_bind_players_of_the_wrong_type_raises_the_typed_error_with_who(config, field, as_object):
+    """Before: games.bind_players (the bind of RandomPolicy and of the bots, given a mapping or
+    any object with the fields) raised a plain ValueError for a num_players of the wrong type
+    ('RandomPolicy plays 2 to 5 players, got num_players=2.0') and wrapped GameConfig's
+    GameConfigTypeError for rules / max_rounds as a plain ValueError(f"{who}: {exc}"), losing
+    its TypeError side and its field. Now the GameConfigTypeError (a GameConfigError and a
+    TypeError) with its field, the message still naming who."""
+    from types import SimpleNamespace
+
+    from spacemission_env.games import bind_players
+
+    given = SimpleNamespace(**config) if as_object else config
+    with pytest.raises(GameConfigTypeError) as info:
+        bind_players(given, "spacemission", "MyBot")
+    assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
+    assert info.value.field == field and str(info.value).startswith(f"MyBot: {field} must be "), str(info.value)
+    if as_object:  # RandomPolicy.bind takes an object with the fields (a mapping is no configuration to it)
+        with pytest.raises(TypeError, match=f"^RandomPolicy: {field} must be "):
+            RandomPolicy().bind(given)
+
+
+def test_bind_players_keeps_plain_value_errors_for_right_typed_values():
+    """A right-typed value the game does not have stays a ValueError that is no TypeError (now a
+    GameConfigError with its field), the message as before; a game that is not a str is a
+    SettingTypeError (it was a plain ValueError)."""
+    from types import SimpleNamespace
+
+    from spacemission_env.games import bind_players, require_game
+
+    for config, field, text in (({"num_players": 9}, "num_players", "MyBot plays 2 to 5 players, got num_players=9"),
+                                ({"num_players": 2, "rules": "bogus"}, "rules", "MyBot: unknown rules 'bogus'"),
+                                ({"num_players": 2, "max_rounds": 0}, "max_rounds", "MyBot: max_rounds must be an integer")):
+        with pytest.raises(GameConfigError) as info:
+            bind_players(config, "spacemission", "MyBot")
+        assert not isinstance(info.value, TypeError) and info.value.field == field and str(info.value).startswith(text)
+    with pytest.raises(ValueError, match=r"^MyBot plays Space Mission \('spacemission'\), not 'red_planet'$") as info:
+        bind_players({"num_players": 3, "game": "red_planet"}, "spacemission", "MyBot")
+    assert not isinstance(info.value, TypeError)
+    with pytest.raises(SettingTypeError, match=r"^MyBot plays Space Mission \('spacemission'\), not \['spacemission'\]$"):
+        bind_players({"num_players": 3, "game": ["spacemission"]}, "spacemission", "MyBot")
+    with pytest.raises(SettingTypeError, match=r"^MyBot plays Space Mission \('spacemission'\), not array"):
+        require_game(SimpleNamespace(num_players=3, game=np.array(["red_planet"])), "spacemission", "MyBot")
+    assert bind_players({"num_players": np.int64(3), "rules": np.str_("schmidt"), "max_rounds": np.int32(9)},
+                        "spacemission", "MyBot") == 3
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_game_description_wrong_types_raise_setting_type_errors(game):
+    """Before: GameDescription.reward_range(3) and max_game_length(2.0, 10) / (n, "10") raised a
+    plain ValueError (and max_game_length refused a numpy integer max_rounds as 'not a positive
+    integer'). Now a SettingTypeError (a ValueError and a TypeError) naming the type; a
+    right-typed value out of range stays a plain ValueError."""
+    from spacemission_env.games import get_game
+
+    d = get_game(game).description
+    n = _players(game)
+    for call, text in ((lambda: d.reward_range(3), "reward must be one of ('win', 'score') (a str), got int: 3"),
+                       (lambda: d.reward_range(["win"]), "reward must be one of"),
+                       (lambda: d.observation_size(None), "observation_type must be one of"),
+                       (lambda: d.max_game_length(float(n), 10), "num_players must be an integer in "),
+                       (lambda: d.max_game_length(True, 10), "num_players must be an integer in "),
+                       (lambda: d.max_game_length(n, "10"), "max_rounds must be a positive integer, got str: '10'"),
+                       (lambda: d.max_game_length(n, 10.0), "max_rounds must be a positive integer, got float: 10.0")):
+        with pytest.raises(SettingTypeError, match=f"^{re.escape(text)}"):
+            call()
+    for call in (lambda: d.reward_range("money"), lambda: d.max_game_length(9, 10), lambda: d.max_game_length(n, 0),
+                 lambda: d.observation_size("pixels")):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert type(info.value) is ValueError
+    assert d.max_game_length(np.int64(n), np.int32(10)) == d.max_game_length(n, 10)
