@@ -7,7 +7,9 @@ import json
 import sys
 import time
 
-from ._args import UsageParser
+from spacemission_env.checks import shown
+
+from ._args import UsageParser, int_arg
 
 EXAMPLE = """examples:
   spacemission bench                                   all three, about 2 s each
@@ -49,16 +51,34 @@ def refuse_unused_options(args, ap) -> None:
     args.agent_batch = DEFAULT_AGENT_BATCH if args.agent_batch is None else args.agent_batch
 
 
+# --seconds, per figure (a run times several: the engines, the env, each agent): below the lower bound
+# a loop may end before its first step (1e-9 s was a ZeroDivisionError); past the upper one (1e9 s was
+# accepted) a run never ends in practice, and no figure gets steadier
+MIN_SECONDS, MAX_SECONDS = 0.01, 600.0
+
+
 def _positive(kind):
     def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
+        if kind is int:
+            value = int_arg(text)  # 'expected an integer', a 5000-digit value named cut
+        else:
+            try:
+                value = kind(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"expected a number, got {shown(text)}") from None
         if not 0 < value < float("inf"):  # nan and inf too: a time of nan or inf s measures nothing or never ends
-            raise argparse.ArgumentTypeError(f"must be > 0 and finite, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be {'a positive integer' if kind is int else '> 0 and finite'}, "
+                                             f"got {shown(text)}")
         return value
     return parse
+
+
+def _seconds(text: str) -> float:
+    value = _positive(float)(text)
+    if not MIN_SECONDS <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds per figure (a run times "
+                                         f"several), got {shown(text)}")
+    return value
 
 
 def _parts(text: str) -> list[str]:
@@ -114,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
                          f"e.g. random, greedy, heuristic)")
     ap.add_argument("--agent-batch", type=_positive(int), default=None, metavar="B",
                     help=f"rows per act_batch call (default {DEFAULT_AGENT_BATCH})")
-    ap.add_argument("--seconds", type=_positive(float), default=2.0, metavar="T", help="time per measurement (default 2)")
+    ap.add_argument("--seconds", type=_seconds, default=2.0, metavar="T",
+                    help=f"time per measurement, {MIN_SECONDS:g} to {MAX_SECONDS:g} (default 2)")
     ap.add_argument("--pgx-python", metavar="PATH",
                     help="an interpreter with pgx and jax installed (never a dependency of this project): "
                          "also time pgx's connect-four at --batch and print the ratio")

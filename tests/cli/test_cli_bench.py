@@ -54,6 +54,37 @@ def test_bad_arguments(argv, text, capsys):
 
 
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("argv, text", [
+    (["--seconds", "1e9"], "argument --seconds: must be 0.01 to 600 seconds per figure (a run times several), got '1e9'"),
+    (["--seconds", "600.5"], "argument --seconds: must be 0.01 to 600 seconds per figure"),
+    (["--seconds", "1e-9"], "argument --seconds: must be 0.01 to 600 seconds per figure"),
+    (["--seconds", "5e-324"], "argument --seconds: must be 0.01 to 600 seconds per figure"),
+    (["--seconds", "inf"], "argument --seconds: must be > 0 and finite, got 'inf'"),
+    (["--seconds", "nan"], "argument --seconds: must be > 0 and finite, got 'nan'"),
+    (["--seconds", "-1"], "argument --seconds: must be > 0 and finite, got '-1'"),
+    (["--seconds", "two"], "argument --seconds: expected a number, got 'two'"),
+    (["--batch", "1e9"], "argument --batch: expected an integer, got '1e9'"),
+    (["--batch", "-4"], "argument --batch: must be a positive integer, got '-4'"),
+    (["--batch", "9" * 5000], "argument --batch: out of range: an integer of 5,000 characters, got '9999"),
+    (["--players", "3.0"], "argument --players: expected an integer, got '3.0'"),
+])
+def test_seconds_past_its_bounds_and_bad_numbers_are_refused_before_any_timing(argv, text, game, capsys, monkeypatch):
+    """Before: --seconds 1e9 (or 600.5) was accepted and the run went on for ever in practice
+    (several figures of that many seconds each), and 1e-9 ended the reference loop before its
+    first step: ZeroDivisionError. Now --seconds must be 0.01 to 600 (a usage error naming the
+    bounds, before anything is timed), and a number that is not one says 'expected an integer'
+    or 'a number' (it was 'expected a int'), a long one cut."""
+    from spacemission_cli import _bench_game
+
+    for module, name in ((bench, "engine_speed"), (_bench_game, "engine_speed")):
+        monkeypatch.setattr(module, name, lambda *a, **k: pytest.fail("timed before the options were checked"))
+    with pytest.raises(SystemExit) as info:
+        bench.main(["--game", game, "--only", "engine", *argv])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and text in err and len(err.splitlines()[-1]) < 250, err[-500:]
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 @pytest.mark.parametrize("agents", ["random,,", "random,,greedy", "random, ,greedy", "", ","])
 def test_an_empty_agent_entry_is_refused_as_arena_refuses_it(game, agents, capsys):
     """Before: bench skipped empty --agents entries ('random,,' timed random alone; '' timed
