@@ -120,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
                          and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
     if terminate_default:
         signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    # a crash in native code (an agent's, in this process with --workers 1; forked workers inherit
+    # it): the Python traceback on stderr, the agent's code in it (before: 'Segmentation fault' alone)
+    from spacemission_agents.arena_workers import enable_faulthandler
+
+    faults_on = enable_faulthandler()
     try:
         result = run_arena(
             [a for a in args.agents.split(",")], num_players=args.players, games=args.games, rules=args.rules, game=args.game,
@@ -145,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if terminate_default:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if faults_on:
+            import faulthandler
+
+            faulthandler.disable()
     console = Console()
     if not console.is_terminal:  # a file or pipe: wide enough that the tables do not wrap
         console = Console(width=160)

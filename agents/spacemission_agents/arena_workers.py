@@ -81,6 +81,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate's: not a handler the parent set (the command's)
     arena_play.AGENT_FAILURES = AGENT_INTERRUPTS  # here only an agent raises it
+    enable_faulthandler()  # an agent's crash: its traceback on the arena's stderr, before the parent names the chunk
     # an exception here would make the pool respawn workers forever: keep it for the first task
     try:
         agents = []
@@ -163,10 +164,37 @@ def chunk_text(task: dict, names: list[str]) -> str:
             f" of {cut_long_words(shown_ups)})")
 
 
-def worker_ended_message(how: str, where: str) -> str:
-    """The error of a chunk whose worker process ended: ``how`` it ended, ``where`` (a chunk_text)."""
+def worker_ended_message(how: str, where: str, traceback_shown: bool = False) -> str:
+    """The error of a chunk whose worker process ended: ``how`` it ended, ``where`` (a chunk_text);
+    ``traceback_shown``: a crash whose Python traceback the worker printed (:func:`enable_faulthandler`).
+    (It said workers=1 'shows which agent and game': there the agent ends the arena's own
+    process, with no word for os._exit; docs/arena.md.)"""
+    shown_where = "its Python traceback (faulthandler) is printed above, the agent's code in it; " if traceback_shown else ""
     return (f"a worker process ended ({how}) in the middle of {where}: an agent ended it (os._exit, a crash in native "
-            f"code, the system killing it for memory); workers=1 (--workers 1, without --ray) shows which agent and game")
+            f"code, the system killing it for memory); {shown_where}chunk_size=1 (--chunk-size 1) narrows it down to "
+            f"one game and its lineup")
+
+
+# the signals after which a worker's faulthandler has printed its traceback (enable_faulthandler)
+FAULT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGSEGV", "SIGFPE", "SIGABRT", "SIGBUS", "SIGILL")
+                      if hasattr(signal, name))
+
+
+def enable_faulthandler() -> bool:
+    """Python's faulthandler on this process's stderr (file descriptor 2), so that a crash in
+    native code (SIGSEGV, SIGFPE, SIGABRT, SIGBUS, SIGILL) prints the Python traceback of
+    every thread, the agent's code in it, before the process ends (os._exit and SIGKILL end
+    it with no word: nothing can run then). True where this call turned it on."""
+    import faulthandler
+    import sys
+
+    if faulthandler.is_enabled() or sys.__stderr__ is None:
+        return False
+    try:
+        faulthandler.enable(file=sys.__stderr__)
+    except (ValueError, OSError, AttributeError, RuntimeError):  # a stderr without a file descriptor
+        return False
+    return True
 
 
 def _ended_how(code: int) -> str:
@@ -194,7 +222,8 @@ def _collect(results, queue, report, processes=(), tasks=(), names=()):
                 _drain(queue, report, playing)  # its start message may have come since the last look
                 chunk = playing.get(ended[0].pid)
                 where = "a chunk" if chunk is None else chunk_text(tasks[chunk], names)
-                raise RuntimeError(worker_ended_message(_ended_how(ended[0].exitcode), where)) from None
+                code = ended[0].exitcode
+                raise RuntimeError(worker_ended_message(_ended_how(code), where, -code in FAULT_SIGNALS)) from None
         except StopIteration:
             return
         _drain(queue, report, playing)

@@ -1,5 +1,6 @@
 """`spacemission arena` and the command's dispatch (`spacemission demo` still works)."""
 import json
+import re
 
 import pytest
 
@@ -197,6 +198,47 @@ def test_a_worker_that_ends_is_an_error_line_not_a_traceback(capsys):
     assert code == 1, err
     assert "spacemission arena: error: the arena stopped: a worker process ended (exit code 7)" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_agent_that_crashes_in_native_code_leaves_its_traceback(workers, tmp_path):
+    """Before: an agent crashing the process (SIGSEGV, as a crash in native code) with --workers 1
+    ended `spacemission arena` with no word at all (-11; a shell adds 'Segmentation fault'); in a
+    worker process the arena's error named the chunk and said 'workers=1 (--workers 1, without
+    --ray) shows which agent and game', which it did not. Now the command and its worker processes
+    turn Python's faulthandler on: the Python traceback, the agent's act_batch in it, is printed
+    on stderr (with --workers 2 before the error line naming the chunk, which says so). Spawned
+    workers, so that nothing is inherited from this test's process."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.helpers.paths import ROOT
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
+    env.pop("PYTHONFAULTHANDLER", None)
+    argv = ["arena", "--agents", "tests.helpers.external_agents:Ends:code=-11,kind-random", "--games", "4",
+            "--chunk-size", "2", "--max-rounds", "3", "--no-progress", "--workers", str(workers)]
+    if workers > 1:
+        argv += ["--start-method", "spawn"]
+    proc = subprocess.run([sys.executable, "-m", "spacemission_cli.main", *argv], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    err = proc.stderr
+    assert "Fatal Python error: Segmentation fault" in err, err[-2000:]
+    assert re.search(r'external_agents\.py", line \d+ in act_batch', err), err[-2000:]
+    if workers == 1:  # the arena's own process: nothing runs after the crash but the faulthandler
+        assert proc.returncode == -11, err[-2000:]
+    else:
+        assert proc.returncode == 1, err[-2000:]
+        # the last line (the other worker, which crashed too, may have been stopped in the middle of its
+        # own traceback's line: the error line then follows that part of a line)
+        start = err.index("spacemission arena: error: the arena stopped: a worker process ended (killed by signal "
+                          "SIGSEGV) in the middle of chunk ")
+        line = err[start:].strip()
+        assert "\n" not in line and line.endswith("its Python traceback (faulthandler) is printed above, the agent's "
+                                                  "code in it; chunk_size=1 (--chunk-size 1) narrows it down to one "
+                                                  "game and its lineup"), line
+        assert err.index("Fatal Python error") < start
 
 
 AGENT = "tests.helpers.external_agents:Interrupts"

@@ -231,18 +231,17 @@ class Seer(First):
 
 
 class Ends(First):
-    """Ends its process in act_batch: ``os._exit(code)``, or SIGKILL (as the system's
-    out-of-memory killer does) for ``code=-9``. Only for worker processes (a pool's, or a
-    Ray task's): it would end the test's own process too."""
+    """Ends its process in act_batch: ``os._exit(code)``, or the signal ``-code``: SIGKILL (as
+    the system's out-of-memory killer does) for ``code=-9``, SIGSEGV (a crash in native code)
+    for ``code=-11``. Only for worker processes (a pool's, or a Ray task's) or a child process
+    of the test: it would end the test's own process too."""
 
     def __init__(self, code: int = 7):
         self.code = int(code)
 
     def act_batch(self, observations, action_masks):
         if self.code < 0:
-            import signal
-
-            os.kill(os.getpid(), signal.SIGKILL)
+            os.kill(os.getpid(), -self.code)
         os._exit(self.code)
 
 
