@@ -33,8 +33,8 @@ from .arena_files import OUT_FILES, ArenaArgumentError, ArenaStopped, check_out,
 from .arena_play import observation_type_of
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
-from .arena_workers import _agent_interrupts, _agent_seed, _game_config, _play, _pool_size
-from .registry import agent_display_name, make_agent, protocol_problem
+from .arena_workers import _agent_interrupts, _agent_seed, _game_config, _play, _pool_size, make_spec_agent
+from .registry import agent_display_name, protocol_problem
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "ArenaStopped", "auto_chunk_size", "lineups", "run_arena",
            "seatings"]
@@ -191,17 +191,10 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
     for i, a in enumerate(agents):
         if isinstance(a, str):
             spec = a.strip()
-            try:
-                obj = make_agent(spec, game=config.game)
+            try:  # a constructor's SystemExit or KeyboardInterrupt too (it ended the command: status 3, or 130)
+                obj = make_spec_agent(spec, config.game)
             except ValueError as exc:
                 raise ArenaArgumentError("agents", str(exc)) from exc
-            except ArenaStopped:  # the user's Ctrl-C or SIGTERM while it was built
-                raise
-            except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - make_agent names an Exception; a constructor's
-                # (or its module's) SystemExit or KeyboardInterrupt ended the command (status 3, or 130 as Ctrl-C)
-                raise ArenaArgumentError("agents", f"agent spec {shown(spec)} failed as it was built: "
-                                                   f"{type(exc).__name__}{': ' if str(exc) else ''}"
-                                                   f"{cut_long_words(str(exc))}") from exc
             payload, name = ("spec", spec), spec
         else:
             obj, spec = a, f"<{type(a).__module__}.{type(a).__qualname__}>"

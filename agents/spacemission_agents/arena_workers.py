@@ -71,6 +71,20 @@ def _agent_interrupts():
             signal.signal(signal.SIGINT, handler)
 
 
+def make_spec_agent(spec: str, game: str):
+    """``make_agent(spec, game=game)``, where a SystemExit or KeyboardInterrupt of the agent's
+    constructor (or its module's, as it loads; an ``AGENT_FAILURES`` of the moment) is a
+    ValueError naming the spec, as make_agent's for an exception; a real Ctrl-C (ArenaStopped)
+    passes. Before, either ended the command (status 3, or 130 as Ctrl-C) or a spawned worker."""
+    try:
+        return make_agent(spec, game=game)
+    except (ValueError, ArenaStopped):
+        raise
+    except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - make_agent names an Exception already
+        raise ValueError(f"agent spec {shown(spec)} failed as it was built: {type(exc).__name__}"
+                         f"{': ' if str(exc) else ''}{cut_long_words(str(exc))}") from exc
+
+
 # --- worker side -------------------------------------------------------------------
 _WORKER: dict = {}
 
@@ -88,7 +102,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
         game_config = _game_config(*config)
         for kind, value in payloads:
             if kind == "spec":
-                agent = make_agent(value, game=game_config.game)
+                agent = make_spec_agent(value, game_config.game)
                 if callable(getattr(agent, "bind", None)):
                     agent.bind(game_config)
             elif kind == "pickle":
@@ -97,7 +111,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
                 agent = value  # inherited through fork, bound in the parent already
             agents.append(agent)
         _WORKER.update(agents=agents, names=names, config=config, queue=queue, error=None)
-    except Exception as exc:  # noqa: BLE001
+    except AGENT_INTERRUPTS as exc:  # noqa: BLE001 - a SystemExit of bind too: it ended the worker
         _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {cut_long_words(str(exc))}")
 
 

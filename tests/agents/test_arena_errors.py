@@ -441,6 +441,19 @@ def test_a_worker_whose_chunk_ends_in_a_base_exception_stops_the_arena_with_an_e
                   start_method="fork")
 
 
+def test_an_agent_interrupting_its_constructor_in_a_spawned_worker_stops_the_arena_with_an_error():
+    """Before: a spawned worker builds its agents from their specs in the pool's initializer,
+    which caught an Exception only: a KeyboardInterrupt there (no Ctrl-C pressed; the workers
+    ignore SIGINT) ended the worker with a traceback of its own, and the arena said only that a
+    worker process ended (exit code 1) in the middle of a chunk. Now it is the chunk's error,
+    naming what the agent raised, as for an exception there."""
+    with pytest.raises(RuntimeError, match=r"worker start failed: ValueError: agent spec "
+                                           r"'tests\.helpers\.external_agents:InterruptsInWorkers' failed as it was "
+                                           r"built: KeyboardInterrupt"):
+        run_arena(["tests.helpers.external_agents:InterruptsInWorkers", "kind-random"], games=4, seed=1, chunk_size=2,
+                  max_rounds=3, workers=2, progress=False, start_method="spawn")
+
+
 class ProcessEnder(KindRandomAgent):
     """Ends its process with os._exit in act_batch, but only in another process than the one that built it."""
 

@@ -271,6 +271,17 @@ class Interrupts(First):
         return _first(action_masks)
 
 
+class InterruptsInWorkers(First):
+    """Raises KeyboardInterrupt in its constructor in a worker process only (one with a parent
+    process of multiprocessing's): the arena's own process builds it fine."""
+
+    def __init__(self):
+        import multiprocessing
+
+        if multiprocessing.parent_process() is not None:
+            raise KeyboardInterrupt
+
+
 class Counts(First):
     """Appends its process id to the file ``path`` when it is built, and to ``path``.played
     when it first plays in a process (how often, and where, an arena builds its agents and
