@@ -7,6 +7,8 @@ import time
 import numpy as np
 import pytest
 
+from tests.helpers.bots import first_searched_decision
+
 from spacemission_agents.netsearch import NetSearchAgent
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.registry import make_agent
@@ -410,16 +412,7 @@ def test_simulation_costs_after_the_end_is_triggered_are_kept_apart():
     def decide(deal, stop):
         """The bot's stage key at its first searched decision where ``stop(state)``, along a
         game the heuristic plays."""
-        st = engine.init(1, 2, seeds=deal)
-        while not st.terminated[0]:
-            mask = engine.legal_action_mask(st)
-            obs = engine.observe(st, observation_type="recall")
-            if stop(st):
-                bot.act_batch(obs, mask)
-                if bot.last_search is not None:
-                    return bot._stage(obs[0])
-            engine.step(st, heuristic.act_batch(obs, mask))
-        raise AssertionError("no searched decision")
+        return bot._stage(first_searched_decision(bot, heuristic, deal, stop))
 
     ended = decide(303, lambda st: bool(st.end_triggered[0]))  # triggered in round 12
     end_cost = bot._sim_cost[ended]

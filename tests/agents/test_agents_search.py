@@ -4,7 +4,7 @@ import time
 
 import numpy as np
 import pytest
-from tests.helpers.bots import duel
+from tests.helpers.bots import duel, first_searched_decision
 from tests.helpers.positions import position
 
 from spacemission_agents.heuristic import HeuristicAgent
@@ -152,16 +152,8 @@ def test_rollout_costs_after_the_end_is_triggered_are_kept_apart():
     def decide(deal, stop):
         """The bot's stage key and estimate at its first searched decision where ``stop(state)``,
         along a game the heuristic plays."""
-        st = engine.init(1, 2, seeds=deal)
-        while not st.terminated[0]:
-            mask = engine.legal_action_mask(st)
-            obs = engine.observe(st, observation_type="recall")
-            if stop(st):
-                bot.act_batch(obs, mask)
-                if bot.last_search is not None:
-                    return bot._stage, bot._row_cost[bot._stage]
-            engine.step(st, heuristic.act_batch(obs, mask))
-        raise AssertionError("no searched decision")
+        first_searched_decision(bot, heuristic, deal, stop)
+        return bot._stage, bot._row_cost[bot._stage]
 
     ended, end_cost = decide(303, lambda st: bool(st.end_triggered[0]))  # triggered in round 12
     going, _ = decide(302, lambda st: int(st.round[0]) >= 12 and not st.end_triggered[0])  # triggered in 15

@@ -6,6 +6,8 @@
 - ``duel``: duplicate-format games of one agent against copies of another.
 - ``decide``: the bot's action in an explicit position (tests/helpers/positions.py).
 - ``sample_positions``: observations and masks of kind-random games at various depths.
+- ``first_searched_decision``: a search bot's first searched decision along a game another
+  bot plays, where a condition on the state first holds.
 """
 import numpy as np
 
@@ -95,3 +97,19 @@ def torch_prior_logits(policy, obs: np.ndarray, codes: np.ndarray) -> np.ndarray
     with torch.no_grad():
         t_obs = torch.as_tensor(np.concatenate([obs, codes], axis=1))
         return policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(t_obs))).numpy()
+
+
+def first_searched_decision(bot, player, deal: int, stop, players: int = 2) -> np.ndarray:
+    """Plays deal ``deal`` with ``player`` at every seat until a state where ``stop(state)`` holds
+    and ``bot`` searches its decision (not a forced move; the bot's action is not played);
+    returns the observation it searched (raises when the game ends first)."""
+    st = engine.init(1, players, seeds=deal)
+    while not st.terminated[0]:
+        mask = engine.legal_action_mask(st)
+        obs = engine.observe(st, observation_type="recall")
+        if stop(st):
+            bot.act_batch(obs, mask)
+            if bot.last_search is not None:
+                return obs[0]
+        engine.step(st, player.act_batch(obs, mask))
+    raise AssertionError("no searched decision")
