@@ -12,7 +12,7 @@ from ._args import UsageParser, int_arg
 # for a new two-player game against random, more with other bots and as the game goes on
 LIVE_GAME_BYTES = 8 * 1024
 # --host values that listen on this machine only: the server then answers requests addressed to it
-# by one of its own names only (web.app.LoopbackOnly: a page of another site using DNS rebinding)
+# by one of its own names only (web.intake.LoopbackOnly: a page of another site using DNS rebinding)
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # what uvicorn is told (docs/play.md, "Connections"): past LIMIT_CONCURRENCY connections or requests
 # at once a new request gets 503 at once; an idle kept-alive connection is closed after
@@ -20,13 +20,13 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # (a search bot thinking), then cuts them off (503; web.app.ThreadWork stops their bots before the
 # next decision and waits as long again for a decision under way); a request's headers may be at most MAX_HEADER_BYTES (h11, uvicorn's
 # parser without httptools; httptools has its own limit). A request's body must arrive within
-# --body-timeout s of its headers (web.app.BodyDeadline, 408); nothing here bounds a client that
+# --body-timeout s of its headers (web.intake.BodyDeadline, 408); nothing here bounds a client that
 # sends its headers slowly (they never reach the app): a proxy in front does (docs/play.md).
 LIMIT_CONCURRENCY = 1000
 TIMEOUT_KEEP_ALIVE = 5
 TIMEOUT_GRACEFUL_SHUTDOWN = 10
 MAX_HEADER_BYTES = 16 * 1024
-# the seconds a request's body may take to arrive after its headers (--body-timeout; web.app.BodyDeadline):
+# the seconds a request's body may take to arrive after its headers (--body-timeout; web.intake.BodyDeadline):
 # an 8 MiB recorded file needs about 2.2 Mbit/s, a move or a new game is a few dozen bytes
 BODY_TIMEOUT = 30.0
 

@@ -14,7 +14,8 @@ pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette'
 from starlette.testclient import TestClient  # noqa: E402
 
 from spacemission_cli._games import append_record, game_record  # noqa: E402
-from spacemission_cli.web.app import MAX_BODY, create_app  # noqa: E402
+from spacemission_cli.web.app import create_app  # noqa: E402
+from spacemission_cli.web.intake import MAX_BODY  # noqa: E402
 from spacemission_env.space_mission import encoding  # noqa: E402
 from spacemission_env.space_mission.components import CARD_LABELS  # noqa: E402
 from tests.helpers.web import JSON_HEADERS, first_moves_record, refused, unfinished_save  # noqa: E402
@@ -277,7 +278,8 @@ def test_a_body_of_another_type_is_refused_before_it_is_read(path, app):
     """Before: the body was read (kept, up to 8 MiB for a recorded file; read, up to 32 MiB)
     and only then its Content-Type checked: a POST of any type made the server read and hold
     it. Now the 415 comes from the headers, with at most DRAIN_FACTOR x MAX_BODY read and dropped."""
-    from spacemission_cli.web.app import DRAIN_FACTOR, MAX_UPLOAD
+    from spacemission_cli.web.app import MAX_UPLOAD
+    from spacemission_cli.web.intake import DRAIN_FACTOR
 
     status, read = _asgi_post(app, path, "text/plain", MAX_UPLOAD)
     assert status == 415
@@ -602,7 +604,8 @@ def test_an_oversized_body_gets_a_413_not_a_reset_connection():
     import urllib.error
     import urllib.request
 
-    from spacemission_cli.web.app import DRAIN_FACTOR, MAX_UPLOAD
+    from spacemission_cli.web.app import MAX_UPLOAD
+    from spacemission_cli.web.intake import DRAIN_FACTOR
     from tests.helpers.web import served
 
     def chunks(size):  # no Content-Length: urllib sends it chunked

@@ -1,5 +1,5 @@
 """serve against clients that send a request body slowly or not at all: the body must arrive
-within serve --body-timeout of its headers (web.app.BodyDeadline), else 408 with the usual
+within serve --body-timeout of its headers (web.intake.BodyDeadline), else 408 with the usual
 JSON error and the connection closed; before, uvicorn waited for the body for ever."""
 from __future__ import annotations
 

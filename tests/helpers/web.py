@@ -12,7 +12,7 @@ import pytest
 
 
 # what the page sends with every POST: the server refuses a POST without a JSON type (415,
-# app.check_content_type), so the test clients send it by default, an empty body's too
+# intake.check_content_type), so the test clients send it by default, an empty body's too
 JSON_HEADERS = {"Content-Type": "application/json"}
 
 
