@@ -38,7 +38,8 @@ def main(argv=None) -> None:
     if args.evals > args.steps:
         ap.error(f"--evals {args.evals} exceeds --steps {args.steps} (an evaluation every steps // evals steps)")
 
-    from spacemission_training.config import TrainConfig, refuse_existing_run
+    from spacemission_training.config import TrainConfig
+    from spacemission_training.run_paths import refuse_existing_run
     from spacemission_training.train_ppo import train
 
     def config(seed):

@@ -110,7 +110,7 @@ def test_check_cache_file_and_path_checks_cut_the_path_and_the_error(tmp_path, m
     uncut; _check_path the file a path lies under whole."""
     import numpy as np
 
-    from spacemission_training import config as config_module
+    from spacemission_training import run_paths
 
     deep = tmp_path / ("c" * 200)
     deep.mkdir()
@@ -118,17 +118,17 @@ def test_check_cache_file_and_path_checks_cut_the_path_and_the_error(tmp_path, m
     cache.write_bytes(b"not an npz")
     monkeypatch.setattr(np, "load", lambda *a, **k: (_ for _ in ()).throw(OSError("e" * 5000)))
     with pytest.raises(ValueError) as info:
-        config_module.check_cache_file(str(cache))
+        run_paths.check_cache_file(str(cache))
     message = str(info.value)
     assert message.startswith("option bc_cache: ") and "is not a readable .npz of teacher data (OSError: eee" in message
     assert str(cache) not in message and "e" * 100 not in message and len(message) < 400, message[:500]
     monkeypatch.undo()
     np.savez(cache, other=np.zeros(1))  # an .npz, but no settings
     with pytest.raises(ValueError, match="has no settings") as info:
-        config_module.check_cache_file(str(cache))
+        run_paths.check_cache_file(str(cache))
     assert str(cache) not in str(info.value)
     under = deep / "file"
     under.write_text("")
     with pytest.raises(ValueError, match="which is a file") as info:
-        config_module._check_path("bc_cache", str(under / "x" / "teacher.npz"), directory=False)
+        run_paths._check_path("bc_cache", str(under / "x" / "teacher.npz"), directory=False)
     assert str(under) not in str(info.value)

@@ -18,7 +18,7 @@ pytest.importorskip("sb3_contrib")
 
 from spacemission_env.checks import shown  # noqa: E402
 from spacemission_training import train_ppo  # noqa: E402
-from spacemission_training.config import check_run_dir_writable  # noqa: E402
+from spacemission_training.run_paths import check_run_dir_writable  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = ["--steps", "32", "--bc-samples", "0", "--eval-every", "0", "--final-eval-games", "0"]

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from spacemission_training import train_ppo
-from spacemission_training.config import refuse_existing_run
+from spacemission_training.run_paths import refuse_existing_run
 
 TINY = ["--num-envs", "4", "--n-steps", "8", "--batch-size", "32", "--epochs", "1", "--trunk", "8", "--pi", "8",
         "--vf", "8", "--bc-samples", "64", "--bc-epochs", "1", "--opponents", "random=1", "--eval-every", "0",

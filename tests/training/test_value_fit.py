@@ -203,10 +203,10 @@ def test_out_must_end_in_npz(tmp_path, capsys, out):
 def test_a_folder_that_cannot_be_written_is_refused_before_the_games(tmp_path, capsys, monkeypatch, option):
     """Before: a read-only folder (or /sys) failed with PermissionError when the file was
     written: after the games (--cache), after the fit too (--out)."""
-    from spacemission_training import config
+    from spacemission_training import run_paths
 
     locked = tmp_path / "locked"
-    real = config.folder_write_problem
+    real = run_paths.folder_write_problem
     monkeypatch.setattr(value_fit, "folder_write_problem",  # as for a read-only folder (root writes anywhere)
                         lambda folder: "Permission denied" if Path(folder) == locked else real(folder))
     argv = {"--out": str(tmp_path / "w.npz"), "--cache": str(tmp_path / "c.npz"), option: str(locked / "x.npz")}

@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     from spacemission_agents.arena_output import tables
     from spacemission_agents.ppo import PPOAgent
 
-    from .config import RUN_FILES, TrainConfig, folder_write_problem
+    from .config import TrainConfig
+    from .run_paths import RUN_FILES, folder_write_problem
     from .train_ppo import train
 
     from spacemission_agents.registry import make_agent

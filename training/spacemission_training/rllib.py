@@ -52,11 +52,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import check_run_dir_writable, refuse_existing_run
 from .lifecycle import Stopped, exit_status, run_commands
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
                                write_atomic)
 from .rllib_config import RLlibConfig, build_parser, game_defaults, parse_args
+from .run_paths import check_run_dir_writable, refuse_existing_run
 
 __all__ = ["RLlibConfig", "SeatMapper", "build_algorithm", "export_agent", "find_checkpoint", "game_defaults", "main",
            "parse_args", "read_checkpoint", "stop_algorithm", "train"]

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from spacemission_env.checks import UsageParser, cut_long_words, shown
 
-from .config import (TrainConfig, _check_path, above, add_options, at_least, bind_agent_specs, check_field_types,
-                     check_resume_dir, from_file, read_options_file, seed_range_message, seeds_in_range,
-                     threads_at_most)
+from .config import (TrainConfig, above, add_options, at_least, bind_agent_specs, check_field_types, from_file,
+                     read_options_file, seed_range_message, seeds_in_range, threads_at_most)
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
+from .run_paths import _check_path, check_resume_dir
 
 __all__ = ["EXAMPLES", "RLlibConfig", "build_parser", "game_defaults", "parse_args", "resume_config"]
 

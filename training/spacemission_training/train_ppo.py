@@ -58,12 +58,12 @@ from gymnasium import spaces
 from . import bc, checkpoint, init_from
 from .lifecycle import Interrupt, exit_status, finished_step, run_commands, sigterm_stops_at_once
 from .device import resolve_device
-from .config import (RESUME_OVERRIDES, TrainConfig, build_parser, check_run_dir_writable, folder_write_problem,
-                     parse_args, refuse_existing_run, spec_file, versions)
+from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, spec_file, versions
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
 from .prior import PriorMaskablePolicy, PriorVecEnv, augmented_box
+from .run_paths import check_run_dir_writable, folder_write_problem, refuse_existing_run
 
 __all__ = ["main", "train"]
 

@@ -49,7 +49,7 @@ from spacemission_env.checks import UsageParser, check_memory, count_text, cut, 
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
-from .config import folder_write_problem
+from .run_paths import folder_write_problem
 
 __all__ = ["cache_settings", "collect", "fit", "load_cache", "main", "save_cache", "seer_columns", "to_value_net"]
 
