@@ -107,7 +107,7 @@ def test_a_whole_fraction_past_floats_range_is_refused_as_too_large(config):
 
 def test_check_cache_file_and_path_checks_cut_the_path_and_the_error(tmp_path, monkeypatch):
     """Before: check_cache_file printed the cache's path whole (!r) and numpy's error text
-    uncut; _check_path the file a path lies under whole."""
+    uncut; check_path_kind the file a path lies under whole."""
     import numpy as np
 
     from spacemission_training import run_paths
@@ -130,5 +130,5 @@ def test_check_cache_file_and_path_checks_cut_the_path_and_the_error(tmp_path, m
     under = deep / "file"
     under.write_text("")
     with pytest.raises(ValueError, match="which is a file") as info:
-        run_paths._check_path("bc_cache", str(under / "x" / "teacher.npz"), directory=False)
+        run_paths.check_path_kind("bc_cache", str(under / "x" / "teacher.npz"), directory=False)
     assert str(under) not in str(info.value)

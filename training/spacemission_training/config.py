@@ -19,7 +19,7 @@ from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
 from .device import DEVICE_PATTERN
-from .run_paths import _check_path, check_cache_file, check_path_name, check_resume_dir
+from .run_paths import check_cache_file, check_path_kind, check_path_name, check_resume_dir
 
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game_defaults", "parse_args",
            "read_options_file", "versions"]
@@ -283,10 +283,10 @@ class TrainConfig:
         if self.prior == "heuristic" and not self.layers("trunk"):  # the prior's inputs join the trunk's output
             raise ValueError(f"trunk: a policy with the heuristic prior needs at least one trunk layer, got "
                              f"{shown(self.trunk)} (or --prior '' for none)")
-        _check_path("run_dir", self.run_dir, directory=True)
+        check_path_kind("run_dir", self.run_dir, directory=True)
         resuming = _RESUMING.get()
         if not resuming:  # read only at a run's start (a resumed run has them in its checkpoint)
-            _check_path("bc_cache", self.bc_cache, directory=False)
+            check_path_kind("bc_cache", self.bc_cache, directory=False)
             check_cache_file(self.bc_cache, game.name)
             if self.init_from:
                 from .init_from import check

@@ -14,7 +14,7 @@ from .config import (TrainConfig, above, add_options, at_least, bind_agent_specs
                      read_options_file, seed_range_message, seeds_in_range, threads_at_most)
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
-from .run_paths import _check_path, check_resume_dir
+from .run_paths import check_path_kind, check_resume_dir
 
 __all__ = ["EXAMPLES", "RLlibConfig", "build_parser", "game_defaults", "parse_args", "resume_config"]
 
@@ -134,7 +134,7 @@ class RLlibConfig:
             check_address(self.address)
         except ValueError as exc:
             raise ValueError(f"option address: {cut_long_words(str(exc))}") from None
-        _check_path("run_dir", self.run_dir, directory=True)
+        check_path_kind("run_dir", self.run_dir, directory=True)
         self._check_agents()
 
     def _check_agents(self) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from spacemission_env.checks import cut, shown
 
-__all__ = ["RUN_FILES", "check_cache_file", "check_path_name", "check_resume_dir", "check_run_dir_writable",
+__all__ = ["RUN_FILES", "check_cache_file", "check_path_kind", "check_path_name", "check_resume_dir", "check_run_dir_writable",
            "folder_write_problem", "has_checkpoint", "refuse_existing_run"]
 
 
@@ -25,7 +25,7 @@ def check_path_name(option: str, text: str) -> None:
                          f"({exc.strerror or exc})") from None
 
 
-def _check_path(option: str, text: str, directory: bool) -> None:
+def check_path_kind(option: str, text: str, directory: bool) -> None:
     """ValueError naming ``option`` when its path ("": unset) cannot be the directory
     (``directory``) or the file it names: it is the other kind, or lies under a file."""
     if not text:
