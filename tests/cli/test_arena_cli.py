@@ -244,7 +244,21 @@ def test_an_agent_that_crashes_in_native_code_leaves_its_traceback(workers, tmp_
 AGENT = "tests.helpers.external_agents:Interrupts"
 
 
-def test_an_agents_keyboard_interrupt_with_one_worker_is_its_forfeit_not_ctrl_c(capsys):
+@pytest.fixture
+def sigint_as(request):
+    """SIGINT's handler for the test: Python's default (a terminal's Ctrl-C raises
+    KeyboardInterrupt) or SIG_IGN (a command started in the background by a non-interactive
+    shell, as CI runs the suite), put back after."""
+    import signal
+
+    handler = {"default": signal.default_int_handler, "ignored": signal.SIG_IGN}[request.param]
+    before = signal.signal(signal.SIGINT, handler)
+    yield handler
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.parametrize("sigint_as", ["default", "ignored"], indirect=True)
+def test_an_agents_keyboard_interrupt_with_one_worker_is_its_forfeit_not_ctrl_c(sigint_as, capsys):
     """Before: with one worker (the agents in the command's own process) an agent raising
     KeyboardInterrupt in act_batch stopped the arena as the user's Ctrl-C (status 130, 'interrupted'),
     while in a worker process it forfeited. Now the arena tells them apart (a real Ctrl-C raises
@@ -258,7 +272,7 @@ def test_an_agents_keyboard_interrupt_with_one_worker_is_its_forfeit_not_ctrl_c(
     err = capsys.readouterr().err
     assert code == 0, err
     assert f"agent '{AGENT}' forfeits game 0" in err and "raised KeyboardInterrupt" in err and "interrupted" not in err
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is sigint_as  # put back
     results = [run_arena([AGENT, "kind-random"], games=4, chunk_size=2, max_rounds=3, workers=w, progress=False,
                          start_method="fork", log=lambda m: None) for w in (1, 2)]
     assert [f["reason"] for f in results[0].forfeits] == ["raised KeyboardInterrupt: "] * 4
@@ -291,7 +305,8 @@ def test_an_agent_interrupting_or_exiting_in_its_constructor_is_a_usage_error(wh
     assert "interrupted" not in err
 
 
-def test_a_real_ctrl_c_while_an_agent_acts_still_stops_with_130(capsys):
+@pytest.mark.parametrize("sigint_as", ["default"], indirect=True)
+def test_a_real_ctrl_c_while_an_agent_acts_still_stops_with_130(sigint_as, capsys):
     """The other side: a real SIGINT (Ctrl-C) that arrives while an agent's act_batch runs is the
     user's, not the agent's: 130 and the 'interrupted' line, no forfeit."""
     code = main(["arena", "--agents", f"{AGENT}:where=signal,kind-random", "--games", "2", "--max-rounds", "3",
