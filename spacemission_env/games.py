@@ -59,10 +59,12 @@ def check_render_mode(mode, name: str = "render mode", none_ok: bool = False, mo
         return None
     expected = f"{'None or ' if none_ok else ''}one of {list(modes)}"
     if not isinstance(mode, str):  # before `in`: an array's `in` is numpy's error
-        raise TypeError(f"{name} must be {expected} (a str), got {type(mode).__name__}: {shown(mode)}")
+        raise TypeError(wrong_type_text(name, f"{expected} (a str)", mode))
     if mode not in modes:
         raise ValueError(f"unknown {name} {shown(mode)}; expected {expected}")
     return mode
+
+
 # name -> the module whose GAME is the game (imported on first use: the engines compile numba kernels)
 GAMES = {
     "spacemission": "spacemission_env.space_mission.protocol",
@@ -342,4 +344,5 @@ def require_game(config, game: str, who: str) -> None:
     if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
         known = isinstance(have, str) and have in GAMES  # an unknown name or a list: named as it is
         theirs = f"{get_game(have).description.title} ({have!r})" if known else shown(have)
-        raise (ValueError if isinstance(have, str) else SettingTypeError)(f"{who} plays {get_game(game).description.title} ({game!r}), not {theirs}")
+        error = ValueError if isinstance(have, str) else SettingTypeError  # a list, an array: a TypeError too
+        raise error(f"{who} plays {get_game(game).description.title} ({game!r}), not {theirs}")

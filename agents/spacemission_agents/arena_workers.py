@@ -49,9 +49,10 @@ def _agent_interrupts():
     """While run_arena builds its agents and plays in this process: a real Ctrl-C raises
     ArenaStopped (this handler in place of Python's default, which raised a plain
     KeyboardInterrupt), so a KeyboardInterrupt that an agent raises forfeits its game as in a
-    worker, instead of stopping the arena as the user's Ctrl-C (status 130). Where SIGINT is ignored only an agent raises one. Where another
-    handler is in place (a caller's own, or not the main thread) the two cannot be told
-    apart: a KeyboardInterrupt stops the arena, as before."""
+    worker, instead of stopping the arena as the user's Ctrl-C (status 130). Where SIGINT is
+    ignored only an agent raises one. Where another handler is in place (a caller's own, or
+    not the main thread) the two cannot be told apart: a KeyboardInterrupt stops the arena,
+    as before."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

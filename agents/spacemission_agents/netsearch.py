@@ -353,15 +353,11 @@ class NetSearchAgent(BasePolicy):
                             "seconds": elapsed, "action": int(cands[best])}
         return int(cands[best])
 
-    def _stage(self, obs: np.ndarray) -> tuple[int, int, int]:
-        """The key of the running cost of a simulation (:func:`~.search.stage_key`): players,
-        round // STAGE_ROUNDS, and whether the end is triggered (R-E1): after the trigger a
-        simulation plays out the round only, and a game that ended early left the next game's
-        first decisions in those rounds a cost that sized their first wave for that (at 0.03 s,
-        2 players: a wave of 12 dropped, no simulation counted)."""
-        return stage_key(obs)
+    # the key of the running cost of a simulation (search.stage_key: players, round //
+    # STAGE_ROUNDS, end triggered, R-E1: after the trigger a simulation plays out the round only)
+    _stage = staticmethod(stage_key)
 
-    def _wave_fits(self, seconds: float, stage: int, own: float | None) -> int:
+    def _wave_fits(self, seconds: float, stage: tuple[int, int, int], own: float | None) -> int:
         """How many simulations a wave may hold to end within ``seconds``: at the cost of this
         decision's last wave, else the stage's running cost; at a stage not met yet, one (it
         measures the stage: another stage's cost, even the opening's, can be far too low, and a

@@ -19,7 +19,7 @@ from spacemission_env.env_common import MIN_ENV_BYTES
 from spacemission_env.json_input import parse_json
 
 from .device import DEVICE_PATTERN
-from .run_paths import check_cache_file, check_path_kind, check_path_name, check_resume_dir
+from .run_paths import check_cache_file, check_path_kind, check_path_name, check_resume_dir, path_lookup_problem
 
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "bind_agent_specs", "for_game", "game_defaults", "parse_args",
            "read_options_file", "versions"]
@@ -420,10 +420,9 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
     ValueError naming the file for anything but an object of known option names
     (``names``; default TrainConfig's)."""
     p = Path(path)
-    try:
-        p.exists()
-    except OSError as exc:  # a name past the system's length limit
-        raise ValueError(f"config file {shown(path)} is not a usable path ({exc.strerror or exc})") from None
+    problem = path_lookup_problem(p)
+    if problem:
+        raise ValueError(f"config file {shown(path)} is not a usable path ({problem})")
     if not p.is_file():
         what = ("is a directory, not a file" if p.is_dir() else
                 "is not a regular file" if p.exists() else "does not exist")

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     from spacemission_agents.ppo import PPOAgent
 
     from .config import TrainConfig
-    from .run_paths import RUN_FILES, folder_write_problem
+    from .run_paths import RUN_FILES, folder_write_problem, path_lookup_problem
     from .train_ppo import train
 
     from spacemission_agents.registry import make_agent
@@ -54,10 +54,9 @@ def main(argv: list[str] | None = None) -> int:
             make_agent(spec)
         except ValueError as exc:
             ap.error(f"--opponents: {exc}")
-    try:
-        out.exists()
-    except OSError as exc:  # a name past the system's length limit: every lookup raises
-        ap.error(f"--out {shown(str(out))} is not a usable path ({exc.strerror or exc})")
+    problem = path_lookup_problem(out)
+    if problem:
+        ap.error(f"--out {shown(str(out))} is not a usable path ({problem})")
     if out.exists() and not out.is_dir():
         ap.error(f"--out {shown(str(out))} is a file, not a directory")
     try:

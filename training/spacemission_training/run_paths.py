@@ -11,18 +11,33 @@ from pathlib import Path
 
 from spacemission_env.checks import cut, shown
 
-__all__ = ["RUN_FILES", "check_cache_file", "check_path_kind", "check_path_name", "check_resume_dir", "check_run_dir_writable",
-           "folder_write_problem", "has_checkpoint", "refuse_existing_run"]
+__all__ = ["RUN_FILES", "check_cache_file", "check_path_kind", "check_path_name", "check_resume_dir",
+           "check_run_dir_writable", "file_above", "folder_write_problem", "has_checkpoint", "path_lookup_problem",
+           "refuse_existing_run"]
+
+
+def path_lookup_problem(path) -> str | None:
+    """Why the system refuses to look ``path`` up at all (a name past its length limit: every
+    lookup raises OSError, "File name too long"), or None."""
+    try:
+        Path(path).exists()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def file_above(path) -> Path | None:
+    """The nearest folder of ``path`` that exists as a file (so that ``path`` cannot be made),
+    or None."""
+    return next((q for q in Path(path).parents if q.exists() and not q.is_dir()), None)
 
 
 def check_path_name(option: str, text: str) -> None:
     """ValueError naming ``option`` when the system refuses to look ``text`` up at all (a name
     past its length limit): Path.exists raised OSError ("File name too long") instead."""
-    try:
-        Path(text).exists()
-    except OSError as exc:
-        raise ValueError(f"option {option}: {shown(text)} is not a usable path "
-                         f"({exc.strerror or exc})") from None
+    problem = path_lookup_problem(text)
+    if problem:
+        raise ValueError(f"option {option}: {shown(text)} is not a usable path ({problem})")
 
 
 def check_path_kind(option: str, text: str, directory: bool) -> None:
@@ -36,9 +51,9 @@ def check_path_kind(option: str, text: str, directory: bool) -> None:
         raise ValueError(f"option {option}: {shown(text)} is a file, not a directory")
     if not directory and p.is_dir():
         raise ValueError(f"option {option}: {shown(text)} is a directory, not a file")
-    for parent in p.parents:
-        if parent.exists() and not parent.is_dir():
-            raise ValueError(f"option {option}: {shown(text)} lies under {shown(str(parent))}, which is a file")
+    parent = file_above(p)
+    if parent is not None:
+        raise ValueError(f"option {option}: {shown(text)} lies under {shown(str(parent))}, which is a file")
 
 
 def check_cache_file(path: str, game: str = "spacemission") -> None:
@@ -155,9 +170,8 @@ def check_resume_dir(ap, run_dir: str) -> None:
     """A usage error (``ap.error``) for a ``--resume`` RUN_DIR that the system cannot look up
     (a name past its length limit: OSError from every lookup after) or that is a file, not
     a run's folder (it read "no such directory"). Both trainers' resume_config call it first."""
-    try:
-        is_file = Path(run_dir).is_file()
-    except OSError as exc:
-        ap.error(f"--resume: {shown(run_dir)} is not a usable path ({exc.strerror or exc})")
-    if is_file:
+    problem = path_lookup_problem(run_dir)
+    if problem:
+        ap.error(f"--resume: {shown(run_dir)} is not a usable path ({problem})")
+    if Path(run_dir).is_file():
         ap.error(f"--resume: {shown(run_dir)} is a file, not a run's folder")

@@ -49,7 +49,7 @@ from spacemission_env.checks import UsageParser, check_memory, count_text, cut, 
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
-from .run_paths import folder_write_problem
+from .run_paths import file_above, folder_write_problem, path_lookup_problem
 
 __all__ = ["cache_settings", "collect", "fit", "load_cache", "main", "save_cache", "seer_columns", "to_value_net"]
 
@@ -277,10 +277,9 @@ def main(argv=None) -> None:
                     help="the value net (.npz); its card is written beside it as .json")
     args = ap.parse_args(argv)
     for option, value in (("--out", args.out), ("--cache", args.cache), ("--policy", args.policy)):
-        try:
-            value is None or Path(value).exists()
-        except OSError as exc:  # a name past the system's length limit: every lookup raises
-            ap.error(f"{option} {shown(str(value))} is not a usable path ({exc.strerror or exc})")
+        problem = None if value is None else path_lookup_problem(value)
+        if problem:
+            ap.error(f"{option} {shown(str(value))} is not a usable path ({problem})")
     for ok, message in ((args.games >= 1, f"--games must be >= 1, got {args.games}"),
                         (args.epochs >= 1, f"--epochs must be >= 1, got {args.epochs}"),
                         (0 <= args.seed and args.seed * SEED_STRIDE + args.games <= 2**64,
@@ -339,7 +338,7 @@ def main(argv=None) -> None:
             continue
         # a file in the way of its folder (before: found when the file was written, after the
         # games and the fit)
-        blocking = next((q for q in (target.parent, *target.parent.parents) if q.exists() and not q.is_dir()), None)
+        blocking = file_above(target)
         if blocking is not None:
             ap.error(f"{option} {shown(str(target))}: its folder cannot be made ({shown(str(blocking))} is a file)")
         # and one that cannot be made or written in (a read-only place failed as late); the
