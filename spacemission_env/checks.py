@@ -8,8 +8,8 @@ import re
 
 import numpy as np
 
-__all__ = ["INDEX_LIMIT", "SHOWN_CHARS", "SettingTypeError", "UsageParser", "check_batch_memory", "check_memory",
-           "count_text", "cut", "cut_long_words", "is_int", "physical_memory", "shown", "wrong_type_text"]
+__all__ = ["INDEX_LIMIT", "SHOWN_CHARS", "SettingTypeError", "UsageParser", "check_batch_memory", "check_choice",
+           "check_memory", "count_text", "cut", "cut_long_words", "is_int", "physical_memory", "shown", "wrong_type_text"]
 
 INDEX_LIMIT = 2**63 - 1  # the largest count an int64 index or counter holds (numpy's sizes are int64 too)
 
@@ -64,6 +64,18 @@ def wrong_type_text(name: str, expected: str, value) -> str:
     <its type>: <its value, cut (:func:`shown`)>"; ``expected`` names the allowed values
     and their type, e.g. "one of ('raise', 'lose') (a str)"."""
     return f"{name} must be {expected}, got {type(value).__name__}: {shown(value)}"
+
+
+def check_choice(value, name: str, choices: tuple[str, ...]) -> str:
+    """``value``, one of the str ``choices`` of the setting ``name`` (an observation type, a
+    reward scheme, ``illegal_action``): SettingTypeError (a ValueError and a TypeError) for
+    what is not a str, ValueError naming an unknown one. The one check of such a setting,
+    for the envs, the game descriptions and both engines alike."""
+    if not isinstance(value, str):  # before `in`: an array's `in` is numpy's error, a list's "unhashable"
+        raise SettingTypeError(wrong_type_text(name, f"one of {choices} (a str)", value))
+    if value not in choices:
+        raise ValueError(f"unknown {name} {shown(value)}; expected one of {choices}")
+    return value
 
 
 def cut_long_words(message: str, limit: int = SHOWN_CHARS) -> str:

@@ -20,7 +20,7 @@ import operator
 import numpy as np
 from gymnasium import spaces
 
-from .checks import INDEX_LIMIT, SettingTypeError, check_batch_memory, cut, is_int, shown, wrong_type_text
+from .checks import INDEX_LIMIT, SettingTypeError, check_batch_memory, check_choice, cut, is_int, shown, wrong_type_text
 from .game_description import GameDescription
 from . import games
 from .games import RENDER_MODES, Game, GameConfig, get_game
@@ -40,12 +40,7 @@ def check_observation_type(observation_type, what: str = "observation_type",
                            description: GameDescription = SPACE_MISSION) -> str:
     """One of the game's observation types: SettingTypeError (a ValueError and a TypeError)
     for what is not a str, ValueError for an unknown one."""
-    types = description.observation_types
-    if not isinstance(observation_type, str):  # before `in`: an array's `in` is numpy's error
-        raise SettingTypeError(wrong_type_text(what, f"one of {types} (a str)", observation_type))
-    if observation_type not in types:
-        raise ValueError(f"unknown {what} {shown(observation_type)}; expected one of {types}")
-    return observation_type
+    return check_choice(observation_type, what, description.observation_types)
 
 
 def check_observation_dtype(observation_dtype) -> np.dtype:
@@ -84,11 +79,7 @@ def check_config(num_players, rules, max_rounds, observation_type,
 def check_illegal_action(illegal_action) -> str:
     """``"raise"`` or ``"lose"``: SettingTypeError (a ValueError and a TypeError) for what is
     not a str, ValueError for another str."""
-    if not isinstance(illegal_action, str):  # before `in`: an array has no unambiguous ==
-        raise SettingTypeError(wrong_type_text("illegal_action", f"one of {ILLEGAL_ACTIONS} (a str)", illegal_action))
-    if illegal_action not in ILLEGAL_ACTIONS:
-        raise ValueError(f"unknown illegal_action {shown(illegal_action)}; expected one of {ILLEGAL_ACTIONS}")
-    return illegal_action
+    return check_choice(illegal_action, "illegal_action", ILLEGAL_ACTIONS)
 
 
 def observation_box(observation_type: str = "info", observation_dtype="int8",

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields
 from types import MappingProxyType
 from typing import Mapping
 
-from .checks import SettingTypeError, is_int, shown, wrong_type_text
+from .checks import SettingTypeError, check_choice, is_int, shown, wrong_type_text
 
 # Allowed values, with OpenSpiel's meaning (open_spiel/spiel.h, GameType).
 DYNAMICS = ("sequential", "simultaneous")  # one player acts at a time / all act at once
@@ -130,22 +130,12 @@ class GameDescription:
     def observation_size(self, observation_type: str) -> int:
         """D of one observation type; ValueError naming an unknown type, checks.SettingTypeError
         (a ValueError and a TypeError) for one that is not a str."""
-        if not isinstance(observation_type, str):
-            raise SettingTypeError(wrong_type_text("observation_type", f"one of {self.observation_types} (a str)",
-                                                   observation_type))
-        if observation_type not in self.observation_sizes:
-            raise ValueError(f"unknown observation_type {shown(observation_type)}; expected one of "
-                             f"{self.observation_types}")
-        return self.observation_sizes[observation_type]
+        return self.observation_sizes[check_choice(observation_type, "observation_type", self.observation_types)]
 
     def reward_range(self, reward: str) -> tuple[float, float]:
         """(low, high) of one reward scheme (without shaping); ValueError naming an unknown one,
         checks.SettingTypeError (a ValueError and a TypeError) for one that is not a str."""
-        if not isinstance(reward, str):  # before `in`: a list's `in` was "unhashable type"
-            raise SettingTypeError(wrong_type_text("reward", f"one of {self.reward_names} (a str)", reward))
-        if reward not in self.reward_schemes:
-            raise ValueError(f"unknown reward {shown(reward)}; expected one of {self.reward_names}")
-        scheme = self.reward_schemes[reward]
+        scheme = self.reward_schemes[check_choice(reward, "reward", self.reward_names)]
         return scheme.low, scheme.high
 
     def max_game_length(self, num_players: int, max_rounds: int) -> int:

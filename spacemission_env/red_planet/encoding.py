@@ -37,7 +37,7 @@ import functools
 
 import numpy as np
 
-from ..checks import is_int
+from ..checks import check_choice, is_int
 from ..obs_layout import block_layout, decode_blocks
 from .components import (
     DISCOVERY_CARDS,
@@ -52,7 +52,6 @@ from .components import (
     SHIP_CAPACITY,
     SHIP_DEST,
 )
-from .errors import WrongTypeError
 from .rules.state import NONE, PHASES, GameState
 
 OBSERVATION_TYPES = ("info", "recall", "seer")
@@ -138,10 +137,7 @@ _SEER_BLOCKS = (
 
 
 def _check_type(observation_type) -> str:
-    if not isinstance(observation_type, str):
-        raise WrongTypeError(f"observation_type must be a str, one of {OBSERVATION_TYPES}; "
-                             f"got {type(observation_type).__name__} {observation_type!r}")
-    return observation_type
+    return check_choice(observation_type, "observation_type", OBSERVATION_TYPES)
 
 
 def _blocks(observation_type: str):

@@ -31,6 +31,7 @@ import functools
 
 import numpy as np
 
+from ..checks import check_choice
 from ..obs_layout import block_layout, decode_blocks
 from .actions import ACTION_KINDS
 from .components import (
@@ -111,6 +112,7 @@ _SEER_BLOCKS = (
 
 
 def _blocks(observation_type: str):
+    check_choice(observation_type, "observation_type", OBSERVATION_TYPES)
     if observation_type in ("info", "recall"):  # same layout; recall fills the *recall* blocks always
         return _INFO_BLOCKS
     if observation_type == "seer":
@@ -118,8 +120,13 @@ def _blocks(observation_type: str):
     raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {OBSERVATION_TYPES}")
 
 
-@functools.lru_cache(maxsize=None)
 def _layout(observation_type: str) -> tuple:
+    # checked before the cache: a list was lru_cache's "unhashable type", 3 a plain ValueError
+    return _cached_layout(check_choice(observation_type, "observation_type", OBSERVATION_TYPES))
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_layout(observation_type: str) -> tuple:
     return block_layout(_blocks(observation_type))
 
 

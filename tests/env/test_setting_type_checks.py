@@ -352,3 +352,50 @@ def test_game_description_wrong_types_raise_setting_type_errors(game):
             call()
         assert type(info.value) is ValueError
     assert d.max_game_length(np.int64(n), np.int32(10)) == d.max_game_length(n, 10)
+
+
+def _engine_and_encoding(game):
+    if game == "red_planet":
+        from spacemission_env.red_planet import encoding
+        from spacemission_env.red_planet.engine import api
+    else:
+        from spacemission_env.space_mission import encoding
+        from spacemission_env.space_mission.engine import api
+    return api, encoding
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("bad", [None, 3, ["info"], np.array(["info"])])
+def test_engine_observation_size_of_the_wrong_type_raises_the_setting_type_error(game, bad):
+    """Before: both fast engines' observation_size(observation_type) (and so observe) raised a
+    plain ValueError for a non-str type, Space Mission's reference encoding a plain ValueError
+    (3) or lru_cache's "unhashable type" TypeError (a list), and Red Planet's its own message.
+    Now all raise what the env settings raise, through the same check (checks.check_choice):
+    SettingTypeError naming the type, the message of GameDescription.observation_size."""
+    api, encoding = _engine_and_encoding(game)
+    from spacemission_env.games import get_game
+
+    text = (f"observation_type must be one of ('info', 'recall', 'seer') (a str), got {type(bad).__name__}: "
+            f"{bad!r}")
+    with pytest.raises(SettingTypeError) as reference:
+        get_game(game).description.observation_size(bad)
+    for call in (lambda: api.observation_size(bad), lambda: encoding.observation_size(bad),
+                 lambda: encoding.observation_layout(bad), lambda: encoding.observation_shapes(bad),
+                 lambda: encoding.decode(np.zeros(encoding.observation_size()), bad)):
+        with pytest.raises(SettingTypeError) as info:
+            call()
+        assert str(info.value) == str(reference.value)
+        assert str(info.value).startswith(text)
+    st = api.init(1, _players(game), seeds=0)
+    with pytest.raises(SettingTypeError, match=re.escape(text)):
+        api.observe(st, observation_type=bad)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_engine_observation_size_of_an_unknown_name_stays_a_plain_value_error(game):
+    api, encoding = _engine_and_encoding(game)
+    for call in (lambda: api.observation_size("pixels"), lambda: encoding.observation_size("pixels")):
+        with pytest.raises(ValueError, match=r"^unknown observation_type 'pixels'; expected one of \('info'") as info:
+            call()
+        assert type(info.value) is ValueError
+    assert api.observation_size("seer") == encoding.observation_size("seer")

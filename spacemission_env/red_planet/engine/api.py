@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...checks import check_choice
 from ...engine_common import check_actions as _actions
 from ...engine_common import check_batch, check_masks
 from ...engine_common import check_players as _players
@@ -81,9 +82,7 @@ def legal_action_mask(st: BatchState, out: np.ndarray | None = None, select=None
 
 def observation_size(observation_type: str = "info") -> int:
     """D, the same for every player count."""
-    if not isinstance(observation_type, str) or observation_type not in _SIZES:
-        raise ValueError(f"unknown observation_type {observation_type!r}; expected one of {E.OBSERVATION_TYPES}")
-    return _SIZES[observation_type]
+    return _SIZES[check_choice(observation_type, "observation_type", E.OBSERVATION_TYPES)]
 
 
 def observe(st: BatchState, player=None, observation_type: str = "info", out: np.ndarray | None = None) -> np.ndarray:
