@@ -80,6 +80,10 @@ class GameDescription:
     chance_mode: str
     information: str
     setup_steps_per_player: int = 0  # decisions before the first round (none in Space Mission)
+    # the keys of the envs' score dicts that rank the seats of an ended game, in order: the
+    # first decides, each next one breaks the ties left; seats equal on all share the place
+    # (Space Mission: ("total", "stations"), R-P8; Red Planet: ("total",), M-P4)
+    rank_keys: tuple[str, ...] = ("total",)
 
     def __post_init__(self):
         for what in ("name", "title", "registry_name"):
@@ -92,6 +96,10 @@ class GameDescription:
             raise ValueError(f"setup_steps_per_player must be a non-negative integer, got {self.setup_steps_per_player!r}")
         for what in ("min_players", "max_players", "num_actions", "max_steps_per_turn"):
             _check_positive_int(what, getattr(self, what))
+        if not isinstance(self.rank_keys, tuple) or not self.rank_keys \
+                or not all(isinstance(k, str) and k for k in self.rank_keys) \
+                or len(set(self.rank_keys)) != len(self.rank_keys):
+            raise ValueError(f"rank_keys must be a non-empty tuple of distinct non-empty strs, got {shown(self.rank_keys)}")
         if self.min_players > self.max_players:
             raise ValueError(f"min_players {self.min_players} exceeds max_players {self.max_players}")
         if not self.observation_sizes or not self.reward_schemes:

@@ -67,5 +67,6 @@ RED_PLANET = GameDescription(
     dynamics="sequential",  # hidden commits are asked in seat order, later ones see nothing (M-R3, M-I4)
     chance_mode="sampled_stochastic",
     information="imperfect",  # M-I3
+    rank_keys=("total",),  # M-P4: most points; tied players share the place
 )
 NUM_ROUNDS_FIXED = NUM_ROUNDS  # M-X1: the game always lasts ten rounds

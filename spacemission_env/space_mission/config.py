@@ -32,6 +32,7 @@ SPACE_MISSION = GameDescription(
     dynamics="sequential",
     chance_mode="sampled_stochastic",  # shuffles drawn from the game's seed inside the engine
     information="imperfect",  # hands, piles and the draw order are hidden (R-I4)
+    rank_keys=("total", "stations"),  # R-P8: most points; tie -> most stations; still tied -> shared
 )
 
 RULE_SETS = ("yucata", "schmidt")  # default first; index = the fast engine's rules_id

@@ -31,6 +31,7 @@ import numpy as np
 
 from spacemission_agents.registry import make_agent
 from spacemission_env.checks import shown
+from spacemission_env.games import get_game
 
 __all__ = ["OpponentPool", "parse_weights", "pairwise_scores"]
 
@@ -115,16 +116,13 @@ def parse_weights(text: str | dict) -> dict[str, float]:
     return out
 
 
-# the score columns that rank two seats, in order, where a game breaks ties of totals
-# (Space Mission: stations, R-P8); any other game ranks by total alone (Red Planet: M-P4)
-RANK_KEYS = {"spacemission": ("total", "stations")}
-
-
 def pairwise_scores(info: dict, num_players: int, game: str = "spacemission") -> list[float]:
     """The learner's result against each opponent seat k (k + 1 seats after it) of an
-    ended game: 1 ahead, 0.5 level, 0 behind, in the game's ranking order (RANK_KEYS)."""
+    ended game: 1 ahead, 0.5 level, 0 behind, in the game's ranking order (its
+    description's ``rank_keys``: Space Mission total then stations, R-P8; Red Planet
+    total alone, M-P4)."""
     seat = info["seat"]
-    names = RANK_KEYS.get(game, ("total",))
+    names = get_game(game).description.rank_keys
     key = [tuple(s[n] for n in names) for s in info["scores"]]
     out = []
     for k in range(num_players - 1):
