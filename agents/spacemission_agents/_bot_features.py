@@ -280,9 +280,10 @@ def _extract(tile_decision, pending, actions_left, round_, rounds_left, end_trig
                     pres[i, p, t] = 1.0 - (1.0 - qt) ** npts
 
 
-def extract(obs: np.ndarray, observation_type: str) -> Features:
-    """Features of a batch of observations [N, D] (one kernel call)."""
-    v = decode(obs, observation_type)
+def extract(obs: np.ndarray, observation_type: str, view: dict | None = None) -> Features:
+    """Features of a batch of observations [N, D] (one kernel call). ``view``: the batch
+    already decoded (``decode(obs, observation_type)``), where the caller has it."""
+    v = decode(obs, observation_type) if view is None else view
     n = obs.shape[0]
     f = Features(
         scal=np.zeros((n, NSCAL), np.int64), hand=np.zeros((n, 5, 3), np.int64), ring=np.zeros((n, 8, 4), np.int64),
@@ -333,10 +334,15 @@ class BotBase(BasePolicy):
             raise ValueError(f"{self.name}: observations must be int8, got {obs.dtype}")
         if masks.shape[0] and not masks.any(axis=1).all():
             raise ValueError(f"{self.name}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
+        return self._act_rows(obs, masks)
+
+    def _act_rows(self, obs: np.ndarray, masks: np.ndarray, view: dict | None = None) -> np.ndarray:
+        """act_batch on rows already checked; ``view``: ``obs`` decoded (``decode(obs,
+        self.observation_type)``) where the caller has it (the search bot's prior)."""
         out = np.zeros(masks.shape[0], dtype=np.int64)
         if masks.shape[0]:
             with quiet():  # NUMBA_DISABLE_JIT: the tie-break hash's uint64 wrap-around warns in plain Python
-                self._decide(extract(obs, self.observation_type), np.ascontiguousarray(masks), out)
+                self._decide(extract(obs, self.observation_type, view), np.ascontiguousarray(masks), out)
         return out
 
     def _decide(self, f: Features, masks: np.ndarray, out: np.ndarray) -> None:

@@ -68,6 +68,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spacemission_env import decode
 from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, is_int
 from spacemission_env.games import GameConfig, require_game
 from spacemission_env.policies import BasePolicy
@@ -264,12 +265,10 @@ class NetSearchAgent(BasePolicy):
             return np.array([self._decide(obs[i], masks[i]) for i in range(masks.shape[0])], dtype=np.int64)
 
     # --- one decision ----------------------------------------------------------------------
-    def _game(self, obs: np.ndarray) -> tuple[int, str, int]:
-        from spacemission_env import decode
-
+    def _game(self, obs: np.ndarray, view: dict) -> tuple[int, str, int]:
         if self.config is None:
-            return unbound_game("NetSearchAgent", obs, max_rounds=100)
-        n = int(decode(obs, "recall")["seat_present"].sum())
+            return unbound_game("NetSearchAgent", obs, max_rounds=100, view=view)
+        n = int(view["seat_present"].sum())
         if n != self.config[0]:
             raise ValueError(f"NetSearchAgent: the observation has {n} seats but the bot is bound to "
                              f"{self.config[0]} players")
@@ -281,7 +280,8 @@ class NetSearchAgent(BasePolicy):
         if legal.size == 1:
             self.last_search = None
             return int(legal[0])
-        game = self._game(obs)
+        view = decode(obs, "recall")  # once for the decision: the game and the stage read it
+        game = self._game(obs, view)
         policy, value = self._networks(game)  # loaded (and warmed up) before the clock starts
         t0 = self._clock()
         deadline = t0 + self.budget
@@ -296,7 +296,7 @@ class NetSearchAgent(BasePolicy):
         n_vis, w_sum = np.zeros(c, np.int64), np.zeros(c)
         left = self.iterations
         measuring = False
-        stage = self._stage(obs)
+        stage = self._stage(obs, view)
         sims = dropped = 0
         own = None  # this decision's last measured cost per simulation
         first = True

@@ -137,13 +137,15 @@ def check_recall_rows(who: str, observations, action_masks, num_actions: int | N
     return obs, masks
 
 
-def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None) -> tuple[int, str, int]:
+def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None, *,
+                 view: dict | None = None) -> tuple[int, str, int]:
     """The game of an unbound search bot, read from its "recall" observation: the seats
     present, yucata rules (the observation does not say which), and the round limit
     ``round + rounds_left`` (R-E3; both are clipped at 127, so past that it is the smallest
     limit the observation allows). A bot that plays only ``max_rounds`` rounds gets a
-    ValueError naming the observation's limit and ``bind``."""
-    v = decode(obs, "recall")
+    ValueError naming the observation's limit and ``bind``. ``view``: ``obs`` decoded
+    (``decode(obs, "recall")``) where the caller has it."""
+    v = decode(obs, "recall") if view is None else view
     n, rd, left = int(v["seat_present"].sum()), int(v["round"][0]), int(v["rounds_left"][0])
     limit = rd + left
     if max_rounds is not None and limit != max_rounds:
@@ -154,12 +156,13 @@ def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None) -> tu
     return check_game_config(n, "yucata", limit)
 
 
-def stage_key(obs: np.ndarray) -> tuple[int, int, int]:
+def stage_key(obs: np.ndarray, view: dict | None = None) -> tuple[int, int, int]:
     """The stage of the game a "recall" observation is at, for the running cost estimates of
     the search bots: (players, round // STAGE_ROUNDS, 1 once the end is triggered (R-E1), else
     0). A rollout to the end from a stage costs about the same in every game, except after the
-    trigger, when only the round is left to play."""
-    v = decode(obs, "recall")
+    trigger, when only the round is left to play. ``view``: ``obs`` decoded where the caller
+    has it."""
+    v = decode(obs, "recall") if view is None else view
     return int(v["seat_present"].sum()), int(v["round"][0]) // STAGE_ROUNDS, int(v["end_triggered"][0])
 
 
@@ -278,18 +281,19 @@ class SearchAgent(BasePolicy):
         return out
 
     # --- one decision ----------------------------------------------------------------------
-    def _game(self, obs: np.ndarray) -> tuple[int, str, int]:
+    def _game(self, obs: np.ndarray, view: dict) -> tuple[int, str, int]:
         if self.config is None:
-            return unbound_game("SearchAgent", obs)
-        n = int(decode(obs, "recall")["seat_present"].sum())
+            return unbound_game("SearchAgent", obs, view=view)
+        n = int(view["seat_present"].sum())
         if n != self.config[0]:
             raise ValueError(f"SearchAgent: the observation has {n} seats but the bot is bound to {self.config[0]} players")
         return self.config
 
-    def _candidates(self, obs: np.ndarray, mask: np.ndarray, game: tuple[int, str, int]) -> np.ndarray:
+    def _candidates(self, obs: np.ndarray, mask: np.ndarray, game: tuple[int, str, int], rows: dict) -> np.ndarray:
+        """The candidates, best first; ``rows``: ``obs[None]`` decoded (the prior reads it)."""
         legal = np.flatnonzero(mask)
         if self._prior_agent is not None:
-            self._prior_agent.act_batch(obs[None], mask[None])
+            self._prior_agent._act_rows(obs[None], mask[None], rows)  # rows checked by act_batch
             values = self._prior_agent.last_values[0]
             scored = legal[np.isfinite(values[legal])]
             if scored.size == 0:
@@ -302,7 +306,7 @@ class SearchAgent(BasePolicy):
             if first is not None:  # the network's choice first (the one kept unless beaten)
                 order = np.concatenate([[first], order[order != first]]).astype(np.int64)
             return order[:self.candidates]
-        hand = int(decode(obs, "recall")["hand_size"][0])
+        hand = int(rows["hand_size"][0, 0])
         keep = {0, (1 << hand) - 1, 1 << (hand - 1)} if hand else {0}
         cands = np.array([a for a in legal if a >= 32 or a in keep], dtype=np.int64)
         return cands if cands.size else legal.astype(np.int64)  # a mask of other top-ups only: all of them
@@ -389,7 +393,7 @@ class SearchAgent(BasePolicy):
         st = engine.init(1, game[0], seeds=0, rules=game[1], max_rounds=game[2])
         obs = engine.observe(st, observation_type="recall")[0]
         kept = dict(self._row_cost), self._stage, self._rollouts, self._worlds
-        cands = self._candidates(obs, engine.legal_action_mask(st)[0], game)
+        cands = self._candidates(obs, engine.legal_action_mask(st)[0], game, decode(obs[None], "recall"))
         rng = np.random.default_rng(0)
         self._batch(obs, cands, 1, game, rng, self._policy(rng, obs), None)
         self._row_cost, self._stage, self._rollouts, self._worlds = kept
@@ -401,17 +405,22 @@ class SearchAgent(BasePolicy):
         self.last_search = None
         if legal.size == 1:
             return int(legal[0])
-        game = self._game(obs)
+        # the observation decoded once for the whole decision: as a batch of one (the prior's
+        # features) and its row (the game, the stage, the hand); the determinizer reads it
+        # once more, as int64 (determinize._knowledge, kept for the decision's later batches)
+        rows = decode(obs[None], "recall")
+        view = {name: block[0] for name, block in rows.items()}
+        game = self._game(obs, view)
         if self.iterations is None:  # a time budget: its clock starts with the kernels loaded
             self._warm_up(game)
         start = self._clock()
-        cands = self._candidates(obs, mask, game)
+        cands = self._candidates(obs, mask, game, rows)
         if cands.size == 1:
             return int(cands[0])
         rng = observation_rng(self._seed, obs)
         policy = self._policy(rng, obs)
         deadline = None if self.iterations is not None else start + self.budget
-        self._stage = stage_key(obs)
+        self._stage = stage_key(obs, view)
         self._rollouts = self._worlds = 0
         if self.select == "halving":
             best, info = self._halving(obs, cands, game, rng, policy, deadline)
