@@ -358,7 +358,9 @@ def register_envs() -> None:
     registry (the AEC env of the game's versioned module, PettingZoo >= 1.27).
     Idempotent; called by ``import spacemission_env``. Only the current version is
     registered: both registries answer an older id (``"SpaceMission-v1"``) with an
-    error naming the current one."""
+    error naming the current one. No ``vector_entry_point``: neither batched env (the SB3
+    VecEnv, the self-play VectorEnv) follows ``gymnasium.vector.VectorEnv``'s API, so
+    ``make_vec`` runs one env per sub-env (tests/env/test_gym_vector_entry_point.py)."""
     try:
         import pettingzoo
     except ImportError:  # pragma: no cover - pettingzoo is a dependency
