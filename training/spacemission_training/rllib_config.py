@@ -10,8 +10,9 @@ from pathlib import Path
 
 from spacemission_env.checks import UsageParser, cut_long_words, shown
 
-from .config import (TrainConfig, above, add_options, at_least, bind_agent_specs, check_field_types, from_file,
-                     read_options_file, seed_range_message, seeds_in_range, threads_at_most)
+from .config import (TrainConfig, above, at_least, bind_agent_specs, check_field_types, seed_range_message,
+                     seeds_in_range, threads_at_most)
+from .config_cli import add_options, from_file, read_options_file
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 from .run_paths import check_path_kind, check_resume_dir

@@ -58,7 +58,8 @@ from gymnasium import spaces
 from . import bc, checkpoint, init_from
 from .lifecycle import Interrupt, exit_status, finished_step, run_commands, sigterm_stops_at_once
 from .device import resolve_device
-from .config import RESUME_OVERRIDES, TrainConfig, build_parser, parse_args, spec_file, versions
+from .config import TrainConfig, spec_file, versions
+from .config_cli import RESUME_OVERRIDES, build_parser, parse_args
 from .logs import Progress, RunLog, evaluate, metric_name, plot_curves
 from .policy import Architecture, feature_stats, policy_kwargs, to_agent
 from .pool import SELF, OpponentPool, parse_weights
