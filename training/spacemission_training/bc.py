@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from spacemission_env.checks import cut_long_words, shown
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
 
@@ -117,8 +118,8 @@ def load_cache(path, settings: dict) -> dict | None:
             return {"obs": z["obs"], "mask": z["mask"], "action": z["action"], "ret": z["ret"], "game": z["game"],
                     "games": int(z["games"]), "seconds": 0.0}
     except Exception as exc:  # noqa: BLE001 - a cut or damaged member: numpy and zipfile raise anything
-        raise ValueError(f"option bc_cache: {str(path)!r} cannot be read as teacher data ({type(exc).__name__}: "
-                         f"{exc}); delete it or give another path") from None
+        raise ValueError(f"option bc_cache: {shown(str(path))} cannot be read as teacher data ({type(exc).__name__}: "
+                         f"{cut_long_words(str(exc))}); delete it or give another path") from None
 
 
 def holdout_split(data: dict, holdout: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

@@ -230,6 +230,6 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
     cfg = TrainConfig.resumed(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})
     for option, path in cfg.start_files():  # read at the start only: the checkpoint holds what came of them
         if not Path(path).is_file():
-            print(f"note: --resume: {option} {path!r} is no longer there; the run goes on from its checkpoint, "
+            print(f"note: --resume: {option} {shown(path)} is no longer there; the run goes on from its checkpoint, "
                   f"which holds what was read from it at the start", file=sys.stderr)
     return cfg

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from spacemission_agents.ppo import PPOAgent
-from spacemission_env.checks import cut, shown
+from spacemission_env.checks import cut, cut_long_words, shown
 
 __all__ = ["check", "load_actor", "teacher_spec"]
 
@@ -46,7 +46,7 @@ def check(cfg) -> PPOAgent:
     try:
         agent = PPOAgent.load(path)  # ValueError for a file that is not a model or of another layout
     except ValueError as exc:
-        raise ValueError(f"option init_from: {exc}") from None
+        raise ValueError(f"option init_from: {cut_long_words(str(exc))}") from None
     meta = agent.metadata
     where = f"option init_from: {shown(path)}"
     have_prior = (meta.get("prior") or {}).get("kind", "")

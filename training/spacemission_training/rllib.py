@@ -52,6 +52,8 @@ from pathlib import Path
 
 import numpy as np
 
+from spacemission_env.checks import cut_long_words, shown
+
 from .lifecycle import Stopped, exit_status, run_commands
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
                                write_atomic)
@@ -342,7 +344,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
             algo.restore_from_path(str(ckpt.resolve()))
         except Exception as exc:  # RLlib and pickle raise anything on a cut or overwritten file
             stop_algorithm(algo)
-            raise ResumeError(f"checkpoint {str(ckpt)!r} cannot be read, it is truncated or corrupted "
+            raise ResumeError(f"checkpoint {shown(str(ckpt))} cannot be read, it is truncated or corrupted "
                               f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed") from None
         saved = json.loads((run_dir / "config.json").read_text())
         saved["config"] = cfg.as_dict()  # steps, progress, address, env runners, device as now
@@ -511,14 +513,14 @@ def main(argv: list[str] | None = None) -> int:
                 refuse_existing_run(run_dir)
             check_run_dir_writable(run_dir)  # a resume rewrites its config.json
         except ResumeError as exc:
-            print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
+            print(cut_long_words(f"spacemission train: error: --resume {resume}: {exc}"), file=sys.stderr)
             return 2
         except ValueError as exc:
             build_parser().error(str(exc))
         try:
             summary = train(cfg, resume=resume, argv=argv)
         except ResumeError as exc:
-            print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
+            print(cut_long_words(f"spacemission train: error: --resume {resume}: {exc}"), file=sys.stderr)
             return 2
         except ValueError as exc:
             if not str(exc).startswith("option address"):

@@ -17,6 +17,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spacemission_env.checks import cut, shown
+
 from .lifecycle import Interrupt, finished_step
 
 if TYPE_CHECKING:
@@ -85,11 +87,12 @@ def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
     ckpt = find_checkpoint(run_dir)
     if ckpt is None:
         if (run_dir / "checkpoints" / "last.pt").is_file():
-            raise ResumeError(f"{str(run_dir)!r} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib "
-                              f"run: resume it with spacemission train --resume {run_dir}")
-        raise ResumeError(f"no RLlib checkpoint in {str(run_dir)!r} (checkpoints/rllib with its loop.json): nothing "
-                          f"to resume (the run stopped before its first checkpoint, written every --checkpoint-every "
-                          f"steps). Start it afresh with the same command after removing {str(run_dir)!r}")
+            raise ResumeError(f"{shown(str(run_dir))} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib "
+                              f"run: resume it with spacemission train --resume {cut(str(run_dir))}")
+        raise ResumeError(f"no RLlib checkpoint in {shown(str(run_dir))} (checkpoints/rllib with its loop.json): "
+                          f"nothing to resume (the run stopped before its first checkpoint, written every "
+                          f"--checkpoint-every steps). Start it afresh with the same command after removing "
+                          f"{shown(str(run_dir))}")
     path = ckpt / LOOP if (ckpt / LOOP).is_file() else ckpt.parent / LOOP
     bad = path
     try:
@@ -107,7 +110,9 @@ def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
                 raise ValueError("empty")
         bad = path
     except (OSError, ValueError) as exc:
-        raise ResumeError(f"checkpoint {str(bad)!r} cannot be read, it is truncated or corrupted "
+        # the file named inside the run (which of RLlib's files), so that cutting a long run folder keeps it
+        raise ResumeError(f"checkpoint {shown(bad.relative_to(run_dir).as_posix())} in {shown(str(run_dir))} cannot "
+                          f"be read, it is truncated or corrupted "
                           f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed. A run keeps one "
                           f"checkpoint: resume needs a good copy of it, or start the run again") from None
     saved, config = loop.get("config"), cfg.as_dict()
@@ -118,7 +123,8 @@ def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
         saved = {k: ",".join(str(x) for x in loop["arch"].get(k, [])) for k in ("trunk", "pi", "vf")}
         diff = sorted(k for k in saved if cfg.layers(k) != loop["arch"].get(k))
     if diff:
-        both = ", ".join(f"{k} {saved.get(k)!r} in the checkpoint, {config.get(k)!r} in config.json" for k in diff)
-        raise ResumeError(f"checkpoint {str(path)!r} is not of the run configured in its folder's config.json "
+        both = ", ".join(f"{k} {shown(saved.get(k))} in the checkpoint, {shown(config.get(k))} in config.json"
+                         for k in diff)
+        raise ResumeError(f"checkpoint {shown(str(path))} is not of the run configured in its folder's config.json "
                           f"({both}); nothing was changed")
     return ckpt, loop

@@ -49,7 +49,7 @@ from stable_baselines3.common.utils import set_random_seed
 
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.registry import make_agent
-from spacemission_env.checks import shown
+from spacemission_env.checks import cut_long_words, shown
 from spacemission_env.env_common import observation_box
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
@@ -434,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         with sigterm_stops_at_once():  # in the warm start as Ctrl-C does; the loop's Interrupt takes over
             summary = train(cfg, resume=resume, argv=argv)
     except checkpoint.ResumeError as exc:
-        print(f"spacemission train: error: --resume {resume}: {exc}", file=sys.stderr)
+        print(cut_long_words(f"spacemission train: error: --resume {resume}: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # a second signal, or Ctrl-C before the loop
         last = run_dir / "checkpoints" / "last.pt"
