@@ -12,7 +12,7 @@ import re
 import sys
 from dataclasses import dataclass, field, fields
 
-from spacemission_env.checks import INDEX_LIMIT, check_batch_memory, cut_long_words, shown
+from spacemission_env.checks import INDEX_LIMIT, SettingTypeError, check_batch_memory, cut_long_words, shown
 from spacemission_env.env_common import MIN_ENV_BYTES
 
 from .device import DEVICE_PATTERN
@@ -101,10 +101,14 @@ def _h(text: str, **kw):
 def check_field_types(cfg) -> None:
     """Each field of the configuration dataclass ``cfg`` as its annotation says (``int``,
     ``float``, ``str``, ``bool``), as a config file may give anything: a whole number
-    written as a float (1e6 steps) becomes an int, an int a float; anything else is a
-    ValueError naming the option and the value."""
+    written as a float (1e6 steps) becomes an int, an int a float. A value of another type
+    (``num_envs="8"``, ``lr=None``, ``steps=1.5``) is a checks.SettingTypeError (a
+    ValueError and a TypeError, as the env's settings raise), one of the right type that
+    no field holds (a float's nan or inf, an int past int64) a ValueError; each names the
+    option and the value."""
     for f in fields(cfg):
         v = getattr(cfg, f.name)
+        finite = True  # a float field's number, once it is one: finite (else a ValueError, not a wrong type)
         if f.type == "bool":
             ok = isinstance(v, bool)
         elif f.type == "str":
@@ -121,15 +125,17 @@ def check_field_types(cfg) -> None:
             if ok:
                 v = int(v)
         else:  # float
+            ok = True
             try:
                 v = float(v)
             except OverflowError:  # an int past float's range (a config file's 400 digits)
-                ok = False
+                finite = False
             else:
-                ok = v == v and abs(v) != float("inf")
-        if not ok:
+                finite = v == v and abs(v) != float("inf")
+        if not ok or not finite:
             kind = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false"}[f.type]
-            raise ValueError(f"option {f.name} must be {kind}, got {shown(getattr(cfg, f.name))}")
+            error = SettingTypeError if not ok else ValueError
+            raise error(f"option {f.name} must be {kind}, got {shown(getattr(cfg, f.name))}")
         setattr(cfg, f.name, v)
 
 
@@ -388,10 +394,11 @@ def game_defaults(game: str) -> dict:
     """The values ``--game NAME`` puts in place of Space Mission's defaults: GAME_DEFAULTS,
     or for a game of the protocol without an entry there, what its ``Game`` says (rule set,
     length, fewest players) with no heuristic prior or teacher and the game-neutral
-    ``random`` and ``self`` as opponents (ValueError naming the option and an unknown game,
-    or a value that is not a name: a config file's ``game = [1]`` was 'unhashable type')."""
+    ``random`` and ``self`` as opponents (ValueError naming the option and an unknown game;
+    checks.SettingTypeError for a value that is not a string: a config file's ``game = [1]``
+    was 'unhashable type')."""
     if not isinstance(game, str):
-        raise ValueError(f"option game must be a string, got {shown(game)}")
+        raise SettingTypeError(f"option game must be a string, got {shown(game)}")
     if game not in GAME_DEFAULTS:
         from spacemission_env.games import get_game
 
