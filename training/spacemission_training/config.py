@@ -222,8 +222,8 @@ class TrainConfig:
                         "policy plays (bc_epochs passes); bc_teacher is then unused ('': a fresh network)", default="")
     # opponents
     opponents: str = _h("opponent groups and weights, NAME=WEIGHT,...: agent specs and 'self' (snapshots of the "
-                        "learner); a ',' ends an item right after =NUMBER, so a ppo:PATH may hold ',' and '=' "
-                        "elsewhere",
+                        "learner); a ',' ends an item right after =NUMBER, unless what follows holds '/' before "
+                        "any ':' (a path's: the ppo:PATH goes on), so a ppo:PATH may hold ',' and '='",
                         default="heuristic=0.35,greedy=0.15,self=0.4,kind-random=0.05,random=0.05")
     snapshot_every: int = _h("steps between snapshots added to the pool", default=250_000)
     max_snapshots: int = _h("snapshots kept (the oldest is replaced)", default=10)

@@ -46,29 +46,66 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _is_ppo(item: str) -> bool:
+    return item.split(":", 1)[0].strip() == "ppo"
+
+
+def _begins_no_item(part: str) -> bool:
+    """Whether the text ``part`` (up to the next ',') cannot begin a NAME=WEIGHT item: its
+    name (without a final ``=NUMBER``), before its first ':', holds '/', '\\' or '=', which
+    no agent name, module or 'self' holds: only a path does (``b/final.npz=1``,
+    ``bs=64/final.npz=1``)."""
+    name, eq, value = part.rpartition("=")
+    name = name if eq and _is_number(value) else part
+    head = name.split(":", 1)[0]
+    return any(c in head for c in "/\\=")
+
+
 def _split_items(text: str) -> list[str]:
     """The NAME=WEIGHT items of ``text`` (blank ones left out): a ',' ends an item
     only right after ``=WEIGHT``, WEIGHT a number (what float() reads); any other ',' is
     part of the item, so a ``ppo:PATH`` may hold ','. Where that would join items of another
     group (only a path may hold ','), every ',' splits, as it always did, so the messages
-    name the item at fault (``heuristic,greedy=1``: 'heuristic' is not NAME=WEIGHT)."""
+    name the item at fault (``heuristic,greedy=1``: 'heuristic' is not NAME=WEIGHT).
+    After a ``ppo:PATH`` item that ended so, text that cannot begin an item
+    (:func:`_begins_no_item`) goes on with its path (``ppo:runs/lr=3e-4,b/final.npz=1`` is
+    one item); such text after another item, with a ``ppo:PATH`` item before it, is refused
+    (ValueError): its path cannot be told from several items."""
     parts = text.split(",")
     items: list[str] = []
     current = None
+    blanks = ""  # the ','s of blank parts since the last item ended (a path that goes on holds them)
+    joined = None  # (the ppo item that goes on in current, where its rest starts): undone if it never ends
     for part in parts:
         if current is None:
             if not part.strip():
+                blanks += ","
                 continue
-            current = part
+            if items and _begins_no_item(part):
+                if _is_ppo(items[-1]):
+                    before = items.pop()
+                    joined, current = (before, len(before) + 1 + len(blanks)), before + "," + blanks + part
+                elif any(_is_ppo(item) for item in items):
+                    raise ValueError(f"opponent weights: {shown(part)} cannot begin an item (only a path holds '/', "
+                                     f"'\\' or '=' in its name), and the ppo:PATH it may belong to ended before "
+                                     f"{shown(items[-1])}: a ',' right after =NUMBER ends an item, so a path holding "
+                                     f"'=NUMBER,NAME=NUMBER,' reads as several items; rename or link that folder so "
+                                     f"that no ',' follows '=NUMBER' in its path")
+            if current is None:
+                current = part
+            blanks = ""
         else:
             current += "," + part
         name, eq, value = current.rpartition("=")
         if eq and _is_number(value):
             items.append(current)
-            current = None
+            current, joined = None, None
     if current is not None:
+        if joined is not None:  # no weight after the text that went on with the path: the items as they were
+            items.append(joined[0])
+            current = current[joined[1]:]
         items.append(current)
-    if any("," in item and item.split(":", 1)[0].strip() != "ppo" for item in items):
+    if any("," in item and not _is_ppo(item) for item in items):
         items = [part for part in parts if part.strip()]
     return items
 
@@ -81,8 +118,10 @@ def parse_weights(text: str | dict) -> dict[str, float]:
     Items are separated by a ``,`` that ends one: right after ``=WEIGHT``, WEIGHT a number;
     each item splits at its last ``=``. So a ``ppo:PATH`` group may hold ``=`` and ``,``
     in its path (``ppo:runs/lr=3e-4/final.npz=1.0``, ``ppo:runs/a,b/final.npz=1.0,self=0.5``),
-    except a ``,`` right after ``=NUMBER`` (``ppo:runs/lr=3e-4,b/...``: there an item ends).
-    No other group holds ``,``: there every ``,`` splits (the messages name the item at
+    also a ``,`` right after ``=NUMBER`` where what follows cannot begin an item (its name
+    holds '/', '\\' or '=': ``ppo:runs/lr=3e-4,b/final.npz=1``); a path where what follows
+    reads as an item (``ppo:runs/lr=3e-4,bs=64,c/final.npz=1``) is refused, naming the way
+    out. No other group holds ``,``: there every ``,`` splits (the messages name the item at
     fault, as before). The values the messages name are cut (checks.shown)."""
     if isinstance(text, dict):
         items = list(text.items())
