@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--out", metavar="DIR", help="write results.json, pairs.csv, agents.csv, arena.png, games.jsonl here")
     ap.add_argument("--overwrite", action="store_true",
                     help="replace an earlier run's result files in --out (refused by default, before any game)")
-    ap.add_argument("--no-record", action="store_true", help="do not write games.jsonl")
+    ap.add_argument("--no-record", action="store_true", help="with --out: do not write games.jsonl")
     ap.add_argument("--seatings", default="rotations", choices=SEATINGS,
                     help="seat orders per deal: the P rotations (default) or all distinct permutations")
     ap.add_argument("--chunk-size", type=_int, default=None, metavar="N",
@@ -107,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     from spacemission_agents.arena import ArenaArgumentError, run_arena
     from spacemission_agents.arena_output import games_per_s
 
+    if args.no_record and not args.out:  # without --out no games.jsonl is written: the flag would mean nothing
+        ap.error("argument --no-record: only with --out (without --out no games.jsonl is written)")
     if args.ray is not None:
         try:
             import ray  # noqa: F401

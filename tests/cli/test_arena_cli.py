@@ -27,6 +27,20 @@ def test_no_record(tmp_path):
     assert (tmp_path / "results.json").is_file() and not (tmp_path / "games.jsonl").exists()
 
 
+def test_no_record_without_out_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    """--no-record only turns off the games.jsonl of --out: without --out it meant nothing and was
+    accepted (the arena played on, writing nothing either way). Now a usage error names both
+    flags, before any game, as --overwrite without --out is refused."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(["arena", "--agents", "random,kind-random", "--games", "2", "--max-rounds", "3", "--no-record",
+              "--no-progress"])
+    assert exc.value.code == 2
+    captured = capsys.readouterr()
+    assert "argument --no-record: only with --out" in captured.err and "games" not in captured.out
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_title_counts_one_deal_and_one_lineup_in_the_singular(capsys):
     """2 agents, 2 players, 2 games: one deal, two seatings, one lineup. Before: '(1 deals x
     2 seatings x 1 lineups)'."""
@@ -114,7 +128,7 @@ def test_a_slow_rate_is_not_rounded_to_zero(monkeypatch, capsys):
         return result
 
     monkeypatch.setattr(arena, "run_arena", slow)
-    assert main(["arena", "--agents", "random,random", "--games", "2", "--no-record"]) == 0
+    assert main(["arena", "--agents", "random,random", "--games", "2"]) == 0
     assert "(0.2 games/s, 1 worker)" in capsys.readouterr().out
 
 

@@ -11,8 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("argv", [["demo", "--players", "4"], ["demo", "--game", "red_planet"], ["--help"],
-                                  ["arena", "--agents", "random,random", "--games", "2", "--no-record",
-                                   "--no-progress"]])
+                                  ["arena", "--agents", "random,random", "--games", "2", "--no-progress"]])
 def test_a_closed_reader_ends_the_command_without_a_traceback(argv, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
     proc = subprocess.Popen([sys.executable, "-m", "spacemission_cli", *argv], stdout=subprocess.PIPE,
