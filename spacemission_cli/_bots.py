@@ -17,6 +17,44 @@ def seed_for(seed: int, *parts: int) -> int:
 SEER_HELP = "--allow-seer lets it play"
 
 
+def bot_interrupts():
+    """The arena's ``_agent_interrupts`` (spacemission_agents.arena_workers), for play and
+    serve while they build their bots in the main thread: a real Ctrl-C raises ArenaStopped
+    (a KeyboardInterrupt: the user's stop), so a KeyboardInterrupt that a bot's constructor
+    raises is the bot's failure (:func:`make_bot`); SIGINT's handler is put back after."""
+    from spacemission_agents.arena_workers import _agent_interrupts
+
+    return _agent_interrupts()
+
+
+def make_bot(spec: str, seed: int, game: str = "spacemission"):
+    """``make_agent(spec, seed=seed, game=game)`` for play and serve, where a SystemExit or
+    KeyboardInterrupt of the agent's constructor (or of its module, as it loads) is a
+    ValueError naming the spec, as the arena's ``make_spec_agent`` makes it (which takes no
+    seed): an agent whose ``__init__`` calls ``sys.exit()`` ended ``play`` without a word and
+    ``serve`` at its start, or left a server's request unanswered. A KeyboardInterrupt is the
+    agent's where no Ctrl-C can raise one: in a thread other than the main one (a server's
+    request), or in the main thread under the arena's ``_agent_interrupts`` (where a real
+    Ctrl-C raises ArenaStopped, which passes: the user's stop); in the main thread under
+    Python's own SIGINT handler it passes too (the user's Ctrl-C, as in the arena)."""
+    import threading
+
+    from spacemission_agents import arena_play
+    from spacemission_agents.arena_files import ArenaStopped
+    from spacemission_agents.arena_workers import AGENT_INTERRUPTS
+    from spacemission_agents.registry import make_agent
+    from spacemission_env.checks import cut_long_words, shown
+
+    failures = arena_play.AGENT_FAILURES if threading.current_thread() is threading.main_thread() else AGENT_INTERRUPTS
+    try:
+        return make_agent(spec, seed=seed, game=game)
+    except (ValueError, ArenaStopped):
+        raise
+    except failures as exc:  # noqa: BLE001 - make_agent names an Exception already
+        raise ValueError(f"agent spec {shown(spec)} failed as it was built: {type(exc).__name__}"
+                         f"{': ' if str(exc) else ''}{cut_long_words(str(exc))}") from exc
+
+
 def bind_bot(agent, spec: str, config, observation_types, hint: str = "", allow_seer: bool = False,
              seer_help: str = SEER_HELP) -> str:
     """Bind ``agent`` (made from ``spec``) to ``config`` and return the observation type it

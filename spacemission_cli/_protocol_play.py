@@ -21,7 +21,7 @@ import numpy as np
 from spacemission_env.checks import is_int
 from spacemission_env.games import GameConfig, get_game
 
-from ._bots import SEER_HELP, bind_bot, seed_for, seer_note
+from ._bots import SEER_HELP, bind_bot, bot_interrupts, make_bot, seed_for, seer_note
 from ._games import parse_records
 from ._prompt import confirm_quit, may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record
@@ -53,10 +53,8 @@ class Bot:
 
     def __init__(self, game, spec: str, seat: int, seed: int, config: GameConfig, allow_seer: bool = False,
                  seer_help: str = SEER_HELP):
-        from spacemission_agents.registry import make_agent
-
         self.game, self.spec, self.seat, self.seed = game, spec, seat, seed
-        self.agent = make_agent(spec, seed=seed_for(seed, seat), game=game.name)
+        self.agent = make_bot(spec, seed_for(seed, seat), game.name)
         self.observation_type = bind_bot(self.agent, spec, config, game.observation_types, allow_seer=allow_seer,
                                          seer_help=seer_help)
         self.reseed = callable(getattr(self.agent, "seed", None))
@@ -357,9 +355,13 @@ def main(args, ap, game_name: str | None, loaded=None) -> int:
     setup["allow_seer"] = args.allow_seer
     game = get_game(setup["config"].game)
     try:
-        session = ProtocolSession(game, setup, Prompt(sys.stdin), record=args.record)
+        with bot_interrupts():  # a bot's KeyboardInterrupt as it is built is its failure, not Ctrl-C
+            session = ProtocolSession(game, setup, Prompt(sys.stdin), record=args.record)
     except ValueError as exc:  # from --opponents, or from the bots a loaded game names
         ap.error(f"argument --load: {args.load}: {exc}" if args.load else f"argument --opponents: {exc}")
+    except KeyboardInterrupt:  # the user's Ctrl-C while the bots were built
+        print("\ninterrupted: the game was not started", file=sys.stderr, flush=True)
+        return 130
     try:
         return session.run()
     except KeyboardInterrupt:

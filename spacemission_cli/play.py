@@ -10,7 +10,7 @@ from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
 
 from ._args import UsageParser, int_arg
-from ._bots import SEER_HELP, bind_bot, seed_for
+from ._bots import SEER_HELP, bind_bot, bot_interrupts, make_bot, seed_for
 from ._prompt import Prompt
 
 EXAMPLE = """examples:
@@ -99,12 +99,11 @@ class Opponent:
     encoding.observe on the reference state) of the type it asks for."""
 
     def __init__(self, spec: str, seat: int, seed: int, config, allow_seer: bool = False, seer_help: str = SEER_HELP):
-        from spacemission_agents.registry import make_agent
         from spacemission_env.space_mission.encoding import OBSERVATION_TYPES
 
         self.spec, self.seat, self.seed = spec, seat, seed
         try:
-            self.agent = make_agent(spec, seed=seed_for(seed, seat))
+            self.agent = make_bot(spec, seed_for(seed, seat))
         except ValueError as exc:
             raise ValueError(f"{exc}{_shipped_models(spec)}") from exc
         self.observation_type = bind_bot(self.agent, spec, config, OBSERVATION_TYPES, hint=_shipped_models(spec),
@@ -292,13 +291,18 @@ def main(argv: list[str] | None = None) -> int:
     state = game["state"]
     config = GameConfig(state.num_players, state.rules, state.max_rounds)
     opponents = {}
-    for q, spec in enumerate(game["specs"]):
-        if spec is None:
-            continue
-        try:
-            opponents[q] = Opponent(spec, q, game["seed"], config, allow_seer=args.allow_seer)
-        except ValueError as exc:  # from --opponents, or from the bots a loaded game names
-            ap.error(f"argument --load: {args.load}: {exc}" if args.load else f"argument --opponents: {exc}")
+    try:
+        with bot_interrupts():  # a bot's KeyboardInterrupt as it is built is its failure, not Ctrl-C
+            for q, spec in enumerate(game["specs"]):
+                if spec is None:
+                    continue
+                try:
+                    opponents[q] = Opponent(spec, q, game["seed"], config, allow_seer=args.allow_seer)
+                except ValueError as exc:  # from --opponents, or from the bots a loaded game names
+                    ap.error(f"argument --load: {args.load}: {exc}" if args.load else f"argument --opponents: {exc}")
+    except KeyboardInterrupt:  # the user's Ctrl-C while the bots were built
+        print("\ninterrupted: the game was not started", file=sys.stderr, flush=True)
+        return 130
     from ._session import Session
     from ._table import Table
 

@@ -86,15 +86,13 @@ def check_opponents(text: str, allow_seer: bool = False) -> list[str]:
     """The offered specs, each built once for a game it could join (ValueError naming the spec,
     or one that asks for the whole state unless ``allow_seer``; one that asks for it only once
     bound to a game is refused by each new game with it, 400)."""
-    from spacemission_agents.registry import make_agent
-
-    from ._bots import check_not_seer
+    from ._bots import check_not_seer, make_bot
 
     specs = [s.strip() for s in text.split(",")]
     if not all(specs):
         raise ValueError(f"an empty spec in {text!r}")
     for spec in specs:
-        agent = make_agent(spec, seed=0)
+        agent = make_bot(spec, 0)
         if not allow_seer:
             check_not_seer(spec, getattr(agent, "observation_type", None), "--allow-seer lets the server offer it")
     return specs
@@ -113,11 +111,12 @@ def _fits(spec: str, game: str) -> bool:
     """Whether ``spec`` builds for ``game`` and its ``bind`` (if any) accepts one of the
     game's player counts. Only ValueError/TypeError mean "not this game" (the protocol's
     refusal); a bind failing otherwise keeps the spec offered, and a new game names it."""
-    from spacemission_agents.registry import make_agent
     from spacemission_env.games import GameConfig, get_game
 
+    from ._bots import make_bot
+
     try:
-        agent = make_agent(spec, seed=0, game=game)
+        agent = make_bot(spec, 0, game)
     except (ValueError, TypeError, ImportError):
         return False
     bind = getattr(agent, "bind", None)
@@ -177,13 +176,19 @@ def main(argv: list[str] | None = None) -> int:
         from .web.app import create_app
     except ImportError as exc:
         ap.error(f"serve needs the web extra: pip install 'spacemission_env[web]' ({exc})")
+    from ._bots import bot_interrupts
+
     try:
-        opponents = check_opponents(args.opponents, args.allow_seer)
+        with bot_interrupts():  # a bot's KeyboardInterrupt as it is built is its failure, not Ctrl-C
+            opponents = check_opponents(args.opponents, args.allow_seer)
+            game_opponents = other_games_opponents(opponents)
     except ValueError as exc:
         ap.error(f"argument --opponents: {exc}")
+    except KeyboardInterrupt:  # the user's Ctrl-C while the offered bots were built
+        print("\ninterrupted: the server was not started", file=sys.stderr, flush=True)
+        return 130
     from ._games import ReplayError
 
-    game_opponents = other_games_opponents(opponents)
     notes = []
     for name, offered in game_opponents.items():  # say which specs a game's page leaves out
         dropped = [spec for spec in opponents if spec not in offered]
