@@ -90,6 +90,7 @@ class ProtocolTable:
         self.actions: list[list] = [list(a) for a in actions or []]
         self.log: list[dict] = []
         self.failure = None  # a bot's error, which ends the game
+        self.deciding: str | None = None  # the bot whose decision is under way, as Table.deciding
 
     @property
     def over(self) -> bool:
@@ -136,11 +137,14 @@ class ProtocolTable:
     def bot_step(self) -> dict | None:
         """The acting bot's move (its log entry); None when a bot failed (``failure`` says why)."""
         q = self.game.rules.current_player(self.state)
+        self.deciding = f"{self.bots[q].spec!r} (seat {q})"
         try:
             action = self.bots[q].act(self.state, len(self.actions))
         except RuntimeError as exc:
             self.failure = str(exc)
             return None
+        finally:
+            self.deciding = None
         return self._apply(action)
 
     def bots_until_person(self, stop=None) -> None:

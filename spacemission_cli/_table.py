@@ -137,6 +137,7 @@ class Table:
         self._undo: list[tuple] = []  # (state, len(actions), len(log)) before each undoable move
         self.resigned = False
         self.failure: str | None = None  # a bot's error that ended the game
+        self.deciding: str | None = None  # the bot whose decision is under way ("'SPEC' (seat Q)"): serve's shutdown names it
 
     # --- what the person sees ----------------------------------------------------------------
     @property
@@ -215,11 +216,14 @@ class Table:
             return None
         q = s.current_player
         self._undo.clear()
+        self.deciding = f"{self.opponents[q].spec!r} (seat {q})"
         try:
             action = self.opponents[q].act(s, len(self.actions))
         except RuntimeError as exc:
             self.failure = str(exc)
             return None
+        finally:
+            self.deciding = None
         self._record(q, action, public_label(action, s))
         return self.log[-1]
 

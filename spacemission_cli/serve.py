@@ -18,7 +18,8 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # at once a new request gets 503 at once; an idle kept-alive connection is closed after
 # TIMEOUT_KEEP_ALIVE s; Ctrl-C waits at most TIMEOUT_GRACEFUL_SHUTDOWN s for requests in flight
 # (a search bot thinking), then cuts them off (503; web.app.ThreadWork stops their bots before the
-# next decision and waits as long again for a decision under way); a request's headers may be at most MAX_HEADER_BYTES (h11, uvicorn's
+# next decision and waits as long again for a decision under way, then ends without it: its
+# thread is a daemon); a request's headers may be at most MAX_HEADER_BYTES (h11, uvicorn's
 # parser without httptools; httptools has its own limit). A request's body must arrive within
 # --body-timeout s of its headers (web.intake.BodyDeadline, 408); nothing here bounds a client that
 # sends its headers slowly (they never reach the app): a proxy in front does (docs/play.md).
@@ -227,7 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", limit_concurrency=LIMIT_CONCURRENCY,
                             timeout_keep_alive=TIMEOUT_KEEP_ALIVE, timeout_graceful_shutdown=TIMEOUT_GRACEFUL_SHUTDOWN,
                             h11_max_incomplete_event_size=MAX_HEADER_BYTES)
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn stopped gracefully, then raised SIGINT again (a traceback)
+        return 130
     return 0
 
 

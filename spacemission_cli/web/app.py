@@ -14,7 +14,6 @@ import time
 from importlib import resources
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
@@ -92,55 +91,80 @@ def _query_int(request: Request, key: str, default: int | None) -> int | None:
 
 
 class ThreadWork:
-    """The app's work in Starlette's thread pool (the bots' moves, views, an upload's check),
-    each piece with a stop signal (a threading.Event). A request cancelled while its work runs
-    (uvicorn cancels those still running when its graceful shutdown, 10 s, is over) sets the
-    signal, so the bots stop before their next decision (``bots_until_person(stop)``), and is
-    answered 503 rather than with a traceback; at the app's shutdown ``stop_all`` signals every
-    piece and waits for them to end: a thread does not play on after the server has stopped."""
+    """The app's work off the event loop (the bots' moves, views, an upload's check), each
+    piece on a daemon thread of its own (at most as many at once as Starlette's thread pool
+    runs, anyio's default thread limiter) with a stop signal (a threading.Event). A request
+    cancelled while its work runs (uvicorn cancels those still running when its graceful
+    shutdown, 10 s, is over) sets the signal, so the bots stop before their next decision
+    (``bots_until_person(stop)``), and is answered 503 rather than with a traceback; at the
+    app's shutdown ``stop_all`` signals every piece and waits a while for them to end: a thread
+    does not play on after the server has stopped. A bot that never returns from a decision
+    cannot be stopped; its thread, a daemon (Starlette's pool threads are not: the process
+    waited for them for ever), is left behind and the process ends without it."""
 
     def __init__(self):
-        self._running: dict[int, tuple[threading.Event, threading.Event]] = {}
+        # key -> (stop, done, the piece's table or None: the bot it waits for)
+        self._running: dict[int, tuple[threading.Event, threading.Event, object]] = {}
         self._lock = threading.Lock()
         self._next = 0
 
     def __len__(self) -> int:
         return len(self._running)
 
-    async def run(self, stop: threading.Event | None, fn, *args):
-        """``fn(*args)`` in the thread pool; ``stop`` (made here when None) is set if the request
-        is cancelled meanwhile (then ApiError 503, the work left to stop at its next check)."""
-        stop, done = stop or threading.Event(), threading.Event()
-        with self._lock:
-            key, self._next = self._next, self._next + 1
-            self._running[key] = (stop, done)
+    async def run(self, stop: threading.Event | None, fn, *args, table=None):
+        """``fn(*args)`` on a daemon thread; ``stop`` (made here when None) is set if the request
+        is cancelled meanwhile (then ApiError 503, the work left to stop at its next check).
+        ``table``: a callable giving the game the piece plays (None before it is made), whose
+        ``deciding`` names the bot it waits for at shutdown."""
+        from anyio.to_thread import current_default_thread_limiter
 
-        def call():
+        stop, done = stop or threading.Event(), threading.Event()
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
+
+        def settle(ok: bool, value) -> None:
+            if not answer.done():  # not when the request was cancelled meanwhile
+                answer.set_result(value) if ok else answer.set_exception(value)
+
+        def call(key: int) -> None:
             try:
-                return fn(*args)
+                ok, value = True, fn(*args)
+            except BaseException as exc:  # noqa: BLE001 - handed to the request, as the thread pool did
+                ok, value = False, exc
             finally:
                 with self._lock:
                     del self._running[key]
                 done.set()
+            try:
+                loop.call_soon_threadsafe(settle, ok, value)
+            except RuntimeError:  # the event loop has closed: the server stopped, no one waits for it
+                pass
 
         try:
-            return await run_in_threadpool(call)
+            async with current_default_thread_limiter():
+                with self._lock:
+                    key, self._next = self._next, self._next + 1
+                    self._running[key] = (stop, done, table)
+                threading.Thread(target=call, args=(key,), name=f"spacemission serve work {key}", daemon=True).start()
+                return await answer
         except asyncio.CancelledError:  # uvicorn cancels a request only when the server stops
             stop.set()  # the thread goes on until its next check
             raise ApiError(503, "the server is stopping: this request was cut off (the bots stop before their next "
                                 "move; games live in memory and end with the server)") from None
 
-    async def stop_all(self, seconds: float) -> int:
+    async def stop_all(self, seconds: float) -> list[str | None]:
         """Signal every piece of work to stop and wait up to ``seconds`` for them to end (a bot's
-        decision under way ends first); the number still running then."""
+        decision under way ends first); for each piece still running then, the bot it waits
+        for ("'SPEC' (seat Q)", a table's ``deciding``), or None when not known."""
         with self._lock:
             pieces = list(self._running.values())
-        for stop, _ in pieces:
+        for stop, _, _ in pieces:
             stop.set()
         deadline = time.monotonic() + seconds
-        while any(not done.is_set() for _, done in pieces) and time.monotonic() < deadline:
+        while any(not done.is_set() for _, done, _ in pieces) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
-        return sum(not done.is_set() for _, done in pieces)
+        return [getattr(table() if table is not None else None, "deciding", None)
+                for _, done, table in pieces if not done.is_set()]
 
 
 def _locked(game, work):
@@ -220,12 +244,12 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             options = game_options(body, offered, max_players)
         options["allow_seer"] = allow_seer
 
-        stop = threading.Event()
+        stop, made = threading.Event(), {}
 
         def start():
             store.reserve()  # 503 when full, before the bots are built and play their opening moves
             try:
-                table = make_protocol_table(options) if other else make_table(options)
+                table = made["table"] = make_protocol_table(options) if other else make_table(options)
                 table.bots_until_person(stop)
                 if stop.is_set():  # cut off at shutdown: no game half started is kept
                     raise ApiError(503, "the server is stopping")
@@ -234,7 +258,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                 raise
             return store.add(table, seed_chosen=options["seed_chosen"])
 
-        game_id, game = await work.run(stop, start)
+        game_id, game = await work.run(stop, start, table=lambda: made.get("table"))
         return JSONResponse(await work.run(None, _locked, game, lambda: _json_of(game_id, game, 0)), status_code=201)
 
     async def get_game(request):
@@ -299,7 +323,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             table.bots_until_person(stop)
             return _json_of(game_id, game, since)
 
-        return JSONResponse(await work.run(stop, _locked, game, move))
+        return JSONResponse(await work.run(stop, _locked, game, move, table=lambda: game.table))
 
     def _simple(name, change):
         async def endpoint(request):
@@ -383,10 +407,12 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         # uvicorn has cancelled the requests still running after its graceful shutdown: their
         # threads stop before the bots' next decision; wait for the decisions under way
         left = await work.stop_all(TIMEOUT_GRACEFUL_SHUTDOWN)
-        if left:
-            print(f"spacemission serve: {left} request{'s' if left > 1 else ''} still in a bot's decision after "
-                  f"{TIMEOUT_GRACEFUL_SHUTDOWN} s more; the process ends when {'they end' if left > 1 else 'it ends'}",
-                  file=sys.stderr, flush=True)
+        if left:  # their threads are daemons: the process does not wait for them
+            bots = [b for b in left if b]
+            print(f"spacemission serve: {len(left)} request{'s' if len(left) > 1 else ''} still running after "
+                  f"{TIMEOUT_GRACEFUL_SHUTDOWN} s more{', in a decision of ' + ', '.join(bots) if bots else ''}; "
+                  f"the process ends without waiting for {'them' if len(left) > 1 else 'it'}", file=sys.stderr,
+                  flush=True)
 
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
                                                            ClientDisconnect: client_gone},
