@@ -1,7 +1,7 @@
 """The ASGI app of ``spacemission serve`` (Starlette): the page, its static files and the JSON
 API (table in docs/play.md). Every refused request gets a 4xx (or 503) JSON ``{"error": message}``
 naming the problem and leaves the game as it was. Game work (the person's move, the bots'
-moves, building a view) runs in Starlette's thread pool, so a slow bot does not hold up
+moves, building a view) runs on daemon threads (ThreadWork), so a slow bot does not hold up
 other games; a game's lock keeps its requests in order."""
 from __future__ import annotations
 
