@@ -16,7 +16,7 @@ import io
 
 from spacemission_env.games import GameConfig, get_game
 
-from .._protocol_games import game_record
+from .._protocol_games import final_ranks, game_record
 from .._protocol_play import ProtocolTable
 from .games import SERVE_SEER_HELP, ApiError, _int_field, seats_and_seed, seed_chosen, shown, shown_seed
 from .payload import seer_seats
@@ -93,5 +93,9 @@ def protocol_game_json(game_id: str, table: ProtocolTable, since: int, seed_know
     if g.rules.is_over(s):
         rec = game_record(g, table.config, s, table.seed, table.agents(), table.actions)
         out["final"] = {"scores": rec["scores"], "ranks": rec["ranks"], "winners": rec["winners"],
-                        "score_parts": list(g.score_names), "record": rec}
+                        "score_parts": list(g.score_names), "record": rec, "failure": None}
+    elif table.failure is not None:  # a bot's failure ended it: Space Mission's final shape, its failure
+        # named there as well as in error; the scores and ranks so far, no winner, no record of a game not played out
+        out["final"] = {"scores": g.rules.scores(s), "ranks": final_ranks(g, s), "winners": [],
+                        "score_parts": list(g.score_names), "record": None, "failure": table.failure}
     return out

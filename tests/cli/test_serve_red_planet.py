@@ -107,3 +107,38 @@ def test_the_docs_name_every_field_of_a_red_planet_game_and_its_replay_listing(c
     row = next(line for line in play.splitlines() if line.startswith("| `GET /api/replays/{rid}` |"))
     documented = re.findall(r"`(\w+)` \(", row[row.index("with `error_kind`:"):])
     assert sorted(documented) == sorted(ERROR_LEADS), (documented, row)
+
+
+def test_a_bots_failure_is_named_in_final_failure_as_in_space_mission():
+    """Before: a Red Planet game ended by a bot's failure gave the message in the top-level
+    `error` only and `final` null, where Space Mission gives `final.failure`. Now `final` is given
+    in Space Mission's shape as well (the failure, the scores and ranks so far, no winners, no
+    record); `error` keeps the message, as documented; a game played out has `final.failure` null."""
+    app = create_app(["random"], game_opponents={"red_planet": ["random"]})
+    client = TestClient(app, headers=JSON_HEADERS)
+    g = new(client, players=3, opponents="random", seat=0, seed=5)
+    table = app.state.store._games[g["id"]].table
+
+    def broken(obs, mask):
+        raise ZeroDivisionError("oops")
+
+    for bot in table.bots.values():
+        bot.agent.act = broken
+    while not g["over"]:
+        r = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"]})
+        assert r.status_code == 200, r.text
+        g = r.json()
+    message = g["error"]
+    assert "(seat 1) failed: ZeroDivisionError: oops" in message or "(seat 2) failed: ZeroDivisionError: oops" in message
+    final = g["final"]
+    assert final["failure"] == message and final["winners"] == [] and final["record"] is None
+    assert len(final["scores"]) == len(final["ranks"]) == 3 and all(1 <= r <= 3 for r in final["ranks"])
+    assert set(final["score_parts"]) <= set(final["scores"][0])
+    assert client.get(f"/api/games/{g['id']}").json()["final"] == final
+
+
+def test_a_game_played_out_has_no_failure(client):
+    g = new(client, players=3, opponents="random", seat=0, seed=5)
+    while not g["over"]:
+        g = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"]}).json()
+    assert g["error"] is None and g["final"]["failure"] is None and g["final"]["winners"]
