@@ -26,7 +26,7 @@ from spacemission_env.games import GAMES
 from spacemission_env.json_input import parse_json
 
 from ..serve import BODY_TIMEOUT, TIMEOUT_GRACEFUL_SHUTDOWN
-from .games import ApiError, GameStore, game_options, make_table, shown
+from .games import ApiError, GameStore, game_options, make_table, refuse_null, shown
 from .intake import JSON_TYPE, MAX_BODY, BodyDeadline, BodyTimeout, LoopbackOnly, client_gone, read_body
 from .payload import game_json, meta
 from .protocol_games import (ProtocolTable, make_protocol_table, picture_png, picture_snapshot, protocol_game_json,
@@ -232,6 +232,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
 
     async def new_game(request):
         body = await read_json(request)
+        if isinstance(body, dict):
+            refuse_null(body, "game", "spacemission")
         other = isinstance(body, dict) and body.get("game", "spacemission") != "spacemission"
         if other:
             name = body["game"]

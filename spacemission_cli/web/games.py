@@ -52,10 +52,21 @@ def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
     return value
 
 
+def refuse_null(body: dict, key: str, default: str) -> None:
+    """ApiError 400 when the name field ``key`` (game, rules, opponents) is given as null: it
+    is a name, given or left out (``default``: what leaving it out means); only a number field
+    takes its default from null (``_int_field``; seed: a random one), as documented."""
+    if key in body and body[key] is None:
+        raise ApiError(400, f"{key} is null, which names nothing: leave {key} out for {default} (only a number "
+                            f"field, players, seat, seed or max_rounds, takes its default from null)")
+
+
 def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tuple[list[str], int, int]:
     """(opponents' specs in seat order, the person's seat, the seed) of a new game's request,
     for any game: one offered spec for all or one per opponent, a seat number or "random",
     a seed or null (a random one)."""
+    if allowed_opponents:
+        refuse_null(body, "opponents", f"the server's first, {allowed_opponents[0]}")
     specs = body.get("opponents", allowed_opponents[0] if allowed_opponents else None)
     if isinstance(specs, str):
         specs = [specs]
@@ -99,6 +110,7 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     if unknown:
         raise ApiError(400, f"unknown field {shown(unknown[0])}; a new game takes {', '.join(sorted(known))}")
     players = _int_field(body, "players", 2, 2, max_players)
+    refuse_null(body, "rules", "yucata")
     rules = body.get("rules", "yucata")
     if rules not in RULE_SETS:
         raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {shown(rules)}")

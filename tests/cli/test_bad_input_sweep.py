@@ -125,6 +125,23 @@ def test_a_null_option_of_a_new_game_takes_its_default(body, client):
     assert r.json()["seat"] == 0 and r.json()["players"] == (3 if "game" in body else 2)
 
 
+@pytest.mark.parametrize("body, key, default", [({"game": None}, "game", "spacemission"),
+                                                 ({"rules": None}, "rules", "yucata"),
+                                                 ({"opponents": None}, "opponents", "the server's first, random"),
+                                                 ({"game": "red_planet", "opponents": None}, "opponents",
+                                                  "the server's first, random")])
+def test_a_null_name_of_a_new_game_is_refused_saying_why(body, key, default, client):
+    """A null number takes its default (above); a name (game, rules, opponents) is given or left
+    out. Before: {"game": null} was refused as "game must be one of spacemission, red_planet, got
+    None" (None, Python's word, and no hint that leaving it out means spacemission), rules and
+    opponents alike. Now the message says it is null, names nothing, and what leaving it out
+    means; no game is made."""
+    r = client.post("/api/games", json=body)
+    refused(r, 400, f"{key} is null, which names nothing: leave {key} out for {default} (only a number field")
+    assert "None" not in r.json()["error"]
+    assert len(client.app.state.store) == 0
+
+
 @pytest.mark.parametrize("seat", [0.0, True, None, "0"])
 def test_a_move_names_a_seat_that_is_not_an_integer(seat, client):
     """Before the fix 0.0 (and True for seat 1) passed as the person's seat."""
