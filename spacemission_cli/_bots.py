@@ -27,6 +27,21 @@ def bot_interrupts():
     return _agent_interrupts()
 
 
+def bot_failures() -> tuple:
+    """What a bot may raise that is its own failure here, as the arena counts them
+    (``arena_play.AGENT_FAILURES`` of the moment: any exception and SystemExit, and
+    KeyboardInterrupt where a real Ctrl-C raises ArenaStopped instead, under
+    :func:`bot_interrupts`); in a thread other than the main one (a server's request), where
+    no Ctrl-C arrives, KeyboardInterrupt too. A real Ctrl-C (ArenaStopped) is caught first by
+    the callers, as the user's stop."""
+    import threading
+
+    from spacemission_agents import arena_play
+    from spacemission_agents.arena_workers import AGENT_INTERRUPTS
+
+    return arena_play.AGENT_FAILURES if threading.current_thread() is threading.main_thread() else AGENT_INTERRUPTS
+
+
 def make_bot(spec: str, seed: int, game: str = "spacemission"):
     """``make_agent(spec, seed=seed, game=game)`` for play and serve, where a SystemExit or
     KeyboardInterrupt of the agent's constructor (or of its module, as it loads) is a
@@ -37,20 +52,15 @@ def make_bot(spec: str, seed: int, game: str = "spacemission"):
     request), or in the main thread under the arena's ``_agent_interrupts`` (where a real
     Ctrl-C raises ArenaStopped, which passes: the user's stop); in the main thread under
     Python's own SIGINT handler it passes too (the user's Ctrl-C, as in the arena)."""
-    import threading
-
-    from spacemission_agents import arena_play
     from spacemission_agents.arena_files import ArenaStopped
-    from spacemission_agents.arena_workers import AGENT_INTERRUPTS
     from spacemission_agents.registry import make_agent
     from spacemission_env.checks import cut_long_words, shown
 
-    failures = arena_play.AGENT_FAILURES if threading.current_thread() is threading.main_thread() else AGENT_INTERRUPTS
     try:
         return make_agent(spec, seed=seed, game=game)
     except (ValueError, ArenaStopped):
         raise
-    except failures as exc:  # noqa: BLE001 - make_agent names an Exception already
+    except bot_failures() as exc:  # noqa: BLE001 - make_agent names an Exception already
         raise ValueError(f"agent spec {shown(spec)} failed as it was built: {type(exc).__name__}"
                          f"{': ' if str(exc) else ''}{cut_long_words(str(exc))}") from exc
 
@@ -63,16 +73,22 @@ def bind_bot(agent, spec: str, config, observation_types, hint: str = "", allow_
     type (the arena's WHOLE_STATE_VIEWS, "seer") unless ``allow_seer``: a bot playing a person
     on it would see the person's hand and every hidden card (R-I4, M-I3), as the arena
     refuses it unless allow_seer (``seer_help`` says how to allow it)."""
+    from spacemission_agents.arena_files import ArenaStopped
+
     if callable(getattr(agent, "bind", None)):
         try:
             agent.bind(config)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"agent {spec!r} refuses this game: {exc}{hint}") from exc
-        except Exception as exc:  # noqa: BLE001 - any failure of a bot's bind is named, never a traceback
+        except ArenaStopped:  # the user's Ctrl-C (bot_interrupts)
+            raise
+        except bot_failures() as exc:  # noqa: BLE001 - any failure of a bot's bind (a sys.exit too) is named, never a traceback
             raise ValueError(f"agent {spec!r} failed to bind to this game: {type(exc).__name__}: {exc}") from exc
     try:
         observation_type = getattr(agent, "observation_type", None) or "info"
-    except Exception as exc:  # noqa: BLE001 - a property of the bot's own
+    except ArenaStopped:
+        raise
+    except bot_failures() as exc:  # noqa: BLE001 - a property of the bot's own
         raise ValueError(f"agent {spec!r}: reading its observation_type failed: {type(exc).__name__}: {exc}") from exc
     if not isinstance(observation_type, str) or observation_type not in observation_types:
         raise ValueError(f"agent {spec!r} asks for observation_type {observation_type!r}; "

@@ -21,7 +21,7 @@ import numpy as np
 from spacemission_env.checks import is_int
 from spacemission_env.games import GameConfig, get_game
 
-from ._bots import SEER_HELP, bind_bot, bot_interrupts, make_bot, seed_for, seer_note
+from ._bots import SEER_HELP, bind_bot, bot_failures, bot_interrupts, make_bot, seed_for, seer_note
 from ._games import parse_records
 from ._prompt import confirm_quit, may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record
@@ -68,7 +68,8 @@ class Bot:
             if self.reseed:
                 self.agent.seed(seed_for(self.seed, self.seat, ply))
             action = self.agent.act(obs, mask.copy())  # the legality check below reads ours
-        except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
+        except bot_failures() as exc:  # noqa: BLE001 - a bot's bug (a sys.exit too) ends the game with a message,
+            # not a traceback (a KeyboardInterrupt too on a server's thread; in the terminal it is Ctrl-C)
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
         if not is_int(action) \
                 or not 0 <= action < len(mask) or not mask[action]:

@@ -10,7 +10,7 @@ from spacemission_env.checks import is_int
 from spacemission_env.json_input import parse_json
 
 from ._args import UsageParser, int_arg
-from ._bots import SEER_HELP, bind_bot, bot_interrupts, make_bot, seed_for
+from ._bots import SEER_HELP, bind_bot, bot_failures, bot_interrupts, make_bot, seed_for
 from ._prompt import Prompt
 
 EXAMPLE = """examples:
@@ -122,7 +122,8 @@ class Opponent:
             if self.reseed:
                 self.agent.seed(seed_for(self.seed, self.seat, ply))
             action = self.agent.act(obs, mask.copy())  # the legality check below reads ours
-        except Exception as exc:  # a bot's bug ends the game with a message, not a traceback
+        except bot_failures() as exc:  # noqa: BLE001 - a bot's bug (a sys.exit too) ends the game with a message,
+            # not a traceback (a KeyboardInterrupt too on a server's thread; in the terminal it is Ctrl-C)
             raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
         if not is_int(action) \
                 or not 0 <= action < len(mask) or not mask[action]:

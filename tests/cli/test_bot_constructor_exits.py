@@ -1,4 +1,4 @@
-"""A bot whose constructor calls sys.exit() or raises KeyboardInterrupt (no Ctrl-C pressed) in
+"""A bot whose constructor (or bind, or act) calls sys.exit() or raises KeyboardInterrupt (no Ctrl-C pressed) in
 `spacemission play` and `spacemission serve`. Before: play ended with the bot's status and no
 word (sys.exit(3): status 3) or as the user's Ctrl-C (a KeyboardInterrupt traceback), serve
 likewise at its start, and a new game's request on a server ended in its worker thread
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import sys
 
@@ -95,3 +96,74 @@ def test_a_new_game_on_the_server_names_a_bot_that_exits_or_interrupts(game, whe
     r = client.post("/api/games", json={"game": game, "players": players, "opponents": "random", "seed": 1})
     assert r.status_code == 201, r.text
     assert len(app.state.store) == 1
+
+
+QUITS = f"{__name__}:Quits"
+
+
+class Quits(First):
+    """sys.exit(3) in ``where``: act or bind; ``where=interrupt`` raises KeyboardInterrupt in act."""
+
+    def __init__(self, where: str = "act"):
+        self.where = where
+
+    def bind(self, config):
+        if self.where == "bind":
+            sys.exit(3)
+
+    def act(self, observation, action_mask):
+        if self.where == "act":
+            sys.exit(3)
+        if self.where == "interrupt":
+            raise KeyboardInterrupt
+        return super().act(observation, action_mask)
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_play_ends_the_game_naming_a_bot_that_exits_in_act(game, monkeypatch, capsys):
+    """Before: a bot calling sys.exit(3) in act ended play with status 3 and no word (play names
+    only an Exception of act); now it ends the game as any bot's failure, naming it."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 50))
+    code = main(["play", "--game", game, "--opponents", f"{QUITS}:where=act", "--seat", "1", "--seed", "1"])
+    out = capsys.readouterr()
+    assert code == 1, (out.out[-500:], out.err[-500:])
+    assert re.search(rf"opponent '{QUITS}:where=act' \(seat [02]\) failed: SystemExit: 3", out.out), out.out[-500:]
+    assert "Traceback" not in out.out + out.err
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_play_names_a_bot_that_exits_in_bind(game, default_sigint, capsys, monkeypatch):
+    spec = f"{QUITS}:where=bind"
+    err = _usage_error(["play", "--game", game, "--opponents", spec, "--seed", "1"], capsys, monkeypatch)
+    assert f"argument --opponents: agent {spec!r} failed to bind to this game: SystemExit: 3" in err, err
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("where, raised", [("act", "SystemExit: 3"), ("interrupt", "KeyboardInterrupt")])
+def test_a_server_bot_that_exits_or_interrupts_in_act_ends_its_game(game, where, raised):
+    """Before: the request's thread passed the SystemExit (or KeyboardInterrupt) on to the
+    server, which answered nothing (the test client's portal was cancelled). Now the game
+    ends with the bot's failure named, as for any exception, and the server goes on."""
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
+    from starlette.testclient import TestClient
+
+    from spacemission_cli.web.app import create_app
+    from tests.helpers.web import JSON_HEADERS
+
+    spec = f"{QUITS}:where={where}"
+    app = create_app(["random", spec], game_opponents={"red_planet": ["random", spec]})
+    client = TestClient(app, headers=JSON_HEADERS)
+    players = 2 if game == "spacemission" else 3
+    r = client.post("/api/games", json={"game": game, "players": players, "opponents": spec, "seat": 1, "seed": 1})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    for _ in range(50):  # the person's moves until a bot is to act (Red Planet: the person may choose first)
+        if g["over"]:
+            break
+        r = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"]})
+        assert r.status_code == 200, r.text
+        g = r.json()
+    assert g["over"] and re.search(rf"'{spec}' \(seat [02]\) failed: {raised}", g["final"]["failure"]), g["final"]
+    r = client.post("/api/games", json={"game": game, "players": players, "opponents": "random", "seed": 1})
+    assert r.status_code == 201, r.text
