@@ -26,8 +26,11 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = "tests.cli.test_serve_hung_bot:Hangs"
-# serve with short waits (uvicorn's graceful shutdown and the app's wait for a decision under way)
-SERVE = """import sys
+# serve with short waits (uvicorn's graceful shutdown and the app's wait for a decision under way), with
+# SIGINT's handler Python's own, as a terminal's Ctrl-C finds it (a shell's background job has it ignored)
+SERVE = """import signal
+import sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import spacemission_cli.serve as serve
 import spacemission_cli.web.app as app
 serve.TIMEOUT_GRACEFUL_SHUTDOWN = app.TIMEOUT_GRACEFUL_SHUTDOWN = 0.5
@@ -57,10 +60,8 @@ def _serve(mark: Path, opponents: str) -> tuple[subprocess.Popen, str]:
     """The server in a process of its own, and its address once it has said it."""
     env = dict(os.environ, HANGS_MARK=str(mark),
                PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
-    # SIGINT as a terminal's Ctrl-C gives it (a shell's background job would have it ignored)
     proc = subprocess.Popen([sys.executable, "-c", SERVE, "--port", "0", "--opponents", opponents], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if " at http://127.0.0.1:" not in line:
         proc.kill()
