@@ -36,6 +36,7 @@ import ast
 import importlib
 import inspect
 import re
+import types
 from functools import lru_cache
 
 import pytest
@@ -184,7 +185,12 @@ def _resolve_dotted(name: str):
         for p in parts[i:]:
             if not hasattr(obj, p):
                 return f"{'.'.join(parts[:i])} has no attribute {'.'.join(parts[i:])!r}"
-            obj = getattr(obj, p)
+            owner, obj = obj, getattr(obj, p)
+            home = getattr(obj, "__module__", None)
+            if (isinstance(owner, types.ModuleType) and p not in vars(owner) and p not in getattr(owner, "__all__", ())
+                    and isinstance(home, str) and home != owner.__name__):
+                # a name that moved, still served by the old module's __getattr__ for old code
+                return f"{owner.__name__}.{p} is a compatibility name (its module's __getattr__): name its home {home}.{p}"
         return None
     return "no such module"
 
