@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spacemission_env.checks import is_int
+from spacemission_env.checks import is_int, shown
 from spacemission_env.engine_common import quiet
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
@@ -311,7 +311,7 @@ class BotBase(BasePolicy):
     def seed(self, seed: int | None = None) -> None:
         """Deterministic play given the seed (None means 0); the seed only salts tie-breaks."""
         if seed is not None and (not is_int(seed) or seed < 0):
-            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+            raise ValueError(f"seed must be a non-negative integer or None, got {shown(seed)}")
         self._salt = np.uint64(salt64(seed or 0))
 
     def bind(self, config) -> None:
@@ -329,7 +329,7 @@ class BotBase(BasePolicy):
         d = observation_size(self.observation_type)
         if obs.ndim != 2 or obs.shape[1] != d or obs.shape[0] != masks.shape[0]:
             raise ValueError(f"{self.name}: observations must have shape [{masks.shape[0]}, {d}] "
-                             f"(observation_type {self.observation_type!r}), got {obs.shape}")
+                             f"(observation_type {shown(self.observation_type)}), got {obs.shape}")
         if obs.dtype != np.int8:
             raise ValueError(f"{self.name}: observations must be int8, got {obs.dtype}")
         if masks.shape[0] and not masks.any(axis=1).all():

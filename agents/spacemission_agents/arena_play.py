@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from spacemission_env.checks import cut_long_words
+from spacemission_env.checks import cut_long_words, shown
 from spacemission_env.games import get_game
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import HAND_SIZE, NUM_CARDS, RING_SIZE
@@ -246,7 +246,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
                 out["forfeits"].append({
                     "game": int(game_ids[g]), "seed": int(seeds[g]), "seat": seat, "agent": names[k],
                     "round": int(st.round[r]) if hasattr(st, "round") else 0, "action": action, "reason": reason,
-                    "message": (f"agent {names[k]!r} forfeits game {int(game_ids[g])} (seed {int(seeds[g])}, seat {seat}, "
+                    "message": (f"agent {shown(names[k])} forfeits game {int(game_ids[g])} (seed {int(seeds[g])}, seat {seat}, "
                                 f"round {int(st.round[r]) if hasattr(st, 'round') else 0}): {reason}" + (f"; legal: {legal}" if action is not None else "")),
                 })
         steps = np.flatnonzero(ok)

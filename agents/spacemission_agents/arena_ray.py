@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from spacemission_env.checks import shown
+
 from .registry import parse_spec, split_model_path
 
 __all__ = ["check_address", "portable_spec", "ray_results", "reach_address"]
@@ -69,7 +71,7 @@ def _host_port(address: str) -> tuple[str, int] | None:
     rest = address[len("ray://"):] if address.startswith("ray://") else address
     host, sep, port = rest.rpartition(":")
     if not sep or not host or host != host.strip() or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise ValueError(f"{address!r} is not a Ray cluster address: expected auto, HOST:PORT (port in 1..65535), "
+        raise ValueError(f"{shown(address)} is not a Ray cluster address: expected auto, HOST:PORT (port in 1..65535), "
                          "ray://HOST:PORT, or '' (a local Ray)")
     return host.strip("[]"), int(port)
 
@@ -91,14 +93,14 @@ def reach_address(address: str | None, timeout: float = CONNECT_TIMEOUT_S) -> No
         try:
             return reach_address(os.environ["RAY_ADDRESS"], timeout)
         except ValueError as exc:
-            raise ValueError(f"no address given, so Ray joins RAY_ADDRESS={os.environ['RAY_ADDRESS']!r}: {exc}") from None
+            raise ValueError(f"no address given, so Ray joins RAY_ADDRESS={shown(os.environ['RAY_ADDRESS'])}: {exc}") from None
     where = _host_port(address or "")
     if where is None:
         return
     try:
         socket.create_connection(where, timeout=timeout).close()
     except OSError as exc:
-        raise ValueError(f"no Ray cluster answers at {address!r} ({exc.strerror or exc}); "
+        raise ValueError(f"no Ray cluster answers at {shown(address)} ({exc.strerror or exc}); "
                          f"start one with `ray start --head` or give its address") from None
 
 

@@ -50,14 +50,14 @@ class ArenaResult:
         for a in self.agents:
             if a.name == name:
                 return a
-        raise KeyError(f"no agent {name!r}; agents: {[a.name for a in self.agents]}")
+        raise KeyError(f"no agent {shown(name)}; agents: {[a.name for a in self.agents]}")
 
     def pair(self, agent: str, opponent: str) -> PairStats:
         """Statistics of ``agent`` against ``opponent`` (KeyError if they never met)."""
         try:
             return self.pairs[(agent, opponent)]
         except KeyError:
-            raise KeyError(f"no games between {agent!r} and {opponent!r}; agents: {[a.name for a in self.agents]}") from None
+            raise KeyError(f"no games between {shown(agent)} and {shown(opponent)}; agents: {[a.name for a in self.agents]}") from None
 
     @property
     def num_games(self) -> int:

@@ -69,7 +69,7 @@ from pathlib import Path
 import numpy as np
 
 from spacemission_env import decode
-from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, is_int
+from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, cut_long_words, is_int, shown
 from spacemission_env.games import GameConfig, require_game
 from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
@@ -106,7 +106,7 @@ def _fraction(name: str, value) -> float:
     """A weight in [0, 1] (ValueError naming it otherwise)."""
     out = _number(name, value, 0.0)
     if out > 1:
-        raise ValueError(f"NetSearchAgent: {name} must be in [0, 1], got {value!r}")
+        raise ValueError(f"NetSearchAgent: {name} must be in [0, 1], got {shown(value)}")
     return out
 
 
@@ -135,29 +135,29 @@ class NetSearchAgent(BasePolicy):
         self.worlds = _number("worlds", worlds, 1, integer=True)
         if self.worlds > INDEX_LIMIT:  # world numbers (visits mod worlds) are int64
             raise ValueError(f"NetSearchAgent: worlds must be an integer in 1..{INDEX_LIMIT} (2**63 - 1; world "
-                             f"numbers are int64), got {worlds!r}")
+                             f"numbers are int64), got {shown(worlds)}")
         self.candidates = _number("candidates", candidates, 1, integer=True)
         self.c_puct = _number("c_puct", c_puct, 0.0)
         self.temperature = _number("temperature", temperature, 0.0)
         self.mix, self.margin = _fraction("mix", mix), _fraction("margin", margin)
         if self.temperature <= 0:
-            raise ValueError(f"NetSearchAgent: temperature must be > 0, got {temperature!r}")
+            raise ValueError(f"NetSearchAgent: temperature must be > 0, got {shown(temperature)}")
         self.depth = _number("depth", depth, 0, integer=True)
         self.first = _number("first", first, 0, integer=True)
         self.wave = _number("wave", wave, 1, integer=True)
         if until not in UNTIL:
-            raise ValueError(f"NetSearchAgent: until must be one of {UNTIL}, got {until!r}")
+            raise ValueError(f"NetSearchAgent: until must be one of {UNTIL}, got {shown(until)}")
         self.until = until
         if clock not in CLOCKS:
-            raise ValueError(f"NetSearchAgent: clock must be one of {tuple(CLOCKS)}, got {clock!r}")
+            raise ValueError(f"NetSearchAgent: clock must be one of {tuple(CLOCKS)}, got {shown(clock)}")
         for name, p in (("policy", policy), ("value", value), ("seer_value", seer_value)):
             if p is not None and not isinstance(p, str):
-                raise ValueError(f"NetSearchAgent: {name} must be a file path or None, got {p!r}")
+                raise ValueError(f"NetSearchAgent: {name} must be a file path or None, got {shown(p)}")
         if policy is None and value is not None:
             raise ValueError("NetSearchAgent: a value path needs the policy path it was fitted for")
         for name, p in (("policy", policy), ("value", value), ("seer_value", seer_value)):
             if p is not None and not Path(p).is_file():
-                raise ValueError(f"NetSearchAgent: {name} {p!r} is {'a directory' if Path(p).is_dir() else 'no file'}")
+                raise ValueError(f"NetSearchAgent: {name} {shown(p)} is {'a directory' if Path(p).is_dir() else 'no file'}")
         self.clock, self._clock = clock, CLOCKS[clock]
         self._greedy = GreedyRollout(salt=0)
         self._paths = (policy, value)
@@ -177,7 +177,7 @@ class NetSearchAgent(BasePolicy):
     # --- protocol --------------------------------------------------------------------------
     def seed(self, seed: int | None = None) -> None:
         if seed is not None and (not is_int(seed) or seed < 0):
-            raise ValueError(f"NetSearchAgent: seed must be a non-negative integer or None, got {seed!r}")
+            raise ValueError(f"NetSearchAgent: seed must be a non-negative integer or None, got {shown(seed)}")
         self._seed = int(seed or 0)
 
     def bind(self, config) -> None:
@@ -206,18 +206,18 @@ class NetSearchAgent(BasePolicy):
                 for what, net in (("policy", policy), ("value net", value)):
                     otype = None if net is None else net.metadata["observation_type"]
                     if otype not in (None, self.observation_type):  # it would misread the bot's observations
-                        raise ValueError(f"the {what} {str(val_path if net is value else pol_path)!r} reads "
-                                         f"{otype!r} observations; NetSearchAgent feeds it "
-                                         f"{self.observation_type!r} ones")
+                        raise ValueError(f"the {what} {shown(str(val_path if net is value else pol_path))} reads "
+                                         f"{shown(otype)} observations; NetSearchAgent feeds it "
+                                         f"{shown(self.observation_type)} ones")
             except ValueError as e:
-                raise ValueError(f"NetSearchAgent: no policy for {n} players, rules {game[1]!r}, "
-                                 f"max_rounds {game[2]}: {e}") from None
+                raise ValueError(f"NetSearchAgent: no policy for {n} players, rules {shown(game[1])}, "
+                                 f"max_rounds {game[2]}: {cut_long_words(str(e))}") from None
             if value is not None:
                 value.check_policy(pol_path)
                 m = value.metadata
                 if (m["num_players"], m["rules"], m["max_rounds"]) != game:
                     raise ValueError(f"NetSearchAgent: the value net was fitted for {m['num_players']} players, "
-                                     f"rules {m['rules']!r}, max_rounds {m['max_rounds']}; the game is {game}")
+                                     f"rules {shown(m['rules'])}, max_rounds {m['max_rounds']}; the game is {game}")
             self._nets[game] = (policy, value)
             self._seer = self._seers[game]
             self._warm_up(game, policy, value)
@@ -232,14 +232,14 @@ class NetSearchAgent(BasePolicy):
         try:
             net = ValueNet.load(self.seer_value)
             if net.metadata["observation_type"] != "seer":
-                raise ValueError(f"it reads {net.metadata['observation_type']!r} observations, not 'seer' ones")
+                raise ValueError(f"it reads {shown(net.metadata['observation_type'])} observations, not 'seer' ones")
             m = net.metadata
             if (m["num_players"], m["rules"], m["max_rounds"]) != game:
-                raise ValueError(f"it was fitted for {m['num_players']} players, rules {m['rules']!r}, "
+                raise ValueError(f"it was fitted for {m['num_players']} players, rules {shown(m['rules'])}, "
                                  f"max_rounds {m['max_rounds']}; the game is {game}")
             net.check_policy(self._paths[0] if self._paths[0] is not None else PPOAgent.shipped_path(game[0]))
         except ValueError as e:
-            raise ValueError(f"NetSearchAgent: seer_value {self.seer_value!r}: {e}") from None
+            raise ValueError(f"NetSearchAgent: seer_value {shown(self.seer_value)}: {cut_long_words(str(e))}") from None
         return net
 
     def _warm_up(self, game: tuple[int, str, int], policy: PPOAgent, value: ValueNet | None) -> None:

@@ -47,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spacemission_env.checks import count_text, cut, cut_long_words, shown
 from spacemission_env.games import DEFAULT_GAME, GAMES, GameConfig, get_game, require_game
 from spacemission_env.env_common import check_seed
 from spacemission_env.json_input import parse_json
@@ -97,14 +98,21 @@ def one_blas_thread():
             _BLAS_HELD.held = False
 
 
+def _plain(value) -> str:
+    """A metadata value for a message, as it read before without quotes when a str (a
+    version, a hash), cut (checks.cut); anything else as checks.shown shows it (an int past
+    str's digit limit included)."""
+    return cut(value) if isinstance(value, str) else shown(value)
+
+
 def read_npz_file(p: Path, missing: str, kind: str, what: str) -> tuple[dict, dict]:
     """(arrays, metadata) of a model-like .npz (arrays plus a JSON string under
     "metadata"); ValueError for a missing file ("no {missing} at ..."), an unreadable one
     or one without metadata ("not {what}")."""
     if p.is_dir():
-        raise ValueError(f"{str(p)!r} is a directory, not a {missing}")
+        raise ValueError(f"{shown(str(p))} is a directory, not a {missing}")
     if not p.is_file():
-        raise ValueError(f"no {missing} at {str(p)!r}")
+        raise ValueError(f"no {missing} at {shown(str(p))}")
     try:
         with np.load(p, allow_pickle=False) as z:
             if not hasattr(z, "files"):  # a single .npy array, not an .npz archive
@@ -118,19 +126,20 @@ def read_npz_file(p: Path, missing: str, kind: str, what: str) -> tuple[dict, di
                                      f"({MAX_FILE_BYTES:,})")
                 arrays = {k: z[k] for k in z.files}
     except Exception as exc:  # noqa: BLE001 - any unreadable file means the same thing
-        raise ValueError(f"{str(p)!r} is not a readable .npz {kind} ({type(exc).__name__}: {exc})") from exc
+        raise ValueError(f"{shown(str(p))} is not a readable .npz {kind} ({type(exc).__name__}: "
+                         f"{cut_long_words(str(exc))})") from exc
     if arrays is None:
-        raise ValueError(f"{str(p)!r} has no metadata; not {what} (a training checkpoint or an SB3 .zip is not a "
+        raise ValueError(f"{shown(str(p))} has no metadata; not {what} (a training checkpoint or an SB3 .zip is not a "
                          f"model file: export the model, e.g. a run's final.npz)")
     text = np.asarray(arrays.pop("metadata"))
     if text.ndim != 0 or text.dtype.kind != "U":
-        raise ValueError(f"{str(p)!r}: its metadata is not a JSON string (dtype {text.dtype}, shape {text.shape})")
+        raise ValueError(f"{shown(str(p))}: its metadata is not a JSON string (dtype {text.dtype}, shape {text.shape})")
     try:
         meta = parse_json(str(text))
     except ValueError as exc:  # "not valid JSON: ..."
-        raise ValueError(f"{str(p)!r}: its metadata is {exc}") from None
+        raise ValueError(f"{shown(str(p))}: its metadata is {cut_long_words(str(exc))}") from None
     if not isinstance(meta, dict):
-        raise ValueError(f"{str(p)!r}: its metadata must be a JSON object, got {type(meta).__name__}")
+        raise ValueError(f"{shown(str(p))}: its metadata must be a JSON object, got {type(meta).__name__}")
     return arrays, meta
 
 
@@ -166,14 +175,15 @@ def check_game_fields(meta: dict, where: str) -> None:
     GameConfig checks them): bind compares them with the game played."""
     game = meta.get("game", DEFAULT_GAME)
     if not isinstance(game, str) or game not in GAMES:
-        raise ValueError(f"{where} is a model of game {game!r}, unknown to this package ({sorted(GAMES)})")
+        raise ValueError(f"{where} is a model of game {shown(game)}, unknown to this package ({sorted(GAMES)})")
     missing = [k for k in ("num_players", "rules", "max_rounds") if meta.get(k) is None]
     if missing:
         raise ValueError(f"{where}: its metadata lacks {', '.join(missing)} (the game it was made for)")
     try:
         GameConfig(meta["num_players"], meta["rules"], meta["max_rounds"], game=game)
     except ValueError as exc:
-        raise ValueError(f"{where}: its metadata names a configuration its game does not have: {exc}") from None
+        raise ValueError(f"{where}: its metadata names a configuration its game does not have: "
+                         f"{cut_long_words(str(exc))}") from None
 
 
 def check_format_version(meta: dict, where: str, newest: int) -> None:
@@ -184,10 +194,11 @@ def check_format_version(meta: dict, where: str, newest: int) -> None:
     v = meta.get("version")
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise ValueError(f"{where}: its metadata's version (of the file format) must be a whole number from 1, "
-                         f"got {v!r}")
+                         f"got {shown(v)}")
     if v > newest:
-        raise ValueError(f"{where} is of format version {v}, newer than this package reads (1..{newest}; package "
-                         f"{package_version()}, file made with {meta.get('package_version')}); upgrade spacemission_env")
+        raise ValueError(f"{where} is of format version {count_text(v)}, newer than this package reads (1..{newest}; "
+                         f"package {package_version()}, file made with {_plain(meta.get('package_version'))}); upgrade "
+                         f"spacemission_env")
 
 
 def save_npz_file(path, metadata: dict, params: dict) -> Path:
@@ -206,14 +217,14 @@ def check_observation_layout(meta: dict, where: str, made: str = "trained", reme
     encoding = get_game(game).encoding
     otype = meta.get("observation_type")
     if otype not in encoding.OBSERVATION_TYPES:
-        raise ValueError(f"{where} uses observation_type {otype!r}, unknown to this package "
+        raise ValueError(f"{where} uses observation_type {shown(otype)}, unknown to this package "
                          f"({', '.join(encoding.OBSERVATION_TYPES)})")
     want = (get_game(game).description.observation_size(otype), layout_hash(otype, game))
     have = (meta.get("observation_size"), meta.get("observation_layout_hash"))
     if have != want:
-        raise ValueError(f"{where} was {made} on a different {otype!r} observation layout (size {have[0]}, layout "
-                         f"hash {have[1]}) than this package's (size {want[0]}, hash {want[1]}; package "
-                         f"{package_version()}, file made with {meta.get('package_version')}); {remedy}")
+        raise ValueError(f"{where} was {made} on a different {otype!r} observation layout (size {_plain(have[0])}, "
+                         f"layout hash {_plain(have[1])}) than this package's (size {want[0]}, hash {want[1]}; package "
+                         f"{package_version()}, file made with {_plain(meta.get('package_version'))}); {remedy}")
 
 
 def shipped_data_path(filename: str, what: str) -> Path:
@@ -221,7 +232,7 @@ def shipped_data_path(filename: str, what: str) -> Path:
     ``what`` when the installation lacks it."""
     path = Path(str(resources.files("spacemission_agents") / "data" / filename))
     if not path.is_file():
-        raise ValueError(f"the shipped {what} is missing ({path}); reinstall the package")
+        raise ValueError(f"the shipped {what} is missing ({shown(str(path))}); reinstall the package")
     return path
 
 
@@ -269,8 +280,13 @@ def make_metadata(*, observation_type: str, num_players: int, rules: str, max_ro
 
 
 def _check_temperature(t) -> float:
-    if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) or not np.isfinite(t) or t < 0:
-        raise ValueError(f"temperature must be a finite number >= 0 (0: greedy), got {t!r}")
+    ok = not isinstance(t, bool) and isinstance(t, (int, float, np.integer, np.floating))
+    try:
+        ok = ok and np.isfinite(float(t)) and t >= 0
+    except OverflowError:  # an int past float's range (10**400): not a finite float
+        ok = False
+    if not ok:
+        raise ValueError(f"temperature must be a finite number >= 0 (0: greedy), got {shown(t)}")
     return float(t)
 
 
@@ -305,9 +321,9 @@ class PPOAgent(BasePolicy):
             except TypeError as exc:  # parameters the heuristic bot does not have (named, cut: not the whole prior)
                 raise ValueError(f"model prior: {exc}") from None
             if self._prior.game != self.game:
-                raise ValueError(f"model for {self.game!r} names the heuristic prior of {self._prior.game!r}")
+                raise ValueError(f"model for {self.game!r} names the heuristic prior of {shown(self._prior.game)}")
             if self._prior.observation_type != self.metadata["observation_type"]:
-                raise ValueError(f"model prior reads {self._prior.observation_type!r} observations; the model's "
+                raise ValueError(f"model prior reads {shown(self._prior.observation_type)} observations; the model's "
                                  f"observation_type is {self.metadata['observation_type']!r}")
             beta = np.asarray(self.params.get("prior_beta", np.zeros(0)))
             if beta.shape != (1,) or not np.isfinite(beta).all():
@@ -364,7 +380,7 @@ class PPOAgent(BasePolicy):
     @staticmethod
     def _check_metadata(meta: dict, where: str) -> None:
         if meta.get("format") != FORMAT:
-            raise ValueError(f"{where} is not a Space Mission PPO policy (format {meta.get('format')!r}, "
+            raise ValueError(f"{where} is not a Space Mission PPO policy (format {shown(meta.get('format'))}, "
                              f"expected {FORMAT!r})")
         check_format_version(meta, where, VERSION)
         game = meta.get("game", DEFAULT_GAME)
@@ -372,7 +388,7 @@ class PPOAgent(BasePolicy):
         check_observation_layout(meta, where)
         num_actions = get_game(game).num_actions
         if meta.get("num_actions") != num_actions:
-            raise ValueError(f"{where} has {meta.get('num_actions')} actions; {game!r} has {num_actions}")
+            raise ValueError(f"{where} has {_plain(meta.get('num_actions'))} actions; {game!r} has {num_actions}")
 
     @classmethod
     def load(cls, path, *, temperature: float = 0.0, seed: int | None = None, name: str | None = None) -> "PPOAgent":
@@ -405,11 +421,11 @@ class PPOAgent(BasePolicy):
     @classmethod
     def _read(cls, p: Path) -> "PPOAgent":
         arrays, meta = read_npz_file(p, "PPO model file", "model file", "a Space Mission PPO policy")
-        cls._check_metadata(meta, f"model {str(p)!r}")
+        cls._check_metadata(meta, f"model {shown(str(p))}")
         try:
             return cls(arrays, meta, name=f"ppo:{p.name}")
         except ValueError as exc:  # the arrays: name the file
-            raise ValueError(f"model {str(p)!r}: {exc}") from None
+            raise ValueError(f"model {shown(str(p))}: {cut_long_words(str(exc))}") from None
 
     def _freeze(self) -> None:
         """Make the arrays read-only: they are shared by every agent loaded from the file."""
@@ -473,7 +489,7 @@ class PPOAgent(BasePolicy):
     def bind(self, config) -> None:
         """Refuse a game the model was not trained for (ValueError naming both)."""
         m = self.metadata
-        require_game(config, self.game, f"PPO model {self.name!r}")
+        require_game(config, self.game, f"PPO model {shown(self.name)}")
         other = None
         if self._shipped_players == "auto" and config.num_players != m["num_players"]:
             other = type(self).load_shipped(config.num_players, temperature=self.temperature, game=self.game)
@@ -486,7 +502,7 @@ class PPOAgent(BasePolicy):
                              f"{want[2]} (train one: spacemission train --game {self.game} --players {have[0]} "
                              f"--rules {have[1]} --max-rounds {have[2]}, then ppo:PATH)")
         if have != want:
-            raise ValueError(f"PPO model {self.name!r} was trained for {want[0]} players, rules {want[1]!r}, "
+            raise ValueError(f"PPO model {shown(self.name)} was trained for {want[0]} players, rules {want[1]!r}, "
                              f"max_rounds {want[2]}; this game has {have[0]} players, rules {have[1]!r}, "
                              f"max_rounds {have[2]}")
         if other is not None:
@@ -516,7 +532,7 @@ class PPOAgent(BasePolicy):
             ok &= obs[:, start + n] == 0
         if not ok.all():
             row = int(np.flatnonzero(~ok)[0])
-            raise ValueError(f"PPO model {self.name!r} plays {n}-player games, but observation row {row} is of a "
+            raise ValueError(f"PPO model {shown(self.name)} plays {n}-player games, but observation row {row} is of a "
                              f"{int(obs[row, start:stop].sum())}-player game (its seat_present block); bind the "
                              f"agent to the game (agent.bind(GameConfig(...))): the shipped 'ppo' then takes the "
                              f"model for the game's player count")

@@ -105,7 +105,7 @@ class HeuristicPrior:
 def prior_observation_type(game: str) -> str:
     """The observation type the game's heuristic prior reads (its bot's); ValueError for a game without one."""
     if game not in HEURISTICS:
-        raise ValueError(f"no heuristic prior for game {game!r}; games with one: {sorted(HEURISTICS)}")
+        raise ValueError(f"no heuristic prior for game {shown(game)}; games with one: {sorted(HEURISTICS)}")
     module, name = HEURISTICS[game]
     return getattr(import_module(module), name).observation_type
 

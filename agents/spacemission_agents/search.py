@@ -74,7 +74,7 @@ import time
 
 import numpy as np
 
-from spacemission_env.checks import check_memory, count_text, is_int
+from spacemission_env.checks import check_memory, count_text, is_int, shown
 from spacemission_env.games import require_game
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
@@ -103,14 +103,23 @@ ROLLOUT_BYTES = 8 * 1024
 MIN_BATCH_SHARE = 8
 
 
+def _finite(value) -> bool:
+    """``value`` (a number) is finite as a float: an int past float's range (10**400), which
+    math.isfinite answers with OverflowError, is not."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False, owner: str = "SearchAgent"):
     """``value`` checked as a number >= ``low`` (ValueError naming ``owner`` and ``name``)."""
     if value is None and allow_none:
         return None
     ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.integer, np.floating))
-    if isinstance(value, bool) or not ok or not math.isfinite(value) or value < low:
+    if isinstance(value, bool) or not ok or not (integer or _finite(value)) or value < low:
         kind = "an integer" if integer else "a finite number"
-        raise ValueError(f"{owner}: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, got {value!r}")
+        raise ValueError(f"{owner}: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, got {shown(value)}")
     return int(value) if integer else float(value)
 
 
@@ -118,8 +127,8 @@ def check_budget(value, owner: str) -> float:
     """A time budget: a finite number of seconds > 0 (one ValueError, naming ``owner``, for a
     negative, zero, infinite or non-numeric one)."""
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not ok or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{owner}: budget must be a finite number of seconds > 0, got {value!r}")
+    if not ok or not _finite(value) or value <= 0:
+        raise ValueError(f"{owner}: budget must be a finite number of seconds > 0, got {shown(value)}")
     return float(value)
 
 
@@ -218,17 +227,17 @@ class SearchAgent(BasePolicy):
         self.heuristic_steps = _number("heuristic_steps", heuristic_steps, 0, integer=True, allow_none=True)
         self.gap = float(_number("gap", gap, 0.0)) if gap != math.inf else math.inf
         if select not in ("halving", "paired"):
-            raise ValueError(f"SearchAgent: select must be 'halving' or 'paired', got {select!r}")
+            raise ValueError(f"SearchAgent: select must be 'halving' or 'paired', got {shown(select)}")
         self.select = select
         if prior not in PRIORS:
-            raise ValueError(f"SearchAgent: prior must be one of {PRIORS}, got {prior!r}")
+            raise ValueError(f"SearchAgent: prior must be one of {PRIORS}, got {shown(prior)}")
         if clock not in CLOCKS:
-            raise ValueError(f"SearchAgent: clock must be one of {tuple(CLOCKS)}, got {clock!r}")
+            raise ValueError(f"SearchAgent: clock must be one of {tuple(CLOCKS)}, got {shown(clock)}")
         if isinstance(rollout, str):
             if rollout not in ROLLOUTS:
-                raise ValueError(f"SearchAgent: rollout must be one of {ROLLOUTS} or an agent object, got {rollout!r}")
+                raise ValueError(f"SearchAgent: rollout must be one of {ROLLOUTS} or an agent object, got {shown(rollout)}")
         elif not callable(getattr(rollout, "act_batch", None)):
-            raise ValueError(f"SearchAgent: rollout {rollout!r} is neither one of {ROLLOUTS} nor an agent (act_batch)")
+            raise ValueError(f"SearchAgent: rollout {shown(rollout)} is neither one of {ROLLOUTS} nor an agent (act_batch)")
         self.rollout, self.prior, self.clock = rollout, prior, clock
         self._clock = CLOCKS[clock]
         self._prior_agent = None
@@ -261,7 +270,7 @@ class SearchAgent(BasePolicy):
         """Play is a deterministic function of the seed and the observation (with an
         ``iterations`` budget); None means 0."""
         if seed is not None and (not is_int(seed) or seed < 0):
-            raise ValueError(f"SearchAgent: seed must be a non-negative integer or None, got {seed!r}")
+            raise ValueError(f"SearchAgent: seed must be a non-negative integer or None, got {shown(seed)}")
         self._seed = int(seed or 0)
 
     def bind(self, config) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spacemission_env.checks import cut_long_words, shown
 from spacemission_env.games import DEFAULT_GAME, get_game
 
 from .ppo import (check_dense_params, check_format_version, check_game_fields, check_observation_layout, layout_hash,
@@ -91,13 +92,13 @@ class ValueNet:
     @staticmethod
     def _check_metadata(meta: dict, where: str) -> None:
         if meta.get("format") != FORMAT:
-            raise ValueError(f"{where} is not a value net (format {meta.get('format')!r}, expected {FORMAT!r})")
+            raise ValueError(f"{where} is not a value net (format {shown(meta.get('format'))}, expected {FORMAT!r})")
         check_format_version(meta, where, VERSION)
         check_game_fields(meta, where)
         sha = meta.get("policy_sha256")
         if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):
             raise ValueError(f"{where}: its metadata's policy_sha256 (the policy it was fitted for) must be 64 "
-                             f"lowercase hex digits, got {sha!r}")
+                             f"lowercase hex digits, got {shown(sha)}")
         check_observation_layout(meta, where, made="fitted", remedy="refit it")
 
     @classmethod
@@ -105,11 +106,11 @@ class ValueNet:
         """The value net saved at ``path``; ValueError for a missing or foreign file."""
         p = Path(path)
         arrays, meta = read_npz_file(p, "value net file", "value net", "a value net")
-        cls._check_metadata(meta, f"value net {str(p)!r}")
+        cls._check_metadata(meta, f"value net {shown(str(p))}")
         try:
             return cls(arrays, meta)
         except ValueError as exc:  # the arrays: name the file
-            raise ValueError(f"value net {str(p)!r}: {exc}") from None
+            raise ValueError(f"value net {shown(str(p))}: {cut_long_words(str(exc))}") from None
 
     @classmethod
     def shipped_path(cls, num_players: int) -> Path:
@@ -131,7 +132,7 @@ class ValueNet:
         have = file_sha256(policy_path)
         if have != self.metadata.get("policy_sha256"):
             raise ValueError(f"value net was fitted for the policy with sha256 {self.metadata.get('policy_sha256')}; "
-                             f"{str(policy_path)!r} has sha256 {have}")
+                             f"{shown(str(policy_path))} has sha256 {have}")
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """float32 [N]: each observing seat's expected rank reward, in [-1, 1]."""

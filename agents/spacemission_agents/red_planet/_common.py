@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spacemission_env.checks import is_int
+from spacemission_env.checks import is_int, shown
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.policies import BasePolicy, check_masks
@@ -153,7 +153,7 @@ def tie_noise(obs: np.ndarray, salt: int, scale: float = 1e-6) -> np.ndarray:
 
 def check_seed(seed) -> int:
     if seed is not None and (not is_int(seed) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        raise ValueError(f"seed must be a non-negative integer or None, got {shown(seed)}")
     return salt64(seed or 0)
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spacemission_env.checks import shown
 from spacemission_env.red_planet.encoding import observe
 from spacemission_env.red_planet.rules import (
     apply,
@@ -50,7 +51,7 @@ def make_bot(name: str, seed: int | None = 0):
     import importlib
 
     if name not in BOTS:
-        raise ValueError(f"unknown Red Planet bot {name!r}; expected one of {sorted(BOTS)}")
+        raise ValueError(f"unknown Red Planet bot {shown(name)}; expected one of {sorted(BOTS)}")
     module, cls = BOTS[name].split(":")
     return getattr(importlib.import_module(f"{__package__}.{module}"), cls)(seed=seed)
 
@@ -101,7 +102,7 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
     is called with the game before any game (its ValueError: a bot that does not play it)."""
     n = len(lineup)
     if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
-        raise ValueError(f"num_games must be a positive int, got {num_games!r}")
+        raise ValueError(f"num_games must be a positive int, got {shown(num_games)}")
     check_memory(f"num_games={count_text(num_games)}: that many games, all held until the last ends, need",
                  num_games * GAME_BYTES, "play fewer (or split them over seeds)",
                  f" ({GAME_BYTES // 1024} KiB each at the least)")
