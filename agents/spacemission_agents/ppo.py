@@ -545,12 +545,18 @@ class PPOAgent(BasePolicy):
             raise ValueError(f"observations must have shape [N, {self.metadata['observation_size']}] "
                              f"({self.observation_type!r}), got {list(obs.shape)}")
         self._check_players(obs)
-        x = obs[:, self._active].astype(np.float32)
         codes = None
         if self._prior is not None:
             if action_masks is None:
                 raise ValueError("this model has a heuristic prior: logits(observations, action_masks) needs the masks")
-            codes = self._prior(obs.astype(np.int8, copy=False), action_masks).astype(np.float32)
+            codes = self._prior(obs.astype(np.int8, copy=False), action_masks)
+        return self._forward(obs, codes)
+
+    def _forward(self, obs: np.ndarray, codes: np.ndarray | None) -> np.ndarray:
+        """The logits of checked observations [N, D] and, with a prior, its int8 codes [N, A]."""
+        x = obs[:, self._active].astype(np.float32)
+        if codes is not None:
+            codes = codes.astype(np.float32)
             x = np.concatenate([x, codes], axis=1)  # scaled to 1 + codes / 80 by the first layer (_prepare)
         last = len(self._w_t) - 1
         with one_blas_thread():
@@ -584,6 +590,19 @@ class PPOAgent(BasePolicy):
         u = (1.0 - self._rng.random(len(z)))[:, None] * cdf[:, -1:]  # in (0, total]: never an illegal id
         a = (cdf < u).sum(axis=1)
         return np.minimum(a, self._num_actions - 1).astype(np.int64)
+
+    def _act_planned(self, obs: np.ndarray, legal: np.ndarray, plan_values: np.ndarray) -> np.ndarray:
+        """act_batch's greedy actions for rows a caller has checked (int8 observations [N, D],
+        bool masks ``legal`` [N, A] with a legal action in each) whose heuristic plan values
+        [N, A] (the bot's ``last_values`` for these rows) it has computed already, with a bot
+        that plans as the prior's does (``prior.shares_plans_with``): the search bot's prior
+        plans the very decision it asks this model about, so the model does not plan it again.
+        The same actions as act_batch (tests/agents/test_search_actions_fixed.py); only a
+        greedy model with a prior, and nothing is checked here."""
+        assert self._prior is not None and self.temperature == 0.0, "_act_planned: a greedy model with a prior only"
+        self._check_players(obs)
+        z = np.where(legal, self._forward(obs, self._prior._code(plan_values, legal)), -np.inf)
+        return np.argmax(z, axis=1).astype(np.int64)
 
     def __repr__(self) -> str:
         m = self.metadata

@@ -88,11 +88,24 @@ class HeuristicPrior:
     def __call__(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """int8 codes [N, A] for int8 observations [N, D] and bool masks [N, A]."""
         masks = np.asarray(action_masks, dtype=np.bool_)
-        codes = np.full((len(masks), self.num_actions), FLOOR_CODE, dtype=np.int8)
         if not len(masks):
-            return codes
+            return np.full((0, self.num_actions), FLOOR_CODE, dtype=np.int8)
         self._agent.act_batch(observations, masks)
-        values = np.where(masks, self._agent.last_values, -np.inf)
+        return self._code(self._agent.last_values, masks)
+
+    def shares_plans_with(self, bot) -> bool:
+        """Whether ``bot`` (a heuristic bot) plans every decision as this prior's does: of the
+        same class, parameters and seed, so that its plan values (``last_values``) for rows
+        are the ones this prior would compute (PPOAgent._act_planned takes them)."""
+        mine = self._agent
+        return (type(bot) is type(mine) and getattr(bot, "params", None) == mine.params
+                and getattr(bot, "_salt", None) == mine._salt)
+
+    def _code(self, last_values: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """int8 codes [N, A] of the heuristic bot's plan values [N, A] (its ``last_values``:
+        -inf where it evaluated nothing) for bool masks [N, A] with rows."""
+        codes = np.full((len(masks), self.num_actions), FLOOR_CODE, dtype=np.int8)
+        values = np.where(masks, last_values, -np.inf)
         best = values.max(axis=1, keepdims=True)
         evaluated = np.isfinite(best[:, 0])
         diff = np.clip(values - np.where(np.isfinite(best), best, 0.0), FLOOR_CODE * STEP_POINTS, 0.0)

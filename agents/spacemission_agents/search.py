@@ -244,7 +244,8 @@ class SearchAgent(BasePolicy):
         if prior is not None:
             from .heuristic import HeuristicAgent
             self._prior_agent = HeuristicAgent(seed=0)
-        self._ppo: dict[tuple, object] = {}  # game -> the shipped PPO agent, or None (none fits)
+        # game -> (the shipped PPO agent or None where none fits, whether it takes the prior's plan values)
+        self._ppo: dict[tuple, tuple] = {}
         self._head = None
         if self.heuristic_steps != 0:
             from .heuristic import HeuristicAgent
@@ -303,7 +304,7 @@ class SearchAgent(BasePolicy):
         legal = np.flatnonzero(mask)
         if self._prior_agent is not None:
             self._prior_agent._act_rows(obs[None], mask[None], rows)  # rows checked by act_batch
-            values = self._prior_agent.last_values[0]
+            plan = values = self._prior_agent.last_values[0]
             scored = legal[np.isfinite(values[legal])]
             if scored.size == 0:
                 # a caller's narrowed mask that leaves only top-ups the plan never scores: every
@@ -311,7 +312,7 @@ class SearchAgent(BasePolicy):
                 scored, values = legal, np.zeros(mask.shape[0])
             order = scored[np.argsort(-values[scored], kind="stable")]
             order = order[values[order] >= values[order[0]] - self.gap]
-            first = self._ppo_choice(obs, mask, game) if self.prior in ("auto", "ppo") else None
+            first = self._ppo_choice(obs, mask, game, plan) if self.prior in ("auto", "ppo") else None
             if first is not None:  # the network's choice first (the one kept unless beaten)
                 order = np.concatenate([[first], order[order != first]]).astype(np.int64)
             return order[:self.candidates]
@@ -320,9 +321,13 @@ class SearchAgent(BasePolicy):
         cands = np.array([a for a in legal if a >= 32 or a in keep], dtype=np.int64)
         return cands if cands.size else legal.astype(np.int64)  # a mask of other top-ups only: all of them
 
-    def _ppo_choice(self, obs: np.ndarray, mask: np.ndarray, game: tuple[int, str, int]) -> int | None:
+    def _ppo_choice(self, obs: np.ndarray, mask: np.ndarray, game: tuple[int, str, int],
+                    plan: np.ndarray) -> int | None:
         """The shipped PPO agent's choice for this game (loaded at first use); None where no
-        shipped model fits the game and the prior is "auto" (the heuristic's choice leads)."""
+        shipped model fits the game and the prior is "auto" (the heuristic's choice leads).
+        ``plan``: the prior's plan values of this decision (its heuristic bot's last_values
+        row), which the model's heuristic prior takes instead of planning it again where it
+        plans as the search's prior does (the shipped models' do: the bot's defaults)."""
         if game not in self._ppo:
             from spacemission_env.games import GameConfig
             from .ppo import PPOAgent
@@ -333,9 +338,15 @@ class SearchAgent(BasePolicy):
                 if self.prior == "ppo":
                     raise ValueError(f"SearchAgent: prior='ppo' needs a shipped PPO model for this game: {e}") from None
                 agent = None
-            self._ppo[game] = agent
-        agent = self._ppo[game]
-        return None if agent is None else int(agent.act(obs, mask))
+            shared = agent is not None and agent.prior is not None and agent.temperature == 0.0 \
+                and agent.prior.shares_plans_with(self._prior_agent)
+            self._ppo[game] = (agent, shared)
+        agent, shared = self._ppo[game]
+        if agent is None:
+            return None
+        if shared:  # obs and mask checked by act_batch (check_recall_rows: int8, bool, a legal action)
+            return int(agent._act_planned(obs[None], mask[None], plan[None])[0])
+        return int(agent.act(obs, mask))
 
     def _policy(self, rng: np.random.Generator, obs: np.ndarray):
         if self.rollout == "greedy":
