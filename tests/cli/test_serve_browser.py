@@ -202,7 +202,8 @@ def test_undo_resign_and_an_upload_from_the_page(server, page, tmp_path):
     pg.wait_for_selector("#undo:enabled")
     ((_, live),) = app.state.store._games.items()
     pg.click("#undo")
-    pg.wait_for_selector("#undo:disabled")
+    # the buttons are disabled while the request is out too: wait for the answer's, not busy's
+    pg.wait_for_function("!BUSY && document.getElementById('undo').disabled")
     assert [q for q, _, _ in live.table.actions].count(live.table.seat) == 0
     pg.once("dialog", lambda dialog: dialog.accept())
     pg.click("#resign")
