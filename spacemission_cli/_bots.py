@@ -45,24 +45,16 @@ def bot_failures() -> tuple:
 def make_bot(spec: str, seed: int, game: str = "spacemission"):
     """``make_agent(spec, seed=seed, game=game)`` for play and serve, where a SystemExit or
     KeyboardInterrupt of the agent's constructor (or of its module, as it loads) is a
-    ValueError naming the spec, as the arena's ``make_spec_agent`` makes it (which takes no
-    seed): an agent whose ``__init__`` calls ``sys.exit()`` ended ``play`` without a word and
-    ``serve`` at its start, or left a server's request unanswered. A KeyboardInterrupt is the
-    agent's where no Ctrl-C can raise one: in a thread other than the main one (a server's
+    ValueError naming the spec, as in the arena (``make_spec_agent``): an agent whose
+    ``__init__`` calls ``sys.exit()`` ended ``play`` without a word and ``serve`` at its start,
+    or left a server's request unanswered. A KeyboardInterrupt is the agent's where no Ctrl-C
+    can raise one (:func:`bot_failures`): in a thread other than the main one (a server's
     request), or in the main thread under the arena's ``_agent_interrupts`` (where a real
     Ctrl-C raises ArenaStopped, which passes: the user's stop); in the main thread under
     Python's own SIGINT handler it passes too (the user's Ctrl-C, as in the arena)."""
-    from spacemission_agents.arena_files import ArenaStopped
-    from spacemission_agents.registry import make_agent
-    from spacemission_env.checks import cut_long_words, shown
+    from spacemission_agents.arena_workers import make_spec_agent
 
-    try:
-        return make_agent(spec, seed=seed, game=game)
-    except (ValueError, ArenaStopped):
-        raise
-    except bot_failures() as exc:  # noqa: BLE001 - make_agent names an Exception already
-        raise ValueError(f"agent spec {shown(spec)} failed as it was built: {type(exc).__name__}"
-                         f"{': ' if str(exc) else ''}{cut_long_words(str(exc))}") from exc
+    return make_spec_agent(spec, game, seed=seed, failures=bot_failures())
 
 
 def bind_bot(agent, spec: str, config, observation_types, hint: str = "", allow_seer: bool = False,

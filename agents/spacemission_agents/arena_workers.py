@@ -72,16 +72,18 @@ def _agent_interrupts():
             signal.signal(signal.SIGINT, handler)
 
 
-def make_spec_agent(spec: str, game: str):
-    """``make_agent(spec, game=game)``, where a SystemExit or KeyboardInterrupt of the agent's
-    constructor (or its module's, as it loads; an ``AGENT_FAILURES`` of the moment) is a
-    ValueError naming the spec, as make_agent's for an exception; a real Ctrl-C (ArenaStopped)
-    passes. Before, either ended the command (status 3, or 130 as Ctrl-C) or a spawned worker."""
+def make_spec_agent(spec: str, game: str, seed: int | None = None, failures: tuple | None = None):
+    """``make_agent(spec, seed=seed, game=game)``, where a SystemExit or KeyboardInterrupt of the
+    agent's constructor (or its module's, as it loads; ``failures``, by default the arena's
+    ``AGENT_FAILURES`` of the moment) is a ValueError naming the spec, as make_agent's for an
+    exception; a real Ctrl-C (ArenaStopped) passes. Before, either ended the command (status 3,
+    or 130 as Ctrl-C) or a spawned worker. play and serve build their bots with it too."""
     try:
-        return make_agent(spec, game=game)
+        return make_agent(spec, seed=seed, game=game)
     except (ValueError, ArenaStopped):
         raise
-    except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - make_agent names an Exception already
+    # make_agent names an Exception already; these are the BaseExceptions an agent may raise
+    except (arena_play.AGENT_FAILURES if failures is None else failures) as exc:  # noqa: BLE001
         raise ValueError(f"agent spec {shown(spec)} failed as it was built: {type(exc).__name__}"
                          f"{': ' if str(exc) else ''}{cut_long_words(str(exc))}") from exc
 
