@@ -76,22 +76,34 @@ def test_a_gpu_index_torch_does_not_see_is_refused(monkeypatch):
         resolve_device("cuda:2")
 
 
-def test_auto_trains_as_cpu_here_and_the_device_is_recorded(tmp_path):
+@pytest.fixture(scope="module")
+def cpu_run(tmp_path_factory):
+    """The whole tiny run on the cpu (the default device), trained once for the two tests
+    that compare a run with it. It is set up before the first test's keep_torch_threads, so it
+    puts torch's thread count back itself."""
+    before = torch.get_num_threads()
+    try:
+        return train(for_game("spacemission", **TINY, device="cpu", run_dir=str(tmp_path_factory.mktemp("cpu") / "run")))
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_auto_trains_as_cpu_here_and_the_device_is_recorded(cpu_run, tmp_path):
     """On a machine without a GPU, ``auto`` is the cpu run exactly (same seed, same weights);
     config.json records the device the run used."""
     if CUDA:
         pytest.skip("auto is cuda on this machine")
-    a = train(for_game("spacemission", **TINY, device="cpu", run_dir=str(tmp_path / "a")))
+    a = cpu_run
     b = train(for_game("spacemission", **TINY, device="auto", run_dir=str(tmp_path / "b")))
     assert _same(_weights(a["model"]), _weights(b["model"]))
     assert json.loads((tmp_path / "b" / "config.json").read_text())["device"] == "cpu"
     assert json.loads((tmp_path / "b" / "config.json").read_text())["config"]["device"] == "auto"
 
 
-def test_a_resume_may_change_the_device(tmp_path):
+def test_a_resume_may_change_the_device(cpu_run, tmp_path):
     """``--device`` is one of the options a resume may change (a run moved to another
     machine); on the same device the resumed run is the unbroken one exactly."""
-    whole = train(for_game("spacemission", **TINY, run_dir=str(tmp_path / "whole")))
+    whole = cpu_run  # the default device: cpu
     run = tmp_path / "cut"
     assert main(_flags(run_dir=run, stop_after_steps=512)) == 0
     assert main(["--resume", str(run), "--device", "auto" if not CUDA else "cpu"]) == 0
