@@ -16,7 +16,7 @@ from spacemission_cli._games import append_record, game_record  # noqa: E402
 from spacemission_cli.web.app import create_app  # noqa: E402
 from spacemission_cli.web.headless import CHROMIUM  # noqa: E402
 from spacemission_env.space_mission.rules import action_label, apply, legal_actions, new_game, scores  # noqa: E402
-from tests.helpers.web import served  # noqa: E402
+from tests.helpers.web import desktop_page, served  # noqa: E402
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM} "
                                                               "(make browser installs it; CI does)")
 
@@ -41,13 +41,8 @@ def server(tmp_path):
 def page(browser):
     """A page in a browser context of its own (no cookies, storage or cache shared with the
     other tests') of the module's one Chromium (tests/cli/conftest.py)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(20_000)
-    yield pg, errors
-    context.close()
+    with desktop_page(browser, 20_000) as opened:
+        yield opened
 
 
 def test_a_whole_game_by_clicking(server, page, tmp_path):

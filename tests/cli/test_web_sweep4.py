@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from tests.helpers.web import playwright_or_skip, served, web_client
+from tests.helpers.web import desktop_page, playwright_or_skip, served, web_client
 
 # --- the API --------------------------------------------------------------------------------
 
@@ -94,14 +94,8 @@ def server():
 @pytest.fixture
 def page(browser):
     """A page and the errors it logs (uncaught exceptions and console errors)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    pg.set_default_timeout(15_000)
-    yield pg, errors
-    context.close()
+    with desktop_page(browser, 15_000, console_errors=True) as opened:
+        yield opened
 
 
 def _post(url, body):

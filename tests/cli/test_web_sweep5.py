@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from tests.helpers.web import playwright_or_skip, refused, served, web_client
+from tests.helpers.web import desktop_page, playwright_or_skip, refused, served, web_client
 
 GAMES = {"spacemission": {"opponents": "random", "max_rounds": 3}, "red_planet": {"game": "red_planet"}}
 
@@ -141,13 +141,8 @@ def server(app_url):
 def page(browser):
     """A page and its uncaught exceptions. Unlike test_web_sweep4's, console errors are not
     collected: these tests draw 404 and 409 answers, which chromium logs as console errors."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(15_000)
-    yield pg, errors
-    context.close()
+    with desktop_page(browser, 15_000) as opened:
+        yield opened
 
 
 def _post(url, body):

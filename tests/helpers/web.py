@@ -107,3 +107,20 @@ def playwright_or_skip():
         pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (make browser installs it; CI does)")
     return api
 
+
+@contextlib.contextmanager
+def desktop_page(browser, timeout_ms: int, console_errors: bool = False):
+    """A 1280x800 page in a browser context of its own (no cookies, storage or cache shared
+    with other tests) and the list its uncaught exceptions (and, with ``console_errors``, its
+    console errors) are appended to; the context is closed after."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    if console_errors:
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.set_default_timeout(timeout_ms)
+    try:
+        yield pg, errors
+    finally:
+        context.close()

@@ -47,8 +47,10 @@ def test_a_ppo_path_may_hold_commas(text, expected):
     assert parse_weights(text) == expected
 
 
-def test_a_ppo_path_with_a_comma_is_a_pool_opponent(tmp_path):
-    folder = tmp_path / "a,b"
+# "lr=3e-4,b": a ',' right after '=NUMBER' inside the path, joined back to it
+@pytest.mark.parametrize("name", ["a,b", "lr=3e-4,b"])
+def test_a_ppo_path_with_a_comma_is_a_pool_opponent(tmp_path, name):
+    folder = tmp_path / name
     folder.mkdir()
     model = folder / "final.npz"
     shutil.copy(SHIPPED, model)
@@ -125,14 +127,3 @@ def test_a_path_that_reads_as_several_items_is_refused_naming_the_way_out(text, 
 
 def test_without_a_ppo_path_before_such_text_is_an_unknown_agent_as_before():
     assert parse_weights("heuristic=1,b/x.npz=1") == {"heuristic": 1.0, "b/x.npz": 1.0}
-
-
-def test_a_joined_path_with_a_comma_after_a_number_is_a_pool_opponent(tmp_path):
-    folder = tmp_path / "lr=3e-4,b"
-    folder.mkdir()
-    model = folder / "final.npz"
-    shutil.copy(SHIPPED, model)
-    opponents = f"ppo:{model}=1.0,self=0.5"
-    cfg = TrainConfig(players=2, opponents=opponents)
-    assert [path for option, path in cfg.start_files() if option == "opponents"] == [str(model)]
-    assert OpponentPool(opponents, num_players=2).names == [f"ppo:{model}"]
