@@ -170,19 +170,22 @@ def given_specs(text: str) -> list[str]:
 def made_agents(specs: list, config: GameConfig, ap) -> list:
     """(spec, agent made and bound to ``config``) for every spec, each checked before any
     timing: a spec that cannot be made, or an agent that refuses the game (a PPO model of
-    another player count, say), is a usage error naming --agents."""
-    from spacemission_agents.registry import make_agent
-
-    from ._bots import bind_bot
+    another player count, say), is a usage error naming --agents. An agent whose constructor
+    calls sys.exit() or raises KeyboardInterrupt is one too, as in play, serve and the arena
+    (``_bots.make_bot`` under ``bot_interrupts``: a real Ctrl-C still stops bench); before,
+    bench ended with the agent's status and no word."""
+    from ._bots import bind_bot, bot_interrupts, make_bot
 
     agents = []
-    for spec in specs:
-        try:
-            agent = make_agent(spec, seed=0, game=config.game)
-            bind_bot(agent, spec, config, get_game(config.game).observation_types, allow_seer=True)  # timed, no person
-        except ValueError as exc:
-            ap.error(f"argument --agents: {exc}")
-        agents.append((spec, agent))
+    with bot_interrupts():  # a bot's KeyboardInterrupt as it is built is its failure, not Ctrl-C
+        for spec in specs:
+            try:
+                agent = make_bot(spec, 0, config.game)
+                bind_bot(agent, spec, config, get_game(config.game).observation_types,
+                         allow_seer=True)  # timed, no person
+            except ValueError as exc:
+                ap.error(f"argument --agents: {exc}")
+            agents.append((spec, agent))
     return agents
 
 

@@ -167,3 +167,26 @@ def test_a_server_bot_that_exits_or_interrupts_in_act_ends_its_game(game, where,
     assert g["over"] and re.search(rf"'{spec}' \(seat [02]\) failed: {raised}", g["final"]["failure"]), g["final"]
     r = client.post("/api/games", json={"game": game, "players": players, "opponents": "random", "seed": 1})
     assert r.status_code == 201, r.text
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("where, raised", CASES)
+def test_bench_names_an_agent_that_exits_or_interrupts_as_it_is_built(game, where, raised, default_sigint, capsys,
+                                                                      monkeypatch):
+    """`spacemission bench --agents` builds its agents as play does (``_bots.make_bot``): before,
+    sys.exit(3) in the constructor ended bench with status 3 and no word, a KeyboardInterrupt
+    as the user's Ctrl-C."""
+    spec = f"{AGENT}:where={where}"
+    err = _usage_error(["bench", "--game", game, "--only", "agents", "--agents", f"random,{spec}",
+                        "--seconds", "0.01"], capsys, monkeypatch)
+    assert f"argument --agents: agent spec '{spec}' failed as it was built: {raised}" in err, err
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def test_a_real_ctrl_c_while_bench_builds_its_agents_is_the_users_stop(default_sigint, capsys):
+    """The other side: a real Ctrl-C while bench builds its agents passes as a KeyboardInterrupt
+    (ArenaStopped), not a usage error naming the agent."""
+    with pytest.raises(KeyboardInterrupt):
+        main(["bench", "--only", "agents", "--agents", f"{__name__}:InterruptedWhileBuilt", "--seconds", "0.01"])
+    assert "failed as it was built" not in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
