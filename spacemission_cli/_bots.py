@@ -18,13 +18,13 @@ SEER_HELP = "--allow-seer lets it play"
 
 
 def bot_interrupts():
-    """The arena's ``_agent_interrupts`` (spacemission_agents.arena_workers), for play and
+    """The arena's ``agent_interrupts`` (spacemission_agents.arena_workers), for play and
     serve while they build their bots in the main thread: a real Ctrl-C raises ArenaStopped
     (a KeyboardInterrupt: the user's stop), so a KeyboardInterrupt that a bot's constructor
     raises is the bot's failure (:func:`make_bot`); SIGINT's handler is put back after."""
-    from spacemission_agents.arena_workers import _agent_interrupts
+    from spacemission_agents.arena_workers import agent_interrupts
 
-    return _agent_interrupts()
+    return agent_interrupts()
 
 
 def bot_failures() -> tuple:
@@ -49,7 +49,7 @@ def make_bot(spec: str, seed: int, game: str = "spacemission"):
     ``__init__`` calls ``sys.exit()`` ended ``play`` without a word and ``serve`` at its start,
     or left a server's request unanswered. A KeyboardInterrupt is the agent's where no Ctrl-C
     can raise one (:func:`bot_failures`): in a thread other than the main one (a server's
-    request), or in the main thread under the arena's ``_agent_interrupts`` (where a real
+    request), or in the main thread under the arena's ``agent_interrupts`` (where a real
     Ctrl-C raises ArenaStopped, which passes: the user's stop); in the main thread under
     Python's own SIGINT handler it passes too (the user's Ctrl-C, as in the arena)."""
     from spacemission_agents.arena_workers import make_spec_agent

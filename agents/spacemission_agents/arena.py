@@ -33,7 +33,7 @@ from .arena_files import OUT_FILES, ArenaArgumentError, ArenaStopped, check_out,
 from .arena_play import observation_type_of
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
-from .arena_workers import _agent_interrupts, _agent_seed, _game_config, _play, _pool_size, make_spec_agent
+from .arena_workers import _agent_seed, _game_config, _play, _pool_size, agent_interrupts, make_spec_agent
 from .registry import agent_display_name, protocol_problem
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "ArenaStopped", "auto_chunk_size", "lineups", "run_arena",
@@ -350,7 +350,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
     if ray is not None and importlib.util.find_spec("ray") is None:  # before: a bare ModuleNotFoundError in the
         # first chunk, after every agent was built and out made
         raise ArenaArgumentError("ray", "Ray is not installed; pip install -e '.[ray]' (or make install-ray)")
-    with _agent_interrupts():  # an agent's KeyboardInterrupt is its failure, not the user's Ctrl-C
+    with agent_interrupts():  # an agent's KeyboardInterrupt is its failure, not the user's Ctrl-C
         objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
                                                      start_method, int(seed), bool(allow_seer))
         sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)

@@ -12,7 +12,7 @@ OUT_FILES = ("results.json", "pairs.csv", "agents.csv", "arena.png", "games.json
 
 class ArenaStopped(KeyboardInterrupt):
     """The user's stop during an arena: Ctrl-C, as run_arena's own SIGINT handler raises it
-    while the arena plays (arena_workers._agent_interrupts), or SIGTERM, as ``spacemission
+    while the arena plays (arena_workers.agent_interrupts), or SIGTERM, as ``spacemission
     arena``'s handler raises it. A plain KeyboardInterrupt raised meanwhile is an agent's."""
 
 

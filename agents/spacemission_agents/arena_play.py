@@ -90,7 +90,7 @@ _LABELS = _Labels()
 # what an agent's act_batch may raise that makes a forfeit: any exception, and SystemExit (sys.exit in an
 # agent ended the whole arena with its status and no word, or killed a worker process and hung the pool);
 # KeyboardInterrupt is added where only an agent raises it: in a worker (the workers ignore SIGINT), and in
-# the arena's own process while a real Ctrl-C raises ArenaStopped instead (arena_workers._agent_interrupts)
+# the arena's own process while a real Ctrl-C raises ArenaStopped instead (arena_workers.agent_interrupts)
 AGENT_FAILURES: tuple = (Exception, SystemExit)
 
 

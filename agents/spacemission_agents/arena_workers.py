@@ -45,7 +45,7 @@ def _stop_on_sigint(signum, frame):
 
 
 @contextlib.contextmanager
-def _agent_interrupts():
+def agent_interrupts():
     """While run_arena builds its agents and plays in this process: a real Ctrl-C raises
     ArenaStopped (this handler in place of Python's default, which raised a plain
     KeyboardInterrupt), so a KeyboardInterrupt that an agent raises forfeits its game as in a
