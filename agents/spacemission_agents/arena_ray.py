@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spacemission_env.checks import shown
+from spacemission_env.checks import cut_long_words, shown
 
 from .registry import parse_spec, split_model_path
 
@@ -100,7 +100,7 @@ def reach_address(address: str | None, timeout: float = CONNECT_TIMEOUT_S) -> No
     try:
         socket.create_connection(where, timeout=timeout).close()
     except OSError as exc:
-        raise ValueError(f"no Ray cluster answers at {shown(address)} ({exc.strerror or exc}); "
+        raise ValueError(f"no Ray cluster answers at {shown(address)} ({cut_long_words(str(exc.strerror or exc))}); "
                          f"start one with `ray start --head` or give its address") from None
 
 
@@ -118,6 +118,13 @@ def init_ray(address: str | None) -> None:
         except ValueError as exc:
             raise ArenaArgumentError("ray", str(exc)) from None
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False, configure_logging=False)
+
+
+def chunk_error_text(cause: BaseException) -> str:
+    """The message of a chunk's RuntimeError, as the arena raises it again: each long run
+    without a space (an agent's 5000-character name or error text, echoed) cut with
+    ``cut_long_words`` (it was passed on whole)."""
+    return cut_long_words(str(cause))
 
 
 CANCEL_WAIT_S = 5.0  # how long the cancelled chunks may take to end, once the arena stopped
@@ -152,7 +159,7 @@ def ray_results(tasks: list, specs: list[str], names: list[str], config: tuple, 
                     except RayTaskError as exc:  # the chunk raised: a RuntimeError's own message, as locally
                         cause = exc.cause
                         if isinstance(cause, RuntimeError):
-                            raise RuntimeError(str(cause)) from None
+                            raise RuntimeError(chunk_error_text(cause)) from None
                         raise
                     except ray.exceptions.RayError as exc:  # WorkerCrashedError, OutOfMemoryError, a node that died
                         how = f"Ray's {type(exc).__name__}, after its retries"

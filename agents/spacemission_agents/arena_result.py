@@ -50,14 +50,19 @@ class ArenaResult:
         for a in self.agents:
             if a.name == name:
                 return a
-        raise KeyError(f"no agent {shown(name)}; agents: {[a.name for a in self.agents]}")
+        raise KeyError(f"no agent {shown(name)}; agents: {self._names()}")
 
     def pair(self, agent: str, opponent: str) -> PairStats:
         """Statistics of ``agent`` against ``opponent`` (KeyError if they never met)."""
         try:
             return self.pairs[(agent, opponent)]
         except KeyError:
-            raise KeyError(f"no games between {shown(agent)} and {shown(opponent)}; agents: {[a.name for a in self.agents]}") from None
+            raise KeyError(f"no games between {shown(agent)} and {shown(opponent)}; agents: {self._names()}") from None
+
+    def _names(self) -> str:
+        """The agents' names for a KeyError, each cut (``shown``): a 5000-character name
+        was repeated whole."""
+        return ", ".join(shown(a.name) for a in self.agents)
 
     @property
     def num_games(self) -> int:

@@ -536,3 +536,16 @@ def test_overwrite_without_out_is_refused(capsys):
         main(["arena", "--agents", "random,kind-random", "--games", "2", "--overwrite", "--no-progress"])
     assert exit_info.value.code == 2
     assert "argument --overwrite: overwrite=True replaces an earlier run's files in out" in capsys.readouterr().err
+
+
+def test_result_key_errors_cut_the_agent_names():
+    """ArenaResult's KeyError listed every agent name whole (a 5000-character name repeated)."""
+    import dataclasses
+
+    result = run_arena(["random", "random"], games=2, progress=False, record=False)
+    long = "n" * 5000
+    result.agents = [dataclasses.replace(a, name=long) if i == 0 else a for i, a in enumerate(result.agents)]
+    for ask in (lambda: result.agent("nosuch"), lambda: result.pair("nosuch", "other")):
+        with pytest.raises(KeyError) as info:
+            ask()
+        assert len(str(info.value)) < 400 and "nnnn" in str(info.value)

@@ -110,3 +110,27 @@ def test_a_start_method_with_ray_is_refused(tmp_path):
     with pytest.raises(ArenaArgumentError, match=r"start_method='spawn' does not apply with ray") as info:
         run_arena(["random", "greedy"], games=2, ray="", start_method="spawn", out=tmp_path / "out", progress=False)
     assert info.value.argument == "start_method" and not (tmp_path / "out").exists()
+
+
+def test_a_chunks_error_text_is_cut():
+    """A chunk's RuntimeError (an agent's 5000-character error text) was passed on whole."""
+    from spacemission_agents.arena_ray import chunk_error_text
+    from spacemission_env.checks import SHOWN_CHARS
+
+    text = chunk_error_text(RuntimeError("chunk 3 failed: " + "x" * 5000))
+    assert text.startswith("chunk 3 failed: xxx") and len(text) < 2 * SHOWN_CHARS
+
+
+def test_an_unanswered_address_names_a_cut_os_error(monkeypatch):
+    import socket
+
+    from spacemission_agents.arena_ray import reach_address
+
+    def refuse(*args, **kwargs):
+        raise OSError("y" * 5000)
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    with pytest.raises(ValueError, match="no Ray cluster answers") as info:
+        reach_address("127.0.0.1:6379")
+    assert len(str(info.value)) < 400
