@@ -148,9 +148,12 @@ def dependency_files(path: str) -> list[str]:
 
 @functools.lru_cache(maxsize=None)
 def dependency_digest(path: str) -> str:
-    """SHA-256 over the contents of :func:`dependency_files` of ``path``."""
+    """SHA-256 over the contents of :func:`dependency_files` of ``path`` (each named by its real
+    path: a kernel reached through a symlinked folder shares its cache index, beside the real
+    sources, with the one reached directly, so both must read the same stamp, else each use
+    resets the other's index and every kernel compiles again)."""
     h = hashlib.sha256()
-    for f in dependency_files(path):
+    for f in sorted({os.path.realpath(f) for f in dependency_files(path)}):
         h.update(f.encode() + b"\0" + _file_digest(f) + b"\0")
     return h.hexdigest()
 

@@ -66,6 +66,20 @@ def test_digest_follows_a_dependency_change(tmp_path, monkeypatch):
     assert jit.dependency_digest.__wrapped__(inspect.getfile(G)) != digest
 
 
+def test_digest_is_the_same_through_a_symlinked_package_folder(tmp_path):
+    """Before: the digest hashed the dependencies' paths as reached, so a kernel of a symlinked
+    checkout (benchmarks/engine_profile.py --tree) stamped the cache index beside the real
+    sources differently from the direct one: each use reset the other's index (warmup's 24
+    kernels compiled again after the profile test)."""
+    package = pathlib.Path(inspect.getfile(K)).parents[2]  # spacemission_env/
+    (tmp_path / package.name).symlink_to(package, target_is_directory=True)
+    for kernel in (K, O):
+        real = inspect.getfile(kernel)
+        linked = str(tmp_path / package.name / pathlib.Path(real).relative_to(package))
+        assert any(f.startswith(str(tmp_path)) for f in jit.dependency_files(linked))  # reached through the link
+        assert jit.dependency_digest.__wrapped__(linked) == jit.dependency_digest.__wrapped__(real), real
+
+
 def test_cache_option_is_refused():
     with pytest.raises(TypeError, match="cache"):
         jit.njit(cache=False)
