@@ -74,11 +74,8 @@ def test_a_real_ctrl_c_while_play_builds_its_bots_stops_with_130(default_sigint,
     assert "interrupted: the game was not started" in err and "failed as it was built" not in err
 
 
-@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
-@pytest.mark.parametrize("where, raised", CASES)
-def test_a_new_game_on_the_server_names_a_bot_that_exits_or_interrupts(game, where, raised):
-    """A server offering such a spec (create_app does not build the specs it is given): the new
-    game is refused with 400 naming the spec, and the server goes on (the next game starts)."""
+def _server_offering(spec: str):
+    """The server's app offering ``spec`` beside random (to both games) and a test client."""
     pytest.importorskip("starlette", reason="the web extra is not installed")
     pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
     from starlette.testclient import TestClient
@@ -86,9 +83,17 @@ def test_a_new_game_on_the_server_names_a_bot_that_exits_or_interrupts(game, whe
     from spacemission_cli.web.app import create_app
     from tests.helpers.web import JSON_HEADERS
 
-    spec = f"{AGENT}:where={where}"
     app = create_app(["random", spec], game_opponents={"red_planet": ["random", spec]})
-    client = TestClient(app, headers=JSON_HEADERS)
+    return app, TestClient(app, headers=JSON_HEADERS)
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("where, raised", CASES)
+def test_a_new_game_on_the_server_names_a_bot_that_exits_or_interrupts(game, where, raised):
+    """A server offering such a spec (create_app does not build the specs it is given): the new
+    game is refused with 400 naming the spec, and the server goes on (the next game starts)."""
+    spec = f"{AGENT}:where={where}"
+    app, client = _server_offering(spec)
     players = 2 if game == "spacemission" else 3
     r = client.post("/api/games", json={"game": game, "players": players, "opponents": spec, "seed": 1})
     assert r.status_code == 400, r.text
@@ -144,16 +149,8 @@ def test_a_server_bot_that_exits_or_interrupts_in_act_ends_its_game(game, where,
     """Before: the request's thread passed the SystemExit (or KeyboardInterrupt) on to the
     server, which answered nothing (the test client's portal was cancelled). Now the game
     ends with the bot's failure named, as for any exception, and the server goes on."""
-    pytest.importorskip("starlette", reason="the web extra is not installed")
-    pytest.importorskip("httpx2", reason="httpx2 (dev extra) is needed by Starlette's test client")
-    from starlette.testclient import TestClient
-
-    from spacemission_cli.web.app import create_app
-    from tests.helpers.web import JSON_HEADERS
-
     spec = f"{QUITS}:where={where}"
-    app = create_app(["random", spec], game_opponents={"red_planet": ["random", spec]})
-    client = TestClient(app, headers=JSON_HEADERS)
+    app, client = _server_offering(spec)
     players = 2 if game == "spacemission" else 3
     r = client.post("/api/games", json={"game": game, "players": players, "opponents": spec, "seat": 1, "seed": 1})
     assert r.status_code == 201, r.text
