@@ -179,17 +179,26 @@ RESUME_OVERRIDES = ("steps", "stop_after_steps", "progress", "device")
 
 def parse_args(argv: list[str] | None = None) -> tuple[TrainConfig, str | None]:
     """(config, resume run dir or None). Precedence: defaults < --config file < flags."""
-    ap = build_parser()
+    return parse_run_options(build_parser(), argv, TrainConfig, read_options_file, game_defaults, resume_config,
+                             RESUME_OVERRIDES)
+
+
+def parse_run_options(ap, argv, cls, read, defaults_of, resume, overrides):
+    """A trainer's (config of class ``cls``, resume run dir or None) from its parser ``ap``:
+    the game's defaults (``defaults_of(game)``, the game from the flags or the file) < the
+    ``--config`` file (``read(path)``) < flags; with ``--resume``, ``resume(ap, run_dir, flags,
+    config_file)`` (the file's options limited to ``overrides``). A bad option is a usage
+    error naming the file for the options it gave (``from_file``)."""
     ns = ap.parse_args(argv)
-    flags = {f.name: getattr(ns, f.name) for f in fields(TrainConfig) if getattr(ns, f.name) is not None}
+    flags = {f.name: getattr(ns, f.name) for f in fields(cls) if getattr(ns, f.name) is not None}
     values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
-        values = read_options_file(ns.config) if ns.config else {}
+        values = read(ns.config) if ns.config else {}
         if ns.resume:  # an error names the file for the options a resume takes from it
-            values = {k: v for k, v in values.items() if k in RESUME_OVERRIDES}
-            return resume_config(ap, ns.resume, flags, ns.config), ns.resume
+            values = {k: v for k, v in values.items() if k in overrides}
+            return resume(ap, ns.resume, flags, ns.config), ns.resume
         game = flags.get("game", values.get("game", "spacemission"))
-        return TrainConfig(**{**game_defaults(game), **values, **flags}), None
+        return cls(**{**defaults_of(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:
         ap.error(from_file(exc, ns.config, values, flags))
 

@@ -12,7 +12,7 @@ from spacemission_env.checks import UsageParser, cut_long_words, shown
 
 from .config import (TrainConfig, above, at_least, bind_agent_specs, check_field_types, seed_range_message,
                      seeds_in_range, threads_at_most)
-from .config_cli import add_options, from_file, read_options_file
+from .config_cli import add_options, parse_run_options, read_options_file
 from .device import DEVICE_PATTERN
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 from .run_paths import check_path_kind, check_resume_dir
@@ -200,20 +200,9 @@ def game_defaults(game: str) -> dict:
 def parse_args(argv: list[str] | None = None) -> tuple[RLlibConfig, str | None]:
     """(config, resume run dir or None). Precedence: defaults < the game's defaults
     (``--game``, from the file or the flags) < --config file < flags."""
-    ap = build_parser()
-    ns = ap.parse_args(argv)
-    flags = {f.name: getattr(ns, f.name) for f in fields(RLlibConfig) if getattr(ns, f.name) is not None}
     names = {f.name for f in fields(RLlibConfig)}
-    values: dict = {}  # the config file's options, once read (an error names the file for them)
-    try:
-        values = read_options_file(ns.config, names) if ns.config else {}
-        if ns.resume:  # an error names the file for the options a resume takes from it
-            values = {k: v for k, v in values.items() if k in RESUME_OVERRIDES}
-            return resume_config(ap, ns.resume, flags, ns.config), ns.resume
-        game = flags.get("game", values.get("game", "spacemission"))
-        return RLlibConfig(**{**game_defaults(game), **values, **flags}), None
-    except (ValueError, TypeError) as exc:
-        ap.error(from_file(exc, ns.config, values, flags))
+    return parse_run_options(build_parser(), argv, RLlibConfig, lambda path: read_options_file(path, names),
+                             game_defaults, resume_config, RESUME_OVERRIDES)
 
 
 def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> RLlibConfig:
