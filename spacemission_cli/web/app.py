@@ -96,7 +96,9 @@ class ThreadWork:
     runs, anyio's default thread limiter) with a stop signal (a threading.Event). A request
     cancelled while its work runs (uvicorn cancels those still running when its graceful
     shutdown, 10 s, is over) sets the signal, so the bots stop before their next decision
-    (``bots_until_person(stop)``), and is answered 503 rather than with a traceback; at the
+    (``bots_until_person(stop)``), and is answered 503 rather than with a traceback; its
+    piece keeps its slot of the limiter until its thread ends (a bot's decision under way
+    counts against the limit whether or not a request still waits for it); at the
     app's shutdown ``stop_all`` signals every piece and waits a while for them to end: a thread
     does not play on after the server has stopped. A bot that never returns from a decision
     cannot be stopped; its thread, a daemon (Starlette's pool threads are not: the process
@@ -122,7 +124,10 @@ class ThreadWork:
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
 
-        def settle(ok: bool, value) -> None:
+        limiter, slot = current_default_thread_limiter(), object()  # slot: the piece's borrowing of the limiter
+
+        def settle(ok: bool, value) -> None:  # on the event loop, once the thread has ended
+            limiter.release_on_behalf_of(slot)
             if not answer.done():  # not when the request was cancelled meanwhile
                 answer.set_result(value) if ok else answer.set_exception(value)
 
@@ -141,12 +146,20 @@ class ThreadWork:
                 pass
 
         try:
-            async with current_default_thread_limiter():
-                with self._lock:
-                    key, self._next = self._next, self._next + 1
-                    self._running[key] = (stop, done, table)
+            # the slot is given back by settle, when the thread ends, not when the request does:
+            # a request cut off while its bot decides leaves that decision counted until it ends
+            await limiter.acquire_on_behalf_of(slot)
+            with self._lock:
+                key, self._next = self._next, self._next + 1
+                self._running[key] = (stop, done, table)
+            try:
                 threading.Thread(target=call, args=(key,), name=f"spacemission serve work {key}", daemon=True).start()
-                return await answer
+            except BaseException:  # no thread to give the slot back (RuntimeError: can't start new thread)
+                with self._lock:
+                    del self._running[key]
+                limiter.release_on_behalf_of(slot)
+                raise
+            return await answer
         except asyncio.CancelledError:  # uvicorn cancels a request only when the server stops
             stop.set()  # the thread goes on until its next check
             raise ApiError(503, "the server is stopping: this request was cut off (the bots stop before their next "

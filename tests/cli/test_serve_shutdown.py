@@ -118,3 +118,91 @@ def test_the_bots_stop_before_their_next_decision_once_the_stop_is_set(game):
     assert table.actions == [] and not table.person_to_act
     table.bots_until_person(threading.Event())
     assert table.actions and table.person_to_act
+
+
+THINKING = "tests.cli.test_serve_shutdown:Thinking"
+
+
+class Thinking:
+    """The first legal id; while HOLD is set, each decision waits for GO first; counts the
+    decisions begun and the most under way at once."""
+    HOLD, GO, lock = threading.Event(), threading.Event(), threading.Lock()
+    begun = now = most = 0
+
+    def act(self, observation, action_mask):
+        with Thinking.lock:
+            Thinking.begun, Thinking.now = Thinking.begun + 1, Thinking.now + 1
+            Thinking.most = max(Thinking.most, Thinking.now)
+        try:
+            if Thinking.HOLD.is_set():
+                assert Thinking.GO.wait(60), "never let go"
+        finally:
+            with Thinking.lock:
+                Thinking.now -= 1
+        return int(np.flatnonzero(action_mask)[0])
+
+    def act_batch(self, observations, action_masks):
+        return np.array([self.act(o, m) for o, m in zip(observations, action_masks)], dtype=np.int64)
+
+
+def test_a_cut_off_request_holds_its_thread_slot_until_its_bot_has_decided():
+    """A request cancelled while its bot decided gave its slot of the thread limiter back at
+    once, though its thread went on until the decision ended: with a limit of 2, two requests
+    cut off mid-decision and a third one had 3 bots deciding at once. Now the slot is held
+    until the thread ends: the third request waits for it (the app in-process, over ASGI)."""
+    import asyncio
+
+    from anyio.to_thread import current_default_thread_limiter
+
+    Thinking.HOLD.set(), Thinking.GO.clear()
+    Thinking.begun = Thinking.now = Thinking.most = 0
+    app = create_app([THINKING])
+    answers = []
+
+    async def new_game(seed):  # seat 1: the bot in seat 0 decides first, within the request
+        body = json.dumps({"players": 2, "seat": 1, "seed": seed}).encode()
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive():
+            if messages:
+                return messages.pop(0)
+            await asyncio.Event().wait()  # the client stays: nothing else comes
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                answers.append((seed, message["status"]))
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": "/api/games", "raw_path": b"/api/games", "query_string": b"",
+                 "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
+                 "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                             (b"content-length", str(len(body)).encode())]}
+        await app(scope, receive, send)
+
+    async def until(condition, what):
+        deadline = time.monotonic() + 30
+        while not condition():
+            assert time.monotonic() < deadline, f"not after 30 s: {what}"
+            await asyncio.sleep(0.01)
+
+    async def main():
+        limiter = current_default_thread_limiter()
+        limiter.total_tokens = 2
+        cut = [asyncio.create_task(new_game(seed)) for seed in (1, 2)]
+        await until(lambda: Thinking.begun == 2, "two bots deciding")
+        for task in cut:
+            task.cancel()
+        await asyncio.gather(*cut)
+        assert sorted(answers) == [(1, 503), (2, 503)], answers
+        later = asyncio.create_task(new_game(3))
+        try:
+            await until(lambda: limiter.statistics().tasks_waiting or Thinking.begun > 2, "the third request")
+            assert Thinking.begun == 2 and limiter.borrowed_tokens == 2, (Thinking.begun, limiter.borrowed_tokens)
+        finally:
+            Thinking.HOLD.clear(), Thinking.GO.set()  # the two decisions end: their threads, and slots, too
+        await later
+        await until(lambda: len(app.state.work) == 0 and limiter.borrowed_tokens == 0, "the threads ending")
+
+    asyncio.run(main())
+    assert answers[-1] == (3, 201), answers
+    assert Thinking.most == 2, Thinking.most
