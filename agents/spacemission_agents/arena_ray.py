@@ -120,11 +120,17 @@ def init_ray(address: str | None) -> None:
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
 
-def chunk_error_text(cause: BaseException) -> str:
-    """The message of a chunk's RuntimeError, as the arena raises it again: each long run
+def chunk_error_text(cause: BaseException, where: str = "a chunk") -> str:
+    """The message of a chunk's error, as the arena raises it again (a RuntimeError): a
+    RuntimeError's own message (the chunk's code says what failed: an agent's seed()); any
+    other exception (an agent's bind failing on a node only, its module or model file
+    missing there) named after the chunk ``where`` (a chunk_text) and its type. Each long run
     without a space (an agent's 5000-character name or error text, echoed) cut with
-    ``cut_long_words`` (it was passed on whole)."""
-    return cut_long_words(str(cause))
+    ``cut_long_words`` (it was passed on whole; another type came as Ray's RayTaskError)."""
+    text = cut_long_words(str(cause))
+    if isinstance(cause, RuntimeError):
+        return text
+    return f"{where} failed: {type(cause).__name__}{': ' if text else ''}{text}"
 
 
 CANCEL_WAIT_S = 5.0  # how long the cancelled chunks may take to end, once the arena stopped
@@ -136,8 +142,8 @@ def ray_results(tasks: list, specs: list[str], names: list[str], config: tuple, 
     when a chunk ends (the progress bar). A chunk whose worker process ended on every try
     (an agent's os._exit, the system killing it for memory) is a RuntimeError naming the
     chunk, as in a local pool (arena_workers.worker_ended_message); so is a chunk that
-    failed as a whole (an agent's seed()), with the message it raised. The chunks still
-    running are cancelled."""
+    failed as a whole (an agent's seed()), with the message it raised (chunk_error_text).
+    The chunks still running are cancelled."""
     import ray
     from ray.exceptions import RayTaskError
 
@@ -156,11 +162,10 @@ def ray_results(tasks: list, specs: list[str], names: list[str], config: tuple, 
                 for r in ready:
                     try:
                         done[r] = ray.get(r)
-                    except RayTaskError as exc:  # the chunk raised: a RuntimeError's own message, as locally
-                        cause = exc.cause
-                        if isinstance(cause, RuntimeError):
-                            raise RuntimeError(chunk_error_text(cause)) from None
-                        raise
+                    except RayTaskError as exc:  # the chunk raised: a RuntimeError's own message, as locally;
+                        # another type named with its chunk (a cause Ray could not bring back: its own error)
+                        cause = exc.cause if isinstance(exc.cause, BaseException) else exc
+                        raise RuntimeError(chunk_error_text(cause, chunk_text(tasks[index[r]], names))) from None
                     except ray.exceptions.RayError as exc:  # WorkerCrashedError, OutOfMemoryError, a node that died
                         how = f"Ray's {type(exc).__name__}, after its retries"
                         raise RuntimeError(worker_ended_message(how, chunk_text(tasks[index[r]], names))) from None

@@ -1,6 +1,7 @@
 """The arena's Ray hook where Ray need not be installed: argument checks, specs made
-portable, and the command line naming the extra. The distributed run itself is tested
-on a two-node cluster (tests/training/test_ray_cluster.py)."""
+portable, and the command line naming the extra; where it is (marked ray), a chunk's error
+on a local Ray. The distributed run itself is tested on a two-node cluster
+(tests/training/test_ray_cluster.py)."""
 from __future__ import annotations
 
 import importlib.util
@@ -134,3 +135,43 @@ def test_an_unanswered_address_names_a_cut_os_error(monkeypatch):
     with pytest.raises(ValueError, match="no Ray cluster answers") as info:
         reach_address("127.0.0.1:6379")
     assert len(str(info.value)) < 400
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A local Ray of one CPU for this module's tests (RAY_ADDRESS set aside), shut down after them."""
+    import os
+
+    ray = pytest.importorskip("ray")
+    from spacemission_agents.arena_ray import init_ray
+
+    address = os.environ.pop("RAY_ADDRESS", None)
+    try:
+        if ray.is_initialized():
+            ray.shutdown()
+        init_ray("")
+        yield ray
+    finally:
+        ray.shutdown()
+        if address is not None:
+            os.environ["RAY_ADDRESS"] = address
+
+
+@pytest.mark.ray
+@pytest.mark.parametrize("error", ["ValueError", "KeyError"])
+def test_a_chunks_error_of_another_type_on_ray_is_named_and_cut(local_ray, error):
+    """Before: a chunk raising anything but a RuntimeError (here an agent's bind failing in the
+    Ray task only, with a 5000-character word) left the arena as Ray's RayTaskError: its
+    whole message and the remote traceback. Now a RuntimeError naming the chunk and the
+    error's type, its long words cut, as a RuntimeError's message is."""
+    import os
+
+    from spacemission_env.checks import SHOWN_CHARS
+
+    spec = f"tests.helpers.external_agents:FailsElsewhere:pid={os.getpid()}:error={error}"
+    with pytest.raises(RuntimeError) as info:
+        run_arena([spec, "random"], games=2, chunk_size=2, ray="", progress=False)
+    text = str(info.value)
+    assert type(info.value) is RuntimeError, type(info.value)
+    assert text.startswith(f"chunk 0 (games 0..1, deals 0..0 of {spec[:40]}") and f"failed: {error}: " in text, text[:600]
+    assert "w" * (SHOWN_CHARS + 1) not in text and len(text) < 400 and "Traceback" not in text, text[:600]

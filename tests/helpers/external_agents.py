@@ -298,3 +298,17 @@ class Counts(First):
             with open(f"{self.path}.played", "a", encoding="utf-8") as f:
                 f.write(f"{self.played}\n")
         return _first(action_masks)
+
+
+class FailsElsewhere(First):
+    """Binds in the process ``pid`` only (the arena's own, which builds and binds it first); in
+    any other (a Ray task's, which builds the agents from their specs) bind raises ``error``
+    (ValueError or KeyError) with a message of one 5000-character word: as an agent whose
+    module or model file a node lacks."""
+
+    def __init__(self, pid: str, error: str = "ValueError"):
+        self.pid, self.error = int(pid), {"ValueError": ValueError, "KeyError": KeyError}[error]
+
+    def bind(self, config):
+        if os.getpid() != self.pid:
+            raise self.error("w" * 5000)
