@@ -264,29 +264,37 @@ def check_run_many(total_games, chunk) -> None:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
+def rank_reward(n: int, better: int, tied: int) -> float:
+    """The rank reward (R-P8, M-P4) of a seat of ``n`` players with ``better`` seats ranked
+    above it and ``tied`` seats (itself included) sharing its place: rank r (0 = best) is
+    worth 1 - 2r/(n-1), and tied seats share the mean of the values of the ranks they span,
+    r = better .. better + tied - 1. That mean in closed form, (n - 2*better - tied) / (n - 1),
+    with one division of integers: a place worth 0 is exactly 0.0 and places ranked
+    symmetrically get exact negatives, so every pattern whose values mirror each other sums
+    to exactly 0 (the mean of float values gave 5.55e-17 to 4 players' two tied middle
+    seats and to 4 tied seats). At 4 players some patterns (three tied above one, one above
+    three tied, two tied above two apart, two apart above two tied) cannot sum to exactly 0 in
+    binary floats, whatever the formula: thirds are not representable, and 3 * fl(1/3) != 1."""
+    return (n - 2 * better - tied) / (n - 1)
+
+
 def rank_rewards(keys: Sequence) -> list[float]:
     """Zero-sum terminal rewards in [-1, 1] by final rank of ``keys`` (one comparable
-    value per seat, higher is better). Rank r of P players (0 = best) is worth
-    1 - 2r/(P-1); tied players share the mean of the values of the ranks they span. Two
-    players: +1 / -1, 0 on a shared win."""
+    value per seat, higher is better): :func:`rank_reward` of each seat. Rank r of P
+    players (0 = best) is worth 1 - 2r/(P-1); tied players share the mean of the values of
+    the ranks they span. Two players: +1 / -1, 0 on a shared win."""
     n = len(keys)
-    values = [1.0 - 2.0 * r / (n - 1) for r in range(n)]
-    out = []
-    for i in range(n):
-        better = sum(1 for k in keys if k > keys[i])
-        tied = sum(1 for k in keys if k == keys[i])
-        out.append(sum(values[better:better + tied]) / tied)
-    return out
+    return [rank_reward(n, sum(1 for k in keys if k > key), sum(1 for k in keys if k == key)) for key in keys]
 
 
 def rank_reward_table(n: int) -> np.ndarray:
     """float64 [n + 1, n + 1]: [seats ranked better, seats tied (itself included)] -> the
-    rank reward of :func:`rank_rewards`, computed by the same Python sum."""
-    values = [1.0 - 2.0 * r / (n - 1) for r in range(n)]
+    :func:`rank_reward` of a seat of ``n`` players (0 where no seat can be); the fast
+    engines index it with each seat's counts."""
     table = np.zeros((n + 1, n + 1), dtype=np.float64)
     for better in range(n):
         for tied in range(1, n - better + 1):
-            table[better, tied] = sum(values[better:better + tied]) / tied
+            table[better, tied] = rank_reward(n, better, tied)
     return table
 
 

@@ -11,7 +11,7 @@ from ...engine_common import check_batch, check_masks
 from ...engine_common import check_players as _players
 from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
-from ...engine_common import rank_rewards
+from ...engine_common import rank_reward_table
 from ...engine_common import seed_array as _seed_array
 from ...engine_common import illegal_action, output_buffer, step_observe_outputs
 from .. import actions as A
@@ -125,17 +125,7 @@ def scores(st: BatchState) -> np.ndarray:
     return out
 
 
-def _rank_table(n: int) -> np.ndarray:
-    """[better, tied] -> scoring.rank_rewards' value (ranked by total alone, M-P4)."""
-    table = np.zeros((n + 1, n + 1), dtype=np.float64)
-    for better in range(n):
-        for tied in range(1, n - better + 1):
-            totals = [2] * better + [1] * tied + [0] * (n - better - tied)
-            table[better, tied] = rank_rewards(totals)[better]
-    return table
-
-
-_RANK_TABLES = {n: _rank_table(n) for n in (3, 4, 5)}
+_RANK_TABLES = {n: rank_reward_table(n) for n in (3, 4, 5)}  # [better, tied] -> the rank reward (M-P4: by total alone)
 
 
 def rewards(st: BatchState) -> np.ndarray:

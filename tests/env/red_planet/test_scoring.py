@@ -1,18 +1,27 @@
 """Scoring (M-P1..M-P4) with worked examples."""
+import numpy as np
 import pytest
 
-from spacemission_env.red_planet.rules import apply, scores, winners
+from spacemission_env.engine_common import rank_rewards
+from spacemission_env.red_planet import engine
+from spacemission_env.red_planet.rules import apply, is_over, scores, winners
 from spacemission_env.red_planet.rules.scoring import CATEGORIES
+from tests.helpers.rank_patterns import check_rank_rewards, levels, tie_patterns
 from tests.helpers.red_planet_positions import act, position
 
 ICE, SYL, CEL = 0, 1, 2
 
 
+def before_end_of_round(round_, n=3, **kw):
+    """The last turn of round ``round_``: the last seat's Pilot, about to be declined."""
+    commits = {q: "Recruiter" for q in range(n - 1)}
+    return position(n, round=round_, phase="ability", role="Pilot", current=n - 1, acted=list(range(n - 1)),
+                    commits=commits, **kw)
+
+
 def end_of_round(round_, n=3, **kw):
     """The last turn of round ``round_`` (the last seat's Pilot) declined: the round ends."""
-    commits = {q: "Recruiter" for q in range(n - 1)}
-    s = position(n, round=round_, phase="ability", role="Pilot", current=n - 1, acted=list(range(n - 1)),
-                 commits=commits, **kw)
+    s = before_end_of_round(round_, n, **kw)
     apply(s, act("pass"))
     return s
 
@@ -109,3 +118,26 @@ def test_M_P4_the_highest_total_wins_ties_share():
     assert winners(s) == [1]
     s = end_of_round(10, counters={0: {"celerium": 5}, 1: {"ice": 6}, 2: {"sylvanite": 1}})
     assert [row["total"] for row in scores(s)] == [15, 15, 2] and winners(s) == [0, 1]
+
+
+@pytest.mark.parametrize("pattern", [p for n in (3, 4, 5) for p in tie_patterns(n)], ids=str)
+def test_M_P4_every_tie_pattern_gets_exact_rank_rewards_in_both_engines(pattern):
+    """M-P4 and the zero-sum "win" reward, for every way 3-5 seats can finish (pattern: the
+    tied groups' sizes from the best place down): seats at level L hold L sylvanite counters
+    (2L points, M-P3 step 4; no ice, so no ice bonus) as round 10 ends, in both engines; the
+    fast engine's float32 rewards (and engine_common.rank_rewards) are the closed form, tied
+    seats alike, a place worth 0 exactly 0.0, summing to exactly 0.0 where floats allow
+    (tests/helpers/rank_patterns.py). Before, 4 players' patterns (1, 2, 1) and (4,) gave
+    5.551115e-17 instead of 0.0."""
+    n = sum(pattern)
+    level = levels(pattern)
+    s = before_end_of_round(10, n, counters={q: {"sylvanite": level[q]} for q in range(n)})
+    st = engine.from_reference([s])
+    apply(s, act("pass"))
+    engine.step(st, np.array([act("pass")]))
+    assert is_over(s) and st.terminated[0] and engine.to_reference(st, 0) == s
+    totals = [row["total"] for row in scores(s)]
+    assert totals == [2 * x for x in level] and engine.scores(st)[0, :, -1].tolist() == totals
+    check_rank_rewards(pattern, engine.rewards(st)[0])
+    check_rank_rewards(pattern, np.array(rank_rewards(totals)))
+    assert engine.rewards(st)[0].tolist() == np.float32(rank_rewards(totals)).tolist()

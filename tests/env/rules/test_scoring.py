@@ -1,6 +1,12 @@
 """Scoring R-P1..R-P8: the rulebook examples, edge cases, and scores()/winners() of positions."""
+from itertools import groupby, product
+
+import numpy as np
 import pytest
 from tests.helpers.positions import position
+from tests.helpers.rank_patterns import check_rank_rewards, numerators, tie_patterns
+
+from spacemission_env import engine_common
 
 from spacemission_env.space_mission.scoring import jump_gate_points, rank_rewards, tile_points, water_points, winners_of
 from spacemission_env.space_mission.rules import scores, winners
@@ -97,4 +103,36 @@ def test_rank_rewards_are_zero_sum_and_share_ties():
     assert rank_rewards([10, 5], [0, 0]) == [1.0, -1.0]
     assert rank_rewards([10, 10], [0, 0]) == [0.0, 0.0]
     r = rank_rewards([10, 20, 20], [0, 1, 1])
-    assert r == [-1.0, 0.5, 0.5] and abs(sum(r)) < 1e-12
+    assert r == [-1.0, 0.5, 0.5] and sum(r) == 0.0
+
+
+def test_rank_rewards_four_players_tied_in_the_middle_get_exactly_zero():
+    """R-P8: the two tied middle seats of four share ranks 2 and 3, worth 1/3 and -1/3: the
+    mean is 0. The mean of the float values gave 5.551115123125783e-17 (and to four tied
+    seats), so the rewards summed to 1.1e-16, and float32 kept it (5.551115e-17)."""
+    assert rank_rewards([9, 6, 6, 3], [0, 0, 0, 0]) == [1.0, 0.0, 0.0, -1.0]
+    assert rank_rewards([6, 6, 6, 6], [1, 1, 1, 1]) == [0.0] * 4
+    assert rank_rewards([6, 6, 6, 6], [2, 1, 1, 0]) == [1.0, 0.0, 0.0, -1.0]  # tied on points, then stations
+    assert rank_rewards([9, 9, 3, 3], [0, 0, 0, 0]) == [2 / 3, 2 / 3, -2 / 3, -2 / 3]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_rank_rewards_of_every_key_tuple_are_the_closed_form_and_sum_to_zero_where_floats_allow(n):
+    """R-P8 / M-P4 for every key tuple of n players (each seat's key in 0..n-1): each reward
+    is (n - 2*better - tied) / (n - 1) with one rounding, in float64 and in the engines'
+    float32; the exact sum is 0.0 for every pattern whose places mirror each other (all at
+    2, 3 and 5 players), see tests/helpers/rank_patterns.py. The fast engines' table holds
+    the same values."""
+    table = engine_common.rank_reward_table(n)
+    for keys in product(range(n), repeat=n):
+        r = engine_common.rank_rewards(list(keys))
+        order = sorted(range(n), key=lambda q: -keys[q])  # best place first, as check_rank_rewards reads
+        pattern = tuple(len(list(g)) for _, g in groupby(sorted(keys, reverse=True)))
+        for dtype in (np.float64, np.float32):
+            check_rank_rewards(pattern, np.array([r[q] for q in order], dtype=dtype))
+        better = [sum(k > keys[q] for k in keys) for q in range(n)]
+        tied = [keys.count(keys[q]) for q in range(n)]
+        assert table[better, tied].tolist() == r
+    assert sorted(tie_patterns(n)) == sorted({tuple(len(list(g)) for _, g in groupby(sorted(k, reverse=True)))
+                                              for k in product(range(n), repeat=n)})
+    assert numerators((1, 2, 1)) == [4 - 0 - 1, 4 - 2 - 2, 4 - 2 - 2, 4 - 6 - 1]

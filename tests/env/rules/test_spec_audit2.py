@@ -22,9 +22,10 @@ from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission import encoding as E
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.rules import legal_actions, scores, winners
-from spacemission_env.space_mission.scoring import SCORE_KEYS
+from spacemission_env.space_mission.scoring import SCORE_KEYS, rank_rewards
 from tests.helpers.lockstep import both_agree, fast_scores, lockstep, of_kind
 from tests.helpers.positions import develop, jump, labels, position, scan, take, tiles, top_up
+from tests.helpers.rank_patterns import check_rank_rewards, levels, tie_patterns
 
 RING = ["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"]
 
@@ -237,6 +238,31 @@ def test_R_P8_four_players_tie_on_points_and_stations_share_the_win_in_both_engi
     assert [x["total"] for x in both_scores(ref)] == [3, 3, 3, 0]
     assert winners(ref) == [0, 1]
     np.testing.assert_allclose(engine.rewards(st)[0], [2 / 3, 2 / 3, -1 / 3, -1], rtol=1e-6)
+
+
+# a collection worth 0..4 points, no station: the rank of a seat is its level (R-P1..R-P7)
+LEVEL_COLLECTION = [{}, {"mineral_red": 1}, {"matter_green": 1}, {"medal": 1}, {"medal": 1, "mineral_purple": 1}]
+
+
+@pytest.mark.parametrize("pattern", [p for n in (2, 3, 4, 5) for p in tie_patterns(n)], ids=str)
+def test_R_P8_every_tie_pattern_gets_exact_rank_rewards_in_both_engines(pattern):
+    """R-P8 and the zero-sum "win" reward, for every way 2-5 seats can finish (pattern: the
+    tied groups' sizes from the best place down): seats at level L hold a collection worth
+    L points and no station, the game ends at the round limit, and the fast engine's float32
+    rewards (and the reference's rank_rewards) are the closed form, tied seats alike, a
+    place worth 0 exactly 0.0, summing to exactly 0.0 where floats allow
+    (tests/helpers/rank_patterns.py). Before, 4 players' patterns (1, 2, 1) and (4,) gave
+    5.551115e-17 instead of 0.0."""
+    n = sum(pattern)
+    level = levels(pattern)
+    s = position(n, ring=RING, max_rounds=1, collections={q: LEVEL_COLLECTION[level[q]] for q in range(n)})
+    ref, st = lockstep(s, [top_up()] * (2 * n))
+    assert ref.is_over and st.terminated[0]
+    sc = both_scores(ref)
+    assert [x["total"] for x in sc] == level and all(x["stations"] == 0 for x in sc)
+    check_rank_rewards(pattern, engine.rewards(st)[0])
+    check_rank_rewards(pattern, np.array(rank_rewards(level, [0] * n)))
+    assert engine.rewards(st)[0].tolist() == np.float32(rank_rewards(level, [0] * n)).tolist()
 
 
 def test_R_P8_two_players_equal_points_more_stations_wins_in_both_engines():
