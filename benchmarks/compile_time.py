@@ -78,9 +78,9 @@ obs, mask, player, infos = v.reset()
 for _ in range(3):
     obs, mask, player, *_ = v.step(engine.sample_actions(mask))
 """),
-    "sm_gym": ("Space Mission gymnasium.make('SpaceMission-v2', 2 players): reset, 3 steps", """
+    "sm_gym": ("Space Mission gymnasium.make('SpaceMission-v3', 2 players): reset, 3 steps", """
 import gymnasium, numpy as np, spacemission_env
-e = gymnasium.make("SpaceMission-v2", num_players=2)
+e = gymnasium.make("SpaceMission-v3", num_players=2)
 obs, info = e.reset(seed=0)
 for _ in range(3):
     obs, r, term, trunc, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
@@ -101,9 +101,9 @@ obs, mask, player, infos = v.reset()
 for _ in range(3):
     obs, mask, player, *_ = v.step(mask.argmax(axis=1))
 """),
-    "rp_gym": ("Red Planet gymnasium.make('RedPlanet-v1', 3 players): reset, 3 steps", """
+    "rp_gym": ("Red Planet gymnasium.make('RedPlanet-v2', 3 players): reset, 3 steps", """
 import gymnasium, numpy as np, spacemission_env
-e = gymnasium.make("RedPlanet-v1", num_players=3)
+e = gymnasium.make("RedPlanet-v2", num_players=3)
 obs, info = e.reset(seed=0)
 for _ in range(3):
     obs, r, term, trunc, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))

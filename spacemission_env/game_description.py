@@ -119,12 +119,12 @@ class GameDescription:
 
     @property
     def env_id(self) -> str:
-        """The Gymnasium and PettingZoo registry id, e.g. ``"SpaceMission-v2"``."""
+        """The Gymnasium and PettingZoo registry id, e.g. ``"SpaceMission-v3"``."""
         return f"{self.registry_name}-v{self.version}"
 
     @property
     def versioned_name(self) -> str:
-        """PettingZoo's name for the env and its module, e.g. ``"spacemission_v2"``."""
+        """PettingZoo's name for the env and its module, e.g. ``"spacemission_v3"``."""
         return f"{self.name}_v{self.version}"
 
     @property

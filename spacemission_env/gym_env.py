@@ -1,8 +1,8 @@
-"""Gymnasium single-agent environment of every game (``"SpaceMission-v2"``,
-``"RedPlanet-v1"``): one learner seat, opponents inside ``step()``.
+"""Gymnasium single-agent environment of every game (``"SpaceMission-v3"``,
+``"RedPlanet-v2"``): one learner seat, opponents inside ``step()``.
 
     import gymnasium, spacemission_env
-    env = gymnasium.make("SpaceMission-v2", num_players=3, opponents=None, seat="random")
+    env = gymnasium.make("SpaceMission-v3", num_players=3, opponents=None, seat="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(action)   # info["action_mask"]
     env.unwrapped.action_masks()                                    # bool [num_actions], for MaskablePPO
@@ -78,7 +78,7 @@ from .policies import note_opponent_failure, seed_policies
 
 _NO_OBSERVATION = np.zeros(0, dtype=np.int8)  # what an opponent with uses_observation=False receives
 _NO_OBSERVATION.flags.writeable = False
-ENV_ID = get_game("spacemission").description.env_id  # "SpaceMission-v2", the first game's (docs/versioning.md)
+ENV_ID = get_game("spacemission").description.env_id  # "SpaceMission-v3", the first game's (docs/versioning.md)
 
 
 class GameEnv(EnvBase, gymnasium.Env):
@@ -301,7 +301,7 @@ SpaceMissionEnv = GameEnv  # the name of the first game's env, kept
 
 
 def registered_env(registered_game: str, /, **kwargs) -> GameEnv:
-    """The registered ids' env (``gymnasium.make("RedPlanet-v1", ...)``): the id names the
+    """The registered ids' env (``gymnasium.make("RedPlanet-v2", ...)``): the id names the
     game, so a ``game`` argument is refused (TypeError), as the versioned PettingZoo
     modules refuse it, and so is ``registered_game`` (each id's entry point,
     ``registered_env_<game>``, binds its game: a keyword in the spec's kwargs could be
@@ -353,11 +353,11 @@ class _SpecKwargs(dict):
 
 
 def register_envs() -> None:
-    """Register every game's id (``"SpaceMission-v2"``, ``"RedPlanet-v1"``: games.GAMES)
+    """Register every game's id (``"SpaceMission-v3"``, ``"RedPlanet-v2"``: games.GAMES)
     with Gymnasium (this single-agent env through ``registered_env_<game>``, its game set) and with PettingZoo's
     registry (the AEC env of the game's versioned module, PettingZoo >= 1.27).
     Idempotent; called by ``import spacemission_env``. Only the current version is
-    registered: both registries answer an older id (``"SpaceMission-v1"``) with an
+    registered: both registries answer an older id (``"SpaceMission-v2"``) with an
     error naming the current one. No ``vector_entry_point``: neither batched env (the SB3
     VecEnv, the self-play VectorEnv) follows ``gymnasium.vector.VectorEnv``'s API, so
     ``make_vec`` runs one env per sub-env (tests/env/test_gym_vector_entry_point.py)."""

@@ -3,7 +3,7 @@
 Turn-based board game for 2-5 players (docs/rules.md), as a PettingZoo AEC environment in
 the style of the classic environments, over the fast batched engine (a batch of one).
 
-    from spacemission_env.spacemission_v2 import env
+    from spacemission_env.spacemission_v3 import env
     e = env(num_players=3, rules="yucata", max_rounds=100, reward="win")
     e.reset(seed=0)
     for agent in e.agent_iter():
@@ -13,8 +13,8 @@ the style of the classic environments, over the fast batched engine (a batch of 
 
 | | |
 |---|---|
-| Import | `from spacemission_env import spacemission_v2` |
-| Registry id | `pettingzoo.make("aec", "SpaceMission-v2")` |
+| Import | `from spacemission_env import spacemission_v3` |
+| Registry id | `pettingzoo.make("aec", "SpaceMission-v3")` |
 | Actions | Discrete |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` in 2..5 |
@@ -71,9 +71,9 @@ the style of the classic environments, over the fast batched engine (a batch of 
 * ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text, also after every
   ``reset`` and ``step``), ``"rgb_array"``.
 
-Registration: ``import spacemission_env`` registers ``"SpaceMission-v2"`` with
-PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v2")``
-(see ``gym_env.register_envs``); ``spacemission_env.spacemission_v2`` is the versioned
+Registration: ``import spacemission_env`` registers ``"SpaceMission-v3"`` with
+PettingZoo's registry (PettingZoo >= 1.27): ``pettingzoo.make("aec", "SpaceMission-v3")``
+(see ``gym_env.register_envs``); ``spacemission_env.spacemission_v3`` is the versioned
 module in PettingZoo's style (``env``, ``raw_env``). Versions: docs/versioning.md.
 """
 from __future__ import annotations
@@ -481,7 +481,7 @@ class raw_env(EnvBase, AECEnv):
 
 class OneGameRawEnv(raw_env):
     """raw_env of the one game ``GAME``: the base of the versioned modules' raw_env
-    (``spacemission_v2``, ``red_planet_v1``). Their module and their registry id name the
+    (``spacemission_v3``, ``red_planet_v2``). Their module and their registry id name the
     game, so a ``game`` argument is refused (TypeError) rather than silently playing another."""
 
     GAME = ""

@@ -14,7 +14,7 @@ SCORE_SCALE = 50.0  # the "score" reward: (own total - mean of the others) / 50
 
 
 def _max_total_points() -> int:
-    """The bound on one player's final total that versions 0 and 1 declare (449 points; the
+    """The bound on one player's final total that versions 0 to 2 declare (449 points; the
     ``"score"`` range is +-449 / 50), from the data file: per zone at most 1 counter after
     round 5, a pot of 2 + 1 after round 8 and of the largest base + 1 + 2 at the end, each
     worth the dearest counter; the ice bonus; every event card's ``points`` once; the
@@ -44,7 +44,7 @@ RED_PLANET = GameDescription(
     name="red_planet",
     title="Mission: Red Planet",
     registry_name="RedPlanet",
-    version=1,
+    version=2,
     min_players=MIN_PLAYERS,  # M-X2
     max_players=MAX_PLAYERS,
     num_actions=NUM_ACTIONS,  # actions.py: 16 blocks, every decision of the spec
@@ -56,7 +56,7 @@ RED_PLANET = GameDescription(
         "win": RewardScheme(-1.0, 1.0, "zero_sum"),  # rank rewards, tied players share (M-P4)
         "score": RewardScheme(-MAX_TOTAL_POINTS / SCORE_SCALE, MAX_TOTAL_POINTS / SCORE_SCALE, "zero_sum"),
     },
-    # a bound on a player's decisions in one round (versions 0 and 1). The longest
+    # a bound on a player's decisions in one round (versions 0 to 2). The longest
     # round asks 7: commit (M-R3), the Scientist's two astronauts each with a destination
     # (M-L1, M-L2; no stop is asked once both are placed), his draw and the discovery card
     # laid (M-O3, M-E1); every other role asks fewer. The bound is one step loose;

@@ -95,7 +95,7 @@ def test_gymnasium_env_takes_agent_objects_as_opponents():
 
     import spacemission_env  # noqa: F401 - registers the env
 
-    env = gymnasium.make("SpaceMission-v2", num_players=3, opponents=[E.First(), E.FirstBatched()], max_rounds=3)
+    env = gymnasium.make("SpaceMission-v3", num_players=3, opponents=[E.First(), E.FirstBatched()], max_rounds=3)
     obs, info = env.reset(seed=0)
     terminated = False
     while not terminated:

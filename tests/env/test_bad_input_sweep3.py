@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from spacemission_env import red_planet_v1
+from spacemission_env import red_planet_v2
 from spacemission_env.pettingzoo_env import UnknownAgentError, env, raw_env
 from spacemission_env.policies import check_masks
 from spacemission_env.red_planet import engine as rp_engine
@@ -106,8 +106,8 @@ def test_space_mission_step_observe_names_a_foreign_state():
 # --- PettingZoo: an unknown agent name ------------------------------------------------------------------
 def _envs():
     return [("raw spacemission", lambda: raw_env(num_players=2)),
-            ("raw red_planet", lambda: red_planet_v1.raw_env(num_players=3)),
-            ("wrapped red_planet", lambda: red_planet_v1.env(num_players=3)),
+            ("raw red_planet", lambda: red_planet_v2.raw_env(num_players=3)),
+            ("wrapped red_planet", lambda: red_planet_v2.env(num_players=3)),
             ("wrapped spacemission", lambda: env(num_players=2))]
 
 

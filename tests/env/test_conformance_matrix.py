@@ -38,7 +38,7 @@ from gymnasium.wrappers.common import PassiveEnvChecker
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.test.state_test import test_state as pz_state_test
 
-from spacemission_env import red_planet_v1, spacemission_v2
+from spacemission_env import red_planet_v2, spacemission_v3
 from spacemission_env.gym_env import GameEnv
 
 sb3 = pytest.importorskip("stable_baselines3")
@@ -48,8 +48,8 @@ from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
 from spacemission_env.sb3 import GameVecEnv  # noqa: E402
 
-GAMES = {"spacemission": (spacemission_v2, "SpaceMission-v2", (2, 3, 4, 5)),
-         "red_planet": (red_planet_v1, "RedPlanet-v1", (3, 4, 5))}
+GAMES = {"spacemission": (spacemission_v3, "SpaceMission-v3", (2, 3, 4, 5)),
+         "red_planet": (red_planet_v2, "RedPlanet-v2", (3, 4, 5))}
 CONFIGS = [pytest.param(game, n, obs, dtype, id=f"{game}-{n}p-{obs}-{dtype}")
            for game, (_, _, players) in GAMES.items()
            for n, obs, dtype in itertools.product(players, ("info", "recall", "seer"), ("int8", "float32"))]

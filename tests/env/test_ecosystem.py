@@ -11,13 +11,13 @@ import pettingzoo
 import pytest
 
 import spacemission_env  # noqa: F401  (registers the ids)
-from spacemission_env import red_planet_v1, spacemission_v2
+from spacemission_env import red_planet_v2, spacemission_v3
 from spacemission_env.gym_env import GameEnv
 from spacemission_env.pettingzoo_env import raw_env as shared_raw_env
 from tests.helpers.sb3 import GameVecEnv, needs_sb3
 from tests.helpers.versions import PETTINGZOO_REGISTRY
 
-IDS = {"spacemission": "SpaceMission-v2", "red_planet": "RedPlanet-v1"}
+IDS = {"spacemission": "SpaceMission-v3", "red_planet": "RedPlanet-v2"}
 OTHER = {"spacemission": "red_planet", "red_planet": "spacemission"}
 
 
@@ -32,14 +32,14 @@ def _made_and_vectorised_refuse(env_id: str, text: str, **kwargs) -> None:
 
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_registered_ids_refuse_a_game_argument(game):
-    """Before: ``gymnasium.make("RedPlanet-v1", game="spacemission")`` built a Space Mission env
+    """Before: ``gymnasium.make("RedPlanet-v2", game="spacemission")`` built a Space Mission env
     under the Red Planet id (the registry's ``game`` kwarg was silently overridden), and
-    ``pettingzoo.make("aec", "SpaceMission-v2", game="red_planet")`` / ``spacemission_v2.env(
-    game="red_planet")`` played Red Planet, while ``red_planet_v1`` already refused a game."""
+    ``pettingzoo.make("aec", "SpaceMission-v3", game="red_planet")`` / ``spacemission_v3.env(
+    game="red_planet")`` played Red Planet, while ``red_planet_v2`` already refused a game."""
     env_id, other = IDS[game], OTHER[game]
     text = f"{env_id} plays {game!r}; it takes no game argument (got game={other!r}); make the id of the game you want"
     _made_and_vectorised_refuse(env_id, text, game=other)
-    module = spacemission_v2 if game == "spacemission" else red_planet_v1
+    module = spacemission_v3 if game == "spacemission" else red_planet_v2
     pz_text = f"{module.__name__.rsplit('.', 1)[1]} plays {game!r}; it takes no game argument (got game={other!r})"
     makers = [lambda: module.env(game=other), lambda: module.raw_env(game=other)]
     if PETTINGZOO_REGISTRY:
@@ -54,7 +54,7 @@ def test_registered_ids_refuse_a_game_argument(game):
     again = gymnasium.make(env.spec)
     assert again.unwrapped.game.name == game and again.unwrapped.num_players == 4
     assert env.reset(seed=3)[0].tobytes() == again.reset(seed=3)[0].tobytes()
-    assert spacemission_v2.raw_env().metadata["name"] == "spacemission_v2"
+    assert spacemission_v3.raw_env().metadata["name"] == "spacemission_v3"
     if not PETTINGZOO_REGISTRY:
         return
     aec = pettingzoo.make("aec", env_id, num_players=4)
@@ -65,7 +65,7 @@ def test_registered_ids_refuse_a_game_argument(game):
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
 def test_registered_ids_refuse_the_entry_points_game_keyword(game):
     """Before: the ids were registered with ``kwargs={"registered_game": game}``, which
-    ``gymnasium.make``'s own kwargs override, so ``gymnasium.make("RedPlanet-v1",
+    ``gymnasium.make``'s own kwargs override, so ``gymnasium.make("RedPlanet-v2",
     registered_game="spacemission")`` (or a Space Mission spec's kwargs passed on) built a Space
     Mission env under the Red Planet id. Each id's entry point now binds its game."""
     env_id, other = IDS[game], OTHER[game]
@@ -77,12 +77,12 @@ def test_registered_ids_refuse_the_entry_points_game_keyword(game):
     assert env.unwrapped.game.name == game
 
 # --- PettingZoo: last() once the game is over -------------------------------------------------
-@pytest.mark.parametrize("module", [spacemission_v2, red_planet_v1])
+@pytest.mark.parametrize("module", [spacemission_v3, red_planet_v2])
 def test_last_after_every_agent_left_names_reset(module):
     """Before: once every agent had stepped None at the end, ``last()`` raised a bare
     ``KeyError: 'player_1'`` (the agent's entries were gone); now a ValueError saying to reset,
     like ``step()``'s, and reset() starts a new game."""
-    e = module.raw_env(num_players=3, max_rounds=1) if module is spacemission_v2 else module.raw_env()
+    e = module.raw_env(num_players=3, max_rounds=1) if module is spacemission_v3 else module.raw_env()
     e.reset(seed=0)
     rng = np.random.default_rng(0)
     for agent in e.agent_iter():
@@ -94,7 +94,7 @@ def test_last_after_every_agent_left_names_reset(module):
     for observe in (True, False):
         with pytest.raises(ValueError, match=re.escape(text)):
             e.last(observe)
-    wrapped = module.env(num_players=3, max_rounds=1) if module is spacemission_v2 else module.env()
+    wrapped = module.env(num_players=3, max_rounds=1) if module is spacemission_v3 else module.env()
     wrapped.reset(seed=0)
     for agent in wrapped.agent_iter():
         obs, _, term, trunc, _ = wrapped.last()
@@ -183,11 +183,12 @@ def test_gymnasium_masked_sample_plays_legal_moves_to_the_end(game):
 
 
 def test_the_versioned_modules_classes_carry_their_own_name():
-    """Found by a new-user review: red_planet_v1.raw_env.metadata["name"] read "spacemission_v2"
-    until an instance set its own (PettingZoo's classic envs set it on the class)."""
-    from spacemission_env import red_planet_v1
+    """Found by a new-user review: the Red Planet module's raw_env.metadata["name"] read
+    Space Mission's name until an instance set its own (PettingZoo's classic envs set it on
+    the class)."""
+    from spacemission_env import red_planet_v2
 
-    for module in (spacemission_v2, red_planet_v1):
+    for module in (spacemission_v3, red_planet_v2):
         name = module.__name__.rsplit(".", 1)[-1]
         assert module.raw_env.metadata["name"] == name == module.raw_env().metadata["name"]
         assert module.raw_env.metadata["render_modes"] == module.raw_env().metadata["render_modes"]

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import spacemission_env  # noqa: F401  (registers the ids)
-from spacemission_env import red_planet_v1, spacemission_v2
+from spacemission_env import red_planet_v2, spacemission_v3
 from spacemission_env.gym_env import GameEnv
 from spacemission_env.vector import VectorEnv
 from tests.helpers.sb3 import GameVecEnv, needs_sb3
@@ -35,8 +35,8 @@ cloudpickle = pytest.importorskip("cloudpickle")
 # (game, players, Gymnasium id, PettingZoo module, extra kwargs: short Space Mission games so
 # that episodes end, and auto-resets happen, within a few steps)
 GAMES = [
-    pytest.param(("spacemission", 2, "SpaceMission-v2", spacemission_v2, {"max_rounds": 2}), id="spacemission"),
-    pytest.param(("red_planet", 3, "RedPlanet-v1", red_planet_v1, {}), id="red_planet"),
+    pytest.param(("spacemission", 2, "SpaceMission-v3", spacemission_v3, {"max_rounds": 2}), id="spacemission"),
+    pytest.param(("red_planet", 3, "RedPlanet-v2", red_planet_v2, {}), id="red_planet"),
 ]
 CLOSED = r"the environment is closed: call reset\(\) before "
 

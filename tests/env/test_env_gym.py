@@ -1,4 +1,4 @@
-"""Gymnasium single-agent env SpaceMission-v2: checkers, learner rewards (also when an
+"""Gymnasium single-agent env SpaceMission-v3: checkers, learner rewards (also when an
 opponent's move ends the game), opponents per seat, illegal actions, seeding, the round
 limit as a termination, masks through make_vec, float32 observations.
 Bad-input cases: tests/env/test_bad_input.py; opponent hooks: tests/env/test_env_opponents.py."""
@@ -26,7 +26,7 @@ def test_gymnasium_and_sb3_checkers(num_players, rules):
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the checkers must pass without complaints
-        env = gymnasium.make("SpaceMission-v2", num_players=num_players, rules=rules)
+        env = gymnasium.make("SpaceMission-v3", num_players=num_players, rules=rules)
         check_env(env.unwrapped)
         sb3_check_env(SpaceMissionEnv(num_players=num_players, rules=rules))
     assert isinstance(env.unwrapped, SpaceMissionEnv)
@@ -34,7 +34,7 @@ def test_gymnasium_and_sb3_checkers(num_players, rules):
 
 
 def test_make_kwargs_and_spaces():
-    env = gymnasium.make("SpaceMission-v2", num_players=4, opponents=[RandomPolicy(seed=1)] * 3, seat=2, max_rounds=10)
+    env = gymnasium.make("SpaceMission-v3", num_players=4, opponents=[RandomPolicy(seed=1)] * 3, seat=2, max_rounds=10)
     obs, info = env.reset(seed=0)
     u = env.unwrapped
     assert u.seat == 2 and info["seat"] == 2
@@ -59,7 +59,7 @@ def _episode(env, rng, seed=None):
 @pytest.mark.parametrize("num_players, shaping", [(2, False), (3, False), (4, False), (3, True)])
 def test_learner_gets_its_own_reward_including_opponent_endings(num_players, shaping):
     opponents = [ProgressPolicy(seed=k) for k in range(num_players - 1)]
-    env = gymnasium.make("SpaceMission-v2", num_players=num_players, opponents=opponents, max_rounds=80, shaping=shaping)
+    env = gymnasium.make("SpaceMission-v3", num_players=num_players, opponents=opponents, max_rounds=80, shaping=shaping)
     rng = np.random.default_rng(num_players)
     seats, by_opponent = set(), 0
     for ep in range(12):
@@ -126,7 +126,7 @@ def test_illegal_actions():
 
 def test_seeding_reaches_game_seat_and_opponents():
     def trace(seed):
-        env = gymnasium.make("SpaceMission-v2", num_players=3, opponents=RandomPolicy())
+        env = gymnasium.make("SpaceMission-v3", num_players=3, opponents=RandomPolicy())
         obs, info = env.reset(seed=seed)
         out = [info["seat"], obs.tobytes()]
         for _ in range(40):
@@ -166,7 +166,7 @@ def test_round_limit_is_a_termination_and_a_tie_is_no_success():
     """R-E3: the game ends at max_rounds, scored: terminated=True, truncated=False,
     info["round_limit"]. Everyone only tops up, so every score is 0: a shared first
     place, which is not a success."""
-    env = gymnasium.make("SpaceMission-v2", num_players=3, opponents=TopUp(), max_rounds=2)
+    env = gymnasium.make("SpaceMission-v3", num_players=3, opponents=TopUp(), max_rounds=2)
     obs, info = env.reset(seed=0)
     assert info["round_limit"] is False
     steps = 0
@@ -201,7 +201,7 @@ def test_masked_sampler_through_make_vec_over_episode_ends(mode):
     # Gymnasium 1.0 has next-step autoreset only (and no AutoresetMode to ask for it)
     vector_kwargs = {"autoreset_mode": AUTORESET_MODE.NEXT_STEP} if AUTORESET_MODE else {}
     gen = torch.Generator().manual_seed(0)
-    envs = gymnasium.make_vec("SpaceMission-v2", num_envs=3, vectorization_mode=mode,
+    envs = gymnasium.make_vec("SpaceMission-v3", num_envs=3, vectorization_mode=mode,
                               vector_kwargs=vector_kwargs, max_rounds=3)
     try:
         obs, info = envs.reset(seed=0)
@@ -226,7 +226,7 @@ def test_float32_observations_for_the_learner():
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-    env = gymnasium.make("SpaceMission-v2", num_players=2, observation_dtype="float32").unwrapped
+    env = gymnasium.make("SpaceMission-v3", num_players=2, observation_dtype="float32").unwrapped
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env)
@@ -238,14 +238,14 @@ def test_float32_observations_for_the_learner():
 
 
 def test_import_registers_with_gymnasium_and_pettingzoo():
-    """`import spacemission_env` alone must make both registries find SpaceMission-v2
+    """`import spacemission_env` alone must make both registries find SpaceMission-v3
     (fresh interpreter, so the explicit register_envs() calls of other tests don't count)."""
     import subprocess
     import sys
 
-    code = "import spacemission_env, gymnasium, pettingzoo; gymnasium.make('SpaceMission-v2', num_players=3)"
+    code = "import spacemission_env, gymnasium, pettingzoo; gymnasium.make('SpaceMission-v3', num_players=3)"
     if PETTINGZOO_REGISTRY:  # PettingZoo >= 1.27
-        code += "; pettingzoo.make('aec', 'SpaceMission-v2', num_players=3)"
+        code += "; pettingzoo.make('aec', 'SpaceMission-v3', num_players=3)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
 
@@ -280,7 +280,7 @@ def test_masks_need_a_game_and_human_mode_prints_every_step(capsys):
     assert capsys.readouterr().out == ""
 
 
-@pytest.mark.parametrize("env_id", ["SpaceMission-v2", "RedPlanet-v1"])
+@pytest.mark.parametrize("env_id", ["SpaceMission-v3", "RedPlanet-v2"])
 @pytest.mark.parametrize("mode", [None, "sync", "async"])
 def test_make_vec_checks_num_envs_before_allocating(monkeypatch, env_id, mode):
     """gymnasium.make_vec built a list of num_envs factories before making any env, so a
@@ -322,15 +322,15 @@ def test_make_vec_counts_a_whole_env_per_sub_env(monkeypatch, mode):
     with pytest.raises(ValueError, match=r"^num_envs=10,000: that many envs of gymnasium.make_vec need at least "
                                          r"0.2 GiB for the envs alone, more than this machine's 0.1 GiB of memory; "
                                          r"make fewer, or play a batch in one env \(spacemission_env.sb3.GameVecEnv\)$"):
-        gymnasium.make_vec("RedPlanet-v1", num_envs=10**4, vectorization_mode=mode)
+        gymnasium.make_vec("RedPlanet-v2", num_envs=10**4, vectorization_mode=mode)
 
 
 def test_make_vec_still_makes_sync_envs_and_make_takes_kwargs():
-    envs = gymnasium.make_vec("SpaceMission-v2", num_envs=2, vectorization_mode="sync", num_players=3)
+    envs = gymnasium.make_vec("SpaceMission-v3", num_envs=2, vectorization_mode="sync", num_players=3)
     try:
         obs, info = envs.reset(seed=0)
         assert obs.shape == (2, envs.single_observation_space.shape[0]) and info["action_mask"].shape == (2, 100)
         assert envs.spec.kwargs["num_envs"] == 2 and envs.spec.kwargs["num_players"] == 3
     finally:
         envs.close()
-    assert gymnasium.make("SpaceMission-v2", num_players=4).unwrapped.num_players == 4
+    assert gymnasium.make("SpaceMission-v3", num_players=4).unwrapped.num_players == 4

@@ -172,7 +172,7 @@ def test_observation_and_action_spaces_are_fixed_objects():
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     assert e.metadata["is_parallelizable"] is False
     assert e.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
-    assert e.metadata["name"] == "spacemission_v2"
+    assert e.metadata["name"] == "spacemission_v3"
 
 
 def test_raw_env_raises_on_illegal_action():
@@ -330,7 +330,7 @@ def test_pettingzoo_registry_make():
     from spacemission_env.gym_env import register_envs
 
     register_envs()
-    e = pettingzoo.make("aec", "SpaceMission-v2", num_players=3, rules="schmidt")
+    e = pettingzoo.make("aec", "SpaceMission-v3", num_players=3, rules="schmidt")
     assert e.unwrapped.num_players == 3 and e.unwrapped.rules == "schmidt"
     _quiet(api_test, e, num_cycles=10)
 
@@ -351,7 +351,7 @@ def test_human_mode_prints_every_step_and_versioned_envs_take_positional_argumen
     """render_mode="human" prints the game after reset and every step (PettingZoo's classic
     envs do; before: only on render()). The versioned modules' raw_env takes raw_env's
     positional arguments (it took keywords only), but never a game."""
-    from spacemission_env import red_planet_v1, spacemission_v2
+    from spacemission_env import red_planet_v2, spacemission_v3
 
     e = env(num_players=3, render_mode="human")
     e.reset(seed=1)
@@ -359,10 +359,10 @@ def test_human_mode_prints_every_step_and_versioned_envs_take_positional_argumen
     for _ in range(2):
         e.step(progress_action(e.observe(e.agent_selection)["action_mask"].astype(bool), rng))
     assert capsys.readouterr().out.count("Space Mission [yucata] 3 players") == 3
-    assert spacemission_v2.raw_env(4, "yucata", 30).num_players == 4
-    assert red_planet_v1.raw_env(5).num_players == 5
+    assert spacemission_v3.raw_env(4, "yucata", 30).num_players == 4
+    assert red_planet_v2.raw_env(5).num_players == 5
     with pytest.raises(TypeError, match="at most 11 positional arguments"):
-        spacemission_v2.raw_env(*[None] * 12)
+        spacemission_v3.raw_env(*[None] * 12)
 
 
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])

@@ -92,7 +92,7 @@ def test_resolve_and_seed_opponents():
 
 def test_one_random_policy_serves_every_game_bound_or_not():
     """Found by a new-user review: an unbound RandomPolicy drew with Space Mission's sampler,
-    so the README's learner loop failed on RedPlanet-v1 (mask must have shape [B, 100]), and
+    so the README's learner loop failed on RedPlanet-v2 (mask must have shape [B, 100]), and
     one policy shared by a Red Planet env and a Space Mission env failed in the first env once
     the second had bound it. Uniform draws now follow the mask's width: the draws of a policy
     bound to the game are unchanged."""
@@ -109,8 +109,8 @@ def test_one_random_policy_serves_every_game_bound_or_not():
     assert draws == [bound.act(None, mask) for _ in range(20)] and set(draws) == {5, 200}
 
     shared = RandomPolicy(seed=0)
-    red = gymnasium.make("RedPlanet-v1", num_players=3, opponents=shared, seat=2)
-    gymnasium.make("SpaceMission-v2", num_players=2, opponents=shared)  # binds the shared policy to Space Mission
+    red = gymnasium.make("RedPlanet-v2", num_players=3, opponents=shared, seat=2)
+    gymnasium.make("SpaceMission-v3", num_players=2, opponents=shared)  # binds the shared policy to Space Mission
     obs, info = red.reset(seed=0)
     for _ in range(5):  # the opponents (seats 0, 1) move between these steps
         obs, reward, terminated, truncated, info = red.step(int(np.flatnonzero(info["action_mask"])[0]))

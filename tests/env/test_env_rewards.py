@@ -150,7 +150,7 @@ def _illegal_action(mask) -> int:
 def test_shaping_leaves_a_gymnasium_forfeits_return_unchanged(game):
     """A forfeit (illegal_action="lose") pays illegal_reward less the offender's potential
     under shaping: the shaped return equals the unshaped one at gamma 1 (found by a new-user
-    review; env versions SpaceMission-v2 / RedPlanet-v1, docs/changelog.md)."""
+    review; changed in env versions SpaceMission-v2 / RedPlanet-v1, docs/changelog.md)."""
     import gymnasium
     from spacemission_env import get_game
 

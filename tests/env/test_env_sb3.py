@@ -160,7 +160,7 @@ def test_maskable_ppo_on_the_gymnasium_env(one_torch_thread):
     from spacemission_env.gym_env import register_envs
 
     register_envs()
-    venv = make_vec_env(lambda: gymnasium.make("SpaceMission-v2", max_rounds=20), n_envs=2, seed=0)
+    venv = make_vec_env(lambda: gymnasium.make("SpaceMission-v3", max_rounds=20), n_envs=2, seed=0)
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, policy_kwargs={"net_arch": [32]})
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256

@@ -5,7 +5,9 @@ version when the same seed and actions now give a different game or observation
 (docs/versioning.md)."""
 import dataclasses
 import importlib
+import importlib.machinery
 import json
+import re
 
 import gymnasium
 import numpy as np
@@ -13,7 +15,7 @@ import pettingzoo
 import pytest
 
 import spacemission_env
-from spacemission_env import SPACE_MISSION, GameConfig, GameDescription, RewardScheme
+from spacemission_env import RED_PLANET, SPACE_MISSION, GameConfig, GameDescription, RewardScheme
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.space_mission.components import (
@@ -137,33 +139,54 @@ def test_sb3_vecenv_declares_the_description():
 
 
 # --- the version ---------------------------------------------------------------------------------
-def test_registries_know_the_current_version_only():
-    assert D.env_id == f"SpaceMission-v{D.version}"
-    assert D.env_id in gymnasium.registry
-    old = f"SpaceMission-v{D.version - 1}"
+BOTH_GAMES = pytest.mark.parametrize("d", [SPACE_MISSION, RED_PLANET], ids=["spacemission", "red_planet"])
+
+
+@BOTH_GAMES
+def test_registries_know_the_current_version_only(d):
+    """Each game's old id is answered by both registries with an error naming the current
+    one (docs/versioning.md); Red Planet's was not checked before."""
+    assert d.env_id == f"{d.registry_name}-v{d.version}"
+    assert d.env_id in gymnasium.registry
+    old = f"{d.registry_name}-v{d.version - 1}"
     with pytest.warns(DeprecationWarning), pytest.raises(gymnasium.error.DeprecatedEnv,
-                                                          match=f"Please use `{D.env_id}`"):
+                                                          match=f"Please use `{d.env_id}`"):
         gymnasium.make(old)
     if not PETTINGZOO_REGISTRY:  # PettingZoo < 1.27
         return
-    assert D.env_id in pettingzoo.aec_registry
-    with pytest.raises(Exception, match=f"Available version: v{D.version}"):
+    assert d.env_id in pettingzoo.aec_registry
+    with pytest.raises(Exception, match=f"Available version: v{d.version}"):
         pettingzoo.make("aec", old)
 
 
-def test_versioned_module_in_pettingzoo_style():
-    module = importlib.import_module(f"spacemission_env.{D.versioned_name}")
-    assert module is spacemission_env.spacemission_v2
-    e = module.env(num_players=2)
+def test_the_current_versions():
+    """SpaceMission-v3 and RedPlanet-v2: the rank rewards' closed form changed 4-player rewards
+    of both games (docs/changelog.md)."""
+    assert (SPACE_MISSION.env_id, SPACE_MISSION.versioned_name) == ("SpaceMission-v3", "spacemission_v3")
+    assert (RED_PLANET.env_id, RED_PLANET.versioned_name) == ("RedPlanet-v2", "red_planet_v2")
+
+
+@BOTH_GAMES
+def test_versioned_module_in_pettingzoo_style(d):
+    module = importlib.import_module(f"spacemission_env.{d.versioned_name}")
+    assert module is getattr(spacemission_env, d.versioned_name)
+    e = module.env(num_players=d.min_players)
     e.reset(seed=0)
-    assert str(e) == D.versioned_name and isinstance(e.unwrapped, module.raw_env)
-    with pytest.raises(ImportError):
-        importlib.import_module(f"spacemission_env.spacemission_v{D.version - 1}")
+    assert str(e) == d.versioned_name and isinstance(e.unwrapped, module.raw_env)
+    # the old version's module is gone from the package (an editable install's finder may
+    # still reach another checkout's copy by name, so the package folder is searched itself)
+    old = f"{d.name}_v{d.version - 1}"
+    assert importlib.machinery.PathFinder.find_spec(old, spacemission_env.__path__) is None
+    assert not hasattr(spacemission_env, old)
 
 
-def test_changelog_records_the_current_version():
+@BOTH_GAMES
+def test_changelog_records_the_current_version(d):
+    """A heading of docs/changelog.md names each game's current id (one entry may name both:
+    "## SpaceMission-v2 and RedPlanet-v1 (...)")."""
     changelog = (ROOT / "docs" / "changelog.md").read_text()
-    assert f"## SpaceMission-v{D.version}" in changelog
+    headings = [line for line in changelog.splitlines() if line.startswith("## ")]
+    assert any(re.search(rf"\b{re.escape(d.env_id)}\b", h) for h in headings), d.env_id
     assert "docs/versioning.md" in changelog or "versioning.md" in changelog
     assert (ROOT / "docs" / "versioning.md").is_file()
 

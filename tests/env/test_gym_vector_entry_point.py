@@ -20,7 +20,7 @@ import pytest
 from spacemission_env.gym_env import register_envs
 
 
-@pytest.mark.parametrize("env_id", ["SpaceMission-v2", "RedPlanet-v1"])
+@pytest.mark.parametrize("env_id", ["SpaceMission-v3", "RedPlanet-v2"])
 def test_no_vector_entry_point_is_registered(env_id):
     register_envs()  # idempotent (import spacemission_env did it)
     assert gymnasium.spec(env_id).vector_entry_point is None

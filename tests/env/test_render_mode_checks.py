@@ -11,7 +11,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from spacemission_env import pettingzoo_env, red_planet_v1, spacemission_v2
+from spacemission_env import pettingzoo_env, red_planet_v2, spacemission_v3
 from spacemission_env.games import RENDER_MODES, check_render_mode, get_game
 from spacemission_env.gym_env import GameEnv
 from spacemission_env.sb3 import SpaceMissionVecEnv
@@ -45,11 +45,11 @@ def _reference_state(game):
 TAKERS = {  # (game, mode) -> the call that takes the mode
     "GameEnv": lambda game, m: GameEnv(render_mode=m, num_players=_players(game), game=game),
     "gymnasium.make": lambda game, m: gymnasium.make(
-        {"spacemission": "SpaceMission-v2", "red_planet": "RedPlanet-v1"}[game], render_mode=m,
+        {"spacemission": "SpaceMission-v3", "red_planet": "RedPlanet-v2"}[game], render_mode=m,
         num_players=_players(game)),
     "raw_env": lambda game, m: pettingzoo_env.raw_env(render_mode=m, num_players=_players(game), game=game),
     "env()": lambda game, m: pettingzoo_env.env(render_mode=m, num_players=_players(game), game=game),
-    "versioned env()": lambda game, m: {"spacemission": spacemission_v2, "red_planet": red_planet_v1}[game].env(
+    "versioned env()": lambda game, m: {"spacemission": spacemission_v3, "red_planet": red_planet_v2}[game].env(
         render_mode=m, num_players=_players(game)),
     "SB3 VecEnv": lambda game, m: SpaceMissionVecEnv(2, render_mode=m, num_players=_players(game), game=game),
     "SB3 set_attr": lambda game, m: _sb3(game).set_attr("render_mode", m),

@@ -180,7 +180,7 @@ def test_make_vec_sync_and_async_agree_and_sub_envs_differ():
     sync and async play the same games."""
     traces = {}
     for mode in ("sync", "async"):
-        envs = gymnasium.make_vec("SpaceMission-v2", num_envs=3, vectorization_mode=mode, max_rounds=2)
+        envs = gymnasium.make_vec("SpaceMission-v3", num_envs=3, vectorization_mode=mode, max_rounds=2)
         try:
             draw = np.random.default_rng(0)
             obs, info = envs.reset(seed=10)

@@ -17,7 +17,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from spacemission_env import pettingzoo_env, red_planet_v1, spacemission_v2
+from spacemission_env import pettingzoo_env, red_planet_v2, spacemission_v3
 from spacemission_env.checks import SHOWN_CHARS, SettingTypeError
 from spacemission_env.games import GameConfig, GameConfigError, GameConfigTypeError
 from spacemission_env.gym_env import GameEnv
@@ -27,8 +27,8 @@ from spacemission_env.sb3 import SpaceMissionVecEnv
 from spacemission_env.vector import VectorEnv
 
 GAMES = ("spacemission", "red_planet")
-ENV_IDS = {"spacemission": "SpaceMission-v2", "red_planet": "RedPlanet-v1"}
-VERSIONED = {"spacemission": spacemission_v2, "red_planet": red_planet_v1}
+ENV_IDS = {"spacemission": "SpaceMission-v3", "red_planet": "RedPlanet-v2"}
+VERSIONED = {"spacemission": spacemission_v3, "red_planet": red_planet_v2}
 
 
 def _players(game):

@@ -8,7 +8,7 @@ import pettingzoo
 import pytest
 
 # PettingZoo's registry (pettingzoo.make / aec_registry) came in 1.27; before it the versioned
-# modules (spacemission_env.spacemission_v2) are the way in (docs/interfaces.md)
+# modules (spacemission_env.spacemission_v3) are the way in (docs/interfaces.md)
 PETTINGZOO_REGISTRY = hasattr(pettingzoo, "make")
 needs_pettingzoo_registry = pytest.mark.skipif(
     not PETTINGZOO_REGISTRY, reason="PettingZoo's registry (pettingzoo.make) came in PettingZoo 1.27")

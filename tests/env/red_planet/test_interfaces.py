@@ -15,7 +15,7 @@ from pettingzoo.test.state_test import test_state as pz_state_test
 from pettingzoo.test.state_test import test_state_space as pz_state_space_test
 
 import spacemission_env  # noqa: F401  (registers the ids)
-from spacemission_env import red_planet_v1
+from spacemission_env import red_planet_v2
 from spacemission_env.games import get_game
 from spacemission_env.pettingzoo_env import spaces_table
 from spacemission_env.red_planet import actions as A
@@ -34,41 +34,41 @@ def _quiet(fn, *args, **kwargs):
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_pettingzoo_api_test(num_players):
     """M-X2: every player count passes PettingZoo's api_test."""
-    _quiet(api_test, red_planet_v1.env(num_players=num_players), num_cycles=400)
+    _quiet(api_test, red_planet_v2.env(num_players=num_players), num_cycles=400)
 
 
 @pytest.mark.parametrize("num_players", [3, 5])
 def test_pettingzoo_seed_and_state_tests(num_players):
-    _quiet(seed_test, lambda render_mode=None: red_planet_v1.env(num_players=num_players), num_cycles=200)
-    e = red_planet_v1.env(num_players=num_players)  # the wrapped env: state_test steps random actions
+    _quiet(seed_test, lambda render_mode=None: red_planet_v2.env(num_players=num_players), num_cycles=200)
+    e = red_planet_v2.env(num_players=num_players)  # the wrapped env: state_test steps random actions
     pz_state_space_test(e)
     _quiet(pz_state_test, e, num_cycles=50)
 
 
 def test_pettingzoo_render_test(capsys):
-    render_test(lambda render_mode=None: red_planet_v1.env(num_players=4, render_mode=render_mode))
+    render_test(lambda render_mode=None: red_planet_v2.env(num_players=4, render_mode=render_mode))
     assert "Rim" in capsys.readouterr().out  # "human" prints the text board
 
 
 def test_spaces_and_metadata_come_from_the_description():
-    e = red_planet_v1.raw_env(num_players=4)
-    assert e.metadata["name"] == "red_planet_v1" == RED_PLANET.versioned_name
+    e = red_planet_v2.raw_env(num_players=4)
+    assert e.metadata["name"] == "red_planet_v2" == RED_PLANET.versioned_name
     space = e.observation_space("player_0")
     assert space["observation"].shape == (RED_PLANET.observation_size("info"),)
     assert space["action_mask"].shape == (A.NUM_ACTIONS,) == (e.action_space("player_3").n,)
     assert e.state_space.shape == (RED_PLANET.observation_size("seer"),)
-    assert spaces_table(4, game="red_planet") in red_planet_v1.__doc__  # the docs table is the real spaces
+    assert spaces_table(4, game="red_planet") in red_planet_v2.__doc__  # the docs table is the real spaces
     with pytest.raises(TypeError, match="takes no game argument"):
-        red_planet_v1.env(game="spacemission")
+        red_planet_v2.env(game="spacemission")
     with pytest.raises(ValueError, match="num_players must be an integer in 3..5"):
-        red_planet_v1.env(num_players=2)
+        red_planet_v2.env(num_players=2)
 
 
 def test_hidden_commits_are_not_seen_by_later_seats():
     """M-R3 / M-I4: while roles are chosen in seat order, a later seat's observation and
     mask are the same whichever role an earlier seat committed."""
     def first_commit_state(role_choice):
-        e = red_planet_v1.raw_env(num_players=3)
+        e = red_planet_v2.raw_env(num_players=3)
         e.reset(seed=11)
         first = None
         for agent in e.agent_iter():
@@ -92,7 +92,7 @@ def test_hidden_commits_are_not_seen_by_later_seats():
 
 
 def test_copies_pickle_to_the_same_game():
-    e = red_planet_v1.env(num_players=4)
+    e = red_planet_v2.env(num_players=4)
     e.reset(seed=3)
     for _ in range(10):
         e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
@@ -105,7 +105,7 @@ def test_copies_pickle_to_the_same_game():
 def test_gymnasium_id_passes_the_checker(num_players):
     from gymnasium.utils.env_checker import check_env
 
-    env = gymnasium.make("RedPlanet-v1", num_players=num_players)
+    env = gymnasium.make("RedPlanet-v2", num_players=num_players)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped)
@@ -154,11 +154,11 @@ def test_sb3_vecenv_for_maskable_ppo():
 
 
 def test_rendering_through_the_interfaces():
-    e = red_planet_v1.raw_env(num_players=4, render_mode="ansi")
+    e = red_planet_v2.raw_env(num_players=4, render_mode="ansi")
     e.reset(seed=0)
     text = e.render()
     assert isinstance(text, str) and "Rim" in text
-    e = red_planet_v1.raw_env(num_players=3, render_mode="rgb_array")
+    e = red_planet_v2.raw_env(num_players=3, render_mode="rgb_array")
     e.reset(seed=0)
     img = e.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
@@ -166,7 +166,7 @@ def test_rendering_through_the_interfaces():
 
 def test_bad_input_through_the_interfaces_leaves_the_game_as_it_was():
     """Bad actions name the problem and change nothing, in every interface (as for Space Mission)."""
-    e = red_planet_v1.raw_env(num_players=3)
+    e = red_planet_v2.raw_env(num_players=3)
     e.reset(seed=5)
     before = e.observe(e.agent_selection)["observation"].copy()
     for bad, error in ((243, ValueError), (-1, ValueError), (1.5, TypeError), ("commit", TypeError), (True, TypeError)):
@@ -190,4 +190,4 @@ def test_bad_input_through_the_interfaces_leaves_the_game_as_it_was():
     with pytest.raises(ValueError, match="num_players must be an integer in 3..5"):
         VectorEnv(4, num_players=6, game="red_planet")
     with pytest.raises(ValueError, match="max_rounds must be 10"):
-        gymnasium.make("RedPlanet-v1", num_players=3, max_rounds=12)
+        gymnasium.make("RedPlanet-v2", num_players=3, max_rounds=12)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import spacemission_env  # noqa: F401  (registers the ids)
-from spacemission_env import red_planet_v1
+from spacemission_env import red_planet_v2
 from spacemission_env.games import GameConfig, get_game
 from spacemission_env.gym_env import GameEnv
 from spacemission_env.policies import RandomPolicy
@@ -145,8 +145,8 @@ def random_agent_loop(e, rng, limit=None):
 
 @pytest.mark.parametrize("observation_type", ["info", "recall", "seer"])
 def test_aec_observation_types_and_float32_hold_the_same_values_in_their_spaces(observation_type):
-    a = red_planet_v1.raw_env(num_players=4, observation_type=observation_type)
-    f = red_planet_v1.raw_env(num_players=4, observation_type=observation_type, observation_dtype="float32")
+    a = red_planet_v2.raw_env(num_players=4, observation_type=observation_type)
+    f = red_planet_v2.raw_env(num_players=4, observation_type=observation_type, observation_dtype="float32")
     a.reset(seed=3)
     f.reset(seed=3)
     rng = np.random.default_rng(0)
@@ -170,8 +170,8 @@ def test_aec_observation_types_and_float32_hold_the_same_values_in_their_spaces(
 def test_aec_shaping_moves_credit_and_leaves_each_return_unchanged(gamma):
     """docs/interfaces.md "Rewards": the return discounted by gamma per own decision is the
     unshaped one (Phi(s_0) = 0 at a seat's first decision, Phi(terminal) = 0)."""
-    shaped = red_planet_v1.raw_env(num_players=3, reward="score", shaping=True, gamma=gamma)
-    plain = red_planet_v1.raw_env(num_players=3, reward="score")
+    shaped = red_planet_v2.raw_env(num_players=3, reward="score", shaping=True, gamma=gamma)
+    plain = red_planet_v2.raw_env(num_players=3, reward="score")
     shaped.reset(seed=8)
     plain.reset(seed=8)
     rng = np.random.default_rng(8)
@@ -200,7 +200,7 @@ def test_aec_shaping_moves_credit_and_leaves_each_return_unchanged(gamma):
 @pytest.mark.parametrize("how", ["deepcopy", "pickle"])
 def test_aec_copies_continue_and_reset_exactly_like_the_original(how):
     clone = copy.deepcopy if how == "deepcopy" else (lambda e: pickle.loads(pickle.dumps(e)))
-    e = red_planet_v1.env(num_players=5, reward="score", shaping=True)
+    e = red_planet_v2.env(num_players=5, reward="score", shaping=True)
     e.reset(seed=21)
     random_agent_loop(e, np.random.default_rng(1), limit=77)
     c = clone(e)
@@ -223,7 +223,7 @@ def test_final_observations_rewards_and_infos_agree_across_interfaces():
     engine replaying the same seed and actions, and the VectorEnv's final_observation,
     give the same."""
     n = 4
-    e = red_planet_v1.env(num_players=n, reward="score")
+    e = red_planet_v2.env(num_players=n, reward="score")
     e.reset(seed=5)
     log = random_agent_loop(e, np.random.default_rng(5))
     actions = [a for _, a, _, term, _, _ in log if not term]
@@ -336,7 +336,7 @@ def test_gym_env_checkers_pass_for_other_observation_types_and_dtypes(observatio
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-    env = gymnasium.make("RedPlanet-v1", num_players=3, observation_type=observation_type, observation_dtype=dtype)
+    env = gymnasium.make("RedPlanet-v2", num_players=3, observation_type=observation_type, observation_dtype=dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env.unwrapped, skip_render_check=True)

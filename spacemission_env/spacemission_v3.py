@@ -1,11 +1,11 @@
-"""Space Mission v1 as a PettingZoo-style versioned module (as ``pettingzoo.classic.connect_four_v3``):
+"""Space Mission v3 as a PettingZoo-style versioned module (as ``pettingzoo.classic.connect_four_v3``):
 
-    from spacemission_env import spacemission_v2
-    e = spacemission_v2.env(num_players=3)
+    from spacemission_env import spacemission_v3
+    e = spacemission_v3.env(num_players=3)
 
-The module plays Space Mission only: like ``red_planet_v1``, it takes no ``game``
+The module plays Space Mission only: like ``red_planet_v2``, it takes no ``game``
 argument (the shared classes in pettingzoo_env.py take one; a versioned module, and the
-registry id ``"SpaceMission-v2"`` that points here, name their game).
+registry id ``"SpaceMission-v3"`` that points here, name their game).
 
 The number is the environment's version (``SPACE_MISSION.version``, docs/versioning.md):
 it changes whenever the same seed and actions can give a different game or observation,

@@ -1,9 +1,9 @@
-"""Mission: Red Planet v1 as a PettingZoo-style versioned module (as
+"""Mission: Red Planet v2 as a PettingZoo-style versioned module (as
 ``pettingzoo.classic.connect_four_v3``): the shared AEC environment (pettingzoo_env.py)
 with ``game="red_planet"``.
 
-    from spacemission_env import red_planet_v1
-    e = red_planet_v1.env(num_players=4)
+    from spacemission_env import red_planet_v2
+    e = red_planet_v2.env(num_players=4)
     e.reset(seed=0)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -12,8 +12,8 @@ with ``game="red_planet"``.
 
 | | |
 |---|---|
-| Import | `from spacemission_env import red_planet_v1` |
-| Registry id | `pettingzoo.make("aec", "RedPlanet-v1")` |
+| Import | `from spacemission_env import red_planet_v2` |
+| Registry id | `pettingzoo.make("aec", "RedPlanet-v2")` |
 | Actions | Discrete |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` in 3..5 |
