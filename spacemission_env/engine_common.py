@@ -7,6 +7,7 @@ the same messages."""
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -287,14 +288,17 @@ def rank_rewards(keys: Sequence) -> list[float]:
     return [rank_reward(n, sum(1 for k in keys if k > key), sum(1 for k in keys if k == key)) for key in keys]
 
 
+@functools.lru_cache(maxsize=None)
 def rank_reward_table(n: int) -> np.ndarray:
     """float64 [n + 1, n + 1]: [seats ranked better, seats tied (itself included)] -> the
     :func:`rank_reward` of a seat of ``n`` players (0 where no seat can be); the fast
-    engines index it with each seat's counts."""
+    engines index it with each seat's counts. Built once per ``n`` (every ``rewards`` call
+    reads it) and read-only, since every caller shares it."""
     table = np.zeros((n + 1, n + 1), dtype=np.float64)
     for better in range(n):
         for tied in range(1, n - better + 1):
             table[better, tied] = rank_reward(n, better, tied)
+    table.flags.writeable = False
     return table
 
 

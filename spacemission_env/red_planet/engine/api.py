@@ -125,16 +125,13 @@ def scores(st: BatchState) -> np.ndarray:
     return out
 
 
-_RANK_TABLES = {n: rank_reward_table(n) for n in (3, 4, 5)}  # [better, tied] -> the rank reward (M-P4: by total alone)
-
-
 def rewards(st: BatchState) -> np.ndarray:
     """float32 [B, P]: scoring.rank_rewards of finished games by total (M-P4: tied
     players share; zero-sum in [-1, 1]); 0 for running games."""
     total = scores(st)[..., -1].astype(np.int64)
     better = (total[:, None, :] > total[:, :, None]).sum(axis=2)
     tied = (total[:, None, :] == total[:, :, None]).sum(axis=2)
-    r = _RANK_TABLES[st.num_players][better, tied]
+    r = rank_reward_table(st.num_players)[better, tied]  # [better, tied] -> the rank reward (M-P4: by total alone)
     return np.where(st.terminated[:, None], r, 0.0).astype(np.float32)
 
 

@@ -136,3 +136,13 @@ def test_rank_rewards_of_every_key_tuple_are_the_closed_form_and_sum_to_zero_whe
     assert sorted(tie_patterns(n)) == sorted({tuple(len(list(g)) for _, g in groupby(sorted(k, reverse=True)))
                                               for k in product(range(n), repeat=n)})
     assert numerators((1, 2, 1)) == [4 - 0 - 1, 4 - 2 - 2, 4 - 2 - 2, 4 - 6 - 1]
+
+
+def test_the_rank_reward_table_is_built_once_and_cannot_be_changed_by_a_caller():
+    """Both fast engines' ``rewards`` read one table per player count (R-P8 / M-P4); it is
+    shared, so a caller writing into it would change every later game's rewards."""
+    table = engine_common.rank_reward_table(4)
+    assert engine_common.rank_reward_table(4) is table
+    with pytest.raises(ValueError, match="read-only"):
+        table[0, 1] = 0.5
+    assert table[0, 1] == 1.0
