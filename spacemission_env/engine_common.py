@@ -182,6 +182,9 @@ def check_masks(action_masks: np.ndarray, num_actions: int | None = None) -> np.
 
 
 def check_actions(st, actions) -> np.ndarray:
+    """The actions [B] as the kernels take them (``kernel_input``: int64, C-contiguous,
+    writeable), from any integer dtype, layout or sequence; ValueError on a wrong shape,
+    dtype or a uint64 id past int64."""
     a = np.asarray(actions)
     if a.shape != (st.batch_size,):
         raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {a!r}")
@@ -190,9 +193,7 @@ def check_actions(st, actions) -> np.ndarray:
     if a.dtype == np.uint64 and (a > np.iinfo(np.int64).max).any():  # would wrap to a negative id below
         g = int(np.flatnonzero(a > np.iinfo(np.int64).max)[0])
         raise ValueError(f"game {g}: action {int(a[g])} is out of range (not an action id)")
-    if a.dtype != np.int64:
-        a = a.astype(np.int64)
-    return a
+    return kernel_input(a, np.int64)
 
 
 
@@ -300,6 +301,16 @@ def rank_reward_table(n: int) -> np.ndarray:
             table[better, tied] = rank_reward(n, better, tied)
     table.flags.writeable = False
     return table
+
+
+def kernel_input(a: np.ndarray, dtype) -> np.ndarray:
+    """``a`` (already checked) as the one array type a kernel is compiled for: ``dtype``,
+    C-contiguous and writeable; ``a`` itself where it is that already, else a copy. numba
+    compiles a kernel again for every other layout (a slice ``x[::2]`` is typed 'A', a
+    transpose 'F') and for a read-only array (``np.broadcast_to``, a frozen buffer), so such an
+    input compiled a signature that ``spacemission warmup`` had not put in the cache."""
+    a = np.ascontiguousarray(a, dtype=dtype)
+    return a if a.flags.writeable else a.copy()
 
 
 def output_buffer(out, shape: tuple, dtype, zeroed: bool = False, name: str = "out") -> np.ndarray:

@@ -10,7 +10,12 @@ every observation type and dtype, PettingZoo's AEC env, the Gymnasium env agains
 random opponents), with batches of one game and of several (numba compiles a kernel
 again for an argument of another type or memory layout, and a batch of one can give
 one), playing games to their end so that scoring and the automatic reset compile too.
-Afterwards a fresh process loads every kernel from the cache.
+Afterwards a fresh process loads every kernel from the cache, whatever the layout of the
+arrays a user passes: the engines and the bots convert actions, masks and observations of
+another integer dtype, a slice, Fortran order or a read-only array to the one type the
+kernels are compiled for (``engine_common.kernel_input``), which the warm-up's own calls
+compile. ``tests/helpers/user_paths.py`` lists the calls checked to compile nothing after it
+(docs/engine.md, "First call (compile)").
 ``make install`` runs ``spacemission warmup`` (spacemission_cli/warmup.py), which also
 compiles the bots' kernels.
 
@@ -38,19 +43,34 @@ _PROJECT = ("spacemission_env", "spacemission_agents", "spacemission_training")
 _LONG_GAME = 20_000  # steps at most to play one game to its end (random play)
 
 
-class _CompileCount(event.Listener):
-    """Counts numba's "numba:compile" events (fired on a cache miss only) of project functions."""
+class CompileLog(event.Listener):
+    """numba's "numba:compile" events (fired on a cache miss only) of project functions:
+    ``compiled``, one ``"module.function(argument types)"`` each, in order. ``with
+    CompileLog() as log:`` listens for the block only (the tests' check that a path
+    compiles nothing after the warm-up names what it compiled)."""
 
     def __init__(self):
-        self.count = 0
+        self.compiled: list[str] = []
+
+    @property
+    def count(self) -> int:
+        return len(self.compiled)
 
     def on_start(self, ev: event.Event) -> None:
         func = getattr(ev.data.get("dispatcher"), "py_func", None)
         if getattr(func, "__module__", "").split(".")[0] in _PROJECT:
-            self.count += 1
+            args = ", ".join(str(a) for a in ev.data.get("args", ()))
+            self.compiled.append(f"{func.__module__}.{func.__qualname__}({args})")
 
     def on_end(self, ev: event.Event) -> None:
         pass
+
+    def __enter__(self) -> "CompileLog":
+        event.register("numba:compile", self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        event.unregister("numba:compile", self)
 
 
 class Report:
@@ -62,15 +82,12 @@ class Report:
 
     @contextmanager
     def step(self, label: str):
-        counter = _CompileCount()
-        event.register("numba:compile", counter)
+        counter = CompileLog()
         c0, w0 = time.process_time(), time.perf_counter()
         if self.stream is not None:
             print(f"  {label} ...", end="", file=self.stream, flush=True)
-        try:
+        with counter:
             yield
-        finally:
-            event.unregister("numba:compile", counter)
         row = (label, time.process_time() - c0, time.perf_counter() - w0, counter.count)
         self.rows.append(row)
         if self.stream is not None:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from spacemission_env.checks import is_int, shown
-from spacemission_env.engine_common import quiet
+from spacemission_env.engine_common import kernel_input, quiet
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.space_mission.encoding import decode
@@ -334,7 +334,7 @@ class BotBase(BasePolicy):
             raise ValueError(f"{self.name}: observations must be int8, got {obs.dtype}")
         if masks.shape[0] and not masks.any(axis=1).all():
             raise ValueError(f"{self.name}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
-        return self._act_rows(obs, masks)
+        return self._act_rows(kernel_input(obs, np.int8), masks)  # a slice or read-only view: a copy, not a compile
 
     def _act_rows(self, obs: np.ndarray, masks: np.ndarray, view: dict | None = None) -> np.ndarray:
         """act_batch on rows already checked; ``view``: ``obs`` decoded (``decode(obs,
@@ -342,7 +342,7 @@ class BotBase(BasePolicy):
         out = np.zeros(masks.shape[0], dtype=np.int64)
         if masks.shape[0]:
             with quiet():  # NUMBA_DISABLE_JIT: the tie-break hash's uint64 wrap-around warns in plain Python
-                self._decide(extract(obs, self.observation_type, view), np.ascontiguousarray(masks), out)
+                self._decide(extract(obs, self.observation_type, view), kernel_input(masks, np.bool_), out)
         return out
 
     def _decide(self, f: Features, masks: np.ndarray, out: np.ndarray) -> None:

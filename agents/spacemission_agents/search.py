@@ -75,6 +75,7 @@ import time
 import numpy as np
 
 from spacemission_env.checks import check_memory, count_text, is_int, shown
+from spacemission_env.engine_common import kernel_input
 from spacemission_env.games import require_game
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
@@ -134,7 +135,8 @@ def check_budget(value, owner: str) -> float:
 
 def check_recall_rows(who: str, observations, action_masks, num_actions: int | None = None):
     """(observations, masks) of a search bot's ``act_batch``: int8 "recall" rows and bool
-    masks with a legal action in every row; ValueError naming ``who`` otherwise."""
+    masks with a legal action in every row (``kernel_input``: C-contiguous and writeable);
+    ValueError naming ``who`` otherwise."""
     masks = check_masks(action_masks, num_actions)
     obs = np.asarray(observations)
     d = observation_size("recall")
@@ -143,7 +145,8 @@ def check_recall_rows(who: str, observations, action_masks, num_actions: int | N
                          f"(observation_type 'recall'), got {obs.dtype} {obs.shape}")
     if masks.shape[0] and not masks.any(axis=1).all():
         raise ValueError(f"{who}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
-    return obs, masks
+    # a slice, Fortran-ordered or read-only rows: C-contiguous copies, else the kernels compile again
+    return kernel_input(obs, np.int8), kernel_input(masks, np.bool_)
 
 
 def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None, *,

@@ -12,7 +12,7 @@ from ...engine_common import check_select as _select
 from ...engine_common import quiet as _quiet
 from ...engine_common import rank_reward_table
 from ...engine_common import seed_array as _seed_array
-from ...engine_common import illegal_action, output_buffer, step_observe_outputs
+from ...engine_common import illegal_action, kernel_input, output_buffer, step_observe_outputs
 from .. import actions as A
 from .. import encoding as E
 from ..components import (
@@ -211,7 +211,9 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
     m = np.asarray(mask)
     if m.ndim != 2 or m.shape[1] != NUM_ACTIONS:
         raise ValueError(f"mask must have shape [B, {NUM_ACTIONS}], got {m.shape}")
-    m = check_masks(m)  # bool, or numbers that are all 0 or 1 (a NaN or a 2 is not read as legal)
+    # bool, or numbers that are all 0 or 1 (a NaN or a 2 is not read as legal); a slice, a
+    # transpose or a read-only mask as a C-contiguous copy (kernel_input: else another compile)
+    m = kernel_input(check_masks(m), np.bool_)
     if rng is None:
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):
