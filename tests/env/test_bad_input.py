@@ -534,8 +534,10 @@ def test_step_validation_agrees_with_the_legal_mask():
         for a in range(-3, NUM_ACTIONS + 3):
             actions = np.full(st.batch_size, a, np.int64)
             select = np.ones(st.batch_size, bool)
+            seen = select.view()  # read-only, as check_select passes it: the kernel's cached signature
+            seen.flags.writeable = False
             rejected = []
-            while (b := K.first_illegal(actions, select, *args)) >= 0:
+            while (b := K.first_illegal(actions, seen, *args)) >= 0:
                 rejected.append(b)
                 select[b] = False
             legal = mask[:, a] if 0 <= a < NUM_ACTIONS else np.zeros(st.batch_size, bool)
