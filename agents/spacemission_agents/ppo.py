@@ -20,8 +20,10 @@ arrays and a JSON string of metadata under ``"metadata"``:
 The metadata (``make_metadata``) names the package version, the observation type, the
 observation size and a hash of its layout (``layout_hash``), the dtype the network reads
 (int8 observations as float32), the action count, the game (players, rules, round
-limit), the architecture and how it was trained (command, steps, seed), and the version of
-this file format (``version``: ``VERSION``; not the environment's). ``load`` refuses a file
+limit), the architecture and how it was trained (command, steps, seed), the environment
+version it was trained on (``env_id``, e.g. ``"SpaceMission-v3"``: informational, an optional key
+that files made before it lack and that no reader checks, so the format version stayed 3), and the
+version of this file format (``version``: ``VERSION``; not the environment's). ``load`` refuses a file
 whose observation layout or action count differs from the installed package's, or of a
 format version newer than ``VERSION``;
 ``bind`` (called by every environment and the arena) refuses a game other than the one
@@ -271,6 +273,7 @@ def make_metadata(*, observation_type: str, num_players: int, rules: str, max_ro
     g = get_game(game)
     return {
         "format": FORMAT, "version": VERSION, "package_version": package_version(), "game": g.name,
+        "env_id": g.description.env_id,
         "observation_type": observation_type, "observation_size": g.description.observation_size(observation_type),
         "observation_layout_hash": layout_hash(observation_type, g.name),
         "observation_dtype": "int8 observations, read as float32: x = obs[active] * scale",

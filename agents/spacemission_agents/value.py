@@ -15,8 +15,9 @@ and ``scale`` (float32 [A]) as the policy's (input ``obs[active] * scale``), den
 output), the output squashed by ``tanh``, and a JSON string under ``"metadata"``:
 format (``FORMAT``) and its version (``VERSION``; a newer one is refused), game, players,
 rules, round limit, observation type, size and layout hash (as ppo.py's), ``policy_sha256``
-(sha256 of the policy file it was fitted for) and how it was fitted (command, games,
-losses). The fitting script is
+(sha256 of the policy file it was fitted for), the environment version whose games it was
+fitted on (``env_id``: informational and optional, as in ppo.py; files made before it lack
+it) and how it was fitted (command, games, losses). The fitting script is
 ``python -m spacemission_training.value_fit``.
 """
 from __future__ import annotations
@@ -51,6 +52,7 @@ def make_value_metadata(*, policy_metadata: dict, policy_sha256: str, architectu
     otype = m["observation_type"]
     return {
         "format": FORMAT, "version": VERSION, "package_version": package_version(), "game": game,
+        "env_id": get_game(game).description.env_id,  # informational, optional (older files lack it): VERSION stays
         "observation_type": otype, "observation_size": get_game(game).description.observation_size(otype),
         "observation_layout_hash": layout_hash(otype, game), "num_players": int(m["num_players"]),
         "rules": m["rules"], "max_rounds": int(m["max_rounds"]), "policy_sha256": policy_sha256,

@@ -13,7 +13,7 @@ import pytest
 
 from spacemission_agents.ppo import SHIPPED, PPOAgent, layout_hash
 from spacemission_agents.registry import make_agent
-from spacemission_env.games import GameConfig
+from spacemission_env.games import GameConfig, get_game
 from tests.helpers.bots import sample_positions
 from tests.helpers.paths import ROOT
 
@@ -70,6 +70,8 @@ def test_save_load_pickle_round_trip(torch_policy_and_agent, tmp_path):
     assert np.array_equal(again.logits(obs), agent.logits(obs))
     assert again.metadata == agent.metadata and again.observation_type == "recall"
     assert again.metadata["observation_layout_hash"] == layout_hash("recall")
+    # the environment version it was made on (before: not recorded), the game description's id
+    assert again.metadata["env_id"] == get_game("spacemission").description.env_id == "SpaceMission-v3"
     assert np.array_equal(pickle.loads(pickle.dumps(agent)).logits(obs), agent.logits(obs))
     by_spec = make_agent(f"ppo:{path}:temperature=0.5", seed=3)
     assert isinstance(by_spec, PPOAgent) and by_spec.temperature == 0.5
@@ -173,6 +175,8 @@ def test_the_shipped_models_load_and_beat_random():
         agent = PPOAgent.load_shipped(players)
         assert agent.metadata["num_players"] == players == card["metadata"]["num_players"]
         assert card["metadata"]["training"]["command"].startswith("spacemission train")
+        # made before models recorded their env_id: the optional key is absent, and they load as they did
+        assert "env_id" not in card["metadata"] and "env_id" not in agent.metadata
     agent = make_agent("ppo")
     assert agent.metadata["num_players"] == 2
     result = run_arena([agent, "random"], games=40, progress=False, record=False)

@@ -46,6 +46,7 @@ def test_numpy_forward_equals_torch_and_round_trip(tmp_path):
     again = ValueNet.load(path)
     np.testing.assert_array_equal(again.values(obs), got)
     assert again.metadata == net.metadata
+    assert again.metadata["env_id"] == "SpaceMission-v3"  # the version its games were played on (before: none)
 
 
 def test_shipped_value_net():
@@ -59,6 +60,7 @@ def test_shipped_value_net():
     assert np.all(np.abs(v) <= 1.0)
     card = json.loads(ValueNet.shipped_path(2).with_suffix(".json").read_text())
     assert card["sha256"] == file_sha256(ValueNet.shipped_path(2)) and card["file"] == "value_2p.npz"
+    assert "env_id" not in m and "env_id" not in card["metadata"]  # made before the optional key: loads as it did
     with pytest.raises(ValueError, match="no shipped value net for 5-player"):
         ValueNet.load_shipped(5)
 

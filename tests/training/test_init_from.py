@@ -162,6 +162,12 @@ def test_the_bc_cache_knows_a_model_file_by_its_content(tiny_model, tmp_path, mo
     monkeypatch.setattr(HeuristicPrior, "describe", lambda self: {**describe(self), "params": {"changed": 1}})
     warm_start(cfg, lambda v: None)
     assert len(collected) == 5
+    # another environment version (its rewards make the returns): collected again (before: the cache was read)
+    from spacemission_training import train_ppo
+
+    monkeypatch.setattr(train_ppo, "env_id", lambda game: "SpaceMission-v2", raising=False)
+    warm_start(cfg, lambda v: None)
+    assert len(collected) == 6
 
 
 def test_pool_metric_keys_write_a_path_with_bars(tiny_model, tmp_path):

@@ -26,6 +26,7 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
+from spacemission_agents.ppo import PPOAgent  # noqa: E402
 from spacemission_env.checks import cut, shown  # noqa: E402
 from spacemission_training.rllib import RLlibConfig, main, train  # noqa: E402
 
@@ -159,6 +160,11 @@ def test_the_interrupted_run_resumes_to_its_end_without_rows_twice(run):
     assert steps == sorted(set(steps)) and steps[0] == 0 and steps[-1] == run["end"]
     config = json.loads((run["dir"] / "config.json").read_text())
     assert config["resumed"][-1]["step"] == run["step"]
+    # the environment version it trained on, recorded at the start and by the resume (before: neither), and in the
+    # exported model's metadata; the resume of a run of the same version says nothing of it
+    assert config["env_id"] == config["resumed"][-1]["env_id"] == "SpaceMission-v3"
+    assert "previous_env_id" not in config["resumed"][-1] and "env_id" not in err
+    assert PPOAgent.load(run["dir"] / "final.npz").metadata["env_id"] == "SpaceMission-v3"
     assert summary["game"] == config["config"]["game"] and summary["players"] == config["config"]["players"]
     assert config["config"]["steps"] == run["end"]  # the next resume continues the extended budget
     # a resume may change the device (RESUME_OVERRIDES); config.json records the one it resolved to

@@ -17,6 +17,7 @@ pytest.importorskip("sb3_contrib")
 import torch  # noqa: E402
 
 from spacemission_agents.ppo import PPOAgent  # noqa: E402
+from spacemission_env.games import get_game  # noqa: E402
 from spacemission_env.space_mission import engine  # noqa: E402
 from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
 from spacemission_training.logs import read_metrics  # noqa: E402
@@ -62,6 +63,11 @@ def test_a_tiny_run_writes_logs_checkpoint_model_and_curve(unbroken):
     saved = json.loads((run_dir / "config.json").read_text())
     assert saved["config"]["seed"] == 0 and saved["config"]["num_envs"] == 16
     assert saved["versions"]["torch"] and saved["versions"]["sb3_contrib"] and saved["command"][-1] == "--tiny"
+    # the environment version it trained on, as the game description names it (before: not recorded, so a run
+    # started on SpaceMission-v2 resumed on v3 without a word); the model's metadata says it too
+    env_id = get_game("spacemission").description.env_id
+    assert saved["env_id"] == env_id == "SpaceMission-v3"
+    assert PPOAgent.load(run_dir / "final.npz").metadata["env_id"] == env_id
     m = read_metrics(run_dir)
     for key in ("train/value_loss", "train/approx_kl", "time/steps_per_s", "bc/accuracy", "eval/random/win_rate",
                 "final/random/win_rate", "pool/random/p", "pool/self@0/p"):
@@ -147,7 +153,9 @@ def test_stop_and_resume_gives_the_unbroken_run(unbroken, tmp_path):
     a, b = read_metrics(run_dir), read_metrics(broken)
     for key in ("train/value_loss", "train/policy_gradient_loss", "games/ended"):
         assert list(a[key][0]) == list(b[key][0]) and np.array_equal(a[key][1], b[key][1]), key
-    assert len(json.loads((broken / "config.json").read_text())["resumed"]) == 1
+    saved = json.loads((broken / "config.json").read_text())
+    assert len(saved["resumed"]) == 1 and saved["resumed"][0]["env_id"] == saved["env_id"] == "SpaceMission-v3"
+    assert "previous_env_id" not in saved["resumed"][0]  # the same version: no change to record
 
 
 def test_resume_accepts_only_budget_changes(unbroken, capsys):

@@ -52,6 +52,24 @@ def test_a_cache_of_other_settings_is_refused(tmp_path, capsys):
     assert "holds no settings" in capsys.readouterr().err
 
 
+def test_a_cache_of_another_environment_version_is_refused(tmp_path, capsys):
+    """Before: the cache's settings did not hold the environment version, so positions whose
+    targets are another version's rank rewards (SpaceMission-v2's 4-player ones differ) were
+    fitted to as if they were this version's."""
+    cache = tmp_path / "positions.npz"
+    value_fit.main(["--games", "1", *FAST, "--cache", str(cache), "--out", str(tmp_path / "v.npz")])
+    with np.load(cache) as z:
+        data = {k: z[k] for k in z.files}
+    settings = json.loads(str(data.pop("settings")))
+    assert settings["env_id"] == "SpaceMission-v3"
+    value_fit.save_cache(cache, {**settings, "env_id": "SpaceMission-v2"}, data)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as info:
+        value_fit.main(["--games", "1", *FAST, "--cache", str(cache), "--out", str(tmp_path / "w.npz")])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "env_id 'SpaceMission-v2' in the cache, 'SpaceMission-v3' now" in err
+
+
 def _card(out) -> dict:
     def refuse(constant):
         raise AssertionError(f"{constant} in the card: not JSON")
@@ -66,6 +84,7 @@ def test_the_holdout_is_the_share_of_games_asked_for(tmp_path, capsys):
     value_fit.main(["--games", "1", *FAST, "--out", str(out)])  # --holdout 0: all games train
     fitting = _card(out)["metadata"]["fitting"]
     assert fitting["validation_mse"] is None and isinstance(fitting["train_mse"], float)
+    assert _card(out)["metadata"]["env_id"] == "SpaceMission-v3"  # the version its games were played on
     capsys.readouterr()
     for argv, message in ((["--games", "1", "--holdout", "0.6"], "holds out 1 game(s), leaving none to train on"),
                           (["--games", "1", "--holdout", "0.1"], "holds out no game (the validation would be empty)"),

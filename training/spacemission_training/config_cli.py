@@ -16,6 +16,7 @@ from spacemission_env.checks import UsageParser, shown
 from spacemission_env.json_input import parse_json
 
 from .config import GAME_DEFAULTS, TrainConfig, config_from_dict, game_defaults
+from .lifecycle import ALLOW_VERSION_CHANGE, add_version_change_flag, check_resume_env_id
 from .run_paths import check_resume_dir, path_lookup_problem
 
 __all__ = ["EXAMPLES", "RESUME_OVERRIDES", "add_options", "build_parser", "field_help", "from_file", "options_named",
@@ -140,6 +141,7 @@ def build_parser(prog: str = "spacemission train") -> argparse.ArgumentParser:
                     help="continue the run in RUN_DIR from its last checkpoint (its saved configuration; "
                          "--steps, --stop-after-steps, --progress and --device may be changed, any other option only "
                          "repeated with its saved value); a finished run is left as it is")
+    add_version_change_flag(ap)
     add_options(ap, TrainConfig)
     return ap
 
@@ -187,16 +189,23 @@ def parse_run_options(ap, argv, cls, read, defaults_of, resume, overrides):
     """A trainer's (config of class ``cls``, resume run dir or None) from its parser ``ap``:
     the game's defaults (``defaults_of(game)``, the game from the flags or the file) < the
     ``--config`` file (``read(path)``) < flags; with ``--resume``, ``resume(ap, run_dir, flags,
-    config_file)`` (the file's options limited to ``overrides``). A bad option is a usage
-    error naming the file for the options it gave (``from_file``)."""
+    config_file)`` (the file's options limited to ``overrides``), then the environment version
+    the run recorded checked against this package's (lifecycle.check_resume_env_id; ``--allow-
+    version-change``, a flag of ``--resume`` only). A bad option is a usage error naming the file
+    for the options it gave (``from_file``)."""
     ns = ap.parse_args(argv)
+    if ns.allow_version_change and not ns.resume:
+        ap.error(f"{ALLOW_VERSION_CHANGE} goes with --resume RUN_DIR (a new run is made on this package's environment "
+                 f"version)")
     flags = {f.name: getattr(ns, f.name) for f in fields(cls) if getattr(ns, f.name) is not None}
     values: dict = {}  # the config file's options, once read (an error names the file for them)
     try:
         values = read(ns.config) if ns.config else {}
         if ns.resume:  # an error names the file for the options a resume takes from it
             values = {k: v for k, v in values.items() if k in overrides}
-            return resume(ap, ns.resume, flags, ns.config), ns.resume
+            cfg = resume(ap, ns.resume, flags, ns.config)
+            check_resume_env_id(ap, ns.resume, cfg.game, ns.allow_version_change)
+            return cfg, ns.resume
         game = flags.get("game", values.get("game", "spacemission"))
         return cls(**{**defaults_of(game), **values, **flags}), None
     except (ValueError, TypeError) as exc:

@@ -11,7 +11,76 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["Interrupt", "Stopped", "exit_status", "finished_step", "run_commands", "sigterm_stops_at_once"]
+from spacemission_env.checks import shown
+
+__all__ = ["ALLOW_VERSION_CHANGE", "Interrupt", "Stopped", "add_version_change_flag", "check_resume_env_id", "env_id",
+           "exit_status", "finished_step", "record_resume", "run_commands", "sigterm_stops_at_once"]
+
+ALLOW_VERSION_CHANGE = "--allow-version-change"
+
+
+def env_id(game: str) -> str:
+    """The registry id of ``game``'s environment as this package plays it (``"SpaceMission-v3"``:
+    its game description's ``env_id``), which a run's config.json and its models record."""
+    from spacemission_env.games import get_game
+
+    return get_game(game).description.env_id
+
+
+def record_resume(saved: dict, game: str, **entry) -> dict:
+    """``saved`` (a run's config.json) with a resume recorded: ``entry`` (its command, step,
+    ...) appended to ``resumed`` with the ``env_id`` it goes on with, and ``previous_env_id``
+    (null: unknown) where the run recorded another or none; the run's ``env_id`` becomes this
+    package's, which the next resume checks."""
+    current = env_id(game)
+    before = saved.get("env_id")
+    item = {**entry, "env_id": current}
+    if before != current:
+        item["previous_env_id"] = before
+    saved["env_id"] = current
+    saved.setdefault("resumed", []).append(item)
+    return saved
+
+
+def add_version_change_flag(ap) -> None:
+    """Both trainers' ``--allow-version-change`` (:func:`check_resume_env_id`)."""
+    ap.add_argument(ALLOW_VERSION_CHANGE, action="store_true",
+                    help="with --resume: continue a run started on another version of the environment (its "
+                         "config.json's env_id; the rewards or rules differ: docs/versioning.md) on this package's")
+
+
+def check_resume_env_id(ap, run_dir: str, game: str, allow: bool) -> None:
+    """What ``--resume`` says of the environment version a run recorded (``env_id`` in
+    ``run_dir/config.json``, written since SpaceMission-v3) against this package's for its
+    ``game``: a usage error (``ap.error``) naming both where they differ, unless ``allow``
+    (``--allow-version-change``: a note); a one-line warning on stderr where the run recorded
+    none (its version is unknown). docs/training.md, "Checkpoints and resume"."""
+    path = Path(run_dir) / "config.json"
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):  # the resume's own checks have read it: nothing to add here
+        return
+    current = env_id(game)
+    recorded = record.get("env_id") if isinstance(record, dict) else None
+    if recorded is None:
+        print(f"warning: --resume: {shown(run_dir)}'s config.json records no env_id (a run started before runs "
+              f"recorded it): the environment version it trained on is unknown; it goes on as {current}",
+              file=sys.stderr)
+        return
+    if not isinstance(recorded, str) or not recorded:
+        ap.error(f"--resume: {shown(str(path))}: env_id must be an environment id such as {current!r}, got "
+                 f"{shown(recorded)}")
+    if recorded == current:
+        return
+    if allow:
+        print(f"note: --resume: the run in {shown(run_dir)} was trained on {shown(recorded)}; it goes on as {current} "
+              f"({ALLOW_VERSION_CHANGE}): its results before and after are not comparable (docs/versioning.md)",
+              file=sys.stderr)
+        return
+    ap.error(f"--resume: the run in {shown(run_dir)} was trained on {shown(recorded)}, and this package's {game} is "
+             f"{current}: their rewards or rules differ (docs/versioning.md: results and trained agents are comparable "
+             f"only within one version); start a new run, or pass {ALLOW_VERSION_CHANGE} to continue this one on "
+             f"{current}")
 
 
 def run_commands(run_dir: Path, command: list[str]) -> dict:

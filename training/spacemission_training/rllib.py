@@ -54,7 +54,7 @@ import numpy as np
 
 from spacemission_env.checks import cut_long_words, shown
 
-from .lifecycle import Stopped, exit_status, run_commands
+from .lifecycle import Stopped, env_id, exit_status, record_resume, run_commands
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
                                write_atomic)
 from .rllib_config import RLlibConfig, build_parser, game_defaults, parse_args
@@ -349,14 +349,15 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         saved = json.loads((run_dir / "config.json").read_text())
         saved["config"] = cfg.as_dict()  # steps, progress, address, env runners, device as now
         saved["device"] = str(resolve_device(cfg.device))
-        saved.setdefault("resumed", []).append({"command": command, "step": loop["step"]})
+        record_resume(saved, cfg.game, command=command, step=loop["step"])
         write_atomic(run_dir / "config.json", json.dumps(saved, indent=2))
         # what a killed run logged after its checkpoint goes (rows at a later step, a cut last row)
         runlog = RunLog(run_dir, resume_step=loop["step"], tensorboard=cfg.tensorboard)
     else:
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(json.dumps(
-            {"config": cfg.as_dict(), "command": command, "versions": {**versions(), "ray": _ray_version()},
+            {"config": cfg.as_dict(), "env_id": env_id(cfg.game), "command": command,
+             "versions": {**versions(), "ray": _ray_version()},
              "device": str(resolve_device(cfg.device)),
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
         active, scale = feature_stats(cfg.players, cfg.rules, cfg.max_rounds, cfg.observation_type, seed=cfg.seed,

@@ -14,6 +14,7 @@ from .config import (TrainConfig, above, at_least, bind_agent_specs, check_field
                      seeds_in_range, threads_at_most)
 from .config_cli import add_options, parse_run_options, read_options_file
 from .device import DEVICE_PATTERN
+from .lifecycle import add_version_change_flag
 from .rllib_checkpoint import RESUME_OVERRIDES, find_checkpoint
 from .run_paths import check_path_kind, check_resume_dir
 
@@ -183,6 +184,7 @@ def build_parser(prog: str = "spacemission train --backend rllib") -> argparse.A
     ap.add_argument("--config", default=None, help=".json or .toml file with any of the options below")
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help=f"continue the run in RUN_DIR from its last checkpoint ({', '.join(RESUME_OVERRIDES)} may change)")
+    add_version_change_flag(ap)
     add_options(ap, RLlibConfig)  # as the SB3 trainer's
     return ap
 

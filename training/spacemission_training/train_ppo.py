@@ -56,7 +56,8 @@ from spacemission_env.sb3 import GameVecEnv
 from gymnasium import spaces
 
 from . import bc, checkpoint, init_from
-from .lifecycle import Interrupt, exit_status, finished_step, run_commands, sigterm_stops_at_once
+from .lifecycle import (Interrupt, env_id, exit_status, finished_step, record_resume, run_commands,
+                        sigterm_stops_at_once)
 from .device import resolve_device
 from .config import TrainConfig, spec_file, versions
 from .config_cli import RESUME_OVERRIDES, build_parser, parse_args
@@ -200,7 +201,9 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
             settings["teacher_temperature"] = 1.0
         prior = make_prior(cfg)
         # the cache's key also holds what the spec texts do not: the model files' contents, the prior's parameters
-        key = {**settings, "model_files_sha256": model_files_sha256([spec, *weights], cfg.game),
+        # and the environment version (its rewards make the returns the value head is fitted to)
+        key = {**settings, "env_id": env_id(cfg.game),
+               "model_files_sha256": model_files_sha256([spec, *weights], cfg.game),
                "prior_description": None if prior is None else prior.describe()}
         data = bc.load_cache(cfg.bc_cache, key) if cfg.bc_cache else None
         if data is None:
@@ -259,8 +262,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         checkpoint.restore_model(model, blob)
         saved = json.loads((run_dir / "config.json").read_text())
         saved["config"] = cfg.as_dict()
-        saved.setdefault("resumed", []).append({"command": command, "step": int(model.num_timesteps),
-                                                "device": str(device)})
+        record_resume(saved, cfg.game, command=command, step=int(model.num_timesteps), device=str(device))
         (run_dir / "config.json").write_text(json.dumps(saved, indent=2))
         # a run killed in its end (after its final/ rows, before summary.json) ends again from its
         # last checkpoint, at the same step: its final/ rows there go, not to be logged twice
@@ -270,7 +272,8 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
         refuse_existing_run(run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.json").write_text(json.dumps(
-            {"config": cfg.as_dict(), "command": command, "versions": versions(), "device": str(device),
+            {"config": cfg.as_dict(), "env_id": env_id(cfg.game), "command": command, "versions": versions(),
+             "device": str(device),
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
         runlog = RunLog(run_dir, tensorboard=cfg.tensorboard)
         set_random_seed(cfg.seed)

@@ -49,6 +49,7 @@ from spacemission_env.checks import UsageParser, check_memory, count_text, cut, 
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
+from .lifecycle import env_id
 from .run_paths import file_above, folder_write_problem, path_lookup_problem
 
 __all__ = ["cache_settings", "collect", "fit", "load_cache", "main", "save_cache", "seer_columns", "to_value_net"]
@@ -61,7 +62,9 @@ def cache_settings(args, policy: PPOAgent, policy_sha256: str) -> dict:
     made with other settings is refused (``check_cache``)."""
     return {"players": args.players, "policy_sha256": policy_sha256, "games": args.games, "seed": args.seed,
             "explore": args.explore, "keep": args.keep, "observation_type": args.observation_type,
-            "rules": policy.metadata["rules"], "max_rounds": policy.metadata["max_rounds"]}
+            "rules": policy.metadata["rules"], "max_rounds": policy.metadata["max_rounds"],
+            # the targets are the games' rank rewards: another environment version's may differ (docs/versioning.md)
+            "env_id": env_id(policy.game)}
 
 
 def save_cache(path: Path, settings: dict, data: dict) -> None:
