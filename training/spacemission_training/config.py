@@ -213,7 +213,7 @@ class TrainConfig:
     bc_batch: int = _h("minibatch of the cloning phase", default=1024)
     bc_cache: str = _h("an .npz file for the teacher data: loaded when it holds data collected with the same "
                        "settings (the ppo:PATH and init_from model files by their content, the prior by its "
-                       "parameters), else collected and saved there (its folder made; one that cannot be written is "
+                       "parameters, the environment version), else collected and saved there (its folder made; one that cannot be written is "
                        "refused before the run); another game's cache is refused ('' : not kept)",
                        default="")
     # fine-tuning a saved model instead of cloning a teacher
