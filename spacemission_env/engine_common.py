@@ -181,6 +181,24 @@ def check_masks(action_masks: np.ndarray, num_actions: int | None = None) -> np.
     return masks.view(np.bool_) if masks.dtype in (np.int8, np.uint8) else masks.astype(np.bool_)
 
 
+def check_seat_present(seat_present: np.ndarray, who: str, lo: int, hi: int) -> None:
+    """ValueError naming the first row whose ``seat_present`` block ([N, 5] int8 of the
+    observations: 1 for each seat in the game, from the observer on, then 0) is not that of a
+    game of ``lo``..``hi`` players: an observation no engine writes (noise, another game's, a
+    hand-built one). The bots read their player count there; before, such a row reached
+    their arithmetic as 0 or 600 players (Red Planet's greedy and heuristic: a numpy
+    IndexError; Space Mission's heuristic: a ZeroDivisionError from its kernel)."""
+    sp = np.asarray(seat_present)
+    n = (sp == 1).sum(axis=1)
+    expected = np.arange(sp.shape[1])[None, :] < n[:, None]  # n ones, then zeros
+    ok = (sp == expected).all(axis=1) & (n >= lo) & (n <= hi)
+    if not ok.all():
+        row = int(np.flatnonzero(~ok)[0])
+        raise ValueError(f"{who}: observation row {row} is not an observation of a {lo}-{hi} player game: its "
+                         f"seat_present block (1 for each seat in the game, from the observer on, then 0) reads "
+                         f"{sp[row].tolist()}")
+
+
 def check_actions(st, actions) -> np.ndarray:
     """The actions [B] as the kernels take them (``kernel_input``: int64, C-contiguous,
     writeable), from any integer dtype, layout or sequence; ValueError on a wrong shape,

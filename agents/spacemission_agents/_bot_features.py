@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from spacemission_env.checks import is_int, shown
-from spacemission_env.engine_common import kernel_input, quiet
+from spacemission_env.engine_common import check_seat_present, kernel_input, quiet
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.space_mission.encoding import decode
@@ -29,7 +29,9 @@ from spacemission_env.space_mission.components import (
     JOKER,
     MATTER_PAIR_POINTS,
     MATTER_SINGLE_POINTS,
+    MAX_PLAYERS,
     MEDAL_POINTS,
+    MIN_PLAYERS,
     NUM_POINT_TYPES,
     RING_SIZE,
     SPACE,
@@ -297,6 +299,12 @@ def extract(obs: np.ndarray, observation_type: str, view: dict | None = None) ->
 
 
 # --- the protocol ----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _seat_block(observation_type: str) -> tuple[int, int]:
+    """(start, stop) of the observation's seat_present block (the player count the features read)."""
+    return next((a, b) for name, a, b, _ in E.observation_layout(observation_type) if name == "seat_present")
+
+
 class BotBase(BasePolicy):
     """act / act_batch / seed / name / observation_type / bind around ``_decide(features, masks)``."""
 
@@ -334,6 +342,8 @@ class BotBase(BasePolicy):
             raise ValueError(f"{self.name}: observations must be int8, got {obs.dtype}")
         if masks.shape[0] and not masks.any(axis=1).all():
             raise ValueError(f"{self.name}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
+        start, stop = _seat_block(self.observation_type)
+        check_seat_present(obs[:, start:stop], self.name, MIN_PLAYERS, MAX_PLAYERS)
         return self._act_rows(kernel_input(obs, np.int8), masks)  # a slice or read-only view: a copy, not a compile
 
     def _act_rows(self, obs: np.ndarray, masks: np.ndarray, view: dict | None = None) -> np.ndarray:

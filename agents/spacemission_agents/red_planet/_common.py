@@ -15,24 +15,28 @@
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from spacemission_env.checks import is_int, shown
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
+from spacemission_env.engine_common import check_seat_present
 from spacemission_env.policies import BasePolicy, check_masks
 from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet.components import (
     CENTRAL,
     EDGES,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     MINERAL_VALUE,
     NUM_ROLES,
     NUM_ZONES,
     SOLDIER,
     TRAVEL_AGENT,
 )
-from spacemission_env.red_planet.encoding import decode, observation_size
+from spacemission_env.red_planet.encoding import decode, observation_layout, observation_size
 from spacemission_env.red_planet.rules.state import PHASES
 
 GAME = "red_planet"
@@ -157,6 +161,12 @@ def check_seed(seed) -> int:
     return salt64(seed or 0)
 
 
+@functools.lru_cache(maxsize=None)
+def _seat_block(observation_type: str) -> tuple[int, int]:
+    """(start, stop) of the observation's seat_present block (the bots' player count)."""
+    return next((a, b) for name, a, b, _ in observation_layout(observation_type) if name == "seat_present")
+
+
 class RedPlanetBot(BasePolicy):
     """The policy protocol for Red Planet bots: checks shapes and dtypes, then calls
     ``_decide(observations int8 [N, D], masks bool [N, 243]) -> int[N]``."""
@@ -205,6 +215,8 @@ class RedPlanetBot(BasePolicy):
                                  f"(observation_type {self.observation_type!r}), got {obs.shape}")
             if obs.dtype != np.int8:
                 raise ValueError(f"{self.name}: observations must be int8, got {obs.dtype}")
+            start, stop = _seat_block(self.observation_type)
+            check_seat_present(obs[:, start:stop], self.name, MIN_PLAYERS, MAX_PLAYERS)  # M-X2
         if not masks.shape[0]:
             return np.zeros(0, dtype=np.int64)
         out = np.asarray(self._decide(obs, masks), dtype=np.int64)
