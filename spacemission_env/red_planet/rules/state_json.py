@@ -143,7 +143,7 @@ def _obj(value, where: str, keys: tuple[str, ...]) -> dict:
     if missing:
         raise ValueError(f"red planet state JSON: missing key '{missing[0]}' in {where}")
     if extra:
-        raise ValueError(f"red planet state JSON: unknown key {extra[0]!r} in {where}")
+        raise ValueError(f"red planet state JSON: unknown key {_REPR.repr(extra[0])} in {where}")  # cut: a key may be 16 KiB
     return value
 
 
