@@ -82,11 +82,11 @@ def seed_array(seeds, batch_size: int) -> np.ndarray:
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
         s = int(seeds)
         if s < 0 or s + batch_size - 1 >= 2**64:
-            raise ValueError(f"seeds must be an int in [0, 2**64 - batch_size] = [0, {2**64 - batch_size}], got {s}")
+            raise ValueError(f"seeds must be an int in [0, 2**64 - batch_size] = [0, {2**64 - batch_size}], got {shown(s)}")
         return (np.arange(batch_size, dtype=np.uint64) + np.uint64(s)) if s < 2**63 else np.array(
             [s + i for i in range(batch_size)], dtype=np.uint64)
     if not isinstance(seeds, (np.ndarray, list, tuple)):  # a float, bool, str, None: the wrong type
-        raise SeedTypeError(f"seeds must be an int or an integer array of shape ({batch_size},), got {seeds!r}")
+        raise SeedTypeError(f"seeds must be an int or an integer array of shape ({batch_size},), got {shown(seeds)}")
     arr = np.asarray(seeds)
     ints = exact_ints(seeds, arr) if arr.shape == (batch_size,) else None
     if ints is not None:  # seeds past int64: each must still be a uint64
@@ -97,7 +97,7 @@ def seed_array(seeds, batch_size: int) -> np.ndarray:
     if arr.shape != (batch_size,) or arr.dtype.kind not in "iu":
         error = ValueError if arr.shape != (batch_size,) else SeedTypeError  # a float array: the wrong type
         raise error(f"seeds must be an int or an integer array of shape ({batch_size},), got shape {arr.shape} "
-                    f"dtype {arr.dtype}: {arr!r}")
+                    f"dtype {arr.dtype}: {shown(arr)}")
     if arr.dtype.kind == "i" and (arr < 0).any():
         raise ValueError(f"seeds must be >= 0, got {int(arr[arr < 0][0])} at index {int(np.flatnonzero(arr < 0)[0])}")
     return arr.astype(np.uint64)
@@ -241,12 +241,12 @@ def check_players(st, player) -> np.ndarray:
         return st.current_player.astype(np.int64)
     if isinstance(player, (int, np.integer)) and not isinstance(player, bool):
         if not 0 <= player < st.num_players:  # before np.full, which cannot hold a huge int
-            raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {int(player)}")
+            raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {shown(int(player))}")
         p = np.full(st.batch_size, int(player), dtype=np.int64)
     else:
         p = np.asarray(player)
         if p.shape != (st.batch_size,) or p.dtype.kind not in "iu":
-            raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},), got {player!r}")
+            raise ValueError(f"player must be None, an int or an int array of shape ({st.batch_size},), got {shown(player)}")
         if p.dtype == np.uint64 and (p >= st.num_players).any():  # the cast below would show 2**64 - 1 as -1
             raise ValueError(f"player must be a seat in 0..{st.num_players - 1}, got {int(p[p >= st.num_players][0])}")
         p = p.astype(np.int64)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numbers
 
+from .checks import shown
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
@@ -72,8 +74,8 @@ def seed_state(seed: int | None) -> int:
 
         return secrets.randbits(64)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):  # numpy integers included
-        raise SeedTypeError(f"seed must be an int or None, got {seed!r}")
+        raise SeedTypeError(f"seed must be an int or None, got {shown(seed)}")
     seed = int(seed)
     if not 0 <= seed <= MASK64:
-        raise ValueError(f"seed must be in [0, 2**64), got {seed}")  # as engine.init: no silent wrap-around
+        raise ValueError(f"seed must be in [0, 2**64), got {shown(seed)}")  # as engine.init: no silent wrap-around
     return seed

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 
 from ..action_ids import action_index
+from ..checks import shown
 from .components import BONUS_CARDS, EDGES, MAX_PLAYERS, NUM_EVENTS, NUM_ROLES, NUM_ZONES
 from .errors import require_int
 
@@ -95,13 +96,13 @@ def encode(kind: str, *args: int) -> int:
     that is not one, a pair of zones without a border); WrongTypeError (a TypeError) for
     an argument that is not an integer."""
     if not isinstance(kind, str) or kind not in START:
-        raise ValueError(f"unknown action kind {kind!r}; expected one of {ACTION_KINDS}")
+        raise ValueError(f"unknown action kind {shown(kind)}; expected one of {ACTION_KINDS}")
     ranges = ARG_RANGES[kind]
     if len(args) != len(ranges):
-        raise ValueError(f"{kind} takes {len(ranges)} argument(s), got {len(args)}: {args}")
+        raise ValueError(f"{kind} takes {len(ranges)} argument(s), got {len(args)}: {shown(args)}")
     args = tuple(require_int(v, f"{kind} argument {j}") for j, v in enumerate(args))
     if any(not 0 <= v < hi for v, hi in zip(args, ranges)):
-        raise ValueError(f"{kind} arguments {args} out of range (each below {ranges})")
+        raise ValueError(f"{kind} arguments {shown(args)} out of range (each below {ranges})")
     if kind == "keep":
         if args[0] not in BONUS_CARDS:
             raise ValueError(f"keep: event card {args[0]} is not a bonus card (BONUS_CARDS)")

@@ -58,6 +58,7 @@ import itertools
 
 import numpy as np
 
+from ..checks import shown
 from .components import IS_BONUS, NUM_EVENTS, SETUP_HAND
 from .encoding import revealed
 from .errors import require_int
@@ -77,11 +78,11 @@ def sample_world(state: GameState, player: int, rng: np.random.Generator | None 
     check_state(state)
     player = require_int(player, "player")  # not a bool, a float or a str
     if not 0 <= player < state.num_players:
-        raise ValueError(f"player must be a seat in 0..{state.num_players - 1}, got {player!r}")
+        raise ValueError(f"player must be a seat in 0..{state.num_players - 1}, got {shown(player)}")
     if rng is None:
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
+        raise TypeError(f"rng must be a numpy.random.Generator or None, got {shown(rng)}")
     t = state.copy()
     if t.phase == "keep":
         _deal_keep(t, player, rng)

@@ -37,7 +37,7 @@ import functools
 
 import numpy as np
 
-from ..checks import check_choice, is_int
+from ..checks import check_choice, is_int, shown
 from ..obs_layout import block_layout, decode_blocks
 from .components import (
     DISCOVERY_CARDS,
@@ -201,9 +201,9 @@ def observe(state: GameState, player: int | None = None, observation_type: str =
     n = state.num_players
     me = state.current_player if player is None else player
     if not is_int(me):
-        raise TypeError(f"player must be an int seat, got {type(player).__name__} {player!r}")
+        raise TypeError(f"player must be an int seat, got {type(player).__name__} {shown(player)}")
     if not 0 <= me < n:
-        raise ValueError(f"player must be a seat in 0..{n - 1} (name it once the game is over), got {player!r}")
+        raise ValueError(f"player must be a seat in 0..{n - 1} (name it once the game is over), got {shown(player)}")
     me = int(me)
     o = {name: np.zeros(shape, dtype=np.int64) for name, shape, _ in layout}
     rel = [(q - me) % n for q in range(n)]

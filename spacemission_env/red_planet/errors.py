@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from ..checks import SettingTypeError
+from ..checks import SettingTypeError, shown
 
 
 class WrongTypeError(SettingTypeError):
@@ -20,8 +20,8 @@ def require_int(value, what: str) -> int:
     """``value`` as a Python int (ints and numpy integers; not bools); WrongTypeError naming ``what``."""
     if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):  # numpy 1.x / 2.x names;
         # numpy < 2.3 (all of Python 3.10's) would index np.True_ as 1
-        raise WrongTypeError(f"{what} must be an integer, got bool {value!r}")
+        raise WrongTypeError(f"{what} must be an integer, got bool {shown(value)}")
     try:
         return operator.index(value)
     except TypeError:
-        raise WrongTypeError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
+        raise WrongTypeError(f"{what} must be an integer, got {type(value).__name__} {shown(value)}") from None

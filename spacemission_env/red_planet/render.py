@@ -30,7 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..checks import is_int
+from ..checks import is_int, shown
 from ..extras import require
 from .components import (
     CARD_LABELS,
@@ -71,9 +71,9 @@ def _check_viewer(state: GameState, viewer) -> None:
     if viewer is None:
         return
     if not is_int(viewer):
-        raise TypeError(f"viewer must be an int seat or None, got {type(viewer).__name__} {viewer!r}")
+        raise TypeError(f"viewer must be an int seat or None, got {type(viewer).__name__} {shown(viewer)}")
     if not 0 <= viewer < state.num_players:
-        raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {viewer!r}")
+        raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {shown(viewer)}")
 
 
 def _check_state(state) -> None:

@@ -87,7 +87,7 @@ import numpy as np
 from . import encoding as E
 from .components import HAND_SIZE, NUM_CARDS, NUM_POINT_TYPES, NUM_TILE_TYPES, PILE_SIZE, RING_SIZE, SPACE, TILE_COUNTS
 from .config import check_game_config
-from ..checks import check_memory, count_text, is_int
+from ..checks import check_memory, count_text, is_int, shown
 from ..engine_common import quiet, uniform
 from ..jit import njit
 from .engine import kernels as K
@@ -106,7 +106,7 @@ def sample_world(state, player: int, rng: np.random.Generator | None = None):
     ``state`` itself is not changed."""
     n = state.num_players
     if not is_int(player) or not 0 <= player < n:
-        raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
+        raise ValueError(f"player must be a seat in 0..{n - 1}, got {shown(player)}")
     obs = E.observe(state, int(player), "recall")
     st = sample_worlds_from_observation(obs, n, state.rules, state.max_rounds, 1, rng, player=int(player))
     return to_reference(st, 0)
@@ -127,14 +127,14 @@ def sample_worlds_from_observation(recall_obs, num_players: int, rules: str = "y
     check_memory(f"k={count_text(int(k))}: that many worlds need", int(k) * game_bytes(num_players), "sample fewer at once",
                  " for their states alone")
     if not is_int(player) or not 0 <= player < num_players:
-        raise ValueError(f"player must be a seat in 0..{num_players - 1}, got {player!r}")
+        raise ValueError(f"player must be a seat in 0..{num_players - 1}, got {shown(player)}")
     arr = np.asarray(recall_obs)
     if arr.ndim != 1:
         raise ValueError(f"recall_obs must be one observation of shape [{E.observation_size('recall')}], got {list(arr.shape)}")
     if rng is None:
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):  # as Red Planet's determinizer
-        raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
+        raise TypeError(f"rng must be a numpy.random.Generator or None, got {shown(rng)}")
     kn = _knowledge(arr, num_players, max_rounds)
     seeds = rng.integers(0, 2**64, size=int(k), dtype=np.uint64, endpoint=False)
     out = _sample(kn, int(k), seeds)

@@ -31,7 +31,7 @@ import functools
 
 import numpy as np
 
-from ..checks import check_choice
+from ..checks import check_choice, is_int, shown
 from ..obs_layout import block_layout, decode_blocks
 from .actions import ACTION_KINDS
 from .components import (
@@ -178,9 +178,12 @@ def observe(state, player: int | None = None, observation_type: str = "info") ->
     seer = observation_type == "seer"
     blocks = {name: np.zeros(shape, dtype=np.int64) for name, shape, _ in layout}
     n = state.num_players
-    me = state.current_player if player is None else int(player)
+    me = state.current_player if player is None else player
+    if not is_int(me):  # before: int(player) read 1.5, True or "1" as seat 1
+        raise TypeError(f"player must be an int seat, got {type(player).__name__} {shown(player)}")
     if not 0 <= me < n:
-        raise ValueError(f"player must be a seat in 0..{n - 1}, got {player!r}")
+        raise ValueError(f"player must be a seat in 0..{n - 1}, got {shown(player)}")
+    me = int(me)
     rel = lambda q: (q - me) % n  # noqa: E731
     # R-A4c / R-I3 / R-I5: own reservation types and the last-visit table: the yucata table
     # view shows them; a player with perfect recall (recall, seer) remembers them anyway

@@ -37,7 +37,7 @@ from .components import (
     TILE_NAMES,
 )
 from .rules.game import scores
-from ..checks import is_int
+from ..checks import is_int, shown
 from ..extras import require
 from .rules.state import GATE, NO_STATION, GameState
 
@@ -351,7 +351,7 @@ def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
     ImageDraw = require("PIL.ImageDraw", "render", "rgb_array rendering")
     if viewer is not None and (not is_int(viewer)
                                or not 0 <= viewer < state.num_players):
-        raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {viewer!r}")
+        raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {shown(viewer)}")
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for p in range(RING_SIZE):  # ring lines first, planets over them

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...checks import check_choice
+from ...checks import check_choice, shown
 from ...engine_common import check_actions as _actions
 from ...engine_common import check_batch, check_masks
 from ...engine_common import check_players as _players
@@ -147,7 +147,7 @@ def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None, out
     if rng is None:
         rng = np.random.default_rng()
     elif not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
+        raise TypeError(f"rng must be a numpy.random.Generator or None, got {shown(rng)}")
     out = output_buffer(out, (m.shape[0],), np.int64)  # a read-only one failed inside numba
     K.sample_mask(m, rng.random(m.shape[0]), out)
     if m.shape[0] and out.min() < 0:

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...checks import shown
 from ...engine_common import check_batch, check_reference_states
 from ..components import MINERAL_VALUE, NUM_EVENTS, NUM_MINERALS, NUM_ROLES, NUM_SHIPS, NUM_ZONES
 from ..rules.state import NONE, PHASES, GameState, PlayerState
@@ -19,10 +20,10 @@ def to_reference(st: BatchState, i: int) -> GameState:
     reference engine reaches with the same seed and actions)."""
     check_batch(st, BatchState, "Red Planet")
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-        raise TypeError(f"batch index must be an int, got {i!r}")
+        raise TypeError(f"batch index must be an int, got {shown(i)}")
     i = int(i)
     if not 0 <= i < st.batch_size:
-        raise ValueError(f"batch index {i} out of range [0, {st.batch_size})")
+        raise ValueError(f"batch index {shown(i)} out of range [0, {st.batch_size})")
     n = st.num_players
     rec = st.record[i].tolist()  # plain ints: reading lists is far cheaper than numpy scalars
 

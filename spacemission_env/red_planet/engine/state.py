@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...checks import check_batch_memory
+from ...checks import check_batch_memory, shown
 from ...engine_common import check_rows
 
 from ..components import (
@@ -187,7 +187,7 @@ class BatchState:
     def __init__(self, batch_size: int, num_players: int):
         num_players = check_num_players(num_players)
         if isinstance(batch_size, (bool, np.bool_)) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+            raise ValueError(f"batch_size must be a positive integer, got {shown(batch_size)}")
         check_batch_memory(int(batch_size), RECORD_SIZE * 4 + 8, "batch_size")  # int32 record, uint64 rng
         self.batch_size = int(batch_size)
         self.num_players = int(num_players)

@@ -8,6 +8,7 @@ import numpy as np
 from ..components import RING_SIZE
 from ..rules.state import TURN_KINDS, GameState, PlayerState, TurnAction
 from ..rules.state_json import state_from_dict, state_to_dict
+from ...checks import shown
 from ...engine_common import check_batch, check_reference_states
 from .state import PENDING_NONE, PHASE_TILE, BatchState
 
@@ -19,10 +20,10 @@ def to_reference(st: BatchState, i: int) -> GameState:
     reference engine reaches with the same seed and actions)."""
     check_batch(st, BatchState, "Space Mission")
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-        raise TypeError(f"batch index must be an int, got {i!r}")
+        raise TypeError(f"batch index must be an int, got {shown(i)}")
     i = int(i)
     if not 0 <= i < st.batch_size:
-        raise ValueError(f"batch index {i} out of range [0, {st.batch_size})")
+        raise ValueError(f"batch index {shown(i)} out of range [0, {st.batch_size})")
     n = st.num_players
     players = []
     for q in range(n):

@@ -16,7 +16,7 @@ import functools
 
 import numpy as np
 
-from ...checks import check_batch_memory, is_int
+from ...checks import check_batch_memory, is_int, shown
 from ...engine_common import check_rows
 from ..components import (
     CARD_COORDS,
@@ -106,7 +106,7 @@ class BatchState:
     def __init__(self, batch_size: int, num_players: int, rules: str = "yucata", max_rounds: int = 100):
         num_players, rules, max_rounds = check_game_config(num_players, rules, max_rounds)
         if not is_int(batch_size) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+            raise ValueError(f"batch_size must be a positive integer, got {shown(batch_size)}")
         check_batch_memory(int(batch_size), game_bytes(int(num_players)), "batch_size")
         self.batch_size = int(batch_size)
         self.num_players = int(num_players)
