@@ -124,7 +124,7 @@ def check_rows(rows, batch_size: int) -> np.ndarray:
     if ints is not None:  # rows past int64: out of range of any batch, named as the others are
         arr = np.array([r if -batch_size <= r < batch_size else batch_size for r in ints], dtype=np.int64)
     if arr.ndim != 1 or (arr.dtype.kind not in "iu" and arr.size):
-        raise ValueError(f"rows must be a 1-d integer array, got {rows!r}")
+        raise ValueError(f"rows must be a 1-d integer array, got {shown(rows)}")
     if arr.size:
         bad = (arr < -batch_size) | (arr >= batch_size)
         if bad.any():
@@ -142,8 +142,15 @@ def check_reference_states(states, state_class: type, game: str, to_dict, from_d
     ``check=False`` copies synthetic states that break the conservation laws on purpose
     (tests of edges no game reaches), unchecked."""
     if not isinstance(check, (bool, np.bool_)):
-        raise TypeError(f"check must be True or False, got {check!r}")
-    states = list(states)
+        raise TypeError(f"check must be True or False, got {shown(check)}")
+    if isinstance(states, state_class):  # one state: before, "'GameState' object is not iterable"
+        raise TypeError(f"states must be a list of {game} GameStates, got one GameState: from_reference([state]) "
+                        f"for a batch of one")
+    try:
+        states = list(states)
+    except TypeError:
+        raise TypeError(f"states must be a list of {game} GameStates, got {type(states).__name__}: "
+                        f"{shown(states)}") from None
     if not states:
         raise ValueError("from_reference needs at least one state")
     for k, s in enumerate(states):

@@ -634,6 +634,22 @@ def test_from_reference_rejects_mixed_configurations():
         engine.from_reference([])
 
 
+@pytest.mark.parametrize("game, players", [("spacemission", 2), ("red_planet", 3)])
+def test_from_reference_names_one_state_given_for_a_list(game, players):
+    """Before: from_reference(state) raised Python's "'GameState' object is not iterable" (and
+    from_reference(5) "'int' object is not iterable"); now a TypeError saying what it takes."""
+    from spacemission_env.games import get_game
+
+    g = get_game(game)
+    s = g.rules.new_game(players, seed=0)
+    with pytest.raises(TypeError, match=r"states must be a list of .* GameStates, got one GameState: "
+                                        r"from_reference\(\[state\]\) for a batch of one"):
+        g.engine.from_reference(s)
+    with pytest.raises(TypeError, match="states must be a list of .* GameStates, got int: 5"):
+        g.engine.from_reference(5)
+    assert g.engine.to_reference(g.engine.from_reference((s,)), 0) == s  # any sequence
+
+
 # --- GameState.from_json: explicit cases --------------------------------------------------------
 def played(n=3, seed=4, actions=40):
     from spacemission_env.space_mission.random_play import kind_uniform_action
