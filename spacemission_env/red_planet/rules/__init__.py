@@ -11,11 +11,12 @@ from .game import (
     scores,
     winners,
 )
-from .state import NONE, GameState, PlayerState, check_invariants
+from .state import NONE, GameState, PlayerState, check_invariants, check_state
 
 
 def to_json(state: GameState, indent: int | None = None) -> str:
     """The state as JSON (docs: red_planet/rules/state_json.py)."""
+    check_state(state)
     return state.to_json(indent)
 
 

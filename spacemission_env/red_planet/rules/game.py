@@ -588,8 +588,10 @@ def apply(state: GameState, action) -> None:
 
 def current_player(state: GameState) -> int:
     """The seat to decide now; -1 once the game is over."""
+    check_state(state)
     return state.current_player
 
 
 def is_over(state: GameState) -> bool:
+    check_state(state)
     return state.phase == "over"

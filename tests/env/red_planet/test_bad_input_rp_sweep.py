@@ -86,3 +86,19 @@ def test_a_player_count_of_another_type_is_a_type_and_a_value_error(count):
     for error in (TypeError, ValueError, WrongTypeError):
         with pytest.raises(error, match="num_players must be an int, got"):
             new_game(count, seed=0)
+
+
+@pytest.mark.parametrize("name", ["is_over", "current_player", "to_json"])
+def test_every_reference_function_refuses_what_is_not_a_red_planet_state(name):
+    """The rest of the reference API (legal_actions, apply, scores, ...)
+    already refused another object. Before: is_over and current_player raised AttributeError
+    ('NoneType' object has no attribute 'phase'), and given a Space Mission state is_over
+    answered False and to_json wrote Space Mission's document."""
+    from spacemission_env.red_planet import rules
+    from spacemission_env.space_mission.rules import new_game as space_mission_game
+
+    f = getattr(rules, name)
+    for other, kind in ((None, "NoneType"), (space_mission_game(2, seed=0), "GameState"), ({}, "dict")):
+        with pytest.raises(TypeError, match=f"state must be a red planet GameState, got {kind}"):
+            f(other)
+    assert f(new_game(3, seed=0)) is not None
