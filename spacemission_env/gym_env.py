@@ -160,8 +160,8 @@ class GameEnv(EnvBase, gymnasium.Env):
             try:
                 action = policy.act(obs, mask[0].copy())
             except BaseException as exc:
-                self._stop_on_opponent(f"opponent {policy!r} in seat {cp} raised {type(exc).__name__}")
-                note_opponent_failure(exc, f"opponent {policy!r} in seat {cp}")
+                self._stop_on_opponent(f"opponent {shown(policy)} in seat {cp} raised {type(exc).__name__}")
+                note_opponent_failure(exc, f"opponent {shown(policy)} in seat {cp}")
                 raise
             if not (type(action) is int and 0 <= action < mask.shape[1] and mask[0, action]):
                 action = self._check_opponent_action(action, policy, cp)  # or raises naming the opponent
@@ -189,7 +189,7 @@ class GameEnv(EnvBase, gymnasium.Env):
     def _check_opponent_action(self, action, policy, cp: int) -> int:
         """The opponent's action as an int id if it is legal; else an error naming the
         opponent and the action (the episode then needs reset())."""
-        who = f"opponent {policy!r} in seat {cp}"
+        who = f"opponent {shown(policy)} in seat {cp}"
         try:
             a = action_id(action, who=who, num_actions=self.num_actions)
             if not self._mask[0, a]:

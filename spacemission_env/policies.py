@@ -79,7 +79,7 @@ class BasePolicy:
         answer = self.act_batch(None if obs is None else obs[None], mask[None])
         a = None if answer is None else np.asarray(answer)
         if a is None or a.dtype.kind not in "iu" or a.shape != (1,):  # nothing converted: 3.7 is not 3
-            raise TypeError(f"{type(self).__name__}.act_batch returned {answer!r} for one decision; "
+            raise TypeError(f"{type(self).__name__}.act_batch returned {shown(answer)} for one decision; "
                             f"expected an integer array of shape (1,)")
         return int(a[0])
 
@@ -92,7 +92,7 @@ class BasePolicy:
         actions = [self.act(o, m) for o, m in zip(obs, action_masks)]
         for a in actions:  # nothing converted: a float, bool or str is not an action id
             if not is_int(a):
-                raise TypeError(f"{type(self).__name__}.act returned {a!r} ({type(a).__name__}); "
+                raise TypeError(f"{type(self).__name__}.act returned {shown(a)} ({type(a).__name__}); "
                                 f"expected an integer action id")
         return np.array(actions, dtype=np.int64)
 

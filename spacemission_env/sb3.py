@@ -216,7 +216,7 @@ class GameVecEnv(EnvBase, VecEnv):
             try:
                 drawn = self.opponent_sampler(self._rng, int(rows.size))
                 self._assign[rows, :-1] = self._check_assignment(drawn, int(rows.size),
-                                                                 f"opponent_sampler {self.opponent_sampler!r} result")
+                                                                 f"opponent_sampler {shown(self.opponent_sampler)} result")
             except BaseException:
                 self._broken = "the opponent sampler failed"
                 raise
@@ -329,7 +329,7 @@ class GameVecEnv(EnvBase, VecEnv):
                     chosen = policy.act_batch(o, mask[rows])
                 except BaseException as exc:
                     self._broken = "an opponent failed"  # these games wait on it: no learner step before reset()
-                    note_opponent_failure(exc, f"opponent {policy!r} in games {rows[:8].tolist()}")
+                    note_opponent_failure(exc, f"opponent {shown(policy)} in games {rows[:8].tolist()}")
                     raise
                 actions[rows] = self._check_opponent(policy, chosen, rows, cp, mask)
             self.engine.step(st, actions, select=need)
@@ -339,7 +339,7 @@ class GameVecEnv(EnvBase, VecEnv):
     def _check_opponent(self, policy, chosen, rows: np.ndarray, cp: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The opponent's actions for ``rows`` as int64, or an error naming the opponent,
         the game and the action (the env then needs reset())."""
-        who = f"opponent {policy!r}"
+        who = f"opponent {shown(policy)}"
         try:
             a = np.asarray(chosen)
             if a.dtype.kind not in "iu":

@@ -306,3 +306,29 @@ def test_a_class_or_a_spec_string_as_opponent_is_named(kind, opponent, needle):
     if kind == "sb3":  # an opponent pool checks each policy the same way
         with pytest.raises(ValueError, match=needle):
             SpaceMissionVecEnv(2, num_players=2, opponents=[opponent], opponent_sampler=lambda rng, n: 0)
+
+
+class LongRepr(BasePolicy):
+    """An opponent whose repr is 5000 characters, that answers 5000 characters."""
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def __repr__(self) -> str:
+        return "LongRepr(" + "r" * 5000 + ")"
+
+    def act_batch(self, observations, masks):
+        return self.answer(masks)
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+@pytest.mark.parametrize("kind", ["gym", "sb3"])
+@pytest.mark.parametrize("answer", [lambda m: "x" * 5000, lambda m: np.argmin(m, axis=1)], ids=["str", "illegal"])
+def test_an_opponents_answer_and_repr_are_named_cut(kind, game, answer):
+    """Before: the Gym env named the opponent by its whole repr (5000 characters) and act's
+    check of a batch of one echoed a 5000-character answer whole; now both are cut (checks.shown)."""
+    env = _make(kind, num_players=3, opponents=[LongRepr(answer), RandomPolicy(seed=0)], seat=2, game=game)
+    with pytest.raises((TypeError, ValueError)) as info:
+        _play(env, steps=5)
+    message = str(info.value)
+    assert len(message) < 600 and "r" * 100 not in message and "x" * 100 not in message, message[:600]
