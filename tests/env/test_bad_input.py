@@ -905,3 +905,21 @@ def test_from_json_rejects_an_acting_record_longer_than_the_turn_so_far_R_I1():
     turn = d["players"][s.current_player]["last_turn"]
     d["players"][s.current_player]["last_turn"] = turn + turn
     rejects(d, "records 2 actions, but the seat has played 1 of this turn")
+
+
+@pytest.mark.parametrize("name", ["legal_actions", "legal_action_mask", "is_legal", "apply", "scores", "winners",
+                                  "current_player", "is_over", "to_json"])
+def test_space_missions_reference_api_refuses_what_is_not_its_state(name):
+    """As Red Planet's reference API does. Before: AttributeError from inside ('NoneType'
+    object has no attribute 'is_over', 'str' object has no attribute 'players'), for a Red
+    Planet state too."""
+    from spacemission_env.red_planet.rules import new_game as red_planet_game
+    from spacemission_env.space_mission import rules
+
+    f = getattr(rules, name)
+    call = {"is_legal": lambda s: f(s, 0), "apply": lambda s: f(s, 0)}.get(name, f)
+    for other, kind in ((None, "NoneType"), (red_planet_game(3, seed=0), "GameState"), ("{}", "str")):
+        with pytest.raises(TypeError, match=f"state must be a Space Mission GameState, got {kind}"):
+            call(other)
+    s = new_game(2, seed=0)
+    call(s) if name != "apply" else f(s, rules.legal_actions(s)[0])  # its own state plays

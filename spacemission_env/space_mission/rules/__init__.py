@@ -9,23 +9,26 @@ from .game import (
     scores,
     winners,
 )
-from .state import GATE, NO_STATION, GameState, PlayerState, check_invariants
+from .state import GATE, NO_STATION, GameState, PlayerState, check_invariants, check_state
 
 
 # The reference-engine functions of the game protocol (spacemission_env/games.py), as
 # every game's rules package offers them.
 def current_player(state: GameState) -> int:
     """The seat to act."""
+    check_state(state)
     return state.current_player
 
 
 def is_over(state: GameState) -> bool:
     """The game has ended (R-E1 or the round limit, R-E3)."""
+    check_state(state)
     return state.is_over
 
 
 def to_json(state: GameState, indent: int | None = None) -> str:
     """The state as JSON (rules/state_json.py)."""
+    check_state(state)
     return state.to_json(indent)
 
 

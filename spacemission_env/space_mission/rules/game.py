@@ -32,7 +32,7 @@ from ..components import (
 from ..config import check_game_config
 from ..scoring import jump_gate_points, score_breakdown, winners_of
 from ... import rng
-from .state import GATE, NO_STATION, GameState, PlayerState, TurnAction
+from .state import GATE, NO_STATION, GameState, PlayerState, TurnAction, check_state
 
 
 # --- setup (R-S1..R-S5) ----------------------------------------------------------
@@ -169,6 +169,7 @@ def can_take_tile(state: GameState, player: int, tile: int) -> bool:
 
 
 def is_legal(state: GameState, action: int) -> bool:
+    check_state(state)
     kind, args = A.decode(action)
     if state.is_over:
         return False
@@ -188,6 +189,7 @@ def is_legal(state: GameState, action: int) -> bool:
 
 def legal_actions(state: GameState) -> list[int]:
     """Legal action ids for the current player, ascending (empty once the game is over)."""
+    check_state(state)
     if state.is_over:
         return []
     q = state.current_player
@@ -385,6 +387,7 @@ def end_turn(state: GameState) -> None:
 def apply(state: GameState, action: int) -> None:
     """Play ``action`` for the current player. Raises ValueError (state unchanged)
     when the game is over, the id is out of range or the action is not legal now."""
+    check_state(state)
     kind, args = A.decode(action)
     if state.is_over:
         raise ValueError("the game is over; no action can be applied")
@@ -435,6 +438,7 @@ def record_turn(state: GameState, player: int, kind: str, args: tuple) -> None:
 def scores(state: GameState) -> list[dict]:
     """Score breakdown per seat; provisional before the end. Reservations never
     count (R-E2: those on undeveloped planets are lost)."""
+    check_state(state)
     gate = jump_gate_points([pl.gate_probes for pl in state.players])
     return [
         score_breakdown(gate[q], sum(1 for o in state.stations if o == q), pl.collection)

@@ -109,6 +109,13 @@ class GameState:
         return state_from_json(text)
 
 
+def check_state(state) -> None:
+    """TypeError unless ``state`` is a Space Mission GameState (the reference API's first
+    check, as Red Planet's: another object raised AttributeError from deep inside)."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a Space Mission GameState, got {type(state).__name__}")
+
+
 def check_turn_record(turn: list[TurnAction], where: str) -> None:
     """A seat's last-turn record is well formed (R-T2: two actions; R-I1)."""
     if len(turn) > 2:
