@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import is_int
+from spacemission_env.checks import is_int, shown
 from spacemission_env.games import GameConfig, get_game
 
 from ._bots import SEER_HELP, bind_bot, bot_failures, bot_interrupts, make_bot, seed_for, seer_note
@@ -70,10 +70,10 @@ class Bot:
             action = self.agent.act(obs, mask.copy())  # the legality check below reads ours
         except bot_failures() as exc:  # noqa: BLE001 - a bot's bug (a sys.exit too) ends the game with a message,
             # not a traceback (a KeyboardInterrupt too on a server's thread; in the terminal it is Ctrl-C)
-            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
+            raise RuntimeError(f"opponent {shown(self.spec)} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
         if not is_int(action) \
                 or not 0 <= action < len(mask) or not mask[action]:
-            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) returned {action!r}, not a legal action")
+            raise RuntimeError(f"opponent {shown(self.spec)} (seat {self.seat}) returned {shown(action)}, not a legal action")
         return int(action)
 
 
@@ -138,7 +138,7 @@ class ProtocolTable:
     def bot_step(self) -> dict | None:
         """The acting bot's move (its log entry); None when a bot failed (``failure`` says why)."""
         q = self.game.rules.current_player(self.state)
-        self.deciding = f"{self.bots[q].spec!r} (seat {q})"
+        self.deciding = f"{shown(self.bots[q].spec)} (seat {q})"
         try:
             action = self.bots[q].act(self.state, len(self.actions))
         except RuntimeError as exc:
@@ -299,7 +299,7 @@ class ProtocolSession:
                 self.console.print(f"  you: {self.play(labels[text.strip().lower()])}", markup=False)
                 return True
             else:
-                self.console.print(f"{text.strip()!r} is not a legal move now or a command: type a move's number "
+                self.console.print(f"{shown(text.strip())} is not a legal move now or a command: type a move's number "
                                    f"(1-{len(moves)}), its whole label, or help.", markup=False)
 
     def agents(self) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from spacemission_env.checks import shown
 from spacemission_env.space_mission.rules.state_json import state_to_dict
 
 from . import _view as V
@@ -185,11 +186,11 @@ class Session:
             self.console.print("not played", markup=False)
             return None
         if found:
-            shown = "; ".join(m.label for m in found[:6]) + ("; ..." if len(found) > 6 else "")
-            self.console.print(f"{text.strip()!r} fits {len(found)} moves ({shown}): type more of the label or the number.",
+            listed = "; ".join(m.label for m in found[:6]) + ("; ..." if len(found) > 6 else "")
+            self.console.print(f"{shown(text.strip())} fits {len(found)} moves ({listed}): type more of the label or the number.",
                                markup=False)
         else:
-            self.console.print(f"{text.strip()!r} is not a legal move now or a command: type a move's number "
+            self.console.print(f"{shown(text.strip())} is not a legal move now or a command: type a move's number "
                                f"(1-{len(moves)}), its label, or help.", markup=False)
         return None
 

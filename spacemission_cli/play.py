@@ -6,7 +6,7 @@ import secrets
 import sys
 from typing import NamedTuple
 
-from spacemission_env.checks import is_int
+from spacemission_env.checks import is_int, shown
 from spacemission_env.json_input import parse_json
 
 from ._args import UsageParser, int_arg
@@ -124,10 +124,10 @@ class Opponent:
             action = self.agent.act(obs, mask.copy())  # the legality check below reads ours
         except bot_failures() as exc:  # noqa: BLE001 - a bot's bug (a sys.exit too) ends the game with a message,
             # not a traceback (a KeyboardInterrupt too on a server's thread; in the terminal it is Ctrl-C)
-            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
+            raise RuntimeError(f"opponent {shown(self.spec)} (seat {self.seat}) failed: {type(exc).__name__}: {exc}") from exc
         if not is_int(action) \
                 or not 0 <= action < len(mask) or not mask[action]:
-            raise RuntimeError(f"opponent {self.spec!r} (seat {self.seat}) returned {action!r}, "
+            raise RuntimeError(f"opponent {shown(self.spec)} (seat {self.seat}) returned {shown(action)}, "
                                f"not a legal action (legal: {np.flatnonzero(mask).tolist()})")
         return int(action)
 

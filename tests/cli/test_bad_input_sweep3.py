@@ -106,7 +106,22 @@ def test_play_reads_odd_numbers_at_the_prompt_as_no_move(game, typed, monkeypatc
     code = play.main(["--game", game, "--seed", "1", "--opponents", "random"])
     out = capsys.readouterr()
     assert code == 0 and "Traceback" not in out.err
-    assert "is not a legal move now or a command" in out.out and "end of input: leaving the game" in out.out
+    flat = " ".join(out.out.split())  # the console folds long lines
+    assert "is not a legal move now or a command" in flat and "end of input: leaving the game" in flat
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("typed", ["9" * 5000, "x" * 5000])
+def test_play_names_a_long_answer_cut(game, typed, monkeypatch, capsys):
+    """What the person typed is named cut to 80 characters in the reply (checks.shown), as the
+    other errors are. Before: the reply repeated all 5000 characters (the piped answer's own
+    echo after the prompt is the transcript, left whole)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed + "\n"))
+    code = play.main(["--game", game, "--seed", "1", "--opponents", "random"])
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())  # the console folds long lines
+    assert code == 0 and repr(typed)[:77] + "... is not a legal move now or a command" in flat  # the reply, cut
+    assert out.replace("\n", "").count(typed) == 1  # only the echo of the piped answer
 
 
 @pytest.mark.parametrize("game", GAMES)
