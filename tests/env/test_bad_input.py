@@ -923,3 +923,20 @@ def test_space_missions_reference_api_refuses_what_is_not_its_state(name):
             call(other)
     s = new_game(2, seed=0)
     call(s) if name != "apply" else f(s, rules.legal_actions(s)[0])  # its own state plays
+
+
+def test_a_state_of_the_other_game_is_named_as_such():
+    """Before: Space Mission's loader said "unknown key 'game' in state (expected only ...)" of
+    a Red Planet document, and Red Planet's "missing key 'game' in the document" of a Space
+    Mission one."""
+    from spacemission_env.games import get_game
+
+    red, space = get_game("red_planet").rules, get_game("spacemission").rules
+    red_doc, space_doc = red.to_json(red.new_game(3, seed=0)), space.to_json(space.new_game(2, seed=0))
+    with pytest.raises(ValueError, match=r"a Mission: Red Planet state \('game': 'red_planet'\), not a Space Mission "
+                                         r"one; load it with spacemission_env\.red_planet\.rules\.from_json"):
+        space.from_json(red_doc)
+    with pytest.raises(ValueError, match=r"a Space Mission state .* load it with "
+                                         r"spacemission_env\.space_mission\.rules\.from_json"):
+        red.from_json(space_doc)
+    assert red.to_json(red.from_json(red_doc)) == red_doc and space.to_json(space.from_json(space_doc)) == space_doc

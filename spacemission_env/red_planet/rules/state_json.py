@@ -215,6 +215,9 @@ _COUNTERS_WHY = f"the game hands out at most {MAX_COUNTERS} counters: M-C5, M-P1
 
 def state_from_dict(data) -> GameState:
     version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(data, dict) and "game" not in data and "rules" in data and "ring" in data:  # Space Mission's keys
+        raise ValueError("red planet state JSON: a Space Mission state (no 'game' key; its 'rules' and 'ring'), not a "
+                         "Mission: Red Planet one; load it with spacemission_env.space_mission.rules.from_json")
     d = _obj(data, "the document", TOP_KEYS_V1 if type(version) is int and version == 1 else TOP_KEYS)
     if d["game"] != GAME:
         raise _bad("game", f"{GAME!r}", d["game"])

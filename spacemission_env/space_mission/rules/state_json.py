@@ -201,6 +201,9 @@ TURN_KEYS = ("action", "target", "cards", "tile")
 
 
 def state_from_dict(data) -> GameState:
+    if isinstance(data, dict) and data.get("game") == "red_planet":  # the other game's document (its "game" key)
+        raise ValueError("game state JSON: a Mission: Red Planet state ('game': 'red_planet'), not a Space Mission "
+                         "one; load it with spacemission_env.red_planet.rules.from_json")
     r = _Reader(data)
     g = r.get
     version = g(data, "version", "state")
