@@ -212,9 +212,9 @@ def check_actions(st, actions) -> np.ndarray:
     dtype or a uint64 id past int64."""
     a = np.asarray(actions)
     if a.shape != (st.batch_size,):
-        raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {a!r}")
+        raise ValueError(f"actions must have shape ({st.batch_size},), got shape {a.shape}: {shown(a)}")
     if a.dtype.kind not in "iu":
-        raise ValueError(f"actions must be integer ids, got dtype {a.dtype}: {a!r}")
+        raise ValueError(f"actions must be integer ids, got dtype {a.dtype}: {shown(a)}")
     if a.dtype == np.uint64 and (a > np.iinfo(np.int64).max).any():  # would wrap to a negative id below
         g = int(np.flatnonzero(a > np.iinfo(np.int64).max)[0])
         raise ValueError(f"game {g}: action {int(a[g])} is out of range (not an action id)")
@@ -234,7 +234,7 @@ def check_select(st, select) -> np.ndarray:
     sel = np.asarray(select)
     if sel.shape != (st.batch_size,) or sel.dtype != np.bool_:
         raise ValueError(f"select must be None or a bool array of shape ({st.batch_size},), got shape {sel.shape} "
-                         f"dtype {sel.dtype}: {select!r}")
+                         f"dtype {sel.dtype}: {shown(select)}")
     # a read-only C-contiguous view, the type of st.all_games: numba types read-only and
     # writeable arrays apart, so a caller's own array would compile every kernel twice
     sel = np.ascontiguousarray(sel).view()
@@ -288,7 +288,7 @@ def check_run_many(total_games, chunk) -> None:
     ``total_games`` >= 0 and ``chunk`` >= 1 are integers (their loops would never end)."""
     for name, value, low in (("total_games", total_games, 0), ("chunk", chunk, 1)):
         if not is_int(value) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+            raise ValueError(f"{name} must be an integer >= {low}, got {shown(value)}")
 
 
 def rank_reward(n: int, better: int, tied: int) -> float:

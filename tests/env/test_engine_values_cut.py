@@ -44,7 +44,17 @@ def _calls(game: str) -> dict:
         "engine init batch_size": lambda v: g.engine.init(v, 3),
         "engine to_reference": lambda v: g.engine.to_reference(g.engine.init(2, 3), v),
         "engine sample rng": lambda v: g.engine.sample_actions(np.ones((1, g.num_actions), bool), rng=v),
+        "engine step actions": lambda v: g.engine.step(g.engine.init(2, 3), v),
+        "engine step select": lambda v: g.engine.step(g.engine.init(2, 3), np.zeros(2, np.int64), select=v),
+        "differential run_many chunk": lambda v: _differential(game).run_many(1, chunk=-v if isinstance(v, int) else v),
     }
+
+
+def _differential(game: str):
+    from spacemission_env.red_planet.engine import differential as red_planet
+    from spacemission_env.space_mission.engine import differential as space_mission
+
+    return red_planet if game == "red_planet" else space_mission
 
 
 CASES = [(game, call) for game in ("spacemission", "red_planet") for call in _calls(game)] + [
