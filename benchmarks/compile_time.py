@@ -5,7 +5,8 @@ end of its first step(s), and reports CPU seconds (``time.process_time``, all th
 threads) and wall seconds. *cold*: an empty ``NUMBA_CACHE_DIR`` of its own, so numba compiles
 every kernel the scenario needs; *warm*: the same scenario again in a new process with that
 directory, now filled, so every kernel loads from the cache. Also per run: how many
-functions numba compiled (its "numba:compile" events on project functions: 0 when warm),
+functions numba compiled (its "numba:compile" events on project functions, counted by
+``spacemission_env.warmup.CompileLog`` as `spacemission warmup` counts them: 0 when warm),
 whether the compile notice appeared on stderr, and any project kernel that ended the run
 with more than one compiled signature (each extra one a compile that a single signature
 would have saved).
@@ -28,34 +29,38 @@ import tempfile
 
 from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 
-# Started before anything of the project (or numba) is imported; ends with one JSON line.
+# Started before anything of the project (or numba) is imported; ends with one JSON line. The
+# compiles are counted by warmup.CompileLog, registered after the import it needs (of the
+# package, which is timed): the import compiles and loads no kernel, checked here, so none is missed.
 PRELUDE = """
 import time
 _c0, _w0 = time.process_time(), time.perf_counter()
-import numba.core.event as _ev
-_compiled = []
-class _Count(_ev.Listener):
-    def on_start(self, ev):
-        f = getattr(ev.data.get("dispatcher"), "py_func", None)
-        if f is not None and f.__module__.split(".")[0] in ("spacemission_env", "spacemission_agents"):
-            _compiled.append(f.__module__ + "." + f.__qualname__)
-    def on_end(self, ev):
-        pass
-_ev.register("numba:compile", _Count())
+import sys as _sys
+from numba.core.registry import CPUDispatcher as _D
+from spacemission_env.warmup import CompileLog as _CompileLog, _PROJECT
+
+
+def _kernels():
+    for _name, _mod in list(_sys.modules.items()):
+        if _name.split(".")[0] in _PROJECT:
+            for _k, _v in list(vars(_mod).items()):
+                if isinstance(_v, _D) and _v.py_func.__module__ == _name:
+                    yield _name + "." + _k, _v
+
+
+_early = [_k for _k, _v in _kernels() if _v.signatures]
+if _early:
+    raise RuntimeError(f"kernels compiled or loaded at import, before CompileLog listened: {_early}")
+_log = _CompileLog().__enter__()
 """
 
 EPILOGUE = """
 _cpu, _wall = time.process_time() - _c0, time.perf_counter() - _w0
-import json as _json, sys as _sys
-from numba.core.registry import CPUDispatcher as _D
-_multi = {}
-for _name, _mod in list(_sys.modules.items()):
-    if _name.split(".")[0] in ("spacemission_env", "spacemission_agents"):
-        for _k, _v in vars(_mod).items():
-            if isinstance(_v, _D) and _v.py_func.__module__ == _name and len(_v.signatures) > 1:
-                _multi[_name + "." + _k] = [str(s) for s in _v.signatures]
-print("RESULT " + _json.dumps({"cpu_s": _cpu, "wall_s": _wall, "compiled": len(_compiled),
-                               "compiled_distinct": len(set(_compiled)), "multi_signature": _multi}))
+import json as _json
+_multi = {_k: [str(s) for s in _v.signatures] for _k, _v in _kernels() if len(_v.signatures) > 1}
+print("RESULT " + _json.dumps({"cpu_s": _cpu, "wall_s": _wall, "compiled": _log.count,
+                               "compiled_distinct": len({_c.split("(")[0] for _c in _log.compiled}),
+                               "multi_signature": _multi}))
 """
 
 # name -> (what it does, code): each one the first call a user makes through one interface.

@@ -55,6 +55,21 @@ def test_compile_time_refuses_runs_that_measure_nothing(capsys, argv, needle):
     usage_error(capsys, "benchmarks", "compile_time", argv, needle)
 
 
+def test_compile_time_counts_compiles_with_warmup_compile_log(tmp_path):
+    """A run's figures (counted by warmup.CompileLog in the fresh process): a kernel compiled for
+    two argument types and the helper it calls, then the same code loading all three from the
+    cache the first run filled."""
+    run_one = load_tool("compile_time", "benchmarks").run_one
+    code = ("import numpy as np\nfrom spacemission_env.engine_common import below\n"
+            "rng = np.zeros(1, np.uint64)\nbelow(rng, 0, 5)\nbelow(rng, 0, np.uint8(5))\n")
+    cold, warm = run_one(code, str(tmp_path)), run_one(code, str(tmp_path))
+    assert (cold["compiled"], cold["compiled_distinct"], cold["notice"]) == (3, 2, True), cold  # below x2, next_u64
+    assert (warm["compiled"], warm["compiled_distinct"], warm["notice"]) == (0, 0, False), warm
+    for r in (cold, warm):
+        assert list(r["multi_signature"]) == ["spacemission_env.engine_common.below"], r
+        assert len(r["multi_signature"]["spacemission_env.engine_common.below"]) == 2, r
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["--players", "x"], "--players and --batch-sizes take comma-separated integers"),
     (["--players", "7"], "--players 7"),
