@@ -15,6 +15,9 @@ from spacemission_env.red_planet.rules.scoring import CATEGORIES
 from spacemission_env.red_planet.rules.state import PHASES
 from tests.helpers.red_planet_positions import act, position
 
+# the kernels' module (engine.step, the attribute, is the public function of that name)
+K = importlib.import_module("spacemission_env.red_planet.engine.step")
+
 
 def snapshot(st):
     return st.record.copy(), st.rng.copy(), st.current_player.copy(), st.terminated.copy()
@@ -78,12 +81,31 @@ def test_bad_actions_rejected_with_every_game_unchanged():
     assert_unchanged(st, snap)
 
 
+_ONE_GAME = np.ones(1, np.bool_)
+_ONE_GAME.flags.writeable = False  # read-only, as engine.step passes select: the cached signature
+
+
+def step_accepts(st, b, ids):
+    """For each id: whether step_games (engine.step's kernel, step.is_legal inlined) accepts it
+    for game b, tried on a one-game copy of it (-1: accepted and played there, then the copy
+    is made afresh; else rejected, the copy unchanged). A direct call of step.is_legal would
+    compile a standalone version in every fresh cache; step_games loads from the cache."""
+    g, rng, action = st.record[b:b + 1].copy(), st.rng[b:b + 1].copy(), np.zeros(1, np.int64)
+    accepted = []
+    for a in ids:
+        action[0] = a
+        accepted.append(K.step_games(action, _ONE_GAME, g, rng) == -1)
+        if accepted[-1]:
+            g[:], rng[:] = st.record[b], st.rng[b]
+    return accepted
+
+
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_step_validation_agrees_with_the_legal_mask(num_players):
     """step checks each game's one action (step.is_legal) instead of building its mask
     row: it must accept exactly the ids of the mask, out-of-range ids rejected, in every
     kind of decision (every phase, every role's ability) over whole games."""
-    K = importlib.import_module("spacemission_env.red_planet.engine.step")
+    ids = range(-3, NUM_ACTIONS + 3)
     st = engine.init(12, num_players, seeds=1000 * num_players)
     rng = np.random.default_rng(num_players)
     decisions = set()
@@ -91,8 +113,8 @@ def test_step_validation_agrees_with_the_legal_mask(num_players):
         mask = engine.legal_action_mask(st)
         for b in np.flatnonzero(~st.terminated):
             decisions.add((int(st.phase[b]), int(st.role[b])))
-            got = [K.is_legal(st.record, st.rng, b, a) for a in range(-3, NUM_ACTIONS + 3)]
-            assert got == [0 <= a < NUM_ACTIONS and bool(mask[b, a]) for a in range(-3, NUM_ACTIONS + 3)], b
+            got = step_accepts(st, b, ids)
+            assert got == [0 <= a < NUM_ACTIONS and bool(mask[b, a]) for a in ids], b
         engine.step(st, engine.sample_actions(mask, rng))
     abilities = {role for phase, role in decisions if PHASES[phase] == "ability"}
     assert {PHASES[phase] for phase, _ in decisions} == set(PHASES) - {"over"} and len(abilities) == 7, abilities
@@ -173,7 +195,6 @@ def test_sample_actions_draws_as_the_shared_sampler():
     """sample_actions' kernel (step.sample_mask) gives engine_common.sample_legal's id for
     every row and draw: sparse, dense, full and empty rows, ids at both ends, u at 0 and
     just below 1."""
-    K = importlib.import_module("spacemission_env.red_planet.engine.step")
     rng = np.random.default_rng(5)
     masks = [rng.random((400, NUM_ACTIONS)) < p for p in (0.003, 0.02, 0.1, 0.5, 0.97)]
     edges = np.zeros((4, NUM_ACTIONS), bool)
