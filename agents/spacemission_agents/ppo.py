@@ -51,6 +51,7 @@ import numpy as np
 
 from spacemission_env.checks import count_text, cut, cut_long_words, shown
 from spacemission_env.games import DEFAULT_GAME, GAMES, GameConfig, get_game, require_game
+from spacemission_env.engine_common import check_seat_present
 from spacemission_env.env_common import check_seed
 from spacemission_env.json_input import parse_json
 from spacemission_env.policies import BasePolicy, check_masks
@@ -524,11 +525,15 @@ class PPOAgent(BasePolicy):
         """ValueError unless every row is an observation of a game with the model's player
         count: the observation has the same size for every count, so a 2-player model given
         a 3-player game's observations played on, reading them as a 2-player game's. Two
-        columns of the seat_present block (1 for each seat in the game) tell; a game without
-        the block is not checked."""
+        columns of the seat_present block (1 for each seat in the game) tell, once the block
+        is that of a game of the game's player counts (engine_common.check_seat_present, as
+        the other bots check it: a row no engine writes is refused as such, and the count
+        named below is a real one); a game without the block is not checked."""
         if self._seat_block is None:
             return
         start, stop = self._seat_block
+        d = get_game(self.game).description
+        check_seat_present(obs[:, start:stop], f"PPO model {shown(self.name)}", d.min_players, d.max_players)
         n = self.metadata["num_players"]
         ok = obs[:, start + n - 1] == 1
         if start + n < stop:

@@ -75,14 +75,15 @@ import time
 import numpy as np
 
 from spacemission_env.checks import check_memory, count_text, is_int, shown
-from spacemission_env.engine_common import kernel_input
+from spacemission_env.engine_common import check_seat_present, kernel_input
 from spacemission_env.games import require_game
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
-from spacemission_env.space_mission.encoding import CLIP, observation_size
+from spacemission_env.space_mission.components import MAX_PLAYERS, MIN_PLAYERS
+from spacemission_env.space_mission.encoding import CLIP, observation_layout, observation_size
 from spacemission_env.policies import BasePolicy, check_masks
 
 from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate
@@ -133,10 +134,16 @@ def check_budget(value, owner: str) -> float:
     return float(value)
 
 
+# the "recall" observation's seat_present block (1 for each seat in the game, from the observer on)
+_RECALL_SEATS = next((a, b) for name, a, b, _ in observation_layout("recall") if name == "seat_present")
+
+
 def check_recall_rows(who: str, observations, action_masks, num_actions: int | None = None):
     """(observations, masks) of a search bot's ``act_batch``: int8 "recall" rows and bool
-    masks with a legal action in every row (``kernel_input``: C-contiguous and writeable);
-    ValueError naming ``who`` otherwise."""
+    masks with a legal action in every row (``kernel_input``: C-contiguous and writeable), each
+    row's seat_present block that of a 2..5 player game (engine_common.check_seat_present, as
+    the other bots check it: the search reads its player count there); ValueError naming
+    ``who`` otherwise."""
     masks = check_masks(action_masks, num_actions)
     obs = np.asarray(observations)
     d = observation_size("recall")
@@ -145,6 +152,8 @@ def check_recall_rows(who: str, observations, action_masks, num_actions: int | N
                          f"(observation_type 'recall'), got {obs.dtype} {obs.shape}")
     if masks.shape[0] and not masks.any(axis=1).all():
         raise ValueError(f"{who}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
+    start, stop = _RECALL_SEATS
+    check_seat_present(obs[:, start:stop], who, MIN_PLAYERS, MAX_PLAYERS)
     # a slice, Fortran-ordered or read-only rows: C-contiguous copies, else the kernels compile again
     return kernel_input(obs, np.int8), kernel_input(masks, np.bool_)
 

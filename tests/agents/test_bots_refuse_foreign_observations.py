@@ -6,6 +6,8 @@ greedy and heuristic raised a bare numpy IndexError ("index 14 is out of bounds 
 with size 5") and Space Mission's heuristic a ZeroDivisionError from its kernel."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from spacemission_agents import make_agent
@@ -58,3 +60,33 @@ def test_every_player_count_of_the_game_still_plays(game, players):
         assert (obs[:, start:stop].sum(axis=1) == players).all()
         legal = bot.act_batch(obs, mask)
         assert mask[np.arange(3), legal].all()
+
+
+@pytest.mark.parametrize("spec, who", [("search:iterations=8", "SearchAgent"),
+                                       ("netsearch:iterations=8", "NetSearchAgent"),
+                                       ("ppo", "PPO model 'ppo'")])
+@pytest.mark.parametrize("bound", [False, True])
+@pytest.mark.parametrize("block", [[2, 0, 0, 0, 0], [0, 0, 0, 0, 0], [1, 0, 1, 0, 0]])
+def test_the_search_bots_and_ppo_refuse_such_a_row_by_the_same_check(spec, who, bound, block):
+    """The search bots (check_recall_rows) and the PPO models (_check_players) refuse a row no
+    engine writes by the same check and message. Before: a [2, 0, 0, 0, 0] block (2 by its
+    sum) reached the PPO model's player-count check, which said "plays 2-player games, but
+    observation row 0 is of a 2-player game", and [0, 0, 0, 0, 0] "... of a 0-player game"
+    (unbound search bots: "num_players must be an integer in 2..5, got 0")."""
+    bot = make_agent(spec, seed=0)
+    if bound:
+        bot.bind(GameConfig(2))
+    obs, mask, start, stop = _rows("spacemission", 2, bot.observation_type)
+    bad = obs[:2].copy()
+    bad[1, start:stop] = block
+    with pytest.raises(ValueError, match=rf"^{re.escape(who)}: observation row 1 is not an observation of a 2-5 player "
+                                         rf"game: its {SEAT_BLOCK} .* reads {re.escape(str(block))}$"):
+        bot.act_batch(bad, mask[:2])
+
+
+def test_a_real_count_is_still_named_by_the_ppo_model():
+    """A real 5-player row given to the 2-player model: the count it names is the real one."""
+    bot = make_agent("ppo", seed=0)
+    obs, mask, start, stop = _rows("spacemission", 5, bot.observation_type)
+    with pytest.raises(ValueError, match=r"plays 2-player games, but observation row 0 is of a 5-player game"):
+        bot.act_batch(obs, mask)
