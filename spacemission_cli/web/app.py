@@ -306,7 +306,11 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if set(body) - MOVE_FIELDS:
             raise ApiError(400, f"unknown field {sorted(set(body) - MOVE_FIELDS)[0]!r}; a move takes action, seat "
                                 "and version")
-        action, seat, version = body["action"], body.get("seat", game.table.seat), body.get("version")
+        # seat and version are numbers: null takes the default, as if left out (your seat; no
+        # version check), as a new game's number fields do (docs/play.md)
+        action, seat, version = body["action"], body.get("seat"), body.get("version")
+        if seat is None:
+            seat = game.table.seat
         if isinstance(action, bool) or not isinstance(action, int):
             raise ApiError(400, f"action must be an integer action id, got {shown(action)}")
         if isinstance(seat, bool) or not isinstance(seat, int):
