@@ -218,6 +218,17 @@ def parse_records(text: str, where: str, whole=_UNPARSED) -> list[tuple[int, dic
     return out
 
 
+def saved_game_name(data) -> str | None:
+    """The game a ``play --load`` document names, other than by Space Mission's save format:
+    a record's ``config.game`` (absent: spacemission), or that of the first record of a JSON
+    list of them (a file of records wrapped in a list); None where it names none."""
+    if isinstance(data, list):
+        data = next((x for x in data if isinstance(x, dict)), None)
+    if isinstance(data, dict) and data.get("format") != SAVE_FORMAT and isinstance(data.get("config"), dict):
+        return data["config"].get("game", "spacemission")
+    return None
+
+
 def record_from_save(data: dict, where: str) -> dict:
     """A game saved unfinished by play's ``save FILE`` as a record (``unfinished``: true; the
     scores are those at the save, ranks and winners null)."""

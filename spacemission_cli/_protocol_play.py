@@ -22,7 +22,7 @@ from spacemission_env.checks import is_int, shown
 from spacemission_env.games import GameConfig, get_game
 
 from ._bots import SEER_HELP, bind_bot, bot_failures, bot_interrupts, make_bot, seed_for, seer_note
-from ._games import parse_records
+from ._games import RECORD_FORMAT, parse_records, saved_game_name
 from ._prompt import confirm_quit, may_write, move_number, next_command
 from ._protocol_games import RecordError, Replayer, game_record
 
@@ -172,6 +172,19 @@ def new_game(args, ap, game) -> dict:
             "seed_known": args.seed is not None}
 
 
+def _not_a_save(path: str, game_name: str | None, data) -> str:
+    """The error for a ``--load`` file that is one JSON document but no record (a list, a
+    number): naming the format of the game it is loaded as (``game_name``: ``--game``, or
+    the game a list's records name), not Space Mission's save."""
+    try:
+        whose = f"{get_game(game_name).description.title}'s " if game_name is not None else ""
+    except (TypeError, ValueError):  # a list's record naming no game of this package
+        whose = ""
+    got = "a JSON list" if isinstance(data, list) else f"the JSON value {shown(data)}"
+    return (f"{path}: not a saved game: {whose}'save FILE' writes one record line, a JSON object (format "
+            f"{RECORD_FORMAT!r} with \"unfinished\": true), not {got}")
+
+
 def load_game(args, ap, game_name: str | None, loaded) -> dict:
     """A game saved with ``save FILE``: its record rebuilt action by action. ``loaded``: the
     file, read and parsed once (play's ``read_load``)."""
@@ -181,6 +194,8 @@ def load_game(args, ap, game_name: str | None, loaded) -> dict:
             raise RecordError(f"cannot read {args.load}: {error}")
         if error is not None:  # past this machine's memory, or no text
             raise RecordError(str(error))
+        if loaded.parse_error is None and not isinstance(loaded.data, dict):  # one JSON document, not a record
+            raise RecordError(_not_a_save(args.load, game_name or saved_game_name(loaded.data), loaded.data))
         (_, rec), = parse_records(loaded.text, args.load, whole=loaded.data)[:1]
         if not rec.get("unfinished"):
             raise RecordError(f"{args.load}: not a saved unfinished game (written by 'save FILE')")

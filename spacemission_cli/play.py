@@ -221,7 +221,7 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
     if loaded.parse_error is not None:
         bad(str(loaded.parse_error))
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
-        bad(f"not a saved game (expected format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
+        bad(f"not a saved game (expected Space Mission's format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
     try:
         state = state_from_dict(data["state"])
         seat, seed, specs, actions = data["seat"], data["seed"], data["specs"], data["actions"]
@@ -253,15 +253,15 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
 
 
 def _is_space_mission_save(loaded: Loaded) -> bool:
-    """A Space Mission ``save FILE`` (or a file that could not be read or parsed: its errors
-    then come from Space Mission's loader); other games save a one-line record."""
-    from ._games import SAVE_FORMAT
+    """A Space Mission ``save FILE`` (or a file that could not be read or parsed, or that
+    names no game: its errors then come from Space Mission's loader); other games save a
+    one-line record, which names its game (a JSON list of such records: the game of the
+    first, whose loader then names its own format)."""
+    from ._games import saved_game_name
 
-    data = loaded.data
     if loaded.text is None or loaded.parse_error is not None:
         return True
-    return not (isinstance(data, dict) and data.get("format") != SAVE_FORMAT
-                and isinstance(data.get("config"), dict) and data["config"].get("game", "spacemission") != "spacemission")
+    return saved_game_name(loaded.data) in (None, "spacemission")
 
 
 def main(argv: list[str] | None = None) -> int:

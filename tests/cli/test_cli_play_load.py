@@ -138,3 +138,36 @@ def test_the_saved_game_is_parsed_once(game, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\ny\n"))
     assert play.main(["--load", str(saved)]) == 0
     assert parses.count(True) == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("given", [False, True])
+def test_a_saved_game_wrapped_in_a_json_list_names_its_games_format(game, given, tmp_path, monkeypatch, capsys):
+    """A save wrapped in a JSON list (``[record]``) is refused naming the format of the game
+    it is loaded as: the list's record's game, or ``--game``. Before: a Red Planet save in a
+    list, loaded without --game, was refused as "not a saved game (expected format
+    'spacemission-play-save' ...)", Space Mission's format; with --game red_planet as "line 1:
+    a recorded game is a JSON object", naming no format."""
+    saved, data = _save(game, tmp_path, monkeypatch)
+    saved.write_text(json.dumps([data]) + "\n")
+    code, err = _load(["--load", str(saved)] + (["--game", game] if given else []), monkeypatch, capsys)
+    assert code == 2 and f"argument --load: {saved}: not a saved game" in err, err
+    if game == "red_planet":
+        assert ("Mission: Red Planet's 'save FILE' writes one record line, a JSON object (format "
+                "'spacemission-arena-game' with \"unfinished\": true), not a JSON list") in err, err
+        assert "spacemission-play-save" not in err
+    else:
+        assert "expected Space Mission's format 'spacemission-play-save' version 1" in err, err
+
+
+@pytest.mark.parametrize("content, words", [
+    ("[1, 2]", "not a JSON list"), ("[]", "not a JSON list"), ("5", "not the JSON value 5"),
+    ('"text"', "not the JSON value 'text'")])
+def test_red_planet_names_its_format_for_any_document_that_is_no_record(content, words, tmp_path, monkeypatch,
+                                                                       capsys):
+    """``--game red_planet --load`` of a JSON document that is no object names Red Planet's save."""
+    saved = tmp_path / "save.json"
+    saved.write_text(content)
+    code, err = _load(["--load", str(saved), "--game", "red_planet"], monkeypatch, capsys)
+    assert code == 2 and f"{saved}: not a saved game: Mission: Red Planet's 'save FILE' writes one record line" in err
+    assert words in err and "spacemission-play-save" not in err, err
