@@ -313,11 +313,15 @@ def bind_players(config, game: str, who: str) -> int:
     checks.SettingTypeError (its message as for another game); a refused ``num_players`` /
     ``rules`` / ``max_rounds`` of the right type a plain GameConfigError, with its field
     (each a ValueError whose message starts with ``who``)."""
+    return bind_config(config, game, who).num_players
+
+
+def bind_config(config, game: str, who: str) -> GameConfig:
+    """:func:`bind_players`'s checks, returning the configuration as a :class:`GameConfig` of
+    ``game`` (``rules`` and ``max_rounds`` not given: the game's defaults), for a ``bind``
+    that needs them too (the PPO models: the game a model was trained for)."""
     get = config.get if isinstance(config, Mapping) else (lambda key, default: getattr(config, key, default))
-    have = get("game", game)
-    if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
-        error = ValueError if isinstance(have, str) else SettingTypeError  # a list, an array: a TypeError too
-        raise error(f"{who} plays {get_game(game).description.title} ({game!r}), not {shown(have)}")
+    _check_game(get("game", game), game, who)
     n = get("num_players", None)
     if n is None:
         raise not_a_config(who, config)
@@ -326,10 +330,20 @@ def bind_players(config, game: str, who: str) -> int:
         raise GameConfigError("num_players", f"{who} plays {d.min_players} to {d.max_players} players, "
                                              f"got num_players={shown(n)}")
     try:  # the rest of the configuration, where given, as GameConfig checks it (a wrong-typed count too)
-        GameConfig(n, get("rules", None), get("max_rounds", None), game)
+        return GameConfig(n, get("rules", None), get("max_rounds", None), game)
     except GameConfigError as exc:  # its own class (a GameConfigTypeError for a wrong type) and field, named
         raise type(exc)(exc.field, f"{who}: {exc}") from None
-    return int(n)
+
+
+def _check_game(have, game: str, who: str) -> None:
+    """ValueError naming ``who`` unless ``have`` (a configuration's ``game``) is ``game``
+    (checks.SettingTypeError, a ValueError and a TypeError, for one that is not a str); a
+    game of this package is named by its title, an unknown name or a list as it is."""
+    if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
+        known = isinstance(have, str) and have in GAMES
+        theirs = f"{get_game(have).description.title} ({have!r})" if known else shown(have)
+        error = ValueError if isinstance(have, str) else SettingTypeError  # a list, an array: a TypeError too
+        raise error(f"{who} plays {get_game(game).description.title} ({game!r}), not {theirs}")
 
 
 def require_game(config, game: str, who: str) -> None:
@@ -340,9 +354,4 @@ def require_game(config, game: str, who: str) -> None:
     something that is not a configuration (no ``num_players``)."""
     if not hasattr(config, "num_players"):
         raise not_a_config(who, config)
-    have = getattr(config, "game", DEFAULT_GAME)
-    if not isinstance(have, str) or have != game:  # an array's != was numpy's "truth value ... ambiguous"
-        known = isinstance(have, str) and have in GAMES  # an unknown name or a list: named as it is
-        theirs = f"{get_game(have).description.title} ({have!r})" if known else shown(have)
-        error = ValueError if isinstance(have, str) else SettingTypeError  # a list, an array: a TypeError too
-        raise error(f"{who} plays {get_game(game).description.title} ({game!r}), not {theirs}")
+    _check_game(getattr(config, "game", DEFAULT_GAME), game, who)

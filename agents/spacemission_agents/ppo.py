@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from spacemission_env.checks import count_text, cut, cut_long_words, shown
-from spacemission_env.games import DEFAULT_GAME, GAMES, GameConfig, get_game, require_game
+from spacemission_env.games import DEFAULT_GAME, GAMES, GameConfig, bind_config, get_game
 from spacemission_env.engine_common import check_seat_present
 from spacemission_env.env_common import check_seed
 from spacemission_env.json_input import parse_json
@@ -491,9 +491,13 @@ class PPOAgent(BasePolicy):
         return self.metadata["observation_type"]
 
     def bind(self, config) -> None:
-        """Refuse a game the model was not trained for (ValueError naming both)."""
+        """Refuse a game the model was not trained for (ValueError naming both). ``config``:
+        what the other bots of the game take (games.bind_players, with the same errors): a
+        GameConfig, any object with its fields or a mapping with those keys, ``num_players``
+        required (``game`` left out: the model's; ``rules`` / ``max_rounds``: the game's
+        defaults)."""
         m = self.metadata
-        require_game(config, self.game, f"PPO model {shown(self.name)}")
+        config = bind_config(config, self.game, f"PPO model {shown(self.name)}")
         other = None
         if self._shipped_players == "auto" and config.num_players != m["num_players"]:
             other = type(self).load_shipped(config.num_players, temperature=self.temperature, game=self.game)

@@ -15,7 +15,7 @@ from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.random_agents import KindRandomAgent
 from spacemission_agents.registry import make_agent
 from spacemission_agents.search import SearchAgent
-from spacemission_env.games import GameConfig
+from spacemission_env.games import GameConfig, get_game
 from spacemission_env.space_mission import engine
 
 
@@ -59,7 +59,7 @@ def test_space_mission_bots_bind_refuses_player_counts_and_non_configs(cls):
             with pytest.raises(TypeError if type(n) is not int else ValueError, match=words):
                 bot.bind(config)
             assert bot.config is good
-    with pytest.raises(ValueError, match=r"plays Space Mission \('spacemission'\), not 'red_planet'"):
+    with pytest.raises(ValueError, match=r"plays Space Mission \('spacemission'\), not Mission: Red Planet \('red_planet'\)"):
         bot.bind({"num_players": 3, "game": "red_planet"})
     assert bot.config is good
     for config in (None, 3, "red_planet", {"players": 3}):
@@ -258,3 +258,32 @@ def test_bind_refuses_rules_and_round_limits_the_game_does_not_have(game, spec, 
     if game == "red_planet":  # a fixed length: ten rounds and no other (M-X1)
         with pytest.raises(ValueError, match="max_rounds must be 10"):
             bot.bind({"num_players": n, "max_rounds": 7})
+
+
+@pytest.mark.parametrize("game, n, other, other_game", [("spacemission", 3, "greedy", "red_planet"),
+                                                        ("red_planet", 4, "heuristic", "spacemission")])
+def test_ppo_bind_takes_what_the_games_other_bots_take(game, n, other, other_game):
+    """PPOAgent.bind goes through games.bind_players's checks (bind_config), as the game's
+    other bots' do: the same configurations bind and the same ones are refused, with the same
+    error and message after the bot's name. Before: it took only an object with every
+    GameConfig field (require_game, then config.rules): a mapping was "bind needs a game
+    configuration", an object with num_players alone an AttributeError ('rules'), and such an
+    object was taken for Space Mission's by the Red Planet model."""
+    ppo, bot = make_agent("ppo", game=game), make_agent(other, game=game)
+    d = get_game(game).description
+    for config in ({"num_players": n}, {"num_players": n, "game": game, "rules": get_game(game).rule_sets[0],
+                                        "max_rounds": get_game(game).default_max_rounds},
+                   SimpleNamespace(num_players=n), SimpleNamespace(num_players=n, game=game)):
+        ppo.bind(config)
+        bot.bind(config)
+        assert ppo.metadata["num_players"] == n and ppo.game == game
+    for config in ({"num_players": d.max_players + 1}, {"num_players": n, "game": other_game}, {"players": n},
+                   {"num_players": n, "rules": "bogus"}, {"num_players": str(n)}, {"num_players": n, "game": [game]},
+                   SimpleNamespace(num_players=n, game=other_game), None):
+        errors = []
+        for b, who in ((ppo, "PPO model 'ppo'"), (bot, bot.name if game == "spacemission" else type(bot).__name__)):
+            with pytest.raises((TypeError, ValueError)) as info:
+                b.bind(config)
+            errors.append((type(info.value), str(info.value).replace(who, "WHO")))
+        assert errors[0] == errors[1], config
+        assert ppo.metadata["num_players"] == n  # a refused configuration leaves the model as it was

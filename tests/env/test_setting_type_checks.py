@@ -316,7 +316,7 @@ def test_bind_players_keeps_plain_value_errors_for_right_typed_values():
         with pytest.raises(GameConfigError) as info:
             bind_players(config, "spacemission", "MyBot")
         assert not isinstance(info.value, TypeError) and info.value.field == field and str(info.value).startswith(text)
-    with pytest.raises(ValueError, match=r"^MyBot plays Space Mission \('spacemission'\), not 'red_planet'$") as info:
+    with pytest.raises(ValueError, match=r"^MyBot plays Space Mission \('spacemission'\), not Mission: Red Planet \('red_planet'\)$") as info:
         bind_players({"num_players": 3, "game": "red_planet"}, "spacemission", "MyBot")
     assert not isinstance(info.value, TypeError)
     with pytest.raises(SettingTypeError, match=r"^MyBot plays Space Mission \('spacemission'\), not \['spacemission'\]$"):
