@@ -70,7 +70,7 @@ import numpy as np
 
 from spacemission_env import decode
 from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, cut_long_words, is_int, shown
-from spacemission_env.games import GameConfig, require_game
+from spacemission_env.games import GameConfig, bind_config
 from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.config import check_game_config
@@ -183,7 +183,7 @@ class NetSearchAgent(BasePolicy):
     def bind(self, config) -> None:
         """Keep the game configuration and load the policy and value net for it
         (ValueError where none fits)."""
-        require_game(config, "spacemission", "NetSearchAgent")
+        config = bind_config(config, "spacemission", "NetSearchAgent")  # what the game's other bots take
         game = check_game_config(config.num_players, config.rules, config.max_rounds)
         self._networks(game)  # ValueError where none fits: the last good configuration is kept
         self.config = game

@@ -76,7 +76,7 @@ import numpy as np
 
 from spacemission_env.checks import check_memory, count_text, is_int, shown
 from spacemission_env.engine_common import check_seat_present, kernel_input
-from spacemission_env.games import require_game
+from spacemission_env.games import bind_config
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.actions import NUM_ACTIONS
@@ -291,7 +291,7 @@ class SearchAgent(BasePolicy):
         needs it. Without ``bind`` the player count and the round limit are read from the
         observation and the rules default to yucata (:func:`unbound_game`). ValueError for
         another game."""
-        require_game(config, "spacemission", "SearchAgent")
+        config = bind_config(config, "spacemission", "SearchAgent")  # what the game's other bots take
         self.config = check_game_config(config.num_players, config.rules, config.max_rounds)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:

@@ -287,3 +287,29 @@ def test_ppo_bind_takes_what_the_games_other_bots_take(game, n, other, other_gam
             errors.append((type(info.value), str(info.value).replace(who, "WHO")))
         assert errors[0] == errors[1], config
         assert ppo.metadata["num_players"] == n  # a refused configuration leaves the model as it was
+
+
+@pytest.mark.parametrize("spec", ["search:iterations=1", "netsearch:iterations=1"])
+def test_the_search_bots_bind_what_the_games_other_bots_take(spec):
+    """SearchAgent and NetSearchAgent bind through games.bind_config, as greedy and the PPO
+    models do: the same configurations bind (a mapping, num_players alone) and the same ones
+    are refused with the same error after the bot's name. Before: require_game, then
+    config.rules: a mapping was "bind needs a game configuration", an object with
+    num_players alone an AttributeError ('rules')."""
+    search, greedy = make_agent(spec), make_agent("greedy")
+    who = type(search).__name__
+    for config in ({"num_players": 2}, {"num_players": 2, "game": "spacemission", "rules": "yucata", "max_rounds": 100},
+                   SimpleNamespace(num_players=2), SimpleNamespace(num_players=2, game="spacemission")):
+        search.bind(config)
+        greedy.bind(config)
+        assert search.config == (2, "yucata", 100)
+    for config in ({"num_players": 6}, {"num_players": 2, "game": "red_planet"}, {"players": 2},
+                   {"num_players": 2, "rules": "bogus"}, {"num_players": "2"}, {"num_players": 2, "game": ["spacemission"]},
+                   SimpleNamespace(num_players=2, game="red_planet"), None):
+        errors = []
+        for b, name in ((search, who), (greedy, greedy.name)):
+            with pytest.raises((TypeError, ValueError)) as info:
+                b.bind(config)
+            errors.append((type(info.value), str(info.value).replace(name, "WHO")))
+        assert errors[0] == errors[1], config
+        assert search.config == (2, "yucata", 100)  # a refused configuration leaves the bot as it was
