@@ -16,6 +16,12 @@ def block_layout(blocks) -> tuple:
     return tuple(out)
 
 
+def block_span(layout, name: str) -> tuple[int, int] | None:
+    """(start, stop) of block ``name`` in a layout of (name, start, stop, meaning) rows
+    (``observation_layout``'s), or None where the layout has no such block."""
+    return next(((a, b) for block, a, b, _ in layout if block == name), None)
+
+
 def decode_blocks(obs, layout: tuple, shapes: dict, observation_type: str) -> dict[str, np.ndarray]:
     """Named views of one observation [D] or a batch [N, D] (any dtype): {block name: array
     of shape ``shapes[name]`` or [N, *shape]}, views into ``obs`` (no copy) when it is a

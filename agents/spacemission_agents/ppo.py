@@ -54,6 +54,7 @@ from spacemission_env.games import DEFAULT_GAME, GAMES, GameConfig, bind_config,
 from spacemission_env.engine_common import check_seat_present
 from spacemission_env.env_common import check_seed
 from spacemission_env.json_input import parse_json
+from spacemission_env.obs_layout import block_span
 from spacemission_env.policies import BasePolicy, check_masks
 
 from .ppo_prior import FLOOR_CODE, STEP_POINTS
@@ -371,7 +372,7 @@ class PPOAgent(BasePolicy):
         # observation says how many players its game has (_check_players)
         # (None where the game's layout has no such block: the player count is then not checked)
         layout = observation_layout(self.metadata["observation_type"], self.game)
-        self._seat_block = next(((a, b) for name, a, b, _ in layout if name == "seat_present"), None)
+        self._seat_block = block_span(layout, "seat_present")
 
     def __getstate__(self) -> dict:  # snapshots are pickled into checkpoints: keep only the source arrays
         return {k: v for k, v in self.__dict__.items() if k not in ("_w_t", "_b", "_active", "_beta", "_seat_block")}

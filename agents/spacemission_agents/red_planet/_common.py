@@ -20,6 +20,7 @@ import functools
 import numpy as np
 
 from spacemission_env.checks import is_int, shown
+from spacemission_env.obs_layout import block_span
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.engine_common import check_seat_present
@@ -164,7 +165,7 @@ def check_seed(seed) -> int:
 @functools.lru_cache(maxsize=None)
 def _seat_block(observation_type: str) -> tuple[int, int]:
     """(start, stop) of the observation's seat_present block (the bots' player count)."""
-    return next((a, b) for name, a, b, _ in observation_layout(observation_type) if name == "seat_present")
+    return block_span(observation_layout(observation_type), "seat_present")
 
 
 class RedPlanetBot(BasePolicy):
