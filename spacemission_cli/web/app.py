@@ -21,12 +21,12 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from spacemission_env.checks import cut
+from spacemission_env.checks import cut, shown
 from spacemission_env.games import GAMES
-from spacemission_env.json_input import parse_json
+from spacemission_env.json_input import LongNumber, json_shown, parse_json
 
 from ..serve import BODY_TIMEOUT, TIMEOUT_GRACEFUL_SHUTDOWN
-from .games import ApiError, GameStore, game_options, make_table, refuse_null, shown
+from .games import ApiError, GameStore, game_options, make_table, refuse_null
 from .intake import JSON_TYPE, MAX_BODY, BodyDeadline, BodyTimeout, LoopbackOnly, client_gone, read_body
 from .payload import game_json, meta
 from .protocol_games import (ProtocolTable, make_protocol_table, picture_png, picture_snapshot, protocol_game_json,
@@ -41,18 +41,9 @@ MOVE_FIELDS = {"action", "seat", "version"}
 UPLOAD_TYPES = (JSON_TYPE, "application/x-ndjson", "application/jsonl")
 
 
-class LongNumber:
-    """An integer of a request body with more digits than any id, seat or seed has: kept as
-    its length, so the field's check names it (not Python's limit on converting digits)."""
-
-    def __init__(self, digits: int):
-        self.digits = digits
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits} digits"
-
-
 def _request_int(text: str):
+    # an integer of a request body with more digits than any id, seat or seed has: kept as its
+    # length (LongNumber), so the field's check names it, not Python's limit on converting digits
     digits = len(text.lstrip("-"))
     return int(text) if digits <= 100 else LongNumber(digits)
 
@@ -251,7 +242,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if other:
             name = body["game"]
             if not isinstance(name, str) or name not in offered_by_game:
-                raise ApiError(400, f"game must be one of {', '.join(['spacemission', *offered_by_game])}, got {shown(name)}")
+                raise ApiError(400, f"game must be one of {', '.join(['spacemission', *offered_by_game])}, got {json_shown(name)}")
             options = protocol_options(body, offered_by_game[name], max_players)
         else:
             if isinstance(body, dict):
@@ -304,7 +295,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if not isinstance(body, dict) or "action" not in body:
             raise ApiError(400, 'a move is a JSON object {"action": id}, with "seat" and "version" optional')
         if set(body) - MOVE_FIELDS:
-            raise ApiError(400, f"unknown field {sorted(set(body) - MOVE_FIELDS)[0]!r}; a move takes action, seat "
+            raise ApiError(400, f"unknown field {json_shown(sorted(set(body) - MOVE_FIELDS)[0])}; a move takes action, seat "
                                 "and version")
         # seat and version are numbers: null takes the default, as if left out (your seat; no
         # version check), as a new game's number fields do (docs/play.md)
@@ -312,16 +303,16 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         if seat is None:
             seat = game.table.seat
         if isinstance(action, bool) or not isinstance(action, int):
-            raise ApiError(400, f"action must be an integer action id, got {shown(action)}")
+            raise ApiError(400, f"action must be an integer action id, got {json_shown(action)}")
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApiError(400, f"seat must be an integer, got {shown(seat)}")
+            raise ApiError(400, f"seat must be an integer, got {json_shown(seat)}")
         players = len(game.table.specs)
         if not 0 <= seat < players:  # no seat of this game (403 is for another player's seat)
-            raise ApiError(400, f"seat must be in 0..{players - 1}, got {shown(seat)}")
+            raise ApiError(400, f"seat must be in 0..{players - 1}, got {json_shown(seat)}")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-            raise ApiError(400, f"version must be an integer >= 0 (the game's version, from its JSON), got {shown(version)}")
+            raise ApiError(400, f"version must be an integer >= 0 (the game's version, from its JSON), got {json_shown(version)}")
         if seat != game.table.seat:
-            raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat!r}")
+            raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat}")
 
         stop = threading.Event()
 
@@ -349,7 +340,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
             game_id = request.path_params["game_id"]
             body = await read_json(request)  # refuses oversized or malformed bodies like every POST
             if body != {}:  # an empty body or {}: nothing in a request is silently left unread
-                raise ApiError(400, f"{name} takes no fields: send an empty body or {{}}, got {shown(body)}")
+                raise ApiError(400, f"{name} takes no fields: send an empty body or {{}}, got {json_shown(body)}")
             game = store.get(game_id)
 
             def change_it():

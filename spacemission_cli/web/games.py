@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from spacemission_env.checks import shown
+from spacemission_env.json_input import json_kind, json_shown
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT, RULE_SETS
 from spacemission_env.space_mission.rules import new_game
@@ -46,9 +46,9 @@ def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError(400, f"{key} must be an integer, got {shown(value)}")
+        raise ApiError(400, f"{key} must be an integer, got {json_shown(value)}")
     if value < lo or (hi is not None and value > hi):
-        raise ApiError(400, f"{key} must be in {lo}..{hi if hi is not None else ''}, got {shown(value)}")
+        raise ApiError(400, f"{key} must be in {lo}..{hi if hi is not None else ''}, got {json_shown(value)}")
     return value
 
 
@@ -71,7 +71,7 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
     if isinstance(specs, str):
         specs = [specs]
     if not isinstance(specs, list) or not specs or not all(isinstance(x, str) for x in specs):
-        raise ApiError(400, f"opponents must be a spec or a list of specs, got {shown(specs)}")
+        raise ApiError(400, f"opponents must be a spec or a list of specs, got {json_shown(specs)}")
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1:
@@ -79,7 +79,7 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
                             f"spec for all or {players - 1}, got {len(specs)}")
     for spec in specs:
         if spec not in allowed_opponents:
-            raise ApiError(400, f"opponent {shown(spec)} is not offered by this server; choose from {', '.join(allowed_opponents)}")
+            raise ApiError(400, f"opponent {json_shown(spec)} is not offered by this server; choose from {', '.join(allowed_opponents)}")
     seat = body.get("seat", 0)
     if seat == "random":
         seat = secrets.randbelow(players)
@@ -104,16 +104,16 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     (one of the server's specs for all, or one per opponent), rules, seat (a number or
     "random"), seed (null: a random one), max_rounds; a null number takes its default."""
     if not isinstance(body, dict):
-        raise ApiError(400, f"a new game is a JSON object, got {type(body).__name__}")
+        raise ApiError(400, f"a new game is a JSON object, got {json_kind(body)}")
     known = {"players", "opponents", "rules", "seat", "seed", "max_rounds"}
     unknown = sorted(set(body) - known)
     if unknown:
-        raise ApiError(400, f"unknown field {shown(unknown[0])}; a new game takes {', '.join(sorted(known))}")
+        raise ApiError(400, f"unknown field {json_shown(unknown[0])}; a new game takes {', '.join(sorted(known))}")
     players = _int_field(body, "players", 2, 2, max_players)
     refuse_null(body, "rules", "yucata")
     rules = body.get("rules", "yucata")
     if rules not in RULE_SETS:
-        raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {shown(rules)}")
+        raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {json_shown(rules)}")
     specs, seat, seed = seats_and_seed(body, allowed_opponents, players)
     max_rounds = _int_field(body, "max_rounds", 100, 1, MAX_ROUNDS_LIMIT)
     try:

@@ -15,10 +15,11 @@ import importlib
 import io
 
 from spacemission_env.games import GameConfig, get_game
+from spacemission_env.json_input import json_shown
 
 from .._protocol_games import final_ranks, game_record
 from .._protocol_play import ProtocolTable
-from .games import SERVE_SEER_HELP, ApiError, _int_field, seats_and_seed, seed_chosen, shown, shown_seed
+from .games import SERVE_SEER_HELP, ApiError, _int_field, seats_and_seed, seed_chosen, shown_seed
 from .payload import seer_seats
 
 
@@ -47,7 +48,7 @@ def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
     known = {"game", "players", "opponents", "seat", "seed"}
     unknown = sorted(set(body) - known)
     if unknown:
-        raise ApiError(400, f"unknown field {shown(unknown[0])}; a new {body['game']} game takes {', '.join(sorted(known))}")
+        raise ApiError(400, f"unknown field {json_shown(unknown[0])}; a new {body['game']} game takes {', '.join(sorted(known))}")
     try:
         game = get_game(body["game"])
     except (TypeError, ValueError) as exc:

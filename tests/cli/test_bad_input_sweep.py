@@ -148,7 +148,7 @@ def test_a_move_names_a_seat_that_is_not_an_integer(seat, client):
     number's default: the next test.)"""
     g = client.post("/api/games", json={"seed": 4}).json()
     r = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"], "seat": seat})
-    refused(r, 400, f"seat must be an integer, got {seat!r}")
+    refused(r, 400, f"seat must be an integer, got {json.dumps(seat)}")
     assert client.get(f"/api/games/{g['id']}").json()["log_size"] == g["log_size"]
 
 
@@ -204,3 +204,69 @@ def test_train_config_file_values_of_the_wrong_type_are_named(tmp_path, capsys, 
         parse_args(["--config", str(f)])
     assert message in capsys.readouterr().err
     assert TrainConfig(steps=1e6).steps == 1_000_000  # a whole number written as a float is an int
+
+
+# a value of each JSON type a client may send where another belongs; HUGE: an integer of 5000 digits
+HUGE = "<5000 digits>"  # written as 5000 nines (_body)
+JSON_VALUES = [None, True, False, {"a": 1}, [1, 2], "3", 1.5, HUGE]
+
+
+def _body(fields: dict) -> bytes:
+    return json.dumps(fields).replace(json.dumps(HUGE), "9" * 5000).encode()
+
+
+def _speaks_json(message: str, value) -> None:
+    """The message names ``value`` as JSON wrote it (a 5000-digit integer by its length), not as Python does."""
+    if value == HUGE:
+        assert "a number of 5000 digits" in message and "9999" not in message, message
+        return
+    assert json.dumps(value) in message, message
+    assert repr(value) == json.dumps(value) or repr(value) not in message, message
+
+
+def _json_cases(endpoint: str, fields: list[str], defaults: tuple = ()) -> list:
+    return [pytest.param(endpoint, f, v, id=f"{endpoint}-{f}-{'huge' if v == HUGE else json.dumps(v)}")
+            for f in fields for v in JSON_VALUES if not (v is None and f in defaults)]
+
+
+@pytest.mark.parametrize("endpoint, field, value", [
+    # null is a number field's default (the tests above); a name's null is refused, naming it null
+    *_json_cases("new", ["game", "players", "opponents", "rules", "seat", "seed", "max_rounds"],
+                 defaults=("players", "seat", "seed", "max_rounds")),
+    *_json_cases("new red_planet", ["players", "opponents", "seat", "seed"], defaults=("players", "seat", "seed")),
+    *_json_cases("move", ["action", "seat", "version"], defaults=("seat", "version")),
+    *_json_cases("undo", ["body"]), *_json_cases("resign", ["body"]),
+])
+def test_every_message_names_a_rejected_value_as_json(endpoint, field, value, client):
+    """A JSON client sends null, true, {"a": 1}, "3"; the messages said None, True, {'a': 1},
+    '3' (Python's repr, checks.shown). Now each is written as JSON (json_input.json_shown),
+    cut as before; the same requests are refused with the same status, and nothing changes."""
+    g = client.post("/api/games", json={"seed": 4}).json()
+    if endpoint.startswith("new"):
+        body = dict({"game": "red_planet"} if endpoint == "new red_planet" else {}, **{field: value})
+        url = "/api/games"
+    elif endpoint == "move":
+        body, url = {"action": g["moves"][0]["action"], field: value}, f"/api/games/{g['id']}/move"
+    else:
+        body, url = value, f"/api/games/{g['id']}/{endpoint}"
+    message = refused(client.post(url, content=_body(body)), 400)
+    _speaks_json(message, value)
+    if value is None and endpoint.startswith("new"):
+        assert f"{field} is null, which names nothing" in message
+    assert len(client.app.state.store) == 1 and client.get(f"/api/games/{g['id']}").json()["log_size"] == g["log_size"]
+
+
+@pytest.mark.parametrize("body, kind", [("null", "null"), ("true", "boolean"), ("[1, 2]", "array"), ('"3"', "string"),
+                                        ("1.5", "number"), ("9" * 5000, "number")])
+def test_a_new_game_that_is_no_object_names_its_type_as_json_does(body, kind, client):
+    """Before: "a new game is a JSON object, got NoneType" (bool, list, str, float, LongNumber):
+    Python's names of the types. Now JSON's (json_input.json_kind)."""
+    refused(client.post("/api/games", content=body.encode()), 400, f"a new game is a JSON object, got {kind}")
+    assert len(client.app.state.store) == 0
+
+
+def test_a_repeated_key_of_a_request_body_is_named_as_json():
+    """Before: "the key 'seed' appears more than once" (Python's repr of the key)."""
+    client = web_client()
+    refused(client.post("/api/games", content=b'{"seed": 1, "seed": 2}'), 400,
+            'the request body is not valid JSON: the key "seed" appears more than once')

@@ -38,11 +38,12 @@ def test_a_seat_that_is_no_seat_of_the_game_is_a_400(client, game, seat):
 @pytest.mark.parametrize("field", ["action", "seat", "version"])
 def test_a_long_value_in_a_move_is_cut_in_the_message(client, game, field):
     """Before: the message was the first 300 characters of one naming the whole value, cut
-    inside it without a mark; now the value is cut to 80 characters with '...' (checks.shown)."""
+    inside it without a mark; now the value is cut to 80 characters with "..." (json_input.json_shown:
+    written as JSON, a string in double quotes)."""
     g = new(client, game, seed=3)
     move = dict({"action": g["moves"][0]["action"]}, **{field: "é" * 1000})
     message = refused(client.post(f"/api/games/{g['id']}/move", json=move), 400, f"{field} must be an integer")
-    assert f"got '{'é' * 76}..." in message and len(message) < 200, message
+    assert f'got "{"é" * 76}...' in message and len(message) < 200, message
 
 
 def test_a_long_body_of_undo_or_resign_is_cut_in_the_message(client):

@@ -71,7 +71,7 @@ def test_refused_requests_leave_the_game_as_it_was(client):
     assert client.get(f"/api/games/{gid}").json()["log_size"] == size
     assert client.post(f"/api/games/{gid}/undo").status_code == 409
     for body, text in (({"players": 2}, "players must be in 3..5"), ({"opponents": "heuristic"}, "not offered"),
-                       ({"rules": "yucata"}, "unknown field 'rules'"), ({"seat": 3, "players": 3}, "seat must be in")):
+                       ({"rules": "yucata"}, 'unknown field "rules"'), ({"seat": 3, "players": 3}, "seat must be in")):
         r = client.post("/api/games", json=dict(body, game="red_planet"))
         assert r.status_code == 400 and text in r.json()["error"], r.text
     r = client.post("/api/games", json={"game": "tom_tube"})

@@ -86,7 +86,7 @@ def test_a_stale_version_is_refused_and_nothing_is_played(name):
         r = client.post(f"/api/games/{g['id']}/move", json={"action": plain["moves"][0]["action"]})
         assert r.status_code == 200 and r.json()["version"] == 3
     refused(client.post(f"/api/games/{g['id']}/move", json={"action": 0, "version": "1"}), 400, "version must be an integer")
-    refused(client.post(f"/api/games/{g['id']}/move", json={"action": 0, "colour": 1}), 400, "unknown field 'colour'",
+    refused(client.post(f"/api/games/{g['id']}/move", json={"action": 0, "colour": 1}), 400, 'unknown field "colour"',
             "action, seat and version")
 
 

@@ -234,16 +234,16 @@ def test_json_with_a_repeated_key_is_refused(game):
     8259 leaves that to each parser, so the document is ambiguous and now refused by name."""
     from spacemission_env.games import get_game
     from spacemission_env.json_input import parse_json
-    with pytest.raises(ValueError, match=re.escape("not valid JSON: the key 'players' appears more than once")):
+    with pytest.raises(ValueError, match=re.escape('not valid JSON: the key "players" appears more than once')):
         parse_json('{"players": 2, "players": 3}')
-    with pytest.raises(ValueError, match=re.escape("the key 'y' appears more than once")):
+    with pytest.raises(ValueError, match=re.escape('the key "y" appears more than once')):
         parse_json('[1, {"x": {"y": 1, "z": 2, "y": 1}}]')  # nested, even with the same value
     assert parse_json('{"a": {"y": 1}, "b": {"y": 1}}') == {"a": {"y": 1}, "b": {"y": 1}}  # one key per object
     rules = get_game(game).rules
     text = rules.to_json(rules.new_game(3, seed=0))
     assert rules.to_json(rules.from_json(text)) == text
     doubled = text.replace("{", '{"version": 1, ', 1)
-    with pytest.raises(ValueError, match="the key 'version' appears more than once"):
+    with pytest.raises(ValueError, match='the key "version" appears more than once'):
         rules.from_json(doubled)
 
 
