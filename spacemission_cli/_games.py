@@ -11,8 +11,8 @@ import stat
 from pathlib import Path
 
 from spacemission_env import checks
-from spacemission_env.checks import cut_long_words, is_int, shown
-from spacemission_env.json_input import parse_json
+from spacemission_env.checks import cut_long_words, is_int
+from spacemission_env.json_input import json_shown, parse_json
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import PLANET_NAMES
 from spacemission_env.space_mission.config import check_game_config
@@ -235,16 +235,19 @@ def record_from_save(data: dict, where: str) -> dict:
     from spacemission_env.space_mission.rules.state_json import state_from_dict
 
     if data.get("version") != SAVE_VERSION:
-        raise ReplayError(f"{where}: saved game version {shown(data.get('version'))}; expected {SAVE_VERSION}")
+        raise ReplayError(f"{where}: saved game version {json_shown(data.get('version'))}; expected {SAVE_VERSION}")
+    for key in ("state", "seat", "specs", "seed", "actions"):  # not Python's "KeyError: 'seed'"
+        if key not in data:
+            raise ReplayError(f"{where}: missing field {json_shown(key)} of a saved game")
     try:
         state = state_from_dict(data["state"])
         specs, seat, n = data["specs"], data["seat"], state.num_players
         if not (is_int(seat) and 0 <= seat < n):  # as play --load checks them: the seats' names come from these
-            raise ReplayError(f"{where}: seat must be the person's seat, in 0..{n - 1}, got {shown(seat)}")
+            raise ReplayError(f"{where}: seat must be the person's seat, in 0..{n - 1}, got {json_shown(seat)}")
         if not (isinstance(specs, list) and len(specs) == n and specs[seat] is None
                 and all(isinstance(sp, str) for q, sp in enumerate(specs) if q != seat)):
             raise ReplayError(f"{where}: specs must be {n} entries, the opponents' specs with null at the person's "
-                              f"seat {seat}, got {shown(specs)}")
+                              f"seat {seat}, got {json_shown(specs)}")
         agents = ["human" if q == seat else specs[q] for q in range(n)]
         rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": 0, "seed": data["seed"],
                "config": {"game": "spacemission", "num_players": state.num_players, "rules": state.rules,
@@ -264,11 +267,11 @@ def _check_shape(rec, where: str) -> None:
     if not isinstance(rec, dict):
         raise ReplayError(f"{where}: a recorded game is a JSON object")
     if rec.get("format") != RECORD_FORMAT or rec.get("version") != RECORD_VERSION:
-        raise ReplayError(f"{where}: not a recorded game (format {shown(rec.get('format'))} version {shown(rec.get('version'))}; "
-                          f"expected {RECORD_FORMAT!r} version {RECORD_VERSION})")
+        raise ReplayError(f"{where}: not a recorded game (format {json_shown(rec.get('format'))} version {json_shown(rec.get('version'))}; "
+                          f"expected {json_shown(RECORD_FORMAT)} version {RECORD_VERSION})")
     for key in ("seed", "config", "actions", "scores"):
         if key not in rec:
-            raise ReplayError(f"{where}: missing field {key!r}")
+            raise ReplayError(f"{where}: missing field {json_shown(key)}")
     cfg = rec["config"]
     if isinstance(cfg, dict) and cfg.get("game", "spacemission") != "spacemission":
         from ._protocol_games import check_record  # another game of the protocol
@@ -283,7 +286,7 @@ def _check_shape(rec, where: str) -> None:
         raise ReplayError(f"{where}: config: {cut_long_words(str(exc))}") from None
     seed = rec["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {shown(seed)}")
+        raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {json_shown(seed)}")
     acts = rec["actions"]
     if not isinstance(acts, list) or not all(
             isinstance(a, list) and len(a) == 3 and all(map(is_int, a[:2]))
@@ -297,30 +300,30 @@ def _check_seat_fields(rec: dict, where: str) -> None:
     are absent, null or of their shape: ``agents`` a name per seat, ``ranks`` a rank per
     seat, ``winners`` seats, ``forfeit`` an object, ``unfinished`` true or false; and
     ``game``, the record's number (replay --game picks by it), an integer >= 0; ``start_player``
-    a seat (the replayer checks it is the seed's). Each message shows the value cut (shown)."""
+    a seat (the replayer checks it is the seed's). Each message shows the value as JSON, cut (json_shown)."""
     n = rec["config"]["num_players"]
     number = rec.get("game")
     if number is not None and not (is_int(number) and number >= 0):
-        raise ReplayError(f"{where}: game must be the record's number, an integer >= 0, got {shown(number)}")
+        raise ReplayError(f"{where}: game must be the record's number, an integer >= 0, got {json_shown(number)}")
     agents, ranks, winners = rec.get("agents"), rec.get("ranks"), rec.get("winners")
     if agents is not None and not (isinstance(agents, list) and len(agents) == n
                                    and all(isinstance(a, str) for a in agents)):
-        raise ReplayError(f"{where}: agents must be a list of {n} agent names (one per seat), got {shown(agents)}")
+        raise ReplayError(f"{where}: agents must be a list of {n} agent names (one per seat), got {json_shown(agents)}")
     if ranks is not None and not (isinstance(ranks, list) and len(ranks) == n and all(map(is_int, ranks))):
-        raise ReplayError(f"{where}: ranks must be a list of {n} integers (one per seat), got {shown(ranks)}")
+        raise ReplayError(f"{where}: ranks must be a list of {n} integers (one per seat), got {json_shown(ranks)}")
     if winners is not None and not (isinstance(winners, list)
                                     and all(is_int(q) and 0 <= q < n for q in winners)):
-        raise ReplayError(f"{where}: winners must be a list of seats in 0..{n - 1}, got {shown(winners)}")
+        raise ReplayError(f"{where}: winners must be a list of seats in 0..{n - 1}, got {json_shown(winners)}")
     forfeit = rec.get("forfeit")
     if forfeit is not None and not (isinstance(forfeit, dict) and is_int(forfeit.get("seat"))
                                     and 0 <= forfeit["seat"] < n):
-        raise ReplayError(f"{where}: forfeit must be null or an object, got {shown(forfeit)} (an object with the "
+        raise ReplayError(f"{where}: forfeit must be null or an object, got {json_shown(forfeit)} (an object with the "
                           f"forfeiting seat, in 0..{n - 1})")
     if rec.get("unfinished") not in (None, True, False):
-        raise ReplayError(f"{where}: unfinished must be true or false, got {shown(rec['unfinished'])}")
+        raise ReplayError(f"{where}: unfinished must be true or false, got {json_shown(rec['unfinished'])}")
     start = rec.get("start_player")
     if start is not None and not (is_int(start) and 0 <= start < n):
-        raise ReplayError(f"{where}: start_player must be null or a seat in 0..{n - 1}, got {shown(start)}")
+        raise ReplayError(f"{where}: start_player must be null or a seat in 0..{n - 1}, got {json_shown(start)}")
 
 
 def check_forfeit(forfeit, over: bool, to_act: int, where: str) -> None:
@@ -354,7 +357,7 @@ class Replayer:
         self.state = new_game(cfg["num_players"], seed=rec["seed"], rules=cfg["rules"], max_rounds=cfg["max_rounds"])
         self.index = 0
         if rec.get("start_player") is not None and rec["start_player"] != self.state.start_player:
-            raise ReplayError(f"{where}: recorded start player {shown(rec['start_player'])} but seed {rec['seed']} deals "
+            raise ReplayError(f"{where}: recorded start player {json_shown(rec['start_player'])} but seed {rec['seed']} deals "
                               f"start player {self.state.start_player} (other components or engine version?)")
 
     @property
@@ -371,13 +374,13 @@ class Replayer:
         if seat != s.current_player:
             raise ReplayError(f"{what}: recorded for seat {seat}, but seat {s.current_player} is to act")
         if not 0 <= action < A.NUM_ACTIONS:
-            raise ReplayError(f"{what}: action id {action} is out of range 0..{A.NUM_ACTIONS - 1} (recorded label {shown(label)})")
+            raise ReplayError(f"{what}: action id {action} is out of range 0..{A.NUM_ACTIONS - 1} (recorded label {json_shown(label)})")
         if not is_legal(s, action):
             raise ReplayError(f"{what}: action {action} ({action_label(action, s)}) is not legal in the rebuilt game "
-                              f"(recorded label {shown(label)})")
+                              f"(recorded label {json_shown(label)})")
         expected = action_label(action, s)
         if expected != label:
-            raise ReplayError(f"{what}: recorded label {shown(label)}, but the rebuilt game says {expected!r}")
+            raise ReplayError(f"{what}: recorded label {json_shown(label)}, but the rebuilt game says {json_shown(expected)}")
         return seat, action, label
 
     def step(self) -> tuple[int, int, str]:
@@ -398,7 +401,7 @@ class Replayer:
         check_forfeit(rec.get("forfeit"), s.is_over, s.current_player, self.where)
         checked = []
         if scores(s) != rec["scores"]:
-            raise ReplayError(f"{self.where}: recorded scores {shown(recorded_totals(rec['scores']))} but the rebuilt "
+            raise ReplayError(f"{self.where}: recorded scores {json_shown(recorded_totals(rec['scores']))} but the rebuilt "
                               f"game scores {[x['total'] for x in scores(s)]}")
         checked.append("scores")
         expect = {"rounds": s.round, "round_limit": s.round_limit}
@@ -410,6 +413,6 @@ class Replayer:
         for key, value in expect.items():
             if key in rec:
                 if rec[key] != value:
-                    raise ReplayError(f"{self.where}: recorded {key} {shown(rec[key])} but the rebuilt game gives {value!r}")
+                    raise ReplayError(f"{self.where}: recorded {key} {json_shown(rec[key])} but the rebuilt game gives {json_shown(value)}")
                 checked.append(key)
         return checked

@@ -10,8 +10,9 @@ naming the game; a game saved unfinished by ``play`` is the same record with
 """
 from __future__ import annotations
 
-from spacemission_env.checks import cut_long_words, shown
+from spacemission_env.checks import cut_long_words
 from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
+from spacemission_env.json_input import json_shown
 
 from ._games import ReplayError as RecordError  # malformed or not replaying: one error for every game
 from ._games import check_forfeit, recorded_totals
@@ -81,7 +82,7 @@ def check_record(rec: dict, where: str) -> None:
         raise RecordError(f"{where}: config: {cut_long_words(str(exc))}") from None
     seed = rec["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise RecordError(f"{where}: seed must be an integer in [0, 2**64), got {shown(seed)}")
+        raise RecordError(f"{where}: seed must be an integer in [0, 2**64), got {json_shown(seed)}")
     acts = rec["actions"]
     if not isinstance(acts, list) or not all(
             isinstance(a, list) and len(a) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in a[:2])
@@ -107,7 +108,7 @@ class Replayer:
         self.index = 0
         start = getattr(self.state, "start_player", None)
         if rec.get("start_player") is not None and start is not None and rec["start_player"] != start:
-            raise RecordError(f"{where}: recorded start player {shown(rec['start_player'])} but seed {rec['seed']} deals "
+            raise RecordError(f"{where}: recorded start player {json_shown(rec['start_player'])} but seed {rec['seed']} deals "
                               f"start player {start}")
 
     @property
@@ -124,13 +125,13 @@ class Replayer:
             raise RecordError(f"{what}: recorded for seat {seat}, but seat {g.rules.current_player(s)} is to act")
         if not 0 <= action < g.num_actions:
             raise RecordError(f"{what}: action id {action} is out of range 0..{g.num_actions - 1} "
-                              f"(recorded label {shown(label)})")
+                              f"(recorded label {json_shown(label)})")
         if action not in g.rules.legal_actions(s):
             raise RecordError(f"{what}: action {action} ({g.action_label(action, s)}) is not legal in the rebuilt "
-                              f"game (recorded label {shown(label)})")
+                              f"game (recorded label {json_shown(label)})")
         expected = g.action_label(action, s)
         if expected != label:
-            raise RecordError(f"{what}: recorded label {shown(label)}, but the rebuilt game says {expected!r}")
+            raise RecordError(f"{what}: recorded label {json_shown(label)}, but the rebuilt game says {json_shown(expected)}")
         return seat, action, label
 
     def step(self) -> tuple[int, int, str]:
@@ -145,7 +146,7 @@ class Replayer:
         if not rec.get("unfinished") and rec.get("forfeit") is None and not g.rules.is_over(s):
             raise RecordError(f"{self.where}: the recorded actions end before the game is over")
         if scores_differ(g.rules.scores(s), rec["scores"]):
-            raise RecordError(f"{self.where}: recorded scores {shown(recorded_totals(rec['scores']))}"
+            raise RecordError(f"{self.where}: recorded scores {json_shown(recorded_totals(rec['scores']))}"
                               f" but the rebuilt game scores {[x['total'] for x in g.rules.scores(s)]}")
         if rec.get("unfinished"):
             return ["scores at the save"]
@@ -157,7 +158,7 @@ class Replayer:
         for key, value in expect.items():  # a field recorded (null included) must be the rebuilt game's
             if key in rec:
                 if rec[key] != value:
-                    raise RecordError(f"{self.where}: recorded {key} {shown(rec[key])} but the rebuilt game gives {value!r}")
+                    raise RecordError(f"{self.where}: recorded {key} {json_shown(rec[key])} but the rebuilt game gives {json_shown(value)}")
                 checked.append(key)
         return checked
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from spacemission_env.checks import is_int, shown
 from spacemission_env.games import GameConfig, get_game
+from spacemission_env.json_input import json_shown
 
 from ._bots import SEER_HELP, bind_bot, bot_failures, bot_interrupts, make_bot, seed_for, seer_note
 from ._games import RECORD_FORMAT, parse_records, saved_game_name
@@ -180,9 +181,9 @@ def _not_a_save(path: str, game_name: str | None, data) -> str:
         whose = f"{get_game(game_name).description.title}'s " if game_name is not None else ""
     except (TypeError, ValueError):  # a list's record naming no game of this package
         whose = ""
-    got = "a JSON list" if isinstance(data, list) else f"the JSON value {shown(data)}"
+    got = "a JSON list" if isinstance(data, list) else f"the JSON value {json_shown(data)}"
     return (f"{path}: not a saved game: {whose}'save FILE' writes one record line, a JSON object (format "
-            f"{RECORD_FORMAT!r} with \"unfinished\": true), not {got}")
+            f"{json_shown(RECORD_FORMAT)} with \"unfinished\": true), not {got}")
 
 
 def load_game(args, ap, game_name: str | None, loaded) -> dict:

@@ -9,6 +9,7 @@ import sys
 import threading
 from collections import OrderedDict
 
+from spacemission_env.json_input import json_shown
 from spacemission_env.space_mission import encoding
 
 from .. import _view as V
@@ -33,7 +34,7 @@ def _checked(records: list[tuple[int, dict]], where: str) -> list[dict]:
     for line, rec in records:
         entry = {"line": line, "record": rec, "error": None, "error_kind": None}
         if record_game(rec) != "spacemission":  # the page shows Space Mission's boards only
-            entry["error"] = (f"a game of {record_game(rec)!r}: the page replays Space Mission games only; "
+            entry["error"] = (f"a game of {json_shown(record_game(rec))}: the page replays Space Mission games only; "
                               "use spacemission replay FILE in the terminal")
             entry["error_kind"] = "other_game"
             games.append(entry)

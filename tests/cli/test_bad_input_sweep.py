@@ -7,7 +7,7 @@ import os
 import pytest
 
 from spacemission_cli import play, replay
-from tests.helpers.web import refused, web_client
+from tests.helpers.web import first_moves_record, refused, unfinished_save, web_client
 
 DEEP = "[" * 5000 + "]" * 5000  # past the json parser's nesting limit up to Python 3.12, under the server's body limit
 DEEPER = "[" * 100_000 + "]" * 100_000  # past it on Python 3.13 too (9,998 there): for files, which have no size limit
@@ -270,3 +270,35 @@ def test_a_repeated_key_of_a_request_body_is_named_as_json():
     client = web_client()
     refused(client.post("/api/games", content=b'{"seed": 1, "seed": 2}'), 400,
             'the request body is not valid JSON: the key "seed" appears more than once')
+
+
+# a record's fields x JSON values a field does not take (null is "absent" for the optional
+# ones, true and false are what unfinished takes; version true, equal to 1, is taken as 1)
+_TAKEN = [("agents", None), ("forfeit", None), ("start_player", None), ("game", None), ("unfinished", None),
+          ("unfinished", True), ("unfinished", False), ("version", True)]
+
+
+@pytest.mark.parametrize("field, value", [
+    pytest.param(f, v, id=f"{f}-{json.dumps(v)}")
+    for f in ("format", "version", "seed", "scores", "agents", "ranks", "winners", "forfeit", "unfinished",
+              "start_player", "game")
+    for v in JSON_VALUES[:-1] if not any(f == g and v is w for g, w in _TAKEN)])
+def test_an_uploaded_records_messages_name_its_values_as_json(field, value, client):
+    """The checks of a recorded game (replay FILE, play --load, serve's upload) named a field's
+    value in Python's words: "seed must be an integer in [0, 2**64), got None", "unfinished
+    must be true or false, got '3'", "not a recorded game (format None ...; expected
+    'spacemission-arena-game' ...)", "recorded ranks None but ...". Now as the file wrote it."""
+    r = client.post("/api/replays", content=json.dumps(dict(first_moves_record(3, 3), **{field: value})).encode())
+    message = refused(r, 400) if r.status_code != 201 else r.json()["games"][0]["error"]  # listed: does not replay
+    _speaks_json(message, value)
+    assert "'spacemission-arena-game'" not in message
+
+
+@pytest.mark.parametrize("field", ["state", "seat", "specs", "seed", "actions"])
+def test_a_saved_game_without_a_field_names_it(field, client, tmp_path):
+    """Before: "not a readable saved game (KeyError: 'seed')", Python's exception and repr."""
+    path, _ = unfinished_save(tmp_path / "save.json")
+    data = {k: v for k, v in json.loads(path.read_text()).items() if k != field}
+    message = refused(client.post("/api/replays?name=save.json", content=json.dumps(data).encode()), 400,
+                      f'save.json: missing field "{field}" of a saved game')
+    assert "KeyError" not in message

@@ -36,18 +36,19 @@ RECORDS = {"spacemission": _space_mission_record(), "red_planet": _red_planet_re
 GAMES = sorted(RECORDS)
 
 # optional fields of the wrong shape: before, tracebacks in replay (TypeError, IndexError,
-# AttributeError) or silently misread ("unfinished": "no" replayed as a saved game)
+# AttributeError) or silently misread ("unfinished": "no" replayed as a saved game); each value
+# named as the file wrote it, in JSON (json_input.json_shown)
 BAD_FIELDS = [
     ("agents", 5, "agents must be a list of {n} agent names (one per seat), got 5"),
-    ("agents", ["x"], "agents must be a list of {n} agent names (one per seat), got ['x']"),
-    ("forfeit", "x", "forfeit must be null or an object, got 'x'"),
+    ("agents", ["x"], 'agents must be a list of {n} agent names (one per seat), got ["x"]'),
+    ("forfeit", "x", 'forfeit must be null or an object, got "x"'),
     ("winners", [9], "winners must be a list of seats in 0..{last}, got [9]"),
-    ("ranks", "x", "ranks must be a list of {n} integers (one per seat), got 'x'"),
-    ("unfinished", "no", "unfinished must be true or false, got 'no'"),
+    ("ranks", "x", 'ranks must be a list of {n} integers (one per seat), got "x"'),
+    ("unfinished", "no", 'unfinished must be true or false, got "no"'),
     # before: any value; the page listed "game [object Object]" and replay --game found none
-    ("game", "x", "game must be the record's number, an integer >= 0, got 'x'"),
+    ("game", "x", "game must be the record's number, an integer >= 0, got \"x\""),
     ("game", -1, "game must be the record's number, an integer >= 0, got -1"),
-    ("game", True, "game must be the record's number, an integer >= 0, got True"),
+    ("game", True, "game must be the record's number, an integer >= 0, got true"),
 ]
 
 
@@ -87,7 +88,7 @@ def test_replay_refuses_optional_fields_of_the_wrong_shape(game, key, value, mes
 def test_replay_names_recorded_scores_that_are_not_score_objects(game, scores, tmp_path, capsys):
     """Before: AttributeError ('int' object has no attribute 'get') or TypeError tracebacks."""
     code, _, err = _replay([_write(tmp_path, dict(RECORDS[game], scores=scores))], capsys)
-    assert code == 1 and f"recorded scores {scores!r} but the rebuilt game scores" in err
+    assert code == 1 and f"recorded scores {json.dumps(scores)} but the rebuilt game scores" in err
 
 
 def test_valid_records_still_replay(tmp_path, capsys):
@@ -168,7 +169,7 @@ def test_an_uploaded_finished_game_with_odd_scores_is_listed_not_a_500(scores, c
     r = client.post("/api/replays", content=json.dumps(rec).encode())
     assert r.status_code == 201, r.text
     (game,) = r.json()["games"]
-    assert f"recorded scores {scores!r} but the rebuilt game scores" in game["error"]
+    assert f"recorded scores {json.dumps(scores)} but the rebuilt game scores" in game["error"]
     refused(client.get(f"/api/replays/{r.json()['id']}/0"), 422, "does not replay")
 
 

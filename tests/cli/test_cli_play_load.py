@@ -76,7 +76,7 @@ def test_a_save_missing_a_field_names_it(field, tmp_path, monkeypatch, capsys):
 
 @pytest.mark.parametrize("edit, words", [
     (lambda a: a[0].__setitem__(2, "xyz"), "the saved game: action 1 of"),
-    (lambda a: a[0].__setitem__(2, "xyz"), "recorded label 'xyz', but the rebuilt game says"),
+    (lambda a: a[0].__setitem__(2, "xyz"), 'recorded label "xyz", but the rebuilt game says'),
     (lambda a: a[1].__setitem__(0, (a[1][0] + 1) % 2), "action 2 of"),
     (lambda a: a[0].__setitem__(0, "0"), "actions must be a list of [seat, action id, label]"),
 ])
@@ -154,7 +154,7 @@ def test_a_saved_game_wrapped_in_a_json_list_names_its_games_format(game, given,
     assert code == 2 and f"argument --load: {saved}: not a saved game" in err, err
     if game == "red_planet":
         assert ("Mission: Red Planet's 'save FILE' writes one record line, a JSON object (format "
-                "'spacemission-arena-game' with \"unfinished\": true), not a JSON list") in err, err
+                "\"spacemission-arena-game\" with \"unfinished\": true), not a JSON list") in err, err
         assert "spacemission-play-save" not in err
     else:
         assert "expected Space Mission's format 'spacemission-play-save' version 1" in err, err
@@ -162,7 +162,7 @@ def test_a_saved_game_wrapped_in_a_json_list_names_its_games_format(game, given,
 
 @pytest.mark.parametrize("content, words", [
     ("[1, 2]", "not a JSON list"), ("[]", "not a JSON list"), ("5", "not the JSON value 5"),
-    ('"text"', "not the JSON value 'text'")])
+    ('"text"', 'not the JSON value "text"')])
 def test_red_planet_names_its_format_for_any_document_that_is_no_record(content, words, tmp_path, monkeypatch,
                                                                        capsys):
     """``--game red_planet --load`` of a JSON document that is no object names Red Planet's save."""

@@ -161,7 +161,7 @@ def test_records_that_do_not_replay_or_are_malformed(arena_file, tmp_path, capsy
     bad = dict(rec, actions=[list(a) for a in rec["actions"]])
     bad["actions"][4][2] = "commit the Astronaut"
     code, _, err = run_replay([_write(tmp_path / "a.jsonl", [bad])], capsys)
-    assert code == 1 and "action 5 of" in err and "recorded label 'commit the Astronaut'" in err
+    assert code == 1 and "action 5 of" in err and 'recorded label "commit the Astronaut"' in err
     short = dict(rec, actions=rec["actions"][:-2])
     code, _, err = run_replay([_write(tmp_path / "b.jsonl", [short])], capsys)
     assert code == 1 and "end before the game is over" in err
@@ -185,7 +185,7 @@ def test_a_recorded_result_field_must_be_the_rebuilt_games(key, value, arena_fil
     rec = read_records(arena_file)[0][1]
     assert rec["round_limit"] is False and run_replay([_write(tmp_path / "ok.jsonl", [rec])], capsys)[0] == 0
     code, _, err = run_replay([_write(tmp_path / "bad.jsonl", [dict(rec, **{key: value})])], capsys)
-    assert code == 1 and f"recorded {key} {value!r} but the rebuilt game gives" in err
+    assert code == 1 and f"recorded {key} {json.dumps(value)} but the rebuilt game gives" in err
 
 
 def test_old_records_without_a_game_are_space_missions():

@@ -102,7 +102,7 @@ def test_a_game_that_does_not_replay_is_reported(play_file, tmp_path, capsys):
     bad = dict(game, actions=[list(a) for a in game["actions"]])
     bad["actions"][3][2] = "fly sideways"
     code, _, err = run([_write(tmp_path / "a.jsonl", [bad]), ], capsys)
-    assert code == 1 and "action 4 of" in err and "recorded label 'fly sideways'" in err
+    assert code == 1 and "action 4 of" in err and 'recorded label "fly sideways"' in err
     short = dict(game, actions=game["actions"][:-3])
     code, _, err = run([_write(tmp_path / "b.jsonl", [short])], capsys)
     assert code == 1 and "before the game is over" in err
@@ -265,7 +265,7 @@ def test_a_forfeit_is_the_seat_to_act_before_the_end(play_file, tmp_path, capsys
         with pytest.raises(SystemExit) as exc:
             replay.main([str(_write(tmp_path / "f.jsonl", [rec]))])
         assert exc.value.code == 2
-        assert f"forfeit must be null or an object, got {rec['forfeit']!r}" in capsys.readouterr().err
+        assert f"forfeit must be null or an object, got {json.dumps(rec['forfeit'])}" in capsys.readouterr().err
     for rec, words in ((dict(game, forfeit={"seat": 0}), "records a forfeit by seat 0, but the recorded actions end "
                                                           "the game"),
                        (dict(cut, forfeit={"seat": other}), f"records a forfeit by seat {other}, but seat {1 - other} "
@@ -343,18 +343,18 @@ def test_a_start_player_of_another_type_is_named_as_such(both_games, tmp_path, c
             with pytest.raises(SystemExit):
                 run([_write(tmp_path / "bad.jsonl", [dict(rec, start_player=value)])], capsys)
             err = " ".join(capsys.readouterr().err.split())
-            assert f"start_player must be null or a seat in 0..{n - 1}, got {value!r}" in err, err
+            assert f"start_player must be null or a seat in 0..{n - 1}, got {json.dumps(value)}" in err, err
         code, out, err = run([_write(tmp_path / "ok.jsonl", [dict(rec, start_player=None)]), "--boards", "end"], capsys)
         assert code == 0, err
 
 
 @pytest.mark.parametrize("field, value, words", [
     ("seat", 5, "seat must be the person's seat, in 0..2, got 5"),
-    ("seat", "0", "seat must be the person's seat, in 0..2, got '0'"),
-    ("seat", 1, "specs must be 3 entries, the opponents' specs with null at the person's seat 1, got [None, "),
-    ("specs", [None], "specs must be 3 entries, the opponents' specs with null at the person's seat 0, got [None]"),
-    ("specs", [None, "random", 7], "got [None, 'random', 7]"),
-    ("specs", "x" * 5000, "got 'xxxxxx")])
+    ("seat", "0", "seat must be the person's seat, in 0..2, got \"0\""),
+    ("seat", 1, "specs must be 3 entries, the opponents' specs with null at the person's seat 1, got [null, "),
+    ("specs", [None], "specs must be 3 entries, the opponents' specs with null at the person's seat 0, got [null]"),
+    ("specs", [None, "random", 7], 'got [null, "random", 7]'),
+    ("specs", "x" * 5000, 'got "xxxxxx')])
 def test_a_save_whose_seat_or_specs_do_not_fit_is_refused_by_name(field, value, words, tmp_path, capsys):
     """A play save read as a recorded game (replay FILE, serve's upload and --replay) had its
     seat and specs unchecked: seat 5 or "0" replayed with the person's seat named "None", and
