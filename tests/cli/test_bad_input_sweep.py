@@ -302,3 +302,19 @@ def test_a_saved_game_without_a_field_names_it(field, client, tmp_path):
     message = refused(client.post("/api/replays?name=save.json", content=json.dumps(data).encode()), 400,
                       f'save.json: missing field "{field}" of a saved game')
     assert "KeyError" not in message
+
+
+@pytest.mark.parametrize("field, value", [
+    pytest.param(f, v, id=f"{f}-{json.dumps(v)}")
+    for f in ("version", "rules", "num_players", "round", "is_over", "phase") for v in JSON_VALUES[:-1]
+    if not (f == "is_over" and isinstance(v, bool))])  # is_over's type: then the state's own checks speak
+def test_an_uploaded_saves_state_names_its_values_as_json(field, value, client, tmp_path):
+    """The state of a play save (uploaded, replayed, loaded) was checked with messages in
+    Python's words ("num_players must be an integer in [2, 5], got None", "unknown rules
+    '3'", "got True"). Now as the file wrote it (state_json uses json_shown)."""
+    path, _ = unfinished_save(tmp_path / "save.json")
+    data = json.loads(path.read_text())
+    data["state"][field] = value
+    message = refused(client.post("/api/replays?name=save.json", content=json.dumps(data).encode()), 400,
+                      "save.json: not a readable saved game")
+    _speaks_json(message, value)

@@ -739,11 +739,11 @@ def test_from_json_rejects_impossible_tile_decisions_and_counts():
     rejects(d, r"collection.medal must be an integer in \[0, 6\], got 7")
     d = state_to_dict(s)
     d["ring"][0]["reservations"] = {"01": {"water": 1}}
-    rejects(d, "unknown seat '01'")
+    rejects(d, 'unknown seat "01"')
     for version in (True, "2", 3.0, 4):
         d = state_to_dict(s)
         d["version"] = version
-        rejects(d, f"unsupported version {version!r}")
+        rejects(d, f"unsupported version {re.escape(json.dumps(version))}")
     # a scan waiting for its tile with no chip left to put on it
     s = position(2, ring=RING, ships={0: 0}, hands={0: ["J1/S2"]}, piles={0: {"medal": 1, "space": 1}})
     G.apply(s, pos_scan(s, "J1/S2"))

@@ -12,9 +12,8 @@ known). A version 1 document, without it, still loads, its drawers unknown.
 from __future__ import annotations
 
 import json
-import reprlib
 
-from ...json_input import parse_json
+from ...json_input import json_shown, parse_json
 from ...rng import MASK64
 from ..errors import WrongTypeError
 from ..components import (
@@ -40,8 +39,6 @@ from .state import NONE, PHASES, GameState, PlayerState, check_can_act, check_in
 
 GAME = "red_planet"
 SCHEMA_VERSION = 2  # 2: "removed_by"; version 1 documents still load (the drawers unknown)
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
 
 
 def _opt(value: int, names=None):
@@ -132,7 +129,7 @@ def state_from_json(text) -> GameState:
 
 # --- validation --------------------------------------------------------------------------
 def _bad(where: str, what: str, value) -> ValueError:
-    return ValueError(f"red planet state JSON: {where} must be {what}, got {_REPR.repr(value)}")
+    return ValueError(f"red planet state JSON: {where} must be {what}, got {json_shown(value)}")
 
 
 def _obj(value, where: str, keys: tuple[str, ...]) -> dict:
@@ -141,9 +138,9 @@ def _obj(value, where: str, keys: tuple[str, ...]) -> dict:
     missing = [k for k in keys if k not in value]
     extra = [k for k in value if k not in keys]
     if missing:
-        raise ValueError(f"red planet state JSON: missing key '{missing[0]}' in {where}")
+        raise ValueError(f"red planet state JSON: missing key {json_shown(missing[0])} in {where}")
     if extra:
-        raise ValueError(f"red planet state JSON: unknown key {_REPR.repr(extra[0])} in {where}")  # cut: a key may be 16 KiB
+        raise ValueError(f"red planet state JSON: unknown key {json_shown(extra[0])} in {where}")  # cut: a key may be 16 KiB
     return value
 
 
@@ -220,7 +217,7 @@ def state_from_dict(data) -> GameState:
                          "Mission: Red Planet one; load it with spacemission_env.space_mission.rules.from_json")
     d = _obj(data, "the document", TOP_KEYS_V1 if type(version) is int and version == 1 else TOP_KEYS)
     if d["game"] != GAME:
-        raise _bad("game", f"{GAME!r}", d["game"])
+        raise _bad("game", json_shown(GAME), d["game"])
     if type(d["version"]) is not int or d["version"] not in (1, SCHEMA_VERSION):  # not 1.0 or true
         raise _bad("version", f"{SCHEMA_VERSION} (or 1)", d["version"])
     n = _int(d["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
@@ -249,7 +246,7 @@ def state_from_dict(data) -> GameState:
         w = f"zones[{z}]"
         zd = _obj(raw, w, ZONE_KEYS)
         if zd["name"] != ZONE_NAMES[z]:
-            raise _bad(f"{w}.name", repr(ZONE_NAMES[z]), zd["name"])
+            raise _bad(f"{w}.name", json_shown(ZONE_NAMES[z]), zd["name"])
         mars.append(_ints(zd["astronauts"], f"{w}.astronauts", 0, ASTRONAUTS, n))
         mineral.append(_name(zd["mineral"], f"{w}.mineral", MINERAL_NAMES, optional=True))
         leftover.append(_counters(zd["leftover"], f"{w}.leftover"))

@@ -5,7 +5,6 @@ state.py (turn, end flags, conservation, fields play keeps in step), so both eng
 from __future__ import annotations
 
 import json
-import reprlib
 
 from ..components import (
     CARD_INDEX,
@@ -25,7 +24,8 @@ from ..components import (
     TILE_NAMES,
 )
 from ..config import MAX_ROUNDS_LIMIT, RULE_SETS
-from ...json_input import parse_json
+from ...checks import shown
+from ...json_input import json_kind, json_shown, parse_json
 from ...rng import MASK64
 from .state import (
     GATE, NO_STATION, PHASES, PENDING, TURN_KINDS, GameState, PlayerState, TurnAction, check_history, check_invariants,
@@ -42,29 +42,12 @@ def state_to_json(s: GameState, indent: int | None = None) -> str:
 def state_from_json(text: str) -> GameState:
     """The state written by ``state_to_json``; ValueError naming the problem for anything else."""
     if not isinstance(text, str):
-        raise ValueError(f"game state JSON must be a str, got {type(text).__name__} {_show(text)}")
+        raise ValueError(f"game state JSON must be a str, got {type(text).__name__} {shown(text)}")
     try:
         data = parse_json(text)
     except ValueError as exc:
         raise ValueError(f"game state is {exc}") from None
     return state_from_dict(data)
-
-
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
-
-
-def _show(value) -> str:
-    """A short repr for error messages, safe for deeply nested values."""
-    return _REPR.repr(value)
-
-
-_JSON_KINDS = {list: "list", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
-
-
-def _kind(value) -> str:
-    """The JSON name of a value's type, for error messages."""
-    return _JSON_KINDS.get(type(value), type(value).__name__)
 
 
 def _tiles_to_dict(counts: list[int], names=TILE_NAMES) -> dict[str, int]:
@@ -141,9 +124,10 @@ class _Reader:
     @staticmethod
     def get(obj: dict, key: str, where: str):
         if not isinstance(obj, dict):  # ``players[0] = []`` is not an object missing 'hand'
-            raise ValueError(f"game state JSON: {where} must be an object, got {_kind(obj)} {_show(obj)}")
+            got = json_kind(obj) if obj is None else f"{json_kind(obj)} {json_shown(obj)}"  # not "null null"
+            raise ValueError(f"game state JSON: {where} must be an object, got {got}")
         if key not in obj:
-            raise ValueError(f"game state JSON: missing key '{key}' in {where}")
+            raise ValueError(f"game state JSON: missing key {json_shown(key)} in {where}")
         return obj[key]
 
     @staticmethod
@@ -152,32 +136,32 @@ class _Reader:
         if isinstance(obj, dict):
             extra = [k for k in obj if k not in keys]
             if extra:
-                raise ValueError(f"game state JSON: unknown key {_show(extra[0])} in {where} "
+                raise ValueError(f"game state JSON: unknown key {json_shown(extra[0])} in {where} "
                                  f"(expected only {', '.join(keys)})")
 
     @staticmethod
     def int_(value, where: str, lo: int, hi: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"game state JSON: {where} must be an integer in [{lo}, {hi}], got {_show(value)}")
+            raise ValueError(f"game state JSON: {where} must be an integer in [{lo}, {hi}], got {json_shown(value)}")
         return value
 
     @staticmethod
     def bool_(value, where: str) -> bool:
         if not isinstance(value, bool):
-            raise ValueError(f"game state JSON: {where} must be true or false, got {_show(value)}")
+            raise ValueError(f"game state JSON: {where} must be true or false, got {json_shown(value)}")
         return value
 
     @staticmethod
     def name(value, names: dict, what: str, where: str) -> int:
         """Index of a planet / tile / card name; names come as strings only."""
         if not isinstance(value, str) or value not in names:
-            raise ValueError(f"game state JSON: unknown {what} {_show(value)} in {where}")
+            raise ValueError(f"game state JSON: unknown {what} {json_shown(value)} in {where}")
         return names[value]
 
     @staticmethod
     def tiles(value, where: str, point_only: bool) -> list[int]:
         if not isinstance(value, dict):
-            raise ValueError(f"game state JSON: {where} must be an object of tile counts, got {_show(value)}")
+            raise ValueError(f"game state JSON: {where} must be an object of tile counts, got {json_shown(value)}")
         out = [0] * (NUM_POINT_TYPES if point_only else NUM_TILE_TYPES)
         for name, n in value.items():
             t = _Reader.name(name, _POINT_INDEX if point_only else TILE_INDEX, "tile name", where)
@@ -187,7 +171,7 @@ class _Reader:
     @staticmethod
     def cards(value, where: str) -> list[int]:
         if not isinstance(value, list):
-            raise ValueError(f"game state JSON: {where} must be a list of card labels, got {_show(value)}")
+            raise ValueError(f"game state JSON: {where} must be a list of card labels, got {json_shown(value)}")
         return [_Reader.name(label, CARD_INDEX, "card", where) for label in value]
 
 
@@ -208,7 +192,7 @@ def state_from_dict(data) -> GameState:
     g = r.get
     version = g(data, "version", "state")
     if not isinstance(version, int) or isinstance(version, bool) or version not in (1, 2, SCHEMA_VERSION):
-        raise ValueError(f"game state JSON: unsupported version {_show(version)} (expected {SCHEMA_VERSION})")
+        raise ValueError(f"game state JSON: unsupported version {json_shown(version)} (expected {SCHEMA_VERSION})")
     if version == 1:  # schema 1 called R-E3's flag "truncated"
         r.only(data, tuple(k if k != "round_limit" else "truncated" for k in TOP_KEYS), "state (version 1)")
         if "truncated" not in data:
@@ -219,7 +203,7 @@ def state_from_dict(data) -> GameState:
     player_keys = PLAYER_KEYS if version == SCHEMA_VERSION else PLAYER_KEYS[:-1]  # no turn records before 3
     rules = g(data, "rules", "state")
     if not isinstance(rules, str) or rules not in RULE_SETS:
-        raise ValueError(f"game state JSON: unknown rules {_show(rules)}; expected one of {RULE_SETS}")
+        raise ValueError(f"game state JSON: unknown rules {json_shown(rules)}; expected one of {RULE_SETS}")
     n = r.int_(g(data, "num_players", "state"), "num_players", MIN_PLAYERS, MAX_PLAYERS)
     # every round limit a game may have (the fast engine's int32 round): 10**9 refused the files of
     # games with more rounds that state_to_json wrote
@@ -243,7 +227,7 @@ def state_from_dict(data) -> GameState:
         per_player = [[0] * NUM_POINT_TYPES for _ in range(n)]
         for seat, tiles in res.items():
             if seat not in [str(q) for q in range(n)]:
-                raise ValueError(f"game state JSON: {where}.reservations has unknown seat {_show(seat)}")
+                raise ValueError(f"game state JSON: {where}.reservations has unknown seat {json_shown(seat)}")
             per_player[int(seat)] = r.tiles(tiles, f"{where}.reservations.{seat}", point_only=True)
         reservations.append(per_player)
     if len(set(ring)) != RING_SIZE:
@@ -261,7 +245,8 @@ def state_from_dict(data) -> GameState:
             raise ValueError(f"game state JSON: {where}.hand holds {len(hand)} cards (at most {HAND_SIZE})")
         if hand != sorted(hand):  # list index = hand slot (docs/actions.md): reordering would change the actions
             raise ValueError(f"game state JSON: {where}.hand must list its cards sorted by card id (index = hand "
-                             f"slot), got {_show(g(pd, 'hand', where))}, expected {[CARD_LABELS[c] for c in sorted(hand)]}")
+                             f"slot), got {json_shown(g(pd, 'hand', where), 300)}, expected "  # a hand of card labels, all shown
+                             f"{json_shown([CARD_LABELS[c] for c in sorted(hand)], 300)}")
         ship = g(pd, "ship", where)
         pl = PlayerState(
             hand=hand,
@@ -300,10 +285,10 @@ def state_from_dict(data) -> GameState:
 
     phase = g(data, "phase", "state")
     if not isinstance(phase, str) or phase not in PHASES:
-        raise ValueError(f"game state JSON: unknown phase {_show(phase)}; expected one of {PHASES}")
+        raise ValueError(f"game state JSON: unknown phase {json_shown(phase)}; expected one of {PHASES}")
     pending = g(data, "pending", "state")
     if not (pending in PENDING if phase == "tile" else pending is None):
-        raise ValueError(f"game state JSON: pending {_show(pending)} does not fit phase {phase!r}")
+        raise ValueError(f"game state JSON: pending {json_shown(pending)} does not fit phase {json_shown(phase)}")
     start = r.int_(g(data, "start_player", "state"), "start_player", 0, n - 1)
     is_over = r.bool_(g(data, "is_over", "state"), "is_over")
     state = GameState(
@@ -345,7 +330,7 @@ def _read_turn(r: _Reader, value, where: str) -> list[TurnAction]:
         r.only(a, TURN_KEYS, w)
         kind = r.get(a, "action", w)
         if kind not in TURN_KINDS:
-            raise ValueError(f"game state JSON: {w}.action must be one of {TURN_KINDS}, got {_show(kind)}")
+            raise ValueError(f"game state JSON: {w}.action must be one of {TURN_KINDS}, got {json_shown(kind)}")
         target = r.get(a, "target", w)
         out.append(TurnAction(
             kind=kind,

@@ -123,7 +123,7 @@ def test_a_schema_1_document_loads_with_its_drawers_unknown():
     t.removed_by = s.removed_by
     assert t == s
     d["removed_by"] = s.removed_by  # a schema-1 document has no such key
-    with pytest.raises(ValueError, match="unknown key 'removed_by'"):
+    with pytest.raises(ValueError, match='unknown key "removed_by"'):
         load(d)
 
 

@@ -117,7 +117,7 @@ def test_roles_in_the_turn_are_named():
 
 @pytest.mark.parametrize("where", ["the document", "players[1]", "zones[3]", "turn", "players[0].counters"])
 def test_an_unknown_key_is_named_cut(where):
-    """A key no schema has is named cut to a few dozen characters, as every other value of
+    """A key no schema has is named cut to 80 characters (json_shown), as every other value of
     the document is. Before: the whole key came back (a 5000-character key, a 5050-character
     message), where Space Mission's loader cut it."""
     d = mid_game()
@@ -125,5 +125,5 @@ def test_an_unknown_key_is_named_cut(where):
               "players[0].counters": d["players"][0]["counters"]}[where]
     target["k" * 5000] = 1
     msg = message(d)
-    assert msg.startswith("red planet state JSON: unknown key 'kkkk") and msg.endswith(f" in {where}"), msg[:200]
-    assert len(msg) < 120, len(msg)
+    assert msg.startswith('red planet state JSON: unknown key "kkkk') and msg.endswith(f" in {where}"), msg[:200]
+    assert len(msg) < 150, len(msg)

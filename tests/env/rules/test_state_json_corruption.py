@@ -44,7 +44,7 @@ def test_a_hand_out_of_card_id_order_is_refused_not_reordered():
     d = doc_of(s)
     d["players"][0]["hand"] = ["S?/L1", "J1/S2", "J3/L3"]
     refused(d, re.escape("players[0].hand must list its cards sorted by card id (index = hand slot), got "
-                         "['S?/L1', 'J1/S2', 'J3/L3'], expected ['J1/S2', 'J3/L3', 'S?/L1']"))
+                         '["S?/L1", "J1/S2", "J3/L3"], expected ["J1/S2", "J3/L3", "S?/L1"]'))
 
 
 @pytest.mark.parametrize("where", ["state", "ring[3]", "players[1]", "players[1].last_visits[0]", "players[1].last_turn[0]"])
@@ -57,7 +57,7 @@ def test_an_unknown_or_misspelt_key_is_refused_not_ignored(where):
             "players[1].last_turn[0]": d["players"][1]["last_turn"][0]}[where]
     GameState.from_json(json.dumps(d))  # loads as written
     node["suply"] = 3
-    refused(d, re.escape(f"unknown key 'suply' in {where} (expected only "))
+    refused(d, re.escape(f'unknown key "suply" in {where} (expected only '))
 
 
 def test_a_version_2_document_with_turn_records_is_refused_not_stripped():
@@ -65,7 +65,7 @@ def test_a_version_2_document_with_turn_records_is_refused_not_stripped():
     with every turn record silently dropped."""
     d = doc_of(example_state())
     d["version"] = 2
-    refused(d, re.escape("unknown key 'last_turn' in players[0]"))
+    refused(d, re.escape('unknown key "last_turn" in players[0]'))
     for pl in d["players"]:
         del pl["last_turn"]
     assert GameState.from_json(json.dumps(d)).players[1].last_turn == []
@@ -107,20 +107,20 @@ def test_a_last_view_without_a_tile_the_pile_still_holds_is_refused_R_I3():
 # --- error messages name the list entry and the object (review of the loader) -----------------
 @pytest.mark.parametrize("edit, message", [
     (lambda d: d["players"][0]["last_visits"][2]["pile"].update(space="4"),
-     "players[0].last_visits[2].pile.space must be an integer in [0, 16], got '4'"),
+     'players[0].last_visits[2].pile.space must be an integer in [0, 16], got "4"'),
     (lambda d: d["players"][0]["last_visits"][1].update(position=8),
      "players[0].last_visits[1].position must be an integer in [0, 7], got 8"),
     (lambda d: d["players"][0]["last_visits"][1].update(round=0),
      "players[0].last_visits[1].round must be an integer in [1, "),
-    (lambda d: d["players"][0]["last_visits"][1].pop("pile"), "missing key 'pile' in players[0].last_visits[1]"),
-    (lambda d: d["players"][0]["last_visits"].__setitem__(1, 5), "players[0].last_visits[1] must be an object, got integer 5"),
+    (lambda d: d["players"][0]["last_visits"][1].pop("pile"), 'missing key "pile" in players[0].last_visits[1]'),
+    (lambda d: d["players"][0]["last_visits"].__setitem__(1, 5), "players[0].last_visits[1] must be an object, got number 5"),
     (lambda d: d["players"][0]["last_visits"].append(dict(d["players"][0]["last_visits"][0])),
      "players[0].last_visits lists position 2 twice (players[0].last_visits[0] and [3])"),
-    (lambda d: d["players"][0].update(scanned=[2, 5, "7"]), "players[0].scanned[2] must be an integer in [0, 7], got '7'"),
+    (lambda d: d["players"][0].update(scanned=[2, 5, "7"]), 'players[0].scanned[2] must be an integer in [0, 7], got "7"'),
     (lambda d: d["players"][0].update(scanned=[2, 5, 7, 5]),
      "players[0].scanned lists position 5 twice (players[0].scanned[1] and [3])"),
-    (lambda d: d["players"].__setitem__(0, []), "players[0] must be an object, got list []"),
-    (lambda d: d["ring"].__setitem__(0, "x"), "ring[0] must be an object, got string 'x'"),
+    (lambda d: d["players"].__setitem__(0, []), "players[0] must be an object, got array []"),
+    (lambda d: d["ring"].__setitem__(0, "x"), 'ring[0] must be an object, got string "x"'),
     (lambda d: d["players"][1]["last_turn"].__setitem__(0, None), "players[1].last_turn[0] must be an object, got null"),
 ])
 def test_errors_name_the_list_index_and_a_non_object_entry(edit, message):
