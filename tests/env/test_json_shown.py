@@ -18,6 +18,7 @@ from spacemission_env.json_input import LongNumber, json_kind, json_shown
     ({"a": [None, {"b": False}], "c": ""}, '{"a": [null, {"b": false}], "c": ""}', "object"),
     ('say "hi"\n', '"say \\"hi\\"\\n"', "string"), ("é", '"é"', "string"),
     ("\u2028\u202e\x7f", '"\\u2028\\u202e\\u007f"', "string"),  # what prints as nothing or moves the text
+    ("\ud800", '"\\ud800"', "string"),  # a lone surrogate (JSON may escape one): UTF-8 could not encode it
     (LongNumber(5000), "a number of 5000 digits", "number"),
 ])
 def test_a_value_is_written_as_json_and_its_type_named_as_json_names_it(value, text, kind):
