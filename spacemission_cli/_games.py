@@ -21,6 +21,14 @@ from spacemission_env.space_mission.rules.state import GameState
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 SAVE_FORMAT, SAVE_VERSION = "spacemission-play-save", 1  # written by play's 'save FILE'
+
+
+def is_version(value, expected: int) -> bool:
+    """A file's format version is exactly the whole number ``expected``: JSON's ``true`` and
+    ``1.0`` equal 1 in Python but are not a version this package wrote."""
+    return type(value) is int and value == expected
+
+
 _SLOT = re.compile(r"card \d+ \(([^)]*)\)")
 # parsed records hold about 4.5 bytes per byte of their JSON text (6.6 at the peak of parsing;
 # measured on an arena's games.jsonl): a lower bound of what reading a file of games takes
@@ -234,7 +242,7 @@ def record_from_save(data: dict, where: str) -> dict:
     scores are those at the save, ranks and winners null)."""
     from spacemission_env.space_mission.rules.state_json import state_from_dict
 
-    if data.get("version") != SAVE_VERSION:
+    if not is_version(data.get("version"), SAVE_VERSION):
         raise ReplayError(f"{where}: saved game version {json_shown(data.get('version'))}; expected {SAVE_VERSION}")
     for key in ("state", "seat", "specs", "seed", "actions"):  # not Python's "KeyError: 'seed'"
         if key not in data:
@@ -266,7 +274,7 @@ def record_from_save(data: dict, where: str) -> dict:
 def _check_shape(rec, where: str) -> None:
     if not isinstance(rec, dict):
         raise ReplayError(f"{where}: a recorded game is a JSON object")
-    if rec.get("format") != RECORD_FORMAT or rec.get("version") != RECORD_VERSION:
+    if rec.get("format") != RECORD_FORMAT or not is_version(rec.get("version"), RECORD_VERSION):
         raise ReplayError(f"{where}: not a recorded game (format {json_shown(rec.get('format'))} version {json_shown(rec.get('version'))}; "
                           f"expected {json_shown(RECORD_FORMAT)} version {RECORD_VERSION})")
     for key in ("seed", "config", "actions", "scores"):

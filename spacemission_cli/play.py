@@ -209,7 +209,7 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
     from spacemission_env.space_mission.rules.state_json import SCHEMA_VERSION, state_from_dict, state_to_dict
 
     from ._bots import refuse_imported_bots
-    from ._games import SAVE_FORMAT, SAVE_VERSION, Replayer, record_from_save
+    from ._games import SAVE_FORMAT, SAVE_VERSION, Replayer, is_version, record_from_save
 
     bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
 
@@ -220,7 +220,7 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
         bad(str(error))
     if loaded.parse_error is not None:
         bad(str(loaded.parse_error))
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not is_version(data.get("version"), SAVE_VERSION):
         bad(f"not a saved game (expected Space Mission's format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
     try:
         state = state_from_dict(data["state"])

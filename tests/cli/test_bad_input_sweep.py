@@ -273,9 +273,9 @@ def test_a_repeated_key_of_a_request_body_is_named_as_json():
 
 
 # a record's fields x JSON values a field does not take (null is "absent" for the optional
-# ones, true and false are what unfinished takes; version true, equal to 1, is taken as 1)
+# ones, true and false are what unfinished takes)
 _TAKEN = [("agents", None), ("forfeit", None), ("start_player", None), ("game", None), ("unfinished", None),
-          ("unfinished", True), ("unfinished", False), ("version", True)]
+          ("unfinished", True), ("unfinished", False)]
 
 
 @pytest.mark.parametrize("field, value", [
@@ -292,6 +292,25 @@ def test_an_uploaded_records_messages_name_its_values_as_json(field, value, clie
     message = refused(r, 400) if r.status_code != 201 else r.json()["games"][0]["error"]  # listed: does not replay
     _speaks_json(message, value)
     assert "'spacemission-arena-game'" not in message
+
+
+@pytest.mark.parametrize("version", [True, 1.0])
+def test_a_format_version_is_the_whole_number_written(version, client, tmp_path, capsys):
+    """A recorded game's and a play save's "version" true or 1.0 equal 1 in Python and were
+    taken as version 1 (replay, play --load, serve's upload); no file of ours writes them."""
+    record = dict(first_moves_record(3, 3), version=version)
+    message = refused(client.post("/api/replays", content=json.dumps(record).encode()), 400, "not a recorded game")
+    assert f"version {json.dumps(version)};" in message
+    rec_path = tmp_path / "g.jsonl"
+    rec_path.write_text(json.dumps(record) + "\n")
+    assert "not a recorded game" in argument_error(replay.main, [rec_path], capsys)
+
+    path, _ = unfinished_save(tmp_path / "save.json")
+    save = dict(json.loads(path.read_text()), version=version)
+    path.write_text(json.dumps(save))
+    refused(client.post("/api/replays?name=save.json", content=json.dumps(save).encode()), 400,
+            f"save.json: saved game version {json.dumps(version)}; expected 1")
+    assert "not a saved game" in argument_error(play.main, ["--load", path], capsys)
 
 
 @pytest.mark.parametrize("field", ["state", "seat", "specs", "seed", "actions"])
