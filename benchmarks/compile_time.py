@@ -37,12 +37,13 @@ import time
 _c0, _w0 = time.process_time(), time.perf_counter()
 import sys as _sys
 from numba.core.registry import CPUDispatcher as _D
-from spacemission_env.warmup import CompileLog as _CompileLog, _PROJECT
+from spacemission_env.jit import is_project_module as _is_project_module
+from spacemission_env.warmup import CompileLog as _CompileLog
 
 
 def _kernels():
     for _name, _mod in list(_sys.modules.items()):
-        if _name.split(".")[0] in _PROJECT:
+        if _is_project_module(_name):
             for _k, _v in list(vars(_mod).items()):
                 if isinstance(_v, _D) and _v.py_func.__module__ == _name:
                     yield _name + "." + _k, _v

@@ -65,7 +65,15 @@ import numba
 from numba.core import errors, types
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 
-_PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_training")
+# the project's top-level packages: their numba functions are the project's kernels (the
+# cache policy here, warmup.CompileLog's count, benchmarks/compile_time.py)
+PROJECT_PACKAGES = ("spacemission_env", "spacemission_agents", "spacemission_training")
+
+
+def is_project_module(name: str) -> bool:
+    """Whether module ``name`` ("spacemission_env.engine_common", ...) is one of the project's."""
+    return name.split(".")[0] in PROJECT_PACKAGES
+
 _DATA_FILES = {"spacemission_env.space_mission.components": ("data", "components.json"),
                "spacemission_env.red_planet.components": ("data", "red_planet.json")}
 
@@ -81,7 +89,7 @@ def _package_root(pkg: str) -> str | None:
 def _module_name(path: str) -> str | None:
     """The project module a source file is, from the packages' locations."""
     path = os.path.realpath(path)
-    for pkg in _PROJECT_PACKAGES:
+    for pkg in PROJECT_PACKAGES:
         root = _package_root(pkg)
         if root is not None and path.startswith(root + os.sep):
             parts = os.path.relpath(path, root)[:-3].split(os.sep)
@@ -95,7 +103,7 @@ def _source(name: str) -> str | None:
     """The source file of project module ``name`` (None if it is no module: a function or
     constant imported by name), found on disk without importing anything."""
     pkg, *parts = name.split(".")
-    root = _package_root(pkg) if pkg in _PROJECT_PACKAGES else None
+    root = _package_root(pkg) if pkg in PROJECT_PACKAGES else None
     if root is None:
         return None
     base = os.path.join(root, *parts)
@@ -124,7 +132,7 @@ def _imports(name: str, path: str) -> frozenset:
             names = [f"{base}.{a.name}" if _source(f"{base}.{a.name}") else base for a in node.names]
         else:
             continue
-        found.update(n for n in names if n.split(".")[0] in _PROJECT_PACKAGES)
+        found.update(n for n in names if is_project_module(n))
     return frozenset(found)
 
 

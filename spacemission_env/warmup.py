@@ -38,8 +38,8 @@ from numba.core import event
 
 from .checks import UsageParser
 from .games import GAMES, get_game
+from .jit import is_project_module
 
-_PROJECT = ("spacemission_env", "spacemission_agents", "spacemission_training")
 _LONG_GAME = 20_000  # steps at most to play one game to its end (random play)
 
 
@@ -58,7 +58,7 @@ class CompileLog(event.Listener):
 
     def on_start(self, ev: event.Event) -> None:
         func = getattr(ev.data.get("dispatcher"), "py_func", None)
-        if getattr(func, "__module__", "").split(".")[0] in _PROJECT:
+        if is_project_module(getattr(func, "__module__", "") or ""):
             args = ", ".join(str(a) for a in ev.data.get("args", ()))
             self.compiled.append(f"{func.__module__}.{func.__qualname__}({args})")
 
