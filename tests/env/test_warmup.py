@@ -169,19 +169,23 @@ def test_compile_log_names_what_numba_compiled():
 
 @pytest.mark.slow
 @needs_jit
-def test_after_the_warmup_no_user_path_compiles(tmp_path):
+@pytest.mark.parametrize("games", [[], ["spacemission"], ["red_planet"]], ids=["every game", "spacemission", "red_planet"])
+def test_after_the_warmup_no_user_path_compiles(games, tmp_path):
     """`spacemission warmup` on an empty cache, then every interface of both games as users call
     it (tests/helpers/user_paths.py), in a fresh process: nothing compiles (about 2-3 minutes).
     Before: actions, masks and observations of another layout compiled the engines' step and
-    samplers and the bots' feature kernels again."""
+    samplers and the bots' feature kernels again. The same for one game's warm-up (`--game
+    NAME`, docs/engine.md) and that game's paths: what they share with the other game
+    (engine_common's kernels) is warmed by each game's own."""
     from tests.helpers.paths import ROOT
 
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    warm = subprocess.run([sys.executable, "-m", "spacemission_cli.main", "warmup", "--quiet"], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=1200)
+    only = [a for g in games for a in ("--game", g)]
+    warm = subprocess.run([sys.executable, "-m", "spacemission_cli.main", "warmup", "--quiet", *only], env=env,
+                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     assert warm.returncode == 0, warm.stderr[-3000:]
-    out = subprocess.run([sys.executable, "-m", "tests.helpers.user_paths"], env=env, cwd=ROOT, capture_output=True,
-                         text=True, timeout=1200)
+    out = subprocess.run([sys.executable, "-m", "tests.helpers.user_paths", *games], env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=1200)
     assert out.returncode == 0, out.stderr[-3000:]
     compiled = json.loads(out.stdout.strip().splitlines()[-1])
     assert compiled == [], f"{len(compiled)} functions compiled after the warm-up:\n" + "\n".join(compiled)
