@@ -7,7 +7,7 @@ import sys
 from typing import NamedTuple
 
 from spacemission_env.checks import is_int, shown
-from spacemission_env.json_input import parse_json
+from spacemission_env.json_input import json_shown, parse_json
 
 from ._args import UsageParser, int_arg
 from ._bots import SEER_HELP, bind_bot, bot_failures, bot_interrupts, make_bot, seed_for
@@ -246,7 +246,7 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
             raise ValueError("its actions do not lead to its state (edited?)")
         refuse_imported_bots(specs, "spacemission", args.trust_load)
     except KeyError as exc:
-        bad(f"missing field {exc.args[0]!r}")
+        bad(f"missing field {json_shown(exc.args[0])} of a saved game")  # as replay and serve's upload say it
     except (TypeError, ValueError) as exc:
         bad(f"{type(exc).__name__}: {exc}" if not isinstance(exc, ValueError) else str(exc))
     return {"state": state, "seat": seat, "seed": seed, "specs": specs, "actions": [list(a) for a in actions]}

@@ -67,11 +67,12 @@ def test_trust_load_needs_load(capsys):
 
 @pytest.mark.parametrize("field", ["state", "seat", "actions"])
 def test_a_save_missing_a_field_names_it(field, tmp_path, monkeypatch, capsys):
+    """In JSON's words, as replay and serve's upload name it (before: Python's 'state')."""
     saved, data = _save("spacemission", tmp_path, monkeypatch)
     del data[field]
     saved.write_text(json.dumps(data))
     code, err = _load(["--load", str(saved)], monkeypatch, capsys)
-    assert code == 2 and f"missing field '{field}'" in err and "KeyError" not in err
+    assert code == 2 and f'missing field "{field}" of a saved game' in err and "KeyError" not in err
 
 
 @pytest.mark.parametrize("edit, words", [
