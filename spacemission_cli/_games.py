@@ -29,6 +29,16 @@ def is_version(value, expected: int) -> bool:
     return type(value) is int and value == expected
 
 
+SAVE_FIELDS = ("state", "seat", "specs", "seed", "actions")
+
+
+def missing_save_field(data: dict) -> str | None:
+    """What a play save lacks, as replay, play --load and serve's upload say it (not Python's
+    "KeyError: 'seed'"); None when it has every field."""
+    missing = [key for key in SAVE_FIELDS if key not in data]
+    return f"missing field {json_shown(missing[0])} of a saved game" if missing else None
+
+
 _SLOT = re.compile(r"card \d+ \(([^)]*)\)")
 # parsed records hold about 4.5 bytes per byte of their JSON text (6.6 at the peak of parsing;
 # measured on an arena's games.jsonl): a lower bound of what reading a file of games takes
@@ -244,9 +254,8 @@ def record_from_save(data: dict, where: str) -> dict:
 
     if not is_version(data.get("version"), SAVE_VERSION):
         raise ReplayError(f"{where}: saved game version {json_shown(data.get('version'))}; expected {SAVE_VERSION}")
-    for key in ("state", "seat", "specs", "seed", "actions"):  # not Python's "KeyError: 'seed'"
-        if key not in data:
-            raise ReplayError(f"{where}: missing field {json_shown(key)} of a saved game")
+    if missing_save_field(data):
+        raise ReplayError(f"{where}: {missing_save_field(data)}")
     try:
         state = state_from_dict(data["state"])
         specs, seat, n = data["specs"], data["seat"], state.num_players

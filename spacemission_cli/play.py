@@ -209,7 +209,7 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
     from spacemission_env.space_mission.rules.state_json import SCHEMA_VERSION, state_from_dict, state_to_dict
 
     from ._bots import refuse_imported_bots
-    from ._games import SAVE_FORMAT, SAVE_VERSION, Replayer, is_version, record_from_save
+    from ._games import SAVE_FORMAT, SAVE_VERSION, Replayer, is_version, missing_save_field, record_from_save
 
     bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
 
@@ -222,6 +222,8 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
         bad(str(loaded.parse_error))
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not is_version(data.get("version"), SAVE_VERSION):
         bad(f"not a saved game (expected Space Mission's format {SAVE_FORMAT!r} version {SAVE_VERSION}, written by 'save FILE')")
+    if missing_save_field(data):
+        bad(missing_save_field(data))
     try:
         state = state_from_dict(data["state"])
         seat, seed, specs, actions = data["seat"], data["seed"], data["specs"], data["actions"]
@@ -246,7 +248,7 @@ def _load_game(args, ap, loaded: Loaded) -> dict:
             raise ValueError("its actions do not lead to its state (edited?)")
         refuse_imported_bots(specs, "spacemission", args.trust_load)
     except KeyError as exc:
-        bad(f"missing field {json_shown(exc.args[0])} of a saved game")  # as replay and serve's upload say it
+        bad(f"missing field {json_shown(exc.args[0])}")  # one inside the saved state
     except (TypeError, ValueError) as exc:
         bad(f"{type(exc).__name__}: {exc}" if not isinstance(exc, ValueError) else str(exc))
     return {"state": state, "seat": seat, "seed": seed, "specs": specs, "actions": [list(a) for a in actions]}
