@@ -18,7 +18,8 @@ def _mask(obs, info):
 def test_masked_sample_plays_to_the_end_inside_the_spaces(module, num_players):
     e = module.env(num_players=num_players)
     e.reset(seed=3)
-    e.action_space(e.possible_agents[0]).seed(3)
+    for i, agent in enumerate(e.possible_agents):  # every seat's space: the same game on every run
+        e.action_space(agent).seed(3 + i)
     totals = dict.fromkeys(e.possible_agents, 0.0)
     done = set()
     for agent in e.agent_iter():
