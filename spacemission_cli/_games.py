@@ -12,10 +12,10 @@ from pathlib import Path
 
 from spacemission_env import checks
 from spacemission_env.checks import cut_long_words, is_int
+from spacemission_env.games import CONFIG_FIELDS, GAMES, GameConfig, GameConfigError, config_allowed
 from spacemission_env.json_input import json_shown, parse_json
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import PLANET_NAMES
-from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.rules import action_label, apply, is_legal, new_game, scores, winners
 from spacemission_env.space_mission.rules.state import GameState
 
@@ -27,6 +27,25 @@ def is_version(value, expected: int) -> bool:
     """A file's format version is exactly the whole number ``expected``: JSON's ``true`` and
     ``1.0`` equal 1 in Python but are not a version this package wrote."""
     return type(value) is int and value == expected
+
+
+def record_config_problem(cfg: dict, required: tuple[str, ...] = ()) -> str | None:
+    """What is wrong with a record's ``config`` object, in JSON's words as the web API says
+    it ("num_players must be an integer in 3..5 for Mission: Red Planet, got null", not
+    Python's "got NoneType: None" or "unknown rules 'x'"); None when it configures its game
+    (``game``, absent: Space Mission). A field in ``required`` must not be null; the others,
+    null or absent, take the game's default (GameConfig's rule)."""
+    name = cfg.get("game", "spacemission")
+    if not isinstance(name, str) or name not in GAMES:
+        return f"game must be one of {', '.join(sorted(GAMES))}, got {json_shown(name)}"
+    for field in required:
+        if cfg.get(field) is None:
+            return f"{field} must be {config_allowed(name, field)}, got null"
+    try:
+        GameConfig(*(cfg.get(field) for field in CONFIG_FIELDS), game=name)
+    except GameConfigError as exc:
+        return f"{exc.field} must be {config_allowed(name, exc.field)}, got {json_shown(cfg.get(exc.field))}"
+    return None
 
 
 SAVE_FIELDS = ("state", "seat", "specs", "seed", "actions")
@@ -297,10 +316,9 @@ def _check_shape(rec, where: str) -> None:
         return _check_seat_fields(rec, where)
     if not isinstance(cfg, dict) or not {"num_players", "rules", "max_rounds"} <= set(cfg):
         raise ReplayError(f"{where}: config must hold num_players, rules and max_rounds")
-    try:
-        check_game_config(cfg["num_players"], cfg["rules"], cfg["max_rounds"])
-    except ValueError as exc:
-        raise ReplayError(f"{where}: config: {cut_long_words(str(exc))}") from None
+    problem = record_config_problem(cfg, required=CONFIG_FIELDS)
+    if problem:
+        raise ReplayError(f"{where}: config: {problem}")
     seed = rec["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ReplayError(f"{where}: seed must be an integer in [0, 2**64), got {json_shown(seed)}")

@@ -10,12 +10,11 @@ naming the game; a game saved unfinished by ``play`` is the same record with
 """
 from __future__ import annotations
 
-from spacemission_env.checks import cut_long_words
 from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
 from spacemission_env.json_input import json_shown
 
 from ._games import ReplayError as RecordError  # malformed or not replaying: one error for every game
-from ._games import check_forfeit, recorded_totals
+from ._games import check_forfeit, record_config_problem, recorded_totals
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 
@@ -70,16 +69,9 @@ def game_record(game, config: GameConfig, state, seed: int, agents: list[str], a
 def check_record(rec: dict, where: str) -> None:
     """RecordError naming the field unless ``rec`` (format and required keys already checked)
     has a valid configuration of its game, a seed and actions of the right shape."""
-    cfg = rec["config"]
-    name = record_game(rec)
-    try:
-        get_game(name)
-    except (TypeError, ValueError) as exc:
-        raise RecordError(f"{where}: config: {cut_long_words(str(exc))}") from None
-    try:
-        GameConfig(cfg.get("num_players"), cfg.get("rules"), cfg.get("max_rounds"), game=name)
-    except (TypeError, ValueError) as exc:
-        raise RecordError(f"{where}: config: {cut_long_words(str(exc))}") from None
+    problem = record_config_problem(rec["config"])
+    if problem:
+        raise RecordError(f"{where}: config: {problem}")
     seed = rec["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise RecordError(f"{where}: seed must be an integer in [0, 2**64), got {json_shown(seed)}")

@@ -246,6 +246,24 @@ class GameConfigTypeError(GameConfigError, SettingTypeError):
         super().__init__(field, message)
 
 
+CONFIG_FIELDS = ("num_players", "rules", "max_rounds")
+
+
+def config_allowed(game: "str | Game", field: str) -> str:
+    """What the configuration field ``field`` (one of :data:`CONFIG_FIELDS`) of ``game``
+    allows, in the words of :class:`GameConfig`'s messages: "an integer in 2..5 for Space
+    Mission", "one of yucata, schmidt for Space Mission", "10 for Mission: Red Planet"."""
+    g = get_game(game)
+    d = g.description
+    if field == "num_players":
+        return f"an integer in {d.min_players}..{d.max_players} for {d.title}"
+    if field == "rules":
+        return f"one of {', '.join(g.rule_sets)} for {d.title}"
+    if field == "max_rounds":
+        return f"{g.default_max_rounds if g.fixed_length else f'an integer in 1..{g.max_rounds_limit}'} for {d.title}"
+    raise ValueError(f"unknown configuration field {shown(field)}; expected one of {CONFIG_FIELDS}")
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game an environment plays: what a policy's optional ``bind(config)`` hook
@@ -267,26 +285,25 @@ class GameConfig:
         g = get_game(self.game)
         d = g.description
         object.__setattr__(self, "game", g.name)
-        players = f"an integer in {d.min_players}..{d.max_players} for {d.title}"
+        players = config_allowed(g, "num_players")
         if not is_int(self.num_players):  # a bool, float, str or None: GameConfigTypeError
             raise GameConfigTypeError("num_players", wrong_type_text("num_players", players, self.num_players))
         if not d.min_players <= self.num_players <= d.max_players:
             raise GameConfigError("num_players", f"num_players must be {players}, got {shown(self.num_players)}")
         rules = g.rule_sets[0] if self.rules is None else self.rules
         if not isinstance(rules, str):  # before `in`: an array's `in` was numpy's own ValueError
-            raise GameConfigTypeError("rules", wrong_type_text(
-                "rules", f"one of {', '.join(g.rule_sets)} for {d.title} (a str)", rules))
+            raise GameConfigTypeError("rules", wrong_type_text("rules", config_allowed(g, "rules") + " (a str)", rules))
         if rules not in g.rule_sets:
             raise GameConfigError("rules", f"unknown rules {shown(rules)} for {d.title}; expected one of "
                                            f"{', '.join(g.rule_sets)}")
         max_rounds = g.default_max_rounds if self.max_rounds is None else self.max_rounds
         lowest = g.default_max_rounds if g.fixed_length else 1
-        allowed = f"{lowest}" if g.fixed_length else f"an integer in 1..{g.max_rounds_limit}"
+        allowed = config_allowed(g, "max_rounds")
         if not is_int(max_rounds):
             raise GameConfigTypeError("max_rounds", wrong_type_text(
-                "max_rounds", f"{allowed} for {d.title}" + (" (an integer)" if g.fixed_length else ""), max_rounds))
+                "max_rounds", allowed + (" (an integer)" if g.fixed_length else ""), max_rounds))
         if not lowest <= max_rounds <= g.max_rounds_limit:
-            raise GameConfigError("max_rounds", f"max_rounds must be {allowed} for {d.title}, got {shown(max_rounds)}")
+            raise GameConfigError("max_rounds", f"max_rounds must be {allowed}, got {shown(max_rounds)}")
         object.__setattr__(self, "num_players", int(self.num_players))
         object.__setattr__(self, "rules", str(rules))  # a str subclass (numpy's str_) as a plain str
         object.__setattr__(self, "max_rounds", int(max_rounds))

@@ -294,6 +294,37 @@ def test_an_uploaded_records_messages_name_its_values_as_json(field, value, clie
     assert "'spacemission-arena-game'" not in message
 
 
+@pytest.mark.parametrize("game, field, value", [
+    pytest.param(g, f, v, id=f"{g}-{f}-{json.dumps(v)}")
+    for g in ("spacemission", "red_planet") for f in ("game", "num_players", "rules", "max_rounds")
+    for v in JSON_VALUES[:-1] + [9, "x"]  # a record's 5000-digit number is refused as it is read
+    if not (g == "red_planet" and f in ("rules", "max_rounds") and v is None)  # null: the game's default
+    and not (g == "spacemission" and f == "max_rounds" and v == 9)])  # a limit Space Mission allows
+def test_a_records_config_names_its_values_as_json(game, field, value, client, tmp_path, capsys):
+    """A recorded game's config (replay FILE, play --load, serve's upload) was checked by the
+    game configuration's Python checks: "num_players must be an integer in 2..5, got
+    NoneType: None", "unknown rules 'x'", "unknown game 'x'". Now in JSON's words, as the web
+    API's new game says them (_games.record_config_problem), the value as the file wrote it."""
+    rec = first_moves_record(3, 3)
+    cfg = dict(rec["config"]) if game == "spacemission" else {"game": "red_planet", "num_players": 3}
+    cfg[field] = value
+    text = json.dumps(dict(rec, config=cfg))
+    message = refused(client.post("/api/replays", content=text.encode()), 400, "config: ")
+    _speaks_json(message, value)
+    assert "NoneType" not in message and "unknown" not in message
+    expected = {"game": "one of red_planet, spacemission",
+                "num_players": {"spacemission": "an integer in 2..5 for Space Mission",
+                                "red_planet": "an integer in 3..5 for Mission: Red Planet"}[game],
+                "rules": {"spacemission": "one of yucata, schmidt for Space Mission",
+                          "red_planet": "one of first_edition for Mission: Red Planet"}[game],
+                "max_rounds": {"spacemission": "an integer in 1..2147483647 for Space Mission",
+                               "red_planet": "10 for Mission: Red Planet"}[game]}[field]
+    assert f"config: {field} must be {expected}" in message, message
+    path = tmp_path / "g.jsonl"
+    path.write_text(text + "\n")
+    assert message.split("config: ", 1)[1] in argument_error(replay.main, [path], capsys)
+
+
 @pytest.mark.parametrize("version", [True, 1.0])
 def test_a_format_version_is_the_whole_number_written(version, client, tmp_path, capsys):
     """A recorded game's and a play save's "version" true or 1.0 equal 1 in Python and were

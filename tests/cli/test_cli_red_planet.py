@@ -166,7 +166,7 @@ def test_records_that_do_not_replay_or_are_malformed(arena_file, tmp_path, capsy
     code, _, err = run_replay([_write(tmp_path / "b.jsonl", [short])], capsys)
     assert code == 1 and "end before the game is over" in err
     for config, message in (({"game": "red_planet", "num_players": 2}, "num_players must be an integer in 3..5"),
-                            ({"game": "tom_tube", "num_players": 3}, "unknown game 'tom_tube'"),
+                            ({"game": "tom_tube", "num_players": 3}, 'game must be one of red_planet, spacemission, got "tom_tube"'),
                             ({"game": "red_planet", "num_players": 3, "max_rounds": 7}, "max_rounds must be 10")):
         path = _write(tmp_path / "c.jsonl", [dict(rec, config=config)])
         with pytest.raises(SystemExit) as exc:
