@@ -353,3 +353,28 @@ def test_a_wrong_value_in_a_config_file_names_the_file(tmp_path, capsys, text, m
         parse_args(["--config", str(conf), f"--{option.replace('_', '-')}", value.strip('"')])
     err = capsys.readouterr().err
     assert message.split(":")[-1].split(",")[0] in err and "config file" not in err, err
+
+
+def test_quickstart_names_the_steps_it_trains(tmp_path, capsys, monkeypatch):
+    """Before: `--steps 4096` printed "training a PPO agent: 4,096 steps" and trained 32,768
+    (train() runs whole rollouts of num_envs x n_steps), and --help did not say so. Now the
+    heading names the steps the run takes and the rounding; --help names the rollout."""
+    from spacemission_training import quickstart, train_ppo
+
+    class Stop(Exception):
+        pass
+
+    def fake_train(cfg, **kwargs):
+        raise Stop(cfg.steps)
+
+    monkeypatch.setattr(train_ppo, "train", fake_train)
+    with pytest.raises(Stop):
+        quickstart.main(["--steps", "4096", "--bc-samples", "0", "--out", str(tmp_path / "q")])
+    out = capsys.readouterr().out
+    assert "training a PPO agent: 32,768 steps (--steps 4,096 rounded up to whole rollouts of 32,768)" in out
+    with pytest.raises(Stop):
+        quickstart.main(["--steps", "65536", "--bc-samples", "0", "--out", str(tmp_path / "q")])
+    assert "training a PPO agent: 65,536 steps after cloning 0 heuristic decisions" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        quickstart.main(["--help"])
+    assert "rounded up to whole rollouts of 32,768 (256 games x 128 steps)" in " ".join(capsys.readouterr().out.split())

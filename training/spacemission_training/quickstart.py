@@ -26,7 +26,12 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> int:
     ap = UsageParser(prog="python -m spacemission_training.quickstart", description=__doc__.split("\n\n")[0],
                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--steps", type=int, default=500_000, help="PPO steps (learner decisions)")
+    from .config import TrainConfig
+
+    base = TrainConfig()  # the run's num_envs and n_steps: quickstart changes only the budget
+    ap.add_argument("--steps", type=int, default=500_000,
+                    help=f"PPO steps (learner decisions), rounded up to whole rollouts of "
+                         f"{base.num_envs * base.n_steps:,} ({base.num_envs} games x {base.n_steps} steps)")
     ap.add_argument("--bc-samples", type=int, default=60_000, help="teacher decisions cloned before PPO")
     ap.add_argument("--games", type=int, default=200, help="arena games per pair")
     ap.add_argument("--seed", type=int, default=0)
@@ -40,9 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     from spacemission_agents.arena_output import tables
     from spacemission_agents.ppo import PPOAgent
 
-    from .config import TrainConfig
     from .run_paths import RUN_FILES, folder_write_problem, path_lookup_problem
-    from .train_ppo import train
+    from .train_ppo import planned_end, train
 
     from spacemission_agents.registry import make_agent
 
@@ -77,7 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     console = Console() if sys.stdout.isatty() else Console(width=160)
     if (run_dir / "config.json").is_file():  # the previous quickstart's run: replaced, as make run always did
         shutil.rmtree(run_dir)
-    console.rule(f"1/2 training a PPO agent: {args.steps:,} steps after cloning {args.bc_samples:,} heuristic decisions")
+    rollout = cfg.num_envs * cfg.n_steps
+    steps = planned_end(0, args.steps, rollout)  # what train() runs: whole rollouts
+    rounded = f" (--steps {args.steps:,} rounded up to whole rollouts of {rollout:,})" if steps != args.steps else ""
+    console.rule(f"1/2 training a PPO agent: {steps:,} steps{rounded} after cloning {args.bc_samples:,} "
+                 f"heuristic decisions")
     t0 = time.perf_counter()
     summary = train(cfg, argv=["--steps", str(args.steps), "--seed", str(args.seed)])
     train_s = time.perf_counter() - t0
