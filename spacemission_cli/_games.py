@@ -13,7 +13,7 @@ from pathlib import Path
 from spacemission_env import checks
 from spacemission_env.checks import cut_long_words, is_int
 from spacemission_env.games import CONFIG_FIELDS, GAMES, GameConfig, GameConfigError, config_allowed
-from spacemission_env.json_input import json_shown, parse_json
+from spacemission_env.json_input import json_kind, json_shown, parse_json
 from spacemission_env.space_mission import actions as A
 from spacemission_env.space_mission.components import PLANET_NAMES
 from spacemission_env.space_mission.rules import action_label, apply, is_legal, new_game, scores, winners
@@ -242,6 +242,14 @@ def parse_records(text: str, where: str, whole=_UNPARSED) -> list[tuple[int, dic
     if isinstance(whole, dict) and whole.get("format") == SAVE_FORMAT:
         return [(1, record_from_save(whole, where))]
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if whole is not None and len(lines) > 1:  # one JSON document written over several lines
+        if isinstance(whole, dict) and whole.get("format") == RECORD_FORMAT:  # a record, pretty-printed
+            _check_shape(whole, where)
+            return [(lines[0][0], whole)]
+        # else each line was read as a game: "line 1: not valid JSON" of a file that is valid JSON
+        raise ReplayError(f"{where} is one JSON {json_kind(whole)} over {len(lines)} lines, not recorded games: "
+                          f"a file of them holds one recorded game a line (the arena's games.jsonl), "
+                          f"or is a game saved by play's 'save FILE'")
     out = []
     for n, line in lines:
         try:

@@ -325,6 +325,30 @@ def test_a_records_config_names_its_values_as_json(game, field, value, client, t
     assert message.split("config: ", 1)[1] in argument_error(replay.main, [path], capsys)
 
 
+def test_a_json_document_over_several_lines_is_named_as_one(client, tmp_path, capsys):
+    """A file that is one JSON document written over several lines (the arena's results.json,
+    a record pretty-printed by a JSON tool) was read line by line and refused with "line 1:
+    not valid JSON: Expecting property name", of a valid JSON file. Now a pretty-printed record
+    replays as the one game it is, and any other document is named as what it is."""
+    rec = first_moves_record(3, 3)
+    pretty = json.dumps(rec, indent=2)
+    path = tmp_path / "game.json"
+    path.write_text(pretty)
+    code = replay.main([str(path)])
+    assert code == 0 and "The rebuilt game matches the record" in capsys.readouterr().out
+    r = client.post("/api/replays?name=game.json", content=pretty.encode())
+    assert r.status_code == 201 and r.json()["games"][0]["error"] is None, r.text
+
+    summary = json.dumps({"games": 2, "agents": ["random", "greedy"]}, indent=2)
+    path.write_text(summary)
+    err = argument_error(replay.main, [path], capsys)
+    assert f"{path} is one JSON object over 7 lines, not recorded games" in err and "not valid JSON" not in err
+    refused(client.post("/api/replays?name=results.json", content=summary.encode()), 400,
+            "results.json is one JSON object over 7 lines, not recorded games")
+    path.write_text(json.dumps([rec, rec], indent=1))
+    assert "is one JSON array over" in argument_error(replay.main, [path], capsys)
+
+
 @pytest.mark.parametrize("version", [True, 1.0])
 def test_a_format_version_is_the_whole_number_written(version, client, tmp_path, capsys):
     """A recorded game's and a play save's "version" true or 1.0 equal 1 in Python and were
