@@ -34,7 +34,7 @@ from .arena_play import observation_type_of
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
 from .arena_workers import _agent_seed, _game_config, _play, _pool_size, agent_interrupts, make_spec_agent
-from .registry import agent_display_name, protocol_problem
+from .registry import agent_display_name, available_agents, protocol_problem
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "ArenaStopped", "auto_chunk_size", "lineups", "run_arena",
            "seatings"]
@@ -126,8 +126,9 @@ def _check_args(agents, num_players, games, rules, max_rounds, seed, workers, ou
     if isinstance(agents, str):
         agents = agents.split(",")
     if not isinstance(agents, (list, tuple)) or len(agents) < 2:
-        bad("agents", f"agents must list at least 2 agents (specs such as random, kind-random, greedy, heuristic, "
-                      f"search, ppo:PATH, module:Class; or agent objects), got {shown(agents)}")
+        bad("agents", f"agents must list at least 2 agents (for {g.description.title}: "
+                      f"{', '.join(available_agents(game))}, ppo:PATH or module:Class; or agent objects), "
+                      f"got {shown(agents)}")
     if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         bad("num_players", f"num_players must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}, got {shown(num_players)}")
     if rules not in g.rule_sets:

@@ -90,6 +90,20 @@ class Counting(KindRandomAgent):
         return super().act_batch(observations, action_masks)
 
 
+@pytest.mark.parametrize("game, names, absent", [
+    ("spacemission", "random, kind-random, greedy, heuristic, search, ppo, netsearch", ()),
+    ("red_planet", "random, greedy, heuristic, ppo", ("kind-random", "search")),
+])
+def test_too_few_agents_names_the_games_own_agents(game, names, absent, tmp_path):
+    """The message listed Space Mission's examples for every game (Red Planet has no
+    kind-random or search bot) and left out netsearch and ppo; now each game's registered names."""
+    with pytest.raises(ArenaArgumentError) as exc:
+        run_arena(["random"], game=game, games=2, out=tmp_path / "out", progress=False)
+    assert exc.value.argument == "agents"
+    assert f": {names}, ppo:PATH or module:Class" in str(exc.value)
+    assert not any(f" {name}," in str(exc.value) for name in absent)
+
+
 @pytest.mark.parametrize("kwargs, argument, match", [
     (dict(agents=["random"]), "agents", "at least 2 agents"),
     (dict(agents=["random", "nope"]), "agents", "unknown agent 'nope'"),
