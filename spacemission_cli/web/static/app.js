@@ -14,10 +14,16 @@ async function api(method, path, body, type = "application/json") {
   const options = {method, headers: {}};
   if (method === "POST") options.headers["Content-Type"] = type;
   if (body !== undefined) options.body = typeof body === "string" ? body : JSON.stringify(body);
-  const response = await fetch(path, options);
+  const response = await fetch(path, options).catch(err => { throw unreachable(err); });
   const data = await response.json().catch(() => ({error: `${response.status} ${response.statusText}`}));
   if (!response.ok) throw Object.assign(new Error(data.error || `${response.status}`), {status: response.status});
   return data;
+}
+
+function unreachable(err) {
+  // fetch's own words ("Failed to fetch") do not tell a player what happened: no answer came
+  return Object.assign(new Error(`cannot reach the server (${err.message}): it has stopped or the network is down; ` +
+                                 "try again once it is back"), {network: true});
 }
 
 function showError(message) {
@@ -425,4 +431,4 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-init().catch(err => showError(`cannot reach the server: ${err.message}`));
+init().catch(err => showError(err.network ? err.message : `the page could not start: ${err.message}`));
