@@ -171,6 +171,27 @@ class ThreadWork:
                 for _, done, table in pieces if not done.is_set()]
 
 
+def _version_of(body: dict):
+    """A request's optional ``version`` (a move's, undo's, resign's): the game's version the page
+    showed, None when absent or null (no check); ApiError 400 when it is no version at all."""
+    version = body.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+        raise ApiError(400, f"version must be an integer >= 0 (the game's version, from its JSON), got {json_shown(version)}")
+    return version
+
+
+def _check_version(game, version, nothing: str) -> None:
+    """Under the game's lock: refuse a request made from a view of another version of the game
+    (400 for one it never had, 409 for an older one: a page's stale view); ``nothing`` says
+    what was not done ("nothing was played")."""
+    if version is not None and version > game.version:  # never given: not a page's older view
+        raise ApiError(400, f"version {version} is not one this game has had: it is at version {game.version} "
+                            f"(the game's version, from its JSON); {nothing}")
+    if version is not None and version != game.version:
+        raise ApiError(409, f"the game changed since your page's view of it (version {version} there, "
+                            f"{game.version} now); {nothing}: look at the game again")
+
+
 def _locked(game, work):
     """Run ``work()`` holding the game's lock; 409 when another request holds it."""
     if not game.lock.acquire(blocking=False):
@@ -299,7 +320,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                                 "and version")
         # seat and version are numbers: null takes the default, as if left out (your seat; no
         # version check), as a new game's number fields do (docs/play.md)
-        action, seat, version = body["action"], body.get("seat"), body.get("version")
+        action, seat, version = body["action"], body.get("seat"), _version_of(body)
         if seat is None:
             seat = game.table.seat
         if isinstance(action, bool) or not isinstance(action, int):
@@ -309,8 +330,6 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         players = len(game.table.specs)
         if not 0 <= seat < players:  # no seat of this game (403 is for another player's seat)
             raise ApiError(400, f"seat must be in 0..{players - 1}, got {json_shown(seat)}")
-        if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-            raise ApiError(400, f"version must be an integer >= 0 (the game's version, from its JSON), got {json_shown(version)}")
         if seat != game.table.seat:
             raise ApiError(403, f"you play seat {game.table.seat} in this game, not {seat}")
 
@@ -318,12 +337,7 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
 
         def move():
             table = game.table
-            if version is not None and version > game.version:  # never given: not a page's older view
-                raise ApiError(400, f"version {version} is not one this game has had: it is at version {game.version} "
-                                    "(the game's version, from its JSON); nothing was played")
-            if version is not None and version != game.version:  # an action id means a hand slot: of which game?
-                raise ApiError(409, f"the game changed since your page's view of it (version {version} there, "
-                                    f"{game.version} now); nothing was played: look at the game again")
+            _check_version(game, version, "nothing was played")  # an action id means a hand slot: of which game?
             since = len(table.log)
             try:
                 table.play(action)
@@ -335,12 +349,15 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
 
         return JSONResponse(await work.run(stop, _locked, game, move, table=lambda: game.table))
 
-    def _simple(name, change):
+    def _simple(name, change, nothing):
         async def endpoint(request):
             game_id = request.path_params["game_id"]
             body = await read_json(request)  # refuses oversized or malformed bodies like every POST
-            if body != {}:  # an empty body or {}: nothing in a request is silently left unread
-                raise ApiError(400, f"{name} takes no fields: send an empty body or {{}}, got {json_shown(body)}")
+            # an empty body, {} or {"version": V}: nothing in a request is silently left unread
+            if not isinstance(body, dict) or set(body) - {"version"}:
+                raise ApiError(400, f"{name} takes no fields but an optional version: send an empty body, {{}} or "
+                                    f'{{"version": V}}, got {json_shown(body)}')
+            version = _version_of(body)
             game = store.get(game_id)
 
             def change_it():
@@ -348,6 +365,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                 since = len(table.log)
                 if isinstance(table, ProtocolTable):
                     raise ApiError(409, f"undo and resign are not offered for {table.game.description.title}")
+                # a page's undo means the last move it shows: another tab's since would be taken back
+                _check_version(game, version, nothing)
                 try:
                     change(table)
                 except ValueError as exc:
@@ -401,8 +420,10 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/move", play, methods=["POST"]),
         Route("/api/games/{game_id}/picture.png", picture),
-        Route("/api/games/{game_id}/undo", _simple("undo", lambda t: t.undo()), methods=["POST"]),
-        Route("/api/games/{game_id}/resign", _simple("resign", lambda t: t.resign()), methods=["POST"]),
+        Route("/api/games/{game_id}/undo", _simple("undo", lambda t: t.undo(), "nothing was taken back"),
+              methods=["POST"]),
+        Route("/api/games/{game_id}/resign", _simple("resign", lambda t: t.resign(), "you have not resigned"),
+              methods=["POST"]),
         Route("/api/replays", upload_replay, methods=["POST"]),
         Route("/api/replays/{rid}", list_replay),
         Route("/api/replays/{rid}/{index}", replay_frame),

@@ -1,15 +1,20 @@
 """A review of ``spacemission serve`` played through its pages in a real headless Chromium, as a
 player who never read the code (the seventh sweep): the defects found, each with its test.
 A move clicked after the server stopped said only fetch's "Failed to fetch"; now the page says
-it cannot reach the server.
+it cannot reach the server. Undo from a second tab of the same game (showing the game before
+the first tab's moves) took back a move that tab never showed; now undo and resign take the
+game's version, as a move does, and a stale one is refused (409) with nothing changed.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 
-from tests.helpers.web import desktop_page, playwright_or_skip, served
+from tests.helpers.web import desktop_page, playwright_or_skip, refused, served, web_client
 
 PAGES = {  # the page, its start button, what shows once a game is on, where its message goes
     "spacemission": ("/?delay=0", "#ng-start", "#moves .move:enabled", "#error"),
@@ -44,3 +49,72 @@ def test_a_move_after_the_server_stopped_says_the_server_cannot_be_reached(brows
     # was: "Failed to fetch", fetch's own words
     assert "it has stopped or the network is down" in pg.inner_text(message)
     assert pg.locator(move).count() > 0 and not errors, errors  # the buttons stay, to try again
+
+
+# --- undo and resign name the version the page shows ----------------------------------------
+
+def _undoable(client):
+    """A 2-player game (seed 5, random bot) as it began (its first two moves are jumps) and after
+    one move of seat 0, which may be taken back."""
+    g0 = client.post("/api/games", json={"seed": 5}).json()
+    assert [m["kind"] for m in g0["moves"][:2]] == ["jump", "jump"]
+    g = client.post(f"/api/games/{g0['id']}/move", json={"action": g0["moves"][0]["action"], "version": 0}).json()
+    assert g["version"] == 1 and g["can_undo"] and g["your_turn"], g
+    return g0, g
+
+
+def test_undo_from_a_stale_view_is_refused_and_takes_nothing_back():
+    """Before: undo took no version, so a second tab showing version 1 (its last move, X) took
+    back the move the first tab had played since (Y, after undoing X), which it never showed;
+    and a body {"version": V} was refused as a field undo does not take."""
+    client = web_client(("random",))
+    g0, seen = _undoable(client)  # the second tab's view: version 1
+    gid = seen["id"]
+    client.post(f"/api/games/{gid}/undo", json={"version": 1})  # the first tab: undo, then another jump
+    now = client.post(f"/api/games/{gid}/move", json={"action": g0["moves"][1]["action"], "version": 2}).json()
+    assert now["version"] == 3 and now["can_undo"]
+    before = client.get(f"/api/games/{gid}?since=0").json()
+    for what in ("undo", "resign"):
+        refused(client.post(f"/api/games/{gid}/{what}", json={"version": 1}), 409, "the game changed",
+                "version 1 there, 3 now")
+        refused(client.post(f"/api/games/{gid}/{what}", json={"version": 4}), 400, "version 4 is not one this game")
+        refused(client.post(f"/api/games/{gid}/{what}", json={"version": "3"}), 400, 'version must be an integer',
+                'got "3"')
+        refused(client.post(f"/api/games/{gid}/{what}", json={"version": 3, "x": 1}), 400,
+                f"{what} takes no fields but an optional version")
+        assert client.get(f"/api/games/{gid}?since=0").json() == before
+    undone = client.post(f"/api/games/{gid}/undo", json={"version": 3})
+    assert undone.status_code == 200 and undone.json()["version"] == 4 and undone.json()["log_size"] == seen["log_size"] - 1
+    assert client.post(f"/api/games/{gid}/resign", json={"version": None}).json()["over"]  # null: no check
+
+
+def _post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def test_undo_in_a_second_tab_that_shows_an_older_game_takes_nothing_back(browser, page):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"])) as url:
+        g0 = _post(f"{url}/api/games", {"seed": 5})  # its first two moves are jumps (_undoable)
+        g = _post(f"{url}/api/games/{g0['id']}/move", {"action": g0["moves"][0]["action"], "version": 0})
+        pg.goto(f"{url}/?delay=0#game={g['id']}")  # this tab: version 1, its undo enabled
+        pg.wait_for_selector("#undo:enabled")
+        _post(f"{url}/api/games/{g['id']}/undo", {})  # another tab: undo, another move
+        moved = _post(f"{url}/api/games/{g['id']}/move", {"action": g0["moves"][1]["action"], "version": 2})
+        assert moved["can_undo"]
+        pg.click("#undo")
+        pg.wait_for_selector("#error:not([hidden])")
+        # was: the other tab's move taken back without a word
+        assert "changed" in pg.inner_text("#error")
+        after = json.load(urllib.request.urlopen(f"{url}/api/games/{g['id']}?since=0"))
+        assert after["version"] == 3 and after["log"][-1] == moved["log"][-1]  # the other tab's jump stands
+        # the page shows the game as it is now
+        pg.wait_for_function("t => [...document.querySelectorAll('#log li')].pop().textContent.endsWith(t)",
+                             arg=moved["log"][-1]["text"])
+        assert not errors, errors

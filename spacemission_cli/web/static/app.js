@@ -293,7 +293,8 @@ async function simple(what) {
   showError("");
   try {
     setBusy(true);
-    const game = await api("POST", `/api/games/${GAME.id}/${what}`);
+    // the version shown: undo takes back the last move this page shows, not another tab's since
+    const game = await api("POST", `/api/games/${GAME.id}/${what}`, {version: GAME.version});
     LOG = LOG.slice(0, game.log_size);
     renderLog(game);
     GAME = game;
