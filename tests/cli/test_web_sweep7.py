@@ -3,18 +3,22 @@ player who never read the code (the seventh sweep): the defects found, each with
 A move clicked after the server stopped said only fetch's "Failed to fetch"; now the page says
 it cannot reach the server. Undo from a second tab of the same game (showing the game before
 the first tab's moves) took back a move that tab never showed; now undo and resign take the
-game's version, as a move does, and a stale one is refused (409) with nothing changed.
+game's version, as a move does, and a stale one is refused (409) with nothing changed. In the
+replay viewer a key pressed again (or a second click) before the first step's answer came stepped
+from the step shown, not the one asked for: five quick presses of the right arrow went fewer
+moves forward; now each press is one move.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 
 import pytest
 
-from tests.helpers.web import desktop_page, playwright_or_skip, refused, served, web_client
+from tests.helpers.web import desktop_page, first_moves_record, playwright_or_skip, refused, served, web_client
 
 PAGES = {  # the page, its start button, what shows once a game is on, where its message goes
     "spacemission": ("/?delay=0", "#ng-start", "#moves .move:enabled", "#error"),
@@ -118,3 +122,39 @@ def test_undo_in_a_second_tab_that_shows_an_older_game_takes_nothing_back(browse
         pg.wait_for_function("t => [...document.querySelectorAll('#log li')].pop().textContent.endsWith(t)",
                              arg=moved["log"][-1]["text"])
         assert not errors, errors
+
+
+# --- the replay viewer steps once per key press ---------------------------------------------
+
+def test_quick_key_presses_in_the_replay_viewer_each_step_one_move(browser, page, tmp_path):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(first_moves_record(seed=3, max_rounds=4)) + "\n")
+    app = create_app(["random"])
+    library = app.state.library
+    frame = library.frame
+
+    def slow_frame(*args):  # a server far away: each step's answer takes a while
+        time.sleep(0.3)
+        return frame(*args)
+
+    library.frame = slow_frame
+    with served(app) as url:
+        pg.goto(f"{url}/")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.click("#tab-replay")
+        pg.set_input_files("#upload-file", str(path))
+        pg.click(".replay-game")
+        pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 0 of')")
+        for _ in range(5):  # all pressed before the first answer comes
+            pg.keyboard.press("ArrowRight")
+        pg.click("#rp-next")
+        pg.click("#rp-back")
+        # was: each press stepped from the step shown (0), so the page ended at move 1 or 2
+        pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 5 of')")
+        pg.wait_for_timeout(700)  # the answers still on their way do not draw an older step
+        assert pg.inner_text("#rp-where").startswith("move 5 of") and pg.locator("#rp-log li").count() == 5
+    assert not errors, errors

@@ -337,7 +337,9 @@ function renderFinal(game) {
 // --- replays ---------------------------------------------------------------------------------
 // how a listed game's error reads, by its error_kind (replays.ERROR_LEADS); the first two replay in the terminal
 const ERROR_LEADS = {other_game: "not shown on this page", too_long: "too long to step through here", replay: "does not replay"};
-let REPLAY = null;  // {rid, index, steps, seat, names}
+// want: the step asked for last, which the next step counts from (a key held down or a quick
+// second click asks again before the first answer comes); asked: how many frames were asked for
+let REPLAY = null;  // {rid, index, steps, seat, names, step, want, asked}
 
 async function openLibrary(rid) {
   const listing = await api("GET", `/api/replays/${rid}`);
@@ -353,7 +355,7 @@ async function openLibrary(rid) {
 }
 
 async function openReplay(rid, g) {
-  REPLAY = {rid, index: g.index, steps: g.steps, seat: null, names: g.agents};
+  REPLAY = {rid, index: g.index, steps: g.steps, seat: null, names: g.agents, step: 0, want: 0, asked: 0};
   const seat = $("rp-seat");
   seat.replaceChildren(node("option", {value: ""}, "everyone (all cards)"));
   for (let q = 0; q < g.players; q++) seat.append(node("option", {value: q}, `${META.players.names[q]} (${(g.agents || [])[q] || q})`));
@@ -366,8 +368,11 @@ async function replayTo(step) {
   if (!REPLAY) return;
   step = Math.max(0, Math.min(REPLAY.steps, step));
   const seat = REPLAY.seat === null ? "" : `&seat=${REPLAY.seat}`;
+  const replay = REPLAY, ticket = ++replay.asked;
+  replay.want = step;
   try {
     const f = await api("GET", `/api/replays/${REPLAY.rid}/${REPLAY.index}?step=${step}${seat}`);
+    if (replay !== REPLAY || ticket !== replay.asked) return;  // a later step was asked for: its answer draws
     REPLAY.step = step;
     $("rp-step").value = step;
     $("rp-where").textContent = `move ${step} of ${f.steps}`;
@@ -380,7 +385,11 @@ async function replayTo(step) {
       f.forfeited ? "Ended here by a forfeit, before the final scoring (the forfeiting seat ranks last)." :
       `Final scores: ${f.result.scores.map((s, q) => `${META.players.names[q]} ${s.total}`).join(", ")}`) : "";
     showError("");
-  } catch (err) { showError(err.message); }
+  } catch (err) {
+    if (replay !== REPLAY || ticket !== replay.asked) return;
+    replay.want = replay.step;  // the step shown stays the one counted from
+    showError(err.message);
+  }
 }
 
 async function upload() {
@@ -412,15 +421,17 @@ async function init() {
   $("tab-replay").addEventListener("click", () => tab("replay"));
   $("upload-file").addEventListener("change", upload);
   $("rp-first").addEventListener("click", () => replayTo(0));
-  $("rp-back").addEventListener("click", () => replayTo(REPLAY.step - 1));
-  $("rp-next").addEventListener("click", () => replayTo(REPLAY.step + 1));
+  $("rp-back").addEventListener("click", () => replayTo(REPLAY.want - 1));
+  $("rp-next").addEventListener("click", () => replayTo(REPLAY.want + 1));
   $("rp-last").addEventListener("click", () => replayTo(REPLAY.steps));
   $("rp-step").addEventListener("change", e => replayTo(Number(e.target.value)));
-  $("rp-seat").addEventListener("change", e => { REPLAY.seat = e.target.value === "" ? null : Number(e.target.value); replayTo(REPLAY.step); });
+  $("rp-seat").addEventListener("change", e => { REPLAY.seat = e.target.value === "" ? null : Number(e.target.value); replayTo(REPLAY.want); });
   document.addEventListener("keydown", e => {
     if ($("replay-section").hidden || !REPLAY || e.target.tagName === "INPUT" && e.target.type !== "range") return;
-    if (e.key === "ArrowLeft") replayTo(REPLAY.step - 1);
-    if (e.key === "ArrowRight") replayTo(REPLAY.step + 1);
+    // the keys step from the step asked for last; the slider's own step is not taken as well
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") e.preventDefault();
+    if (e.key === "ArrowLeft") replayTo(REPLAY.want - 1);
+    if (e.key === "ArrowRight") replayTo(REPLAY.want + 1);
   });
   if (META.replay) openLibrary(META.replay).catch(err => showError(err.message));
   const resume = location.hash.match(/game=([\w-]+)/);
