@@ -6,7 +6,8 @@ the first tab's moves) took back a move that tab never showed; now undo and resi
 game's version, as a move does, and a stale one is refused (409) with nothing changed. In the
 replay viewer a key pressed again (or a second click) before the first step's answer came stepped
 from the step shown, not the one asked for: five quick presses of the right arrow went fewer
-moves forward; now each press is one move.
+moves forward; now each press is one move. At the end of a game played with the keyboard (or
+after resigning) the focus fell to the page, the moves gone: now it is on the "New game" button.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -157,4 +158,59 @@ def test_quick_key_presses_in_the_replay_viewer_each_step_one_move(browser, page
         pg.wait_for_function("document.getElementById('rp-where').innerText.startsWith('move 5 of')")
         pg.wait_for_timeout(700)  # the answers still on their way do not draw an older step
         assert pg.inner_text("#rp-where").startswith("move 5 of") and pg.locator("#rp-log li").count() == 5
+    assert not errors, errors
+
+
+# --- the keyboard at the end of a game ------------------------------------------------------
+
+def _focused(pg):
+    return pg.evaluate("document.activeElement.id || document.activeElement.tagName")
+
+
+def test_the_end_of_a_space_mission_game_played_with_the_keyboard_focuses_new_game(browser, page):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    pg.on("dialog", lambda d: d.accept())  # resign asks first
+    with served(create_app(["random"])) as url:
+        g = _post(f"{url}/api/games", {"seed": 3, "max_rounds": 1})
+        pg.goto(f"{url}/?delay=0#game={g['id']}")
+        pg.wait_for_selector("#moves .move:enabled")
+        pg.focus("#moves .move:enabled")
+        for _ in range(20):  # a round of two players: a few moves
+            pg.keyboard.press("Enter")
+            pg.wait_for_selector("#moves .move:enabled, #final:not([hidden])")
+            if pg.is_visible("#final"):
+                break
+        # was: BODY, the moves gone; Tab started again from the top of the page
+        pg.wait_for_function("document.activeElement.id === 'again'")
+        pg.keyboard.press("Enter")
+        assert _focused(pg) == "ng-start"
+        pg.keyboard.press("Enter")  # a new game, its first move focused; resign it with the keyboard
+        pg.wait_for_function("document.activeElement.classList.contains('move')")
+        pg.focus("#resign")
+        pg.keyboard.press("Enter")
+        pg.wait_for_selector("#final:not([hidden])")
+        pg.wait_for_function("document.activeElement.id === 'again'")
+    assert not errors, errors
+
+
+def test_the_end_of_a_red_planet_game_played_with_the_keyboard_focuses_new_game(browser, page):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
+        pg.goto(f"{url}/play/red_planet")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.fill("#seed", "4")
+        pg.focus("#newgame button")
+        pg.keyboard.press("Enter")
+        pg.wait_for_selector("#moves button:enabled")
+        while not pg.is_visible("#final table"):
+            pg.keyboard.press("Enter")  # the focus is on the first move
+            pg.wait_for_selector("#moves button:enabled, #final table")
+        # was: BODY, the moves gone
+        pg.wait_for_function("document.activeElement === document.querySelector('#newgame button')")
     assert not errors, errors

@@ -144,7 +144,8 @@ function focusFirstMove(always) {
   // button; elsewhere (the log, a checkbox) it stays where the player put it
   const active = document.activeElement;
   if (!always && active && active !== document.body) return;
-  const first = document.querySelector("#moves .move:enabled");
+  // the game over: its "New game" button (the moves are gone; the focus would fall to the page)
+  const first = document.querySelector("#moves .move:enabled") || (GAME && GAME.over ? $("again") : null);
   if (first) first.focus({preventScroll: true});
 }
 
@@ -300,6 +301,7 @@ async function simple(what) {
     GAME = game;
     render(game);
   } catch (err) { await refused(err); } finally { setBusy(false); }
+  focusFirstMove(false);  // resign hid its button, an undo may have disabled its own
 }
 
 function renderFinal(game) {
