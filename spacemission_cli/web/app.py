@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from spacemission_env.checks import cut, shown
-from spacemission_env.games import GAMES
+from spacemission_env.games import GAMES, get_game
 from spacemission_env.json_input import LongNumber, json_shown, parse_json
 
 from ..serve import BODY_TIMEOUT, TIMEOUT_GRACEFUL_SHUTDOWN
@@ -211,6 +211,15 @@ def _json_of(game_id: str, game, since: int) -> dict:
     return game_json(game_id, table, since, seed_known=known, version=game.version)
 
 
+def _game_meta(name: str, opponents: list[str], max_players: int) -> dict:
+    """What a game's page needs before a game (``/api/meta``'s ``games``): its title, the
+    offered opponents and the player counts this server offers (the game's own range, up to
+    ``serve --players``: the page offers no count the API refuses)."""
+    d = get_game(name).description
+    return {"title": d.title, "opponents": opponents,
+            "players": {"min": d.min_players, "max": min(max_players, d.max_players)}}
+
+
 def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,
                idle_seconds: float = 1800.0, replay_file=None, game_opponents: dict | None = None,
                start_page: str = "spacemission", allow_seer: bool = False, loopback_only: bool = False,
@@ -252,7 +261,8 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
         return Response(status_code=204)
 
     async def get_meta(request):
-        return JSONResponse(dict(info, games={name: {"opponents": specs} for name, specs in offered_by_game.items()},
+        return JSONResponse(dict(info, games={name: _game_meta(name, specs, max_players)
+                                              for name, specs in offered_by_game.items()},
                                  start_page=start_page))
 
     async def new_game(request):

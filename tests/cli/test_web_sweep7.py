@@ -8,6 +8,8 @@ replay viewer a key pressed again (or a second click) before the first step's an
 from the step shown, not the one asked for: five quick presses of the right arrow went fewer
 moves forward; now each press is one move. At the end of a game played with the keyboard (or
 after resigning) the focus fell to the page, the moves gone: now it is on the "New game" button.
+The Red Planet page offered 3-5 players on a ``serve --players 4`` server (then refused 5 with
+a 400), and said which game it was only once one had started.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -213,4 +215,33 @@ def test_the_end_of_a_red_planet_game_played_with_the_keyboard_focuses_new_game(
             pg.wait_for_selector("#moves button:enabled, #final table")
         # was: BODY, the moves gone
         pg.wait_for_function("document.activeElement === document.querySelector('#newgame button')")
+    assert not errors, errors
+
+
+# --- the Red Planet page offers what the server does ----------------------------------------
+
+def test_meta_gives_each_other_games_title_and_player_counts():
+    meta = web_client(("random",), max_players=4, game_opponents={"red_planet": ["random"]}).get("/api/meta").json()
+    assert meta["games"]["red_planet"] == {"title": "Mission: Red Planet", "opponents": ["random"],
+                                           "players": {"min": 3, "max": 4}}
+
+
+def test_red_planet_page_offers_the_servers_player_counts_and_names_its_game(browser, page):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"], max_players=4, game_opponents={"red_planet": ["random"]})) as url:
+        pg.goto(f"{url}/play/red_planet")
+        pg.wait_for_selector("body[data-ready='1']")
+        # was: max 5 (then a 400, players must be in 3..4) and "Play against the bots" until a game started
+        assert pg.get_attribute("#players", "max") == "4" and pg.get_attribute("#players", "min") == "3"
+        assert pg.inner_text("#title").startswith("Mission: Red Planet") and pg.title().startswith("Mission: Red Planet")
+        pg.fill("#players", "5")
+        pg.dispatch_event("#players", "input")
+        assert pg.eval_on_selector_all("#seat option", "os => os.map(o => o.value)") == ["random", "0", "1", "2", "3"]
+        g = _post(f"{url}/api/games", {"seed": 2})  # a Space Mission game's address on this page names its page
+        pg.goto(f"{url}/play/red_planet#game={g['id']}")
+        pg.wait_for_function("document.getElementById('status').textContent.includes('/play/spacemission#game=')")
+        assert "this is a Space Mission game" in pg.inner_text("#status")
     assert not errors, errors
