@@ -9,7 +9,8 @@ from the step shown, not the one asked for: five quick presses of the right arro
 moves forward; now each press is one move. At the end of a game played with the keyboard (or
 after resigning) the focus fell to the page, the moves gone: now it is on the "New game" button.
 The Red Planet page offered 3-5 players on a ``serve --players 4`` server (then refused 5 with
-a 400), and said which game it was only once one had started.
+a 400), and said which game it was only once one had started. While a slow bot answered a
+move, the pages showed only greyed buttons: now they say they wait for the bots.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -56,6 +57,7 @@ def test_a_move_after_the_server_stopped_says_the_server_cannot_be_reached(brows
     # was: "Failed to fetch", fetch's own words
     assert "it has stopped or the network is down" in pg.inner_text(message)
     assert pg.locator(move).count() > 0 and not errors, errors  # the buttons stay, to try again
+    assert "Waiting" not in pg.inner_text("#moves-title" if name == "spacemission" else "#status")
 
 
 # --- undo and resign name the version the page shows ----------------------------------------
@@ -244,4 +246,45 @@ def test_red_planet_page_offers_the_servers_player_counts_and_names_its_game(bro
         pg.goto(f"{url}/play/red_planet#game={g['id']}")
         pg.wait_for_function("document.getElementById('status').textContent.includes('/play/spacemission#game=')")
         assert "this is a Space Mission game" in pg.inner_text("#status")
+    assert not errors, errors
+
+
+# --- a slow bot: the pages say what they wait for -------------------------------------------
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_pages_say_they_wait_for_the_bots_while_a_move_is_answered(browser, page, monkeypatch, name):
+    playwright_or_skip()
+    import threading
+
+    from spacemission_cli._protocol_play import ProtocolTable
+    from spacemission_cli._table import Table
+    from spacemission_cli.web.app import create_app
+
+    release = threading.Event()
+    for cls in (Table, ProtocolTable):
+        original = cls.bots_until_person
+
+        def slow(self, stop=None, _original=original):  # a bot that thinks until the test has looked
+            if getattr(self, "_started", False):
+                release.wait(10)
+            self._started = True
+            return _original(self, stop)
+
+        monkeypatch.setattr(cls, "bots_until_person", slow)
+    path, start, move, message = PAGES[name]
+    title = "#moves-title" if name == "spacemission" else "#status"
+    pg, errors = page
+    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
+        pg.goto(url + path)
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.click(start)
+        pg.wait_for_selector(move)
+        pg.locator(move).first.click()
+        # was: the title or status of the game before the move, the buttons only greyed
+        pg.wait_for_function("([sel]) => document.querySelector(sel).textContent.includes('Waiting for the bots')",
+                             arg=[title])
+        release.set()
+        pg.wait_for_selector(move)
+        assert "Waiting" not in pg.inner_text(title)  # the answer drawn: your moves again
+    release.set()
     assert not errors, errors

@@ -276,8 +276,13 @@ async function play(action) {
   showError("");
   try {
     setBusy(true);
+    // a slow bot's answer takes a while: the page says what it waits for, not only greyed buttons
+    $("moves-title").textContent = "Waiting for the bots…";
     await show(await api("POST", `/api/games/${GAME.id}/move`, {action, version: GAME.version}));
-  } catch (err) { await refused(err); } finally { setBusy(false); }
+  } catch (err) {
+    await refused(err);
+    if (GAME) renderMoves(GAME);  // no answer came (the server stopped): the moves' title back
+  } finally { setBusy(false); }
   focusFirstMove(false);
 }
 
