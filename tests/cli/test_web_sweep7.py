@@ -10,7 +10,8 @@ moves forward; now each press is one move. At the end of a game played with the 
 after resigning) the focus fell to the page, the moves gone: now it is on the "New game" button.
 The Red Planet page offered 3-5 players on a ``serve --players 4`` server (then refused 5 with
 a 400), and said which game it was only once one had started. While a slow bot answered a
-move, the pages showed only greyed buttons: now they say they wait for the bots.
+move, or played up to the person's first move of a new game, the pages showed only greyed
+buttons: now they say they wait for the bots, or that the game is starting.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -252,7 +253,7 @@ def test_red_planet_page_offers_the_servers_player_counts_and_names_its_game(bro
 # --- a slow bot: the pages say what they wait for -------------------------------------------
 
 @pytest.mark.parametrize("name", PAGES)
-def test_the_pages_say_they_wait_for_the_bots_while_a_move_is_answered(browser, page, monkeypatch, name):
+def test_the_pages_say_they_wait_for_the_bots_while_a_game_starts_or_a_move_is_answered(browser, page, monkeypatch, name):
     playwright_or_skip()
     import threading
 
@@ -265,9 +266,7 @@ def test_the_pages_say_they_wait_for_the_bots_while_a_move_is_answered(browser, 
         original = cls.bots_until_person
 
         def slow(self, stop=None, _original=original):  # a bot that thinks until the test has looked
-            if getattr(self, "_started", False):
-                release.wait(10)
-            self._started = True
+            release.wait(10)
             return _original(self, stop)
 
         monkeypatch.setattr(cls, "bots_until_person", slow)
@@ -278,7 +277,13 @@ def test_the_pages_say_they_wait_for_the_bots_while_a_move_is_answered(browser, 
         pg.goto(url + path)
         pg.wait_for_selector("body[data-ready='1']")
         pg.click(start)
+        starting = start if name == "spacemission" else "#status"
+        # was: only the greyed start button
+        pg.wait_for_function("([sel]) => document.querySelector(sel).textContent.includes('Starting')", arg=[starting])
+        release.set()
         pg.wait_for_selector(move)
+        assert "Starting" not in pg.inner_text(starting)
+        release.clear()
         pg.locator(move).first.click()
         # was: the title or status of the game before the move, the buttons only greyed
         pg.wait_for_function("([sel]) => document.querySelector(sel).textContent.includes('Waiting for the bots')",

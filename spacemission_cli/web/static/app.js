@@ -84,7 +84,9 @@ async function startGame(event) {
   let started = false;
   try {
     setBusy(true);
+    $("ng-start").textContent = "Starting…";  // the bots play up to your first move: a slow one takes a while
     const game = await api("POST", "/api/games", body);
+    $("ng-start").textContent = "Start";
     started = true;
     LOG = [];
     $("log").replaceChildren();
@@ -92,7 +94,7 @@ async function startGame(event) {
     location.hash = `game=${game.id}`;
     $("new-game-box").open = false;
     await show(game);
-  } catch (err) { showError(err.message); } finally { setBusy(false); }
+  } catch (err) { showError(err.message); } finally { setBusy(false); $("ng-start").textContent = "Start"; }
   if (started) focusFirstMove(true);
 }
 
