@@ -11,7 +11,10 @@ after resigning) the focus fell to the page, the moves gone: now it is on the "N
 The Red Planet page offered 3-5 players on a ``serve --players 4`` server (then refused 5 with
 a 400), and said which game it was only once one had started. While a slow bot answered a
 move, or played up to the person's first move of a new game, the pages showed only greyed
-buttons: now they say they wait for the bots, or that the game is starting.
+buttons: now they say they wait for the bots, or that the game is starting. Between 900 and
+about 1250 px wide (1024x768 among them) the players' table did not fit the panel beside the
+board and the whole page scrolled sideways by up to 100 px: the table now follows the panel's
+width.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -293,3 +296,30 @@ def test_the_pages_say_they_wait_for_the_bots_while_a_game_starts_or_a_move_is_a
         assert "Waiting" not in pg.inner_text(title)  # the answer drawn: your moves again
     release.set()
     assert not errors, errors
+
+
+# --- a window between a phone and 1280 px ---------------------------------------------------
+
+@pytest.mark.parametrize("size", [(1024, 768), (901, 900), (1180, 820)])
+def test_space_mission_fits_windows_between_a_phone_and_a_desktop(browser, size):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        with served(create_app(["heuristic"])) as url:
+            pg.goto(f"{url}/?delay=0")
+            pg.wait_for_selector("body[data-ready='1']")
+            pg.select_option("#ng-players", "5")
+            pg.fill("#ng-seed", "3")
+            pg.click("#ng-start")
+            pg.wait_for_selector("#moves .move:enabled")
+            # was: the players' table, 456 px, in a 340-400 px panel: the page scrolled 38-100 px sideways
+            assert pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") == 0
+            points = pg.locator("table.players thead th").last.bounding_box()
+            assert points["x"] + points["width"] <= width  # the points column is on the screen
+    finally:
+        context.close()
