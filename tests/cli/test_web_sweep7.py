@@ -14,7 +14,9 @@ move, or played up to the person's first move of a new game, the pages showed on
 buttons: now they say they wait for the bots, or that the game is starting. Between 900 and
 about 1250 px wide (1024x768 among them) the players' table did not fit the panel beside the
 board and the whole page scrolled sideways by up to 100 px: the table now follows the panel's
-width.
+width. Back pressed while the bots' moves of a new game were being shown changed the address to
+the earlier game but the page went on showing the new one (a move there, a reload elsewhere):
+now the page opens the address's game once the bots' moves are shown.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -323,3 +325,34 @@ def test_space_mission_fits_windows_between_a_phone_and_a_desktop(browser, size)
             assert points["x"] + points["width"] <= width  # the points column is on the screen
     finally:
         context.close()
+
+
+# --- back while the bots' moves are shown ---------------------------------------------------
+
+def test_back_while_the_bots_moves_are_shown_opens_the_earlier_game_after_them(browser, page):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"])) as url:
+        pg.goto(f"{url}/?delay=300")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.fill("#ng-seed", "3")
+        pg.click("#ng-start")  # game A: 2 players, seat 0
+        pg.wait_for_selector("#moves .move:enabled")
+        first = pg.evaluate("location.hash")
+        pg.evaluate("document.getElementById('new-game-box').open = true")
+        pg.select_option("#ng-players", "5")
+        pg.select_option("#ng-seat", "3")  # game B (seed 3): the bots' 8 moves first, shown 300 ms apart
+        pg.click("#ng-start")
+        pg.wait_for_function("document.querySelectorAll('#log li').length >= 1")
+        assert pg.is_disabled("#ng-start")  # still showing the bots' moves
+        pg.go_back()
+        assert pg.evaluate("location.hash") == first
+        # was: game B stayed on the page (and took the moves) under game A's address
+        pg.wait_for_function("id => !document.getElementById('ng-start').disabled && SHOWN === id",
+                             arg=first.split("=")[1])
+        pg.wait_for_selector("#moves .move:enabled")
+        assert pg.evaluate("location.hash") == first and pg.eval_on_selector("#ng-players", "e => e.value") == "2"
+        assert pg.locator("table.players tbody tr[data-seat]").count() == 2
+    assert not errors, errors

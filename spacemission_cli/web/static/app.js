@@ -156,6 +156,14 @@ function setBusy(busy) {
   document.querySelectorAll("#moves button, #game-buttons button, #ng-start").forEach(b => {
     b.disabled = busy || (b.id === "undo" && !(GAME && GAME.can_undo));
   });
+  if (!busy) setTimeout(followAddress);  // back or forward pressed while busy: that game now
+}
+
+function followAddress() {
+  // the game the address names, when the page shows another (back and forward between games;
+  // one pressed while the bots' moves were shown waits for them, as openGame does)
+  const id = (location.hash.match(/game=([\w-]+)/) || [])[1];
+  if (id && id !== SHOWN && !BUSY) openGame(id);
 }
 
 async function show(game) {
@@ -445,10 +453,7 @@ async function init() {
   if (META.replay) openLibrary(META.replay).catch(err => showError(err.message));
   const resume = location.hash.match(/game=([\w-]+)/);
   if (resume) await openGame(resume[1]);
-  window.addEventListener("hashchange", () => {  // back and forward between games
-    const id = (location.hash.match(/game=([\w-]+)/) || [])[1];
-    if (id && id !== SHOWN) openGame(id);
-  });
+  window.addEventListener("hashchange", followAddress);  // back and forward between games
   document.body.dataset.ready = "1";
 }
 
