@@ -16,7 +16,9 @@ about 1250 px wide (1024x768 among them) the players' table did not fit the pane
 board and the whole page scrolled sideways by up to 100 px: the table now follows the panel's
 width. Back pressed while the bots' moves of a new game were being shown changed the address to
 the earlier game but the page went on showing the new one (a move there, a reload elsewhere):
-now the page opens the address's game once the bots' moves are shown.
+now the page opens the address's game once the bots' moves are shown. On the Red Planet page,
+Back pressed while a move was answered showed the earlier game, then drew the answer (the
+other game's board and buttons) over it, under the earlier game's address.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -355,4 +357,42 @@ def test_back_while_the_bots_moves_are_shown_opens_the_earlier_game_after_them(b
         pg.wait_for_selector("#moves .move:enabled")
         assert pg.evaluate("location.hash") == first and pg.eval_on_selector("#ng-players", "e => e.value") == "2"
         assert pg.locator("table.players tbody tr[data-seat]").count() == 2
+    assert not errors, errors
+
+
+def test_red_planet_back_while_a_move_is_answered_keeps_the_earlier_game(browser, page, monkeypatch):
+    playwright_or_skip()
+    import threading
+
+    from spacemission_cli._protocol_play import ProtocolTable
+    from spacemission_cli.web.app import create_app
+
+    release = threading.Event()
+    release.set()
+    original = ProtocolTable.bots_until_person
+
+    def slow(self, stop=None):  # the bots think until the test lets them
+        release.wait(10)
+        return original(self, stop)
+
+    monkeypatch.setattr(ProtocolTable, "bots_until_person", slow)
+    pg, errors = page
+    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
+        a = _post(f"{url}/api/games", {"game": "red_planet", "seed": 4})
+        b = _post(f"{url}/api/games", {"game": "red_planet", "seed": 5})
+        pg.goto(f"{url}/play/red_planet#game={a['id']}")
+        pg.wait_for_selector("#moves button:enabled")
+        pg.evaluate(f"location.hash = 'game={b['id']}'")  # game B, after game A in the tab's history
+        pg.wait_for_function("t => document.getElementById('board').textContent === t", arg=b["board"])
+        release.clear()
+        pg.locator("#moves button:enabled").first.click()
+        pg.wait_for_function("document.getElementById('status').textContent.includes('Waiting')")
+        pg.go_back()  # to game A while B's move is answered
+        pg.wait_for_function("t => document.getElementById('board').textContent === t", arg=a["board"])
+        with pg.expect_response(lambda r: r.url.endswith("/move")):
+            release.set()
+        pg.wait_for_function("!busy")  # B's answer has come and been handled: it is not drawn
+        # was: B's board and moves over game A's address
+        assert pg.evaluate("document.getElementById('board').textContent") == a["board"]
+        assert pg.evaluate("location.hash") == f"#game={a['id']}"
     assert not errors, errors
