@@ -18,7 +18,9 @@ width. Back pressed while the bots' moves of a new game were being shown changed
 the earlier game but the page went on showing the new one (a move there, a reload elsewhere):
 now the page opens the address's game once the bots' moves are shown. On the Red Planet page,
 Back pressed while a move was answered showed the earlier game, then drew the answer (the
-other game's board and buttons) over it, under the earlier game's address.
+other game's board and buttons) over it, under the earlier game's address. A recorded file
+refused on upload, fixed and picked again, was not sent: the file box still held it, and a
+browser fires no change for the same file picked again.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -395,4 +397,29 @@ def test_red_planet_back_while_a_move_is_answered_keeps_the_earlier_game(browser
         # was: B's board and moves over game A's address
         assert pg.evaluate("document.getElementById('board').textContent") == a["board"]
         assert pg.evaluate("location.hash") == f"#game={a['id']}"
+    assert not errors, errors
+
+
+def test_a_file_fixed_after_a_refused_upload_can_be_picked_again(browser, page, tmp_path):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    path = tmp_path / "games.jsonl"
+    path.write_text("not a record\n")
+    with served(create_app(["random"])) as url:
+        pg.goto(f"{url}/")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.click("#tab-replay")
+        pg.set_input_files("#upload-file", str(path))
+        pg.wait_for_selector("#error:not([hidden])")
+        assert "games.jsonl line 1" in pg.inner_text("#error")
+        # was: the refused file still in the box, so picking it again once fixed fired no change
+        # (a browser's file picker; Playwright's set_input_files fires one whatever the box holds)
+        assert pg.evaluate("document.getElementById('upload-file').files.length") == 0
+        path.write_text(json.dumps(first_moves_record(seed=3, max_rounds=2)) + "\n")
+        pg.set_input_files("#upload-file", str(path))
+        pg.wait_for_selector(".replay-game")
+        assert pg.is_hidden("#error") and "games.jsonl: 1 game" in pg.inner_text("#replay-source")
+        assert pg.evaluate("document.getElementById('upload-file').files.length") == 0
     assert not errors, errors

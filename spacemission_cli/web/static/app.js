@@ -417,7 +417,11 @@ async function upload() {
     const listing = await api("POST", `/api/replays?name=${encodeURIComponent(file.name)}`, text, "application/x-ndjson");
     await openLibrary(listing.id);
     showError("");
-  } catch (err) { showError(err.message); }
+  } catch (err) { showError(err.message); } finally {
+    // the file picked again (fixed after a refusal, or changed on disk) is a change: the browser
+    // fires none for the same file as before; the list and the message name the file read
+    $("upload-file").value = "";
+  }
 }
 
 function tab(which) {
