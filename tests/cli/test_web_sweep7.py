@@ -259,6 +259,22 @@ def test_red_planet_page_offers_the_servers_player_counts_and_names_its_game(bro
     assert not errors, errors
 
 
+def test_red_planet_page_on_a_two_player_server_says_no_game_can_start(browser, page):
+    """On a ``serve --players 2`` server the Red Planet page offered a players field of 3..2
+    and a start button whose every game the API refused (400); now it says so before."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"], max_players=2, game_opponents={"red_planet": ["random"]})) as url:
+        pg.goto(f"{url}/play/red_planet")
+        pg.wait_for_selector("body[data-ready='1']")
+        assert ("Mission: Red Planet needs at least 3 players, but this server offers games of at most 2 "
+                "(serve --players)") in pg.inner_text("#status")
+        assert pg.is_disabled("#newgame button[type=submit]")
+    assert not errors, errors
+
+
 # --- a slow bot: the pages say what they wait for -------------------------------------------
 
 @pytest.mark.parametrize("name", PAGES)
