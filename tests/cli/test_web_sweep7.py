@@ -210,6 +210,24 @@ def test_the_end_of_a_space_mission_game_played_with_the_keyboard_focuses_new_ga
     assert not errors, errors
 
 
+def test_the_end_of_a_space_mission_game_shows_its_seed(browser, page):
+    """The game's JSON carries its seed once the game is over, but the end screen never showed
+    it: a player could not note it to deal the game again. Now it does (a seed not chosen too)."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"])) as url:
+        g = _post(f"{url}/api/games", {"max_rounds": 1})  # a random seed, hidden until the end
+        assert g["seed"] is None
+        while not g["over"]:
+            g = _post(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"], "version": g["version"]})
+        pg.goto(f"{url}/?delay=0#game={g['id']}")
+        pg.wait_for_selector("#final:not([hidden])")
+        assert pg.inner_text("#final-seed") == f"Seed {g['seed']}: a new game with this seed deals the same cards."
+    assert not errors, errors
+
+
 def test_the_end_of_a_red_planet_game_played_with_the_keyboard_focuses_new_game(browser, page):
     playwright_or_skip()
     from spacemission_cli.web.app import create_app

@@ -347,6 +347,9 @@ function renderFinal(game) {
   }
   box.replaceChildren(node("h2", {}, "Game over"), node("p", {}, head),
                       won ? node("p", {id: "winners"}, `Winner${f.winners.length > 1 ? "s" : ""}: ${won}`) : "",
+                      // the seed is known once the game is over: a new game with it deals the same cards
+                      game.seed === null || game.seed === undefined ? "" :
+                        node("p", {id: "final-seed"}, `Seed ${game.seed}: a new game with this seed deals the same cards.`),
                       node("div", {class: "scroll"}, table), node("h3", {}, "Everything, face up"), everything,
                       node("button", {type: "button", id: "again", onclick: () => { $("new-game-box").open = true; $("ng-start").focus(); scrollTo(0, 0); }}, "New game"));
 }
