@@ -228,6 +228,23 @@ def test_the_end_of_a_space_mission_game_shows_its_seed(browser, page):
     assert not errors, errors
 
 
+def test_the_end_of_a_red_planet_game_shows_its_seed(browser, page):
+    """As on the Space Mission page: the seed, known once the game is over, is on the end screen."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
+        g = _post(f"{url}/api/games", {"game": "red_planet"})
+        assert g["seed"] is None
+        while not g["over"]:
+            g = _post(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"], "version": g["version"]})
+        pg.goto(f"{url}/play/red_planet#game={g['id']}")
+        pg.wait_for_selector("#final table")
+        assert pg.inner_text("#final-seed") == f"Seed {g['seed']}: a new game with this seed deals the same cards."
+    assert not errors, errors
+
+
 def test_the_end_of_a_red_planet_game_played_with_the_keyboard_focuses_new_game(browser, page):
     playwright_or_skip()
     from spacemission_cli.web.app import create_app
