@@ -210,6 +210,36 @@ def test_the_end_of_a_space_mission_game_played_with_the_keyboard_focuses_new_ga
     assert not errors, errors
 
 
+def test_a_top_up_by_keyboard_ticks_the_cards_before_its_button(browser, page):
+    """The cards to discard were checkboxes in the hand, after the Top up button in the page's
+    order: a keyboard player on the button went back (Shift+Tab) to tick them. Now they come
+    just before the button in the moves' Top up group: Space ticks, Tab goes on to the button."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"])) as url:
+        g = _post(f"{url}/api/games", {"seed": 3})  # a top up is among its first moves
+        pg.goto(f"{url}/?delay=0#game={g['id']}")
+        pg.wait_for_selector("#moves #top-up:enabled")
+        hand = pg.eval_on_selector_all("#moves input.discard", "xs => xs.map(x => x.value)")
+        assert len(hand) == 5 and not pg.locator("#hand input").count()  # was: in the hand, none here
+        pg.focus("#moves input.discard")
+        pg.keyboard.press("Space")  # tick the first card
+        for _ in hand[1:]:
+            pg.keyboard.press("Tab")
+            assert pg.evaluate("document.activeElement.matches('#moves input.discard')")
+        pg.keyboard.press("Tab")
+        assert _focused(pg) == "top-up"  # after the cards: the button
+        pg.keyboard.press("Enter")
+        deadline = time.monotonic() + 15
+        while (now := json.loads(urllib.request.urlopen(f"{url}/api/games/{g['id']}?since=0", timeout=30).read()))["version"] \
+                == g["version"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert any(hand[0] in e["text"] for e in now["log"]), now["log"]  # the ticked card was discarded
+    assert not errors, errors
+
+
 def test_the_end_of_a_space_mission_game_shows_its_seed(browser, page):
     """The game's JSON carries its seed once the game is over, but the end screen never showed
     it: a player could not note it to deal the game again. Now it does (a seed not chosen too)."""

@@ -147,13 +147,15 @@ function focusFirstMove(always) {
   const active = document.activeElement;
   if (!always && active && active !== document.body) return;
   // the game over: its "New game" button (the moves are gone; the focus would fall to the page)
-  const first = document.querySelector("#moves .move:enabled") || (GAME && GAME.over ? $("again") : null);
+  // (a top up: its first card to tick, then Tab on to the button)
+  const first = document.querySelector("#moves .move:enabled, #moves input.discard:enabled") ||
+    (GAME && GAME.over ? $("again") : null);
   if (first) first.focus({preventScroll: true});
 }
 
 function setBusy(busy) {
   BUSY = busy;
-  document.querySelectorAll("#moves button, #game-buttons button, #ng-start").forEach(b => {
+  document.querySelectorAll("#moves button, #moves input, #game-buttons button, #ng-start").forEach(b => {
     b.disabled = busy || (b.id === "undo" && !(GAME && GAME.can_undo));
   });
   if (!busy) setTimeout(followAddress);  // back or forward pressed while busy: that game now
@@ -226,15 +228,8 @@ function renderMine(game) {
   const view = game.view, box = $("mine");
   const me = view.seats.find(sv => sv.seat === game.seat);
   const parts = [];
-  const ups = game.moves.filter(m => m.kind === "top_up");
   const hand = node("div", {id: "hand", role: "group", "aria-label": "your hand"}, node("strong", {}, "Your hand: "));
-  for (const card of me.hand || []) {
-    if (ups.length) {
-      hand.append(node("label", {class: "card"}, node("input", {type: "checkbox", value: card, class: "discard"}), card));
-    } else {
-      hand.append(node("span", {class: "card"}, card));
-    }
-  }
+  for (const card of me.hand || []) hand.append(node("span", {class: "card"}, card));  // ticked in the moves' Top up
   parts.push(hand);
   parts.push(node("p", {}, `Your tiles: ${me.collection_text} | provisional score ${me.score.total}`));
   const where = me.ship === null ? "the jump gate" : view.planets[me.ship].name;
@@ -275,9 +270,13 @@ function renderMoves(game) {
     box.append(group);
   }
   if (game.moves.some(m => m.kind === "top_up")) {  // one control, not every subset of the hand
+    // the hand's cards to tick come before the button: Tab goes from the cards to it
+    const me = game.view.seats.find(sv => sv.seat === game.seat);
+    const cards = (me.hand || []).map(card => node("label", {class: "card"},
+      node("input", {type: "checkbox", value: card, class: "discard"}), card));
     box.append(node("div", {class: "move-group", role: "group", "aria-label": "Top up"}, node("h3", {}, "Top up"),
-      node("button", {type: "button", id: "top-up", class: "move", "data-kind": "top_up", onclick: topUp},
-           "Top up: discard the ticked cards (none: keep all), draw to 5")));
+      ...cards, node("button", {type: "button", id: "top-up", class: "move", "data-kind": "top_up", onclick: topUp},
+                     "Top up: discard the ticked cards (none: keep all), draw to 5")));
   }
 }
 
@@ -297,7 +296,7 @@ async function play(action) {
 }
 
 function topUp() {
-  const ticked = [...document.querySelectorAll("#hand input.discard:checked")].map(i => i.value).sort();
+  const ticked = [...document.querySelectorAll("#moves input.discard:checked")].map(i => i.value).sort();
   const move = GAME.moves.find(m => m.kind === "top_up" && [...m.cards].sort().join(" ") === ticked.join(" "));
   if (!move) { showError("no top up discards exactly those cards"); return; }
   play(move.action);
