@@ -240,37 +240,24 @@ def test_a_top_up_by_keyboard_ticks_the_cards_before_its_button(browser, page):
     assert not errors, errors
 
 
-def test_the_end_of_a_space_mission_game_shows_its_seed(browser, page):
-    """The game's JSON carries its seed once the game is over, but the end screen never showed
-    it: a player could not note it to deal the game again. Now it does (a seed not chosen too)."""
-    playwright_or_skip()
-    from spacemission_cli.web.app import create_app
-
-    pg, errors = page
-    with served(create_app(["random"])) as url:
-        g = _post(f"{url}/api/games", {"max_rounds": 1})  # a random seed, hidden until the end
-        assert g["seed"] is None
-        while not g["over"]:
-            g = _post(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"], "version": g["version"]})
-        pg.goto(f"{url}/?delay=0#game={g['id']}")
-        pg.wait_for_selector("#final:not([hidden])")
-        assert pg.inner_text("#final-seed") == f"Seed {g['seed']}: a new game with this seed deals the same cards."
-    assert not errors, errors
-
-
-def test_the_end_of_a_red_planet_game_shows_its_seed(browser, page):
-    """As on the Space Mission page: the seed, known once the game is over, is on the end screen."""
+@pytest.mark.parametrize("body, address, shown", [
+    ({"max_rounds": 1}, "/?delay=0", "#final:not([hidden])"),
+    ({"game": "red_planet"}, "/play/red_planet", "#final table"),
+], ids=["spacemission", "red_planet"])
+def test_the_end_of_a_game_shows_its_seed(browser, page, body, address, shown):
+    """The game's JSON carries its seed once the game is over, but neither page's end screen
+    showed it: a player could not note it to deal the game again. Now both do (a seed not chosen too)."""
     playwright_or_skip()
     from spacemission_cli.web.app import create_app
 
     pg, errors = page
     with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
-        g = _post(f"{url}/api/games", {"game": "red_planet"})
+        g = _post(f"{url}/api/games", body)  # a random seed, hidden until the end
         assert g["seed"] is None
         while not g["over"]:
             g = _post(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"], "version": g["version"]})
-        pg.goto(f"{url}/play/red_planet#game={g['id']}")
-        pg.wait_for_selector("#final table")
+        pg.goto(f"{url}{address}#game={g['id']}")
+        pg.wait_for_selector(shown)
         assert pg.inner_text("#final-seed") == f"Seed {g['seed']}: a new game with this seed deals the same cards."
     assert not errors, errors
 
