@@ -281,8 +281,8 @@ def record_from_save(data: dict, where: str) -> dict:
 
     if not is_version(data.get("version"), SAVE_VERSION):
         raise ReplayError(f"{where}: saved game version {json_shown(data.get('version'))}; expected {SAVE_VERSION}")
-    if missing_save_field(data):
-        raise ReplayError(f"{where}: {missing_save_field(data)}")
+    if missing := missing_save_field(data):
+        raise ReplayError(f"{where}: {missing}")
     try:
         state = state_from_dict(data["state"])
         specs, seat, n = data["specs"], data["seat"], state.num_players
@@ -322,7 +322,7 @@ def _check_shape(rec, where: str) -> None:
 
         check_record(rec, where)
         return _check_seat_fields(rec, where)
-    if not isinstance(cfg, dict) or not {"num_players", "rules", "max_rounds"} <= set(cfg):
+    if not isinstance(cfg, dict) or not set(CONFIG_FIELDS) <= set(cfg):
         raise ReplayError(f"{where}: config must hold num_players, rules and max_rounds")
     problem = record_config_problem(cfg, required=CONFIG_FIELDS)
     if problem:

@@ -184,12 +184,13 @@ def _check_version(game, version, nothing: str) -> None:
     """Under the game's lock: refuse a request made from a view of another version of the game
     (400 for one it never had, 409 for an older one: a page's stale view); ``nothing`` says
     what was not done ("nothing was played")."""
-    if version is not None and version > game.version:  # never given: not a page's older view
+    if version is None or version == game.version:  # no check asked, or the view is the game's
+        return
+    if version > game.version:  # never given: not a page's older view
         raise ApiError(400, f"version {version} is not one this game has had: it is at version {game.version} "
                             f"(the game's version, from its JSON); {nothing}")
-    if version is not None and version != game.version:
-        raise ApiError(409, f"the game changed since your page's view of it (version {version} there, "
-                            f"{game.version} now); {nothing}: look at the game again")
+    raise ApiError(409, f"the game changed since your page's view of it (version {version} there, "
+                        f"{game.version} now); {nothing}: look at the game again")
 
 
 def _locked(game, work):
