@@ -23,6 +23,19 @@ def test_tables(capsys):
     assert "pettingzoo" not in out and "random" in out
 
 
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_bot_table_gives_per_cpu_second_figures_for_every_game(game, capsys):
+    """Red Planet's bot table had wall-clock columns only, Space Mission's also per CPU second
+    (the steadier figures on a shared machine): both games give the same four figures."""
+    argv = ["--game", game, "--only", "agents", "--agents", "random", "--seconds", "0.1", "--agent-batch", "8"]
+    assert bench.main(argv + ["--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["agents"]
+    assert all(row[k] > 0 for k in ("single_per_s", "batched_per_s", "single_per_cpu_s", "batched_per_cpu_s"))
+    assert bench.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "act() /CPU s" in out and "act_batch /CPU s" in out and "per-CPU-second figures are steadier" in out
+
+
 def test_default_agents_are_the_installed_ones():
     from spacemission_agents.registry import available_agents
 
