@@ -14,8 +14,8 @@ import pytest
 from spacemission_env import pettingzoo_env, red_planet_v2, spacemission_v3
 from spacemission_env.games import RENDER_MODES, check_render_mode, get_game
 from spacemission_env.gym_env import GameEnv
-from spacemission_env.sb3 import SpaceMissionVecEnv
 from spacemission_env.vector import VectorEnv
+from tests.helpers.sb3 import vec_env
 
 GAMES = ("spacemission", "red_planet")
 
@@ -25,7 +25,7 @@ def _players(game):
 
 
 def _sb3(game):
-    venv = SpaceMissionVecEnv(2, num_players=_players(game), seed=0, game=game)
+    venv = vec_env(2, num_players=_players(game), seed=0, game=game)
     venv.reset()
     return venv
 
@@ -51,7 +51,7 @@ TAKERS = {  # (game, mode) -> the call that takes the mode
     "env()": lambda game, m: pettingzoo_env.env(render_mode=m, num_players=_players(game), game=game),
     "versioned env()": lambda game, m: {"spacemission": spacemission_v3, "red_planet": red_planet_v2}[game].env(
         render_mode=m, num_players=_players(game)),
-    "SB3 VecEnv": lambda game, m: SpaceMissionVecEnv(2, render_mode=m, num_players=_players(game), game=game),
+    "SB3 VecEnv": lambda game, m: vec_env(2, render_mode=m, num_players=_players(game), game=game),
     "SB3 set_attr": lambda game, m: _sb3(game).set_attr("render_mode", m),
     "SB3 render": lambda game, m: _sb3(game).render(m),
     "VectorEnv render": lambda game, m: _vector(game).render(0, m),
@@ -104,7 +104,7 @@ def test_the_mode_is_checked_before_the_rest_of_the_call(game):
 
 def test_sb3_render_does_not_read_a_falsy_mode_as_its_default():
     """``render(0)`` and ``render("")`` rendered game 0 as text with ``mode or render_mode``."""
-    venv = SpaceMissionVecEnv(2, seed=0, render_mode="ansi")
+    venv = vec_env(2, seed=0, render_mode="ansi")
     venv.reset()
     with pytest.raises(TypeError, match="got int: 0"):
         venv.render(0)

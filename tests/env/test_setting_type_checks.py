@@ -23,8 +23,8 @@ from spacemission_env.games import GameConfig, GameConfigError, GameConfigTypeEr
 from spacemission_env.gym_env import GameEnv
 from spacemission_env.policies import RandomPolicy
 from spacemission_env.red_planet.errors import WrongTypeError
-from spacemission_env.sb3 import SpaceMissionVecEnv
 from spacemission_env.vector import VectorEnv
+from tests.helpers.sb3 import vec_env
 
 GAMES = ("spacemission", "red_planet")
 ENV_IDS = {"spacemission": "SpaceMission-v3", "red_planet": "RedPlanet-v2"}
@@ -47,7 +47,7 @@ BUILDERS = {  # name -> (game, settings) -> the constructor's call
     "versioned env()": lambda game, kw: VERSIONED[game].env(**_kwargs(game, kw)),
     "versioned raw_env": lambda game, kw: VERSIONED[game].raw_env(**_kwargs(game, kw)),
     "VectorEnv": lambda game, kw: VectorEnv(2, game=game, **_kwargs(game, kw)),
-    "SB3 VecEnv": lambda game, kw: SpaceMissionVecEnv(2, game=game, **_kwargs(game, kw)),
+    "SB3 VecEnv": lambda game, kw: vec_env(2, game=game, **_kwargs(game, kw)),
 }
 SINGLE_LEARNER = ("GameEnv", "gymnasium.make", "SB3 VecEnv")  # the ones with opponents
 WITH_ILLEGAL_ACTION = ("GameEnv", "gymnasium.make", "raw_env", "env()", "versioned env()", "versioned raw_env")
@@ -169,15 +169,15 @@ def test_an_opponent_asking_for_an_observation_type_of_the_wrong_type(builder):
 def test_sb3_opponent_sampler_and_pool_of_the_wrong_type(game):
     n = _players(game)
     with pytest.raises(TypeError, match=r"^opponent_sampler must be None or a callable .*, got int: 3$") as info:
-        SpaceMissionVecEnv(2, num_players=n, game=game, opponent_sampler=3)
+        vec_env(2, num_players=n, game=game, opponent_sampler=3)
     assert type(info.value) is SettingTypeError and isinstance(info.value, ValueError)
     sampler = lambda rng, k: np.zeros((k, n - 1), dtype=np.int64)  # noqa: E731
     with pytest.raises(TypeError, match=r"^with opponent_sampler, opponents must be a non-empty list of policies "
                                         r"\(the pool\), got RandomPolicy: ") as info:
-        SpaceMissionVecEnv(2, num_players=n, game=game, opponent_sampler=sampler, opponents=RandomPolicy())
+        vec_env(2, num_players=n, game=game, opponent_sampler=sampler, opponents=RandomPolicy())
     assert type(info.value) is SettingTypeError and isinstance(info.value, ValueError)
     with pytest.raises(ValueError, match="non-empty list") as info:
-        SpaceMissionVecEnv(2, num_players=n, game=game, opponent_sampler=sampler, opponents=[])
+        vec_env(2, num_players=n, game=game, opponent_sampler=sampler, opponents=[])
     assert type(info.value) is ValueError
 
 

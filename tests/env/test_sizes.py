@@ -7,18 +7,18 @@ import pytest
 
 from spacemission_env import checks
 from spacemission_env.red_planet.engine import api as rp_engine
-from spacemission_env.sb3 import GameVecEnv
 from spacemission_env.space_mission.engine import api as sm_engine
 from spacemission_env.space_mission.engine.state import game_bytes
 from spacemission_env.vector import VectorEnv
+from tests.helpers.sb3 import vec_env
 
 MiB = 2**20
 
 BUILDERS = {
     "sm engine": (lambda n: sm_engine.init(n, 2), "batch_size"),
     "rp engine": (lambda n: rp_engine.init(n, 3), "batch_size"),
-    "sm VecEnv": (lambda n: GameVecEnv(n, num_players=2), "num_envs"),
-    "rp VecEnv": (lambda n: GameVecEnv(n, game="red_planet", num_players=3), "num_envs"),
+    "sm VecEnv": (lambda n: vec_env(n, num_players=2), "num_envs"),
+    "rp VecEnv": (lambda n: vec_env(n, game="red_planet", num_players=3), "num_envs"),
     "sm VectorEnv": (lambda n: VectorEnv(n, num_players=2), "num_envs"),
     "rp VectorEnv": (lambda n: VectorEnv(n, game="red_planet", num_players=3), "num_envs"),
 }

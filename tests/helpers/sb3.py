@@ -12,3 +12,11 @@ else:
     REASON = ""
 
 needs_sb3 = pytest.mark.skipif(GameVecEnv is None, reason=REASON)
+
+
+def vec_env(*args, **kwargs):
+    """``GameVecEnv(*args, **kwargs)``; where stable-baselines3 is missing, the test that calls
+    it skips with the reason (for tables of builders over every interface, whose other rows run)."""
+    if GameVecEnv is None:
+        pytest.skip(REASON)
+    return GameVecEnv(*args, **kwargs)
