@@ -61,6 +61,22 @@ def _cwd_importable() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        try:
+            code = _run(argv)
+        finally:  # here, not at the interpreter's exit (after --help's SystemExit too), so that a
+            sys.stdout.flush()  # closed reader is caught below
+    except BrokenPipeError:
+        # the reader went away (`spacemission demo | head -1`, Python 3.10's argparse writing --help):
+        # stop quietly, as other command-line tools do, not with a traceback; stdout goes to devnull
+        # so that the final flush cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
+    return int(code or 0)
+
+
+def _run(argv: list[str]) -> int | None:
+    """The command's exit status: its module's ``main``, or the top-level parser's (help, errors)."""
     if not argv or argv[0] not in COMMANDS:
         ap = _parser()
         if argv and not argv[0].startswith("-"):
@@ -68,16 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.parse_args(argv)  # --help, or the error for a missing command
         return 2
     _cwd_importable()
-    module = importlib.import_module(COMMANDS[argv[0]][0])
-    try:
-        code = module.main(argv[1:])
-        sys.stdout.flush()  # here, not at the interpreter's exit, so that a closed reader is caught below
-    except BrokenPipeError:
-        # the reader went away (`spacemission demo | head -1`): stop quietly, as other command-line
-        # tools do, not with a traceback; stdout goes to devnull so that the final flush cannot fail again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return BROKEN_PIPE
-    return int(code or 0)
+    return importlib.import_module(COMMANDS[argv[0]][0]).main(argv[1:])
 
 
 if __name__ == "__main__":

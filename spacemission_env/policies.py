@@ -241,10 +241,19 @@ def check_policy(p) -> None:
 def note_opponent_failure(exc: BaseException, who: str) -> None:
     """Add to an exception raised inside an opponent's ``act``/``act_batch`` which
     opponent raised it, and that the env needs ``reset()`` (Python 3.11+ notes; the
-    exception keeps its type)."""
+    exception keeps its type). Python 3.10 has no ``add_note``: the note goes into the same
+    ``__notes__`` list, which code can read there too (3.10's tracebacks do not print it)."""
+    if not isinstance(exc, Exception):
+        return
+    note = f"raised by {who}; the environment needs reset()"
     add_note = getattr(exc, "add_note", None)
-    if callable(add_note) and isinstance(exc, Exception):
-        add_note(f"raised by {who}; the environment needs reset()")
+    if callable(add_note):
+        add_note(note)
+        return
+    try:
+        exc.__notes__ = [*getattr(exc, "__notes__", ()), note]
+    except (AttributeError, TypeError):  # an exception type that takes no attributes: its message alone
+        pass
 
 
 def seed_policies(policies, seed_sequence: np.random.SeedSequence) -> None:
