@@ -97,15 +97,17 @@ def render_ansi(state: GameState) -> str:
     """A plain-text table of the whole game state."""
     n = state.num_players
     lines = _header(state)
-    lines.append("pos planet        coords        pile                station  probes            ships")
+    probes = [" ".join(f"P{q}:{state.probes_on(p, q)}" for q in range(n) if state.probes_on(p, q)) or "-"
+              for p in range(RING_SIZE)]
+    width = max(17, *(len(text) + 1 for text in probes))  # four or five seats' probes need more: the ships stay apart
+    lines.append(f"pos planet        coords       pile                station  {'probes':<{width}} ships")
     for p in range(RING_SIZE):
         planet = state.ring[p]
         j, s, lnd = _coords(planet)
         station = "-" if state.stations[p] == NO_STATION else f"P{state.stations[p]}"
-        probes = " ".join(f"P{q}:{state.probes_on(p, q)}" for q in range(n) if state.probes_on(p, q)) or "-"
         ships = " ".join(f"P{q}" for q in range(n) if state.players[q].ship == p) or "-"
         lines.append(
-            f"{p:<3} {PLANET_NAMES[planet]:<13} {j} {s} {lnd:<6} {_pile_text(state, p):<19} {station:<8} {probes:<17} {ships}"
+            f"{p:<3} {PLANET_NAMES[planet]:<13} {j} {s} {lnd:<6} {_pile_text(state, p):<19} {station:<8} {probes[p]:<{width}} {ships}"
         )
     gate_ships = " ".join(f"P{q}" for q in range(n) if state.players[q].ship == GATE) or "-"
     gate_probes = " ".join(f"P{q}:{pl.gate_probes}" for q, pl in enumerate(state.players)) or "-"

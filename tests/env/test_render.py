@@ -64,6 +64,28 @@ def test_ansi_shows_stations_probes_and_revealed_piles():
     assert "jump gate: ships P0 P1 P2 | probes P0:2 P1:0 P2:5" in lines
 
 
+def test_ansi_keeps_the_ships_column_apart_from_many_seats_probes():
+    # five seats' probes on one planet (24 characters) ran into the ships column: "P3:1 P4:1 P1"
+    # read as a sixth probe entry or a ship; the column now widens to the longest probes text
+    from tests.helpers.positions import position
+
+    s = position(5, ring=["Freezer", "Hazard", "Caldera", "Green Heggar", "Ruby Red", "Aurora", "Basalt", "Cinder"],
+                 ships={0: None, 1: 3, 2: None, 3: None, 4: None},
+                 reservations={(3, q): {"water": 1} for q in range(5)})
+    lines = render_ansi(s).splitlines()
+    header = next(line for line in lines if line.startswith("pos planet"))
+    at = header.index("ships")
+    for p in range(8):
+        row = next(line for line in lines if line.startswith(f"{p} "))
+        assert row[at - 1] == " " and row[at - 2] == " ", row  # the probes end before the ships column
+        assert row[at:].split() == (["P1"] if p == 3 else ["-"]), row
+        # each heading stands over its column (the headings from "pile" on stood one to the right)
+        assert re.match(r"pile \d ", row[header.index("pile"):]), row
+        assert row[header.index("station"):].split()[0] == "-", row
+    row3 = next(line for line in lines if line.startswith("3 "))
+    assert row3[header.index("probes"):at].split() == [f"P{q}:1" for q in range(5)], row3
+
+
 def test_rgb_picture_is_a_real_image_that_changes_with_the_state():
     start = new_game(3, seed=1)
     img = render_rgb(start)
