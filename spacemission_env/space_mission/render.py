@@ -351,8 +351,10 @@ def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
     public (reservations appear as probe counts, never by type)."""
     Image = require("PIL.Image", "render", "rgb_array rendering")
     ImageDraw = require("PIL.ImageDraw", "render", "rgb_array rendering")
-    if viewer is not None and (not is_int(viewer)
-                               or not 0 <= viewer < state.num_players):
+    if viewer is not None and not is_int(viewer):  # a str, a float, a bool: the wrong type (as Red Planet's)
+        raise TypeError(f"viewer must be an int seat in 0..{state.num_players - 1} or None, "
+                        f"got {type(viewer).__name__} {shown(viewer)}")
+    if viewer is not None and not 0 <= viewer < state.num_players:
         raise ValueError(f"viewer must be a seat in 0..{state.num_players - 1} or None, got {shown(viewer)}")
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)

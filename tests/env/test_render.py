@@ -226,6 +226,14 @@ def test_viewer_picture_hides_other_hands_and_tiles():
         render_rgb(s, viewer=3)
 
 
+@pytest.mark.parametrize("viewer, error", [("0", TypeError), (True, TypeError), (1.0, TypeError), (-1, ValueError),
+                                           (3, ValueError)])
+def test_a_bad_viewer_raises_the_error_of_its_kind(viewer, error):
+    # a viewer of the wrong type raised ValueError here, TypeError in Red Planet's render (checks' convention)
+    with pytest.raises(error, match="viewer must be"):
+        render_rgb(new_game(3, seed=0), viewer)
+
+
 def test_docs_board_picture_is_there_and_linked():
 
     root = ROOT
