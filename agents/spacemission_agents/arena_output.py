@@ -122,14 +122,16 @@ def plot_png(result, path) -> None:
     ax1.set_title("win rate of row vs column")
     for (x, y), p in result.pairs.items():
         i, j = names.index(x), names.index(y)
+        r, g, b, _ = im.cmap(im.norm(p.win_rate))  # the cell's colour: white text on the dark ends of the scale
+        ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
         ax1.text(j, i, f"{_fmt(p.win_rate, 2)}\n[{_fmt(p.ci_low, 2)}, {_fmt(p.ci_high, 2)}]", ha="center", va="center",
-                 fontsize=8)
+                 fontsize=8, color=ink)
     fig.colorbar(im, ax=ax1, fraction=0.046, pad=0.04)
     mu = np.array([a.mu for a in result.agents])
     sigma = np.array([a.sigma for a in result.agents])
     ordinal = np.array([a.ordinal for a in result.agents])
     y = np.arange(k)
-    ax2.barh(y, mu, xerr=2 * sigma, color="tab:blue", alpha=0.7, capsize=4, label="mu +- 2 sigma")
+    ax2.barh(y, mu, xerr=2 * sigma, color="tab:blue", alpha=0.7, capsize=4, label="mu (bar), +- 2 sigma (whiskers)")
     ax2.plot(ordinal, y, "ko", label="ordinal (mu - 3 sigma)")
     ax2.set_yticks(y, names)
     ax2.invert_yaxis()

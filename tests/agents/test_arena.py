@@ -1,7 +1,9 @@
 """agents/spacemission_agents/arena.py: a short duplicate-format arena of random vs kind-random (2 and 3
 players): the schedule, the statistics, the files, replays of the recorded games in the
 reference engine, and results identical for any worker count."""
+import copy
 import csv
+import dataclasses
 import json
 import os
 from collections import Counter
@@ -157,6 +159,36 @@ def test_a_plot_that_cannot_be_written_leaves_no_figure_open(two, tmp_path):
         with pytest.raises(OSError):
             plot_png(result, tmp_path / "gone" / "arena.png")
     assert len(plt.get_fignums()) == before
+
+def test_the_plot_legend_names_bar_and_whiskers_and_cell_text_stands_out(two, tmp_path, monkeypatch):
+    """arena.png: the ratings legend called the bar "mu +- 2 sigma" (the bar is mu, the whiskers
+    the +-2 sigma), and the win-rate cells wrote black text on the dark red and dark green ends
+    of the scale (0.0 and 1.0, the commonest rates), hard to read at the picture's size."""
+    from matplotlib.colors import to_rgb
+    from matplotlib.figure import Figure
+
+    from spacemission_agents.arena_output import plot_png
+
+    result, _ = two
+    result = copy.copy(result)  # the ends of the scale, where black text was unreadable
+    result.pairs = {pair: dataclasses.replace(p, win_rate=float(i % 2)) for i, (pair, p) in enumerate(result.pairs.items())}
+    figures = []
+    monkeypatch.setattr(Figure, "savefig", lambda fig, *a, **k: figures.append(fig))
+    plot_png(result, tmp_path / "arena.png")
+    (fig,) = figures
+    heat, ratings = fig.axes[:2]  # then the colour bar
+    assert sorted(t.get_text() for t in ratings.get_legend().get_texts()) == ["mu (bar), +- 2 sigma (whiskers)",
+                                                                             "ordinal (mu - 3 sigma)"]
+    image = heat.get_images()[0]
+    texts = heat.texts
+    assert len(texts) == len(result.pairs)
+    for t in texts:
+        j, i = (round(v) for v in t.get_position())
+        cell = np.array(image.cmap(image.norm(image.get_array()[i, j]))[:3])
+        ink = np.array(to_rgb(t.get_color()))
+        weights = np.array([0.299, 0.587, 0.114])
+        assert abs(weights @ cell - weights @ ink) > 0.3, (t.get_text(), cell, ink)
+
 
 def test_results_identical_for_any_worker_count(tmp_path):
     kw = dict(num_players=3, games=15, seed=7, max_rounds=25, chunk_size=5, progress=False)
