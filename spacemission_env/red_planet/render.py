@@ -26,6 +26,7 @@ boxes the parts are drawn in.
 from __future__ import annotations
 
 import math
+import unicodedata
 from functools import lru_cache
 
 import numpy as np
@@ -248,7 +249,26 @@ def _font(size: int):
         return ImageFont.load_default()
 
 
+# Pillow's built-in font has ASCII glyphs only: the German card names' umlauts drew as empty
+# boxes ("Eisbl?cke"). The picture spells them as German does without them; the text keeps them.
+_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+
+
+def _drawable(text: str) -> str:
+    """``text`` in the characters the picture's font has: umlauts spelled out (ae, oe, ue, ss),
+    other accents dropped (é: e), anything else without an ASCII form "?"."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKD", text.translate(_SPELLED))
+    return "".join(c if c.isascii() else "?" for c in text if not unicodedata.combining(c))
+
+
+def _text(draw, xy, text, **kw):
+    draw.text(xy, _drawable(text), **kw)
+
+
 def _centred(draw, xy, text, fill, size):
+    text = _drawable(text)
     font = _font(size)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     draw.text((xy[0] - (right - left) / 2, xy[1] - (bottom - top) / 2 - top), text, fill=fill, font=font)
@@ -336,11 +356,11 @@ def _draw_legend(draw) -> None:
         y = 12 + t * 22
         draw.rectangle([12, y, 30, y + 18], fill=MINERAL_COLOURS[t], outline=(255, 255, 255))
         _centred(draw, (21, y + 9), str(MINERAL_VALUE[t]), (0, 0, 0), 12)
-        draw.text((38, y + 2), f"{name} (value {MINERAL_VALUE[t]})", fill=TEXT, font=font)
+        _text(draw, (38, y + 2), f"{name} (value {MINERAL_VALUE[t]})", fill=TEXT, font=font)
     notes = ("? square: no mineral yet (M-L5)", "+k: leftover counters", "card: discovery card, border: who laid",
              "it, ? if unknown; dots: who looked", "numbered discs: astronauts by colour")
     for i, line in enumerate(notes):
-        draw.text((12, HEIGHT - 14 - 15 * (len(notes) - i)), line, fill=DIM, font=font)
+        _text(draw, (12, HEIGHT - 14 - 15 * (len(notes) - i)), line, fill=DIM, font=font)
 
 
 def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
@@ -359,7 +379,7 @@ def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
     if v["discovery"] != "-":
         owner = PLAYER_COLOURS[v["discovery_owner"]]
         draw.rectangle([xm + 14, y0 + 22, xm + 52, y0 + 48], fill=(40, 30, 60), outline=owner, width=3)
-        _centred(draw, (xm + 33, y0 + 35), "?" if v["discovery"] == "?" else v["discovery"][:5], TEXT, 11)
+        _centred(draw, (xm + 33, y0 + 35), "?" if v["discovery"] == "?" else _drawable(v["discovery"])[:5], TEXT, 11)
         for i, q in enumerate(v["looked"]):  # M-O3b: who looked is public
             draw.rectangle([xm + 16 + 7 * i, y0 + 50, xm + 21 + 7 * i, y0 + 54], fill=PLAYER_COLOURS[q])
     # astronauts by colour, numbered
@@ -373,14 +393,14 @@ def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
 def _draw_header(draw, state: GameState, viewer: int | None) -> None:
     x0, y0, x1, _ = header_region()
     title = "Mission: Red Planet" + (f" - seat {viewer}'s view" if viewer is not None else "")
-    draw.text((x0, y0), title, fill=TEXT, font=_font(20))
+    _text(draw, (x0, y0), title, fill=TEXT, font=_font(20))
     status = status_line(state).split(" | ")
-    draw.text((x0, y0 + 28), status[0], fill=TEXT, font=_font(13))
+    _text(draw, (x0, y0 + 28), status[0], fill=TEXT, font=_font(13))
     if len(status) > 1:
-        draw.text((x0, y0 + 45), status[1], fill=TEXT, font=_font(13))
+        _text(draw, (x0, y0 + 45), status[1], fill=TEXT, font=_font(13))
     piles = piles_text(state, viewer)
-    draw.text((x0, y0 + 62), piles[0] + " | " + piles[2].split(" (")[0], fill=DIM, font=_font(12))
-    draw.text((x0, y0 + 77), piles[1], fill=DIM, font=_font(12))
+    _text(draw, (x0, y0 + 62), piles[0] + " | " + piles[2].split(" (")[0], fill=DIM, font=_font(12))
+    _text(draw, (x0, y0 + 77), piles[1], fill=DIM, font=_font(12))
 
 
 def _draw_slot(draw, state: GameState, k: int) -> None:
@@ -388,14 +408,14 @@ def _draw_slot(draw, state: GameState, k: int) -> None:
     v = slot_view(state, k)
     draw.rectangle([x0, y0, x1, y1], outline=(90, 80, 80))
     if v is None:
-        draw.text((x0 + 6, y0 + 7), f"slot {k}: empty", fill=DIM, font=_font(13))
+        _text(draw, (x0 + 6, y0 + 7), f"slot {k}: empty", fill=DIM, font=_font(13))
         return
     colour = (255, 220, 120) if v["pending"] else TEXT
     air = v["where"] != "pad"
     dest = v["destination"] + (" (token)" if v["token"] else "")
     text = f"slot {k}: ship {v['ship']}, {v['free']} of {v['capacity']} free -> {dest}"
-    draw.text((x0 + 6, y0 + 7), text, fill=colour, font=_font(13))
-    draw.text((x0 + 318, y0 + 7), v["where"], fill=(120, 200, 255) if air else DIM, font=_font(13))
+    _text(draw, (x0 + 6, y0 + 7), text, fill=colour, font=_font(13))
+    _text(draw, (x0 + 318, y0 + 7), v["where"], fill=(120, 200, 255) if air else DIM, font=_font(13))
     for i, (q, n) in enumerate(v["crew"]):
         _disc(draw, x0 + 385 + i * 22, (y0 + y1) / 2, PLAYER_COLOURS[q], str(n))
 
@@ -407,11 +427,11 @@ def _draw_seat(draw, state: GameState, q: int, viewer: int | None) -> None:
     acting = q == state.current_player
     draw.rectangle([x0, y0, x1, y1], outline=PLAYER_COLOURS[q], width=3 if acting else 1)
     who = f"player_{q} ({PLAYER_NAMES[q]})" + (" - this view" if q == viewer else "") + ("  <- to act" if acting else "")
-    draw.text((x0 + 6, y0 + 3), who, fill=PLAYER_COLOURS[q], font=_font(14))
+    _text(draw, (x0 + 6, y0 + 3), who, fill=PLAYER_COLOURS[q], font=_font(14))
     score = f"score {v['total']}" if v["total"] is not None else f"counter points {v['points']}"
     ice, syl, cel = v["counters"]
     font = _font(12)
-    draw.text((x0 + 6, y0 + 21), f"supply {v['supply']}  LiSM {v['lism']}  removed {v['removed']}  | counters "
+    _text(draw, (x0 + 6, y0 + 21), f"supply {v['supply']}  LiSM {v['lism']}  removed {v['removed']}  | counters "
               f"ice {ice} syl {syl} cel {cel} | {score}", fill=TEXT, font=font)
     # the nine role cards (M-C7): bright in hand, dim spent, outlined revealed, dotted committed
     for r, status in enumerate(v["roles"]):
@@ -419,7 +439,7 @@ def _draw_seat(draw, state: GameState, q: int, viewer: int | None) -> None:
         fill = {"hand": (210, 200, 190), "spent": SPENT, "revealed": (255, 230, 120), "committed": (120, 110, 160)}[status]
         draw.rectangle([bx, by, bx + 22, by + 18], fill=fill, outline=(255, 255, 255) if status == "revealed" else BORDER)
         _centred(draw, (bx + 11, by + 9), str(r + 1), (0, 0, 0), 12)
-    draw.text((x0 + 246, y0 + 40), f"commit: {v['commit']}", fill=TEXT, font=font)
+    _text(draw, (x0 + 246, y0 + 40), f"commit: {v['commit']}", fill=TEXT, font=font)
     lines = [f"bonus: {v['bonus']}"]
     if v["setup"]:
         lines.append(f"setup cards: {v['setup']}")
@@ -429,7 +449,7 @@ def _draw_seat(draw, state: GameState, q: int, viewer: int | None) -> None:
     for line in lines:
         if yy + 14 > y1:  # five players leave less room: the last lines give way
             break
-        draw.text((x0 + 6, yy), line[:80], fill=TEXT, font=font)
+        _text(draw, (x0 + 6, yy), line[:80], fill=TEXT, font=font)
         yy += 15
 
 
@@ -456,7 +476,7 @@ def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
     for z in range(NUM_ZONES):
         _draw_zone(draw, state, z, viewer)
     _draw_header(draw, state, viewer)
-    draw.text((PANEL_X, SLOT_TOP - 20), "launch pad (slot: ship, capacity, destination; crew by colour)",
+    _text(draw, (PANEL_X, SLOT_TOP - 20), "launch pad (slot: ship, capacity, destination; crew by colour)",
               fill=DIM, font=_font(12))
     for k in range(state.num_players):
         _draw_slot(draw, state, k)

@@ -248,3 +248,23 @@ def test_the_game_protocols_render_passes_the_viewer_to_the_text():
     with pytest.raises(ValueError, match=r"Space Mission's text view shows the whole table: it takes no viewer \(got viewer=0\)"):
         sm.render(sm_new_game(2, seed=0), "ansi", viewer=0)
     assert isinstance(sm.render(sm_new_game(2, seed=0), "ansi"), str)
+
+
+def test_the_picture_spells_out_the_umlauts_its_font_lacks(monkeypatch):
+    """Pillow's built-in font has no umlauts: "Eisblöcke 1", "Grubenunglück" and "Hübscher Felsen 1"
+    drew with empty boxes in the picture (the web view too). Every text drawn is now ASCII, spelled
+    out as German does without umlauts; the text table keeps the names as they are."""
+    from PIL import ImageDraw
+
+    drawn = []
+    real = ImageDraw.ImageDraw.text
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append(text),
+                                                                                     real(self, xy, text, *a, **k)))
+    s = explicit_position()  # seat 1's bonus "Eisblöcke 1", discovery cards "Grubenunglück", "Hübscher Felsen 1"
+    render_rgb(s)
+    assert drawn and all(text.isascii() for text in drawn), [t for t in drawn if not t.isascii()]
+    assert any("Eisbloecke 1" in text for text in drawn) and any(text.startswith("Grube") for text in drawn)
+    assert "Eisblöcke 1" in render_ansi(s)
+    from spacemission_env.red_planet.render import _drawable
+
+    assert _drawable("Hübscher Felsen, Mine erschöpft, Größe, Café – x") == "Huebscher Felsen, Mine erschoepft, Groesse, Cafe ? x"
