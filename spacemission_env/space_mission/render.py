@@ -165,7 +165,7 @@ def gate_region() -> tuple[int, int, int, int]:
 
 HEADER_TOP, HEADER_BOTTOM = 10, 128
 LEGEND_HEIGHT = 58
-PANEL_LINE = 16
+PANEL_LINE, MIN_PANEL_LINE = 16, 13  # a panel's line spacing, and the closest it gets
 
 
 def _panel_top(q: int, num_players: int) -> int:
@@ -327,12 +327,15 @@ def _draw_panel(draw, state: GameState, viewer: int | None) -> None:
         who = f"player_{q} ({PLAYER_NAMES[q]})" + (" - this view" if q == viewer else "")
         draw.text((x0 + 8, top + 4), who + ("  <- to act" if acting else ""), fill=PLAYER_COLOURS[q], font=_font(15))
         yy = top + 24
-        for line in _player_lines(state, q, viewer, totals):
-            for part in _wrap(draw, line, font, width):
-                if yy + PANEL_LINE > bottom:  # five players leave less room: the last lines give way
-                    break
-                draw.text((x0 + 8, yy), part, fill=TEXT, font=font)
-                yy += PANEL_LINE
+        parts = [part for line in _player_lines(state, q, viewer, totals) for part in _wrap(draw, line, font, width)]
+        # five players leave less room: the lines close up to fit (at most to MIN_PANEL_LINE), and
+        # only then do the last ones give way (the last turn went first when the tiles took two lines)
+        step = max(MIN_PANEL_LINE, min(PANEL_LINE, (bottom - yy) // len(parts)))
+        for part in parts:
+            if yy + step > bottom:
+                break
+            draw.text((x0 + 8, yy), part, fill=TEXT, font=font)
+            yy += step
     # legend
     y = HEIGHT - LEGEND_HEIGHT + 8
     cx = x0

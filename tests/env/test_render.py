@@ -241,3 +241,24 @@ def test_docs_board_picture_is_there_and_linked():
         assert im.size == (1200, 800)
     assert "docs/images/board.png" in (root / "README.md").read_text()
     assert "images/board.png" in (root / "docs" / "play.md").read_text()
+
+
+def test_five_players_panels_keep_the_last_turn_when_the_tiles_take_two_lines(monkeypatch):
+    # five seats' panels have room for five lines of 16 pixels: a collection wrapping onto a
+    # second line pushed the "last turn" line out of the box, and it was not drawn at all
+    from PIL import ImageDraw
+
+    drawn = []
+    real = ImageDraw.ImageDraw.text
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append((xy, text)),
+                                                                                     real(self, xy, text, *a, **k)))
+    many = {"mineral_red": 1, "mineral_green": 1, "alien_blue": 3, "matter_blue": 1, "water": 2, "medal": 1}
+    s = position(5, ring=RING, collections={0: many})
+    render_rgb(s)
+    for q in range(5):
+        x0, top, x1, bottom = panel_region(q, 5)
+        inside = [text for (x, y), text in drawn if x0 <= x < x1 and top <= y < bottom]
+        assert any(text.startswith("last turn:") for text in inside), (q, inside)
+        if q == 0:  # the collection takes two lines
+            tiles = next(i for i, text in enumerate(inside) if text.startswith("tiles:"))
+            assert "medal" not in inside[tiles] and "medal" in inside[tiles + 1], inside
