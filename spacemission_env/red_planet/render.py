@@ -204,7 +204,8 @@ def render_ansi(state: GameState, viewer: int | None = None) -> str:
     _check_viewer(state, viewer)
     n = state.num_players
     lines = [f"Mission: Red Planet, {n} players, {status_line(state)}"
-             + (f" | seat {viewer}'s view" if viewer is not None else ""), " | ".join(piles_text(state, viewer))]
+             + (f" | seat {viewer}'s view" if viewer is not None else " | whole table: every card shown"),
+             " | ".join(piles_text(state, viewer))]
     lines.append("zone            kind     mineral    left  discovery" + " " * 30 + "astronauts")
     for z in range(NUM_ZONES):
         v = zone_view(state, z, viewer)
@@ -392,7 +393,7 @@ def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
 
 def _draw_header(draw, state: GameState, viewer: int | None) -> None:
     x0, y0, x1, _ = header_region()
-    title = "Mission: Red Planet" + (f" - seat {viewer}'s view" if viewer is not None else "")
+    title = "Mission: Red Planet" + (f" - seat {viewer}'s view" if viewer is not None else " - whole table, every card shown")
     _text(draw, (x0, y0), title, fill=TEXT, font=_font(20))
     status = status_line(state).split(" | ")
     _text(draw, (x0, y0 + 28), status[0], fill=TEXT, font=_font(13))

@@ -97,6 +97,7 @@ def render_ansi(state: GameState) -> str:
     """A plain-text table of the whole game state."""
     n = state.num_players
     lines = _header(state)
+    lines[0] += " | whole table: every hand shown"  # not a seat's view (the picture takes a viewer)
     probes = [" ".join(f"P{q}:{state.probes_on(p, q)}" for q in range(n) if state.probes_on(p, q)) or "-"
               for p in range(RING_SIZE)]
     width = max(17, *(len(text) + 1 for text in probes))  # four or five seats' probes need more: the ships stay apart
@@ -308,7 +309,7 @@ def _draw_panel(draw, state: GameState, viewer: int | None) -> None:
     x0 = BOARD + 10
     y = HEADER_TOP + 6
     header = _header(state)
-    title = f"Space Mission [{state.rules}]" + (f" - seat {viewer}'s view" if viewer is not None else "")
+    title = f"Space Mission [{state.rules}]" + (f" - seat {viewer}'s view" if viewer is not None else " - whole table")
     draw.text((x0, y), title, fill=TEXT, font=_font(20))
     y += 30
     status = header[0].split(": ", 1)[1]

@@ -262,3 +262,21 @@ def test_five_players_panels_keep_the_last_turn_when_the_tiles_take_two_lines(mo
         if q == 0:  # the collection takes two lines
             tiles = next(i for i, text in enumerate(inside) if text.startswith("tiles:"))
             assert "medal" not in inside[tiles] and "medal" in inside[tiles + 1], inside
+
+
+def test_the_whole_table_says_it_is_not_a_seats_view(monkeypatch):
+    # the text (every hand) and the picture without a viewer did not say they show what no seat
+    # sees; a person watching an env's render could take it for the acting seat's view
+    from PIL import ImageDraw
+
+    s = position(3, ring=RING)
+    assert render_ansi(s).splitlines()[0].endswith("| whole table: every hand shown")
+    drawn = []
+    real = ImageDraw.ImageDraw.text
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append(text),
+                                                                                     real(self, xy, text, *a, **k)))
+    render_rgb(s)
+    assert "Space Mission [yucata] - whole table" in drawn
+    drawn.clear()
+    render_rgb(s, viewer=1)
+    assert "Space Mission [yucata] - seat 1's view" in drawn and not any("whole table" in t for t in drawn)

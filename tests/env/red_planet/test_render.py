@@ -268,3 +268,19 @@ def test_the_picture_spells_out_the_umlauts_its_font_lacks(monkeypatch):
     from spacemission_env.red_planet.render import _drawable
 
     assert _drawable("Hübscher Felsen, Mine erschöpft, Größe, Café – x") == "Huebscher Felsen, Mine erschoepft, Groesse, Cafe ? x"
+
+
+def test_the_whole_table_says_it_is_not_a_seats_view(monkeypatch):
+    """Without a viewer the text and the picture show every seat's hidden cards; they now say so,
+    as a seat's view says whose it is (before: no word, easy to take for the acting seat's view)."""
+    from PIL import ImageDraw
+
+    s = explicit_position()
+    assert render_ansi(s).splitlines()[0].endswith("| whole table: every card shown")
+    assert "whole table" not in render_ansi(s, viewer=0)
+    drawn = []
+    real = ImageDraw.ImageDraw.text
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append(text),
+                                                                                     real(self, xy, text, *a, **k)))
+    render_rgb(s)
+    assert "Mission: Red Planet - whole table, every card shown" in drawn
