@@ -285,7 +285,7 @@ def _private_lines(view: View) -> list:
         hand = "  ".join(sv.hand) or "-"
         lines.append(Text.from_markup(f"{styled(sv.seat, who)} hand: {hand} | tiles: {tiles_text(sv.collection)}"))
         s = sv.score
-        lines.append(Text(f"  provisional score {s['total']}: jump gate {s['jump_gate']}, stations {s['stations']}, "
+        lines.append(Text(f"  {'final' if view.game_over else 'provisional'} score {s['total']}: jump gate {s['jump_gate']}, stations {s['stations']}, "
                           f"minerals {s['minerals']}, aliens {s['aliens']}, matter {s['matter']}, water {s['water']}, "
                           f"medals {s['medals']}"))
     if view.observer is not None:

@@ -62,6 +62,8 @@ def test_the_end_shows_everything(monkeypatch, capsys):
     assert code == 0
     end = out.split("The end: every card and tile face up")[1]
     assert "blue hand:" in end and "yellow hand:" in end and "pile:" in end
+    # the scores under the hands are the final ones (they read "provisional score" after the game)
+    assert end.count("  final score ") == 3 and "provisional" not in end
 
 
 def test_save_then_quit_and_overwrite_ask(tmp_path, monkeypatch, capsys):
