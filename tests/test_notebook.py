@@ -1,5 +1,6 @@
 """notebooks/quickstart.ipynb runs top to bottom in a real kernel (nbclient), with no cell error."""
 import json
+import re
 import time
 
 import pytest
@@ -25,6 +26,8 @@ def test_quickstart_notebook_executes():
     elapsed = time.perf_counter() - start
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "steps; scores" in text and "winners" in text and "blocks, e.g." in text
+    # every seat's score (the cell printed one number, the last seat's, as "scores")
+    assert re.search(r"steps; scores \{'player_0': \d+, 'player_1': \d+, 'player_2': \d+\}", text), text[:300]
     images = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if "image/png" in o.get("data", {})]
     assert len(images) == 2, "the board picture and the arena plot"
     # the committed outputs (shown where notebooks are read without a kernel, tools/make_notebook.py

@@ -23,15 +23,17 @@ import spacemission_env
 env = spacemission_env.env(num_players=3, rules="yucata", render_mode="rgb_array")
 env.reset(seed=7)
 rng = np.random.default_rng(7)
-steps, picture = 0, None
+steps, picture, totals = 0, None, {}
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
+    if terminated or truncated:
+        totals[agent] = info["scores"]["total"]  # each seat's final score, in its info at the end
     action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
     env.step(action)
     steps += 1
     if steps == 90:
         picture = env.render()  # H x W x 3 uint8: the board as it is now
-print(f"{steps} steps; scores {info['scores']['total']}; ended at the round limit: {info['round_limit']}")"""),
+print(f"{steps} steps; scores {dict(sorted(totals.items()))}; ended at the round limit: {info['round_limit']}")"""),
     ("markdown", "## The board picture\n\nPlanets in a ring around the jump gate with their coordinates, piles, probes, "
                  "stations and ships; the panel shows each player's chips, hand, tiles, score and last turn."),
     ("code", """import matplotlib.pyplot as plt
