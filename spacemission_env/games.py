@@ -173,7 +173,7 @@ class Game:
                                  f"(got viewer={shown(viewer)}); mode 'rgb_array' takes one")
             if mode == "ansi":
                 return text
-            print(text)
+            print(text + "\n", flush=True)  # a blank line between frames, as the render modules' render_human
             return None
         return module.render_rgb(state, viewer=viewer)
 

@@ -280,3 +280,19 @@ def test_the_whole_table_says_it_is_not_a_seats_view(monkeypatch):
     drawn.clear()
     render_rgb(s, viewer=1)
     assert "Space Mission [yucata] - seat 1's view" in drawn and not any("whole table" in t for t in drawn)
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_human_frames_are_apart(game, capsys):
+    # render_mode="human" printed each frame straight after the last one (Game.render's print),
+    # though render_human, which the module docs name as that mode, ends each with a blank line
+    from spacemission_env import gym_env
+
+    env = gym_env.GameEnv(num_players=3, render_mode="human", game=game)
+    env.reset(seed=1)
+    frame = env.game.render(env.engine.to_reference(env.batch_state, 0), "ansi")
+    assert capsys.readouterr().out == frame + "\n\n"
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert env.render() is None
+    out = capsys.readouterr().out
+    assert out.endswith("\n\n") and out.count("\n\n") == 2 and out.split("\n\n")[1].startswith(frame.split(" ")[0])

@@ -243,7 +243,7 @@ def test_the_game_protocols_render_passes_the_viewer_to_the_text():
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert game.render(s, "human", viewer=0) is None
-    assert out.getvalue() == render_ansi(s, 0) + "\n"
+    assert out.getvalue() == render_ansi(s, 0) + "\n\n"  # a blank line between frames, as render_human
     sm = get_game("spacemission")
     with pytest.raises(ValueError, match=r"Space Mission's text view shows the whole table: it takes no viewer \(got viewer=0\)"):
         sm.render(sm_new_game(2, seed=0), "ansi", viewer=0)
