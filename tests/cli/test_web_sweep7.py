@@ -259,6 +259,9 @@ def test_the_end_of_a_game_shows_its_seed(browser, page, body, address, shown):
         pg.goto(f"{url}{address}#game={g['id']}")
         pg.wait_for_selector(shown)
         assert pg.inner_text("#final-seed") == f"Seed {g['seed']}: a new game with this seed deals the same cards."
+        if body.get("game") != "red_planet":  # under the hand: the final score (it read "provisional score" at the end)
+            (me,) = [sv for sv in g["view"]["seats"] if sv["seat"] == g["seat"]]
+            assert pg.inner_text("#my-score").endswith(f"| final score {me['score']['total']}")
     assert not errors, errors
 
 

@@ -231,7 +231,7 @@ function renderMine(game) {
   const hand = node("div", {id: "hand", role: "group", "aria-label": "your hand"}, node("strong", {}, "Your hand: "));
   for (const card of me.hand || []) hand.append(node("span", {class: "card"}, card));  // ticked in the moves' Top up
   parts.push(hand);
-  parts.push(node("p", {}, `Your tiles: ${me.collection_text} | provisional score ${me.score.total}`));
+  parts.push(node("p", {id: "my-score"}, `Your tiles: ${me.collection_text} | ${game.over ? "final" : "provisional"} score ${me.score.total}`));
   const where = me.ship === null ? "the jump gate" : view.planets[me.ship].name;
   parts.push(node("p", {id: "ship-at"}, `Your ship is at ${where}.`));
   if (view.pile_seen_text !== null) parts.push(node("p", {class: "pile-seen"}, `The pile on ${where}: ${view.pile_seen_text}`));
