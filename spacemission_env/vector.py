@@ -79,7 +79,6 @@ class VectorEnv(EnvBase):
                         game)
         self.single_observation_space = self._observation_box()  # one game's (Gymnasium's VectorEnv names)
         self.single_action_space = self._action_discrete()
-        self.num_actions = self.single_action_space.n
         if not isinstance(final_observation, (bool, np.bool_)):
             raise TypeError(f"final_observation must be True or False, got {shown(final_observation)}")
         self.final_observation = bool(final_observation)

@@ -228,3 +228,15 @@ def test_final_observation_counts_its_buffers_in_the_memory_check(monkeypatch, g
         VectorEnv(300, game=game, observation_dtype=dtype, final_observation=True)
     assert VectorEnv(300, game=game, observation_dtype=dtype).num_envs == 300
     assert VectorEnv(2, game=game, observation_dtype=dtype, final_observation=True).final_observation
+
+
+@pytest.mark.parametrize("game", ["spacemission", "red_planet"])
+def test_num_actions_is_a_plain_int(game):
+    """VectorEnv.num_actions is an int, as the other interfaces' (EnvBase sets it from the
+    game): it was Discrete's ``n``, a numpy int64, which json.dumps refuses (found by mypy)."""
+    import json
+
+    env = VectorEnv(2, num_players=3, game=game)
+    assert type(env.num_actions) is int
+    assert env.num_actions == env.single_action_space.n == env.game.num_actions
+    assert json.loads(json.dumps({"n": env.num_actions})) == {"n": env.num_actions}
