@@ -133,10 +133,11 @@ class RewardFunction:
             return float(illegal_reward)
         return float(np.float32(illegal_reward) - potential(self.engine.scores(st), self.scale)[0, seat])
 
-    def after(self, st, running: np.ndarray, actor: np.ndarray, phi_before: np.ndarray | None) -> np.ndarray:
+    def after(self, st, running: np.ndarray, actor: np.ndarray | None, phi_before: np.ndarray | None) -> np.ndarray:
         """Rewards of the step just taken: ``running`` bool [B] (games that were not
-        over before it), ``actor`` int [B] (the seat that acted), ``phi_before`` from
-        :meth:`before`."""
+        over before it), ``actor`` int [B] (the seat that acted; read under shaping only,
+        may be None without it), ``phi_before`` from :meth:`before` (None without shaping).
+        ValueError under shaping when ``actor`` or ``phi_before`` is None."""
         b = st.batch_size
         out = np.zeros((b, st.num_players), dtype=np.float32)
         over = st.terminated
@@ -145,6 +146,10 @@ class RewardFunction:
             rows = np.flatnonzero(ended)
             out[rows] = self.terminal(st, rows)
         if self.shaping:
+            if actor is None or phi_before is None:
+                missing = "actor" if actor is None else "phi_before"
+                raise ValueError(f"RewardFunction.after: {missing} is None, but shaping needs it "
+                                 "(phi_before: what before(st) returned; actor: the seat that acted in each game)")
             rows = np.flatnonzero(running)
             out[rows, actor[rows]] -= phi_before[rows, actor[rows]]
             cont = np.flatnonzero(running & ~over)

@@ -142,6 +142,22 @@ def test_reward_function_two_part_shaping_on_a_batch():
         assert np.allclose(r, expected)
 
 
+def test_after_under_shaping_names_a_missing_actor_or_potential():
+    """The annotations let ``actor`` and ``phi_before`` be None (before() gives None without
+    shaping); under shaping that was a bare TypeError ('NoneType' object is not
+    subscriptable) from inside after(): now a ValueError naming the argument."""
+    rf = RewardFunction("win", shaping=True)
+    st = engine.init(2, 2, seeds=0)
+    running, actor, phi = ~st.terminated, st.current_player.astype(np.intp), rf.before(st)
+    with pytest.raises(ValueError, match=r"phi_before is None, but shaping needs it"):
+        rf.after(st, running, actor, None)
+    with pytest.raises(ValueError, match=r"actor is None, but shaping needs it"):
+        rf.after(st, running, None, phi)
+    assert rf.after(st, running, actor, phi).shape == (2, 2)
+    # without shaping neither is read
+    assert RewardFunction("win").after(st, running, None, None).shape == (2, 2)
+
+
 def _illegal_action(mask) -> int:
     return int(np.flatnonzero(~np.asarray(mask).astype(bool))[0])
 
