@@ -16,6 +16,7 @@ from here and never from each other (tests/env/test_env_layering.py).
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -40,7 +41,9 @@ class EnvBase:
     """Configuration, rewards, opponents and engine state of an interface (module doc)."""
 
     _game_name: str = SPACE_MISSION.name  # set by _init_game; the Game is looked up by name, so copies pickle
-    _st = None  # the engine's BatchState, None before reset() and after close()
+    # the engine's BatchState (each game's engine has its own class), None before reset() and after close()
+    _st: Any = None
+    render_mode: str | None  # set by each interface (its library's class declares it)
     _closed = False  # close() was called (and no reset() since): only changes the error message
 
     def __copy__(self):

@@ -39,7 +39,7 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -114,10 +114,12 @@ class Game:
         """The game has its own number of rounds and no ``max_rounds`` option."""
         return self.max_rounds_limit == self.default_max_rounds
 
-    def init_options(self, rules: str, max_rounds: int) -> dict:
+    def init_options(self, rules: str | None, max_rounds: int | None) -> dict[str, Any]:
         """The keyword arguments of ``engine.init`` for a configuration: only the options
-        the game has (one rule set and a fixed length need none)."""
-        opts = {}
+        the game has (one rule set and a fixed length need none). ``rules`` and
+        ``max_rounds`` are a :class:`GameConfig`'s (Optional in its annotations, never None
+        once constructed: it fills them with the game's defaults)."""
+        opts: dict[str, Any] = {}
         if len(self.rule_sets) > 1:
             opts["rules"] = rules
         if not self.fixed_length:

@@ -103,11 +103,13 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._action = np.zeros(1, dtype=np.int64)
         self._running = np.ones(1, dtype=np.bool_)
         self._episode_over = True
-        self._stopped_by = None  # what stopped the episode on an opponent's turn (step's error names it)
+        self._stopped_by: str | None = None  # what stopped the episode on an opponent's turn (step's error names it)
         # what the last step already made (_play): the legal mask in _mask, and the type of the
         # acting seat's observation in _obs_bufs; _fused_types: _plan_fused_steps
         self._mask_ready, self._obs_ready = False, None
-        self._step_observe, self._fused_types, self._obs_bufs = None, [], {}
+        self._step_observe = None
+        self._fused_types: list[str | None] = []
+        self._obs_bufs: dict[str, np.ndarray] = {}
         self.seat = 0
 
     # --- helpers ------------------------------------------------------------------------
@@ -184,7 +186,7 @@ class GameEnv(EnvBase, gymnasium.Env):
         n = self.num_players
         self._fused_types = [wants[s] if wants[s] is not None else wants[(s + 1) % n] for s in range(n)]
         self._obs_bufs = {t: np.zeros((1, self.engine.observation_size(t)), np.int8)
-                          for t in set(self._fused_types) - {None}}
+                          for t in {f for f in self._fused_types if f is not None}}
 
     def _check_opponent_action(self, action, policy, cp: int) -> int:
         """The opponent's action as an int id if it is legal; else an error naming the

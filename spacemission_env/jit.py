@@ -121,13 +121,15 @@ def _imports(name: str, path: str) -> frozenset:
         tree = ast.parse(f.read(), path)
     is_pkg = os.path.basename(path) == "__init__.py"
     package = name if is_pkg else name.rpartition(".")[0]
-    found = set()
+    found: set[str] = set()
     for node in tree.body:
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
+            # (a `from x import y` without dots always names its module: node.module is None only
+            # in `from . import y`)
             base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) if node.level \
-                else node.module
+                else (node.module or "")
             # `from pkg import module` depends on that module; `from module import name` on the module
             names = [f"{base}.{a.name}" if _source(f"{base}.{a.name}") else base for a in node.names]
         else:
@@ -139,7 +141,8 @@ def _imports(name: str, path: str) -> frozenset:
 def dependency_files(path: str) -> list[str]:
     """The source file, every project module it imports transitively, and the data files
     those modules read (sorted paths): what a cache entry of a kernel in ``path`` depends on."""
-    todo, seen = [(_module_name(path), path)], {}
+    todo: list[tuple[str | None, str | None]] = [(_module_name(path), path)]
+    seen: dict[str, str | None] = {}
     while todo:
         name, src = todo.pop()
         if src is None or src in seen:

@@ -169,6 +169,9 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     ``step`` of a directly wrapped ``raw_env`` call it without the generic detour
     (``AECEnv.last`` through five of those properties, ``BaseWrapper.step``)."""
 
+    _has_reset: bool  # PettingZoo's BaseWrapper's flags (set by its reset and step)
+    _has_updated: bool
+
     def __init__(self, env):
         self._raw = env.unwrapped
         self._direct = env is self._raw  # no other wrapper in between

@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -89,7 +89,10 @@ from .policies import bind_policies, check_policy, note_opponent_failure, policy
 from .rewards import score_view
 
 _PURPOSE = "spacemission_env.sb3 (the Stable-Baselines3 VecEnv)"
-VecEnv = require("stable_baselines3.common.vec_env", "sb3", _PURPOSE).VecEnv
+if TYPE_CHECKING:  # the class itself for type checkers; at run time through require (its error names the extra)
+    from stable_baselines3.common.vec_env import VecEnv
+else:
+    VecEnv = require("stable_baselines3.common.vec_env", "sb3", _PURPOSE).VecEnv
 tile_images = require("stable_baselines3.common.vec_env.base_vec_env", "sb3", _PURPOSE).tile_images
 
 

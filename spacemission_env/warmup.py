@@ -58,7 +58,7 @@ class CompileLog(event.Listener):
 
     def on_start(self, ev: event.Event) -> None:
         func = getattr(ev.data.get("dispatcher"), "py_func", None)
-        if is_project_module(getattr(func, "__module__", "") or ""):
+        if func is not None and is_project_module(getattr(func, "__module__", "") or ""):
             args = ", ".join(str(a) for a in ev.data.get("args", ()))
             self.compiled.append(f"{func.__module__}.{func.__qualname__}({args})")
 
@@ -211,9 +211,10 @@ def jit_disabled(stream=None) -> bool:
     """True (and says so) under NUMBA_DISABLE_JIT: nothing compiles, nothing to warm."""
     from numba import config
 
-    if config.DISABLE_JIT:
+    disabled = bool(config.DISABLE_JIT)  # type: ignore[attr-defined]  # numba's config sets its names at run time
+    if disabled:
         print("NUMBA_DISABLE_JIT is set: no kernel is compiled, nothing to warm up", file=stream or sys.stderr)
-    return bool(config.DISABLE_JIT)
+    return disabled
 
 
 def main(argv: list[str] | None = None) -> int:

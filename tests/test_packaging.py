@@ -215,6 +215,13 @@ def test_the_wheel_holds_the_package_files_of_the_checkout_and_nothing_else(whee
     assert packed == expected, (sorted(packed - expected), sorted(expected - packed))
 
 
+def test_the_wheel_marks_the_env_package_typed(wheel):
+    """PEP 561: spacemission_env/py.typed in the wheel tells a user's type checker (mypy, pyright)
+    to read the package's annotations; without it every name from the package is Any
+    (tests/test_typing.py keeps the annotations true)."""
+    assert "spacemission_env/py.typed" in wheel_files(wheel)
+
+
 def wheel_metadata(path: Path) -> str:
     with zipfile.ZipFile(path) as z:
         return next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))

@@ -286,7 +286,7 @@ class _Knowledge:
 
 def _sample(kn: _Knowledge, k: int, seeds: np.ndarray) -> dict:
     n = kn.n
-    out = {
+    out: dict[str, np.ndarray] = {
         "piles": np.zeros((k, R, NTT), np.int8),
         "res": np.zeros((k, R, n, NPT), np.int8),
         "coll": np.zeros((k, n, NPT), np.int8),

@@ -67,7 +67,7 @@ def run(num_players: int, seeds, action_seed: int = 0, observations: str = "all"
         mask = api.legal_action_mask(st)
         sc = api.scores(st)
         rew = api.rewards(st)
-        obs = {}
+        obs: dict[tuple[str, int | None], np.ndarray] = {}
         if observations != "none":
             for t in E.OBSERVATION_TYPES:
                 if observations == "all":
@@ -78,7 +78,7 @@ def run(num_players: int, seeds, action_seed: int = 0, observations: str = "all"
         for i in np.flatnonzero(alive):
             ref = refs[i]
             over = G.is_over(ref)
-            if to_reference(st, i) != ref:
+            if to_reference(st, int(i)) != ref:
                 diverge(i, "state")
             elif bool(st.terminated[i]) != over:
                 diverge(i, "terminated")
@@ -89,8 +89,8 @@ def run(num_players: int, seeds, action_seed: int = 0, observations: str = "all"
             elif not np.array_equal(rew[i], _ref_rewards(ref)):
                 diverge(i, "rewards")
             else:
-                for (t, q), o in obs.items():
-                    seat = int(st.current_player[i]) if q is None else q
+                for (t, who), o in obs.items():
+                    seat = int(st.current_player[i]) if who is None else who
                     if not np.array_equal(o[i], E.observe(ref, seat, t)):
                         diverge(i, f"observation {t} seat {seat}")
                         break

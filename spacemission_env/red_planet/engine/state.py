@@ -23,6 +23,8 @@ conversion writes NONE).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...checks import check_batch_memory, shown
@@ -116,7 +118,7 @@ def _layout() -> tuple[dict, dict, int]:
     for name, shape, _dtype in FIELDS:
         if name == "rng":
             continue
-        padded[name] = tuple(PAD if d == "P" else d for d in shape)
+        padded[name] = tuple(PAD if d == "P" else int(d) for d in shape)
         offsets[name] = k
         k += int(np.prod(padded[name], dtype=np.int64))
     return offsets, padded, k
@@ -195,6 +197,9 @@ class BatchState:
         self.record[:, F_PLAYER_COUNT] = self.num_players
         self.rng = np.zeros(self.batch_size, dtype=np.uint64)
         self._views()
+
+    if TYPE_CHECKING:  # for type checkers only: the FIELDS are set by name (setattr), one array each
+        def __getattr__(self, name: str) -> np.ndarray: ...
 
     def _views(self) -> None:
         B, P = self.batch_size, self.num_players

@@ -14,6 +14,7 @@ M-E2 take the top of piles shuffled there (the mineral pool, the event pile).
 from __future__ import annotations
 
 import numbers
+from typing import Callable
 
 import numpy as np
 
@@ -80,7 +81,7 @@ def check_num_players(num_players) -> int:
     Mission's ValueError for any bad count) for another type."""
     if isinstance(num_players, bool) or not isinstance(num_players, numbers.Integral):
         raise WrongTypeError(f"num_players must be an int, got {type(num_players).__name__} {shown(num_players)}")
-    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:  # int(): a numpy count reads 7, not np.int64(7), as before
+    if not MIN_PLAYERS <= int(num_players) <= MAX_PLAYERS:  # int(): a numpy count reads 7, not np.int64(7), as before
         raise ValueError(f"Mission: Red Planet takes {MIN_PLAYERS} to {MAX_PLAYERS} players (M-X2), "
                          f"got {shown(int(num_players))}")
     return int(num_players)
@@ -551,7 +552,7 @@ def is_legal(state: GameState, action) -> bool:
     return int(action) in legal_actions(state)
 
 
-HANDLERS = {
+HANDLERS: dict[str, Callable[..., None]] = {
     "setup_zone": choose_setup_destination,
     "keep": keep_bonus_card,
     "commit": commit_role,

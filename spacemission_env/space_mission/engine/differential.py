@@ -75,7 +75,7 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
         mask = api.legal_action_mask(st)
         rew = api.rewards(st)
         sc = api.scores(st)
-        obs = {}
+        obs: dict[tuple[str, int | None], np.ndarray] = {}
         if observations != "none":
             for t in E.OBSERVATION_TYPES:
                 obs[t, None] = api.observe(st, None, t)
@@ -84,7 +84,7 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
                         obs[t, q] = api.observe(st, q, t)
         for i in np.flatnonzero(alive):
             ref = refs[i]
-            if to_reference(st, i) != ref:
+            if to_reference(st, int(i)) != ref:
                 diverge(i, "state")
                 continue
             if bool(st.terminated[i]) != ref.is_over or bool(st.round_limit[i]) != ref.round_limit:
@@ -102,9 +102,9 @@ def run(num_players: int, rules: str, seeds, max_rounds: int = 100, action_seed:
             if not np.array_equal(sc[i], _ref_scores(ref)):
                 diverge(i, "scores")
                 continue
-            for (t, q), o in obs.items():
-                if not np.array_equal(o[i], E.observe(ref, q, t)):
-                    diverge(i, f"observation {t} seat {q}")
+            for (t, seat), o in obs.items():
+                if not np.array_equal(o[i], E.observe(ref, seat, t)):
+                    diverge(i, f"observation {t} seat {seat}")
                     break
         if len(rep.divergences) >= max_divergences:
             break

@@ -5,6 +5,8 @@ action_label. One function per rule action; each cites its rule id.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from .. import actions as A
@@ -176,7 +178,7 @@ def is_legal(state: GameState, action: int) -> bool:
     player = state.current_player
     if state.phase == "tile":
         return kind == "tile" and can_take_tile(state, player, *args)
-    return {
+    checks: dict[str, Callable[..., bool]] = {
         "top_up": can_top_up,
         "jump": can_jump,
         "fly": lambda s, q, _d: can_fly(s, q),
@@ -184,7 +186,8 @@ def is_legal(state: GameState, action: int) -> bool:
         "develop": can_develop,
         "discover": can_discover,
         "tile": lambda s, q, _t: False,
-    }[kind](state, player, *args)
+    }
+    return checks[kind](state, player, *args)
 
 
 def legal_actions(state: GameState) -> list[int]:
@@ -395,7 +398,7 @@ def apply(state: GameState, action: int) -> None:
         raise ValueError(f"action {int(action)} ({action_label(action, state)}) is not legal now")
     player = state.current_player
     record_turn(state, player, kind, args)
-    {
+    handlers: dict[str, Callable[..., None]] = {
         "top_up": top_up,
         "jump": jump,
         "fly": fly,
@@ -403,7 +406,8 @@ def apply(state: GameState, action: int) -> None:
         "develop": develop,
         "discover": discover,
         "tile": take_tile,
-    }[kind](state, player, *args)
+    }
+    handlers[kind](state, player, *args)
 
 
 def record_turn(state: GameState, player: int, kind: str, args: tuple) -> None:

@@ -266,7 +266,7 @@ def state_from_dict(data) -> GameState:
         visits = g(pd, "last_visits", where)
         if not isinstance(visits, list):
             raise ValueError(f"game state JSON: {where}.last_visits must be a list")
-        first = {}  # position -> index of its entry
+        first: dict[int, int] = {}  # position -> index of its entry
         for i, v in enumerate(visits):
             w = f"{where}.last_visits[{i}]"
             r.only(v, VISIT_KEYS, w)

@@ -1,0 +1,56 @@
+"""The package's annotations are true: spacemission_env ships ``py.typed`` (PEP 561), so a
+user's type checker reads them, and mypy (default settings, pyproject's ``[tool.mypy]``) finds
+no error in the package. Skipped, saying so, where mypy is not installed (it is in the ``dev``
+extra, which ``make install`` installs)."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers.paths import ROOT
+
+try:
+    import tomllib  # novermin (guarded)
+except ImportError:  # Python 3.10: pytest's own dependency
+    import tomli as tomllib
+
+# what mypy checks, as paths from the repository root (mypy finds the packages' names from them)
+CHECKED = ("spacemission_env",)
+
+
+def run_mypy(paths, cache_dir) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache_dir), "--no-error-summary",
+                           "--hide-error-context", *paths], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_the_env_package_is_marked_typed():
+    assert (ROOT / "spacemission_env" / "py.typed").is_file()
+
+
+def test_mypy_targets_the_oldest_supported_python():
+    """[tool.mypy] python_version is requires-python's floor: an annotation only a newer
+    Python reads (``X | Y`` at run time, ``typing.Self``) is an error, not a user's surprise."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    floor = re.fullmatch(r">=(3\.\d+)", project["project"]["requires-python"]).group(1)
+    assert project["tool"]["mypy"]["python_version"] == floor
+
+
+def test_mypy_finds_no_error(tmp_path):
+    """mypy on the packages in CHECKED (about 20 s of CPU here, a fresh cache each run): every
+    error is listed. Fix the annotation or the code; a ``# type: ignore[code]`` only with a
+    reason, where the checker cannot follow (numba's run-time names, numpy's dtype overloads)."""
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[dev]' installs it)")
+    out = run_mypy(CHECKED, tmp_path / "mypy_cache")
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert out.returncode == 0 and not errors, "\n".join(errors) or (out.stdout + out.stderr)[-3000:]
+
+
+def test_mypy_reports_a_wrong_annotation(tmp_path):
+    """The check above can fail: the same run on a module with a wrong return annotation
+    reports it (a misconfigured run that checked nothing would pass silently)."""
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[dev]' installs it)")
+    bad = tmp_path / "bad_annotation.py"
+    bad.write_text("def f(x: int) -> str:\n    return x\n")
+    out = run_mypy([str(bad)], tmp_path / "mypy_cache")
+    assert out.returncode == 1 and "bad_annotation.py:2: error: Incompatible return value type" in out.stdout
