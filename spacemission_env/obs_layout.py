@@ -22,6 +22,15 @@ def block_span(layout, name: str) -> tuple[int, int] | None:
     return next(((a, b) for block, a, b, _ in layout if block == name), None)
 
 
+def required_block_span(layout, name: str) -> tuple[int, int]:
+    """:func:`block_span` of a block the layout must have (the bots' ``seat_present``, their
+    player count): ValueError naming the block where the layout has none."""
+    span = block_span(layout, name)
+    if span is None:
+        raise ValueError(f"the observation layout has no {name!r} block")
+    return span
+
+
 def decode_blocks(obs, layout: tuple, shapes: dict, observation_type: str) -> dict[str, np.ndarray]:
     """Named views of one observation [D] or a batch [N, D] (any dtype): {block name: array
     of shape ``shapes[name]`` or [N, *shape]}, views into ``obs`` (no copy) when it is a

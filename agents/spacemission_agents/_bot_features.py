@@ -17,7 +17,7 @@ import numpy as np
 
 from spacemission_env.checks import is_int, shown
 from spacemission_env.engine_common import check_seat_present, kernel_input, quiet
-from spacemission_env.obs_layout import block_span
+from spacemission_env.obs_layout import required_block_span
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.space_mission.encoding import decode
@@ -303,7 +303,7 @@ def extract(obs: np.ndarray, observation_type: str, view: dict | None = None) ->
 @functools.lru_cache(maxsize=None)
 def _seat_block(observation_type: str) -> tuple[int, int]:
     """(start, stop) of the observation's seat_present block (the player count the features read)."""
-    return block_span(E.observation_layout(observation_type), "seat_present")
+    return required_block_span(E.observation_layout(observation_type), "seat_present")
 
 
 class BotBase(BasePolicy):

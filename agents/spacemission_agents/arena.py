@@ -22,6 +22,7 @@ import pickle
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -190,6 +191,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
     in the first chunk."""
     objs, names, specs, payloads = [], [], [], []
     for i, a in enumerate(agents):
+        payload: tuple[str, Any] | None  # ("spec", spec), ("object", the agent) or ("pickle", its bytes)
         if isinstance(a, str):
             spec = a.strip()
             try:  # a constructor's SystemExit or KeyboardInterrupt too (it ended the command: status 3, or 130)

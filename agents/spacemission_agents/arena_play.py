@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
@@ -186,7 +187,7 @@ def play_chunk(agents: list, names: list[str], num_players: int, rules: str, max
     n, P = len(seeds), num_players
     uses_obs = [getattr(ag, "uses_observation", True) is not False for ag in agents]
     obs_types = [observation_type_of(ag) for ag in agents]
-    out = {
+    out: dict[str, Any] = {
         "scores": np.zeros((n, P, len(game.score_names)), dtype=np.int16),
         "tiebreak": np.zeros((n, P), dtype=np.int16),
         "round_limit": np.zeros(n, dtype=np.bool_),

@@ -118,7 +118,8 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
         _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {cut_long_words(str(exc))}")
 
 
-def _run_chunk(agents: list, names: list[str], config: tuple, task: dict, on_finished=None) -> dict:
+def _run_chunk(agents: list, names: list[str], config: tuple[int, str, int, str], task: dict,
+               on_finished=None) -> dict:
     for k, agent in enumerate(agents):
         fn = getattr(agent, "seed", None)
         if callable(fn):
@@ -156,7 +157,7 @@ class _Reporter:
             self.pending, self.last = 0, time.perf_counter()
 
 
-def _worker_chunk(task: tuple) -> dict:
+def _worker_chunk(task: dict) -> dict:
     if _WORKER.get("error"):
         raise RuntimeError(_WORKER["error"])
     try:

@@ -160,12 +160,12 @@ class NetSearchAgent(BasePolicy):
                 raise ValueError(f"NetSearchAgent: {name} {shown(p)} is {'a directory' if Path(p).is_dir() else 'no file'}")
         self.clock, self._clock = clock, CLOCKS[clock]
         self._greedy = GreedyRollout(salt=0)
-        self._paths = (policy, value)
+        self._paths: tuple[str | Path | None, str | Path | None] = (policy, value)
         self._nets: dict[tuple, tuple[PPOAgent, ValueNet | None]] = {}
         self.seer_value = seer_value
         self._seers: dict[tuple, ValueNet | None] = {}
         self._seer: ValueNet | None = None  # the seer value net of the game last looked up (_networks)
-        self.config = None
+        self.config: tuple[int, str, int] | None = None
         # running CPU seconds per simulation (a wave costs that x (size + WAVE_FIXED)), per stage
         # of the game (players, round // STAGE_ROUNDS, end triggered: _stage): a simulation to the
         # end of the game from the opening costs tens of times one from the last rounds
@@ -441,7 +441,7 @@ class NetSearchAgent(BasePolicy):
         mix = 1.0 if value is None and seer is None else self.mix  # no value net: the greedy rollout alone
         if mix < 1 and seer is not None:  # the sampled world's full state, from the bot's seat
             v[~over] = seer.values(engine.observe(st, player=0, observation_type="seer")[~over])
-        elif mix < 1:
+        elif mix < 1 and value is not None:  # (mix < 1 without a seer net: there is a value net)
             v[~over] = value.values(engine.observe(st, player=0, observation_type="recall")[~over])
         if mix > 0:  # and a greedy rollout from the leaf to the end of the game
             outcome, _, _, _ = simulate(st, self._greedy, reservation_weight=0.0)

@@ -68,7 +68,7 @@ SHIPPED_BY_GAME = {"spacemission": SHIPPED, "red_planet": {4: "red_planet_ppo_4p
 MAX_FILE_BYTES = 1 << 30  # uncompressed arrays of a model or value file (the shipped ones hold under 5 MB)
 
 
-_BLAS = []  # the threadpoolctl controller, made on first use
+_BLAS: list = []  # the threadpoolctl controller, made on first use
 _BLAS_HELD = threading.local()  # .held: this thread is inside one_blas_thread already
 _LOADED: OrderedDict = OrderedDict()  # (class, file's sha256) -> the agent first loaded from it (PPOAgent.load)
 _LOADED_MAX = 4  # model files kept (about 3.6 MB each); the least recently loaded is dropped
@@ -220,7 +220,7 @@ def check_observation_layout(meta: dict, where: str, made: str = "trained", reme
     game = meta.get("game", DEFAULT_GAME)
     encoding = get_game(game).encoding
     otype = meta.get("observation_type")
-    if otype not in encoding.OBSERVATION_TYPES:
+    if not isinstance(otype, str) or otype not in encoding.OBSERVATION_TYPES:
         raise ValueError(f"{where} uses observation_type {shown(otype)}, unknown to this package "
                          f"({', '.join(encoding.OBSERVATION_TYPES)})")
     want = (get_game(game).description.observation_size(otype), layout_hash(otype, game))
@@ -347,7 +347,7 @@ class PPOAgent(BasePolicy):
         self._prepare()
         self.temperature = _check_temperature(temperature)
         self.name = name
-        self._shipped_players = None  # set by load_shipped(num_players=None): bind picks the model
+        self._shipped_players: str | int | None = None  # set by load_shipped(num_players=None): bind picks the model
         self.seed(seed)
 
     def _prepare(self) -> None:
@@ -488,7 +488,7 @@ class PPOAgent(BasePolicy):
         return self.metadata.get("game", DEFAULT_GAME)
 
     @property
-    def observation_type(self) -> str:
+    def observation_type(self) -> str:  # type: ignore[override]  # read-only (BasePolicy: a class attribute)
         return self.metadata["observation_type"]
 
     def bind(self, config) -> None:

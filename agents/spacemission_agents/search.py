@@ -77,7 +77,7 @@ import numpy as np
 from spacemission_env.checks import check_memory, count_text, is_int, shown
 from spacemission_env.engine_common import check_seat_present, kernel_input
 from spacemission_env.games import bind_config
-from spacemission_env.obs_layout import block_span
+from spacemission_env.obs_layout import required_block_span
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.actions import NUM_ACTIONS
@@ -136,7 +136,7 @@ def check_budget(value, owner: str) -> float:
 
 
 # the "recall" observation's seat_present block (1 for each seat in the game, from the observer on)
-_RECALL_SEATS = block_span(observation_layout("recall"), "seat_present")
+_RECALL_SEATS = required_block_span(observation_layout("recall"), "seat_present")
 
 
 def check_recall_rows(who: str, observations, action_masks, num_actions: int | None = None):
@@ -263,7 +263,7 @@ class SearchAgent(BasePolicy):
         if self.heuristic_steps != 0:
             from .heuristic import HeuristicAgent
             self._head = AgentRollout(HeuristicAgent(seed=1))
-        self.config = None
+        self.config: tuple[int, str, int] | None = None
         # (players, stage of the game, end triggered) -> running estimate of seconds per rollout:
         # a rollout to the end costs ten times more at the start than near it, so one estimate for
         # all stages sized the next game's first batches for the last one's short rollouts and the

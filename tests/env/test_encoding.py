@@ -283,3 +283,15 @@ def test_size_independent_of_players_and_rules():
     assert E.observe(G.new_game(5, seed=0), 4, "seer").shape == (E.observation_size("seer"),)
     with pytest.raises(ValueError):
         E.observe(G.new_game(2, seed=0), 2)
+
+
+def test_required_block_span_finds_the_block_or_names_it():
+    """obs_layout.required_block_span: block_span for a block the bots need (their player
+    count, seat_present), typed (start, stop), never None; a layout without it is named."""
+    from spacemission_env.obs_layout import block_span, required_block_span
+
+    for t in E.OBSERVATION_TYPES:
+        layout = E.observation_layout(t)
+        assert required_block_span(layout, "seat_present") == block_span(layout, "seat_present") is not None
+    with pytest.raises(ValueError, match="the observation layout has no 'nonesuch' block"):
+        required_block_span(E.observation_layout("info"), "nonesuch")

@@ -20,7 +20,7 @@ import functools
 import numpy as np
 
 from spacemission_env.checks import is_int, shown
-from spacemission_env.obs_layout import block_span
+from spacemission_env.obs_layout import required_block_span
 from spacemission_env.rng import salt64
 from spacemission_env.games import bind_players
 from spacemission_env.engine_common import check_seat_present
@@ -83,12 +83,13 @@ class View:
         self.leftover = f("leftover")
         self.discovery_present = v["discovery_present"].astype(bool)
         self.token_supply = v["token_supply"]
-        self.slot_used = v["slot_ship"].any(axis=2)  # [N, K]
+        # (numpy's stubs type any(axis=k) as "a bool or an array": an array here)
+        self.slot_used: np.ndarray = v["slot_ship"].any(axis=2)  # type: ignore[assignment]  # [N, K]
         self.airborne = v["slot_airborne"].astype(bool)
         self.on_pad = self.slot_used & ~self.airborne
         self.capacity = f("slot_capacity")
         self.free = f("slot_free")
-        self.has_dest = v["slot_destination"].any(axis=2)
+        self.has_dest: np.ndarray = v["slot_destination"].any(axis=2)  # type: ignore[assignment]
         self.dest = np.where(self.has_dest, v["slot_destination"].argmax(axis=2), Z)  # Z: none (the sink zone)
         self.crew = f("slot_crew")  # [N, K, S]
         self.pending = np.where(v["pending_slot"].any(axis=1), v["pending_slot"].argmax(axis=1), -1)
@@ -165,7 +166,7 @@ def check_seed(seed) -> int:
 @functools.lru_cache(maxsize=None)
 def _seat_block(observation_type: str) -> tuple[int, int]:
     """(start, stop) of the observation's seat_present block (the bots' player count)."""
-    return block_span(observation_layout(observation_type), "seat_present")
+    return required_block_span(observation_layout(observation_type), "seat_present")
 
 
 class RedPlanetBot(BasePolicy):

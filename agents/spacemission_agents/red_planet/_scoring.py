@@ -44,7 +44,7 @@ def holds(view: View, kind: str) -> np.ndarray:
 def known_kind(view: View, kind: str) -> np.ndarray:
     """[N, Z] the observer knows a discovery card of ``kind`` lies in the zone (M-I2)."""
     idx = [i for i, k in enumerate(DISCOVERY_KIND) if k == kind]
-    return view.known_discovery[:, :, idx].any(axis=2)
+    return view.known_discovery[:, :, idx].any(axis=2)  # type: ignore[return-value]  # numpy's stubs: maybe a bool
 
 
 def remaining_counters(view: View, use_known_cards: bool = True) -> np.ndarray:

@@ -22,6 +22,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -106,7 +107,7 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
     check_memory(f"num_games={count_text(num_games)}: that many games, all held until the last ends, need",
                  num_games * GAME_BYTES, "play fewer (or split them over seeds)",
                  f" ({GAME_BYTES // 1024} KiB each at the least)")
-    built: dict[str, object] = {}
+    built: dict[str, Any] = {}
     bots = []
     for i, entry in enumerate(lineup):
         if isinstance(entry, str):
@@ -159,8 +160,8 @@ def play_ladder(lineup, num_games: int, seed: int = 0, names: list[str] | None =
         sel = [r for r in rows if r[0] == label]
         rank = np.array([r[1] for r in sel])
         win = np.array([r[2] for r in sel])
-        deal = np.array([r[4] for r in sel])
-        stats.append(BotStats(label, len(sel), mean_ci(rank, deal, bounds=(1.0, float(n))), proportion_ci(win, deal),
+        deals = np.array([r[4] for r in sel])
+        stats.append(BotStats(label, len(sel), mean_ci(rank, deals, bounds=(1.0, float(n))), proportion_ci(win, deals),
                               float(np.mean([r[3] for r in sel]))))
     return LadderResult(n, num_games, labels, stats, seconds, decisions)
 
