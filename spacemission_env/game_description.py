@@ -129,10 +129,12 @@ class GameDescription:
 
     @property
     def observation_types(self) -> tuple[str, ...]:
+        """The names an env's ``observation_type=`` takes ("info", "recall", "seer", ...)."""
         return tuple(self.observation_sizes)
 
     @property
     def reward_names(self) -> tuple[str, ...]:
+        """The names an env's ``reward=`` takes ("win", "score")."""
         return tuple(self.reward_schemes)
 
     def observation_size(self, observation_type: str) -> int:

@@ -99,14 +99,17 @@ class Game:
 
     @property
     def name(self) -> str:
+        """The game's name in :data:`GAMES` ("spacemission", "red_planet")."""
         return self.description.name
 
     @property
     def num_actions(self) -> int:
+        """The size of the game's action space (every env's Discrete(n))."""
         return self.description.num_actions
 
     @property
     def observation_types(self) -> tuple[str, ...]:
+        """The names an env's ``observation_type=`` takes (GameDescription's)."""
         return self.description.observation_types
 
     @property
@@ -312,6 +315,7 @@ class GameConfig:
 
     @property
     def description(self) -> GameDescription:
+        """The configured game's :class:`GameDescription` (spaces, sizes, reward ranges)."""
         return get_game(self.game).description
 
 

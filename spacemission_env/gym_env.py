@@ -230,7 +230,13 @@ class GameEnv(EnvBase, gymnasium.Env):
         return obs, info
 
     # --- Gymnasium API --------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """Start a new game: ``(observation, info)`` at the learner's first decision (the
+        opponents seated before it have moved). ``seed`` (int or None) seeds the env's
+        ``np_random`` (the seat drawn, the game's seed) and every opponent with a ``seed``
+        method; ``options={"seat": s}`` plays seat ``s`` (an int or ``"random"``) this
+        episode. ``info["action_mask"]``: bool [num_actions]. TypeError / ValueError for a
+        bad seed or option, the env unchanged (module doc)."""
         seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict (e.g. {{'seat': 0}}) or None, got {shown(options)}")
@@ -253,7 +259,15 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._render_if_human()
         return self._result()
 
-    def step(self, action):
+    def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Play the learner's ``action`` (an int id, ``0..num_actions-1``), then the opponents
+        until it is the learner's turn again or the game ends: ``(observation, reward,
+        terminated, truncated, info)``, the reward the learner's own over the whole
+        transition, ``truncated`` always False (the round limit ends the game:
+        ``terminated``, ``info["round_limit"]``). An illegal action ends the episode with
+        ``illegal_reward`` (``illegal_action="lose"``) or raises ValueError (``"raise"``);
+        TypeError / ValueError for an action that is no id; ValueError after the episode
+        ended or before ``reset()`` (module doc)."""
         if self._st is None or self._episode_over:
             if self._closed:
                 raise ValueError(self._no_game_message("step()"))

@@ -279,15 +279,23 @@ class raw_env(EnvBase, AECEnv):
             raise UnknownAgentError(f"unknown agent {shown(agent)}; the agents are {self.possible_agents}") from None
 
     def observation_space(self, agent):
+        """``agent``'s observation space: a Dict of ``observation`` (Box [D]) and
+        ``action_mask`` (int8 [num_actions]). UnknownAgentError (a KeyError) for a name that
+        is not one of ``possible_agents``."""
         self._seat_of(agent)  # UnknownAgentError for a name that is not an agent
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        """``agent``'s action space, Discrete(num_actions); UnknownAgentError for another name."""
         self._seat_of(agent)
         return self.action_spaces[agent]
 
     # --- reset / observe -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game (nothing is returned, as in every AEC env: read ``last()``).
+        ``seed`` (int or None) seeds the env's generator, which draws each game's deal;
+        ``None`` continues it. ``options`` (a dict or None) is accepted and ignored: this env
+        has none. TypeError / ValueError for a bad seed or options, the env unchanged."""
         if options is not None and not isinstance(options, dict):  # checked before any reseeding
             raise TypeError(f"options must be a dict or None, got {shown(options)}")
         # a dict's keys are ignored: this env has no options, and PettingZoo's api_test resets
@@ -335,6 +343,9 @@ class raw_env(EnvBase, AECEnv):
         self._acting_seat = cp
 
     def observe(self, agent):
+        """``agent``'s observation now: ``{"observation": [D], "action_mask": int8
+        [num_actions]}`` (all ones when the agent has no decision pending; module doc).
+        ValueError before ``reset()``, UnknownAgentError for a name that is no agent."""
         if self._st is None:
             raise ValueError(self._no_game_message("observe()"))
         seat = self._seat_of(agent)
@@ -385,6 +396,12 @@ class raw_env(EnvBase, AECEnv):
 
     # --- step ------------------------------------------------------------------------------
     def step(self, action) -> None:
+        """Play ``action`` (an int id) for ``agent_selection``; ``None`` for an agent whose
+        game is over (it then leaves ``agents``). Rewards land in ``rewards``; the next agent
+        to act is ``agent_selection``. An illegal action raises ValueError naming it and the
+        legal ones (``illegal_action="raise"``, ``raw_env``'s default) or ends the game with
+        ``illegal_reward`` for the offender (``"lose"``, ``env()``'s); TypeError /
+        ValueError for an action that is no id, the game unchanged (module doc)."""
         if self._st is None:
             raise ValueError(self._no_game_message("step()"))
         if not self.agents:

@@ -54,9 +54,15 @@ from .space_mission import engine
 class Policy(Protocol):
     """Anything with ``act`` and ``act_batch`` is a policy (structural typing)."""
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """One decision: ``observation`` [D] (int8, of the policy's ``observation_type``)
+        and ``action_mask`` bool [num_actions] in, a legal action id out."""
+        ...
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Many decisions at once: ``observations`` [N, D] and ``action_masks`` bool
+        [N, num_actions] in, int action ids [N] out (a legal one per row)."""
+        ...
 
 
 class BasePolicy:
@@ -144,9 +150,12 @@ class RandomPolicy(BasePolicy):
         return _uniform_sampler(masks.shape[-1])(masks, self._rng)
 
     def seed(self, seed: int | None = None) -> None:
+        """Reseed the generator (``None``: fresh entropy); ValueError for a bad seed."""
         self._rng = np.random.default_rng(check_seed(seed))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A random legal id of ``action_mask`` (bool or 0/1 [num_actions]; the observation is
+        not read). ValueError for a mask that is not one vector or has no legal action."""
         mask = np.asarray(action_mask)
         if mask.ndim != 1:
             raise ValueError(f"action mask must be one vector [num_actions], got shape {mask.shape}")
@@ -164,6 +173,8 @@ class RandomPolicy(BasePolicy):
         return int(legal[min(int(self._rng.random() * n), n - 1)])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """A random legal id per row of ``action_masks`` [N, num_actions] (int64 [N]; the
+        observations are not read). ValueError for a row without a legal action."""
         return self._draw(check_masks(action_masks))
 
     def __repr__(self) -> str:

@@ -281,7 +281,11 @@ class GameVecEnv(EnvBase, VecEnv):
         if drawn and self.seat != "random":  # with seat="random" these were drawn already
             self.seats[drawn] = self._rng.integers(0, self.num_players, size=len(drawn))
 
-    def reset(self):
+    def reset(self) -> np.ndarray:
+        """New games in every env (the seeds of ``seed()`` and the options of
+        ``set_options()``, each used by this reset only): the learners' observations
+        [num_envs, D] at their first decisions (opponents seated before them have moved);
+        ``reset_infos[i]["seat"]`` is game i's learner seat."""
         if self._seeds[0] is not None:
             seed_policies(self.opponents, np.random.SeedSequence(self._seeds[0]))  # first: one that raises
             self._rng = np.random.default_rng(self._seeds[0])  # leaves the generator as it was
@@ -395,6 +399,10 @@ class GameVecEnv(EnvBase, VecEnv):
             raise ValueError(f"{self._broken} in the last step or reset (see that error): call reset()")
 
     def step_wait(self):
+        """Play the actions given to ``step_async`` (one learner action per game), then the
+        opponents: ``(observations, rewards, dones, infos)`` as SB3's VecEnv returns them. A
+        game that ended restarts at once; its ``infos[i]`` holds ``"terminal_observation"``
+        and the final scores (module doc). ValueError without a ``step_async`` first."""
         self._require_ready()
         if self._actions is None:
             raise ValueError("call step_async(actions) before step_wait()")
@@ -566,6 +574,7 @@ class GameVecEnv(EnvBase, VecEnv):
         return [result for _ in idx]
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        """False for every env: the games are not Gymnasium envs, so no wrapper wraps them."""
         return [False for _ in self._get_indices(indices)]
 
 

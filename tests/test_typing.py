@@ -2,6 +2,7 @@
 user's type checker reads them, and mypy (default settings, pyproject's ``[tool.mypy]``) finds
 no error in it or in spacemission_agents (the bots, arena and PPO agent, which import it). Skipped, saying so, where mypy is not installed (it is in the ``dev``
 extra, which ``make install`` installs)."""
+import inspect
 import re
 import subprocess
 import sys
@@ -54,3 +55,39 @@ def test_mypy_reports_a_wrong_annotation(tmp_path):
     bad.write_text("def f(x: int) -> str:\n    return x\n")
     out = run_mypy([str(bad)], tmp_path / "mypy_cache")
     assert out.returncode == 1 and "bad_annotation.py:2: error: Incompatible return value type" in out.stdout
+
+
+# The public API a user's IDE shows: every name spacemission_env exports and the interfaces'
+# classes, with every public method and property (their own or inherited from our bases).
+def _public_api():
+    import spacemission_env as S
+    from spacemission_env.sb3 import GameVecEnv
+    from spacemission_env.vector import VectorEnv
+
+    named = {n: getattr(S, n) for n in S.__all__}
+    classes = [o for o in named.values() if inspect.isclass(o)] + [VectorEnv, GameVecEnv]
+    return named, classes
+
+
+# render methods: their text belongs with the rendering code (another change in flight)
+NOT_YET = {"render"}
+
+
+def test_every_public_name_and_method_has_a_docstring():
+    """help() on the package's names reads well: each exported function and class, and each
+    public method or property our classes define (a library base's own docs, Gymnasium's or
+    SB3's, are theirs and not checked), says what it takes and returns."""
+    pytest.importorskip("stable_baselines3", reason="spacemission_env.sb3 needs the sb3 extra")
+    named, classes = _public_api()
+    missing = [n for n, o in named.items() if (inspect.isclass(o) or inspect.isfunction(o)) and not o.__doc__]
+    for cls in classes:
+        for klass in cls.__mro__:
+            if not klass.__module__.startswith("spacemission_env"):
+                continue
+            for name, v in vars(klass).items():
+                if name.startswith("_") or name in NOT_YET:
+                    continue
+                f = v.fget if isinstance(v, property) else getattr(v, "__func__", v)
+                if inspect.isfunction(f) and not (f.__doc__ or "").strip():
+                    missing.append(f"{cls.__name__}.{name} (defined in {klass.__name__})")
+    assert not missing, sorted(set(missing))
