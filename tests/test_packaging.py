@@ -215,11 +215,11 @@ def test_the_wheel_holds_the_package_files_of_the_checkout_and_nothing_else(whee
     assert packed == expected, (sorted(packed - expected), sorted(expected - packed))
 
 
-def test_the_wheel_marks_the_env_package_typed(wheel):
-    """PEP 561: spacemission_env/py.typed in the wheel tells a user's type checker (mypy, pyright)
-    to read the package's annotations; without it every name from the package is Any
-    (tests/test_typing.py keeps the annotations true)."""
-    assert "spacemission_env/py.typed" in wheel_files(wheel)
+def test_the_wheel_marks_the_checked_packages_typed(wheel):
+    """PEP 561: py.typed in the wheel tells a user's type checker (mypy, pyright) to read a
+    package's annotations; without it every name from the package is Any. The two packages
+    tests/test_typing.py checks have it."""
+    assert {"spacemission_env/py.typed", "spacemission_agents/py.typed"} <= wheel_files(wheel)
 
 
 def wheel_metadata(path: Path) -> str:
