@@ -298,6 +298,10 @@ class GameEnv(EnvBase, gymnasium.Env):
         return self._mask[0].copy()
 
     def render(self):
+        """The game in ``render_mode``, fixed at construction: ``"ansi"`` returns the whole table
+        as text (every hand shown, and said so), ``"human"`` prints that text and returns None,
+        ``"rgb_array"`` returns a uint8 picture (H, W, 3). Without a render mode: a warning and
+        None. Before the first ``reset`` or after ``close``: an error naming the call."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None

@@ -262,7 +262,7 @@ def note_opponent_failure(exc: BaseException, who: str) -> None:
         add_note(note)
         return
     try:
-        exc.__notes__ = [*getattr(exc, "__notes__", ()), note]
+        setattr(exc, "__notes__", [*getattr(exc, "__notes__", ()), note])  # 3.10's typeshed has no __notes__
     except (AttributeError, TypeError):  # an exception type that takes no attributes: its message alone
         pass
 

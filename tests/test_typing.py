@@ -81,10 +81,6 @@ def _public_api():
     return named, classes
 
 
-# render methods: their text belongs with the rendering code (another change in flight)
-NOT_YET = {"render"}
-
-
 def test_every_public_name_and_method_has_a_docstring():
     """help() on the package's names reads well: each exported function and class, and each
     public method or property our classes define (a library base's own docs, Gymnasium's or
@@ -97,7 +93,7 @@ def test_every_public_name_and_method_has_a_docstring():
             if not klass.__module__.startswith("spacemission_env"):
                 continue
             for name, v in vars(klass).items():
-                if name.startswith("_") or name in NOT_YET:
+                if name.startswith("_"):
                     continue
                 f = v.fget if isinstance(v, property) else getattr(v, "__func__", v)
                 if inspect.isfunction(f) and not (f.__doc__ or "").strip():
