@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from typing import NoReturn
 
 from spacemission_env.checks import UsageParser, shown  # every command's parser; shown: for echoed values
 
@@ -22,7 +23,7 @@ def int_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer, got {shown(text)}") from None
 
 
-def config_error(ap: argparse.ArgumentParser, exc: ValueError):
+def config_error(ap: argparse.ArgumentParser, exc: ValueError) -> NoReturn:
     """The usage error of a refused game configuration (``GameConfigError``, whose
     ``option`` names the bad value's): ``argument --OPTION: MESSAGE``."""
     option = getattr(exc, "option", None)

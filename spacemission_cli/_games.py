@@ -9,6 +9,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 from spacemission_env import checks
 from spacemission_env.checks import cut_long_words, is_int
@@ -42,7 +43,8 @@ def record_config_problem(cfg: dict, required: tuple[str, ...] = ()) -> str | No
         if cfg.get(field) is None:
             return f"{field} must be {config_allowed(name, field)}, got null"
     try:
-        GameConfig(*(cfg.get(field) for field in CONFIG_FIELDS), game=name)
+        fields: dict[str, Any] = {field: cfg.get(field) for field in CONFIG_FIELDS}  # GameConfig checks their types
+        GameConfig(**fields, game=name)
     except GameConfigError as exc:
         return f"{exc.field} must be {config_allowed(name, exc.field)}, got {json_shown(cfg.get(exc.field))}"
     return None
@@ -447,7 +449,7 @@ class Replayer:
             raise ReplayError(f"{self.where}: recorded scores {json_shown(recorded_totals(rec['scores']))} but the rebuilt "
                               f"game scores {[x['total'] for x in scores(s)]}")
         checked.append("scores")
-        expect = {"rounds": s.round, "round_limit": s.round_limit}
+        expect: dict[str, Any] = {"rounds": s.round, "round_limit": s.round_limit}
         if rec.get("forfeit") is None:
             expect.update(ranks=final_ranks(s), winners=winners(s))
         else:  # as the arena ranks a forfeit: that seat last, the others by their scores so far

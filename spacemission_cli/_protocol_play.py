@@ -12,6 +12,7 @@ as such, never its content, so the person commits without learning earlier commi
 """
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 from pathlib import Path
@@ -91,7 +92,7 @@ class ProtocolTable:
                      for q, sp in enumerate(specs) if sp is not None}
         self.actions: list[list] = [list(a) for a in actions or []]
         self.log: list[dict] = []
-        self.failure = None  # a bot's error, which ends the game
+        self.failure: str | None = None  # a bot's error, which ends the game
         self.deciding: str | None = None  # the bot whose decision is under way, as Table.deciding
 
     @property
@@ -186,7 +187,7 @@ def _not_a_save(path: str, game_name: str | None, data) -> str:
             f"{json_shown(RECORD_FORMAT)} with \"unfinished\": true), not {got}")
 
 
-def load_game(args, ap, game_name: str | None, loaded) -> dict:
+def load_game(args, ap: argparse.ArgumentParser, game_name: str | None, loaded) -> dict:
     """A game saved with ``save FILE``: its record rebuilt action by action. ``loaded``: the
     file, read and parsed once (play's ``read_load``)."""
     error = loaded.error
@@ -238,7 +239,8 @@ class ProtocolSession:
         self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
                                    actions=setup["actions"], allow_seer=setup.get("allow_seer", False))
         self.render = importlib.import_module(game.render_module)
-        self.saved, self.loaded = None, setup.get("loaded")
+        self.saved: tuple[str, int] | None = None  # (path, number of actions) of the last save
+        self.loaded = setup.get("loaded")
         # the seed decides every hidden card: shown at the start only when the person chose it
         # or it is in the loaded file, else at the end (as the page's seed)
         self.seed_known = setup.get("seed_known", True)
@@ -365,14 +367,14 @@ class ProtocolSession:
             record_finished_game(self.console, self.record, rec)
 
 
-def main(args, ap, game_name: str | None, loaded=None) -> int:
+def main(args, ap: argparse.ArgumentParser, game_name: str | None, loaded=None) -> int:
     """``play`` for a protocol game: ``args`` parsed by play's parser; ``loaded`` the
     ``--load`` file, read and parsed (play's ``read_load``; None without --load)."""
     import sys
 
     from ._prompt import Prompt
 
-    setup = load_game(args, ap, game_name, loaded) if args.load else new_game(args, ap, get_game(game_name))
+    setup = load_game(args, ap, game_name, loaded) if args.load else new_game(args, ap, get_game(game_name))  # type: ignore[arg-type]  # a name without --load (play's main)
     setup["allow_seer"] = args.allow_seer
     game = get_game(setup["config"].game)
     try:

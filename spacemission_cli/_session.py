@@ -52,7 +52,7 @@ class Session:
             self.console = Console(highlight=False, width=110)
         self.table, self.prompt, self.record, self.loaded = table, prompt, record, loaded
         self.round_shown = None
-        self.saved = None  # (path, number of actions) of the last save
+        self.saved: tuple[str, int] | None = None  # (path, number of actions) of the last save
         # the seed decides every hidden card: shown at the start only when the person chose it
         # (--seed) or it is in the loaded file, else at the end (as the page's seed)
         self.seed_known = seed_known

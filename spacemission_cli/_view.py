@@ -233,7 +233,7 @@ def board(view: View, names: list[str] | None = None, title: str | None = None):
     from rich.table import Table
     from rich.text import Text
 
-    items = []
+    items: list = []  # rich renderables: texts and tables
     heading = title or (f"Space Mission [{view.rules}], {view.num_players} players"
                         + (f" - {COLOUR_NAMES[view.observer]}'s view" if view.observer is not None else " - all cards shown"))
     items.append(Text(heading, style="bold"))
@@ -285,6 +285,7 @@ def _private_lines(view: View) -> list:
         hand = "  ".join(sv.hand) or "-"
         lines.append(Text.from_markup(f"{styled(sv.seat, who)} hand: {hand} | tiles: {tiles_text(sv.collection)}"))
         s = sv.score
+        assert s is not None  # a visible hand comes with its visible collection (from_obs)
         lines.append(Text(f"  {'final' if view.game_over else 'provisional'} score {s['total']}: jump gate {s['jump_gate']}, stations {s['stations']}, "
                           f"minerals {s['minerals']}, aliens {s['aliens']}, matter {s['matter']}, water {s['water']}, "
                           f"medals {s['medals']}"))
@@ -313,6 +314,7 @@ def compact_lines(view: View) -> list:
     from rich.text import Text
 
     me = next(sv for sv in view.seats if sv.seat == view.observer)
+    assert me.hand is not None and me.score is not None  # the observer sees its own hand and tiles
     where = f"on {PLANET_NAMES[view.planets[me.ship].planet]}" if me.ship is not None else "on the jump gate"
     lines = [Text.from_markup(f"{styled(me.seat, 'Your')} hand: {'  '.join(me.hand) or '-'} | "
                               f"tiles: {tiles_text(me.collection)} | provisional score {me.score['total']} | "
@@ -326,6 +328,8 @@ def _pile_line(view: View, me: SeatView):
     from rich.text import Text
 
     where = PLANET_NAMES[view.planets[me.ship].planet] if me.ship is not None else "?"
-    space = view.pile_seen[SPACE]
-    return Text.from_markup(f"[bold]The pile on {where}:[/bold] {tiles_text(view.pile_seen[:NUM_POINT_TYPES])}"
+    pile = view.pile_seen
+    assert pile is not None  # the callers check
+    space = pile[SPACE]
+    return Text.from_markup(f"[bold]The pile on {where}:[/bold] {tiles_text(pile[:NUM_POINT_TYPES])}"
                             + (f" (and {space} space)" if space else ""))

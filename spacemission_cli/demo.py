@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from typing import Any
 
 from . import _help
 from ._args import UsageParser, int_arg
@@ -67,7 +68,7 @@ def _config(args, ap, game):
         config_error(ap, exc)
 
 
-def play_uniform(game, config, seed: int) -> tuple[object, int]:
+def play_uniform(game, config, seed: int) -> tuple[Any, int]:
     """One game of ``config`` between players that pick a legal id uniformly
     (``random.Random(seed)``); the final reference state and the number of actions."""
     rules, rand = game.rules, random.Random(seed)

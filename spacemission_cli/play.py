@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from spacemission_env.checks import is_int, shown
 from spacemission_env.json_input import json_shown, parse_json
@@ -171,7 +171,7 @@ def _new_game(args, ap) -> dict:
         from ._args import config_error
 
         config_error(ap, exc)
-    state = new_game(players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)
+    state = new_game(players, seed=seed, rules=config.rules, max_rounds=config.max_rounds)  # type: ignore[arg-type]  # GameConfig's, never None once constructed
     return {"state": state, "seat": seat, "seed": seed, "specs": by_seat, "actions": []}
 
 
@@ -205,13 +205,14 @@ def read_load(args, ap) -> Loaded:
         return Loaded(text, parse_error=exc)
 
 
-def _load_game(args, ap, loaded: Loaded) -> dict:
+def _load_game(args, ap: argparse.ArgumentParser, loaded: Loaded) -> dict:
     from spacemission_env.space_mission.rules.state_json import SCHEMA_VERSION, state_from_dict, state_to_dict
 
     from ._bots import refuse_imported_bots
     from ._games import SAVE_FORMAT, SAVE_VERSION, Replayer, is_version, missing_save_field, record_from_save
 
-    bad = lambda msg: ap.error(f"argument --load: {args.load}: {msg}")  # noqa: E731
+    def bad(msg) -> NoReturn:
+        ap.error(f"argument --load: {args.load}: {msg}")
 
     error, data = loaded.error, loaded.data
     if isinstance(error, (OSError, UnicodeDecodeError)):

@@ -58,7 +58,7 @@ def _first_ten(items) -> str:
     return ", ".join(map(str, items[:10])) + (", ..." if len(items) > 10 else "")
 
 
-def _select(records: list, game: int | None, line: int | None, ap, path: str) -> tuple[int, dict]:
+def _select(records: list, game: int | None, line: int | None, ap: argparse.ArgumentParser, path: str) -> tuple[int, dict]:
     if game is not None and line is not None:
         ap.error("argument --line: not allowed with argument --game (each picks one game)")
     if line is not None:
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     if seat is not None:
         console.print(f"Shown as {V.COLOUR_NAMES[seat]} (seat {seat}) saw it: its own observation, other players' "
                       "hands and tile types hidden.")
-    pictures = []
+    pictures: list[Path] = []
 
     def show(label: str) -> bool:
         if seat is None:

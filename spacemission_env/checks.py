@@ -5,6 +5,7 @@ import argparse
 import math
 import os
 import re
+from typing import NoReturn
 
 import numpy as np
 
@@ -89,7 +90,7 @@ class UsageParser(argparse.ArgumentParser):
     5000 digits, argparse's own "invalid choice: ...") with :func:`cut_long_words`, as
     ``spacemission serve`` does: every command's parser, the trainers' included."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         super().error(cut_long_words(message))
 
 

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from importlib import resources
+from typing import Callable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -97,14 +98,14 @@ class ThreadWork:
 
     def __init__(self):
         # key -> (stop, done, the piece's table or None: the bot it waits for)
-        self._running: dict[int, tuple[threading.Event, threading.Event, object]] = {}
+        self._running: dict[int, tuple[threading.Event, threading.Event, Callable[[], object] | None]] = {}
         self._lock = threading.Lock()
         self._next = 0
 
     def __len__(self) -> int:
         return len(self._running)
 
-    async def run(self, stop: threading.Event | None, fn, *args, table=None):
+    async def run(self, stop: threading.Event | None, fn, *args, table: Callable[[], object] | None = None):
         """``fn(*args)`` on a daemon thread; ``stop`` (made here when None) is set if the request
         is cancelled meanwhile (then ApiError 503, the work left to stop at its next check).
         ``table``: a callable giving the game the piece plays (None before it is made), whose
@@ -456,8 +457,9 @@ def create_app(opponents: list[str] | None = None, max_players: int = 5, max_gam
                   f"the process ends without waiting for {'them' if len(left) > 1 else 'it'}", file=sys.stderr,
                   flush=True)
 
-    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
-                                                           ClientDisconnect: client_gone},
+    # (Starlette types every handler as taking any Exception; each is called only with its own class)
+    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,  # type: ignore[dict-item]
+                                                           ClientDisconnect: client_gone},  # type: ignore[dict-item]
                     middleware=middleware, lifespan=lifespan)
     app.state.store, app.state.library, app.state.work = store, library, work
     return app

@@ -38,6 +38,7 @@ def local_server(opponent: str, max_games: int):
         deadline = time.monotonic() + 60
         while True:
             if server.poll() is not None:
+                assert server.stderr is not None  # stderr=PIPE
                 raise RuntimeError(f"the server did not start: {server.stderr.read()}")
             try:
                 if httpx2.get(f"{url}/api/meta", timeout=1).status_code == 200:
@@ -94,7 +95,8 @@ async def _one_game(client, k: int, moves: int, opponent: str, times: list, prob
 async def _run(url: str, games: int, moves: int, opponent: str) -> dict:
     import httpx2
 
-    times, problems = [], []
+    times: list[float] = []
+    problems: list[str] = []
     limits = httpx2.Limits(max_connections=games)
     async with httpx2.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
         start = time.perf_counter()
