@@ -51,8 +51,8 @@ def collect(teacher, pool: OpponentPool, *, num_envs: int, samples: int, num_pla
                       observation_type=observation_type, reward=reward, shaping=shaping, gamma=gamma,
                       seed=seed, opponents=pool.policies, opponent_sampler=pool.sample)
     venv = wrap(base) if wrap is not None else base
-    base_d = base.observation_space.shape[0]
-    num_actions = base.action_space.n
+    base_d = base.observation_size
+    num_actions = base.num_actions
     teacher_type = getattr(teacher, "observation_type", None) or observation_type
     steps = -(-samples // num_envs) + 200  # extra steps, so that most recorded games get to end
     obs = venv.reset()
@@ -102,7 +102,7 @@ def save_cache(path, settings: dict, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")  # written whole, then renamed: a run killed meanwhile leaves no cut cache
     with open(tmp, "wb") as f:  # to ``path`` as named: numpy would add .npz to another suffix (never found again)
         np.savez(f, settings=np.array(json.dumps(settings, sort_keys=True)), games=np.array(data["games"]),
-                 seconds=np.array(data["seconds"]), **arrays)
+                 seconds=np.array(data["seconds"]), **arrays)  # type: ignore[arg-type]  # numpy's stubs: arrays' names could be allow_pickle
     os.replace(tmp, path)
 
 

@@ -119,11 +119,11 @@ def check_field_types(cfg) -> None:
             try:
                 ok = isinstance(v, numbers.Integral) or float(v).is_integer()
             except OverflowError:  # a whole Fraction past float's range: still a whole number
-                ok = v == int(v)
-            if ok and abs(v) > INDEX_LIMIT:  # the step counters, numpy and torch hold int64
+                ok = v == int(v)  # type: ignore[call-overload]  # (numbers.Real's stubs: no __int__; every Real has one)
+            if ok and abs(v) > INDEX_LIMIT:  # type: ignore[operator]  # the step counters, numpy and torch hold int64
                 raise ValueError(f"option {f.name} must be an integer in -{INDEX_LIMIT}..{INDEX_LIMIT}, got {shown(v)}")
             if ok:
-                v = int(v)
+                v = int(v)  # type: ignore[call-overload]
         else:  # float
             ok = True
             try:
@@ -133,7 +133,7 @@ def check_field_types(cfg) -> None:
             else:
                 finite = v == v and abs(v) != float("inf")
         if not ok or not finite:
-            kind = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false"}[f.type]
+            kind = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false"}[f.type]  # type: ignore[index]  # a str (PEP 563)
             error = SettingTypeError if not ok else ValueError
             raise error(f"option {f.name} must be {kind}, got {shown(getattr(cfg, f.name))}")
         setattr(cfg, f.name, v)

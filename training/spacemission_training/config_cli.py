@@ -11,6 +11,7 @@ import re
 import sys
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 from spacemission_env.checks import UsageParser, shown
 from spacemission_env.json_input import parse_json
@@ -27,7 +28,7 @@ def _toml_module(path: str):
     """The standard library's ``tomllib`` (Python >= 3.11), else its backport ``tomli`` (the
     same API, ``pip install tomli``), else a ValueError naming the file and the remedy."""
     try:
-        import tomllib  # novermin (guarded: tomli on 3.10)
+        import tomllib  # type: ignore[import-not-found]  # novermin (guarded: tomli on 3.10, mypy's target)
     except ImportError:  # Python 3.10
         try:
             import tomli as tomllib
@@ -150,7 +151,8 @@ def add_options(ap: argparse.ArgumentParser, config_class) -> None:
     """One ``--option`` per field of ``config_class`` (TrainConfig, RLlibConfig), default None
     (unset: the file's or the default value), its help with each game's values and defaults."""
     for f in fields(config_class):
-        kind = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]
+        # (f.type: a str, the annotations being postponed, PEP 563)
+        kind: Any = {"int": int, "float": float, "str": str, "bool": _bool}[f.type]  # type: ignore[index]
         ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=f.type.upper(),
                         help=field_help(f.name, f.metadata["help"]) + _default_text(f.name, f.default))
 

@@ -92,7 +92,7 @@ def run_commands(run_dir: Path, command: list[str]) -> dict:
     try:
         saved = json.loads((Path(run_dir) / "config.json").read_text())
         started = saved.get("command") or command
-        out = {"command": " ".join(started)}
+        out: dict[str, str | list[str]] = {"command": " ".join(started)}
         if saved.get("resumed"):
             out["resumed"] = [" ".join(r["command"]) for r in saved["resumed"]]
         return out
@@ -164,7 +164,8 @@ class Interrupt:
     DEFAULTS = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
 
     def __init__(self, run_dir: Path, step):
-        self.requested, self.signum, self.run_dir, self.step = False, None, run_dir, step
+        self.requested, self.run_dir, self.step = False, run_dir, step
+        self.signum: int | None = None  # the first signal, once it came
         self.stopped_by = None  # the second signal, once it came
         self._previous = {}  # signal -> the handler put back by restore()
         if threading.current_thread() is threading.main_thread():

@@ -75,6 +75,9 @@ def feature_stats(num_players: int, rules: str, max_rounds: int, observation_typ
 class ObsTrunk(BaseFeaturesExtractor):
     """Active features, scaled, then the shared ReLU trunk (module doc)."""
 
+    active: torch.Tensor  # buffers (register_buffer): the kept feature columns and their scales
+    scale: torch.Tensor
+
     def __init__(self, observation_space: spaces.Box, active, scale, trunk: list[int]):
         sizes = [len(active), *trunk]
         super().__init__(observation_space, sizes[-1])

@@ -26,6 +26,7 @@ progress against that slot finish against the new snapshot).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -174,7 +175,7 @@ def pairwise_scores(info: dict, num_players: int, game: str = "spacemission") ->
 class Entry:
     name: str  # display name: the spec, or "self@STEP"
     group: str  # the weight group: the spec, or "self"
-    policy: object
+    policy: Any  # a policy (spacemission_env.policies): a bot, a PPOAgent, a snapshot
     score: float = 0.5  # the learner's recent result against it (exponential average)
     games: int = 0
     step: int = -1  # snapshot step (-1 for bots)

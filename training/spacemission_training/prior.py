@@ -55,7 +55,7 @@ class PriorVecEnv(VecEnvWrapper):
         self.prior = prior
 
     def _augment(self, obs: np.ndarray) -> np.ndarray:
-        return np.concatenate([obs, self.prior(obs, self.venv.action_masks())], axis=1)
+        return np.concatenate([obs, self.prior(obs, self.venv.action_masks())], axis=1)  # type: ignore[attr-defined]  # a GameVecEnv: masked
 
     def reset(self):
         return self._augment(self.venv.reset())
@@ -70,7 +70,7 @@ class PriorVecEnv(VecEnvWrapper):
         return self._augment(obs), rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
-        return self.venv.action_masks()
+        return self.venv.action_masks()  # type: ignore[attr-defined]  # a GameVecEnv (VecEnv declares none)
 
     # VecEnvWrapper's attribute forwarding recurses on an unpickled, still empty object:
     # pickle (checkpoints) goes through plain dicts.
@@ -91,6 +91,9 @@ def _mlp(sizes: list[int]) -> nn.Sequential:
 
 class PriorTrunk(BaseFeaturesExtractor):
     """Active features, scaled, and the prior's inputs into the shared trunk; the codes passed on."""
+
+    active: torch.Tensor  # buffers (register_buffer): the kept feature columns and their scales
+    scale: torch.Tensor
 
     def __init__(self, observation_space: spaces.Box, active, scale, trunk: list[int], num_actions: int = NUM_ACTIONS):
         if not trunk:
@@ -153,14 +156,15 @@ class PriorMaskablePolicy(MaskableActorCriticPolicy):
         super().__init__(*args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
-        n = self.action_space.n
-        self.mlp_extractor = PriorMlpExtractor(self.features_dim - n, list(self._heads["pi"]), list(self._heads["vf"]), n)
+        n = self.action_space.n  # type: ignore[attr-defined]  # Discrete (the games' action ids)
+        # (in MlpExtractor's place: the same latent_dim_pi/vf and forward_actor/critic)
+        self.mlp_extractor = PriorMlpExtractor(self.features_dim - n, list(self._heads["pi"]), list(self._heads["vf"]), n)  # type: ignore[assignment]
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
-        n = self.action_space.n
+        n = self.action_space.n  # type: ignore[attr-defined]  # Discrete
         head = PriorHead(self.mlp_extractor.latent_dim_pi - n, self._prior_beta, n)
         if self.ortho_init:  # the linear part as SB3 initialises an action net: near-zero logits
             head.linear.apply(lambda m: self.init_weights(m, gain=0.01))
         self.action_net = head
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]  # as SB3's own _build

@@ -395,6 +395,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
         print(f"Ray's processes ended with the signal before this iteration finished ({type(exc).__name__}: "
               f"{str(exc).splitlines()[0][:200] if str(exc) else ''})", file=sys.stderr, flush=True)
         if checkpoint_step is None:
+            assert interrupt.signum is not None  # requested: the caller's check
             raise Stopped(interrupt.signum) from None  # main: no checkpoint yet
         runlog.close()
         return {"run_dir": str(run_dir), "stopped_at": checkpoint_step, "interrupted": True,

@@ -84,7 +84,9 @@ class RLlibConfig:
     tensorboard: bool = _same("tensorboard")
     progress: str = _same("progress")
 
-    layers = TrainConfig.layers  # "256,128" -> [256, 128], ValueError naming the option
+    def layers(self, name: str) -> list[int]:
+        """TrainConfig.layers: "256,128" -> [256, 128], ValueError naming the option."""
+        return TrainConfig.layers(self, name)  # type: ignore[arg-type]  # it reads only the option named
 
     def __post_init__(self):
         from spacemission_env.games import GameConfig, GameConfigError, get_game

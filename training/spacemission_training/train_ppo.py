@@ -38,6 +38,7 @@ import sys
 from collections import deque
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -192,6 +193,7 @@ def warm_start(cfg: TrainConfig, log) -> tuple[MaskableActorCriticPolicy, np.nda
         weights = parse_weights(cfg.opponents)  # the PPO pool's bots; "self" becomes the teacher itself
         self_w = weights.pop(SELF, 0.0)
         weights[spec] = weights.get(spec, 0.0) + self_w
+        settings: dict[str, Any]  # bc.collect's keyword arguments, and the cache's key
         settings = dict(game=cfg.game, teacher=spec, opponents=weights, num_envs=cfg.num_envs,
                         samples=cfg.bc_samples,
                         num_players=cfg.players, rules=cfg.rules, max_rounds=cfg.max_rounds,
@@ -277,7 +279,8 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
              "started": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=2))
         runlog = RunLog(run_dir, tensorboard=cfg.tensorboard)
         set_random_seed(cfg.seed)
-        pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,
+        # (weights: the option's text, which OpponentPool parses: parse_weights)
+        pool = OpponentPool(cfg.opponents, num_players=cfg.players, max_snapshots=cfg.max_snapshots,  # type: ignore[arg-type]
                             priority=cfg.priority, seed=cfg.seed, game=cfg.game)
         policy, active, scale, bc_stats = warm_start(cfg, lambda v: runlog.log(0, v, time.perf_counter() - wall0))
         if pool.weights.get(SELF, 0) > 0:
