@@ -229,3 +229,28 @@ def test_planned_end_rounds_up_to_whole_rollouts():
     assert planned_end(0, 1024, 512) == 1024
     assert planned_end(512, 1025, 512) == 1536  # a resumed run from its step
     assert planned_end(2048, 1024, 512) == 2048  # nothing left to run
+
+
+def test_a_fresh_run_gives_the_opponent_pool_its_options(tmp_path, monkeypatch):
+    """train() builds the PPO pool with the run's options: --max-snapshots, --priority, the seed,
+    the game and the player count reach OpponentPool (a keyword lost from its call leaves the
+    pool's default, 10 snapshots, and every other training test passing). The pool's arguments
+    are recorded, then the run stops before any model is built."""
+    from spacemission_training import train_ppo
+
+    class Built(Exception):
+        pass
+
+    seen = {}
+
+    def pool(weights, **kwargs):
+        seen.update(kwargs, weights=weights)
+        raise Built
+
+    monkeypatch.setattr(train_ppo, "OpponentPool", pool)
+    cfg = TrainConfig(run_dir=str(tmp_path / "run"), players=3, max_snapshots=3, priority=2.5, seed=11,
+                      opponents="random=0.5,self=0.5")
+    with pytest.raises(Built):
+        train(cfg, argv=[])
+    assert seen == {"weights": "random=0.5,self=0.5", "num_players": 3, "max_snapshots": 3, "priority": 2.5,
+                    "seed": 11, "game": "spacemission"}
