@@ -62,7 +62,7 @@ def quiet():
     """Under NUMBA_DISABLE_JIT the kernels run as Python on numpy scalars, where the
     uint64 wrap-around of SplitMix64 and the bots' hashes raises overflow warnings;
     silence them there."""
-    if _numba_config.DISABLE_JIT:
+    if _numba_config.DISABLE_JIT:  # type: ignore[attr-defined]  # numba's config sets its names at run time
         return np.errstate(over="ignore")
     return _NOT_QUIET
 

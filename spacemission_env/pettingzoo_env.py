@@ -521,4 +521,4 @@ class OneGameRawEnv(raw_env):
             raise TypeError(f"{module} plays {self.GAME!r}; it takes no game argument (got game={shown(kwargs['game'])})")
         if len(args) > 11:  # raw_env's twelfth positional parameter is the game
             raise TypeError(f"{module}.raw_env takes at most 11 positional arguments ({len(args)} given)")
-        super().__init__(*args, game=self.GAME, **kwargs)
+        super().__init__(*args, game=self.GAME, **kwargs)  # type: ignore[misc]  # "game" is refused in kwargs above

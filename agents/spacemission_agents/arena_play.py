@@ -63,8 +63,9 @@ class _Labels:
         return SimpleNamespace(current_player=0, players=[SimpleNamespace(hand=hand)], ring=ring)
 
     def _join(self, action: int, hand: list, ring: list) -> str:
-        parts = self._parts
-        return self._prefix + ", ".join([parts[s][hand[s]] for s in self._needs[action][0]])
+        parts, prefix = self._parts, self._prefix
+        assert prefix is not None  # called only once the one-card labels gave a prefix (__init__, __call__)
+        return prefix + ", ".join([parts[s][hand[s]] for s in self._needs[action][0]])
 
     def __call__(self, action: int, hand: list, ring: list) -> str:
         label = self._static[action]

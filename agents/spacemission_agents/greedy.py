@@ -181,20 +181,20 @@ def greedy_kernel(scal, hand, ring, seat, scanned, planet, col_all, res, pres, m
         if scal[i, F_OVER] != 0 or first < 0:
             continue
         h = row_salt(salt, scal, hand, planet, col_all, i)
-        for t in range(10):
-            col[t] = col_all[i, t]
+        for tile in range(10):
+            col[tile] = col_all[i, tile]
         if scal[i, F_TILE] != 0:
             if scal[i, F_PENDING] == 1:  # a reservation: value it as if collected later
                 for p in range(8):
-                    for t in range(10):
-                        col[t] += res[i, p, t]
+                    for tile in range(10):
+                        col[tile] += res[i, p, tile]
             best = -1e18
-            for t in range(10):
-                if masks[i, 90 + t]:
-                    v = marginal(col, t, consts) + 1e-3 * noise(h, t)
+            for tile in range(10):
+                if masks[i, 90 + tile]:
+                    v = marginal(col, tile, consts) + 1e-3 * noise(h, tile)
                     if v > best:
                         best = v
-                        out[i] = 90 + t
+                        out[i] = 90 + tile
             continue
         ship = scal[i, F_SHIP]
         nh = scal[i, F_NHAND]
