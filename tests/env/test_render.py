@@ -4,6 +4,7 @@ import re
 import numpy as np
 import pytest
 from tests.helpers.env_play import progress_action
+from tests.helpers.pictures import record_drawn_text
 
 from spacemission_env.space_mission.components import PLANET_LANDING, PLANET_NAMES
 from spacemission_env.space_mission.render import PLAYER_COLOURS, render_ansi, render_rgb, save_png
@@ -246,12 +247,7 @@ def test_docs_board_picture_is_there_and_linked():
 def test_five_players_panels_keep_the_last_turn_when_the_tiles_take_two_lines(monkeypatch):
     # five seats' panels have room for five lines of 16 pixels: a collection wrapping onto a
     # second line pushed the "last turn" line out of the box, and it was not drawn at all
-    from PIL import ImageDraw
-
-    drawn = []
-    real = ImageDraw.ImageDraw.text
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append((xy, text)),
-                                                                                     real(self, xy, text, *a, **k)))
+    drawn = record_drawn_text(monkeypatch, where=True)
     many = {"mineral_red": 1, "mineral_green": 1, "alien_blue": 3, "matter_blue": 1, "water": 2, "medal": 1}
     s = position(5, ring=RING, collections={0: many})
     render_rgb(s)
@@ -267,14 +263,9 @@ def test_five_players_panels_keep_the_last_turn_when_the_tiles_take_two_lines(mo
 def test_the_whole_table_says_it_is_not_a_seats_view(monkeypatch):
     # the text (every hand) and the picture without a viewer did not say they show what no seat
     # sees; a person watching an env's render could take it for the acting seat's view
-    from PIL import ImageDraw
-
     s = position(3, ring=RING)
     assert render_ansi(s).splitlines()[0].endswith("| whole table: every hand shown")
-    drawn = []
-    real = ImageDraw.ImageDraw.text
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append(text),
-                                                                                     real(self, xy, text, *a, **k)))
+    drawn = record_drawn_text(monkeypatch)
     render_rgb(s)
     assert "Space Mission [yucata] - whole table" in drawn
     drawn.clear()

@@ -29,6 +29,7 @@ from spacemission_env.red_planet.rules import apply, is_over, legal_actions, new
 from spacemission_env.red_planet.rules.state import PHASES
 from spacemission_env.space_mission.rules import new_game as sm_new_game
 from tests.env.red_planet.test_encoding import rich_position
+from tests.helpers.pictures import record_drawn_text
 from tests.helpers.red_planet_positions import position
 
 pytest.importorskip("PIL")
@@ -254,12 +255,7 @@ def test_the_picture_spells_out_the_umlauts_its_font_lacks(monkeypatch):
     """Pillow's built-in font has no umlauts: "Eisblöcke 1", "Grubenunglück" and "Hübscher Felsen 1"
     drew with empty boxes in the picture (the web view too). Every text drawn is now ASCII, spelled
     out as German does without umlauts; the text table keeps the names as they are."""
-    from PIL import ImageDraw
-
-    drawn = []
-    real = ImageDraw.ImageDraw.text
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append(text),
-                                                                                     real(self, xy, text, *a, **k)))
+    drawn = record_drawn_text(monkeypatch)
     s = explicit_position()  # seat 1's bonus "Eisblöcke 1", discovery cards "Grubenunglück", "Hübscher Felsen 1"
     render_rgb(s)
     assert drawn and all(text.isascii() for text in drawn), [t for t in drawn if not t.isascii()]
@@ -273,14 +269,9 @@ def test_the_picture_spells_out_the_umlauts_its_font_lacks(monkeypatch):
 def test_the_whole_table_says_it_is_not_a_seats_view(monkeypatch):
     """Without a viewer the text and the picture show every seat's hidden cards; they now say so,
     as a seat's view says whose it is (before: no word, easy to take for the acting seat's view)."""
-    from PIL import ImageDraw
-
     s = explicit_position()
     assert render_ansi(s).splitlines()[0].endswith("| whole table: every card shown")
     assert "whole table" not in render_ansi(s, viewer=0)
-    drawn = []
-    real = ImageDraw.ImageDraw.text
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, text, *a, **k: (drawn.append(text),
-                                                                                     real(self, xy, text, *a, **k)))
+    drawn = record_drawn_text(monkeypatch)
     render_rgb(s)
     assert "Mission: Red Planet - whole table, every card shown" in drawn
