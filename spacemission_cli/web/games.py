@@ -15,6 +15,7 @@ from spacemission_env.games import GameConfig
 from spacemission_env.space_mission.config import MAX_ROUNDS_LIMIT, RULE_SETS
 from spacemission_env.space_mission.rules import new_game
 
+from .._protocol_play import ProtocolTable
 from .._table import Table
 
 
@@ -33,7 +34,7 @@ class LiveGame:
     the seed determines every hidden card and the bots' moves). ``version``: bumped by every
     change (a move with the bots' answers, undo, resign); a move naming another version is
     refused (the page that sent it showed an older game)."""
-    table: Table
+    table: Table | ProtocolTable
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_used: float = field(default_factory=time.monotonic)
     seed_chosen: bool = False
@@ -170,7 +171,7 @@ class GameStore:
         with self._lock:
             self._reserved -= 1
 
-    def add(self, table: Table, seed_chosen: bool = False) -> tuple[str, LiveGame]:
+    def add(self, table: Table | ProtocolTable, seed_chosen: bool = False) -> tuple[str, LiveGame]:
         """Store a game made in a place held by ``reserve``; returns its id and the stored game
         (not to be looked up again: a game over at once may make room for another's at once)."""
         with self._lock:

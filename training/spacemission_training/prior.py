@@ -58,7 +58,7 @@ class PriorVecEnv(VecEnvWrapper):
         return np.concatenate([obs, self.prior(obs, self.venv.action_masks())], axis=1)  # type: ignore[attr-defined]  # a GameVecEnv: masked
 
     def reset(self):
-        return self._augment(self.venv.reset())
+        return self._augment(self.venv.reset())  # type: ignore[arg-type]  # VecEnvObs: an array here (int8 Box, __init__)
 
     def step_wait(self):
         obs, rewards, dones, infos = self.venv.step_wait()
@@ -67,7 +67,7 @@ class PriorVecEnv(VecEnvWrapper):
             if last is not None:
                 infos[i]["terminal_observation"] = np.concatenate(
                     [last, np.full(self.prior.num_actions, FLOOR_CODE, np.int8)])
-        return self._augment(obs), rewards, dones, infos
+        return self._augment(obs), rewards, dones, infos  # type: ignore[arg-type]  # VecEnvObs: an array here (int8 Box, __init__)
 
     def action_masks(self) -> np.ndarray:
         return self.venv.action_masks()  # type: ignore[attr-defined]  # a GameVecEnv (VecEnv declares none)
