@@ -166,7 +166,7 @@ class Interrupt:
     def __init__(self, run_dir: Path, step):
         self.requested, self.run_dir, self.step = False, run_dir, step
         self.signum: int | None = None  # the first signal, once it came
-        self.stopped_by = None  # the second signal, once it came
+        self.stopped_by: int | None = None  # the second signal, once it came
         self._previous = {}  # signal -> the handler put back by restore()
         if threading.current_thread() is threading.main_thread():
             for signum in self.DEFAULTS:
