@@ -264,12 +264,23 @@ def _drawable(text: str) -> str:
     return "".join(c if c.isascii() else "?" for c in text if not unicodedata.combining(c))
 
 
-def _text(draw, xy, text, **kw):
-    draw.text(xy, _drawable(text), **kw)
+@lru_cache(maxsize=None)
+def _spelling_draw():
+    """Pillow's ImageDraw whose ``text`` and ``textbbox`` take any text and draw (or measure)
+    it as :func:`_drawable` spells it: every text of the picture goes through it."""
+    ImageDraw = require("PIL.ImageDraw", "render", "rgb_array rendering")
+
+    class SpellingDraw(ImageDraw.ImageDraw):  # type: ignore[name-defined]  # Pillow, imported at run time (the render extra)
+        def text(self, xy, text, *args, **kwargs):
+            return super().text(xy, _drawable(text), *args, **kwargs)
+
+        def textbbox(self, xy, text, *args, **kwargs):
+            return super().textbbox(xy, _drawable(text), *args, **kwargs)
+
+    return SpellingDraw
 
 
 def _centred(draw, xy, text, fill, size):
-    text = _drawable(text)
     font = _font(size)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     draw.text((xy[0] - (right - left) / 2, xy[1] - (bottom - top) / 2 - top), text, fill=fill, font=font)
@@ -357,11 +368,11 @@ def _draw_legend(draw) -> None:
         y = 12 + t * 22
         draw.rectangle([12, y, 30, y + 18], fill=MINERAL_COLOURS[t], outline=(255, 255, 255))
         _centred(draw, (21, y + 9), str(MINERAL_VALUE[t]), (0, 0, 0), 12)
-        _text(draw, (38, y + 2), f"{name} (value {MINERAL_VALUE[t]})", fill=TEXT, font=font)
+        draw.text((38, y + 2), f"{name} (value {MINERAL_VALUE[t]})", fill=TEXT, font=font)
     notes = ("? square: no mineral yet (M-L5)", "+k: leftover counters", "card: discovery card, border: who laid",
              "it, ? if unknown; dots: who looked", "numbered discs: astronauts by colour")
     for i, line in enumerate(notes):
-        _text(draw, (12, HEIGHT - 14 - 15 * (len(notes) - i)), line, fill=DIM, font=font)
+        draw.text((12, HEIGHT - 14 - 15 * (len(notes) - i)), line, fill=DIM, font=font)
 
 
 def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
@@ -394,14 +405,14 @@ def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
 def _draw_header(draw, state: GameState, viewer: int | None) -> None:
     x0, y0, x1, _ = header_region()
     title = "Mission: Red Planet" + (f" - seat {viewer}'s view" if viewer is not None else " - whole table, every card shown")
-    _text(draw, (x0, y0), title, fill=TEXT, font=_font(20))
+    draw.text((x0, y0), title, fill=TEXT, font=_font(20))
     status = status_line(state).split(" | ")
-    _text(draw, (x0, y0 + 28), status[0], fill=TEXT, font=_font(13))
+    draw.text((x0, y0 + 28), status[0], fill=TEXT, font=_font(13))
     if len(status) > 1:
-        _text(draw, (x0, y0 + 45), status[1], fill=TEXT, font=_font(13))
+        draw.text((x0, y0 + 45), status[1], fill=TEXT, font=_font(13))
     piles = piles_text(state, viewer)
-    _text(draw, (x0, y0 + 62), piles[0] + " | " + piles[2].split(" (")[0], fill=DIM, font=_font(12))
-    _text(draw, (x0, y0 + 77), piles[1], fill=DIM, font=_font(12))
+    draw.text((x0, y0 + 62), piles[0] + " | " + piles[2].split(" (")[0], fill=DIM, font=_font(12))
+    draw.text((x0, y0 + 77), piles[1], fill=DIM, font=_font(12))
 
 
 def _draw_slot(draw, state: GameState, k: int) -> None:
@@ -409,14 +420,14 @@ def _draw_slot(draw, state: GameState, k: int) -> None:
     v = slot_view(state, k)
     draw.rectangle([x0, y0, x1, y1], outline=(90, 80, 80))
     if v is None:
-        _text(draw, (x0 + 6, y0 + 7), f"slot {k}: empty", fill=DIM, font=_font(13))
+        draw.text((x0 + 6, y0 + 7), f"slot {k}: empty", fill=DIM, font=_font(13))
         return
     colour = (255, 220, 120) if v["pending"] else TEXT
     air = v["where"] != "pad"
     dest = v["destination"] + (" (token)" if v["token"] else "")
     text = f"slot {k}: ship {v['ship']}, {v['free']} of {v['capacity']} free -> {dest}"
-    _text(draw, (x0 + 6, y0 + 7), text, fill=colour, font=_font(13))
-    _text(draw, (x0 + 318, y0 + 7), v["where"], fill=(120, 200, 255) if air else DIM, font=_font(13))
+    draw.text((x0 + 6, y0 + 7), text, fill=colour, font=_font(13))
+    draw.text((x0 + 318, y0 + 7), v["where"], fill=(120, 200, 255) if air else DIM, font=_font(13))
     for i, (q, n) in enumerate(v["crew"]):
         _disc(draw, x0 + 385 + i * 22, (y0 + y1) / 2, PLAYER_COLOURS[q], str(n))
 
@@ -428,11 +439,11 @@ def _draw_seat(draw, state: GameState, q: int, viewer: int | None) -> None:
     acting = q == state.current_player
     draw.rectangle([x0, y0, x1, y1], outline=PLAYER_COLOURS[q], width=3 if acting else 1)
     who = f"player_{q} ({PLAYER_NAMES[q]})" + (" - this view" if q == viewer else "") + ("  <- to act" if acting else "")
-    _text(draw, (x0 + 6, y0 + 3), who, fill=PLAYER_COLOURS[q], font=_font(14))
+    draw.text((x0 + 6, y0 + 3), who, fill=PLAYER_COLOURS[q], font=_font(14))
     score = f"score {v['total']}" if v["total"] is not None else f"counter points {v['points']}"
     ice, syl, cel = v["counters"]
     font = _font(12)
-    _text(draw, (x0 + 6, y0 + 21), f"supply {v['supply']}  LiSM {v['lism']}  removed {v['removed']}  | counters "
+    draw.text((x0 + 6, y0 + 21), f"supply {v['supply']}  LiSM {v['lism']}  removed {v['removed']}  | counters "
               f"ice {ice} syl {syl} cel {cel} | {score}", fill=TEXT, font=font)
     # the nine role cards (M-C7): bright in hand, dim spent, outlined revealed, dotted committed
     for r, status in enumerate(v["roles"]):
@@ -440,7 +451,7 @@ def _draw_seat(draw, state: GameState, q: int, viewer: int | None) -> None:
         fill = {"hand": (210, 200, 190), "spent": SPENT, "revealed": (255, 230, 120), "committed": (120, 110, 160)}[status]
         draw.rectangle([bx, by, bx + 22, by + 18], fill=fill, outline=(255, 255, 255) if status == "revealed" else BORDER)
         _centred(draw, (bx + 11, by + 9), str(r + 1), (0, 0, 0), 12)
-    _text(draw, (x0 + 246, y0 + 40), f"commit: {v['commit']}", fill=TEXT, font=font)
+    draw.text((x0 + 246, y0 + 40), f"commit: {v['commit']}", fill=TEXT, font=font)
     lines = [f"bonus: {v['bonus']}"]
     if v["setup"]:
         lines.append(f"setup cards: {v['setup']}")
@@ -450,7 +461,7 @@ def _draw_seat(draw, state: GameState, q: int, viewer: int | None) -> None:
     for line in lines:
         if yy + 14 > y1:  # five players leave less room: the last lines give way
             break
-        _text(draw, (x0 + 6, yy), line[:80], fill=TEXT, font=font)
+        draw.text((x0 + 6, yy), line[:80], fill=TEXT, font=font)
         yy += 15
 
 
@@ -458,9 +469,8 @@ def _draw_seat(draw, state: GameState, q: int, viewer: int | None) -> None:
 def _board():
     """Mars and the legend: the same in every picture, drawn once."""
     Image = require("PIL.Image", "render", "rgb_array rendering")
-    ImageDraw = require("PIL.ImageDraw", "render", "rgb_array rendering")
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    draw = _spelling_draw()(image)
     _draw_mars(draw)
     _draw_legend(draw)
     return image
@@ -471,13 +481,12 @@ def render_rgb(state: GameState, viewer: int | None = None) -> np.ndarray:
     everything; see the module docstring for what a seat may see)."""
     _check_state(state)
     _check_viewer(state, viewer)
-    ImageDraw = require("PIL.ImageDraw", "render", "rgb_array rendering")
     image = _board().copy()
-    draw = ImageDraw.Draw(image)
+    draw = _spelling_draw()(image)
     for z in range(NUM_ZONES):
         _draw_zone(draw, state, z, viewer)
     _draw_header(draw, state, viewer)
-    _text(draw, (PANEL_X, SLOT_TOP - 20), "launch pad (slot: ship, capacity, destination; crew by colour)",
+    draw.text((PANEL_X, SLOT_TOP - 20), "launch pad (slot: ship, capacity, destination; crew by colour)",
               fill=DIM, font=_font(12))
     for k in range(state.num_players):
         _draw_slot(draw, state, k)
