@@ -105,3 +105,36 @@ def test_every_public_name_and_method_has_a_docstring():
                 if inspect.isfunction(f) and not (f.__doc__ or "").strip():
                     missing.append(f"{cls.__name__}.{name} (defined in {klass.__name__})")
     assert not missing, sorted(set(missing))
+
+
+def test_make_agent_names_each_registered_class_and_every_agent_is_a_policy(tmp_path):
+    """``make_agent`` with a registered name alone is, to a checker, the class that name
+    builds at run time (the registry's entry, so a user reads the bot's own attributes),
+    for each game; any other spec is a ``Policy`` (what make_agent checks at run time);
+    and each registered class is a ``Policy`` structurally (an instance assigns to it)."""
+    require_mypy()
+    from spacemission_agents.registry import AGENTS_BY_GAME
+
+    lines = ["from spacemission_agents.registry import make_agent",
+             "from spacemission_env.policies import Policy"]
+    expected = {}
+    for game, entries in AGENTS_BY_GAME.items():
+        for name, entry in entries.items():
+            call = f"make_agent({name!r})" if game == "spacemission" else f"make_agent({name!r}, game={game!r})"
+            lines.append(f"reveal_type({call})")
+            expected[len(lines)] = f"{entry.module}.{entry.attr}"
+            lines.append(f"from {entry.module} import {entry.attr} as {entry.attr}_{len(lines)}")
+            lines.append(f"def as_policy_{len(lines)}(agent: {entry.attr}_{len(lines) - 1}) -> Policy:")
+            lines.append("    return agent")
+    lines.append("reveal_type(make_agent('search:budget=0.1'))")
+    expected[len(lines)] = "spacemission_env.policies.Policy"
+    lines.append("reveal_type(make_agent('mypkg.bots:MyBot', seed=1, game='red_planet'))")
+    expected[len(lines)] = "spacemission_env.policies.Policy"
+    src = tmp_path / "agent_types.py"
+    src.write_text("\n".join(lines) + "\n")
+    out = run_mypy([str(src)], tmp_path / "mypy_cache")
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert not errors, "\n".join(errors)
+    revealed = {int(m.group(1)): m.group(2) for m in re.finditer(r"agent_types\.py:(\d+): note: Revealed type is \"(.+?)\"",
+                                                                 out.stdout)}
+    assert revealed == expected, out.stdout

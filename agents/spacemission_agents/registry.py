@@ -29,8 +29,21 @@ import importlib.util
 import inspect
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, overload
 
 from spacemission_env.checks import cut, cut_long_words, shown  # echoed values: cut to SHOWN_CHARS
+
+if TYPE_CHECKING:  # the bots' modules are imported on demand at run time (a missing one fails only when asked for)
+    from .greedy import GreedyAgent
+    from .heuristic import HeuristicAgent
+    from .netsearch import NetSearchAgent
+    from .ppo import PPOAgent
+    from .random_agents import KindRandomAgent, RandomAgent
+    from .red_planet.greedy import GreedyBot
+    from .red_planet.heuristic import HeuristicBot
+    from .red_planet.random_bot import RandomBot
+    from .search import SearchAgent
+    from spacemission_env.policies import Policy
 
 __all__ = ["AGENTS", "AGENTS_BY_GAME", "SPEC_SYNTAX", "agent_display_name", "available_agents", "make_agent",
            "model_free_agents", "parse_spec", "protocol_problem"]
@@ -192,9 +205,44 @@ def _check_kwargs(fn, kwargs: dict, spec: str) -> None:
                          f"{', '.join(names) or 'none'}") from exc
 
 
-def make_agent(spec: str, seed: int | None = None, game: str = "spacemission"):
+# The return type a checker sees: a registered name alone (no parameters, no path) is its class,
+# with the bot's own attributes (``make_agent("heuristic").params``); any other spec is a
+# Policy, the protocol that make_agent checks at run time (``act`` and ``act_batch``).
+@overload
+def make_agent(spec: Literal["random"], seed: int | None = None,
+               game: Literal["spacemission"] = "spacemission") -> RandomAgent: ...
+@overload
+def make_agent(spec: Literal["kind-random"], seed: int | None = None,
+               game: Literal["spacemission"] = "spacemission") -> KindRandomAgent: ...
+@overload
+def make_agent(spec: Literal["greedy"], seed: int | None = None,
+               game: Literal["spacemission"] = "spacemission") -> GreedyAgent: ...
+@overload
+def make_agent(spec: Literal["heuristic"], seed: int | None = None,
+               game: Literal["spacemission"] = "spacemission") -> HeuristicAgent: ...
+@overload
+def make_agent(spec: Literal["search"], seed: int | None = None,
+               game: Literal["spacemission"] = "spacemission") -> SearchAgent: ...
+@overload
+def make_agent(spec: Literal["netsearch"], seed: int | None = None,
+               game: Literal["spacemission"] = "spacemission") -> NetSearchAgent: ...
+@overload
+def make_agent(spec: Literal["ppo"], seed: int | None = None, game: str = "spacemission") -> PPOAgent: ...
+@overload
+def make_agent(spec: Literal["random"], seed: int | None = None, *, game: Literal["red_planet"]) -> RandomBot: ...
+@overload
+def make_agent(spec: Literal["greedy"], seed: int | None = None, *, game: Literal["red_planet"]) -> GreedyBot: ...
+@overload
+def make_agent(spec: Literal["heuristic"], seed: int | None = None, *, game: Literal["red_planet"]) -> HeuristicBot: ...
+@overload
+def make_agent(spec: str, seed: int | None = None, game: str = "spacemission") -> Policy: ...
+
+
+def make_agent(spec: str, seed: int | None = None, game: str = "spacemission") -> Policy:
     """A new agent of ``game`` from its spec (see the module docstring). ValueError naming
-    the spec on any failure; the agent implements ``act`` and ``act_batch``."""
+    the spec on any failure; the agent implements ``act`` and ``act_batch``
+    (:class:`spacemission_env.policies.Policy`; to a type checker a registered name alone,
+    e.g. ``make_agent("heuristic")``, is its class)."""
     target, path, kwargs = parse_spec(spec, game)
     obj = _resolve(target, spec, game)
     if target == "ppo":

@@ -150,8 +150,9 @@ def bind_agent_specs(specs: list[tuple[str, str]], config) -> list:
     for option, spec in specs:
         try:
             agent = make_agent(spec, game=config.game)
-            if callable(getattr(agent, "bind", None)):
-                agent.bind(config)
+            bind = getattr(agent, "bind", None)  # an optional hook: a MODULE:CLASS agent may have none
+            if callable(bind):
+                bind(config)
         except (ValueError, TypeError) as exc:  # the agent's message may echo a long spec whole
             raise ValueError(f"option {option}: {cut_long_words(str(exc))}") from None
         agents.append(agent)
