@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from .checks import INDEX_LIMIT, SettingTypeError, check_batch_memory, check_choice, cut, is_int, shown, wrong_type_text
@@ -34,6 +36,12 @@ NUM_ACTIONS = SPACE_MISSION.num_actions
 SEED_HIGH = 2**63  # game seeds are drawn in [0, 2**63)
 OBSERVATION_DTYPES = ("int8", "float32")  # float32: the same values, for nn.Linear without a cast
 ILLEGAL_ACTIONS = ("raise", "lose")  # what a legal-range id that is not legal now does
+
+# What the interfaces return, as a type checker reads it (tests/test_types_runtime.py checks each
+# against one reset and step): observations are int8, or float32 with observation_dtype="float32"
+ObsArray: TypeAlias = npt.NDArray[np.int8 | np.float32]
+MaskArray: TypeAlias = npt.NDArray[np.bool_]  # the gym and vector envs' masks (PettingZoo's are int8)
+Info: TypeAlias = dict[str, Any]
 
 
 def check_observation_type(observation_type, what: str = "observation_type",

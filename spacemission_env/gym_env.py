@@ -64,6 +64,9 @@ import numpy as np
 from .checks import check_memory, count_text, shown
 from .env_base import EnvBase
 from .env_common import (
+    Info,
+    MaskArray,
+    ObsArray,
     RENDER_MODES,
     action_id,
     check_num_envs,
@@ -230,7 +233,7 @@ class GameEnv(EnvBase, gymnasium.Env):
         return obs, info
 
     # --- Gymnasium API --------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[ObsArray, Info]:
         """Start a new game: ``(observation, info)`` at the learner's first decision (the
         opponents seated before it have moved). ``seed`` (int or None) seeds the env's
         ``np_random`` (the seat drawn, the game's seed) and every opponent with a ``seed``
@@ -259,7 +262,7 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._render_if_human()
         return self._result()
 
-    def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action) -> tuple[ObsArray, float, bool, bool, Info]:
         """Play the learner's ``action`` (an int id, ``0..num_actions-1``), then the opponents
         until it is the learner's turn again or the game ends: ``(observation, reward,
         terminated, truncated, info)``, the reward the learner's own over the whole
@@ -290,7 +293,7 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._render_if_human()
         return obs, reward, self._episode_over, False, info
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> MaskArray:
         """bool [num_actions]: the learner's legal actions now; all True once the episode is over
         (MaskablePPO's hook). ValueError before ``reset()`` and after ``close()``: there is no
         game, and an all-False mask would give NaN probabilities."""

@@ -88,6 +88,8 @@ from pettingzoo.utils import wrappers
 from .checks import shown
 from .env_base import EnvBase
 from .env_common import (
+    Info,
+    ObsArray,
     RENDER_MODES,
     action_id,
     check_render_mode,
@@ -188,7 +190,7 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             self._has_reset, self._has_updated = flags
             raise
 
-    def last(self, observe: bool = True):
+    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]:
         if self._direct and self._has_reset:
             return self._raw.last(observe)
         return super().last(observe)
@@ -342,7 +344,7 @@ class raw_env(EnvBase, AECEnv):
             self.infos[self.possible_agents[self._acting_seat]] = {"action_mask": self._no_decision.copy()}
         self._acting_seat = cp
 
-    def observe(self, agent):
+    def observe(self, agent) -> dict[str, ObsArray]:
         """``agent``'s observation now: ``{"observation": [D], "action_mask": int8
         [num_actions]}`` (all ones when the agent has no decision pending; module doc).
         ValueError before ``reset()``, UnknownAgentError for a name that is no agent."""
@@ -372,7 +374,7 @@ class raw_env(EnvBase, AECEnv):
             return self._mask_buf[0].copy()
         return no_decision_mask(num_actions=self.num_actions)
 
-    def last(self, observe: bool = True):
+    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]:
         """PettingZoo's ``AECEnv.last`` (the selected agent's observation, accumulated
         reward, termination, truncation, info), ValueError before reset and once every agent
         has left the finished game (PettingZoo's own raises a bare KeyError there)."""

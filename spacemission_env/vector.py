@@ -49,12 +49,16 @@ Nothing here loops over games in Python: each call is a few engine kernels over 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from .checks import check_memory, count_text, shown
 from .env_base import EnvBase
 from .games import check_render_mode
 from .env_common import (
+    Info,
     MIN_ENV_BYTES,
+    MaskArray,
+    ObsArray,
     RENDER_MODES,
     SEED_HIGH,
     action_batch,
@@ -94,7 +98,7 @@ class VectorEnv(EnvBase):
         """The engine's BatchState: the same as ``batch_state`` (the name every interface has)."""
         return self.batch_state
 
-    def reset(self, seed: int | None = None):
+    def reset(self, seed: int | None = None) -> tuple[ObsArray, MaskArray, npt.NDArray[np.int64], Info]:
         """New games in every slot; returns ``(obs, action_mask, current_player, infos)``."""
         if seed is not None:
             self._rng = np.random.default_rng(check_seed(seed))
@@ -108,7 +112,8 @@ class VectorEnv(EnvBase):
         obs = self._typed(self.engine.observe(st, observation_type=self.observation_type))
         return obs, self.engine.legal_action_mask(st), st.current_player.astype(np.int64)
 
-    def step(self, actions):
+    def step(self, actions) -> tuple[ObsArray, MaskArray, npt.NDArray[np.int64], npt.NDArray[np.float32], MaskArray,
+                                     MaskArray, Info]:
         """One action per game for its acting seat; returns ``(obs, action_mask,
         current_player, rewards, terminated, truncated, infos)`` (module doc)."""
         self._require_reset("step()")
