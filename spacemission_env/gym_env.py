@@ -57,6 +57,7 @@ by them, its draws too (docs/interfaces.md, "Seeding").
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import gymnasium
 import numpy as np
@@ -109,8 +110,9 @@ class GameEnv(EnvBase, gymnasium.Env):
         self._stopped_by: str | None = None  # what stopped the episode on an opponent's turn (step's error names it)
         # what the last step already made (_play): the legal mask in _mask, and the type of the
         # acting seat's observation in _obs_bufs; _fused_types: _plan_fused_steps
-        self._mask_ready, self._obs_ready = False, None
-        self._step_observe = None
+        self._mask_ready = False
+        self._obs_ready: str | None = None
+        self._step_observe: Callable[..., None] | None = None  # the engine's, where it has one (_plan_fused_steps)
         self._fused_types: list[str | None] = []
         self._obs_bufs: dict[str, np.ndarray] = {}
         self.seat = 0

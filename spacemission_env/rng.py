@@ -73,7 +73,8 @@ def seed_state(seed: int | None) -> int:
         import secrets
 
         return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):  # numpy integers included
+    # numpy integers included; int named too, as typeshed does not register it as Integral
+    if isinstance(seed, bool) or not isinstance(seed, (int, numbers.Integral)):
         raise SeedTypeError(f"seed must be an int or None, got {shown(seed)}")
     seed = int(seed)
     if not 0 <= seed <= MASK64:

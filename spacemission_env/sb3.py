@@ -140,7 +140,7 @@ class GameVecEnv(EnvBase, VecEnv):
         self._seeds[0] = seed
         self._rng = np.random.default_rng(self._seeds[0])
         self._broken = ""  # what failed mid-step or mid-reset ("an opponent failed"): reset() needed
-        self._actions = None
+        self._actions: np.ndarray | None = None  # step_async's, checked, until step_wait plays them
         self._mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)  # the learners' masks
         self._opp_mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)
         self.seats = np.zeros(num_envs, dtype=np.int64)

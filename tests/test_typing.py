@@ -1,6 +1,7 @@
 """The packages' annotations are true: spacemission_env and spacemission_agents (the bots,
 arena and PPO agent) ship ``py.typed`` (PEP 561), so a user's type checker reads them, and mypy
-(pyproject's ``[tool.mypy]``: default settings, and ``check_untyped_defs``) finds no error in
+(pyproject's ``[tool.mypy]``: default settings, ``check_untyped_defs`` and
+``warn_unreachable``) finds no error in
 them, nor in the command line (spacemission_cli) and the trainer (training/spacemission_training),
 programs that ship no ``py.typed``. Skipped, saying so, where mypy is not installed or older than
 the ``dev`` extra's bound (``make install`` installs that extra). Also: a docstring on every exported name and public method of the interfaces."""

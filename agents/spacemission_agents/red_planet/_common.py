@@ -192,7 +192,7 @@ class RedPlanetBot(BasePolicy):
         bind_players(config, GAME, type(self).__name__)
         self.config = config
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray) -> int:
         """``act_batch`` on a batch of one; a bot that reads only the mask takes any
         observation (None or an empty array too)."""
         obs = np.zeros(0, np.int8) if observation is None and not self.uses_observation else np.asarray(observation)

@@ -122,7 +122,7 @@ class _Reader:
         self.data = data
 
     @staticmethod
-    def get(obj: dict, key: str, where: str):
+    def get(obj: object, key: str, where: str):
         if not isinstance(obj, dict):  # ``players[0] = []`` is not an object missing 'hand'
             got = json_kind(obj) if obj is None else f"{json_kind(obj)} {json_shown(obj)}"  # not "null null"
             raise ValueError(f"game state JSON: {where} must be an object, got {got}")
