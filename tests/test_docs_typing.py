@@ -6,14 +6,11 @@ and one mypy run with pyproject's ``[tool.mypy]`` checks them all. An example th
 the API's types, or an annotation too narrow for a documented use, fails here."""
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 
-from tests.helpers.paths import ROOT
 from tests.test_docs_examples import BLOCKS, examples
 from tests.test_readme import BLOCKS as README_BLOCKS
-from tests.test_typing import require_mypy
+from tests.test_typing import require_mypy, run_mypy_as_user
 
 # errors that are the checker's, not the example's: (doc file, words of the error) -> why
 KNOWN = {
@@ -39,14 +36,6 @@ def _write_units(folder) -> dict[str, str]:
     return written
 
 
-def _mypy(folder, names) -> subprocess.CompletedProcess:
-    # the checkout's packages, as a user's installed copy (agents/ and training/ are folders of packages)
-    env = dict(os.environ, MYPYPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
-    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                           "--cache-dir", str(folder / "mypy_cache"), "--no-error-summary", "--hide-error-context",
-                           *names], cwd=folder, env=env, capture_output=True, text=True, timeout=600)
-
-
 def _unexplained(out: subprocess.CompletedProcess, written: dict[str, str]) -> list[str]:
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     return [e for e in errors
@@ -57,7 +46,7 @@ def test_the_docs_examples_type_check(tmp_path):
     require_mypy()
     written = _write_units(tmp_path)
     assert len(written) >= 10, written  # the units tests/test_docs_examples.py finds (fewer: a changed finder)
-    out = _mypy(tmp_path, sorted(written))
+    out = run_mypy_as_user(tmp_path, sorted(written))
     errors = _unexplained(out, written)
     assert not errors, "\n".join(f"{e}   (docs/{written.get(e.split(':', 1)[0])})" for e in errors)
     assert out.returncode in (0, 1), out.stderr[-3000:]  # 1: the known errors only; 2 would be mypy's own failure
@@ -68,5 +57,5 @@ def test_the_check_sees_an_example_that_misuses_the_api(tmp_path):
     require_mypy()
     (tmp_path / "wrong.py").write_text("from spacemission_env import GameConfig\n"
                                        "GameConfig(num_players='two')\n")
-    out = _mypy(tmp_path, ["wrong.py"])
+    out = run_mypy_as_user(tmp_path, ["wrong.py"])
     assert _unexplained(out, {"wrong.py": "none.md"}), out.stdout + out.stderr

@@ -6,6 +6,7 @@ them, nor in the command line (spacemission_cli) and the trainer (training/space
 programs that ship no ``py.typed``. Skipped, saying so, where mypy is not installed or older than
 the ``dev`` extra's bound (``make install`` installs that extra). Also: a docstring on every exported name and public method of the interfaces."""
 import inspect
+import os
 import re
 import subprocess
 import sys
@@ -39,6 +40,16 @@ def require_mypy() -> None:
 def run_mypy(paths, cache_dir) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache_dir), "--no-error-summary",
                            "--hide-error-context", *paths], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def run_mypy_as_user(folder, names) -> subprocess.CompletedProcess:
+    """mypy on a user's files ``names`` in ``folder``, with pyproject's ``[tool.mypy]`` and the
+    checkout's packages found as a user's installed copy (agents/ and training/ are folders of
+    packages; an editable install's import hook is invisible to mypy)."""
+    env = dict(os.environ, MYPYPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
+                           "--cache-dir", str(folder / "mypy_cache"), "--no-error-summary", "--hide-error-context",
+                           *names], cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_each_library_is_marked_typed():
@@ -133,7 +144,7 @@ def test_make_agent_names_each_registered_class_and_every_agent_is_a_policy(tmp_
     expected[len(lines)] = "spacemission_env.policies.Policy"
     src = tmp_path / "agent_types.py"
     src.write_text("\n".join(lines) + "\n")
-    out = run_mypy([str(src)], tmp_path / "mypy_cache")
+    out = run_mypy_as_user(tmp_path, [src.name])
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     assert not errors, "\n".join(errors)
     revealed = {int(m.group(1)): m.group(2) for m in re.finditer(r"agent_types\.py:(\d+): note: Revealed type is \"(.+?)\"",
