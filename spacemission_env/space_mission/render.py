@@ -131,7 +131,7 @@ def render_human(state: GameState, file=None) -> None:
 
 
 # --- the picture ---------------------------------------------------------------------
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def _font(size: int):
     ImageFont = require("PIL.ImageFont", "render", "drawing the board")
 
@@ -166,7 +166,8 @@ def gate_region() -> tuple[int, int, int, int]:
 
 HEADER_TOP, HEADER_BOTTOM = 10, 128
 LEGEND_HEIGHT = 58
-PANEL_LINE, MIN_PANEL_LINE = 16, 13  # a panel's line spacing, and the closest it gets
+PANEL_LINE, MIN_PANEL_LINE = 16, 13  # a panel's line spacing, and the closest it gets at PANEL_FONT
+PANEL_FONT, MIN_PANEL_FONT = 12, 8  # a panel's text size, and the smallest it gets to fit every line
 
 
 def _panel_top(q: int, num_players: int) -> int:
@@ -319,7 +320,7 @@ def _draw_panel(draw, state: GameState, viewer: int | None) -> None:
         y += 18
     totals = scores(state)
     n = state.num_players
-    font = _font(12)
+    font = _font(PANEL_FONT)
     width = WIDTH - 10 - x0 - 16
     for q in range(n):
         acting = q == state.current_player and not state.is_over
@@ -328,16 +329,21 @@ def _draw_panel(draw, state: GameState, viewer: int | None) -> None:
         who = f"player_{q} ({PLAYER_NAMES[q]})" + (" - this view" if q == viewer else "")
         draw.text((x0 + 8, top + 4), who + ("  <- to act" if acting else ""), fill=PLAYER_COLOURS[q], font=_font(15))
         yy = top + 24
-        parts = [part for line in _player_lines(state, q, viewer, totals) for part in _wrap(draw, line, font, width)]
+        lines = _player_lines(state, q, viewer, totals)
         # five players leave less room: the lines close up to fit (at most to MIN_PANEL_LINE), and
-        # only then do the last ones give way (the last turn went first when the tiles took two lines)
-        step = max(MIN_PANEL_LINE, min(PANEL_LINE, (bottom - yy) // len(parts)))
-        for part in parts:
-            if yy + step > bottom:
+        # when a panel wraps to more lines than that allows, the text gets smaller, one pixel of
+        # font and spacing at a time, until every line fits (no line is left out)
+        for size in range(PANEL_FONT, MIN_PANEL_FONT - 1, -1):
+            font = _font(size)
+            parts = [part for line in lines for part in _wrap(draw, line, font, width)]
+            step = min(PANEL_LINE, (bottom - yy) // len(parts))
+            if step >= MIN_PANEL_LINE - (PANEL_FONT - size):
                 break
+        for part in parts:
             draw.text((x0 + 8, yy), part, fill=TEXT, font=font)
             yy += step
     # legend
+    font = _font(PANEL_FONT)  # the panels' text may have got smaller
     y = HEIGHT - LEGEND_HEIGHT + 8
     cx = x0
     for text, colour in (("jump", JUMP_COLOUR), ("scan", SCAN_COLOUR), ("landing", LANDING_COLOUR)):

@@ -287,3 +287,37 @@ def test_human_frames_are_apart(game, capsys):
     assert env.render() is None
     out = capsys.readouterr().out
     assert out.endswith("\n\n") and out.count("\n\n") == 2 and out.split("\n\n")[1].startswith(frame.split(" ")[0])
+
+
+def test_five_players_panel_draws_every_line_when_it_wraps_to_eight(monkeypatch):
+    # at five seats a panel holds seven lines at the closest spacing (13 px); a seat with ten tile
+    # types (three lines) and a two-action last turn (two lines) wraps to eight, and the last one
+    # ("J4/S1)" of the top up) was not drawn at all. Built from the JSON state (docs/state_json.md).
+    import json
+
+    from spacemission_env.space_mission.rules.state import GameState
+
+    every = {"mineral_red": 1, "mineral_purple": 1, "mineral_green": 1, "mineral_blue": 1, "alien_brown": 1,
+             "alien_blue": 3, "matter_green": 1, "matter_blue": 1, "water": 2, "medal": 1}
+    s = position(5, ring=RING, collections={0: every}, ships={0: 3}, current=1,
+                 hands={0: ["J1/S1", "J2/S2", "J3/S3", "J4/L2", "S3/L1"]})
+    d = json.loads(s.to_json())
+    d["players"][0]["last_turn"] = [{"action": "jump", "target": 3, "cards": ["J2/S4"], "tile": False},
+                                    {"action": "top_up", "target": None, "cards": ["J2/S1", "J3/S1", "J4/S1"],
+                                     "tile": False}]
+    s = GameState.from_json(json.dumps(d))
+    drawn = record_drawn_text(monkeypatch, where=True)
+    render_rgb(s)
+    x0, top, x1, bottom = panel_region(0, 5)
+    inside = [text for (x, y), text in drawn if x0 <= x < x1 and top <= y < bottom]
+    text = " ".join(inside)
+    for words in ("score 31", "chips: supply", "hand: J1/S1 J2/S2 J3/S3 J4/L2 S3/L1", "1 medal",
+                  "last turn: jump to Green Heggar (J2/S4); top up (J2/S1 J3/S1", "J4/S1)"):
+        assert words in text, (words, inside)
+    assert all(y < bottom - 8 for (x, y), t in drawn if x0 <= x < x1 and top <= y < bottom), inside
+    # the other panels and the legend keep their size and every line
+    legend = [t for t in drawn if isinstance(t[1], str) and t[1].startswith("numbered dots")]
+    assert legend, drawn
+    for q in range(1, 5):
+        x0, top, x1, bottom = panel_region(q, 5)
+        assert any(t.startswith("last turn:") for (x, y), t in drawn if x0 <= x < x1 and top <= y < bottom), q
