@@ -239,6 +239,8 @@ class ProtocolSession:
         self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
                                    actions=setup["actions"], allow_seer=setup.get("allow_seer", False))
         self.render = importlib.import_module(game.render_module)
+        # seats by colour (as Space Mission's play) where the game's text board can write them so
+        self.colours = hasattr(self.render, "render_ansi_colours")
         self.saved: tuple[str, int] | None = None  # (path, number of actions) of the last save
         self.loaded = setup.get("loaded")
         # the seed decides every hidden card: shown at the start only when the person chose it
@@ -254,12 +256,23 @@ class ProtocolSession:
         return self.table.actions
 
     def name(self, q: int) -> str:
-        return "you" if q == self.seat else f"seat {q} ({self.specs[q]})"
+        """A seat as the person reads it, as Space Mission's play: its colour and who plays it
+        ("red (you)", "blue (random)"), the colour the board names it by."""
+        who = "you" if q == self.seat else self.specs[q]
+        return f"{self.colour(q)} ({who})" if self.colours else ("you" if q == self.seat else f"seat {q} ({who})")
+
+    def colour(self, q: int) -> str:
+        return self.render.PLAYER_NAMES[q] if self.colours else f"seat {q}"
+
+    def board(self, viewer: int | None) -> str:
+        """The game's text board; in the seats' colours where its render_ansi can write them."""
+        if self.colours:
+            return self.render.render_ansi_colours(self.state, viewer=viewer)
+        return self.render.render_ansi(self.state, viewer=viewer)
 
     def show_board(self) -> None:
         self.console.print()
-        self.console.print(self.render.render_ansi(self.state, viewer=self.seat), markup=False, highlight=False,
-                           soft_wrap=True)
+        self.console.print(self.board(self.seat), markup=False, highlight=False, soft_wrap=True)
 
     def show_moves(self, moves: list[int]) -> None:
         self.console.print("Your moves:")
@@ -271,12 +284,13 @@ class ProtocolSession:
 
     def run(self) -> int:
         g, d = self.game, self.game.description
-        others = ", ".join(f"seat {q}: {s}" for q, s in enumerate(self.specs) if s is not None)
+        others = ", ".join(f"{self.colour(q)}: {s}" for q, s in enumerate(self.specs) if s is not None)
         if self.loaded:  # as Space Mission's session says it
             self.console.print(f"Continuing the game saved in {self.loaded} ({len(self.actions)} moves played).",
                                markup=False)
         seed = f"seed {self.seed}" if self.seed_known else "seed shown at the end"
-        self.console.print(f"{d.title}, {self.config.num_players} players, {seed}. You are seat {self.seat}; "
+        self.console.print(f"{d.title}, {self.config.num_players} players, {seed}. You are "
+                           f"{f'{self.colour(self.seat)}, ' if self.colours else ''}seat {self.seat}; "
                            f"{others}. Type help for the commands.", markup=False)
         if note := seer_note(self.table.bots):
             self.console.print(note, markup=False)
@@ -350,7 +364,7 @@ class ProtocolSession:
         g, s = self.game, self.state
         self.console.print()
         self.console.print("The end: every card face up", markup=False)
-        self.console.print(self.render.render_ansi(s), markup=False, highlight=False, soft_wrap=True)
+        self.console.print(self.board(None), markup=False, highlight=False, soft_wrap=True)
         rec = game_record(g, self.config, s, self.seed, self.agents(), self.actions)
         table = Table(title="Final scores")
         for col in ("player", *g.score_names, "rank"):

@@ -168,13 +168,16 @@ def slot_view(state: GameState, slot: int) -> dict | None:
     }
 
 
-def status_line(state: GameState) -> str:
+def status_line(state: GameState, names: tuple[str, ...] | None = None) -> str:
+    """The round, phase and acting seat; with ``names`` each seat is written by its name
+    (``render_ansi(colours=True)``), else as ``player_Q``."""
+    who = names or tuple(f"player_{q}" for q in range(state.num_players))
     if state.phase == "over":
         return f"round {state.round}/{NUM_ROUNDS}: game over"
     role = f", role {ROLE_NAMES[state.role]}" if state.phase in TURN_PHASES else ""
     steps = f", {state.steps_left} step(s) left" if state.steps_left else ""
-    return (f"round {state.round}/{NUM_ROUNDS}, phase {state.phase}: player_{state.current_player} to act"
-            f"{role}{steps} | start player_{state.start_player}")
+    return (f"round {state.round}/{NUM_ROUNDS}, phase {state.phase}: {who[state.current_player]} to act"
+            f"{role}{steps} | start {who[state.start_player]}")
 
 
 def piles_text(state: GameState, viewer: int | None) -> list[str]:
@@ -187,8 +190,8 @@ def piles_text(state: GameState, viewer: int | None) -> list[str]:
             f"removed cards {len(state.removed_cards)}{removed}"]
 
 
-def _astronauts(pairs) -> str:
-    return " ".join(f"P{q}:{k}" for q, k in pairs) or "-"
+def _astronauts(pairs, short: tuple[str, ...]) -> str:
+    return " ".join(f"{short[q]}:{k}" for q, k in pairs) or "-"
 
 
 def _roles_text(status: list[str]) -> str:
@@ -199,21 +202,35 @@ def _roles_text(status: list[str]) -> str:
 def render_ansi(state: GameState, viewer: int | None = None) -> str:
     """A plain-text table of the game as ``viewer`` sees it (None: everything). Role cards
     are numbered 1-9 (M-C7): ``5`` in hand, ``(5)`` spent, ``[5]`` revealed this round,
-    ``<5>`` chosen and not yet called."""
+    ``<5>`` chosen and not yet called. Seats are ``player_Q`` (``PQ`` in the columns)."""
+    return _table(state, viewer, colours=False)
+
+
+def render_ansi_colours(state: GameState, viewer: int | None = None) -> str:
+    """:func:`render_ansi`'s table with every seat written by its colour (``red``, ``blue``,
+    ...: "red to act", "red:2", "by blue", "red's view"): the one naming terminal play uses,
+    as Space Mission's play does."""
+    return _table(state, viewer, colours=True)
+
+
+def _table(state: GameState, viewer: int | None, colours: bool) -> str:
     _check_state(state)
     _check_viewer(state, viewer)
     n = state.num_players
-    lines = [f"Mission: Red Planet, {n} players, {status_line(state)}"
-             + (f" | seat {viewer}'s view" if viewer is not None else " | whole table: every card shown"),
+    names = PLAYER_NAMES[:n] if colours else None
+    short = names or tuple(f"P{q}" for q in range(n))
+    seat_name = f"{PLAYER_NAMES[viewer]}'s view" if colours and viewer is not None else f"seat {viewer}'s view"
+    lines = [f"Mission: Red Planet, {n} players, {status_line(state, names)}"
+             + (f" | {seat_name}" if viewer is not None else " | whole table: every card shown"),
              " | ".join(piles_text(state, viewer))]
     lines.append("zone            kind     mineral    left  discovery" + " " * 30 + "astronauts")
     for z in range(NUM_ZONES):
         v = zone_view(state, z, viewer)
-        disc = v["discovery"] if v["discovery"] == "-" else f"{v['discovery']} by P{v['discovery_owner']}"
+        disc = v["discovery"] if v["discovery"] == "-" else f"{v['discovery']} by {short[v['discovery_owner']]}"
         if v["looked"]:
-            disc += " seen by " + ",".join(f"P{q}" for q in v["looked"])
+            disc += " seen by " + ",".join(short[q] for q in v["looked"])
         lines.append(f"{z} {ZONE_NAMES[z]:<13} {'central' if CENTRAL[z] else 'outer':<8} {v['mineral']:<10} "
-                     f"{v['leftover']:>4}  {disc:<38} {_astronauts(v['astronauts'])}")
+                     f"{v['leftover']:>4}  {disc:<38} {_astronauts(v['astronauts'], short)}")
     lines.append("slot ship cap free destination         where   crew")
     for k in range(n):
         v = slot_view(state, k)
@@ -222,13 +239,14 @@ def render_ansi(state: GameState, viewer: int | None = None) -> str:
             continue
         dest = v["destination"] + (" (token)" if v["token"] else "")
         lines.append(f"{k:<4} {v['ship']:<4} {v['capacity']:<3} {v['free']:<4} {dest:<19} {v['where']:<7} "
-                     f"{_astronauts(v['crew'])}" + (" <- awaits its destination" if v["pending"] else ""))
+                     f"{_astronauts(v['crew'], short)}" + (" <- awaits its destination" if v["pending"] else ""))
     for q in range(n):
         v = seat_view(state, q, viewer)
         marker = ">" if q == state.current_player else " "
         ice, syl, cel = v["counters"]
         score = f"score {v['total']}" if v["total"] is not None else f"counter points {v['points']}"
-        lines.append(f"{marker} player_{q} ({PLAYER_NAMES[q]}): supply {v['supply']}, LiSM {v['lism']}, removed "
+        who = PLAYER_NAMES[q] if colours else f"player_{q} ({PLAYER_NAMES[q]})"
+        lines.append(f"{marker} {who}: supply {v['supply']}, LiSM {v['lism']}, removed "
                      f"{v['removed']} | counters ice {ice} sylvanite {syl} celerium {cel} | {score}")
         extra = (f" | setup cards: {v['setup']}" if v["setup"] else "") + (f" | drawn: {v['drawn']}" if v["drawn"] else "")
         lines.append(f"    roles {_roles_text(v['roles'])} | commit {v['commit']} | bonus: {v['bonus']}{extra}")
@@ -527,7 +545,7 @@ def _write_examples(folder: str) -> None:
 
 EXAMPLE_SEED = 11
 
-__all__ = ["render_ansi", "render_human", "render_rgb", "save_png", "PLAYER_COLOURS", "PLAYER_NAMES",
+__all__ = ["render_ansi", "render_ansi_colours", "render_human", "render_rgb", "save_png", "PLAYER_COLOURS", "PLAYER_NAMES",
            "zone_region", "slot_region", "seat_region", "header_region", "seat_view", "zone_view", "slot_view"]
 
 def main(argv=None) -> None:

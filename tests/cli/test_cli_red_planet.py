@@ -47,8 +47,8 @@ def test_whole_game_against_bots_is_recorded_and_replays(tmp_path, monkeypatch, 
     code, out, err = run_play(["--game", "red_planet", "--opponents", "random,greedy", "--seed", 5, "--seat", 1,
                                "--record", path], ONES, monkeypatch, capsys)
     assert code == 0, err
-    assert "Mission: Red Planet, 3 players, seed 5. You are seat 1; seat 0: random, seat 2: greedy" in out
-    assert "seat 1's view" in out and "Your moves:" in out and "   1  " in out
+    assert "Mission: Red Planet, 3 players, seed 5. You are blue, seat 1; red: random, yellow: greedy" in out
+    assert "blue's view" in out and "Your moves:" in out and "   1  " in out
     (_, rec), = read_records(path)
     assert rec["config"]["game"] == "red_planet" and rec["agents"] == ["random", "human", "greedy"]
     rebuilt = Replayer(rec, "test")
@@ -58,7 +58,7 @@ def test_whole_game_against_bots_is_recorded_and_replays(tmp_path, monkeypatch, 
     header = next(line for line in out.splitlines() if "ice_bonus" in line)
     for name in ("ice", "sylvanite", "celerium", "discovery_cards", "bonus_cards", "total", "rank"):
         assert name in header
-    you = next(line for line in out.splitlines() if line.startswith("│ you "))
+    you = next(line for line in out.splitlines() if line.startswith("│ blue (you) "))
     assert you.split("│")[-3].strip() == str(rec["scores"][1]["total"])
     assert "The end: every card face up" in out and "recorded as game 0" in out
 
@@ -70,16 +70,16 @@ def test_the_person_commits_without_seeing_earlier_commits(monkeypatch, capsys):
                             monkeypatch, capsys)
     assert code == 0
     lines = out.splitlines()
-    first_commit = next(i for i, line in enumerate(lines) if "phase commit: player_2 to act" in line)
+    first_commit = next(i for i, line in enumerate(lines) if "phase commit: yellow to act" in line)
     start = max(i for i in range(first_commit) if lines[i].startswith("  you: "))
     prompt = next(i for i in range(first_commit, len(lines)) if lines[i].startswith("your move>"))
     shown = [ln for ln in lines[start:prompt] if not re.match(r"\s+\d+  commit the ", ln)]  # minus the moves list
-    bot_commits = [ln for ln in shown if ln.startswith("  seat ")]
+    bot_commits = [ln for ln in shown if ln.startswith(("  red (", "  blue ("))]
     assert len(bot_commits) == 2 and all("commits a role (hidden" in ln for ln in bot_commits)
     others = [ln for ln in shown if "| commit " in ln and "bonus: 1 hidden" in ln]  # seats 0 and 1
     assert len(others) == 2 and all("commit chosen (hidden)" in ln for ln in others)
     assert not any(role in ln for ln in shown for role in ROLE_NAMES)
-    assert not any(ln.startswith("  seat ") and ("commit the" in ln or "keep " in ln) for ln in lines)
+    assert not any(ln.startswith(("  red (", "  blue (")) and ("commit the" in ln or "keep " in ln) for ln in lines)
 
 
 def test_save_and_load_continue_the_same_game(tmp_path, monkeypatch, capsys):
@@ -323,3 +323,21 @@ def test_a_seat_replay_of_a_forfeited_game_shows_every_seats_counters(tmp_path, 
         path.write_text(json.dumps(dict(rec, **{key: value})) + "\n")
         assert replay.main([str(path)]) == 1
         assert f"recorded {key} {value!r} but the rebuilt game gives" in capsys.readouterr().err
+
+
+def test_play_names_every_seat_by_its_colour(monkeypatch, capsys):
+    # Red Planet's play said "seat 0 (random)" in its own lines, "player_0 (red)", "P0:1", "by P0"
+    # and "seat 1's view" on the board, and "seat 0 (random)" in the final table; now, as Space
+    # Mission's play, a seat is its colour everywhere ("red (random)", "red:1", "blue's view"),
+    # and "seat 1" is said once, at the start, beside the colour
+    code, out, err = run_play(["--game", "red_planet", "--opponents", "random,greedy", "--seed", 5, "--seat", 1],
+                              ONES, monkeypatch, capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Mission: Red Planet, 3 players, seed 5. You are blue, seat 1; red: random, yellow: greedy")
+    assert any(ln.startswith("  red (random): ") for ln in lines) and any(ln.startswith("  yellow (greedy): ") for ln in lines)
+    assert any("red's view" not in ln and "blue's view" in ln for ln in lines)
+    assert any(ln.startswith("│ red (random) ") for ln in lines) and any(ln.startswith("│ yellow (greedy) ") for ln in lines)
+    assert any(re.search(r"\b(red|blue|yellow):\d", ln) for ln in lines)
+    stray = [ln for ln in lines[1:] if re.search(r"player_\d|\bP\d|seat \d", ln)]
+    assert not stray, stray[:5]

@@ -6,6 +6,7 @@ parts lie in their regions."""
 import contextlib
 import io
 import random
+import re
 
 import numpy as np
 import pytest
@@ -275,3 +276,26 @@ def test_the_whole_table_says_it_is_not_a_seats_view(monkeypatch):
     drawn = record_drawn_text(monkeypatch)
     render_rgb(s)
     assert "Mission: Red Planet - whole table, every card shown" in drawn
+
+
+def test_the_text_in_colours_names_every_seat_by_its_colour_only():
+    # terminal play printed this board with "player_1 (blue)" rows, "P0:2" astronauts, "by P2"
+    # discoveries, "player_1 to act | start player_0" and "seat 0's view", while its own lines said
+    # "seat 1 (random)": one person read four namings of the same seat. render_ansi_colours (what play
+    # prints, as Space Mission's play) writes each seat by its colour, and nothing else.
+    from spacemission_env.red_planet.render import render_ansi_colours
+
+    s = explicit_position()
+    text = render_ansi_colours(s, 0)
+    rows = text.splitlines()
+    assert rows[0].endswith("phase place: blue to act, role Femme Fatale | start yellow | red's view"), rows[0]
+    zone = {ln.split()[0]: ln for ln in rows[3:13]}
+    assert zone["3"].endswith("red:2 yellow:1") and zone["5"].endswith("blue:4") and "? by yellow" in zone["5"]
+    slot = {ln.split()[0]: ln for ln in rows[14:17]}
+    assert slot["0"].endswith("red:1 blue:2") and slot["1"].endswith("yellow:5")
+    assert [ln.split(":")[0] for ln in rows if "supply" in ln] == ["  red", "> blue", "  yellow"]
+    assert "Hübscher Felsen 1 by blue" in render_ansi_colours(s, 1)
+    for viewer in (None, 0, 1, 2):
+        shown = render_ansi_colours(s, viewer)
+        assert not re.search(r"player_\d|\bP\d|seat \d", shown), re.findall(r".{20}(?:player_\d|\bP\d|seat \d).{10}", shown)
+    assert "player_1 (blue)" in render_ansi(s, 0) and "P0:2" in render_ansi(s, 0)  # the env's text stays as it was
