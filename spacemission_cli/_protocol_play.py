@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -224,6 +225,9 @@ def load_game(args, ap: argparse.ArgumentParser, game_name: str | None, loaded) 
             "specs": specs, "state": rebuilt.state, "loaded": args.load}
 
 
+_PLAYER_WORD = re.compile(r"\bplayer (\d)\b")  # a seat as a move label names it (Red Planet's labels.py)
+
+
 class ProtocolSession:
     """The terminal loop: the person's decisions at the prompt, the bots' moves in between."""
 
@@ -264,6 +268,14 @@ class ProtocolSession:
     def colour(self, q: int) -> str:
         return self.render.PLAYER_NAMES[q] if self.colours else f"seat {q}"
 
+    def said(self, label: str) -> str:
+        """A move's label as the person reads it: a seat it names ("kill a player 2 astronaut",
+        Red Planet's Soldier and Femme Fatale) by its colour, as the board does ("kill a yellow
+        astronaut"). Only the printed text: records keep the label (checked on replay)."""
+        if not self.colours:
+            return label
+        return _PLAYER_WORD.sub(lambda m: self.render.PLAYER_NAMES[int(m.group(1))], label)
+
     def board(self, viewer: int | None) -> str:
         """The game's text board; in the seats' colours where its render_ansi can write them."""
         if self.colours:
@@ -277,10 +289,10 @@ class ProtocolSession:
     def show_moves(self, moves: list[int]) -> None:
         self.console.print("Your moves:")
         for k, a in enumerate(moves, 1):
-            self.console.print(f"  {k:>2}  {self.game.action_label(a, self.state)}", markup=False)
+            self.console.print(f"  {k:>2}  {self.said(self.game.action_label(a, self.state))}", markup=False)
 
     def play(self, action: int) -> str:
-        return self.table.play(action)["text"]
+        return self.said(self.table.play(action)["text"])
 
     def run(self) -> int:
         g, d = self.game, self.game.description
@@ -304,7 +316,7 @@ class ProtocolSession:
             if entry is None:
                 self.console.print(f"error: {self.table.failure}", markup=False)
                 return 1
-            self.console.print(f"  {self.name(q)}: {entry['text']}", markup=False)
+            self.console.print(f"  {self.name(q)}: {self.said(entry['text'])}", markup=False)
         self.finish()
         return 0
 
@@ -314,6 +326,7 @@ class ProtocolSession:
         moves = self.table.legal()
         self.show_moves(moves)
         labels = {self.game.action_label(a, self.state).lower(): a for a in moves}
+        labels.update({self.said(label): a for label, a in list(labels.items())})  # as shown, or as recorded
         while True:
             got = next_command(self, moves, HELP + RULES.get(self.game.name, ""))
             if got is None:

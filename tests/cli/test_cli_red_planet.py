@@ -341,3 +341,15 @@ def test_play_names_every_seat_by_its_colour(monkeypatch, capsys):
     assert any(re.search(r"\b(red|blue|yellow):\d", ln) for ln in lines)
     stray = [ln for ln in lines[1:] if re.search(r"player_\d|\bP\d|seat \d", ln)]
     assert not stray, stray[:5]
+
+
+def test_play_names_a_soldier_or_femme_fatale_target_by_its_colour(monkeypatch, capsys):
+    # the bots' and the person's Soldier and Femme Fatale moves read "kill a player 3 astronaut"
+    # beside "green (random)" and "green:2" on the board; now "kill a green astronaut" (the
+    # recorded label keeps "player 3": replay checks it, and the record still replays)
+    code, out, err = run_play(["--game", "red_planet", "--opponents", "random", "--seed", 7, "--players", 4],
+                              ONES, monkeypatch, capsys)
+    assert code == 0, err
+    assert re.search(r"\(random\): Soldier: kill a (red|blue|yellow|green) astronaut in ", out), out[-2000:]
+    assert re.search(r"Femme Fatale: replace a (red|blue|yellow|green) astronaut on ", out)
+    assert not re.search(r"\bplayer \d", out), re.findall(r".{30}\bplayer \d.{20}", out)[:3]
