@@ -353,3 +353,15 @@ def test_play_names_a_soldier_or_femme_fatale_target_by_its_colour(monkeypatch, 
     assert re.search(r"\(random\): Soldier: kill a (red|blue|yellow|green) astronaut in ", out), out[-2000:]
     assert re.search(r"Femme Fatale: replace a (red|blue|yellow|green) astronaut on ", out)
     assert not re.search(r"\bplayer \d", out), re.findall(r".{30}\bplayer \d.{20}", out)[:3]
+
+
+def test_a_target_typed_as_shown_or_as_recorded_is_the_same_move(monkeypatch, capsys):
+    # the moves list shows "kill a red astronaut"; typing that label (or the recorded one,
+    # "kill a player 0 astronaut") plays the move (seed 1: the person's Soldier in round 2)
+    soldier = "1\ncommit the soldier (m-r3)\n1\n1\n1\ncommit the soldier (m-r3)\n1\n"
+    for typed in ("Soldier: kill a red astronaut in Rim 7", "soldier: KILL a player 0 astronaut in rim 7"):
+        code, out, err = run_play(["--game", "red_planet", "--opponents", "random", "--seed", 1],
+                                  soldier + typed + "\nquit\ny\n", monkeypatch, capsys)
+        assert code == 0, err
+        assert "   1  Soldier: kill a red astronaut in Rim 7" in out
+        assert "  you: Soldier: kill a red astronaut in Rim 7" in out and "is not a legal move" not in out, typed
