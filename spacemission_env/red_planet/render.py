@@ -170,7 +170,7 @@ def slot_view(state: GameState, slot: int) -> dict | None:
 
 def status_line(state: GameState, names: tuple[str, ...] | None = None) -> str:
     """The round, phase and acting seat; with ``names`` each seat is written by its name
-    (``render_ansi(colours=True)``), else as ``player_Q``."""
+    (:func:`render_ansi_colours`), else as ``player_Q``."""
     who = names or tuple(f"player_{q}" for q in range(state.num_players))
     if state.phase == "over":
         return f"round {state.round}/{NUM_ROUNDS}: game over"
