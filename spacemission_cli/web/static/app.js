@@ -85,7 +85,12 @@ async function startGame(event) {
   try {
     setBusy(true);
     $("ng-start").textContent = "Starting…";  // the bots play up to your first move: a slow one takes a while
+    const from = location.hash;
     const game = await api("POST", "/api/games", body);
+    // back (or forward) pressed while the game started: the page shows the game the address
+    // names now (followAddress, once no longer busy), the new one is left, as a page left before
+    // its form's answer came
+    if (location.hash !== from) return;
     $("ng-start").textContent = "Start";
     started = true;
     LOG = [];

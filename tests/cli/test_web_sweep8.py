@@ -1,0 +1,76 @@
+"""``spacemission serve``'s pages in a real headless Chromium (the eighth sweep): Back pressed
+while a New game request was pending (sent, its answer not back) ended on the new game once the
+answer came, the Back undone (the address taken to the new game, the Forward entry lost). Now the
+page keeps the game the address names and the new game is left, as a browser leaves a page
+whose form's answer had not come when Back was pressed: the player went back, so that is where
+they stay.
+
+The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
+absent (as in test_serve_browser.py)."""
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from tests.helpers.web import desktop_page, playwright_or_skip, served
+
+PAGES = {  # the page, its start button, the app's options, the body of a game of it
+    "spacemission": ("/?delay=0", "#ng-start", {}, {"seed": 4}),
+    "red_planet": ("/play/red_planet", "#newgame button[type=submit]",
+                   {"game_opponents": {"red_planet": ["random"]}}, {"game": "red_planet", "seed": 4}),
+}
+
+
+SHOWN = "(typeof SHOWN !== 'undefined' ? SHOWN : gameId)"  # the game the page shows
+
+
+@pytest.fixture
+def page(browser):
+    with desktop_page(browser, 15_000, console_errors=True) as opened:
+        yield opened
+
+
+def _post(url, body):
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_back_while_a_new_game_starts_keeps_the_game_the_address_names(browser, page, name):
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    path, start, options, body = PAGES[name]
+    pg, errors = page
+    with served(create_app(["random"], **options)) as url:
+        a = _post(f"{url}/api/games", body)
+        b = _post(f"{url}/api/games", dict(body, seed=5))
+        pg.goto(f"{url}{path}#game={a['id']}")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.evaluate(f"location.hash = 'game={b['id']}'")  # game B, after game A in the tab's history
+        pg.wait_for_function(f"id => {SHOWN} === id", arg=b["id"])
+        held = []
+        pg.route("**/api/games", lambda route: held.append(route) if route.request.method == "POST"
+                 else route.continue_())  # the new game's answer: held until the test lets it go
+        pg.evaluate("document.querySelector('details#new-game-box') && (document.getElementById('new-game-box').open = true)")
+        pg.click(start)
+        while not held:
+            pg.wait_for_timeout(50)
+        pg.go_back()  # to game A while the new game starts
+        assert pg.evaluate("location.hash") == f"#game={a['id']}"
+        with pg.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST"):
+            held[0].continue_()
+        pg.wait_for_function("s => !document.querySelector(s).disabled", arg=start)
+        pg.wait_for_timeout(300)  # a followAddress / hashchange after it
+        # was: the new game shown, the address taken to it
+        assert pg.evaluate("location.hash") == f"#game={a['id']}"
+        assert pg.evaluate(SHOWN) == a["id"]
+        if name == "red_planet":
+            assert pg.evaluate("document.getElementById('board').textContent") == a["board"]
+        else:
+            assert pg.evaluate("GAME.id") == a["id"]
+    assert not errors, errors
