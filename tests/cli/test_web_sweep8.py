@@ -74,3 +74,36 @@ def test_back_while_a_new_game_starts_keeps_the_game_the_address_names(browser, 
         else:
             assert pg.evaluate("GAME.id") == a["id"]
     assert not errors, errors
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_back_to_an_address_naming_no_game_while_a_new_game_starts_shows_the_new_game(browser, page, name):
+    """Back to the page's first address (no game named) while the first game starts: there is no
+    game the address names to show, so the new game is shown and the address names it."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    path, start, options, body = PAGES[name]
+    pg, errors = page
+    with served(create_app(["random"], **options)) as url:
+        a = _post(f"{url}/api/games", body)
+        pg.goto(f"{url}{path}")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.evaluate(f"location.hash = 'game={a['id']}'")
+        pg.wait_for_function(f"id => {SHOWN} === id", arg=a["id"])
+        held = []
+        pg.route("**/api/games", lambda route: held.append(route) if route.request.method == "POST"
+                 else route.continue_())
+        pg.evaluate("document.getElementById('new-game-box') && (document.getElementById('new-game-box').open = true)")
+        pg.click(start)
+        while not held:
+            pg.wait_for_timeout(50)
+        pg.go_back()  # to the page's first address, no game in it
+        assert pg.evaluate("location.hash") == ""
+        with pg.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as answer:
+            held[0].continue_()
+        new = answer.value.json()["id"]
+        pg.wait_for_function(f"id => {SHOWN} === id", arg=new)
+        assert pg.evaluate("location.hash") == f"#game={new}"
+        assert "Starting" not in pg.evaluate("document.body.innerText")
+    assert not errors, errors

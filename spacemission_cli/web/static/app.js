@@ -87,10 +87,10 @@ async function startGame(event) {
     $("ng-start").textContent = "Starting…";  // the bots play up to your first move: a slow one takes a while
     const from = location.hash;
     const game = await api("POST", "/api/games", body);
-    // back (or forward) pressed while the game started: the page shows the game the address
-    // names now (followAddress, once no longer busy), the new one is left, as a page left before
-    // its form's answer came
-    if (location.hash !== from) return;
+    // back (or forward) pressed to another game while this one started: the page shows the game
+    // the address names now (followAddress, once no longer busy), the new one is left, as a page
+    // left before its form's answer came (back to an address naming no game: the new game)
+    if (location.hash !== from && /game=[\w-]+/.test(location.hash)) return;
     $("ng-start").textContent = "Start";
     started = true;
     LOG = [];
