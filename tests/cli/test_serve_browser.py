@@ -158,7 +158,7 @@ def test_the_pages_send_a_seed_past_2_53_exactly(server, page, where, seed_box, 
         pg.fill(seed_box, typed)
         before = set(app.state.store._games)
         pg.click(start)
-        for _ in range(100):  # the new game, or none when the server refused the request
+        for _ in range(300):  # the new game, or none when the server refused the request (30 s: a busy machine)
             if set(app.state.store._games) - before or pg.is_visible("#error:not([hidden])"):
                 break
             pg.wait_for_timeout(100)
