@@ -202,7 +202,9 @@ def _roles_text(status: list[str]) -> str:
 def render_ansi(state: GameState, viewer: int | None = None) -> str:
     """A plain-text table of the game as ``viewer`` sees it (None: everything). Role cards
     are numbered 1-9 (M-C7): ``5`` in hand, ``(5)`` spent, ``[5]`` revealed this round,
-    ``<5>`` chosen and not yet called. Seats are ``player_Q`` (``PQ`` in the columns)."""
+    ``<5>`` chosen and not yet called. Every seat is written as its agent's name,
+    ``player_Q`` ("player_2 to act", "player_0:3", "by player_1", "player_0's view"), its
+    colour once, in its row ("player_0 (red)"), as the picture names it."""
     return _table(state, viewer, colours=False)
 
 
@@ -217,20 +219,23 @@ def _table(state: GameState, viewer: int | None, colours: bool) -> str:
     _check_state(state)
     _check_viewer(state, viewer)
     n = state.num_players
-    names = PLAYER_NAMES[:n] if colours else None
-    short = names or tuple(f"P{q}" for q in range(n))
-    seat_name = f"{PLAYER_NAMES[viewer]}'s view" if colours and viewer is not None else f"seat {viewer}'s view"
-    lines = [f"Mission: Red Planet, {n} players, {status_line(state, names)}"
-             + (f" | {seat_name}" if viewer is not None else " | whole table: every card shown"),
+    # one name per seat on the whole table: its colour (play), or its agent's name (the env)
+    short = PLAYER_NAMES[:n] if colours else tuple(f"player_{q}" for q in range(n))
+    lines = [f"Mission: Red Planet, {n} players, {status_line(state, short)}"
+             + (f" | {short[viewer]}'s view" if viewer is not None else " | whole table: every card shown"),
              " | ".join(piles_text(state, viewer))]
-    lines.append("zone            kind     mineral    left  discovery" + " " * 30 + "astronauts")
+    zones = []
     for z in range(NUM_ZONES):
         v = zone_view(state, z, viewer)
         disc = v["discovery"] if v["discovery"] == "-" else f"{v['discovery']} by {short[v['discovery_owner']]}"
         if v["looked"]:
             disc += " seen by " + ",".join(short[q] for q in v["looked"])
+        zones.append((z, v, disc))
+    width = max(38, *(len(disc) for _, _, disc in zones))  # a long discovery text keeps the astronauts apart
+    lines.append(f"zone            kind     mineral    left  {'discovery':<{width}} astronauts")
+    for z, v, disc in zones:
         lines.append(f"{z} {ZONE_NAMES[z]:<13} {'central' if CENTRAL[z] else 'outer':<8} {v['mineral']:<10} "
-                     f"{v['leftover']:>4}  {disc:<38} {_astronauts(v['astronauts'], short)}")
+                     f"{v['leftover']:>4}  {disc:<{width}} {_astronauts(v['astronauts'], short)}")
     lines.append("slot ship cap free destination         where   crew")
     for k in range(n):
         v = slot_view(state, k)
@@ -422,7 +427,7 @@ def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
 
 def _draw_header(draw, state: GameState, viewer: int | None) -> None:
     x0, y0, x1, _ = header_region()
-    title = "Mission: Red Planet" + (f" - seat {viewer}'s view" if viewer is not None else " - whole table, every card shown")
+    title = "Mission: Red Planet" + (f" - player_{viewer}'s view" if viewer is not None else " - whole table, every card shown")
     draw.text((x0, y0), title, fill=TEXT, font=_font(20))
     status = status_line(state).split(" | ")
     draw.text((x0, y0 + 28), status[0], fill=TEXT, font=_font(13))

@@ -94,31 +94,33 @@ def _header(state: GameState) -> list[str]:
 
 
 def render_ansi(state: GameState) -> str:
-    """A plain-text table of the whole game state."""
+    """A plain-text table of the whole game state. Every seat is written as its agent's
+    name, ``player_Q`` ("player_2 to act", "player_0:2" probes, stations and ships), its
+    colour once, in its row ("player_0 (red)"), as the picture names it."""
     n = state.num_players
     lines = _header(state)
     lines[0] += " | whole table: every hand shown"  # not a seat's view (the picture takes a viewer)
-    probes = [" ".join(f"P{q}:{state.probes_on(p, q)}" for q in range(n) if state.probes_on(p, q)) or "-"
+    probes = [" ".join(f"player_{q}:{state.probes_on(p, q)}" for q in range(n) if state.probes_on(p, q)) or "-"
               for p in range(RING_SIZE)]
     width = max(17, *(len(text) + 1 for text in probes))  # four or five seats' probes need more: the ships stay apart
     lines.append(f"pos planet        coords       pile                station  {'probes':<{width}} ships")
     for p in range(RING_SIZE):
         planet = state.ring[p]
         j, s, lnd = _coords(planet)
-        station = "-" if state.stations[p] == NO_STATION else f"P{state.stations[p]}"
-        ships = " ".join(f"P{q}" for q in range(n) if state.players[q].ship == p) or "-"
+        station = "-" if state.stations[p] == NO_STATION else f"player_{state.stations[p]}"
+        ships = " ".join(f"player_{q}" for q in range(n) if state.players[q].ship == p) or "-"
         lines.append(
             f"{p:<3} {PLANET_NAMES[planet]:<13} {j} {s} {lnd:<6} {_pile_text(state, p):<19} {station:<8} {probes[p]:<{width}} {ships}"
         )
-    gate_ships = " ".join(f"P{q}" for q in range(n) if state.players[q].ship == GATE) or "-"
-    gate_probes = " ".join(f"P{q}:{pl.gate_probes}" for q, pl in enumerate(state.players)) or "-"
+    gate_ships = " ".join(f"player_{q}" for q in range(n) if state.players[q].ship == GATE) or "-"
+    gate_probes = " ".join(f"player_{q}:{pl.gate_probes}" for q, pl in enumerate(state.players)) or "-"
     lines.append(f"jump gate: ships {gate_ships} | probes {gate_probes}")
     totals = scores(state)
     for q, pl in enumerate(state.players):
         marker = ">" if q == state.current_player and not state.is_over else " "
         hand = " ".join(CARD_LABELS[c] for c in pl.hand)
         lines.append(
-            f"{marker} player_{q}: score {totals[q]['total']:>3} | supply {pl.supply:>2} | hand [{hand}]"
+            f"{marker} player_{q} ({PLAYER_NAMES[q]}): score {totals[q]['total']:>3} | supply {pl.supply:>2} | hand [{hand}]"
             f" | collection {_collection_text(pl.collection)}"
         )
     return "\n".join(lines)
@@ -310,7 +312,7 @@ def _draw_panel(draw, state: GameState, viewer: int | None) -> None:
     x0 = BOARD + 10
     y = HEADER_TOP + 6
     header = _header(state)
-    title = f"Space Mission [{state.rules}]" + (f" - seat {viewer}'s view" if viewer is not None else " - whole table")
+    title = f"Space Mission [{state.rules}]" + (f" - player_{viewer}'s view" if viewer is not None else " - whole table")
     draw.text((x0, y), title, fill=TEXT, font=_font(20))
     y += 30
     status = header[0].split(": ", 1)[1]

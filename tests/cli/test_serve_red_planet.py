@@ -30,10 +30,10 @@ def new(client, **body):
 def test_a_whole_game_shows_only_the_seats_view_until_the_end(client):
     g = new(client, players=3, opponents="random", seat=2, seed=5)
     assert g["game"] == "red_planet" and g["seat"] == 2 and g["your_turn"] and g["moves"]
-    assert "seat 2's view" in g["board"] and g["board"].count("bonus: 1 hidden") == 2
+    assert "player_2's view" in g["board"] and g["board"].count("bonus: 1 hidden") == 2
     texts = [e["text"] for e in g["log"]]
     while not g["over"]:
-        assert g["your_turn"] and "seat 2's view" in g["board"]
+        assert g["your_turn"] and "player_2's view" in g["board"]
         if g["moves"][0]["label"].startswith("commit the"):
             # M-R3, M-I4: the seats before the person committed; nothing names their roles
             others = [ln for ln in g["board"].splitlines() if "| commit " in ln and "bonus: 1 hidden" in ln]
@@ -55,7 +55,7 @@ def test_the_end_shows_everything_with_the_scores(client):
     while not g["over"]:
         g = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][-1]["action"]}).json()
     assert g["final"]["score_parts"][-1] == "total" and len(g["final"]["scores"]) == 3
-    assert min(g["final"]["ranks"]) == 1 and "seat 0's view" not in g["board"] and g["moves"] == []
+    assert min(g["final"]["ranks"]) == 1 and "player_0's view" not in g["board"] and g["moves"] == []
 
 
 def test_refused_requests_leave_the_game_as_it_was(client):

@@ -149,7 +149,7 @@ def test_options_seat_and_render(capsys):
     assert env.render().shape == (800, 1200, 3)
     env = SpaceMissionEnv(num_players=2, render_mode="human")
     env.reset(seed=0)
-    assert env.render() is None and "player_1: score" in capsys.readouterr().out
+    assert env.render() is None and "player_1 (blue): score" in capsys.readouterr().out
     assert SpaceMissionEnv.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
 
 

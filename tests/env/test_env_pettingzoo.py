@@ -62,7 +62,7 @@ def test_render_human_prints_the_board(capsys):
     e.reset(seed=1)
     assert e.render() is None
     out = capsys.readouterr().out
-    assert out.startswith("Space Mission [yucata] 3 players") and "player_2: score" in out
+    assert out.startswith("Space Mission [yucata] 3 players") and "player_2 (yellow): score" in out
 
 
 @pytest.mark.parametrize("observation_dtype", ["int8", "float32"])

@@ -7,7 +7,7 @@ from tests.helpers.env_play import progress_action
 from tests.helpers.pictures import record_drawn_text
 
 from spacemission_env.space_mission.components import PLANET_LANDING, PLANET_NAMES
-from spacemission_env.space_mission.render import PLAYER_COLOURS, render_ansi, render_rgb, save_png
+from spacemission_env.space_mission.render import PLAYER_COLOURS, PLAYER_NAMES, render_ansi, render_rgb, save_png
 from spacemission_env.space_mission.rules import apply, legal_action_mask, new_game
 
 
@@ -29,7 +29,7 @@ def test_ansi_lists_every_planet_with_coordinates_and_players():
         l1, l2 = PLANET_LANDING[planet]
         assert f"L{l1},{l2}" in text
     for q in range(s.num_players):
-        assert f"player_{q}: score" in text
+        assert f"player_{q} ({PLAYER_NAMES[q]}): score" in text
     assert f"round {s.round}/{s.max_rounds}" in text
     assert "jump gate: ships" in text
 
@@ -42,7 +42,7 @@ def test_ansi_shows_stations_probes_and_revealed_piles():
     assert station_planets, "the progress player builds stations"
     for p in station_planets:
         row = next(line for line in text.splitlines() if line.startswith(f"{p} "))
-        assert f"P{s.stations[p]}" in row
+        assert f"player_{s.stations[p]}" in row
     assert any(s.revealed) and "revealed:" in text
 
     # an explicit position: each row's station, probes (one per reserved tile) and pile, by hand
@@ -55,18 +55,18 @@ def test_ansi_shows_stations_probes_and_revealed_piles():
                  gate_probes={0: 2, 2: 5})
     lines = render_ansi(s).splitlines()
     rows = {p: next(line for line in lines if line.startswith(f"{p} ")) for p in range(8)}
-    station = {0: "1", 5: "2"}  # ships are all on the gate: a bare P<q> in a row is a station
+    station = {0: "1", 5: "2"}  # ships are all on the gate: a bare player_<q> in a row is a station
     probes = {3: {("0", "2"), ("2", "1")}, 6: {("1", "3")}}
     for p, row in rows.items():
-        assert re.findall(r"\bP(\d)\b(?!:)", row) == ([station[p]] if p in station else []), row
-        assert set(re.findall(r"\bP(\d):(\d+)", row)) == probes.get(p, set()), row
+        assert re.findall(r"\bplayer_(\d)\b(?!:)", row) == ([station[p]] if p in station else []), row
+        assert set(re.findall(r"\bplayer_(\d):(\d+)", row)) == probes.get(p, set()), row
     assert "revealed: 2 space" in rows[1] and "revealed: 1 space" in rows[2] and "pile 3 " in rows[4]
     assert all("revealed" not in rows[p] for p in (0, 3, 4, 5, 6, 7))
-    assert "jump gate: ships P0 P1 P2 | probes P0:2 P1:0 P2:5" in lines
+    assert "jump gate: ships player_0 player_1 player_2 | probes player_0:2 player_1:0 player_2:5" in lines
 
 
 def test_ansi_keeps_the_ships_column_apart_from_many_seats_probes():
-    # five seats' probes on one planet (24 characters) ran into the ships column: "P3:1 P4:1 P1"
+    # five seats' probes on one planet (24 characters, then "P3:1 P4:1") ran into the ships column: "P3:1 P4:1 P1"
     # read as a sixth probe entry or a ship; the column now widens to the longest probes text
     from tests.helpers.positions import position
 
@@ -79,12 +79,12 @@ def test_ansi_keeps_the_ships_column_apart_from_many_seats_probes():
     for p in range(8):
         row = next(line for line in lines if line.startswith(f"{p} "))
         assert row[at - 1] == " " and row[at - 2] == " ", row  # the probes end before the ships column
-        assert row[at:].split() == (["P1"] if p == 3 else ["-"]), row
+        assert row[at:].split() == (["player_1"] if p == 3 else ["-"]), row
         # each heading stands over its column (the headings from "pile" on stood one to the right)
         assert re.match(r"pile \d ", row[header.index("pile"):]), row
         assert row[header.index("station"):].split()[0] == "-", row
     row3 = next(line for line in lines if line.startswith("3 "))
-    assert row3[header.index("probes"):at].split() == [f"P{q}:1" for q in range(5)], row3
+    assert row3[header.index("probes"):at].split() == [f"player_{q}:1" for q in range(5)], row3
 
 
 def test_rgb_picture_is_a_real_image_that_changes_with_the_state():
@@ -270,7 +270,7 @@ def test_the_whole_table_says_it_is_not_a_seats_view(monkeypatch):
     assert "Space Mission [yucata] - whole table" in drawn
     drawn.clear()
     render_rgb(s, viewer=1)
-    assert "Space Mission [yucata] - seat 1's view" in drawn and not any("whole table" in t for t in drawn)
+    assert "Space Mission [yucata] - player_1's view" in drawn and not any("whole table" in t for t in drawn)
 
 
 @pytest.mark.parametrize("game", ["spacemission", "red_planet"])
@@ -321,3 +321,28 @@ def test_five_players_panel_draws_every_line_when_it_wraps_to_eight(monkeypatch)
     for q in range(1, 5):
         x0, top, x1, bottom = panel_region(q, 5)
         assert any(t.startswith("last turn:") for (x, y), t in drawn if x0 <= x < x1 and top <= y < bottom), q
+
+
+def test_the_text_and_picture_name_every_seat_as_its_agent(monkeypatch):
+    # the text said "player_0" in its rows and "to act" but "P0" for stations and ships and "P0:2"
+    # for probes, and the picture "player_0 (red)" over its panels beside "seat 1's view" in its
+    # title: two or three names for one seat on one screen. The env's renders are read by RL users
+    # whose agents are player_Q (PettingZoo): every seat is now player_Q, its colour once, in its row
+    s = position(3, ring=RING, ships={0: None, 1: 2, 2: None}, stations={0: 1, 5: 2},
+                 reservations={(3, 0): {"water": 1}, (3, 2): {"water": 1}}, gate_probes={0: 2})
+    text = render_ansi(s)
+    assert not re.search(r"\bP\d|seat \d|\b(red|blue|yellow)\b(?!\))", text), text
+    rows = text.splitlines()
+    assert rows[0].startswith("Space Mission [yucata] 3 players, round 1/100: player_0 to act")
+    assert [ln.split(":")[0] for ln in rows if "score" in ln] == ["> player_0 (red)", "  player_1 (blue)", "  player_2 (yellow)"]
+    by_pos = {ln.split()[0]: ln for ln in rows if ln[:1].isdigit()}
+    assert by_pos["0"].split()[7] == "player_1" and "player_0:1 player_2:1" in by_pos["3"] and by_pos["2"].endswith(" player_1")
+    assert "jump gate: ships player_0 player_2 | probes player_0:2 player_1:0 player_2:0" in rows
+    drawn = record_drawn_text(monkeypatch)
+    for viewer in (None, 1):
+        drawn.clear()
+        render_rgb(s, viewer)
+        assert not any(re.search(r"\bP\d|seat \d", t) for t in drawn), [t for t in drawn if re.search(r"\bP\d|seat \d", t)]
+        assert [t.split(" - ")[0].split("  <-")[0] for t in drawn if re.match(r"player_\d \(", t)] == \
+            ["player_0 (red)", "player_1 (blue)", "player_2 (yellow)"]
+    assert "player_1 (blue) - this view" in drawn and any(t.startswith("player_0 to act") for t in drawn)

@@ -65,7 +65,7 @@ def test_every_phase_of_random_games_renders(n):
             phases.add(s.phase)
             viewer = s.current_player if s.current_player >= 0 else 0
             assert render_ansi(s).startswith("Mission: Red Planet")
-            assert f"seat {viewer}'s view" in render_ansi(s, viewer)
+            assert f"player_{viewer}'s view" in render_ansi(s, viewer)
             if (s.phase, s.round in (1, 10)) not in pictured:  # a picture per phase, early/late
                 pictured.add((s.phase, s.round in (1, 10)))
                 for v in (None, viewer):
@@ -108,13 +108,13 @@ def test_text_shows_the_counts_of_an_explicit_position():
     s = explicit_position()
     rows = lines_of(render_ansi(s))
     assert rows["zone 3"].split()[4] == "celerium" and rows["zone 3"].split()[5] == "1"  # leftover 1
-    assert rows["zone 3"].endswith("P0:2 P2:1")
-    assert rows["zone 5"].endswith("P1:4") and "Grubenunglück by P2" in rows["zone 5"]
+    assert rows["zone 3"].endswith("player_0:2 player_2:1")
+    assert rows["zone 5"].endswith("player_1:4") and "Grubenunglück by player_2" in rows["zone 5"]
     assert rows["zone 0"].endswith(" -")
     # slot 0: ship 2, capacity 5, 3 aboard, token to Rim 5 (zone 7); slot 1: ship 5 full, in the air
     assert rows["slot 0"].split()[:4] == ["0", "2", "5", "2"] and "Rim 5 (token)" in rows["slot 0"]
-    assert rows["slot 0"].endswith("P0:1 P1:2")
-    assert "air #1" in rows["slot 1"] and rows["slot 1"].endswith("P2:5")
+    assert rows["slot 0"].endswith("player_0:1 player_1:2")
+    assert "air #1" in rows["slot 1"] and rows["slot 1"].endswith("player_2:5")
     p2 = rows["player_2"]
     assert "supply 13, LiSM 3" in p2  # 22 - 5 aboard - 1 on Mars - 3 killed
     assert "ice 1 sylvanite 0 celerium 3" in p2 and "score 10" in p2  # 1 + 3 x 3
@@ -131,8 +131,8 @@ def test_a_seat_sees_its_own_cards_and_only_counts_of_the_others():
     assert "Celerium" in rows["player_0"] and "Soldier (hidden)" in rows["player_0"]
     assert "bonus: 2 hidden" in rows["player_1"] and "Kolonisation" not in text
     assert "Gute Planung" not in text and "bonus: 1 hidden" in rows["player_2"]
-    assert "Grubenunglück" not in text and "? by P2" in rows["zone 5"]  # laid by seat 2, unseen by 0
-    assert "Hübscher Felsen 1 by P1" in render_ansi(s, 1)  # its layer knows it (M-I2)
+    assert "Grubenunglück" not in text and "? by player_2" in rows["zone 5"]  # laid by seat 2, unseen by 0
+    assert "Hübscher Felsen 1 by player_1" in render_ansi(s, 1)  # its layer knows it (M-I2)
     assert "score" not in text and "counter points 10" in rows["player_2"]
     rows1 = lines_of(render_ansi(s, 1))
     assert "commit chosen (hidden)" in rows1["player_0"] and "8" in rows1["player_0"] and "<8>" not in rows1["player_0"]
@@ -298,4 +298,48 @@ def test_the_text_in_colours_names_every_seat_by_its_colour_only():
     for viewer in (None, 0, 1, 2):
         shown = render_ansi_colours(s, viewer)
         assert not re.search(r"player_\d|\bP\d|seat \d", shown), re.findall(r".{20}(?:player_\d|\bP\d|seat \d).{10}", shown)
-    assert "player_1 (blue)" in render_ansi(s, 0) and "P0:2" in render_ansi(s, 0)  # the env's text stays as it was
+    assert "player_1 (blue)" in render_ansi(s, 0) and "player_0:2" in render_ansi(s, 0)  # the env's: its agents' names
+
+
+def test_the_env_text_and_picture_name_every_seat_as_its_agent():
+    # the env's text said "player_1 (blue)" in its rows but "P0:2" astronauts, "by P2" discoveries
+    # and "seat 0's view" in its header, and the picture "player_0 (red)" beside "seat 0's view":
+    # three names for one seat on one screen. The env's renders are read by RL users whose agents
+    # are player_Q (PettingZoo): every seat is now player_Q, its colour once, in its own row/panel.
+    s = explicit_position()
+    for viewer in (None, 0, 1, 2):
+        text = render_ansi(s, viewer)
+        assert not re.search(r"\bP\d|seat \d|\b(red|blue|yellow)\b(?!\))", text), \
+            re.findall(r".{20}(?:\bP\d|seat \d|\b(?:red|blue|yellow)\b(?!\))).{10}", text)
+        assert [re.findall(r"\((red|blue|yellow)\)", ln) for ln in text.splitlines() if "(red)" in ln or "(blue)" in ln
+                or "(yellow)" in ln] == [["red"], ["blue"], ["yellow"]]  # the colour once, in its row
+    rows = render_ansi(s, 0).splitlines()
+    assert rows[0].endswith("phase place: player_1 to act, role Femme Fatale | start player_2 | player_0's view"), rows[0]
+    assert rows[2].index("astronauts") == rows[3].index("-", rows[2].index("discovery") + 10)  # the heading over its column
+
+
+def test_a_long_discovery_text_keeps_the_astronauts_column_apart():
+    # the discovery column was 38 wide: "Moose und Flechten by player_0 seen by player_2,player_3"
+    # ran into the astronauts ("... player_3 -"); the column now widens to its longest text
+    from spacemission_env.red_planet.render import render_ansi_colours
+
+    s = position(4, discoveries={8: ("Moose und Flechten", 0)}, mars={1: {0: 3}})
+    s.looked[8] = [2, 3]  # M-O3b: who looked is public
+    for text in (render_ansi(s), render_ansi_colours(s)):
+        lines = text.splitlines()
+        at = next(ln for ln in lines if ln.startswith("zone ")).index("astronauts")
+        rows = {ln.split()[0]: ln for ln in lines if ln[:1].isdigit() and ("central" in ln or "outer" in ln)}
+        assert "Moose und Flechten by " in rows["8"] and rows["8"][at - 1] == " " and rows["8"][at:] == "-", rows["8"]
+        assert rows["1"][at:] in ("player_0:3", "red:3"), rows["1"]
+
+
+def test_the_picture_names_every_seat_as_its_agent(monkeypatch):
+    s = explicit_position()
+    drawn = record_drawn_text(monkeypatch)
+    for viewer in (None, 0, 2):
+        drawn.clear()
+        render_rgb(s, viewer)
+        assert not any(re.search(r"\bP\d|seat \d", t) for t in drawn), [t for t in drawn if re.search(r"\bP\d|seat \d", t)]
+        assert [t.split(" - ")[0].split("  <-")[0] for t in drawn if re.match(r"player_\d \(", t)] == \
+            ["player_0 (red)", "player_1 (blue)", "player_2 (yellow)"]
+    assert "Mission: Red Planet - player_2's view" in drawn and "player_2 (yellow) - this view" in drawn
