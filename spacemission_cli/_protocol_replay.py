@@ -1,9 +1,14 @@
 """``spacemission replay`` of a record of any protocol game other than Space Mission (the game
 read from the record's ``config.game``): the whole game is rebuilt and checked first, then
-shown move by move with the board (the game's ``render_ansi``), as everyone saw it or,
-with ``--seat S``, as seat S saw it: its own view of the board, and the other seats'
-hidden moves (Red Planet's commits and keeps) shown as such. ``--step`` walks the turns
-forward and back at a prompt (Enter or n: next turn, b: back one turn, q: stop)."""
+shown move by move with the board (the game's ``render_ansi_colours``, else its
+``render_ansi``), as everyone saw it or, with ``--seat S``, as seat S saw it: its own view
+of the board, and the other seats' hidden moves (Red Planet's commits and keeps) shown as such. ``--step`` walks the turns
+forward and back at a prompt (Enter or n: next turn, b: back one turn, q: stop).
+
+The replay is read by people: as in play, a game whose render module can write the seats by
+their colours (``render_ansi_colours``, Red Planet's) names every seat by its colour in every
+line ("red (random)", the board's "red:2", "blue's view", a move's "kill a yellow astronaut");
+the recorded labels, which the rebuilt game is checked against, keep their own words."""
 from __future__ import annotations
 
 import copy
@@ -11,6 +16,7 @@ import importlib
 import sys
 
 from ._protocol_games import RecordError, Replayer
+from ._protocol_play import _PLAYER_WORD
 
 STEP_HELP = "Enter or n: next turn, b: back one turn, q: stop"
 
@@ -44,6 +50,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
         err.print(f"error: {exc}", markup=False, soft_wrap=True)
         return 1
     render = importlib.import_module(game.render_module)
+    colours = hasattr(render, "render_ansi_colours")  # as play: the seats by colour where the board can write them
     out_dir = None
     if args.to_png:
         from pathlib import Path
@@ -54,18 +61,26 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
         except OSError as exc:
             ap.error(f"argument --to-png: cannot create {out_dir}: {exc}")
     names = [str(a) for a in (rec.get("agents") or [f"seat {q}" for q in range(n)])]
-    who = lambda q: f"seat {q} ({names[q]})"
+    colour = (lambda q: render.PLAYER_NAMES[q]) if colours else (lambda q: f"seat {q}")
+    who = lambda q: f"{colour(q)} ({names[q]})"
+
+    def said(label: str) -> str:
+        """A move's label as shown: a seat it names ("kill a player 2 astronaut") by its colour, as play."""
+        return _PLAYER_WORD.sub(lambda m: colour(int(m.group(1))), label) if colours else label
+
     console.print(f"Game {rec.get('game')} of {args.file} (line {line}): {game.description.title}, {n} players, "
                   f"seed {rec['seed']}", markup=False)
     console.print("Seats: " + ", ".join(who(q) for q in range(n)), markup=False)
     if seat is not None:
-        console.print(f"Shown as seat {seat} saw it: its own view of the board; the other seats' hidden choices "
+        as_who = f"{colour(seat)} (seat {seat})" if colours else f"seat {seat}"  # --seat's number beside the colour
+        console.print(f"Shown as {as_who} saw it: its own view of the board; the other seats' hidden choices "
                       "stay hidden.", markup=False)
 
     def board(i: int, title: str) -> None:
         console.print()
         console.print(f"Board {title}", markup=False)
-        console.print(render.render_ansi(states[i], viewer=seat), markup=False, highlight=False, soft_wrap=True)
+        text = render.render_ansi_colours(states[i], viewer=seat) if colours else render.render_ansi(states[i], viewer=seat)
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
 
     # a turn: the actions of one seat in a row; turn_end[t] is the index after its last action
     turn_end = [i + 1 for i in range(len(moves)) if i + 1 == len(moves) or moves[i + 1][0] != moves[i][0]]
@@ -79,7 +94,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
 
     def show_turn(t: int) -> None:
         for i in range(turn_start[t], turn_end[t]):
-            console.print(f"  {who(moves[i][0])}: {moves[i][1]}", markup=False)
+            console.print(f"  {who(moves[i][0])}: {said(moves[i][1])}", markup=False)
 
     board(0, "at the start")
     boards = args.boards or "round"
@@ -110,7 +125,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
     board(len(moves), "at the end")
     forfeit = rec.get("forfeit")
     if forfeit:  # an arena game stopped by an agent's bad answer: say so, as the Space Mission replay does
-        console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
+        console.print(f"The game stopped here: {colour(forfeit['seat'])} ({forfeit.get('agent')}) forfeited: "
                       f"{forfeit.get('reason')}", markup=False)
     # a game stopped before its end (saved, or forfeited in the arena) has no final scoring: its
     # recorded scores are checked against the rebuilt state's, which for Red Planet are the

@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     show("at the end")
     forfeit = rec.get("forfeit")
     if forfeit:
-        console.print(f"The game stopped here: seat {forfeit.get('seat')} ({forfeit.get('agent')}) forfeited: "
+        console.print(f"The game stopped here: {V.COLOUR_NAMES[forfeit['seat']]} ({forfeit.get('agent')}) forfeited: "
                       f"{forfeit.get('reason')}", markup=False)
     totals = " | ".join(f"{V.COLOUR_NAMES[q]} {sc['total']}" for q, sc in enumerate(rec["scores"]))
     won = ", ".join(V.COLOUR_NAMES[q] for q in rec.get("winners") or [])

@@ -15,6 +15,7 @@ from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet.components import ROLE_NAMES
 
 ONES = "1\n" * 1000  # always the first move listed
+COLOURS = ("red", "blue", "yellow")  # seats 0-2 as play and replay name them
 
 
 def run_play(argv, text, monkeypatch, capsys):
@@ -132,15 +133,41 @@ def test_arena_records_replay_as_everyone_and_as_one_seat(arena_file, capsys):
     code, out, err = run_replay([arena_file, "--game", 1], capsys)
     assert code == 0, err
     assert "Mission: Red Planet, 3 players" in out and "The rebuilt game matches the record (scores" in out
-    assert sum(1 for ln in out.splitlines() if ln.startswith("  seat ") and "commit the" in ln) == 30  # 3 x 10 rounds
+    assert sum(1 for ln in out.splitlines() if MOVE.match(ln) and "commit the" in ln) == 30  # 3 x 10 rounds
     code, out, err = run_replay([arena_file, "--game", 1, "--seat", 0, "--boards", "end"], capsys)
     assert code == 0, err
-    moves = [ln for ln in out.splitlines() if ln.startswith("  seat ")]
-    own, others = [ln for ln in moves if ln.startswith("  seat 0 ")], [ln for ln in moves if not ln.startswith("  seat 0 ")]
+    moves = [ln for ln in out.splitlines() if MOVE.match(ln)]
+    own, others = [ln for ln in moves if ln.startswith("  red ")], [ln for ln in moves if not ln.startswith("  red ")]
     assert sum("commit the" in ln for ln in own) == 10 and not any("commit the" in ln for ln in others)
     assert sum("commits a role (hidden" in ln for ln in others) == 20
     assert sum("keep " in ln for ln in own) == 1 and sum("keeps one bonus card" in ln for ln in others) == 2
-    assert out.count("Board ") == 2 and "seat 0's view" in out
+    assert out.count("Board ") == 2 and "red's view" in out
+
+
+MOVE = re.compile(r"  (red|blue|yellow) \(random(#2)?\): ")  # a move line of the replay
+
+
+def test_the_replay_names_every_seat_by_its_colour(arena_file, capsys):
+    # the replay (read by people) said "seat 0 (random)" in its own lines and score table, and
+    # printed the env's board: "player_0 (red)" rows, "P0:2" astronauts, "by P2", "player_1 to
+    # act", "seat 0's view", and a Soldier's target as "kill a player 2 astronaut": four names
+    # for one seat. Now, as play, every seat is its colour; the record keeps its labels
+    rec = read_records(arena_file)[0][1]
+    targets = [label for _, _, label in rec["actions"] if re.search(r"\bplayer \d\b", label)]
+    assert targets, "a seed-1 random game has a Soldier's or Femme Fatale's target"
+    for argv in ([], ["--seat", 2]):
+        code, out, err = run_replay([arena_file, "--boards", "turn", *argv], capsys)
+        assert code == 0, err
+        lines = out.splitlines()
+        assert "Seats: " + ", ".join(f"{COLOURS[q]} ({a})" for q, a in enumerate(rec["agents"])) in lines, lines[:3]
+        stray = [ln for ln in lines if re.search(r"player_\d|\bP\d|seat \d|player \d", ln)]
+        assert stray == (["Shown as yellow (seat 2) saw it: its own view of the board; the other seats' hidden "
+                          "choices stay hidden."] if argv else []), stray[:5]
+        assert sum(1 for ln in lines if MOVE.match(ln)) == len(rec["actions"])
+        assert any(re.search(r"(kill|replace) an? (red|blue|yellow) astronaut", ln) for ln in lines if MOVE.match(ln))
+        assert any(re.search(r"\b(red|blue|yellow):\d", ln) for ln in lines)
+        assert any(ln.startswith("│ red (random) ") for ln in lines) and "The rebuilt game matches the record" in out
+    assert "yellow's view" in out
 
 
 def test_step_walks_forward_and_back(arena_file, capsys):
@@ -295,7 +322,7 @@ def test_a_seat_replay_of_an_unfinished_save_shows_only_public_scores(arena_file
         assert code == 0, err
         table = out[out.index("Scores at the save (unfinished)"):]
         for q, pl in enumerate(state.players):
-            cells = next(ln for ln in table.splitlines() if f"seat {q} (" in ln).split("│")[2:-2]
+            cells = next(ln for ln in table.splitlines() if f"│ {COLOURS[q]} (" in ln).split("│")[2:-2]
             points = [c * v for c, v in zip(pl.counters, values)]
             assert [int(c) for c in cells] == points + [0, 0, 0, sum(points)], (q, cells)
 
@@ -315,7 +342,7 @@ def test_a_seat_replay_of_a_forfeited_game_shows_every_seats_counters(tmp_path, 
     text = " ".join(capsys.readouterr().out.split())
     assert "Scores at the forfeit (before the final scoring: counters so far)" in text, text
     for q, sc in enumerate(rec["scores"]):
-        assert re.search(rf"seat {q} \(.*?│ +{sc['ice']} │ +{sc['sylvanite']} │ +{sc['celerium']} │", text), text
+        assert re.search(rf"{COLOURS[q]} \(.*?│ +{sc['ice']} │ +{sc['sylvanite']} │ +{sc['celerium']} │", text), text
     f = rec["forfeit"]["seat"]  # the arena's ranks: the forfeiting seat last; checked by the replay
     assert rec["ranks"][f] == 3 and f not in rec["winners"] and "ranks, winners" in text, text
     for key, value in (("ranks", [1, 1, 1]), ("winners", [f])):

@@ -1,6 +1,7 @@
 """``spacemission replay`` of games recorded by the arena and by ``play``."""
 import io
 import json
+import re
 import sys
 from contextlib import nullcontext
 
@@ -203,7 +204,12 @@ def test_a_forfeited_arena_game_replays_to_the_forfeit(play_file, tmp_path, caps
     del cut["ranks"]
     code, out, err = run([_write(tmp_path / "f.jsonl", [cut])], capsys)
     assert code == 0, err
-    assert f"seat {seat} (cheater) forfeited: returned illegal action 0" in out
+    # the forfeit was "seat 1 (cheater)" among lines that name every seat by its colour
+    from spacemission_cli._view import COLOUR_NAMES
+
+    assert f"The game stopped here: {COLOUR_NAMES[seat]} (cheater) forfeited: returned illegal action 0" in out
+    stray = [ln for ln in out.splitlines() if re.search(r"player_\d|\bP\d|seat \d", ln)]
+    assert not stray, stray[:5]
 
 
 def test_a_forfeited_games_ranks_and_winners_are_checked(play_file, tmp_path, capsys):
