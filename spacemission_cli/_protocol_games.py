@@ -10,6 +10,9 @@ naming the game; a game saved unfinished by ``play`` is the same record with
 """
 from __future__ import annotations
 
+import importlib
+import re
+
 from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
 from spacemission_env.json_input import json_shown
 
@@ -17,6 +20,37 @@ from ._games import ReplayError as RecordError  # malformed or not replaying: on
 from ._games import check_forfeit, record_config_problem, recorded_totals
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
+
+_PLAYER_WORD = re.compile(r"\bplayer (\d)\b")  # a seat as a move label names it (Red Planet's labels.py)
+
+
+class SeatWords:
+    """A game's seats as a person reads them (terminal play, replay, the web page): by colour
+    where the game's render module can write its text board so (``render_ansi_colours`` and
+    ``PLAYER_NAMES``, Red Planet's), as Space Mission's play does ("red", "kill a yellow
+    astronaut"); else ``seat Q``. Only printed text: records keep the labels (checked on replay)."""
+
+    def __init__(self, game):
+        self.render = importlib.import_module(game.render_module)
+        self.colours = hasattr(self.render, "render_ansi_colours")
+
+    def colour(self, q: int) -> str:
+        return self.render.PLAYER_NAMES[q] if self.colours else f"seat {q}"
+
+    def who(self, q: int, player: str) -> str:
+        """The seat and who plays it: "red (you)", "blue (random)" (else "seat 1 (random)")."""
+        return f"{self.colour(q)} ({player})"
+
+    def said(self, label: str) -> str:
+        """A move's label as shown: a seat it names ("kill a player 2 astronaut", Red Planet's
+        Soldier and Femme Fatale) by its colour, as the board does ("kill a yellow astronaut")."""
+        return _PLAYER_WORD.sub(lambda m: self.colour(int(m.group(1))), label) if self.colours else label
+
+    def board(self, state, viewer: int | None) -> str:
+        """The game's text board, in the seats' colours where its render module can write them."""
+        if self.colours:
+            return self.render.render_ansi_colours(state, viewer=viewer)
+        return self.render.render_ansi(state, viewer=viewer)
 
 
 def record_game(rec: dict) -> str:

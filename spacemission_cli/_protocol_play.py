@@ -13,9 +13,7 @@ as such, never its content, so the person commits without learning earlier commi
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import re
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +25,7 @@ from spacemission_env.json_input import json_shown
 from ._bots import SEER_HELP, bind_bot, bot_failures, bot_interrupts, make_bot, seed_for, seer_note
 from ._games import RECORD_FORMAT, parse_records, saved_game_name
 from ._prompt import confirm_quit, may_write, move_number, next_command
-from ._protocol_games import RecordError, Replayer, game_record
+from ._protocol_games import RecordError, Replayer, SeatWords, game_record
 
 HELP = """Commands:
   NUMBER        the move with that number in the list, e.g. 3
@@ -225,9 +223,6 @@ def load_game(args, ap: argparse.ArgumentParser, game_name: str | None, loaded) 
             "specs": specs, "state": rebuilt.state, "loaded": args.load}
 
 
-_PLAYER_WORD = re.compile(r"\bplayer (\d)\b")  # a seat as a move label names it (Red Planet's labels.py)
-
-
 class ProtocolSession:
     """The terminal loop: the person's decisions at the prompt, the bots' moves in between."""
 
@@ -242,9 +237,8 @@ class ProtocolSession:
         self.specs = setup["specs"]
         self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
                                    actions=setup["actions"], allow_seer=setup.get("allow_seer", False))
-        self.render = importlib.import_module(game.render_module)
-        # seats by colour (as Space Mission's play) where the game's text board can write them so
-        self.colours = hasattr(self.render, "render_ansi_colours")
+        self.words = SeatWords(game)  # seats by colour (as Space Mission's play) where the game's board can
+        self.colours = self.words.colours
         self.saved: tuple[str, int] | None = None  # (path, number of actions) of the last save
         self.loaded = setup.get("loaded")
         # the seed decides every hidden card: shown at the start only when the person chose it
@@ -263,24 +257,18 @@ class ProtocolSession:
         """A seat as the person reads it, as Space Mission's play: its colour and who plays it
         ("red (you)", "blue (random)"), the colour the board names it by."""
         who = "you" if q == self.seat else self.specs[q]
-        return f"{self.colour(q)} ({who})" if self.colours else ("you" if q == self.seat else f"seat {q} ({who})")
+        return "you" if q == self.seat and not self.colours else self.words.who(q, who)
 
     def colour(self, q: int) -> str:
-        return self.render.PLAYER_NAMES[q] if self.colours else f"seat {q}"
+        return self.words.colour(q)
 
     def said(self, label: str) -> str:
-        """A move's label as the person reads it: a seat it names ("kill a player 2 astronaut",
-        Red Planet's Soldier and Femme Fatale) by its colour, as the board does ("kill a yellow
-        astronaut"). Only the printed text: records keep the label (checked on replay)."""
-        if not self.colours:
-            return label
-        return _PLAYER_WORD.sub(lambda m: self.render.PLAYER_NAMES[int(m.group(1))], label)
+        """A move's label as the person reads it (:meth:`SeatWords.said`)."""
+        return self.words.said(label)
 
     def board(self, viewer: int | None) -> str:
-        """The game's text board; in the seats' colours where its render_ansi can write them."""
-        if self.colours:
-            return self.render.render_ansi_colours(self.state, viewer=viewer)
-        return self.render.render_ansi(self.state, viewer=viewer)
+        """The game's text board; in the seats' colours where its render module can write them."""
+        return self.words.board(self.state, viewer)
 
     def show_board(self) -> None:
         self.console.print()

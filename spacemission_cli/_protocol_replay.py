@@ -12,11 +12,9 @@ the recorded labels, which the rebuilt game is checked against, keep their own w
 from __future__ import annotations
 
 import copy
-import importlib
 import sys
 
-from ._protocol_games import RecordError, Replayer
-from ._protocol_play import _PLAYER_WORD
+from ._protocol_games import RecordError, Replayer, SeatWords
 
 STEP_HELP = "Enter or n: next turn, b: back one turn, q: stop"
 
@@ -49,8 +47,8 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
     except RecordError as exc:
         err.print(f"error: {exc}", markup=False, soft_wrap=True)
         return 1
-    render = importlib.import_module(game.render_module)
-    colours = hasattr(render, "render_ansi_colours")  # as play: the seats by colour where the board can write them
+    words = SeatWords(game)  # as play: the seats by colour where the board can write them
+    render, colours = words.render, words.colours
     out_dir = None
     if args.to_png:
         from pathlib import Path
@@ -61,12 +59,8 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
         except OSError as exc:
             ap.error(f"argument --to-png: cannot create {out_dir}: {exc}")
     names = [str(a) for a in (rec.get("agents") or [f"seat {q}" for q in range(n)])]
-    colour = (lambda q: render.PLAYER_NAMES[q]) if colours else (lambda q: f"seat {q}")
-    who = lambda q: f"{colour(q)} ({names[q]})"
-
-    def said(label: str) -> str:
-        """A move's label as shown: a seat it names ("kill a player 2 astronaut") by its colour, as play."""
-        return _PLAYER_WORD.sub(lambda m: colour(int(m.group(1))), label) if colours else label
+    colour, said = words.colour, words.said
+    who = lambda q: words.who(q, names[q])
 
     console.print(f"Game {rec.get('game')} of {args.file} (line {line}): {game.description.title}, {n} players, "
                   f"seed {rec['seed']}", markup=False)
@@ -79,8 +73,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
     def board(i: int, title: str) -> None:
         console.print()
         console.print(f"Board {title}", markup=False)
-        text = render.render_ansi_colours(states[i], viewer=seat) if colours else render.render_ansi(states[i], viewer=seat)
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
+        console.print(words.board(states[i], seat), markup=False, highlight=False, soft_wrap=True)
 
     # a turn: the actions of one seat in a row; turn_end[t] is the index after its last action
     turn_end = [i + 1 for i in range(len(moves)) if i + 1 == len(moves) or moves[i + 1][0] != moves[i][0]]
