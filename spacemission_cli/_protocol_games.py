@@ -38,8 +38,15 @@ class SeatWords:
         return self.render.PLAYER_NAMES[q] if self.colours else f"seat {q}"
 
     def who(self, q: int, player: str) -> str:
-        """The seat and who plays it: "red (you)", "blue (random)" (else "seat 1 (random)")."""
+        """The seat and who plays it: "red (random)" (else "seat 1 (random)")."""
         return f"{self.colour(q)} ({player})"
+
+    def name(self, q: int, person: int | None, player: str | None) -> str:
+        """Seat ``q`` in a game the person plays at seat ``person``: "red (you)", "blue
+        (random)"; without colours the person is "you", the others "seat 1 (random)"."""
+        if q == person:
+            return self.who(q, "you") if self.colours else "you"
+        return self.who(q, str(player))
 
     def said(self, label: str) -> str:
         """A move's label as shown: a seat it names ("kill a player 2 astronaut", Red Planet's

@@ -256,8 +256,7 @@ class ProtocolSession:
     def name(self, q: int) -> str:
         """A seat as the person reads it, as Space Mission's play: its colour and who plays it
         ("red (you)", "blue (random)"), the colour the board names it by."""
-        who = "you" if q == self.seat else self.specs[q]
-        return "you" if q == self.seat and not self.colours else self.words.who(q, who)
+        return self.words.name(q, self.seat, self.specs[q])
 
     def colour(self, q: int) -> str:
         return self.words.colour(q)

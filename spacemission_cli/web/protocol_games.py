@@ -1,6 +1,7 @@
 """Live games of the page for every game of the protocol other than Space Mission (which keeps
 its own view model, ``_table.Table``): the simplest honest page, the game's own
-viewer-restricted text board (``render_ansi(state, viewer=seat)``), its picture
+viewer-restricted text board (``render_ansi_colours(state, viewer=seat)`` where the game has
+it, as terminal play: the seats by colour; else ``render_ansi``), its picture
 (``render_rgb(state, viewer=seat)``) and the person's legal moves as buttons.
 
 Only the seat's view ever leaves the server while the game runs: the board and the picture
@@ -17,7 +18,7 @@ import io
 from spacemission_env.games import GameConfig, get_game
 from spacemission_env.json_input import json_shown
 
-from .._protocol_games import final_ranks, game_record
+from .._protocol_games import SeatWords, final_ranks, game_record
 from .._protocol_play import ProtocolTable
 from .games import SERVE_SEER_HELP, ApiError, _int_field, seats_and_seed, seed_chosen, shown_seed
 from .payload import seer_seats
@@ -79,17 +80,20 @@ def protocol_game_json(game_id: str, table: ProtocolTable, since: int, seed_know
     every hidden card, only once the game is over or when the person chose it (``seed_known``)."""
     g, s = table.game, table.state
     viewer = None if table.over else table.seat
+    words = SeatWords(g)
     out = {
         "id": game_id, "game": g.name, "title": g.description.title, "seat": table.seat,
         "players": table.config.num_players, "version": version,
         "seed": shown_seed(table, seed_known),
-        "names": ["you" if q == table.seat else f"seat {q} ({sp})" for q, sp in enumerate(table.specs)],
+        # the seats as terminal play names them (by colour where the game's board can write them);
+        # the labels and the log as the person reads them (records keep the game's own labels)
+        "names": [words.name(q, table.seat, sp) for q, sp in enumerate(table.specs)],
         "seers": seer_seats(table.bots),
-        "board": importlib.import_module(g.render_module).render_ansi(s, viewer=viewer), "picture": f"/api/games/{game_id}/picture.png",
-        "moves": ([{"action": int(a), "label": g.action_label(a, s)} for a in g.rules.legal_actions(s)]
+        "board": words.board(s, viewer), "picture": f"/api/games/{game_id}/picture.png",
+        "moves": ([{"action": int(a), "label": words.said(g.action_label(a, s))} for a in g.rules.legal_actions(s)]
                   if table.person_to_act else []),
         "can_undo": False, "over": table.over, "your_turn": table.person_to_act, "error": table.failure,
-        "log": table.log[since:], "log_from": since, "log_size": len(table.log), "final": None,
+        "log": [dict(e, text=words.said(e["text"])) for e in table.log[since:]], "log_from": since, "log_size": len(table.log), "final": None,
     }
     if g.rules.is_over(s):
         rec = game_record(g, table.config, s, table.seed, table.agents(), table.actions)

@@ -4,6 +4,8 @@ board and picture drawn for that seat, the other seats' commits and keeps hidden
 the person's own moves only on its turn) until the game is over."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -30,10 +32,10 @@ def new(client, **body):
 def test_a_whole_game_shows_only_the_seats_view_until_the_end(client):
     g = new(client, players=3, opponents="random", seat=2, seed=5)
     assert g["game"] == "red_planet" and g["seat"] == 2 and g["your_turn"] and g["moves"]
-    assert "player_2's view" in g["board"] and g["board"].count("bonus: 1 hidden") == 2
+    assert "yellow's view" in g["board"] and g["board"].count("bonus: 1 hidden") == 2
     texts = [e["text"] for e in g["log"]]
     while not g["over"]:
-        assert g["your_turn"] and "player_2's view" in g["board"]
+        assert g["your_turn"] and "yellow's view" in g["board"]
         if g["moves"][0]["label"].startswith("commit the"):
             # M-R3, M-I4: the seats before the person committed; nothing names their roles
             others = [ln for ln in g["board"].splitlines() if "| commit " in ln and "bonus: 1 hidden" in ln]
@@ -55,7 +57,7 @@ def test_the_end_shows_everything_with_the_scores(client):
     while not g["over"]:
         g = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][-1]["action"]}).json()
     assert g["final"]["score_parts"][-1] == "total" and len(g["final"]["scores"]) == 3
-    assert min(g["final"]["ranks"]) == 1 and "player_0's view" not in g["board"] and g["moves"] == []
+    assert min(g["final"]["ranks"]) == 1 and "'s view" not in g["board"] and g["moves"] == []
 
 
 def test_refused_requests_leave_the_game_as_it_was(client):
@@ -142,3 +144,23 @@ def test_a_game_played_out_has_no_failure(client):
     while not g["over"]:
         g = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][0]["action"]}).json()
     assert g["error"] is None and g["final"]["failure"] is None and g["final"]["winners"]
+
+
+def test_the_page_names_every_seat_by_its_colour_as_terminal_play(client):
+    """The JSON names a seat, its board and its moves in one way, as terminal play does: by colour
+    ("red (you)", "blue (random)", the board's "red's view", "kill a green astronaut"); the page
+    named the same seat "seat 1 (random)", "player_1" on the board and "player 3" in a Soldier's
+    target. The record keeps the game's own labels (replay checks them)."""
+    g = new(client, players=4, opponents="random", seat=0, seed=1)
+    assert g["names"] == ["red (you)", "blue (random)", "yellow (random)", "green (random)"]
+    shown = []
+    while not g["over"]:
+        shown += [g["board"], *(m["label"] for m in g["moves"]), *(e["text"] for e in g["log"])]
+        g = client.post(f"/api/games/{g['id']}/move", json={"action": g["moves"][-1]["action"]}).json()
+    shown += [g["board"], *(e["text"] for e in g["log"])]
+    other_names = [m.group(0) for t in shown for m in re.finditer(r"player[ _]\d|\bseat \d|\bP\d\b", t)]
+    assert not other_names, other_names[:5]
+    kills = [t for t in shown if re.search(r"kill a (red|blue|yellow|green) astronaut", t)]
+    assert kills, "seed 1: a Soldier's target in the game"
+    recorded = [label for _, _, label in g["final"]["record"]["actions"]]
+    assert any(re.search(r"kill a player \d astronaut", label) for label in recorded)

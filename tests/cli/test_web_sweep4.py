@@ -130,7 +130,7 @@ def test_red_planet_text_board_is_readable_and_no_empty_result_box(server, page)
     light, dark = sorted((_luminance(colour), _luminance(background)), reverse=True)
     # was the page's light text on the board's light grey (contrast 1.1)
     assert (light + 0.05) / (dark + 0.05) >= 7, (colour, background)
-    assert "player_0's view" in pg.inner_text("#board")
+    assert "red's view" in pg.inner_text("#board")
     assert not pg.is_visible("#final")  # was an empty green box under the log during play
     assert not errors, errors
 

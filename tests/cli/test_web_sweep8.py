@@ -107,3 +107,28 @@ def test_back_to_an_address_naming_no_game_while_a_new_game_starts_shows_the_new
         assert pg.evaluate("location.hash") == f"#game={new}"
         assert "Starting" not in pg.evaluate("document.body.innerText")
     assert not errors, errors
+
+
+def test_the_red_planet_end_names_the_winners_as_the_page_names_the_seats(browser, page):
+    """The end's line names the winners as the rest of the page names the seats (the game's
+    ``names``: "blue (random) won."); it said "Seat 1 won." beside "blue (random)" in the log."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
+        for seed in range(1, 20):  # a game the person (seat 0, always the last move) does not win
+            g = _post(f"{url}/api/games", {"game": "red_planet", "players": 3, "opponents": "random", "seat": 0,
+                                           "seed": seed})
+            while not g["over"]:
+                g = _post(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][-1]["action"]})
+            if 0 not in g["final"]["winners"]:
+                break
+        winners = g["final"]["winners"]
+        assert winners and 0 not in winners, "a seed in 1..19 where a random bot wins"
+        pg.goto(f"{url}/play/red_planet#game={g['id']}")
+        pg.wait_for_selector("#winners")
+        named = " and ".join(g["names"][q] for q in winners)
+        assert pg.inner_text("#winners") == named + (" won (a tie)." if len(winners) > 1 else " won.")
+        assert g["names"][winners[0]].startswith(("blue (", "yellow ("))
+    assert not errors, errors
