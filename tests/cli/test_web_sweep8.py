@@ -3,7 +3,8 @@ while a New game request was pending (sent, its answer not back) ended on the ne
 answer came, the Back undone (the address taken to the new game, the Forward entry lost). Now the
 page keeps the game the address names and the new game is left, as a browser leaves a page
 whose form's answer had not come when Back was pressed: the player went back, so that is where
-they stay.
+they stay. Also: Back to the page's first address (no game named) puts the game away, and the
+end of a Red Planet game names its winners as the page names the seats.
 
 The browser tests are skipped, with the reason, where Playwright or Debian's chromium is
 absent (as in test_serve_browser.py)."""
@@ -131,4 +132,36 @@ def test_the_red_planet_end_names_the_winners_as_the_page_names_the_seats(browse
         named = " and ".join(g["names"][q] for q in winners)
         assert pg.inner_text("#winners") == named + (" won (a tie)." if len(winners) > 1 else " won.")
         assert g["names"][winners[0]].startswith(("blue (", "yellow ("))
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_back_to_the_first_address_shows_no_game_as_its_reload_would(browser, page, name):
+    """Back from a game to the page's first address (no game named) left that game on screen
+    under an address that names none (a reload there shows the new-game form alone); now the game
+    is put away, and Forward brings it back."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    path, _, options, body = PAGES[name]
+    area = "game" if name == "spacemission" else "play-area"
+    hidden = f"() => document.getElementById('{area}').hidden"
+    pg, errors = page
+    with served(create_app(["random"], **options)) as url:
+        a = _post(f"{url}/api/games", body)
+        pg.goto(f"{url}{path}")
+        pg.wait_for_selector("body[data-ready='1']")
+        assert pg.evaluate(hidden)
+        shown = f"() => !document.getElementById('{area}').hidden"
+        pg.evaluate(f"location.hash = 'game={a['id']}'")
+        pg.wait_for_function(shown)
+        assert pg.evaluate(SHOWN) == a["id"]
+        pg.go_back()
+        pg.wait_for_function(hidden)  # was: game A still shown, the address naming none
+        assert pg.evaluate("location.hash") == "" and pg.evaluate(SHOWN) is None
+        pg.go_forward()
+        pg.wait_for_function(shown)
+        assert pg.evaluate(SHOWN) == a["id"]
+        if name == "red_planet":
+            assert pg.evaluate("document.getElementById('board').textContent") == a["board"]
     assert not errors, errors

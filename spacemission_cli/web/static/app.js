@@ -170,7 +170,18 @@ function followAddress() {
   // the game the address names, when the page shows another (back and forward between games;
   // one pressed while the bots' moves were shown waits for them, as openGame does)
   const id = (location.hash.match(/game=([\w-]+)/) || [])[1];
-  if (id && id !== SHOWN && !BUSY) openGame(id);
+  if (BUSY) return;
+  if (id && id !== SHOWN) openGame(id);
+  else if (!id && SHOWN) noGame();  // back to the page's first address: no game, as a reload of it shows
+}
+
+function noGame() {
+  GAME = null;
+  SHOWN = null;
+  LOG = [];
+  $("game").hidden = true;
+  $("new-game-box").open = true;
+  showError("");
 }
 
 async function show(game) {
