@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.web import refused, web_client
+from tests.helpers.web import post_json, refused, web_client
 
 
 def _new(client, **body):
@@ -132,16 +132,6 @@ def seer_server():
         yield url
 
 
-def _post(url, body):
-    import json
-    import urllib.request
-
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.loads(r.read())
-
-
 @pytest.mark.parametrize("body, path, ready", [({"seed": 2}, "/?delay=0", "#moves .move"),
                                                ({"game": "red_planet", "players": 3, "seed": 2}, "/play/red_planet",
                                                 "#moves button")])
@@ -154,7 +144,7 @@ def test_the_page_says_a_bot_sees_everything(seer_server, browser, body, path, r
     page.set_default_timeout(15_000)
     try:
         for opponents, seer in [(["random"] * (players - 2) + [SEER], True), ("random", False)]:
-            g = _post(f"{seer_server}/api/games", {**body, "opponents": opponents})
+            g = post_json(f"{seer_server}/api/games", {**body, "opponents": opponents})
             page.goto("about:blank")  # a new document: a new hash alone is no reload
             page.goto(f"{seer_server}{path}#game={g['id']}")
             page.wait_for_selector(ready)
@@ -253,8 +243,8 @@ def test_an_upload_while_another_is_checked_is_refused_not_queued():
 def test_red_planet_page_follows_back_and_forward_between_games(seer_server, browser):
     """Before: the page read the game of its address once, at load: after back (or a new
     #game=ID) the address named one game and the page showed, and moved in, another."""
-    a = _post(f"{seer_server}/api/games", {"game": "red_planet", "players": 3, "seed": 4, "opponents": "random"})
-    b = _post(f"{seer_server}/api/games", {"game": "red_planet", "players": 3, "seed": 5, "opponents": "random"})
+    a = post_json(f"{seer_server}/api/games", {"game": "red_planet", "players": 3, "seed": 4, "opponents": "random"})
+    b = post_json(f"{seer_server}/api/games", {"game": "red_planet", "players": 3, "seed": 5, "opponents": "random"})
     assert a["board"] != b["board"]
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors = []

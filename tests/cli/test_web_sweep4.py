@@ -12,14 +12,12 @@ The browser tests are skipped, with the reason, where Playwright or Debian's chr
 absent (as in test_serve_browser.py)."""
 from __future__ import annotations
 
-import json
 import threading
 import time
-import urllib.request
 
 import pytest
 
-from tests.helpers.web import desktop_page, playwright_or_skip, served, web_client
+from tests.helpers.web import desktop_page, playwright_or_skip, post_json, served, web_client
 
 # --- the API --------------------------------------------------------------------------------
 
@@ -96,13 +94,6 @@ def page(browser):
     """A page and the errors it logs (uncaught exceptions and console errors)."""
     with desktop_page(browser, 15_000, console_errors=True) as opened:
         yield opened
-
-
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.loads(r.read())
 
 
 READY = "document.getElementById('opponents').options.length > 0"  # the page has read /api/meta
@@ -201,9 +192,9 @@ def test_space_mission_five_players_fit_a_phone(browser, server):
 
 def test_space_mission_reload_shows_the_moves_so_far_at_once(server, page):
     pg, errors = page
-    g = _post(f"{server}/api/games", {"players": 5, "seat": 4, "seed": 3, "opponents": "random"})
+    g = post_json(f"{server}/api/games", {"players": 5, "seat": 4, "seed": 3, "opponents": "random"})
     while g["log_size"] < 40:
-        g = _post(f"{server}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"]})
+        g = post_json(f"{server}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"]})
     pg.goto(f"{server}/#game={g['id']}")  # the default delay, 350 ms between the bots' moves
     # was every bot move of the game replayed with the delay: 12 s here before any move
     pg.wait_for_selector("#moves .move:enabled", timeout=4_000)
@@ -237,7 +228,7 @@ def test_space_mission_back_and_forward_between_games(server, page):
 
 def test_space_mission_reload_shows_the_games_settings_in_the_new_game_form(server, page):
     pg, errors = page
-    g = _post(f"{server}/api/games", {"players": 4, "seat": 2, "seed": 8, "opponents": "random", "rules": "schmidt"})
+    g = post_json(f"{server}/api/games", {"players": 4, "seat": 2, "seed": 8, "opponents": "random", "rules": "schmidt"})
     pg.goto(f"{server}/?delay=0#game={g['id']}")
     pg.wait_for_selector("#moves .move:enabled")
     # was the form's defaults (2 players, seat 0, yucata): "new game" started another kind of game

@@ -11,12 +11,10 @@ The browser tests are skipped, with the reason, where Playwright or Debian's chr
 absent (as in test_serve_browser.py)."""
 from __future__ import annotations
 
-import json
-import urllib.request
 
 import pytest
 
-from tests.helpers.web import desktop_page, playwright_or_skip, refused, served, web_client
+from tests.helpers.web import desktop_page, playwright_or_skip, post_json, refused, served, web_client
 
 GAMES = {"spacemission": {"opponents": "random", "max_rounds": 3}, "red_planet": {"game": "red_planet"}}
 
@@ -145,23 +143,16 @@ def page(browser):
         yield opened
 
 
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.loads(r.read())
-
-
 RP_READY = "document.getElementById('opponents').options.length > 0"
 
 
 def test_space_mission_page_after_a_stale_move_shows_the_game_as_it_is(server, page):
     pg, errors = page
-    g = _post(f"{server}/api/games", {"seed": 5, "opponents": "random"})
+    g = post_json(f"{server}/api/games", {"seed": 5, "opponents": "random"})
     pg.goto(f"{server}/?delay=0#game={g['id']}")
     pg.wait_for_selector("#moves .move:enabled")
     log_before = pg.locator("#log li").count()
-    moved = _post(f"{server}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"]})  # another tab
+    moved = post_json(f"{server}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"]})  # another tab
     pg.locator("#moves .move:enabled").first.click()  # this tab's buttons are of version 0
     pg.wait_for_selector("#error:not([hidden])")
     assert "changed" in pg.inner_text("#error")
@@ -174,7 +165,7 @@ def test_space_mission_page_after_a_stale_move_shows_the_game_as_it_is(server, p
 def test_space_mission_page_after_a_restart_shows_the_new_game_form(app_url, page):
     app, server = app_url
     pg, errors = page
-    g = _post(f"{server}/api/games", {"seed": 6, "opponents": "random"})
+    g = post_json(f"{server}/api/games", {"seed": 6, "opponents": "random"})
     pg.goto(f"{server}/?delay=0#game={g['id']}")
     pg.wait_for_selector("#moves .move:enabled")
     pg.evaluate("document.getElementById('new-game-box').open = false")
@@ -190,10 +181,10 @@ def test_space_mission_page_after_a_restart_shows_the_new_game_form(app_url, pag
 def test_red_planet_page_after_a_stale_move_and_after_a_restart(app_url, page):
     app, server = app_url
     pg, errors = page
-    g = _post(f"{server}/api/games", {"game": "red_planet", "seed": 4})
+    g = post_json(f"{server}/api/games", {"game": "red_planet", "seed": 4})
     pg.goto(f"{server}/play/red_planet#game={g['id']}")
     pg.wait_for_selector("#moves button:enabled")
-    moved = _post(f"{server}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"]})
+    moved = post_json(f"{server}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"]})
     pg.locator("#moves button:enabled").first.click()
     pg.wait_for_function("t => document.getElementById('status').innerText.includes(t)", arg="changed")
     pg.wait_for_function("n => document.getElementById('log').children.length === n", arg=moved["log_size"])

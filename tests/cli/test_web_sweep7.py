@@ -32,7 +32,7 @@ import urllib.request
 
 import pytest
 
-from tests.helpers.web import desktop_page, first_moves_record, playwright_or_skip, refused, served, web_client
+from tests.helpers.web import desktop_page, first_moves_record, playwright_or_skip, post_json, refused, served, web_client
 
 PAGES = {  # the page, its start button, what shows once a game is on, where its message goes
     "spacemission": ("/?delay=0", "#ng-start", "#moves .move:enabled", "#error"),
@@ -107,25 +107,18 @@ def test_undo_from_a_stale_view_is_refused_and_takes_nothing_back():
     assert client.post(f"/api/games/{gid}/resign", json={"version": None}).json()["over"]  # null: no check
 
 
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.loads(r.read())
-
-
 def test_undo_in_a_second_tab_that_shows_an_older_game_takes_nothing_back(browser, page):
     playwright_or_skip()
     from spacemission_cli.web.app import create_app
 
     pg, errors = page
     with served(create_app(["random"])) as url:
-        g0 = _post(f"{url}/api/games", {"seed": 5})  # its first two moves are jumps (_undoable)
-        g = _post(f"{url}/api/games/{g0['id']}/move", {"action": g0["moves"][0]["action"], "version": 0})
+        g0 = post_json(f"{url}/api/games", {"seed": 5})  # its first two moves are jumps (_undoable)
+        g = post_json(f"{url}/api/games/{g0['id']}/move", {"action": g0["moves"][0]["action"], "version": 0})
         pg.goto(f"{url}/?delay=0#game={g['id']}")  # this tab: version 1, its undo enabled
         pg.wait_for_selector("#undo:enabled")
-        _post(f"{url}/api/games/{g['id']}/undo", {})  # another tab: undo, another move
-        moved = _post(f"{url}/api/games/{g['id']}/move", {"action": g0["moves"][1]["action"], "version": 2})
+        post_json(f"{url}/api/games/{g['id']}/undo", {})  # another tab: undo, another move
+        moved = post_json(f"{url}/api/games/{g['id']}/move", {"action": g0["moves"][1]["action"], "version": 2})
         assert moved["can_undo"]
         pg.click("#undo")
         pg.wait_for_selector("#error:not([hidden])")
@@ -188,7 +181,7 @@ def test_the_end_of_a_space_mission_game_played_with_the_keyboard_focuses_new_ga
     pg, errors = page
     pg.on("dialog", lambda d: d.accept())  # resign asks first
     with served(create_app(["random"])) as url:
-        g = _post(f"{url}/api/games", {"seed": 3, "max_rounds": 1})
+        g = post_json(f"{url}/api/games", {"seed": 3, "max_rounds": 1})
         pg.goto(f"{url}/?delay=0#game={g['id']}")
         pg.wait_for_selector("#moves .move:enabled")
         pg.focus("#moves .move:enabled")
@@ -219,7 +212,7 @@ def test_a_top_up_by_keyboard_ticks_the_cards_before_its_button(browser, page):
 
     pg, errors = page
     with served(create_app(["random"])) as url:
-        g = _post(f"{url}/api/games", {"seed": 3})  # a top up is among its first moves
+        g = post_json(f"{url}/api/games", {"seed": 3})  # a top up is among its first moves
         pg.goto(f"{url}/?delay=0#game={g['id']}")
         pg.wait_for_selector("#moves #top-up:enabled")
         hand = pg.eval_on_selector_all("#moves input.discard", "xs => xs.map(x => x.value)")
@@ -252,10 +245,10 @@ def test_the_end_of_a_game_shows_its_seed(browser, page, body, address, shown):
 
     pg, errors = page
     with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
-        g = _post(f"{url}/api/games", body)  # a random seed, hidden until the end
+        g = post_json(f"{url}/api/games", body)  # a random seed, hidden until the end
         assert g["seed"] is None
         while not g["over"]:
-            g = _post(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"], "version": g["version"]})
+            g = post_json(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][0]["action"], "version": g["version"]})
         pg.goto(f"{url}{address}#game={g['id']}")
         pg.wait_for_selector(shown)
         assert pg.inner_text("#final-seed") == f"Seed {g['seed']}: a new game with this seed deals the same cards."
@@ -307,7 +300,7 @@ def test_red_planet_page_offers_the_servers_player_counts_and_names_its_game(bro
         pg.fill("#players", "5")
         pg.dispatch_event("#players", "input")
         assert pg.eval_on_selector_all("#seat option", "os => os.map(o => o.value)") == ["random", "0", "1", "2", "3"]
-        g = _post(f"{url}/api/games", {"seed": 2})  # a Space Mission game's address on this page names its page
+        g = post_json(f"{url}/api/games", {"seed": 2})  # a Space Mission game's address on this page names its page
         pg.goto(f"{url}/play/red_planet#game={g['id']}")
         pg.wait_for_function("document.getElementById('status').textContent.includes('/play/spacemission#game=')")
         assert "this is a Space Mission game" in pg.inner_text("#status")
@@ -451,8 +444,8 @@ def test_red_planet_back_while_a_move_is_answered_keeps_the_earlier_game(browser
     monkeypatch.setattr(ProtocolTable, "bots_until_person", slow)
     pg, errors = page
     with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
-        a = _post(f"{url}/api/games", {"game": "red_planet", "seed": 4})
-        b = _post(f"{url}/api/games", {"game": "red_planet", "seed": 5})
+        a = post_json(f"{url}/api/games", {"game": "red_planet", "seed": 4})
+        b = post_json(f"{url}/api/games", {"game": "red_planet", "seed": 5})
         pg.goto(f"{url}/play/red_planet#game={a['id']}")
         pg.wait_for_selector("#moves button:enabled")
         pg.evaluate(f"location.hash = 'game={b['id']}'")  # game B, after game A in the tab's history

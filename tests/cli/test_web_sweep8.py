@@ -10,12 +10,10 @@ The browser tests are skipped, with the reason, where Playwright or Debian's chr
 absent (as in test_serve_browser.py)."""
 from __future__ import annotations
 
-import json
-import urllib.request
 
 import pytest
 
-from tests.helpers.web import desktop_page, playwright_or_skip, served
+from tests.helpers.web import desktop_page, playwright_or_skip, post_json, served
 
 PAGES = {  # the page, its start button, the app's options, the body of a game of it
     "spacemission": ("/?delay=0", "#ng-start", {}, {"seed": 4}),
@@ -33,13 +31,6 @@ def page(browser):
         yield opened
 
 
-def _post(url, body):
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
-
-
 @pytest.mark.parametrize("name", PAGES)
 def test_back_while_a_new_game_starts_keeps_the_game_the_address_names(browser, page, name):
     playwright_or_skip()
@@ -48,8 +39,8 @@ def test_back_while_a_new_game_starts_keeps_the_game_the_address_names(browser, 
     path, start, options, body = PAGES[name]
     pg, errors = page
     with served(create_app(["random"], **options)) as url:
-        a = _post(f"{url}/api/games", body)
-        b = _post(f"{url}/api/games", dict(body, seed=5))
+        a = post_json(f"{url}/api/games", body)
+        b = post_json(f"{url}/api/games", dict(body, seed=5))
         pg.goto(f"{url}{path}#game={a['id']}")
         pg.wait_for_selector("body[data-ready='1']")
         pg.evaluate(f"location.hash = 'game={b['id']}'")  # game B, after game A in the tab's history
@@ -87,7 +78,7 @@ def test_back_to_an_address_naming_no_game_while_a_new_game_starts_shows_the_new
     path, start, options, body = PAGES[name]
     pg, errors = page
     with served(create_app(["random"], **options)) as url:
-        a = _post(f"{url}/api/games", body)
+        a = post_json(f"{url}/api/games", body)
         pg.goto(f"{url}{path}")
         pg.wait_for_selector("body[data-ready='1']")
         pg.evaluate(f"location.hash = 'game={a['id']}'")
@@ -119,10 +110,10 @@ def test_the_red_planet_end_names_the_winners_as_the_page_names_the_seats(browse
     pg, errors = page
     with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
         for seed in range(1, 20):  # a game the person (seat 0, always the last move) does not win
-            g = _post(f"{url}/api/games", {"game": "red_planet", "players": 3, "opponents": "random", "seat": 0,
+            g = post_json(f"{url}/api/games", {"game": "red_planet", "players": 3, "opponents": "random", "seat": 0,
                                            "seed": seed})
             while not g["over"]:
-                g = _post(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][-1]["action"]})
+                g = post_json(f"{url}/api/games/{g['id']}/move", {"action": g["moves"][-1]["action"]})
             if 0 not in g["final"]["winners"]:
                 break
         winners = g["final"]["winners"]
@@ -148,7 +139,7 @@ def test_back_to_the_first_address_shows_no_game_as_its_reload_would(browser, pa
     hidden = f"() => document.getElementById('{area}').hidden"
     pg, errors = page
     with served(create_app(["random"], **options)) as url:
-        a = _post(f"{url}/api/games", body)
+        a = post_json(f"{url}/api/games", body)
         pg.goto(f"{url}{path}")
         pg.wait_for_selector("body[data-ready='1']")
         assert pg.evaluate(hidden)

@@ -4,9 +4,11 @@ free port for the browser tests."""
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import threading
 import time
+import urllib.request
 
 import pytest
 
@@ -124,3 +126,11 @@ def desktop_page(browser, timeout_ms: int, console_errors: bool = False):
         yield pg, errors
     finally:
         context.close()
+
+
+def post_json(url: str, body) -> dict:
+    """POST ``body`` as JSON to the served app (outside the page under test) and its answer."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
