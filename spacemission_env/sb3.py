@@ -64,15 +64,21 @@ from __future__ import annotations
 
 import inspect
 import warnings
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
+from gymnasium import Wrapper
 
 from .checks import SettingTypeError, check_memory, count_text, shown, wrong_type_text
 from .env_base import EnvBase
 from .env_common import (
     RENDER_MODES,
     SEED_HIGH,
+    Info,
+    MaskArray,
+    ObsArray,
     action_batch,
     as_batch_array,
     check_num_envs,
@@ -89,10 +95,12 @@ from .policies import bind_policies, check_policy, note_opponent_failure, policy
 from .rewards import score_view
 
 _PURPOSE = "spacemission_env.sb3 (the Stable-Baselines3 VecEnv)"
-if TYPE_CHECKING:  # the class itself for type checkers; at run time through require (its error names the extra)
+if TYPE_CHECKING:  # the names themselves for type checkers; at run time through require (its error names the extra)
     from stable_baselines3.common.vec_env import VecEnv
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 else:
     VecEnv = require("stable_baselines3.common.vec_env", "sb3", _PURPOSE).VecEnv
+    VecEnvIndices = require("stable_baselines3.common.vec_env.base_vec_env", "sb3", _PURPOSE).VecEnvIndices
 tile_images = require("stable_baselines3.common.vec_env.base_vec_env", "sb3", _PURPOSE).tile_images
 
 
@@ -231,7 +239,7 @@ class GameVecEnv(EnvBase, VecEnv):
         else:
             self.seats[rows] = self.seat
 
-    def seed(self, seed: int | None = None):
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """SB3's seeding (applied at the next ``reset()``); TypeError / ValueError for a
         seed that is not a non-negative integer or None."""
         return super().seed(check_seed(seed))
@@ -281,7 +289,7 @@ class GameVecEnv(EnvBase, VecEnv):
         if drawn and self.seat != "random":  # with seat="random" these were drawn already
             self.seats[drawn] = self._rng.integers(0, self.num_players, size=len(drawn))
 
-    def reset(self) -> np.ndarray:
+    def reset(self) -> ObsArray:  # SB3's VecEnvObs, narrowed: one array
         """New games in every env (the seeds of ``seed()`` and the options of
         ``set_options()``, each used by this reset only): the learners' observations
         [num_envs, D] at their first decisions (opponents seated before them have moved);
@@ -398,7 +406,7 @@ class GameVecEnv(EnvBase, VecEnv):
         if self._broken:
             raise ValueError(f"{self._broken} in the last step or reset (see that error): call reset()")
 
-    def step_wait(self):
+    def step_wait(self) -> tuple[ObsArray, npt.NDArray[np.float32], MaskArray, list[Info]]:  # SB3's VecEnvStepReturn
         """Play the actions given to ``step_async`` (one learner action per game), then the
         opponents: ``(observations, rewards, dones, infos)`` as SB3's VecEnv returns them. A
         game that ended restarts at once; its ``infos[i]`` holds ``"terminal_observation"``
@@ -445,7 +453,7 @@ class GameVecEnv(EnvBase, VecEnv):
         self.engine.legal_action_mask(st, out=self._mask)
         return self._observe(), rewards.astype(np.float32), dones, infos
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> MaskArray:
         """bool [N, num_actions]: the learners' legal actions (ValueError before ``reset()``
         and after ``close()``: there are no games, and no mask is an answer; also once an
         opponent failed, until ``reset()``: the masks held are those of the learners' last
@@ -463,13 +471,13 @@ class GameVecEnv(EnvBase, VecEnv):
         self._close()
         self._actions = None
 
-    def get_images(self):
+    def get_images(self) -> list[npt.NDArray[np.uint8]]:
         """Every game's picture, a list of uint8 [H, W, 3] (Space Mission 800 x 1200, Red Planet 820 x 1340).
         ValueError, after game 0's picture and before the others, when N pictures of that
         size would need more than the machine's memory (checks.check_memory)."""
         return self._images(copies=1, what="get_images()")
 
-    def _images(self, copies: int, what: str) -> list:
+    def _images(self, copies: int, what: str) -> list[npt.NDArray[np.uint8]]:
         """Every game's picture; ``copies``: how many times the caller holds their bytes (the
         tiled picture of ``render`` is a second copy), for the memory check."""
         self._require_reset("rendering")
@@ -479,7 +487,7 @@ class GameVecEnv(EnvBase, VecEnv):
                      "render fewer games (an env with a smaller num_envs) or one game as text (render('ansi'))")
         return [first] + [self._render_game(i, "rgb_array") for i in range(1, self.num_envs)]
 
-    def render(self, mode: str | None = None):
+    def render(self, mode: str | None = None):  # unannotated: "ansi" is a str, which SB3's VecEnv.render does not admit
         """``mode`` (default ``render_mode``): ``"ansi"`` game 0 as text, ``"human"`` prints
         it, ``"rgb_array"`` every game's picture tiled (SB3's ``tile_images``)."""
         mode = self.render_mode if mode is None else mode  # not `or`: "" or an array is checked
@@ -492,7 +500,7 @@ class GameVecEnv(EnvBase, VecEnv):
             return tile_images(self._images(copies=2, what="render('rgb_array')"))
         return self._render_game(0, mode)
 
-    def _get_indices(self, indices) -> list[int]:
+    def _get_indices(self, indices: VecEnvIndices) -> list[int]:
         """SB3's ``indices`` (None: every game; an int; a sequence of ints, negative ones
         from the end) as a list; TypeError for what is not an integer, IndexError naming an
         index outside the games (SB3's ``DummyVecEnv`` raises IndexError there too)."""
@@ -511,7 +519,7 @@ class GameVecEnv(EnvBase, VecEnv):
                 raise IndexError(f"indices: game index {shown(int(i))} is out of range for {n} games (0..{n - 1})")
         return [int(i) for i in items]
 
-    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         """Attributes are shared by all games, except ``seats`` (per game)."""
         idx = list(self._get_indices(indices))
         if isinstance(attr_name, str) and attr_name == "seats":  # else _look_up's TypeError (an array: no ==)
@@ -534,7 +542,7 @@ class GameVecEnv(EnvBase, VecEnv):
         raise AttributeError(f"{caller}({shown(name)}): {type(self).__name__} has no attribute {shown(name)}; "
                              f"its public {kind}: {', '.join(names)}")
 
-    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         """Attributes are shared by all games, so ``indices`` must name every game (None does).
         ``seat`` (checked; the seats drawn from the next new game on) and ``render_mode``
         (checked) can be set; what is fixed when the env is built (the configuration,
@@ -558,7 +566,8 @@ class GameVecEnv(EnvBase, VecEnv):
                              f"{type(self).__name__} to change it")
         setattr(self, attr_name, value)
 
-    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
+                   **method_kwargs: Any) -> list[Any]:
         """``action_masks`` gives one row per game; other methods run once for all games.
         The arguments go to the method as given (``action_masks`` takes none: Python's
         TypeError, as SB3's own VecEnvs raise, rather than dropping them)."""
@@ -573,7 +582,7 @@ class GameVecEnv(EnvBase, VecEnv):
         result = method(*method_args, **method_kwargs)
         return [result for _ in idx]
 
-    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+    def env_is_wrapped(self, wrapper_class: type[Wrapper], indices: VecEnvIndices = None) -> list[bool]:
         """False for every env: the games are not Gymnasium envs, so no wrapper wraps them."""
         return [False for _ in self._get_indices(indices)]
 
