@@ -39,7 +39,7 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, TypeAlias
 
 import numpy as np
 
@@ -319,13 +319,28 @@ class GameConfig:
         return get_game(self.game).description
 
 
-def not_a_config(who: str, config) -> TypeError:
+class HasNumPlayers(Protocol):
+    """An object a bot's ``bind`` takes as a configuration: one with ``num_players`` (and
+    ``game``, ``rules``, ``max_rounds`` where it has them; bind_config reads them)."""
+
+    @property
+    def num_players(self) -> int:
+        """The player count."""
+        ...
+
+
+# what the bots' ``bind`` and bind_config / bind_players take: a GameConfig (what the envs
+# pass), an object with its fields or a mapping with those keys ({"num_players": 3})
+BindConfig: TypeAlias = GameConfig | HasNumPlayers | Mapping[str, Any]
+
+
+def not_a_config(who: str, config: object) -> TypeError:
     """The error of a ``bind`` given something that is not a game configuration."""
     return TypeError(f"{who}: bind needs a game configuration (a GameConfig: num_players, rules, max_rounds), "
                      f"got {shown(config)}")
 
 
-def bind_players(config, game: str, who: str) -> int:
+def bind_players(config: BindConfig, game: str, who: str) -> int:
     """The player count of ``config`` for a ``bind`` that also takes a plain mapping
     (``{"num_players": 3}``; an object needs the attribute; without ``game`` it is taken as
     ``game``'s): ValueError for another game, a count the game does not have, or ``rules`` /
@@ -339,7 +354,7 @@ def bind_players(config, game: str, who: str) -> int:
     return bind_config(config, game, who).num_players
 
 
-def bind_config(config, game: str, who: str) -> GameConfig:
+def bind_config(config: BindConfig, game: str, who: str) -> GameConfig:
     """:func:`bind_players`'s checks, returning the configuration as a :class:`GameConfig` of
     ``game`` (``rules`` and ``max_rounds`` not given: the game's defaults), for a ``bind``
     that needs them too (the PPO models: the game a model was trained for)."""

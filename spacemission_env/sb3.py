@@ -91,7 +91,7 @@ from .env_common import (
 )
 from .extras import require
 from .games import check_render_mode as check_game_render_mode
-from .policies import bind_policies, check_policy, note_opponent_failure, policy_observation_type, seed_policies
+from .policies import Policy, bind_policies, check_policy, note_opponent_failure, policy_observation_type, seed_policies
 from .rewards import score_view
 
 _PURPOSE = "spacemission_env.sb3 (the Stable-Baselines3 VecEnv)"
@@ -179,7 +179,7 @@ class GameVecEnv(EnvBase, VecEnv):
                              "how often each plays)")
         return list(policies)
 
-    def set_opponent_pool(self, policies) -> None:
+    def set_opponent_pool(self, policies: Sequence[Policy]) -> None:
         """Replace the pool (needs ``opponent_sampler``). Policies not in the old pool are
         bound to the game and their observation type read; the games in progress keep
         their pool indices, so every index in use must still exist."""
@@ -204,7 +204,7 @@ class GameVecEnv(EnvBase, VecEnv):
         k + 1 seats after the learner) of the games in progress."""
         return self._assign[:, :-1].copy()
 
-    def set_opponent_assignment(self, assignment) -> None:
+    def set_opponent_assignment(self, assignment: npt.ArrayLike) -> None:
         """Set the opponents of the games in progress (int [N, num_players - 1] pool indices)."""
         self._assign[:, :-1] = self._check_assignment(assignment, self.num_envs, "assignment")
 

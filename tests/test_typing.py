@@ -150,3 +150,57 @@ def test_make_agent_names_each_registered_class_and_every_agent_is_a_policy(tmp_
     revealed = {int(m.group(1)): m.group(2) for m in re.finditer(r"agent_types\.py:(\d+): note: Revealed type is \"(.+?)\"",
                                                                  out.stdout)}
     assert revealed == expected, out.stdout
+
+
+def test_the_agents_public_methods_annotate_every_parameter():
+    """A user's checker reads every parameter of the bots' and results' public methods
+    (``bind(config)`` takes games.BindConfig, ``save(path)`` a path), not an implicit Any:
+    each public method of each public class of spacemission_agents annotates its parameters
+    (``*args`` / ``**kwargs`` aside). Modules whose optional imports are missing are skipped."""
+    import importlib
+    import pkgutil
+
+    import spacemission_agents
+
+    missing, classes = [], 0
+    for info in pkgutil.walk_packages(spacemission_agents.__path__, "spacemission_agents."):
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:
+            continue
+        for cname, cls in vars(module).items():
+            if not inspect.isclass(cls) or cls.__module__ != module.__name__ or cname.startswith("_"):
+                continue
+            classes += 1
+            for name, v in vars(cls).items():
+                f = v.fget if isinstance(v, property) else getattr(v, "__func__", v)
+                if name.startswith("_") or not inspect.isfunction(f):
+                    continue
+                for p in list(inspect.signature(f).parameters.values())[1:]:  # self / cls aside
+                    if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.annotation is inspect.Parameter.empty:
+                        missing.append(f"{module.__name__}.{cname}.{name}({p.name})")
+    assert classes > 20 and not missing, missing
+
+
+def test_bind_takes_a_config_and_refuses_what_is_none(tmp_path):
+    """What a bot's ``bind`` takes, to a checker: a GameConfig (what the envs pass), a mapping
+    with its keys, or an object with ``num_players`` (games.BindConfig, as bind_config reads
+    them at run time); a number is an error, for a bot of each game."""
+    require_mypy()
+    src = tmp_path / "bind_types.py"
+    src.write_text(
+        "from dataclasses import dataclass\n"
+        "from spacemission_agents.greedy import GreedyAgent\n"
+        "from spacemission_agents.red_planet.greedy import GreedyBot\n"
+        "from spacemission_env import GameConfig\n"
+        "@dataclass\n"
+        "class Mine:\n"
+        "    num_players: int\n"
+        "def bind_all(bot: GreedyAgent | GreedyBot) -> None:\n"
+        "    bot.bind(GameConfig(3, game='red_planet'))\n"
+        "    bot.bind({'num_players': 3})\n"
+        "    bot.bind(Mine(3))\n"
+        "    bot.bind(3)\n")
+    out = run_mypy_as_user(tmp_path, [src.name])
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 2 and all(e.startswith('bind_types.py:12: error: Argument 1 to "bind"') for e in errors), out.stdout

@@ -19,7 +19,7 @@ from spacemission_env.checks import is_int, shown
 from spacemission_env.engine_common import check_seat_present, kernel_input, quiet
 from spacemission_env.obs_layout import required_block_span
 from spacemission_env.rng import salt64
-from spacemission_env.games import bind_players
+from spacemission_env.games import BindConfig, bind_players
 from spacemission_env.space_mission.encoding import decode
 from spacemission_env.space_mission import encoding as E
 from spacemission_env.space_mission.actions import DEVELOP_PAIRS, NUM_ACTIONS
@@ -314,7 +314,7 @@ class BotBase(BasePolicy):
     uses_observation = True
 
     def __init__(self, seed: int | None = 0):
-        self.config = None
+        self.config: BindConfig | None = None
         self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
@@ -323,7 +323,7 @@ class BotBase(BasePolicy):
             raise ValueError(f"seed must be a non-negative integer or None, got {shown(seed)}")
         self._salt = np.uint64(salt64(seed or 0))
 
-    def bind(self, config) -> None:
+    def bind(self, config: BindConfig) -> None:
         """Receive the game configuration (num_players, rules, max_rounds) before play; the
         bots read everything they need from the observation, so it is only kept.
         ``config``: an object with ``num_players`` (and optionally ``game``) attributes, or a

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -86,7 +87,7 @@ class ArenaResult:
             d["timing"] = self.timing
         return _clean(d)
 
-    def save(self, out, overwrite: bool = False) -> dict[str, Path]:
+    def save(self, out: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Path]:
         """Write results.json, pairs.csv, agents.csv and arena.png into the directory ``out``
         (created). One that holds any of the four already (an earlier run's) is refused, as
         run_arena refuses it, unless ``overwrite``: ArenaArgumentError (a ValueError naming

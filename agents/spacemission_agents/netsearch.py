@@ -70,7 +70,7 @@ import numpy as np
 
 from spacemission_env import decode
 from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, cut_long_words, is_int, shown
-from spacemission_env.games import GameConfig, bind_config
+from spacemission_env.games import BindConfig, GameConfig, bind_config
 from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.config import check_game_config
@@ -180,7 +180,7 @@ class NetSearchAgent(BasePolicy):
             raise ValueError(f"NetSearchAgent: seed must be a non-negative integer or None, got {shown(seed)}")
         self._seed = int(seed or 0)
 
-    def bind(self, config) -> None:
+    def bind(self, config: BindConfig) -> None:
         """Keep the game configuration and load the policy and value net for it
         (ValueError where none fits)."""
         config = bind_config(config, "spacemission", "NetSearchAgent")  # what the game's other bots take

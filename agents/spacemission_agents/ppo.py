@@ -42,6 +42,7 @@ import contextlib
 import copy
 import hashlib
 import json
+import os
 import threading
 from collections import OrderedDict
 from importlib import resources
@@ -50,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from spacemission_env.checks import count_text, cut, cut_long_words, shown
-from spacemission_env.games import DEFAULT_GAME, GAMES, GameConfig, bind_config, get_game
+from spacemission_env.games import DEFAULT_GAME, GAMES, BindConfig, GameConfig, bind_config, get_game
 from spacemission_env.engine_common import check_seat_present
 from spacemission_env.env_common import check_seed
 from spacemission_env.json_input import parse_json
@@ -396,7 +397,8 @@ class PPOAgent(BasePolicy):
             raise ValueError(f"{where} has {_plain(meta.get('num_actions'))} actions; {game!r} has {num_actions}")
 
     @classmethod
-    def load(cls, path, *, temperature: float = 0.0, seed: int | None = None, name: str | None = None) -> "PPOAgent":
+    def load(cls, path: str | os.PathLike[str], *, temperature: float = 0.0, seed: int | None = None,
+             name: str | None = None) -> "PPOAgent":
         """The model saved at ``path`` (.npz). ValueError for a missing file, a file that is
         not a model, or one made for another observation layout or action space. Agents
         loaded from files of the same contents share their arrays,
@@ -477,7 +479,7 @@ class PPOAgent(BasePolicy):
         agent._shipped_players = "auto" if num_players is None else num_players
         return agent
 
-    def save(self, path) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the model (params + metadata) to ``path`` (.npz, compressed)."""
         return save_npz_file(path, self.metadata, self.params)
 
@@ -491,7 +493,7 @@ class PPOAgent(BasePolicy):
     def observation_type(self) -> str:  # type: ignore[override]  # read-only (BasePolicy: a class attribute)
         return self.metadata["observation_type"]
 
-    def bind(self, config) -> None:
+    def bind(self, config: BindConfig) -> None:
         """Refuse a game the model was not trained for (ValueError naming both). ``config``:
         what the other bots of the game take (games.bind_players, with the same errors): a
         GameConfig, any object with its fields or a mapping with those keys, ``num_players``

@@ -93,13 +93,13 @@ class HeuristicPrior:
         self._agent.act_batch(observations, masks)
         return self._code(self._agent.last_values, masks)
 
-    def shares_plans_with(self, bot) -> bool:
+    def shares_plans_with(self, bot: object) -> bool:
         """Whether ``bot`` (a heuristic bot) plans every decision as this prior's does: of the
         same class, parameters and seed, so that its plan values (``last_values``) for rows
         are the ones this prior would compute (PPOAgent._act_planned takes them)."""
         mine = self._agent
-        return (type(bot) is type(mine) and getattr(bot, "params", None) == mine.params
-                and getattr(bot, "_salt", None) == mine._salt)
+        same_class = type(bot) is type(mine)  # apart: in the condition a checker narrows ``mine`` to ``bot``'s object
+        return same_class and getattr(bot, "params", None) == mine.params and getattr(bot, "_salt", None) == mine._salt
 
     def _code(self, last_values: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """int8 codes [N, A] of the heuristic bot's plan values [N, A] (its ``last_values``:

@@ -76,7 +76,7 @@ import numpy as np
 
 from spacemission_env.checks import check_memory, count_text, is_int, shown
 from spacemission_env.engine_common import check_seat_present, kernel_input
-from spacemission_env.games import bind_config
+from spacemission_env.games import BindConfig, bind_config
 from spacemission_env.obs_layout import required_block_span
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
@@ -287,7 +287,7 @@ class SearchAgent(BasePolicy):
             raise ValueError(f"SearchAgent: seed must be a non-negative integer or None, got {shown(seed)}")
         self._seed = int(seed or 0)
 
-    def bind(self, config) -> None:
+    def bind(self, config: BindConfig) -> None:
         """Keep the game configuration (num_players, rules, max_rounds): the determinizer
         needs it. Without ``bind`` the player count and the round limit are read from the
         observation and the rules default to yucata (:func:`unbound_game`). ValueError for

@@ -23,6 +23,7 @@ it) and how it was fitted (command, games, losses). The fitting script is
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import numpy as np
@@ -104,7 +105,7 @@ class ValueNet:
         check_observation_layout(meta, where, made="fitted", remedy="refit it")
 
     @classmethod
-    def load(cls, path) -> "ValueNet":
+    def load(cls, path: str | os.PathLike[str]) -> "ValueNet":
         """The value net saved at ``path``; ValueError for a missing or foreign file."""
         p = Path(path)
         arrays, meta = read_npz_file(p, "value net file", "value net", "a value net")
@@ -126,10 +127,10 @@ class ValueNet:
     def load_shipped(cls, num_players: int) -> "ValueNet":
         return cls.load(cls.shipped_path(num_players))
 
-    def save(self, path) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         return save_npz_file(path, self.metadata, self.params)
 
-    def check_policy(self, policy_path) -> None:
+    def check_policy(self, policy_path: str | os.PathLike[str]) -> None:
         """ValueError unless the policy file at ``policy_path`` is the one this net was fitted for."""
         have = file_sha256(policy_path)
         if have != self.metadata.get("policy_sha256"):

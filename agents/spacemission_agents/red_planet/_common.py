@@ -22,7 +22,7 @@ import numpy as np
 from spacemission_env.checks import is_int, shown
 from spacemission_env.obs_layout import required_block_span
 from spacemission_env.rng import salt64
-from spacemission_env.games import bind_players
+from spacemission_env.games import BindConfig, bind_players
 from spacemission_env.engine_common import check_seat_present
 from spacemission_env.policies import BasePolicy, check_masks
 from spacemission_env.red_planet import actions as A
@@ -102,7 +102,7 @@ class View:
         self.drawn = np.where(v["drawn"].any(axis=1), v["drawn"].argmax(axis=1), -1)
         self.me = v["own_colour"].argmax(axis=1).astype(np.int64)  # absolute seat: the colour ids of seduce / kill
 
-    def slot_weights(self, pad_weight) -> np.ndarray:
+    def slot_weights(self, pad_weight: float | np.ndarray) -> np.ndarray:
         """[N, K] weight of each slot's crew: 1 in the air, ``pad_weight`` on the pad, 0 empty."""
         pw = np.broadcast_to(np.asarray(pad_weight, dtype=np.float64), (self.N,))[:, None]
         return np.where(self.airborne, 1.0, pw) * self.slot_used
@@ -117,7 +117,7 @@ class View:
         known = (self.mineral * values).sum(axis=2)
         return np.where(self.revealed, known, self.pool_value(values)[:, None])
 
-    def projection(self, pad_weight) -> np.ndarray:
+    def projection(self, pad_weight: float | np.ndarray) -> np.ndarray:
         """[N, Z + 1, S]: Mars plus ship crews at their destinations (airborne ships weigh 1,
         pad ships ``pad_weight``, a number or one per row [N]); zone Z is a sink for ships
         without destination."""
@@ -178,14 +178,14 @@ class RedPlanetBot(BasePolicy):
     uses_observation = True
 
     def __init__(self, seed: int | None = 0):
-        self.config = None
+        self.config: BindConfig | None = None
         self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
         """Deterministic play given the seed (None means 0)."""
         self._salt = check_seed(seed)
 
-    def bind(self, config) -> None:
+    def bind(self, config: BindConfig) -> None:
         """Refuse a configuration of another game or player count (M-X2: 3-5 players).
         ``config``: an object with ``num_players`` (and optionally ``game``) attributes, or
         a mapping with those keys; TypeError when it has no ``num_players``."""
