@@ -54,6 +54,7 @@ from .space_mission import engine
 class Policy(Protocol):
     """Anything with ``act`` and ``act_batch`` is a policy (structural typing)."""
 
+    # np.ndarray, not "| None": that would refuse a user's agent typed np.ndarray (test_typing.py); envs never pass None
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """One decision: ``observation`` [D] (int8, of the policy's ``observation_type``)
         and ``action_mask`` bool [num_actions] in, a legal action id out."""
@@ -71,6 +72,7 @@ class BasePolicy:
 
     observation_type: str | None = None
 
+    # None is accepted at run time but not annotated: "| None" would make a subclass's act typed np.ndarray an error
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """``act_batch`` on a batch of one; ValueError unless the observation is one vector
         ``[D]`` (or None) and the mask one vector ``[num_actions]``, TypeError unless

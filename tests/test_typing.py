@@ -204,3 +204,66 @@ def test_bind_takes_a_config_and_refuses_what_is_none(tmp_path):
     out = run_mypy_as_user(tmp_path, [src.name])
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 2 and all(e.startswith('bind_types.py:12: error: Argument 1 to "bind"') for e in errors), out.stdout
+
+
+POLICY_USER_CODE = '''\
+from typing import Protocol
+
+import numpy as np
+
+from spacemission_env.policies import BasePolicy, Policy
+
+
+class MyAgent:  # a user's own agent, typed as policies.Policy is
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return np.argmax(action_masks, axis=1)
+
+
+class MyBase(BasePolicy):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def as_policy(agent: MyAgent, base: MyBase) -> list[Policy]:
+    return [agent, base]
+
+
+class WidePolicy(Protocol):  # Policy, were act to take None too
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray) -> int: ...
+    def act_batch(self, observations: np.ndarray | None, action_masks: np.ndarray) -> np.ndarray: ...
+
+
+def as_wide(agent: MyAgent) -> WidePolicy:
+    return agent  # WIDE-PROTOCOL
+
+
+class WideBase:  # BasePolicy, were its act to take None too
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray) -> int:
+        return 0
+
+
+class MyWideBase(WideBase):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:  # WIDE-BASE
+        return 0
+'''
+
+
+def test_a_users_agent_typed_ndarray_is_a_policy_and_none_stays_out_of_the_protocol(tmp_path):
+    """Why ``Policy.act`` and ``BasePolicy.act`` take ``observation: np.ndarray`` although
+    BasePolicy (and the bots that read only the mask) also accept None at run time: a
+    parameter type is contravariant, so a protocol taking ``np.ndarray | None`` would refuse
+    every user's agent typed ``np.ndarray`` (WidePolicy below), and a BasePolicy taking it would
+    make each such override of ``act`` an error (WideBase). As typed, both are accepted. The
+    environments never pass None (a mask-only policy gets an empty array: policies.py)."""
+    require_mypy()
+    src = tmp_path / "policy_types.py"
+    src.write_text(POLICY_USER_CODE)
+    out = run_mypy_as_user(tmp_path, [src.name])
+    lines = POLICY_USER_CODE.splitlines()
+    wide = {i + 1 for i, line in enumerate(lines) if "WIDE-" in line}
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert {int(e.split(":")[1]) for e in errors} == wide and len(errors) == 2, out.stdout
+    assert any("incompatible with supertype" in e for e in errors), out.stdout
