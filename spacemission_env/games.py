@@ -88,14 +88,14 @@ class Game:
     rule_sets: tuple[str, ...]  # the values of a config's ``rules``, default first
     default_max_rounds: int
     max_rounds_limit: int  # the largest ``max_rounds`` (the game's own length where it has one)
-    action_label: Callable  # (action id, reference state or None) -> str, for people
+    action_label: Callable[..., str]  # (action id, reference state=None) -> str, for people
     action_table: Callable[[], list]  # rows (ids, kind, ...) of the action space, for docs
     render_module: str  # the module with render_ansi(state, viewer=None) and render_rgb(state, viewer=None)
     env_class_prefix: str  # the interfaces' class names for this game, e.g. "SpaceMission"
-    tiebreak: Callable | None = None  # st -> int [B, P]: what orders seats of equal total (None: nothing)
+    tiebreak: Callable[[Any], np.ndarray] | None = None  # st -> int [B, P]: what orders seats of equal total (None: nothing)
     # (action, reference state before it) -> what the other seats see of the move, or None where
     # they see it all (the actor always does): play, replay --seat and serve show it (None: every move public)
-    hidden_label: Callable | None = None
+    hidden_label: Callable[[int, Any], str | None] | None = None
 
     @property
     def name(self) -> str:

@@ -79,6 +79,8 @@ module in PettingZoo's style (``env``, ``raw_env``). Versions: docs/versioning.m
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import Any, Literal, overload
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -136,7 +138,7 @@ class UnknownAgentError(KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> FastOrderEnforcingWrapper:
     """The AEC environment as PettingZoo's classic environments ship it: an illegal action
     ends the game with -1 for the offender (``illegal_action="lose"``; pass
     ``illegal_action="raise"`` to keep raw_env's ValueError) and PettingZoo's
@@ -144,7 +146,7 @@ def env(**kwargs):
     return wrap_env(raw_env, **kwargs)
 
 
-def wrap_env(raw_class, **kwargs):
+def wrap_env(raw_class: Callable[..., raw_env], **kwargs: Any) -> FastOrderEnforcingWrapper:
     """``raw_class(**kwargs)`` wrapped as :func:`env` wraps raw_env (``illegal_action="lose"``
     unless given): the versioned modules build their own raw_env this way."""
     kwargs.setdefault("illegal_action", "lose")
@@ -190,6 +192,14 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             self._has_reset, self._has_updated = flags
             raise
 
+    # overloads: last() (observe=True, the default) has the observation, so a checker lets
+    # obs["action_mask"] through; last(observe=False) has None
+    @overload
+    def last(self, observe: Literal[True] = True) -> tuple[dict[str, ObsArray], float, bool, bool, Info]: ...
+    @overload
+    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, Info]: ...
+    @overload
+    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]: ...
     def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]:
         if self._direct and self._has_reset:
             return self._raw.last(observe)
@@ -374,6 +384,14 @@ class raw_env(EnvBase, AECEnv):
             return self._mask_buf[0].copy()
         return no_decision_mask(num_actions=self.num_actions)
 
+    # overloads: last() (observe=True, the default) has the observation, so a checker lets
+    # obs["action_mask"] through; last(observe=False) has None
+    @overload
+    def last(self, observe: Literal[True] = True) -> tuple[dict[str, ObsArray], float, bool, bool, Info]: ...
+    @overload
+    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, Info]: ...
+    @overload
+    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]: ...
     def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]:
         """PettingZoo's ``AECEnv.last`` (the selected agent's observation, accumulated
         reward, termination, truncation, info), ValueError before reset and once every agent

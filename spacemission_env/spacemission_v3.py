@@ -13,10 +13,12 @@ and the module of the old number goes away with it.
 """
 from __future__ import annotations
 
-from .pettingzoo_env import OneGameRawEnv, wrap_env
+from typing import Any
+
+from .pettingzoo_env import FastOrderEnforcingWrapper, OneGameRawEnv, wrap_env
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> FastOrderEnforcingWrapper:
     """The wrapped AEC environment (``illegal_action="lose"``), as ``pettingzoo_env.env``, around
     this module's :class:`raw_env`."""
     return wrap_env(raw_env, **kwargs)

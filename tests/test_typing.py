@@ -203,7 +203,8 @@ def test_bind_takes_a_config_and_refuses_what_is_none(tmp_path):
         "    bot.bind(3)\n")
     out = run_mypy_as_user(tmp_path, [src.name])
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
-    assert len(errors) == 2 and all(e.startswith('bind_types.py:12: error: Argument 1 to "bind"') for e in errors), out.stdout
+    refused = 'bind_types.py:12: error: Argument 1 to "bind"'  # one error per bot class of the union
+    assert len(errors) == 2 and all(e.startswith(refused) for e in errors), out.stdout
 
 
 POLICY_USER_CODE = '''\
@@ -267,3 +268,52 @@ def test_a_users_agent_typed_ndarray_is_a_policy_and_none_stays_out_of_the_proto
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     assert {int(e.split(":")[1]) for e in errors} == wide and len(errors) == 2, out.stdout
     assert any("incompatible with supertype" in e for e in errors), out.stdout
+
+
+# documented uses (docs/arena.md, docs/pettingzoo.md's env(), docs/state_json.md, docs/games.md,
+# the module doc of spacemission_env.sb3) and what a user's checker reads of them: each line's
+# revealed type must hold all its words (numpy spells its dtypes differently across versions),
+# or be the one after "="
+REVEALED = [
+    ("from spacemission_agents.arena import run_arena", None),
+    ("from spacemission_env import env, get_game, red_planet_v2, spacemission_v3", None),
+    ("from spacemission_env.red_planet.rules import GameState", None),
+    ("from spacemission_env.space_mission.rules import from_json", None),
+    ("from spacemission_env.sb3 import GameVecEnv", None),
+    ("result = run_arena(['random', 'kind-random'], num_players=2, games=10, seed=0)", None),
+    ("reveal_type(result)", ["spacemission_agents.arena_result.ArenaResult"]),
+    ("reveal_type(result.save('x'))", ["dict[str, pathlib.Path]"]),
+    ("e = red_planet_v2.env()", None),
+    ("reveal_type(e)", ["spacemission_env.pettingzoo_env.FastOrderEnforcingWrapper"]),
+    ("reveal_type(spacemission_v3.env())", ["spacemission_env.pettingzoo_env.FastOrderEnforcingWrapper"]),
+    ("reveal_type(env())", ["spacemission_env.pettingzoo_env.FastOrderEnforcingWrapper"]),
+    ("reveal_type(e.last()[0]['action_mask'])", ["numpy.ndarray", "8Bit", "32Bit"]),
+    ("reveal_type(e.last(observe=False)[0])", ["None"]),
+    ("reveal_type(red_planet_v2.raw_env().last()[0])", ["dict[str, numpy.ndarray"]),
+    ("reveal_type(get_game('red_planet'))", ["spacemission_env.games.Game"]),
+    ("reveal_type(get_game('red_planet').action_label(0))", ["=str"]),
+    ("reveal_type(GameState.from_json('{}'))", ["spacemission_env.red_planet.rules.state.GameState"]),
+    ("reveal_type(from_json('{}'))", ["spacemission_env.space_mission.rules.state.GameState"]),
+    ("venv = GameVecEnv(2)", None),
+    ("reveal_type(venv.reset())", ["numpy.ndarray", "8Bit", "32Bit"]),
+    ("reveal_type(venv.step_wait()[3])", ["=list[dict[str, Any]]"]),
+    ("reveal_type(venv.action_masks())", ["numpy.ndarray", "numpy.bool"]),
+]
+
+
+def test_documented_uses_reveal_their_types(tmp_path):
+    """The arena's result, the PettingZoo ``env()`` of each module (its ``last()`` has the
+    observation unless ``observe=False``: raw_env.last's overloads), a game's labels, a JSON
+    state loaded back and the SB3 VecEnv's returns are what a checker reads: none is Any."""
+    require_mypy()
+    pytest.importorskip("stable_baselines3", reason="spacemission_env.sb3 needs the sb3 extra")
+    src = tmp_path / "documented_types.py"
+    src.write_text("\n".join(code for code, _ in REVEALED) + "\n")
+    out = run_mypy_as_user(tmp_path, [src.name])
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert not errors, "\n".join(errors)
+    revealed = {int(m.group(1)): m.group(2) for m in re.finditer(
+        r"documented_types\.py:(\d+): note: Revealed type is \"(.+?)\"$", out.stdout, re.M)}
+    wrong = {REVEALED[n - 1][0]: t for n, t in revealed.items()
+             if not all(t == w[1:] if w.startswith("=") else w in t for w in REVEALED[n - 1][1])}
+    assert set(revealed) == {n + 1 for n, (_, words) in enumerate(REVEALED) if words} and not wrong, out.stdout
