@@ -26,6 +26,7 @@ from spacemission_env.checks import cut, shown
 from spacemission_env.games import GAMES, get_game
 from spacemission_env.json_input import LongNumber, json_shown, parse_json
 
+from .._protocol_games import SeatWords
 from ..serve import BODY_TIMEOUT, TIMEOUT_GRACEFUL_SHUTDOWN
 from .games import ApiError, GameStore, game_options, make_table, refuse_null
 from .intake import JSON_TYPE, MAX_BODY, BodyDeadline, BodyTimeout, LoopbackOnly, client_gone, read_body
@@ -215,11 +216,14 @@ def _json_of(game_id: str, game, since: int) -> dict:
 
 def _game_meta(name: str, opponents: list[str], max_players: int) -> dict:
     """What a game's page needs before a game (``/api/meta``'s ``games``): its title, the
-    offered opponents and the player counts this server offers (the game's own range, up to
-    ``serve --players``: the page offers no count the API refuses)."""
-    d = get_game(name).description
+    offered opponents, the player counts this server offers (the game's own range, up to
+    ``serve --players``: the page offers no count the API refuses) and each seat's name (its
+    colour, as the game's ``names`` and the board say it: the form's seat list)."""
+    game = get_game(name)
+    d, words = game.description, SeatWords(game)
     return {"title": d.title, "opponents": opponents,
-            "players": {"min": d.min_players, "max": min(max_players, d.max_players)}}
+            "players": {"min": d.min_players, "max": min(max_players, d.max_players)},
+            "seat_names": [words.colour(q) for q in range(d.max_players)]}  # as its games' names say them
 
 
 def create_app(opponents: list[str] | None = None, max_players: int = 5, max_games: int = 200,

@@ -283,7 +283,8 @@ def test_the_end_of_a_red_planet_game_played_with_the_keyboard_focuses_new_game(
 def test_meta_gives_each_other_games_title_and_player_counts():
     meta = web_client(("random",), max_players=4, game_opponents={"red_planet": ["random"]}).get("/api/meta").json()
     assert meta["games"]["red_planet"] == {"title": "Mission: Red Planet", "opponents": ["random"],
-                                           "players": {"min": 3, "max": 4}}
+                                           "players": {"min": 3, "max": 4},
+                                           "seat_names": ["red", "blue", "yellow", "green", "purple"]}
 
 
 def test_red_planet_page_offers_the_servers_player_counts_and_names_its_game(browser, page):

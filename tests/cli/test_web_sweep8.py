@@ -156,3 +156,25 @@ def test_back_to_the_first_address_shows_no_game_as_its_reload_would(browser, pa
         if name == "red_planet":
             assert pg.evaluate("document.getElementById('board').textContent") == a["board"]
     assert not errors, errors
+
+
+def test_the_red_planet_form_lists_each_seat_with_its_colour(browser, page):
+    """The new-game form's seats read "1: blue", as Space Mission's form does and as the game
+    then names them ("blue (random)"); they read "0", "1", "2"."""
+    playwright_or_skip()
+    from spacemission_cli.web.app import create_app
+
+    pg, errors = page
+    with served(create_app(["random"], game_opponents={"red_planet": ["random"]})) as url:
+        pg.goto(f"{url}/play/red_planet")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.fill("#players", "4")
+        pg.dispatch_event("#players", "input")
+        options = pg.eval_on_selector_all("#seat option", "os => os.map(o => [o.value, o.textContent])")
+        assert options == [["random", "random"], ["0", "0: red"], ["1", "1: blue"], ["2", "2: yellow"],
+                           ["3", "3: green"]]
+        pg.select_option("#seat", "2")
+        pg.click("#newgame button[type=submit]")
+        pg.wait_for_function("() => !document.getElementById('play-area').hidden")
+        assert pg.evaluate("gameId") and "yellow's view" in pg.inner_text("#board")
+    assert not errors, errors
