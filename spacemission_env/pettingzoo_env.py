@@ -80,7 +80,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -138,6 +138,13 @@ class UnknownAgentError(KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+# what last() returns, named once for raw_env's and the wrapper's overloads: with observe=True
+# (the default) the observation, so a checker lets obs["action_mask"] through; with False None
+LastWithObs: TypeAlias = tuple[dict[str, ObsArray], float, bool, bool, Info]
+LastWithoutObs: TypeAlias = tuple[None, float, bool, bool, Info]
+Last: TypeAlias = tuple[dict[str, ObsArray] | None, float, bool, bool, Info]
+
+
 def env(**kwargs: Any) -> FastOrderEnforcingWrapper:
     """The AEC environment as PettingZoo's classic environments ship it: an illegal action
     ends the game with -1 for the offender (``illegal_action="lose"``; pass
@@ -192,15 +199,14 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             self._has_reset, self._has_updated = flags
             raise
 
-    # overloads: last() (observe=True, the default) has the observation, so a checker lets
-    # obs["action_mask"] through; last(observe=False) has None
+    # overloads (as raw_env's): last() has the observation, last(observe=False) None
     @overload
-    def last(self, observe: Literal[True] = True) -> tuple[dict[str, ObsArray], float, bool, bool, Info]: ...
+    def last(self, observe: Literal[True] = True) -> LastWithObs: ...
     @overload
-    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, Info]: ...
+    def last(self, observe: Literal[False]) -> LastWithoutObs: ...
     @overload
-    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]: ...
-    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]:
+    def last(self, observe: bool = True) -> Last: ...
+    def last(self, observe: bool = True) -> Last:
         if self._direct and self._has_reset:
             return self._raw.last(observe)
         return super().last(observe)
@@ -384,15 +390,14 @@ class raw_env(EnvBase, AECEnv):
             return self._mask_buf[0].copy()
         return no_decision_mask(num_actions=self.num_actions)
 
-    # overloads: last() (observe=True, the default) has the observation, so a checker lets
-    # obs["action_mask"] through; last(observe=False) has None
+    # overloads (as raw_env's): last() has the observation, last(observe=False) None
     @overload
-    def last(self, observe: Literal[True] = True) -> tuple[dict[str, ObsArray], float, bool, bool, Info]: ...
+    def last(self, observe: Literal[True] = True) -> LastWithObs: ...
     @overload
-    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, Info]: ...
+    def last(self, observe: Literal[False]) -> LastWithoutObs: ...
     @overload
-    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]: ...
-    def last(self, observe: bool = True) -> tuple[dict[str, ObsArray] | None, float, bool, bool, Info]:
+    def last(self, observe: bool = True) -> Last: ...
+    def last(self, observe: bool = True) -> Last:
         """PettingZoo's ``AECEnv.last`` (the selected agent's observation, accumulated
         reward, termination, truncation, info), ValueError before reset and once every agent
         has left the finished game (PettingZoo's own raises a bare KeyError there)."""
