@@ -238,7 +238,6 @@ class ProtocolSession:
         self.table = ProtocolTable(game, self.config, self.seat, self.seed, self.specs, state=setup.get("state"),
                                    actions=setup["actions"], allow_seer=setup.get("allow_seer", False))
         self.words = SeatWords(game)  # seats by colour (as Space Mission's play) where the game's board can
-        self.colours = self.words.colours
         self.saved: tuple[str, int] | None = None  # (path, number of actions) of the last save
         self.loaded = setup.get("loaded")
         # the seed decides every hidden card: shown at the start only when the person chose it
@@ -258,38 +257,27 @@ class ProtocolSession:
         ("red (you)", "blue (random)"), the colour the board names it by."""
         return self.words.name(q, self.seat, self.specs[q])
 
-    def colour(self, q: int) -> str:
-        return self.words.colour(q)
-
-    def said(self, label: str) -> str:
-        """A move's label as the person reads it (:meth:`SeatWords.said`)."""
-        return self.words.said(label)
-
-    def board(self, viewer: int | None) -> str:
-        """The game's text board; in the seats' colours where its render module can write them."""
-        return self.words.board(self.state, viewer)
-
     def show_board(self) -> None:
         self.console.print()
-        self.console.print(self.board(self.seat), markup=False, highlight=False, soft_wrap=True)
+        self.console.print(self.words.board(self.state, self.seat), markup=False, highlight=False, soft_wrap=True)
 
     def show_moves(self, moves: list[int]) -> None:
         self.console.print("Your moves:")
         for k, a in enumerate(moves, 1):
-            self.console.print(f"  {k:>2}  {self.said(self.game.action_label(a, self.state))}", markup=False)
+            self.console.print(f"  {k:>2}  {self.words.said(self.game.action_label(a, self.state))}", markup=False)
 
     def play(self, action: int) -> str:
-        return self.said(self.table.play(action)["text"])
+        return self.words.said(self.table.play(action)["text"])
 
     def run(self) -> int:
         g, d = self.game, self.game.description
-        others = ", ".join(f"{self.colour(q)}: {s}" for q, s in enumerate(self.specs) if s is not None)
+        others = ", ".join(f"{self.words.colour(q)}: {s}" for q, s in enumerate(self.specs) if s is not None)
         if self.loaded:  # as Space Mission's session says it
             self.console.print(f"Continuing the game saved in {self.loaded} ({len(self.actions)} moves played).",
                                markup=False)
         seed = f"seed {self.seed}" if self.seed_known else "seed shown at the end"
         self.console.print(f"{d.title}, {self.config.num_players} players, {seed}. You are "
-                           f"{f'{self.colour(self.seat)}, ' if self.colours else ''}seat {self.seat}; "
+                           f"{f'{self.words.colour(self.seat)}, ' if self.words.colours else ''}seat {self.seat}; "
                            f"{others}. Type help for the commands.", markup=False)
         if note := seer_note(self.table.bots):
             self.console.print(note, markup=False)
@@ -303,7 +291,7 @@ class ProtocolSession:
             if entry is None:
                 self.console.print(f"error: {self.table.failure}", markup=False)
                 return 1
-            self.console.print(f"  {self.name(q)}: {self.said(entry['text'])}", markup=False)
+            self.console.print(f"  {self.name(q)}: {self.words.said(entry['text'])}", markup=False)
         self.finish()
         return 0
 
@@ -313,7 +301,7 @@ class ProtocolSession:
         moves = self.table.legal()
         self.show_moves(moves)
         labels = {self.game.action_label(a, self.state).lower(): a for a in moves}
-        labels.update({self.said(label): a for label, a in list(labels.items())})  # as shown, or as recorded
+        labels.update({self.words.said(label): a for label, a in list(labels.items())})  # as shown, or as recorded
         while True:
             got = next_command(self, moves, HELP + RULES.get(self.game.name, ""))
             if got is None:
@@ -364,7 +352,7 @@ class ProtocolSession:
         g, s = self.game, self.state
         self.console.print()
         self.console.print("The end: every card face up", markup=False)
-        self.console.print(self.board(None), markup=False, highlight=False, soft_wrap=True)
+        self.console.print(self.words.board(self.state, None), markup=False, highlight=False, soft_wrap=True)
         rec = game_record(g, self.config, s, self.seed, self.agents(), self.actions)
         table = Table(title="Final scores")
         for col in ("player", *g.score_names, "rank"):
