@@ -407,6 +407,18 @@ def test_ship_model_bad_file(capsys, tmp_path):
     usage_error(capsys, "tools", "ship_model", [str(tmp_path)], "is a directory")
 
 
+def test_retarget_model_bad_input(capsys, tmp_path):
+    src = str(ROOT / "agents" / "spacemission_agents" / "data" / "red_planet_ppo_4p.npz")
+    out = str(tmp_path / "x.npz")
+    usage_error(capsys, "tools", "retarget_model", [str(tmp_path / "nope.npz"), "3", out], "no PPO model file")
+    usage_error(capsys, "tools", "retarget_model", [src, "three", out], "invalid int value")
+    usage_error(capsys, "tools", "retarget_model", [src, "2", out], "played by 3-5 players, not 2")
+    usage_error(capsys, "tools", "retarget_model", [src, "3", str(tmp_path)], "is a folder")
+    usage_error(capsys, "tools", "retarget_model", [src, "3", str(tmp_path / "x.zip")], "does not end in .npz")
+    usage_error(capsys, "tools", "retarget_model", [src, "3", src], "is the model itself")
+    assert list(tmp_path.iterdir()) == []
+
+
 
 # --- page generators: an argparse parser each (they took any arguments, and the render module
 # made a folder named after its first one, '--help' included) ------------------------------------
