@@ -129,6 +129,13 @@ def test_a_pool_without_self_trains_and_checkpoint_models_are_kept(tmp_path):
     assert saved == ["step_1024.npz", "step_512.npz"]
     assert _same(_weights(tmp_path), {k: v for k, v in PPOAgent.load(tmp_path / "checkpoints" / "step_1024.npz")
                                       .params.items()})
+    # a checkpoint's model says how it was made, as final.npz does (it had an empty record: a
+    # checkpoint chosen to ship could not name its command)
+    first, final = (PPOAgent.load(tmp_path / p).metadata["training"] for p in ("checkpoints/step_512.npz", "final.npz"))
+    assert first["steps"] == 512 and final["steps"] == summary["steps"]
+    assert first["command"] == final["command"] and first["command"].startswith("spacemission train")
+    assert first["config"] == final["config"] == cfg.as_dict() and first["seed"] == cfg.seed
+    assert 0 < first["wall_s"] <= final["wall_s"] and 0 < first["process_cpu_s"] <= final["process_cpu_s"]
 
 
 def test_same_seed_same_weights(unbroken, tmp_path):

@@ -157,6 +157,13 @@ def arch_of(cfg: TrainConfig) -> Architecture:
     return Architecture(trunk=cfg.layers("trunk"), pi=cfg.layers("pi"), vf=cfg.layers("vf"))
 
 
+def _training_record(run_dir: Path, command: list[str], step: int, cfg: TrainConfig, wall_s: float, cpu_s: float) -> dict:
+    """A saved model's ``metadata["training"]``: the run's commands (lifecycle.run_commands),
+    its step, seed, wall and process CPU seconds so far, and its configuration."""
+    return {**run_commands(run_dir, command), "steps": int(step), "seed": cfg.seed, "wall_s": round(wall_s, 1),
+            "process_cpu_s": round(cpu_s, 1), "config": cfg.as_dict()}
+
+
 def export(model_or_policy, cfg: TrainConfig, training: dict | None = None, temperature: float = 0.0, name="ppo"):
     policy = getattr(model_or_policy, "policy", model_or_policy)
     return to_agent(policy, game=cfg.game, observation_type=cfg.observation_type, num_players=cfg.players, rules=cfg.rules,
@@ -353,8 +360,9 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
                 loop["config"] = cfg.as_dict()  # resume checks that the checkpoint is this run's
                 runlog.flush()  # everything logged up to the checkpoint's step is on disk before it
                 checkpoint.save(ckpt_path, model, world, loop)
-                if cfg.checkpoint_models:
-                    export(model, cfg, name=f"ppo@{step}").save(ckpt_path.parent / f"step_{step}.npz")
+                if cfg.checkpoint_models:  # with how it was made, as final.npz: a checkpoint may be the one shipped
+                    record = _training_record(run_dir, command, step, cfg, loop["wall_s"], loop["cpu_s"])
+                    export(model, cfg, training=record, name=f"ppo@{step}").save(ckpt_path.parent / f"step_{step}.npz")
                 if step >= loop["next_checkpoint"]:
                     loop["next_checkpoint"] += cfg.checkpoint_every * (
                         1 + (step - loop["next_checkpoint"]) // cfg.checkpoint_every)
@@ -382,9 +390,7 @@ def train(cfg: TrainConfig, resume: str | None = None, argv: list[str] | None = 
     runlog.flush()
     checkpoint.save(ckpt_path, model, world, loop)
     wall_s, cpu_s = elapsed()
-    training = {**run_commands(run_dir, command), "steps": step, "seed": cfg.seed, "wall_s": round(wall_s, 1),
-                "process_cpu_s": round(cpu_s, 1), "config": cfg.as_dict()}
-    agent = export(model, cfg, training=training)
+    agent = export(model, cfg, training=_training_record(run_dir, command, step, cfg, wall_s, cpu_s))
     final_path = agent.save(run_dir / "final.npz")
     final_eval = {}
     if cfg.final_eval_games > 0 and eval_opponents:
