@@ -65,7 +65,8 @@ __all__ = ["FORMAT", "PPOAgent", "SHIPPED", "SHIPPED_BY_GAME", "layout_hash", "m
 FORMAT = "spacemission-ppo-policy"
 VERSION = 3  # 2: optional heuristic prior; 3: the game (older files, without it, are Space Mission's)
 SHIPPED = {2: "ppo_2p.npz", 3: "ppo_3p.npz", 4: "ppo_4p.npz", 5: "ppo_5p.npz"}  # Space Mission: player count -> file in spacemission_agents/data
-SHIPPED_BY_GAME = {"spacemission": SHIPPED, "red_planet": {4: "red_planet_ppo_4p.npz"}}
+SHIPPED_BY_GAME = {"spacemission": SHIPPED, "red_planet": {3: "red_planet_ppo_3p.npz", 4: "red_planet_ppo_4p.npz",
+                                                           5: "red_planet_ppo_5p.npz"}}
 MAX_FILE_BYTES = 1 << 30  # uncompressed arrays of a model or value file (the shipped ones hold under 5 MB)
 
 

@@ -226,7 +226,7 @@ def test_one_blas_thread_limits_once_when_nested(monkeypatch):
 @pytest.mark.parametrize("game, players, bound, other", [
     ("spacemission", 2, None, 3),   # unbound: the 2-player model, a 3-player game's observation
     ("spacemission", 3, 3, 5),      # bound to 3 players, a 5-player observation
-    ("red_planet", 4, None, 3),
+    ("red_planet", 3, None, 4),   # unbound: the 3-player model (the fewest players)
     ("red_planet", 4, 4, 5)])
 def test_a_model_refuses_observations_of_another_player_count(game, players, bound, other):
     """Observations have one size for every player count, so a model given another count's

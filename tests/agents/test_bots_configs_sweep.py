@@ -58,7 +58,7 @@ def accepts(game: str, name: str, cfg: tuple) -> bool:
     """The configurations each registered bot plays (the shipped networks fit only some)."""
     n, rules, mr = cfg
     if game == "red_planet":
-        return name != "ppo" or n == 4
+        return True  # a shipped ppo model for every count, 3-5
     if name in ("ppo", "netsearch"):
         return rules == "yucata" and mr == 100
     return True

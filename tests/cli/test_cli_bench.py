@@ -138,7 +138,8 @@ def test_pgx_python_that_cannot_run_pgx_is_an_argument_error(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["--game", "red_planet", "--agents", "ppo"], "no shipped PPO model for 3-player Mission: Red Planet"),
+    (["--game", "red_planet", "--agents", "ppo:agents/spacemission_agents/data/red_planet_ppo_4p.npz"],
+     "was trained for 4 players"),
     (["--agents", "random,ppo", "--rules", "schmidt"], "agent 'ppo' refuses this game"),
     (["--agents", "ppo:agents/spacemission_agents/data/ppo_2p.npz", "--players", "3"], "was trained for 2 players"),
 ])

@@ -66,9 +66,11 @@ def test_heuristic_beats_random_and_greedy(players):
 
 def test_the_ladder_binds_its_bots_before_any_game():
     """A bot object is bound to the game before the first deal, as the arena does: the shipped
-    4-player PPO agent at 3 players is refused at once by name. Before, it failed at its
+    4-player PPO model's file at 3 players is refused at once by name. Before, it failed at its
     first decision with 'bind the agent to the game'."""
+    from spacemission_agents.ppo import PPOAgent
     from spacemission_agents.registry import make_agent
 
-    with pytest.raises(ValueError, match="no shipped PPO model for 3"):
-        play_ladder([make_agent("ppo", game="red_planet"), "random", "random"], 3)
+    four = make_agent(f"ppo:{PPOAgent.shipped_path(4, game='red_planet')}", game="red_planet")
+    with pytest.raises(ValueError, match="trained for 4 players"):
+        play_ladder([four, "random", "random"], 3)
