@@ -11,7 +11,6 @@ naming the game; a game saved unfinished by ``play`` is the same record with
 from __future__ import annotations
 
 import importlib
-import re
 
 from spacemission_env.games import DEFAULT_GAME, GameConfig, get_game
 from spacemission_env.json_input import json_shown
@@ -21,14 +20,12 @@ from ._games import check_forfeit, record_config_problem, recorded_totals
 
 RECORD_FORMAT, RECORD_VERSION = "spacemission-arena-game", 1
 
-_PLAYER_WORD = re.compile(r"\bplayer (\d)\b")  # a seat as a move label names it (Red Planet's labels.py)
-
 
 class SeatWords:
     """A game's seats as a person reads them (terminal play, replay, the web page): by colour
     where the game's render module can write its text board so (``render_ansi_colours`` and
-    ``PLAYER_NAMES``, Red Planet's), as Space Mission's play does ("red", "kill a yellow
-    astronaut"); else ``seat Q``. Only printed text: records keep the labels (checked on replay)."""
+    ``PLAYER_NAMES``, and ``label_in_colours`` for labels that name seats: Red Planet's), as
+    Space Mission's play does ("red", "kill a yellow astronaut"); else ``seat Q``. Only printed text: records keep the labels (checked on replay)."""
 
     def __init__(self, game):
         self.render = importlib.import_module(game.render_module)
@@ -49,9 +46,11 @@ class SeatWords:
         return self.who(q, str(player))
 
     def said(self, label: str) -> str:
-        """A move's label as shown: a seat it names ("kill a player 2 astronaut", Red Planet's
-        Soldier and Femme Fatale) by its colour, as the board does ("kill a yellow astronaut")."""
-        return _PLAYER_WORD.sub(lambda m: self.colour(int(m.group(1))), label) if self.colours else label
+        """A move's label (or a log line) as shown: where the board is in colours, the game's
+        render module words it so (``label_in_colours``: Red Planet's names a Soldier's target
+        "kill a yellow astronaut", not "kill a player 2 astronaut"); else as the game wrote it."""
+        hook = getattr(self.render, "label_in_colours", None) if self.colours else None
+        return hook(label) if callable(hook) else label
 
     def board(self, state, viewer: int | None) -> str:
         """The game's text board, in the seats' colours where its render module can write them."""

@@ -48,6 +48,7 @@ from .components import (
     ZONE_NAMES,
 )
 from .encoding import revealed
+from .rules.labels import name_seats
 from .rules.scoring import scores
 from .rules.state import NONE, TURN_PHASES, GameState
 
@@ -213,6 +214,13 @@ def render_ansi_colours(state: GameState, viewer: int | None = None) -> str:
     ...: "red to act", "red:2", "by blue", "red's view"): the one naming terminal play uses,
     as Space Mission's play does."""
     return _table(state, viewer, colours=True)
+
+
+def label_in_colours(label: str) -> str:
+    """A move's label (or a log line) as a person reads it beside :func:`render_ansi_colours`:
+    a seat it names ("kill a player 2 astronaut", the Soldier's and the Femme Fatale's targets,
+    rules/labels.py) by its colour ("kill a yellow astronaut")."""
+    return name_seats(label, PLAYER_NAMES)
 
 
 def _table(state: GameState, viewer: int | None, colours: bool) -> str:
@@ -550,7 +558,7 @@ def _write_examples(folder: str) -> None:
 
 EXAMPLE_SEED = 11
 
-__all__ = ["render_ansi", "render_ansi_colours", "render_human", "render_rgb", "save_png", "PLAYER_COLOURS", "PLAYER_NAMES",
+__all__ = ["label_in_colours", "render_ansi", "render_ansi_colours", "render_human", "render_rgb", "save_png", "PLAYER_COLOURS", "PLAYER_NAMES",
            "zone_region", "slot_region", "seat_region", "header_region", "seat_view", "zone_view", "slot_view"]
 
 def main(argv=None) -> None:

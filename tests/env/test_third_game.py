@@ -237,3 +237,44 @@ def test_demo_plays_the_game_and_its_help_names_it(capsys):
     assert "Mission: Red Planet: first_edition; Last Token: standard" in text
     assert main(["demo", "--game", "last_token", "--seed", "1"]) == 0
     assert "Last Token" in capsys.readouterr().out
+
+
+def test_a_game_words_the_seats_its_labels_name(monkeypatch):
+    """Terminal play, replay and the web page show labels through SeatWords.said. It rewrote
+    any "player N" in a label by a regex of its own (Red Planet's wording), so a game whose
+    labels say "player 2" of something else had them renamed, and a game naming seats another
+    way was missed. Now the game's render module words them (``label_in_colours``), and a
+    game without that hook keeps its labels as written."""
+    import types
+
+    from spacemission_cli._protocol_games import SeatWords
+
+    def render_module(name: str, hook=None):
+        module = types.ModuleType(name)
+        module.PLAYER_NAMES = ("gold", "silver", "bronze")
+        module.render_ansi_colours = module.render_ansi = lambda state, viewer=None: ""
+        if hook is not None:
+            module.label_in_colours = hook
+        monkeypatch.setitem(sys.modules, name, module)
+        return types.SimpleNamespace(render_module=name)
+
+    plain = SeatWords(render_module("_toy_render_plain"))
+    assert plain.colour(1) == "silver"
+    assert plain.said("move player 2 forward") == "move player 2 forward"  # was "move bronze forward"
+    own = SeatWords(render_module("_toy_render_own", lambda label: label.replace("seat#1", "silver")))
+    assert own.said("block seat#1 on the bridge") == "block silver on the bridge"
+
+
+def test_red_planet_words_its_targets_by_colour():
+    """Red Planet's hook: the seat a label targets (rules/labels.py's seat_word) by its colour."""
+    from spacemission_env.red_planet import actions as A
+    from spacemission_env.red_planet.render import PLAYER_NAMES, label_in_colours
+    from spacemission_env.red_planet.rules.labels import action_label, seat_word
+
+    for kind in ("kill", "seduce"):
+        ids = [a for a in range(A.NUM_ACTIONS) if A.decode(a)[0] == kind]
+        assert ids, kind
+        for a in ids:
+            label, target = action_label(None, a), A.decode(a)[1][1]
+            assert seat_word(target) in label  # the Femme Fatale's (M-O5) and the Soldier's (M-O8) targets
+            assert label_in_colours(label) == label.replace(seat_word(target), PLAYER_NAMES[target])

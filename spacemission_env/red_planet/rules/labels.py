@@ -1,9 +1,25 @@
 """Actions in words: ``action_label(state, id)`` and the error messages of ``apply``."""
 from __future__ import annotations
 
+import re
+
 from .. import actions as A
 from ..components import CARD_LABELS, ROLE_NAMES, SHIP_CAPACITY, ZONE_NAMES
 from .state import NONE, GameState, check_state
+
+
+def seat_word(q: int) -> str:
+    """How a label names a seat it targets (the Femme Fatale's and the Soldier's): "player 2"."""
+    return f"player {int(q)}"
+
+
+_SEAT_WORD = re.compile(r"\bplayer (\d)\b")  # seat_word's text: one digit, seats 0-4
+
+
+def name_seats(text: str, names) -> str:
+    """``text`` (labels, a log line) with each seat named as ``seat_word`` names it
+    replaced by ``names[q]``: "kill a player 2 astronaut" -> "kill a yellow astronaut"."""
+    return _SEAT_WORD.sub(lambda m: names[int(m.group(1))], text)
 
 
 def describe(kind: str, args: tuple, state: GameState | None = None) -> str:
@@ -41,11 +57,11 @@ def describe(kind: str, args: tuple, state: GameState | None = None) -> str:
     if kind == "launch":
         return f"Secret Agent: launch {ship(args[0])}"
     if kind == "seduce":
-        return f"Femme Fatale: replace a player {args[1]} astronaut on {ship(args[0])}"
+        return f"Femme Fatale: replace a {seat_word(args[1])} astronaut on {ship(args[0])}"
     if kind == "sabotage":
         return f"Saboteur: destroy {ship(args[0])}"
     if kind == "kill":
-        return f"Soldier: kill a player {args[1]} astronaut in {zone(args[0])}"
+        return f"Soldier: kill a {seat_word(args[1])} astronaut in {zone(args[0])}"
     if kind == "pilot":
         return f"Pilot: send {ship(args[0])} to {zone(args[1])}"
     return "pass (decline the ability)"
