@@ -25,11 +25,14 @@ class SeatWords:
     """A game's seats as a person reads them (terminal play, replay, the web page): by colour
     where the game's render module can write its text board so (``render_ansi_colours`` and
     ``PLAYER_NAMES``, and ``label_in_colours`` for labels that name seats: Red Planet's), as
-    Space Mission's play does ("red", "kill a yellow astronaut"); else ``seat Q``. Only printed text: records keep the labels (checked on replay)."""
+    Space Mission's play does ("red", "kill a yellow astronaut"); else ``seat Q``. Only printed
+    text: records keep the labels (checked on replay)."""
 
     def __init__(self, game):
         self.render = importlib.import_module(game.render_module)
         self.colours = hasattr(self.render, "render_ansi_colours")
+        hook = getattr(self.render, "label_in_colours", None) if self.colours else None
+        self._label_hook = hook if callable(hook) else None  # the game's wording of labels, found once
 
     def colour(self, q: int) -> str:
         return self.render.PLAYER_NAMES[q] if self.colours else f"seat {q}"
@@ -49,8 +52,7 @@ class SeatWords:
         """A move's label (or a log line) as shown: where the board is in colours, the game's
         render module words it so (``label_in_colours``: Red Planet's names a Soldier's target
         "kill a yellow astronaut", not "kill a player 2 astronaut"); else as the game wrote it."""
-        hook = getattr(self.render, "label_in_colours", None) if self.colours else None
-        return hook(label) if callable(hook) else label
+        return self._label_hook(label) if self._label_hook is not None else label
 
     def board(self, state, viewer: int | None) -> str:
         """The game's text board, in the seats' colours where its render module can write them."""

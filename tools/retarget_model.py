@@ -11,10 +11,10 @@ where it came from (``retargeted_from``: the source file's player count and sha2
 from __future__ import annotations
 
 import copy
-import hashlib
 from pathlib import Path
 
 from spacemission_agents.ppo import PPOAgent
+from spacemission_agents.value import file_sha256
 from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.games import get_game
 
@@ -40,8 +40,7 @@ def retarget(src: str, players: int, out: str) -> PPOAgent:
     meta = copy.deepcopy(agent.metadata)
     meta["num_players"] = int(players)
     training = meta.get("training") if isinstance(meta.get("training"), dict) else {}
-    meta["training"] = {**training, "retargeted_from": {"num_players": was,
-                                                        "sha256": hashlib.sha256(Path(src).read_bytes()).hexdigest()}}
+    meta["training"] = {**training, "retargeted_from": {"num_players": was, "sha256": file_sha256(src)}}
     copied = PPOAgent(agent.params, meta)
     copied.save(out)
     return copied
