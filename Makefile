@@ -35,7 +35,8 @@ $(STAMP_RAY): pyproject.toml
 	$(PYTHON) -m venv $(VENV_RAY)
 	$(PY_RAY) -m pip install --upgrade pip
 	$(PY_RAY) -m pip install torch==2.13.0
-	$(PY_RAY) -m pip install -e '.[ray,cli,dev]'
+	# of the dev tools only pytest: this virtualenv runs tests, not the type check, notebooks or browser
+	$(PY_RAY) -m pip install -e '.[ray,cli]' pytest
 	touch $(STAMP_RAY)
 
 install-ray: $(STAMP_RAY)
