@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from tests.helpers.bots import first_searched_decision, netsearch_slowness
+from tests.helpers.bots import first_searched_decision, machine_slowness
 
 from spacemission_agents.netsearch import NetSearchAgent
 from spacemission_agents.ppo import PPOAgent
@@ -167,7 +167,7 @@ def test_time_budget_honoured_in_each_decision(steps):
     simulations from the opening costs about 0.06 s; openings took up to 0.137 s at 0.1 s)."""
     st = _states(games=1, steps=steps)
     obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
-    slow = netsearch_slowness()  # 0.05 s holds about two simulations from the opening, where set
+    slow = machine_slowness()  # 0.05 s holds about two simulations from the opening, where set
     bot = NetSearchAgent(budget=0.05 * slow, worlds=16)
     bot.bind(GameConfig(2))
     searched = 0
@@ -277,7 +277,7 @@ def test_a_budget_below_one_simulation_plays_the_prior():
     tiny._sim_cost = dict(bot._sim_cost)
     t0 = time.thread_time()
     a = int(tiny.act_batch(obs, mask)[0])
-    assert time.thread_time() - t0 < 0.02 * netsearch_slowness()
+    assert time.thread_time() - t0 < 0.02 * machine_slowness()
     s = tiny.last_search
     assert mask.sum() > 1 and s is not None
     assert a == s["candidates"][0] and s["simulations"] <= 1
@@ -331,7 +331,7 @@ def test_a_fresh_bot_with_a_huge_first_wave_keeps_its_budget():
     met is one simulation, and later waves are sized by what it cost."""
     st = _states(games=1, steps=0)
     obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
-    slow = netsearch_slowness()  # 0.05 s where set: the measuring wave fits with room
+    slow = machine_slowness()  # 0.05 s where set: the measuring wave fits with room
     bot = NetSearchAgent(budget=0.05 * slow, first=300, worlds=4096)
     bot.bind(GameConfig(2))
     t0 = time.thread_time()
@@ -346,7 +346,7 @@ def test_a_stage_thought_too_dear_is_measured_anew():
     opening's, doubled by a dropped wave) cannot keep the bot from searching for good."""
     st = _states(games=1, steps=30, seed=8)
     obs, mask = engine.observe(st, observation_type="recall"), engine.legal_action_mask(st)
-    bot = NetSearchAgent(budget=0.05 * netsearch_slowness())
+    bot = NetSearchAgent(budget=0.05 * machine_slowness())
     bot.bind(GameConfig(2))
     stage = bot._stage(obs[0])
     bot._sim_cost = {0: 1.0}  # the opening, far too dear; this stage not met

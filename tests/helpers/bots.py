@@ -8,8 +8,8 @@
 - ``sample_positions``: observations and masks of kind-random games at various depths.
 - ``first_searched_decision``: a search bot's first searched decision along a game another
   bot plays, where a condition on the state first holds.
-- ``netsearch_slowness``: how much slower than where the netsearch tests' budgets were set
-  this machine plays a simulation, to scale those budgets by.
+- ``machine_slowness``: how much slower than where the search bots' timed tests were set
+  this machine decides (a netsearch decision measures it), to scale their budgets by.
 """
 import functools
 import time
@@ -127,12 +127,13 @@ OPENING_DECISION_S = 0.025
 
 
 @functools.lru_cache(maxsize=None)
-def netsearch_slowness() -> float:
+def machine_slowness() -> float:
     """How many times slower than ``OPENING_DECISION_S`` this machine decides that opening
-    (best of three), at least 1. The timed netsearch tests scale their budgets and tolerances
-    by it, so that they check the search's bookkeeping (waves cut to the time left, dropped
-    waves uncounted) rather than the machine: on one 2.4 times slower, a 0.03 s budget held no
-    simulation from the opening and those tests failed."""
+    (best of three), at least 1. The search bots' timed tests scale their budgets and
+    tolerances by it, so that they check the search's bookkeeping (waves cut to the time left,
+    dropped waves uncounted, no warm-up in a decision's clock) rather than the machine: on one
+    2.2-2.4 times slower, a 0.03 s budget held no netsearch simulation from the opening, and
+    those tests failed."""
     from spacemission_agents.netsearch import NetSearchAgent
     from spacemission_env.games import GameConfig
 
