@@ -319,11 +319,37 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
                 show(int(ended.sum()))
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            _stop_pool(pool, before)
         if jsonl is not None:
             jsonl.close()
     return parts
+
+
+# seconds the pool's terminate may take before its workers are killed and reaped here instead
+POOL_STOP_TIMEOUT = 5.0
+
+
+def _stop_pool(pool, others: set, timeout: float | None = None) -> None:
+    """``pool.terminate()`` and ``join()``, given at most ``timeout`` seconds. CPython's
+    terminate can wait for good (python/cpython#96995): it kills the workers before the pool's
+    task thread has put its last sentinel on the result queue, and a worker killed while it
+    held that queue's lock (sending its result: after a chunk failed, the other workers still
+    send theirs) leaves the lock taken, so the task thread blocks on it and terminate, which
+    joins that thread, with it (an arena whose worker failed hung about once in 13 runs on a
+    slow machine). Past the timeout this process's children but ``others`` (those it had
+    before the pool: not the pool's), the pool's workers, already sent SIGTERM, are killed and
+    reaped here, and the pool's threads (daemons) are left blocked."""
+    def terminate() -> None:
+        pool.terminate()
+        pool.join()
+
+    stopper = threading.Thread(target=terminate, name="arena-pool-stop", daemon=True)
+    stopper.start()
+    stopper.join(POOL_STOP_TIMEOUT if timeout is None else timeout)
+    if stopper.is_alive():
+        for p in set(mp.active_children()) - others:  # (active_children reaps those that ended)
+            p.kill()
+            p.join(timeout=5)
 
 
 def _record_lines(task: dict, part: dict, names: list[str], config: tuple) -> list[str]:

@@ -563,3 +563,35 @@ def test_result_key_errors_cut_the_agent_names():
         with pytest.raises(KeyError) as info:
             ask()
         assert len(str(info.value)) < 400 and "nnnn" in str(info.value)
+
+
+def test_a_pool_whose_terminate_blocks_is_stopped_within_its_timeout():
+    """python/cpython#96995: Pool.terminate can block for good, on the result queue's lock that a
+    worker killed while sending its result left taken (an arena whose worker failed hung in CI
+    in terminate; about once in 13 runs of the test above on a slow machine). Here the lock is
+    taken by this process instead, so terminate blocks on it; the arena's stop gives up after
+    its timeout, kills and reaps the pool's workers and leaves this process's other children."""
+    import multiprocessing as mp
+    import signal
+    import time
+
+    from spacemission_agents.arena_workers import _stop_pool
+
+    ctx = mp.get_context("spawn")
+    other = ctx.Process(target=time.sleep, args=(60,))
+    other.start()
+    others = set(mp.active_children())
+    pool = ctx.Pool(2)
+    workers = set(mp.active_children()) - others
+    lock = pool._outqueue._wlock  # what a worker killed in its put leaves taken
+    lock.acquire()
+    try:
+        t0 = time.perf_counter()
+        _stop_pool(pool, others, timeout=0.5)
+        assert time.perf_counter() - t0 < 10
+        assert len(workers) == 2 and all(p.exitcode == -signal.SIGKILL for p in workers)
+        assert other.exitcode is None  # not the pool's: left running
+    finally:
+        lock.release()  # the blocked terminate goes on, its workers gone
+        other.kill()
+        other.join()
