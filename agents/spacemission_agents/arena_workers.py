@@ -329,23 +329,23 @@ def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, w
 POOL_STOP_TIMEOUT = 5.0
 
 
-def _stop_pool(pool, others: set, timeout: float | None = None) -> None:
+def _stop_pool(pool, others: set, timeout: float = POOL_STOP_TIMEOUT) -> None:
     """``pool.terminate()`` and ``join()``, given at most ``timeout`` seconds. CPython's
     terminate can wait for good (python/cpython#96995): it kills the workers before the pool's
     task thread has put its last sentinel on the result queue, and a worker killed while it
     held that queue's lock (sending its result: after a chunk failed, the other workers still
     send theirs) leaves the lock taken, so the task thread blocks on it and terminate, which
     joins that thread, with it (an arena whose worker failed hung about once in 13 runs on a
-    slow machine). Past the timeout this process's children but ``others`` (those it had
-    before the pool: not the pool's), the pool's workers, already sent SIGTERM, are killed and
-    reaped here, and the pool's threads (daemons) are left blocked."""
+    slow machine). Past the timeout the pool's workers (this process's children that are not
+    in ``others``, the children it had before the pool) are killed and reaped here, and the
+    pool's threads (daemons) are left blocked."""
     def terminate() -> None:
         pool.terminate()
         pool.join()
 
     stopper = threading.Thread(target=terminate, name="arena-pool-stop", daemon=True)
     stopper.start()
-    stopper.join(POOL_STOP_TIMEOUT if timeout is None else timeout)
+    stopper.join(timeout)
     if stopper.is_alive():
         for p in set(mp.active_children()) - others:  # (active_children reaps those that ended)
             p.kill()
