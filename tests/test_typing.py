@@ -5,11 +5,14 @@ arena and PPO agent) ship ``py.typed`` (PEP 561), so a user's type checker reads
 them, nor in the command line (spacemission_cli) and the trainer (training/spacemission_training),
 programs that ship no ``py.typed``. Skipped, saying so, where mypy is not installed or older than
 the ``dev`` extra's bound (``make install`` installs that extra). Also: a docstring on every exported name and public method of the interfaces."""
+import atexit
 import inspect
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -42,13 +45,27 @@ def run_mypy(paths, cache_dir) -> subprocess.CompletedProcess:
                            "--hide-error-context", *paths], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
+_USER_CACHE: list[str] = []
+
+
+def _user_cache() -> str:
+    """One mypy cache for this process's checks of user files: the packages, numpy's and
+    torch's stubs are analysed once (about 40 s on a slow machine) instead of in each of the
+    six tests. The user files have distinct module names, and mypy rechecks whatever changed."""
+    if not _USER_CACHE:
+        folder = tempfile.mkdtemp(prefix="mypy_user_cache_")
+        atexit.register(shutil.rmtree, folder, True)
+        _USER_CACHE.append(folder)
+    return _USER_CACHE[0]
+
+
 def run_mypy_as_user(folder, names) -> subprocess.CompletedProcess:
     """mypy on a user's files ``names`` in ``folder``, with pyproject's ``[tool.mypy]`` and the
     checkout's packages found as a user's installed copy (agents/ and training/ are folders of
     packages; an editable install's import hook is invisible to mypy)."""
     env = dict(os.environ, MYPYPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
     return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                           "--cache-dir", str(folder / "mypy_cache"), "--no-error-summary", "--hide-error-context",
+                           "--cache-dir", _user_cache(), "--no-error-summary", "--hide-error-context",
                            *names], cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
