@@ -6,6 +6,7 @@ them, nor in the command line (spacemission_cli) and the trainer (training/space
 programs that ship no ``py.typed``. Skipped, saying so, where mypy is not installed or older than
 the ``dev`` extra's bound (``make install`` installs that extra). Also: a docstring on every exported name and public method of the interfaces."""
 import atexit
+import functools
 import inspect
 import os
 import re
@@ -45,18 +46,15 @@ def run_mypy(paths, cache_dir) -> subprocess.CompletedProcess:
                            "--hide-error-context", *paths], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
-_USER_CACHE: list[str] = []
-
-
+@functools.cache
 def _user_cache() -> str:
-    """One mypy cache for this process's checks of user files: the packages, numpy's and
-    torch's stubs are analysed once (about 40 s on a slow machine) instead of in each of the
-    six tests. The user files have distinct module names, and mypy rechecks whatever changed."""
-    if not _USER_CACHE:
-        folder = tempfile.mkdtemp(prefix="mypy_user_cache_")
-        atexit.register(shutil.rmtree, folder, True)
-        _USER_CACHE.append(folder)
-    return _USER_CACHE[0]
+    """One mypy cache for this process's checks of user files (removed at exit): the packages,
+    numpy's and torch's stubs are analysed once (about 40 s on a slow machine) instead of in
+    each of the six tests. The user files have distinct module names, and mypy rechecks
+    whatever changed."""
+    folder = tempfile.mkdtemp(prefix="mypy_user_cache_")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def run_mypy_as_user(folder, names) -> subprocess.CompletedProcess:
