@@ -96,7 +96,7 @@ _INFO_BLOCKS = (
     ("leftover", (Z,), "[zone] counters lying in the zone (M-P1, M-P2); clipped to 127"),
     ("discovery_present", (Z,), "[zone] a face-down discovery card lies there (M-E1)"),
     ("discovery_owner", (Z, S), "[zone, relative seat] one-hot who laid it"),
-    ("looked", (Z, S), "[zone, relative seat] that seat looked at its card (M-O3b)"),
+    ("looked", (Z, S), "[zone, relative seat] that seat looked at its card (M-O3(b))"),
     ("token_supply", (Z,), "[zone] destination tokens in supply (M-C6)"),
     # ships (M-I1): by pad slot, the action space's name for a ship
     ("slot_ship", (K, NUM_SHIPS), "[slot, ship id] one-hot ship in the slot (pad or air); all 0 = empty slot"),
@@ -115,7 +115,7 @@ _INFO_BLOCKS = (
     ("mineral_pool", (NUM_MINERALS,), "[type] tokens still in the pool, by type (14 minus those revealed; M-C4)"),
     ("mineral_pool_size", (1,), "tokens in the pool"),
     # own private knowledge (M-I2)
-    ("own_bonus", (E,), "[event card id] own bonus cards (M-S6, M-O3a)"),
+    ("own_bonus", (E,), "[event card id] own bonus cards (M-S6, M-O3(a))"),
     ("own_commit", (R,), "[role] one-hot own commit this round (M-R3), revealed or not"),
     ("own_setup_hand", (E,), "[event card id] own setup cards while keeping a bonus card (M-S5, M-S6)"),
     ("known_discovery", (Z, NUM_DISCOVERY), "[zone, discovery index] the card on Mars he laid or looked at (M-I2)"),

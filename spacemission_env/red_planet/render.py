@@ -423,7 +423,7 @@ def _draw_zone(draw, state: GameState, z: int, viewer: int | None) -> None:
         owner = PLAYER_COLOURS[v["discovery_owner"]]
         draw.rectangle([xm + 14, y0 + 22, xm + 52, y0 + 48], fill=(40, 30, 60), outline=owner, width=3)
         _centred(draw, (xm + 33, y0 + 35), "?" if v["discovery"] == "?" else _drawable(v["discovery"])[:5], TEXT, 11)
-        for i, q in enumerate(v["looked"]):  # M-O3b: who looked is public
+        for i, q in enumerate(v["looked"]):  # M-O3(b): who looked is public
             draw.rectangle([xm + 16 + 7 * i, y0 + 50, xm + 21 + 7 * i, y0 + 54], fill=PLAYER_COLOURS[q])
     # astronauts by colour, numbered
     here = v["astronauts"]

@@ -31,7 +31,7 @@ from ._common import PHASE, RedPlanetBot, View, block, finite, tie_noise
 from ._effects import action_values, effects, evaluate, needed, role_values
 from ._scoring import KEEP_FACE, discovery_values, keep_values, remaining_counters
 
-DRAW_VALUE = 1.0  # a drawn event card, in points (M-O3a)
+DRAW_VALUE = 1.0  # a drawn event card, in points (M-O3(a))
 
 
 def exact_shares(counts: np.ndarray) -> np.ndarray:

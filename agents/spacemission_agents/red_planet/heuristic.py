@@ -80,8 +80,8 @@ DEFAULTS = {
     "supply_cost": 0.6,  # an astronaut placed, at the start of the game (x rounds left / 10)
     "card_cost": 1.0,  # a role card other than the Recruiter played
     "recruit_value": 0.8,  # per used role card the Recruiter takes back
-    "draw_value": 2.5,  # the Scientist's draw (M-O3a)
-    "look_value": 0.2,  # the Scientist's look (M-O3b)
+    "draw_value": 2.5,  # the Scientist's draw (M-O3(a))
+    "look_value": 0.2,  # the Scientist's look (M-O3(b))
     "explorer_steps": 1.8,  # an Explorer turn as a multiple of its best single step
     "ice_bonus_value": 0.7,  # added to an ice counter's value (M-P3 step 5)
     "card_bonus_value": 1.5,  # added per counter of the type of a held Celerium / Sylvanit card

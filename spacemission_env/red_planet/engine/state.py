@@ -71,7 +71,7 @@ FIELDS = (
     ("leftover", (Z,), np.int32),
     ("discovery", (Z,), np.int32),
     ("discovery_owner", (Z,), np.int32),
-    ("looked", (Z, "P"), np.int32),  # M-O3b
+    ("looked", (Z, "P"), np.int32),  # M-O3(b)
     ("removed_cards", (E,), np.int32),
     ("removed_cards_len", (), np.int32),
     ("removed_by", (E,), np.int32),  # who drew each removed card (M-E1), NONE if unknown

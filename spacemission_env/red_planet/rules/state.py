@@ -77,7 +77,7 @@ class GameState:
     discovery: list[int] = field(default_factory=lambda: [NONE] * NUM_ZONES)  # [zone] face-down card (M-E1)
     discovery_owner: list[int] = field(default_factory=lambda: [NONE] * NUM_ZONES)  # [zone] who laid it
     looked: list[list[int]] = field(default_factory=lambda: [[] for _ in range(NUM_ZONES)])  # [zone] seats that
-    # looked at its card (M-O3b), sorted: public, as the laying is (M-I1)
+    # looked at its card (M-O3(b)), sorted: public, as the laying is (M-I1)
     removed_cards: list[int] = field(default_factory=list)  # discovery cards drawn with every outer zone taken
     removed_by: list[int] = field(default_factory=list)  # [i] who drew removed_cards[i] (M-E1: only he saw
     # which card left the game); NONE where a schema-1 state document did not say

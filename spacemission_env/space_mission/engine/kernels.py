@@ -165,7 +165,7 @@ def mask_row(b, out, ring, piles, hand, hand_len, supply, ship, scanned, station
     out[FLY + 1] = True
     planet = ring[b, pos]
     if stations[b, pos] < 0:
-        if chip:  # R-A4; R-A4b: whatever the pile holds
+        if chip:  # R-A4; R-A4a: scanned before or not; R-A4b: whatever the pile holds
             for s in range(hl):
                 if matches(card_table[hand[b, q, s], 1], planet_coords[planet, 1]):
                     out[SCAN + s] = True

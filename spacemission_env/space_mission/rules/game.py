@@ -125,7 +125,8 @@ def can_fly(state: GameState, player: int) -> bool:
 
 
 def can_scan(state: GameState, player: int, slot: int) -> bool:
-    """R-A4: no station, scan coordinate, a chip. R-A4b: whatever the pile holds
+    """R-A4: no station, scan coordinate, a chip. R-A4a: a planet already scanned (by
+    anyone, this player too) may be scanned again. R-A4b: whatever the pile holds
     (revealed, empty, face-down space tiles only, or point tiles)."""
     pl = state.players[player]
     p = pl.ship

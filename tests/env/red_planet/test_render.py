@@ -324,7 +324,7 @@ def test_a_long_discovery_text_keeps_the_astronauts_column_apart():
     from spacemission_env.red_planet.render import render_ansi_colours
 
     s = position(4, discoveries={8: ("Moose und Flechten", 0)}, mars={1: {0: 3}})
-    s.looked[8] = [2, 3]  # M-O3b: who looked is public
+    s.looked[8] = [2, 3]  # M-O3(b): who looked is public
     for text in (render_ansi(s), render_ansi_colours(s)):
         lines = text.splitlines()
         at = next(ln for ln in lines if ln.startswith("zone ")).index("astronauts")
