@@ -1,12 +1,14 @@
 """docs/red_planet/rules.md lists every rule id of RED_PLANET.md (when the spec lies beside
 the checkout) once, in the spec's order, names only code that exists, and every id is named
-by a test function of tests/env/red_planet (``test_M_O7_...`` names M-O7)."""
+by a test function of tests/env/red_planet (``test_M_O7_...`` names M-O7) and cited in the
+game's source (spacemission_env/red_planet)."""
 import importlib
 import re
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.citations import cited_ids
 from tests.helpers.paths import ROOT, SPEC
 
 DOC = ROOT / "docs" / "red_planet" / "rules.md"
@@ -61,6 +63,12 @@ def named_ids() -> set[str]:
 @pytest.mark.parametrize("rule", DOC_IDS)
 def test_rule_id_is_named_by_a_test(rule):
     assert rule in named_ids()
+
+
+@pytest.mark.parametrize("rule", DOC_IDS)
+def test_rule_id_is_cited_in_the_source(rule):
+    assert rule in cited_ids(ROOT / "spacemission_env" / "red_planet", RULE_ID), (
+        f"{rule} is cited in no .py file of spacemission_env/red_planet")
 
 
 def test_the_checks_would_notice_a_missing_id():

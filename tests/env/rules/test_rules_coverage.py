@@ -1,12 +1,14 @@
 """Every rule id of docs/rules.md (the package's own rules page) is named by at least one
 test (in its function name) of the rule-test files, which build explicit positions
-(tests/helpers/positions.py); and, when the project's rule spec lies beside the checkout
+(tests/helpers/positions.py), and cited in the game's source (spacemission_env/space_mission);
+and, when the project's rule spec lies beside the checkout
 (../shared/spec/RULES.md), docs/rules.md lists every id of it."""
 import re
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.citations import cited_ids
 from tests.helpers.paths import ROOT
 from tests.helpers.paths import SPEC as SPEC_DIR
 
@@ -48,6 +50,12 @@ def test_rule_id_is_named_by_a_test(rule):
     assert rule in named_ids()
 
 
+@pytest.mark.parametrize("rule", RULE_IDS)
+def test_rule_id_is_cited_in_the_source(rule):
+    assert rule in cited_ids(ROOT / "spacemission_env" / "space_mission", RULE_ID), (
+        f"{rule} is cited in no .py file of spacemission_env/space_mission")
+
+
 def test_rules_doc_lists_every_id_of_the_spec():
     """Runs where ../shared/spec/RULES.md exists (the project's workspace); a fresh clone
     has only docs/rules.md, and the check above covers it there."""
@@ -61,3 +69,8 @@ def test_spec_id_check_would_notice_a_missing_id():
     spec = "### R-A4 Scan\n- R-A4b A pile ...\n- R-S1 Shuffle\n"
     assert spec_ids(spec) == {"R-A4", "R-A4b", "R-S1"}
     assert spec_ids(spec) - set(doc_ids("### R-A4 Scan\n#### R-A4b Scanning\n")) == {"R-S1"}
+
+
+def test_citation_check_reads_whole_ids(tmp_path):
+    (tmp_path / "m.py").write_text("x = 1  # R-A4b; R-A1..R-A3, not XR-C1 nor R-C2x\n")
+    assert cited_ids(tmp_path, RULE_ID) == {"R-A4b", "R-A1", "R-A3"}
