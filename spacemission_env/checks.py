@@ -9,8 +9,9 @@ from typing import NoReturn
 
 import numpy as np
 
-__all__ = ["INDEX_LIMIT", "SHOWN_CHARS", "SettingTypeError", "UsageParser", "check_batch_memory", "check_choice",
-           "check_memory", "count_text", "cut", "cut_long_words", "is_int", "physical_memory", "shown", "wrong_type_text"]
+__all__ = ["INDEX_LIMIT", "PATH_CHARS", "SHOWN_CHARS", "SettingTypeError", "UsageParser", "check_batch_memory",
+           "check_choice", "check_memory", "count_text", "cut", "cut_long_words", "is_int", "physical_memory", "shown",
+           "shown_path", "wrong_type_text"]
 
 INDEX_LIMIT = 2**63 - 1  # the largest count an int64 index or counter holds (numpy's sizes are int64 too)
 
@@ -21,6 +22,10 @@ def is_int(x) -> bool:
 
 
 SHOWN_CHARS = 80  # a value echoed in an error message is cut to this many characters
+# ... and a path to this many: a path is the user's own and its end (the file's name) is what
+# they need to see; 80 cut ordinary paths (a macOS temporary folder's, a deep project's) before
+# their file name, while a path past this (a system takes up to 4,096) is still cut
+PATH_CHARS = 512
 
 
 def cut(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -48,6 +53,18 @@ def shown(value, limit: int = SHOWN_CHARS) -> str:
         else:
             text = f"<a {type(value).__name__} object whose repr failed: {type(exc).__name__}>"
     return cut(text, limit)
+
+
+def shown_path(path, limit: int = PATH_CHARS) -> str:
+    """A path (a str or an ``os.PathLike``) for a message: the repr of its text, cut only past
+    ``limit`` characters (:data:`PATH_CHARS`), so that a message names the file whole. Anything
+    else is shown as :func:`shown` shows it, to the same limit."""
+    if isinstance(path, os.PathLike):
+        try:
+            path = os.fspath(path)
+        except Exception:  # noqa: BLE001 - a foreign __fspath__ that raises: shown by its repr instead
+            pass
+    return shown(path, limit)
 
 
 class SettingTypeError(ValueError, TypeError):
@@ -79,10 +96,16 @@ def check_choice(value, name: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-def cut_long_words(message: str, limit: int = SHOWN_CHARS) -> str:
+def cut_long_words(message: str, limit: int = SHOWN_CHARS, path_limit: int = PATH_CHARS) -> str:
     """``message`` with each run of more than ``limit`` characters without a space (an
-    echoed value) cut to ``limit``: for messages that echo values they do not cut."""
-    return re.sub(rf"\S{{{limit + 1},}}", lambda m: cut(m.group(), limit), message)
+    echoed value) cut to ``limit``, or to ``path_limit`` where it holds a "/" or the system's
+    separator (a path, as :func:`shown_path` cuts one): for messages that echo values they do
+    not cut."""
+    def cut_word(m: re.Match) -> str:
+        word = m.group()
+        return cut(word, path_limit if "/" in word or os.sep in word else limit)
+
+    return re.sub(rf"\S{{{limit + 1},}}", cut_word, message)
 
 
 class UsageParser(argparse.ArgumentParser):

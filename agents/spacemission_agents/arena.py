@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from spacemission_env.checks import check_memory, cut_long_words, is_int, shown
+from spacemission_env.checks import check_memory, cut_long_words, is_int, shown, shown_path
 from spacemission_env.games import GAMES, get_game
 
 from . import arena_play
@@ -368,7 +368,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
             try:
                 out_dir.mkdir(parents=True, exist_ok=True)
             except (OSError, ValueError) as exc:
-                raise ArenaArgumentError("out", f"cannot create the out directory {shown(str(out_dir))}: "
+                raise ArenaArgumentError("out", f"cannot create the out directory {shown_path(out_dir)}: "
                                                 f"{cut_long_words(getattr(exc, 'strerror', None) or str(exc))}") from exc
             # overwrite: an earlier run's files would sit beside this run's as if they were its own (a
             # run that fails keeps the games it finished, and no results)

@@ -69,7 +69,7 @@ from pathlib import Path
 import numpy as np
 
 from spacemission_env import decode
-from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, cut_long_words, is_int, shown
+from spacemission_env.checks import INDEX_LIMIT, check_memory, count_text, cut_long_words, is_int, shown, shown_path
 from spacemission_env.games import BindConfig, GameConfig, bind_config
 from spacemission_env.policies import BasePolicy
 from spacemission_env.space_mission import engine
@@ -157,7 +157,7 @@ class NetSearchAgent(BasePolicy):
             raise ValueError("NetSearchAgent: a value path needs the policy path it was fitted for")
         for name, p in (("policy", policy), ("value", value), ("seer_value", seer_value)):
             if p is not None and not Path(p).is_file():
-                raise ValueError(f"NetSearchAgent: {name} {shown(p)} is {'a directory' if Path(p).is_dir() else 'no file'}")
+                raise ValueError(f"NetSearchAgent: {name} {shown_path(p)} is {'a directory' if Path(p).is_dir() else 'no file'}")
         self.clock, self._clock = clock, CLOCKS[clock]
         self._greedy = GreedyRollout(salt=0)
         self._paths: tuple[str | Path | None, str | Path | None] = (policy, value)
@@ -206,7 +206,7 @@ class NetSearchAgent(BasePolicy):
                 for what, net in (("policy", policy), ("value net", value)):
                     otype = None if net is None else net.metadata["observation_type"]
                     if otype not in (None, self.observation_type):  # it would misread the bot's observations
-                        raise ValueError(f"the {what} {shown(str(val_path if net is value else pol_path))} reads "
+                        raise ValueError(f"the {what} {shown_path(val_path if net is value else pol_path)} reads "
                                          f"{shown(otype)} observations; NetSearchAgent feeds it "
                                          f"{shown(self.observation_type)} ones")
             except ValueError as e:

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import count_text, cut, cut_long_words, shown
+from spacemission_env.checks import count_text, cut, cut_long_words, shown, shown_path
 from spacemission_env.games import DEFAULT_GAME, GAMES, BindConfig, GameConfig, bind_config, get_game
 from spacemission_env.engine_common import check_seat_present
 from spacemission_env.env_common import check_seed
@@ -116,9 +116,9 @@ def read_npz_file(p: Path, missing: str, kind: str, what: str) -> tuple[dict, di
     "metadata"); ValueError for a missing file ("no {missing} at ..."), an unreadable one
     or one without metadata ("not {what}")."""
     if p.is_dir():
-        raise ValueError(f"{shown(str(p))} is a directory, not a {missing}")
+        raise ValueError(f"{shown_path(p)} is a directory, not a {missing}")
     if not p.is_file():
-        raise ValueError(f"no {missing} at {shown(str(p))}")
+        raise ValueError(f"no {missing} at {shown_path(p)}")
     try:
         with np.load(p, allow_pickle=False) as z:
             if not hasattr(z, "files"):  # a single .npy array, not an .npz archive
@@ -132,20 +132,20 @@ def read_npz_file(p: Path, missing: str, kind: str, what: str) -> tuple[dict, di
                                      f"({MAX_FILE_BYTES:,})")
                 arrays = {k: z[k] for k in z.files}
     except Exception as exc:  # noqa: BLE001 - any unreadable file means the same thing
-        raise ValueError(f"{shown(str(p))} is not a readable .npz {kind} ({type(exc).__name__}: "
+        raise ValueError(f"{shown_path(p)} is not a readable .npz {kind} ({type(exc).__name__}: "
                          f"{cut_long_words(str(exc))})") from exc
     if arrays is None:
-        raise ValueError(f"{shown(str(p))} has no metadata; not {what} (a training checkpoint or an SB3 .zip is not a "
+        raise ValueError(f"{shown_path(p)} has no metadata; not {what} (a training checkpoint or an SB3 .zip is not a "
                          f"model file: export the model, e.g. a run's final.npz)")
     text = np.asarray(arrays.pop("metadata"))
     if text.ndim != 0 or text.dtype.kind != "U":
-        raise ValueError(f"{shown(str(p))}: its metadata is not a JSON string (dtype {text.dtype}, shape {text.shape})")
+        raise ValueError(f"{shown_path(p)}: its metadata is not a JSON string (dtype {text.dtype}, shape {text.shape})")
     try:
         meta = parse_json(str(text))
     except ValueError as exc:  # "not valid JSON: ..."
-        raise ValueError(f"{shown(str(p))}: its metadata is {cut_long_words(str(exc))}") from None
+        raise ValueError(f"{shown_path(p)}: its metadata is {cut_long_words(str(exc))}") from None
     if not isinstance(meta, dict):
-        raise ValueError(f"{shown(str(p))}: its metadata must be a JSON object, got {type(meta).__name__}")
+        raise ValueError(f"{shown_path(p)}: its metadata must be a JSON object, got {type(meta).__name__}")
     return arrays, meta
 
 
@@ -238,7 +238,7 @@ def shipped_data_path(filename: str, what: str) -> Path:
     ``what`` when the installation lacks it."""
     path = Path(str(resources.files("spacemission_agents") / "data" / filename))
     if not path.is_file():
-        raise ValueError(f"the shipped {what} is missing ({shown(str(path))}); reinstall the package")
+        raise ValueError(f"the shipped {what} is missing ({shown_path(path)}); reinstall the package")
     return path
 
 
@@ -429,11 +429,11 @@ class PPOAgent(BasePolicy):
     @classmethod
     def _read(cls, p: Path) -> "PPOAgent":
         arrays, meta = read_npz_file(p, "PPO model file", "model file", "a Space Mission PPO policy")
-        cls._check_metadata(meta, f"model {shown(str(p))}")
+        cls._check_metadata(meta, f"model {shown_path(p)}")
         try:
             return cls(arrays, meta, name=f"ppo:{p.name}")
         except ValueError as exc:  # the arrays: name the file
-            raise ValueError(f"model {shown(str(p))}: {cut_long_words(str(exc))}") from None
+            raise ValueError(f"model {shown_path(p)}: {cut_long_words(str(exc))}") from None
 
     def _freeze(self) -> None:
         """Make the arrays read-only: they are shared by every agent loaded from the file."""

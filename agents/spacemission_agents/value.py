@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import cut_long_words, shown
+from spacemission_env.checks import cut_long_words, shown, shown_path
 from spacemission_env.games import DEFAULT_GAME, get_game
 
 from .ppo import (check_dense_params, check_format_version, check_game_fields, check_observation_layout, layout_hash,
@@ -109,11 +109,11 @@ class ValueNet:
         """The value net saved at ``path``; ValueError for a missing or foreign file."""
         p = Path(path)
         arrays, meta = read_npz_file(p, "value net file", "value net", "a value net")
-        cls._check_metadata(meta, f"value net {shown(str(p))}")
+        cls._check_metadata(meta, f"value net {shown_path(p)}")
         try:
             return cls(arrays, meta)
         except ValueError as exc:  # the arrays: name the file
-            raise ValueError(f"value net {shown(str(p))}: {cut_long_words(str(exc))}") from None
+            raise ValueError(f"value net {shown_path(p)}: {cut_long_words(str(exc))}") from None
 
     @classmethod
     def shipped_path(cls, num_players: int) -> Path:
@@ -135,7 +135,7 @@ class ValueNet:
         have = file_sha256(policy_path)
         if have != self.metadata.get("policy_sha256"):
             raise ValueError(f"value net was fitted for the policy with sha256 {self.metadata.get('policy_sha256')}; "
-                             f"{shown(str(policy_path))} has sha256 {have}")
+                             f"{shown_path(policy_path)} has sha256 {have}")
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """float32 [N]: each observing seat's expected rank reward, in [-1, 1]."""

@@ -1,5 +1,5 @@
 """Values echoed by the registry's and the arena's errors are cut as the commands cut theirs
-(``spacemission_env.checks.shown`` / ``cut_long_words``, 80 characters), and every bad ``out``
+(``spacemission_env.checks.shown`` / ``cut_long_words``, 80 characters; a path 512), and every bad ``out``
 path is an ArenaArgumentError naming out (robustness review; each test failed before: a 1 MB
 spec came back whole, a 2 MB message; out with a NUL or a name too long raised the system's
 bare ValueError / OSError, a traceback from the command)."""
@@ -10,14 +10,14 @@ import pytest
 from spacemission_agents.arena import ArenaArgumentError, run_arena
 from spacemission_agents.registry import make_agent
 from spacemission_cli.main import main
-from spacemission_env.checks import SHOWN_CHARS
+from spacemission_env.checks import PATH_CHARS, SHOWN_CHARS
 
 BIG = "x" * 1_000_000
 
 
-def _short(message: str) -> None:
-    assert len(message) < 800, len(message)
-    assert all(len(word) <= SHOWN_CHARS + 2 for word in message.split()), message[:300]  # + punctuation
+def _short(message: str, limit: int = SHOWN_CHARS) -> None:
+    assert len(message) < 720 + limit, len(message)
+    assert all(len(word) <= limit + 2 for word in message.split()), message[:300]  # + punctuation
 
 
 @pytest.mark.parametrize("spec", [
@@ -53,7 +53,7 @@ def test_run_arena_cuts_the_values_it_echoes(kwargs, argument, tmp_path, monkeyp
     with pytest.raises(ArenaArgumentError) as info:
         run_arena(**args)
     assert info.value.argument == argument
-    _short(str(info.value))
+    _short(str(info.value), PATH_CHARS if argument == "out" else SHOWN_CHARS)  # a path: checks.shown_path
     assert list(tmp_path.iterdir()) == []
 
 

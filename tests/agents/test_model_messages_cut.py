@@ -1,5 +1,5 @@
 """The messages of agents/ that name a path or a value the user gave cut it (checks.shown,
-cut_long_words: ~80 characters), as the rest of the project does. Before, ppo.py and
+cut_long_words: ~80 characters; a path, checks.shown_path: 512), as the rest of the project does. Before, ppo.py and
 value.py printed a model's path whole with ``{str(p)!r}`` (twice for a file whose arrays
 did not fit: "model PATH: ..."), netsearch.py its policy, value and seer_value paths, and
 the bots' argument checks any bad value: a path of ~3,800 characters (the system takes at
@@ -15,10 +15,11 @@ from spacemission_agents.netsearch import NetSearchAgent
 from spacemission_agents.ppo import PPOAgent, save_npz_file
 from spacemission_agents.search import SearchAgent
 from spacemission_agents.value import ValueNet
-from spacemission_env.checks import shown
+from spacemission_env.checks import PATH_CHARS, shown_path
 from spacemission_env.games import GameConfig
 
-MOST = 700  # the longest of these messages, with every value cut, is about 400 characters
+# the longest of these messages names two paths (cut to PATH_CHARS each) in about 400 characters
+MOST = 2 * PATH_CHARS + 500
 LONG = "x" * 5000
 
 
@@ -68,7 +69,7 @@ def _files(folder: Path, shipped: PPOAgent) -> dict[str, tuple[Path, str]]:
 def test_a_model_at_a_long_path_that_does_not_load_is_named_cut(shipped, tmp_path, case):
     path, needle = _files(deep_dir(tmp_path), shipped)[case]
     text = _message(lambda: PPOAgent.load(path))
-    assert needle in text and shown(str(path)) in text
+    assert needle in text and shown_path(path) in text
 
 
 def test_a_value_net_at_a_long_path_is_named_cut(tmp_path):
@@ -81,7 +82,7 @@ def test_a_value_net_at_a_long_path_is_named_cut(tmp_path):
     other = folder / "policy.npz"
     other.write_bytes(PPOAgent.shipped_path(2).read_bytes() + b"!")  # not the policy it was fitted for
     text = _message(lambda: shipped_value.check_policy(other))
-    assert "value net was fitted for the policy with sha256" in text and shown(str(other)) in text
+    assert "value net was fitted for the policy with sha256" in text and shown_path(other) in text
 
 
 def test_a_long_agent_name_is_cut_when_bind_refuses_a_game(shipped):

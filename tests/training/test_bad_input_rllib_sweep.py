@@ -15,7 +15,7 @@ pytest.importorskip("ray")
 pytest.importorskip("ray.rllib")
 
 from spacemission_agents.arena import ArenaArgumentError, run_arena  # noqa: E402
-from spacemission_env.checks import shown  # noqa: E402
+from spacemission_env.checks import shown_path  # noqa: E402
 from spacemission_training.rllib import RLlibConfig, main, parse_args  # noqa: E402
 
 pytestmark = pytest.mark.ray
@@ -143,7 +143,7 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused_before_ray(tmp_pa
     with pytest.raises(SystemExit) as exc:
         main(["--run-dir", str(run_dir), "--steps", "10", "--address", f"127.0.0.1:{_closed_port()}"])
     assert exc.value.code == 2
-    assert f"run_dir {shown(str(run_dir))} already holds a run (config.json)" in capsys.readouterr().err
+    assert f"run_dir {shown_path(run_dir)} already holds a run (config.json)" in capsys.readouterr().err
     with pytest.raises(ValueError, match="already holds a run"):
         train(RLlibConfig(run_dir=str(run_dir), steps=10, address=f"127.0.0.1:{_closed_port()}"))
     assert sorted(p.name for p in run_dir.iterdir()) == ["checkpoints", "config.json"]

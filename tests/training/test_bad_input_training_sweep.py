@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from spacemission_env.checks import shown  # noqa: E402
+from spacemission_env.checks import shown, shown_path  # noqa: E402
 from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("keep_torch_threads")  # tests/training/conftest.py
@@ -185,8 +185,8 @@ def test_a_fresh_run_into_a_directory_holding_a_run_is_refused(tmp_path, capsys)
         main(["--run-dir", str(run_dir), "--steps", "1000"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert (f"run_dir {shown(str(run_dir))} already holds a run (config.json): continue it with --resume "
-            f"{shown(str(run_dir))}") in err
+    assert (f"run_dir {shown_path(run_dir)} already holds a run (config.json): continue it with --resume "
+            f"{shown_path(run_dir)}") in err
     with pytest.raises(ValueError, match=re.escape("already holds a run (config.json)")):
         train(TrainConfig(run_dir=str(run_dir), steps=1000))
     assert sorted((str(p), p.read_bytes()) for p in run_dir.rglob("*") if p.is_file()) == before

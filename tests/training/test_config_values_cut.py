@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from spacemission_env.checks import SHOWN_CHARS  # noqa: E402
+from spacemission_env.checks import PATH_CHARS, SHOWN_CHARS  # noqa: E402
 from spacemission_training.config import TrainConfig, game_defaults  # noqa: E402
 from spacemission_training.rllib_config import RLlibConfig  # noqa: E402
 
@@ -24,10 +24,13 @@ VALUES = {"str": LONG_STR, "list": LONG_LIST, "int": HUGE_INT, "negative int": -
 CASES = [(config, f.name) for config in (TrainConfig, RLlibConfig) for f in fields(config)]
 
 
-def _check(message: str) -> None:
+PATH_OPTIONS = {"run_dir", "bc_cache", "init_from"}  # named as paths are: cut past PATH_CHARS (checks.shown_path)
+
+
+def _check(message: str, cut_at: int = SHOWN_CHARS) -> None:
     assert "Exceeds the limit" not in message, message[:300]  # (an OSError is no ValueError: raises fails on it)
-    assert len(message) < 700, message[:700]
-    assert LONG_STR[:SHOWN_CHARS] not in message and ", ".join(map(str, range(40))) not in message, message[:700]
+    assert len(message) < 620 + cut_at, message[:700]
+    assert LONG_STR[:cut_at] not in message and ", ".join(map(str, range(40))) not in message, message[:700]
 
 
 @pytest.mark.parametrize("value", VALUES.values(), ids=VALUES.keys())
@@ -35,7 +38,10 @@ def _check(message: str) -> None:
 def test_a_long_value_of_any_option_is_named_cut(config, option, value):
     with pytest.raises(ValueError) as info:
         config(**{option: value})
-    _check(str(info.value))
+    path = option in PATH_OPTIONS
+    _check(str(info.value), PATH_CHARS if path else SHOWN_CHARS)
+    if path and value is LONG_STR:  # a path is named to PATH_CHARS, not to the 80 of other values
+        assert f"'{LONG_STR[:PATH_CHARS - 4]}..." in str(info.value)
 
 
 @pytest.mark.parametrize("value", VALUES.values(), ids=VALUES.keys())
@@ -112,8 +118,8 @@ def test_check_cache_file_and_path_checks_cut_the_path_and_the_error(tmp_path, m
 
     from spacemission_training import run_paths
 
-    deep = tmp_path / ("c" * 200)
-    deep.mkdir()
+    deep = tmp_path / ("c" * 200) / ("c" * 200) / ("c" * 200)  # past PATH_CHARS: cut there (checks.shown_path)
+    deep.mkdir(parents=True)
     cache = deep / "teacher.npz"
     cache.write_bytes(b"not an npz")
     monkeypatch.setattr(np, "load", lambda *a, **k: (_ for _ in ()).throw(OSError("e" * 5000)))
@@ -121,7 +127,8 @@ def test_check_cache_file_and_path_checks_cut_the_path_and_the_error(tmp_path, m
         run_paths.check_cache_file(str(cache))
     message = str(info.value)
     assert message.startswith("option bc_cache: ") and "is not a readable .npz of teacher data (OSError: eee" in message
-    assert str(cache) not in message and "e" * 100 not in message and len(message) < 400, message[:500]
+    assert str(cache) not in message and str(cache)[:PATH_CHARS - 4] in message, message[:700]
+    assert "e" * 100 not in message and len(message) < 400 + PATH_CHARS, message[:700]
     monkeypatch.undo()
     np.savez(cache, other=np.zeros(1))  # an .npz, but no settings
     with pytest.raises(ValueError, match="has no settings") as info:

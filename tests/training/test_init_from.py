@@ -12,7 +12,7 @@ pytest.importorskip("sb3_contrib")
 import torch  # noqa: E402
 
 from spacemission_agents.ppo import PPOAgent  # noqa: E402
-from spacemission_env.checks import shown  # noqa: E402
+from spacemission_env.checks import shown_path  # noqa: E402
 from spacemission_training import checkpoint  # noqa: E402
 from spacemission_training.config import TrainConfig, parse_args  # noqa: E402
 from spacemission_training.train_ppo import export, train, warm_start  # noqa: E402
@@ -120,7 +120,7 @@ def test_a_run_resumes_after_its_start_files_moved(tiny_model, tmp_path, capsys)
     model.rename(tmp_path / "moved.npz")
     cfg, resume = parse_args(["--resume", str(run)])
     err = capsys.readouterr().err
-    assert f"init_from {shown(str(model))} is no longer there" in err and f"opponents {shown(str(model))}" in err
+    assert f"init_from {shown_path(model)} is no longer there" in err and f"opponents {shown_path(model)}" in err
     assert cfg.init_from == str(model) and cfg.opponents == opponents
     summary = train(cfg, resume=resume)
     assert summary["steps"] == 1024 and (run / "final.npz").is_file()

@@ -1,7 +1,7 @@
 """The messages of a run that cannot be resumed (checkpoint.ResumeError, both trainers),
 of an unreadable --bc-cache and of an --init-from model that does not load cut the paths
-and values they name (checks.shown, cut_long_words: ~80 characters), as every other
-message does. Before, they printed them whole with !r: a path of thousands of characters
+and values they name (checks.shown, cut_long_words: ~80 characters; a path,
+checks.shown_path: 512), as every other message does. Before, they printed them whole with !r: a path of thousands of characters
 gave a message of thousands (twice or three times over)."""
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ import pytest
 
 pytest.importorskip("torch")
 
+from spacemission_env.checks import PATH_CHARS  # noqa: E402
 from spacemission_training import bc, checkpoint, init_from  # noqa: E402
 from spacemission_training.rllib_checkpoint import read_checkpoint  # noqa: E402
 
 LONG = "r" * 5000
-MOST = 700  # the longest message of these, with every value cut, is about 400 characters
+# the longest message of these names three paths (cut to PATH_CHARS each) in about 300 characters
+MOST = 3 * PATH_CHARS + 400
 
 
 def deep_dir(root: Path) -> Path:
@@ -34,7 +36,7 @@ def test_the_check_of_the_run_cuts_the_path_and_the_values():
         checkpoint.check_run(blob, LONG, {"trunk": "8" * 5000, "seed": 1})
     message = str(info.value)
     assert len(message) < MOST and "is not of the run configured" in message
-    assert f"checkpoint '{'r' * 76}..." in message and "trunk '99999" in message and "'88888" in message
+    assert f"checkpoint '{'r' * (PATH_CHARS - 4)}..." in message and "trunk '99999" in message and "'88888" in message
 
 
 def test_no_checkpoint_at_a_long_path_is_named_cut(tmp_path):

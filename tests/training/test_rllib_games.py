@@ -15,7 +15,7 @@ from gymnasium import spaces  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 
 from spacemission_agents.registry import make_agent  # noqa: E402
-from spacemission_env.checks import shown  # noqa: E402
+from spacemission_env.checks import shown_path  # noqa: E402
 from spacemission_env.games import get_game  # noqa: E402
 from spacemission_env.pettingzoo_env import env as make_aec  # noqa: E402
 from spacemission_training.config import GAME_DEFAULTS  # noqa: E402
@@ -104,4 +104,4 @@ def test_config_file_must_be_an_object_of_known_options(tmp_path, capsys, text, 
     with pytest.raises(SystemExit):
         parse_args(["--config", str(f)])
     err = capsys.readouterr().err
-    assert phrase in err and shown(str(f)) in err  # the path cut to 80 characters (checks.shown)
+    assert phrase in err and shown_path(f) in err  # the path cut to 80 characters (checks.shown)

@@ -27,7 +27,7 @@ import pytest
 pytest.importorskip("ray.rllib")
 
 from spacemission_agents.ppo import PPOAgent  # noqa: E402
-from spacemission_env.checks import cut, shown  # noqa: E402
+from spacemission_env.checks import cut, shown_path  # noqa: E402
 from spacemission_training.rllib import RLlibConfig, main, train  # noqa: E402
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("keep_torch_threads")]
@@ -323,7 +323,7 @@ def test_a_truncated_rllib_state_is_named_after_restore_fails(run, tmp_path, cap
                           str(d), "--num-env-runners", "0"], capture_output=True, text=True, timeout=180)
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr[-3000:]
     # the path cut to 80 characters (checks.shown): a temporary folder's length varies with pytest's run number
-    assert f"checkpoint {shown(str(d / 'checkpoints' / 'rllib'))} cannot be read" in res.stderr
+    assert f"checkpoint {shown_path(d / 'checkpoints' / 'rllib')} cannot be read" in res.stderr
     assert _files(d) == before
 
 

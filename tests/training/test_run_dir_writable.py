@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from spacemission_env.checks import shown  # noqa: E402
+from spacemission_env.checks import shown_path  # noqa: E402
 from spacemission_training import train_ppo  # noqa: E402
 from spacemission_training.run_paths import check_run_dir_writable  # noqa: E402
 
@@ -109,7 +109,7 @@ def test_a_bc_cache_that_cannot_be_written_is_a_usage_error(tmp_path, capsys, mo
     monkeypatch.setattr(train_ppo, "train", lambda *a, **k: pytest.fail("train() ran"))
     cache = locked / "teacher.npz"
     err = _refused([*TINY, "--run-dir", str(tmp_path / "run"), "--bc-cache", str(cache)], capsys)
-    assert f"error: option bc_cache: cannot write {shown(str(cache))} (Permission denied)" in err
+    assert f"error: option bc_cache: cannot write {shown_path(cache)} (Permission denied)" in err
     assert not (tmp_path / "run").exists()
 
 

@@ -92,8 +92,8 @@ def test_a_run_folder_with_either_trainers_checkpoint_is_sent_to_resume(tmp_path
 
 
 def test_the_refusals_cut_a_long_run_dir(tmp_path):
-    run_dir = tmp_path / ("d" * 200)
-    run_dir.mkdir()
+    run_dir = tmp_path / ("d" * 200) / ("d" * 200) / ("d" * 200)  # past PATH_CHARS (checks.shown_path)
+    run_dir.mkdir(parents=True)
     (run_dir / "metrics.csv").write_text("")
     with pytest.raises(ValueError) as exc:
         refuse_existing_run(run_dir)

@@ -19,7 +19,7 @@ import torch  # noqa: E402
 from spacemission_agents.arena import run_arena  # noqa: E402
 from spacemission_agents.ppo import PPOAgent  # noqa: E402
 from spacemission_agents.registry import make_agent  # noqa: E402
-from spacemission_env.checks import shown  # noqa: E402
+from spacemission_env.checks import shown_path  # noqa: E402
 from spacemission_training import logs  # noqa: E402
 from spacemission_training.config import for_game, parse_args  # noqa: E402
 from spacemission_training.logs import RunLog, read_metrics  # noqa: E402
@@ -271,7 +271,7 @@ def test_a_checkpoint_that_cannot_be_resumed_is_named_and_nothing_is_written(dam
     before = _files(run_dir)
     assert main(["--resume", str(run_dir), "--steps", "100000"]) == 2
     err = capsys.readouterr().err
-    assert shown(str(ckpt)) in err and "Traceback" not in err  # cut as every path a message names
+    assert shown_path(ckpt) in err and "Traceback" not in err  # cut as every path a message names
     if damage == "other game":
         assert "game 'red_planet' in the checkpoint, 'spacemission' in config.json" in err
     assert _files(run_dir) == before

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("torch")
 
 from spacemission_agents.ppo import PPOAgent  # noqa: E402
-from spacemission_env.checks import SHOWN_CHARS, shown  # noqa: E402
+from spacemission_env.checks import PATH_CHARS, SHOWN_CHARS, shown, shown_path  # noqa: E402
 from spacemission_training import init_from  # noqa: E402
 from spacemission_training.config import TrainConfig  # noqa: E402
 from spacemission_training.pool import parse_weights  # noqa: E402
@@ -34,8 +34,8 @@ def test_init_from_a_missing_long_path_is_cut(tmp_path):
     path = str(_long_spaced_path(tmp_path) / "model.npz")
     with pytest.raises(ValueError) as info:
         init_from.check(SimpleNamespace(init_from=path))
-    assert str(info.value) == f"option init_from: no model file at {shown(path)}"
-    assert len(str(info.value)) < 130  # before: the whole path, over 1000 characters
+    assert str(info.value) == f"option init_from: no model file at {shown_path(path)}"
+    assert len(str(info.value)) < 50 + PATH_CHARS  # before: the whole path, over 1000 characters
 
 
 def test_init_from_a_long_path_to_another_kind_of_file_is_cut(tmp_path):
@@ -43,7 +43,7 @@ def test_init_from_a_long_path_to_another_kind_of_file_is_cut(tmp_path):
     folder.mkdir(parents=True)
     text = folder / "notes.txt"
     text.write_text("not a model")
-    with pytest.raises(ValueError, match=rf"^option init_from: {re.escape(shown(str(text)))} is not an \.npz model file"):
+    with pytest.raises(ValueError, match=rf"^option init_from: {re.escape(shown_path(text))} is not an \.npz model file"):
         init_from.check(SimpleNamespace(init_from=str(text)))
 
 
@@ -62,7 +62,7 @@ def test_init_from_a_directory_says_so(tmp_path):
     """Before: "no model file at 'DIR'", for a folder that is there."""
     with pytest.raises(ValueError) as info:
         init_from.check(SimpleNamespace(init_from=str(tmp_path)))
-    assert str(info.value) == (f"option init_from: {shown(str(tmp_path))} is a directory, not a model file (an .npz, "
+    assert str(info.value) == (f"option init_from: {shown_path(tmp_path)} is a directory, not a model file (an .npz, "
                                f"e.g. a run's final.npz)")
 
 
@@ -160,7 +160,7 @@ def test_init_from_other_prior_parameters_names_only_those_that_differ(tmp_path)
     model = _model_with_prior_params(tmp_path / "model.npz", end_bonus=30.0, chip_value=0.35)
     with pytest.raises(ValueError) as info:
         TrainConfig(players=2, init_from=str(model), bc_samples=0)
-    assert str(info.value) == (f"option init_from: {shown(str(model))} was trained with other heuristic prior "
+    assert str(info.value) == (f"option init_from: {shown_path(model)} was trained with other heuristic prior "
                                f"parameters than this package's (chip_value 0.35 against 0.3; end_bonus 30.0 "
                                f"against 25.0)")
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from spacemission_env.checks import cut_long_words, shown
+from spacemission_env.checks import cut_long_words, shown_path
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
 
@@ -118,7 +118,7 @@ def load_cache(path, settings: dict) -> dict | None:
             return {"obs": z["obs"], "mask": z["mask"], "action": z["action"], "ret": z["ret"], "game": z["game"],
                     "games": int(z["games"]), "seconds": 0.0}
     except Exception as exc:  # noqa: BLE001 - a cut or damaged member: numpy and zipfile raise anything
-        raise ValueError(f"option bc_cache: {shown(str(path))} cannot be read as teacher data ({type(exc).__name__}: "
+        raise ValueError(f"option bc_cache: {shown_path(path)} cannot be read as teacher data ({type(exc).__name__}: "
                          f"{cut_long_words(str(exc))}); delete it or give another path") from None
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from spacemission_env.checks import shown
+from spacemission_env.checks import shown, shown_path
 
 __all__ = ["ResumeError", "check_run", "load", "restore_model", "save"]
 
@@ -79,17 +79,17 @@ def load(path) -> dict:
     path = Path(path)
     if not path.is_file():
         run_dir = path.parent.parent
-        raise ResumeError(f"no checkpoint at {shown(str(path))}: nothing to resume (the run stopped before its first "
+        raise ResumeError(f"no checkpoint at {shown_path(path)}: nothing to resume (the run stopped before its first "
                           f"checkpoint, written every --checkpoint-every steps). Start it afresh with the same "
-                          f"command after removing {shown(str(run_dir))} (its configuration is in "
-                          f"{shown(str(run_dir / 'config.json'))})")
+                          f"command after removing {shown_path(run_dir)} (its configuration is in "
+                          f"{shown_path(run_dir / 'config.json')})")
     try:
         blob = torch.load(path, map_location="cpu", weights_only=False)  # our own file: it holds pickled objects
         if not isinstance(blob, dict) or not set(BLOB_KEYS) <= set(blob):
             raise ValueError(f"not a training checkpoint (expected a dict with {', '.join(BLOB_KEYS)})")
         blob["world"] = pickle.loads(blob["world"])
     except Exception as exc:  # torch/pickle raise anything on a cut or overwritten file
-        raise ResumeError(f"checkpoint {shown(str(path))} cannot be read, it is truncated or corrupted "
+        raise ResumeError(f"checkpoint {shown_path(path)} cannot be read, it is truncated or corrupted "
                           f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed. A run keeps one "
                           f"checkpoint: resume needs a good copy of it, or start the run again") from None
     return blob
@@ -115,7 +115,7 @@ def check_run(blob: dict, path, config: dict, ignore=()) -> None:
     if diff:
         both = ", ".join(f"{k} {shown(saved.get(k))} in the checkpoint, {shown(config.get(k))} in config.json"
                          for k in diff)
-        raise ResumeError(f"checkpoint {shown(str(path))} is not of the run configured in its folder's config.json "
+        raise ResumeError(f"checkpoint {shown_path(path)} is not of the run configured in its folder's config.json "
                           f"({both}); nothing was changed")
 
 

@@ -13,7 +13,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from spacemission_env.checks import UsageParser, shown
+from spacemission_env.checks import UsageParser, shown, shown_path
 from spacemission_env.json_input import parse_json
 
 from .config import GAME_DEFAULTS, TrainConfig, config_from_dict, game_defaults
@@ -33,7 +33,7 @@ def _toml_module(path: str):
         try:
             import tomli as tomllib
         except ImportError:
-            raise ValueError(f"config file {shown(path)}: reading TOML on Python "
+            raise ValueError(f"config file {shown_path(path)}: reading TOML on Python "
                              f"{sys.version_info[0]}.{sys.version_info[1]} needs the package 'tomli' (pip install "
                              f"tomli), or give the options as .json") from None
     return tomllib
@@ -46,42 +46,42 @@ def read_options_file(path: str, names: set[str] | None = None) -> dict:
     p = Path(path)
     problem = path_lookup_problem(p)
     if problem:
-        raise ValueError(f"config file {shown(path)} is not a usable path ({problem})")
+        raise ValueError(f"config file {shown_path(path)} is not a usable path ({problem})")
     if not p.is_file():
         what = ("is a directory, not a file" if p.is_dir() else
                 "is not a regular file" if p.exists() else "does not exist")
-        raise ValueError(f"config file {shown(path)} {what}")
+        raise ValueError(f"config file {shown_path(path)} {what}")
     if p.suffix not in (".toml", ".json"):
-        raise ValueError(f"config file {shown(path)}: expected .toml or .json")
+        raise ValueError(f"config file {shown_path(path)}: expected .toml or .json")
     tomllib = _toml_module(path) if p.suffix == ".toml" else None
     try:
         text = p.read_bytes() if tomllib is None else p.read_text()
     except OSError as exc:  # no permission to read it
-        raise ValueError(f"config file {shown(path)} cannot be read ({exc.strerror or exc})") from None
+        raise ValueError(f"config file {shown_path(path)} cannot be read ({exc.strerror or exc})") from None
     except ValueError as exc:  # UnicodeDecodeError
-        raise ValueError(f"config file {shown(path)}: not valid TOML: {exc}") from None
+        raise ValueError(f"config file {shown_path(path)}: not valid TOML: {exc}") from None
     if tomllib is None:
         try:
             data = parse_json(text)
         except ValueError as exc:  # "not valid JSON: ..."
-            raise ValueError(f"config file {shown(path)}: {exc}") from None
+            raise ValueError(f"config file {shown_path(path)}: {exc}") from None
     else:
         try:
             data = tomllib.loads(text)
         except RecursionError:
-            raise ValueError(f"config file {shown(path)}: not valid TOML: nested too deeply") from None
+            raise ValueError(f"config file {shown_path(path)}: not valid TOML: nested too deeply") from None
         except ValueError as exc:  # TOMLDecodeError
-            raise ValueError(f"config file {shown(path)}: not valid TOML: {exc}") from None
+            raise ValueError(f"config file {shown_path(path)}: not valid TOML: {exc}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"config file {shown(path)}: expected an object of options, got {type(data).__name__}")
+        raise ValueError(f"config file {shown_path(path)}: expected an object of options, got {type(data).__name__}")
     data = data.get("config", data)  # a run's config.json nests the values under "config"
     if not isinstance(data, dict):
-        raise ValueError(f"config file {shown(path)}: \"config\" must be an object of options, got "
+        raise ValueError(f"config file {shown_path(path)}: \"config\" must be an object of options, got "
                          f"{type(data).__name__}")
     names = names if names is not None else {f.name for f in fields(TrainConfig)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise ValueError(f"config file {shown(path)}: unknown keys {shown(unknown)}; known: {sorted(names)}")
+        raise ValueError(f"config file {shown_path(path)}: unknown keys {shown(unknown)}; known: {sorted(names)}")
     return data
 
 
@@ -93,10 +93,10 @@ def from_file(exc: Exception, path: str | None, values: dict, flags: dict) -> st
     name = getattr(exc, "option", None)  # GameConfigError's
     if name is not None:
         if path and name in values and name not in flags:
-            return f"config file {shown(path)}: option {name}: {exc}"
+            return f"config file {shown_path(path)}: option {name}: {exc}"
         return f"argument --{name.replace('_', '-')}: {exc}"
     if path and any(name in values and name not in flags for name in options_named(str(exc), values)):
-        return f"config file {shown(path)}: {exc}"
+        return f"config file {shown_path(path)}: {exc}"
     return str(exc)
 
 
@@ -223,12 +223,12 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
     continues it."""
     check_resume_dir(ap, run_dir)
     d = Path(run_dir)
-    rllib_run = (f"--resume: {shown(run_dir)} is an RLlib run (checkpoints/loop.json): resume it with "
+    rllib_run = (f"--resume: {shown_path(run_dir)} is an RLlib run (checkpoints/loop.json): resume it with "
                  f"spacemission train --backend rllib --resume {run_dir}")
     if not (d / "config.json").is_file():
         if (d / "checkpoints" / "loop.json").is_file():
             ap.error(rllib_run)
-        ap.error(f"--resume: no run in {shown(run_dir)} "
+        ap.error(f"--resume: no run in {shown_path(run_dir)} "
                  f"({'config.json missing' if d.is_dir() else 'no such directory'})")
     try:
         saved = read_options_file(str(d / "config.json"))
@@ -250,6 +250,6 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> Tra
     cfg = TrainConfig.resumed(**{**saved, **{k: v for k, v in given.items() if k in RESUME_OVERRIDES}})
     for option, path in cfg.start_files():  # read at the start only: the checkpoint holds what came of them
         if not Path(path).is_file():
-            print(f"note: --resume: {option} {shown(path)} is no longer there; the run goes on from its checkpoint, "
+            print(f"note: --resume: {option} {shown_path(path)} is no longer there; the run goes on from its checkpoint, "
                   f"which holds what was read from it at the start", file=sys.stderr)
     return cfg

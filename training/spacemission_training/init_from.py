@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from spacemission_agents.ppo import PPOAgent
-from spacemission_env.checks import cut, cut_long_words, shown
+from spacemission_env.checks import cut, cut_long_words, shown, shown_path
 
 __all__ = ["check", "load_actor", "teacher_spec"]
 
@@ -35,20 +35,20 @@ def check(cfg) -> PPOAgent:
     TrainConfig); ValueError naming the mismatch otherwise."""
     path = cfg.init_from
     if Path(path).is_dir():  # it read "no model file at" the folder, which is there
-        raise ValueError(f"option init_from: {shown(path)} is a directory, not a model file (an .npz, e.g. a run's "
+        raise ValueError(f"option init_from: {shown_path(path)} is a directory, not a model file (an .npz, e.g. a run's "
                          f"final.npz)")
     if not Path(path).is_file():
-        raise ValueError(f"option init_from: no model file at {shown(path)}")
+        raise ValueError(f"option init_from: no model file at {shown_path(path)}")
     with open(path, "rb") as f:
         if f.read(4) != b"PK\x03\x04":  # an .npz is a zip archive
-            raise ValueError(f"option init_from: {shown(path)} is not an .npz model file (a numpy PPOAgent file, "
+            raise ValueError(f"option init_from: {shown_path(path)} is not an .npz model file (a numpy PPOAgent file, "
                              f"e.g. a run's final.npz)")
     try:
         agent = PPOAgent.load(path)  # ValueError for a file that is not a model or of another layout
     except ValueError as exc:
         raise ValueError(f"option init_from: {cut_long_words(str(exc))}") from None
     meta = agent.metadata
-    where = f"option init_from: {shown(path)}"
+    where = f"option init_from: {shown_path(path)}"
     have_prior = (meta.get("prior") or {}).get("kind", "")
     arch = meta.get("architecture", {})
     pairs = [

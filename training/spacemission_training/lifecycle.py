@@ -11,7 +11,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from spacemission_env.checks import shown
+from spacemission_env.checks import shown, shown_path
 
 __all__ = ["ALLOW_VERSION_CHANGE", "Interrupt", "Stopped", "add_version_change_flag", "check_resume_env_id", "env_id",
            "exit_status", "finished_step", "record_resume", "run_commands", "sigterm_stops_at_once"]
@@ -63,21 +63,21 @@ def check_resume_env_id(ap, run_dir: str, game: str, allow: bool) -> None:
     current = env_id(game)
     recorded = record.get("env_id") if isinstance(record, dict) else None
     if recorded is None:
-        print(f"warning: --resume: {shown(run_dir)}'s config.json records no env_id (a run started before runs "
+        print(f"warning: --resume: {shown_path(run_dir)}'s config.json records no env_id (a run started before runs "
               f"recorded it): the environment version it trained on is unknown; it goes on as {current}",
               file=sys.stderr)
         return
     if not isinstance(recorded, str) or not recorded:
-        ap.error(f"--resume: {shown(str(path))}: env_id must be an environment id such as {current!r}, got "
+        ap.error(f"--resume: {shown_path(path)}: env_id must be an environment id such as {current!r}, got "
                  f"{shown(recorded)}")
     if recorded == current:
         return
     if allow:
-        print(f"note: --resume: the run in {shown(run_dir)} was trained on {shown(recorded)}; it goes on as {current} "
+        print(f"note: --resume: the run in {shown_path(run_dir)} was trained on {shown(recorded)}; it goes on as {current} "
               f"({ALLOW_VERSION_CHANGE}): its results before and after are not comparable (docs/versioning.md)",
               file=sys.stderr)
         return
-    ap.error(f"--resume: the run in {shown(run_dir)} was trained on {shown(recorded)}, and this package's {game} is "
+    ap.error(f"--resume: the run in {shown_path(run_dir)} was trained on {shown(recorded)}, and this package's {game} is "
              f"{current}: their rewards or rules differ (docs/versioning.md: results and trained agents are comparable "
              f"only within one version); start a new run, or pass {ALLOW_VERSION_CHANGE} to continue this one on "
              f"{current}")

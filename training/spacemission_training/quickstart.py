@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from spacemission_env.checks import UsageParser, shown
+from spacemission_env.checks import UsageParser, shown_path
 
 __all__ = ["main"]
 
@@ -60,9 +60,9 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--opponents: {exc}")
     problem = path_lookup_problem(out)
     if problem:
-        ap.error(f"--out {shown(str(out))} is not a usable path ({problem})")
+        ap.error(f"--out {shown_path(out)} is not a usable path ({problem})")
     if out.exists() and not out.is_dir():
-        ap.error(f"--out {shown(str(out))} is a file, not a directory")
+        ap.error(f"--out {shown_path(out)} is a file, not a directory")
     try:
         cfg = TrainConfig(steps=args.steps, bc_samples=args.bc_samples, bc_epochs=4, seed=args.seed,
                           run_dir=str(out / "train"), eval_every=max(args.steps // 4, 1), eval_games=100,
@@ -73,10 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     run_dir = out / "train"
     problem = folder_write_problem(run_dir)  # before the training, not a traceback from its first write
     if problem:
-        ap.error(f"--out {shown(str(out))}: cannot write the run's files in {shown(str(run_dir))} ({problem})")
+        ap.error(f"--out {shown_path(out)}: cannot write the run's files in {shown_path(run_dir)} ({problem})")
     found = [name for name in RUN_FILES if (run_dir / name).exists()]
     if found and not (run_dir / "config.json").is_file():  # not a run that quickstart can tell as its own
-        ap.error(f"--out {shown(str(out))}: {shown(str(run_dir))} holds a run's files ({', '.join(found)}) but no "
+        ap.error(f"--out {shown_path(out)}: {shown_path(run_dir)} holds a run's files ({', '.join(found)}) but no "
                  f"config.json; give another --out, or delete that folder")
     console = Console() if sys.stdout.isatty() else Console(width=160)
     if (run_dir / "config.json").is_file():  # the previous quickstart's run: replaced, as make run always did

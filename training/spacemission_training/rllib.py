@@ -52,7 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacemission_env.checks import cut_long_words, shown
+from spacemission_env.checks import cut_long_words, shown_path
 
 from .lifecycle import Stopped, env_id, exit_status, record_resume, run_commands
 from .rllib_checkpoint import (CKPT, Interrupt, find_checkpoint, finished_step, read_checkpoint, save_checkpoint_dir,
@@ -344,7 +344,7 @@ def train(cfg: RLlibConfig, resume: str | None = None, argv: list[str] | None = 
             algo.restore_from_path(str(ckpt.resolve()))
         except Exception as exc:  # RLlib and pickle raise anything on a cut or overwritten file
             stop_algorithm(algo)
-            raise ResumeError(f"checkpoint {shown(str(ckpt))} cannot be read, it is truncated or corrupted "
+            raise ResumeError(f"checkpoint {shown_path(ckpt)} cannot be read, it is truncated or corrupted "
                               f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed") from None
         saved = json.loads((run_dir / "config.json").read_text())
         saved["config"] = cfg.as_dict()  # steps, progress, address, env runners, device as now

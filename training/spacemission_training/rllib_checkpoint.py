@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spacemission_env.checks import cut, shown
+from spacemission_env.checks import cut, shown, shown_path
 
 from .lifecycle import Interrupt, finished_step
 
@@ -87,12 +87,12 @@ def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
     ckpt = find_checkpoint(run_dir)
     if ckpt is None:
         if (run_dir / "checkpoints" / "last.pt").is_file():
-            raise ResumeError(f"{shown(str(run_dir))} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib "
+            raise ResumeError(f"{shown_path(run_dir)} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib "
                               f"run: resume it with spacemission train --resume {cut(str(run_dir))}")
-        raise ResumeError(f"no RLlib checkpoint in {shown(str(run_dir))} (checkpoints/rllib with its loop.json): "
+        raise ResumeError(f"no RLlib checkpoint in {shown_path(run_dir)} (checkpoints/rllib with its loop.json): "
                           f"nothing to resume (the run stopped before its first checkpoint, written every "
                           f"--checkpoint-every steps). Start it afresh with the same command after removing "
-                          f"{shown(str(run_dir))}")
+                          f"{shown_path(run_dir)}")
     path = ckpt / LOOP if (ckpt / LOOP).is_file() else ckpt.parent / LOOP
     bad = path
     try:
@@ -111,7 +111,7 @@ def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
         bad = path
     except (OSError, ValueError) as exc:
         # the file named inside the run (which of RLlib's files), so that cutting a long run folder keeps it
-        raise ResumeError(f"checkpoint {shown(bad.relative_to(run_dir).as_posix())} in {shown(str(run_dir))} cannot "
+        raise ResumeError(f"checkpoint {shown_path(bad.relative_to(run_dir).as_posix())} in {shown_path(run_dir)} cannot "
                           f"be read, it is truncated or corrupted "
                           f"({type(exc).__name__}: {str(exc)[:200]}); nothing was changed. A run keeps one "
                           f"checkpoint: resume needs a good copy of it, or start the run again") from None
@@ -125,6 +125,6 @@ def read_checkpoint(run_dir, cfg: RLlibConfig) -> tuple[Path, dict]:
     if diff:
         both = ", ".join(f"{k} {shown(saved.get(k))} in the checkpoint, {shown(config.get(k))} in config.json"
                          for k in diff)
-        raise ResumeError(f"checkpoint {shown(str(path))} is not of the run configured in its folder's config.json "
+        raise ResumeError(f"checkpoint {shown_path(path)} is not of the run configured in its folder's config.json "
                           f"({both}); nothing was changed")
     return ckpt, loop

@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from spacemission_env.checks import UsageParser, cut_long_words, shown
+from spacemission_env.checks import UsageParser, cut_long_words, shown, shown_path
 
 from .config import (TrainConfig, above, at_least, bind_agent_specs, check_field_types, seed_range_message,
                      seeds_in_range, threads_at_most)
@@ -221,15 +221,15 @@ def resume_config(ap, run_dir: str, flags: dict, config_file: str | None) -> RLl
     d = Path(run_dir)
     path = d / "config.json"
     if find_checkpoint(d) is None and (d / "checkpoints" / "last.pt").is_file():
-        ap.error(f"--resume: {shown(run_dir)} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib run: "
+        ap.error(f"--resume: {shown_path(run_dir)} is a run of the SB3 trainer (checkpoints/last.pt), not an RLlib run: "
                  f"resume it with spacemission train --resume {run_dir}")
     if not path.is_file():
-        ap.error(f"--resume: no run in {shown(run_dir)} "
+        ap.error(f"--resume: no run in {shown_path(run_dir)} "
                  f"({'config.json missing' if d.is_dir() else 'no such directory'})")
     if find_checkpoint(d) is None:
-        ap.error(f"--resume: no RLlib checkpoint in {shown(run_dir)} (checkpoints/rllib with its loop.json missing): "
+        ap.error(f"--resume: no RLlib checkpoint in {shown_path(run_dir)} (checkpoints/rllib with its loop.json missing): "
                  f"nothing to resume; the run stopped before its first checkpoint: start it afresh after removing "
-                 f"{shown(run_dir)}")
+                 f"{shown_path(run_dir)}")
     try:
         saved = RLlibConfig(**read_options_file(str(path), names)).as_dict()
     except (ValueError, TypeError) as exc:

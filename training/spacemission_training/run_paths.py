@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from spacemission_env.checks import cut, shown
+from spacemission_env.checks import cut, shown, shown_path
 
 __all__ = ["RUN_FILES", "check_cache_file", "check_path_kind", "check_path_name", "check_resume_dir",
            "check_run_dir_writable", "file_above", "folder_write_problem", "has_checkpoint", "path_lookup_problem",
@@ -37,7 +37,7 @@ def check_path_name(option: str, text: str) -> None:
     past its length limit): Path.exists raised OSError ("File name too long") instead."""
     problem = path_lookup_problem(text)
     if problem:
-        raise ValueError(f"option {option}: {shown(text)} is not a usable path ({problem})")
+        raise ValueError(f"option {option}: {shown_path(text)} is not a usable path ({problem})")
 
 
 def check_path_kind(option: str, text: str, directory: bool) -> None:
@@ -48,12 +48,12 @@ def check_path_kind(option: str, text: str, directory: bool) -> None:
     p = Path(text)
     check_path_name(option, text)
     if directory and p.exists() and not p.is_dir():
-        raise ValueError(f"option {option}: {shown(text)} is a file, not a directory")
+        raise ValueError(f"option {option}: {shown_path(text)} is a file, not a directory")
     if not directory and p.is_dir():
-        raise ValueError(f"option {option}: {shown(text)} is a directory, not a file")
+        raise ValueError(f"option {option}: {shown_path(text)} is a directory, not a file")
     parent = file_above(p)
     if parent is not None:
-        raise ValueError(f"option {option}: {shown(text)} lies under {shown(str(parent))}, which is a file")
+        raise ValueError(f"option {option}: {shown_path(text)} lies under {shown_path(parent)}, which is a file")
 
 
 def check_cache_file(path: str, game: str = "spacemission") -> None:
@@ -70,10 +70,10 @@ def check_cache_file(path: str, game: str = "spacemission") -> None:
         with np.load(path, allow_pickle=False) as z:
             settings = z["settings"] if hasattr(z, "files") and "settings" in z.files else None
     except Exception as exc:  # noqa: BLE001 - numpy and zipfile raise anything on a cut or foreign file
-        raise ValueError(f"option bc_cache: {shown(path)} is not a readable .npz of teacher data "
+        raise ValueError(f"option bc_cache: {shown_path(path)} is not a readable .npz of teacher data "
                          f"({type(exc).__name__}: {cut(str(exc))}); delete it or give another path") from None
     if settings is None or settings.ndim != 0 or settings.dtype.kind != "U":
-        raise ValueError(f"option bc_cache: {shown(path)} is not a file of teacher data (it has no settings, as the "
+        raise ValueError(f"option bc_cache: {shown_path(path)} is not a file of teacher data (it has no settings, as the "
                          f"caches that --bc-cache writes have); delete it or give another path")
     try:
         have = json.loads(str(settings)).get("game", "spacemission")
@@ -86,7 +86,7 @@ def check_cache_file(path: str, game: str = "spacemission") -> None:
             title = get_game(have).description.title
         except (ValueError, TypeError):
             title = "another game"
-        raise ValueError(f"option bc_cache: {shown(path)} holds teacher data of {title} ({shown(have)}), not of "
+        raise ValueError(f"option bc_cache: {shown_path(path)} holds teacher data of {title} ({shown(have)}), not of "
                          f"{get_game(game).description.title} ({game!r}), this run's game: a run would overwrite "
                          f"it with its own; give another path")
 
@@ -111,14 +111,14 @@ def refuse_existing_run(run_dir) -> None:
     stopped (killed, crashed) before its first checkpoint has nothing to resume: the message
     says so and names the way out, deleting the folder (its config.json says how it was
     configured), instead of sending the user to a ``--resume`` that is refused in turn."""
-    where = f"run_dir {shown(str(run_dir))}"
+    where = f"run_dir {shown_path(run_dir)}"
     if (Path(run_dir) / "config.json").exists():
         if not has_checkpoint(run_dir):
             raise ValueError(f"{where} holds a run that stopped before its first checkpoint (config.json, no "
                              f"checkpoint): it cannot be resumed; to start it afresh, delete that directory (its "
                              f"configuration is in its config.json) or give another --run-dir")
         raise ValueError(f"{where} already holds a run (config.json): continue it with --resume "
-                         f"{shown(str(run_dir))}, or give another --run-dir (or delete that directory); a new run "
+                         f"{shown_path(run_dir)}, or give another --run-dir (or delete that directory); a new run "
                          f"would overwrite its checkpoints, logs and model")
     found = [name for name in RUN_FILES if (Path(run_dir) / name).exists()]
     if found:
@@ -146,7 +146,7 @@ def folder_write_problem(folder) -> str | None:
         os.unlink(probe)
     except OSError as exc:
         at = Path(exc.filename) if exc.filename else path  # the folder, one above it, or the probe (in it)
-        where = f": {shown(str(at))}" if at != path and at.parent != path else ""
+        where = f": {shown_path(at)}" if at != path and at.parent != path else ""
         return f"{exc.strerror or type(exc).__name__}{where}"
     finally:
         for parent in reversed(made):
@@ -163,7 +163,7 @@ def check_run_dir_writable(run_dir) -> None:
     as a traceback from its first write."""
     problem = folder_write_problem(run_dir)
     if problem:
-        raise ValueError(f"option run_dir: cannot write the run's files in {shown(str(run_dir))} ({problem})")
+        raise ValueError(f"option run_dir: cannot write the run's files in {shown_path(run_dir)} ({problem})")
 
 
 def check_resume_dir(ap, run_dir: str) -> None:
@@ -172,6 +172,6 @@ def check_resume_dir(ap, run_dir: str) -> None:
     a run's folder (it read "no such directory"). Both trainers' resume_config call it first."""
     problem = path_lookup_problem(run_dir)
     if problem:
-        ap.error(f"--resume: {shown(run_dir)} is not a usable path ({problem})")
+        ap.error(f"--resume: {shown_path(run_dir)} is not a usable path ({problem})")
     if Path(run_dir).is_file():
-        ap.error(f"--resume: {shown(run_dir)} is a file, not a run's folder")
+        ap.error(f"--resume: {shown_path(run_dir)} is a file, not a run's folder")

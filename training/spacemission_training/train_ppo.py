@@ -50,7 +50,7 @@ from stable_baselines3.common.utils import set_random_seed
 
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.registry import make_agent
-from spacemission_env.checks import cut_long_words, shown
+from spacemission_env.checks import cut_long_words, shown_path
 from spacemission_env.env_common import observation_box
 from spacemission_env.games import get_game
 from spacemission_env.sb3 import GameVecEnv
@@ -435,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         if not resume and cfg.bc_cache and not Path(cfg.bc_cache).is_file():  # written after the teacher's games
             problem = folder_write_problem(Path(cfg.bc_cache).parent)
             if problem:
-                raise ValueError(f"option bc_cache: cannot write {shown(cfg.bc_cache)} ({problem})")
+                raise ValueError(f"option bc_cache: cannot write {shown_path(cfg.bc_cache)} ({problem})")
     except ValueError as exc:
         build_parser().error(str(exc))
     rollout = cfg.num_envs * cfg.n_steps

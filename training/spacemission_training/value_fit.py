@@ -45,7 +45,7 @@ import torch
 
 from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.value import ValueNet, file_sha256, make_value_metadata
-from spacemission_env.checks import UsageParser, check_memory, count_text, cut, shown  # echoed values: cut
+from spacemission_env.checks import UsageParser, check_memory, count_text, cut, shown, shown_path  # echoed values: cut
 from spacemission_env.json_input import parse_json
 from spacemission_env.space_mission import engine
 
@@ -85,10 +85,10 @@ def load_cache(path: Path, settings: dict) -> dict:
                 raise ValueError("a .npy array, not an .npz archive")
             data = {k: z[k] for k in z.files}
     except Exception as exc:  # noqa: BLE001 - numpy and zipfile raise anything on a cut or foreign file
-        raise ValueError(f"--cache {shown(str(path))} is not a positions file of value_fit ({type(exc).__name__}: "
+        raise ValueError(f"--cache {shown_path(path)} is not a positions file of value_fit ({type(exc).__name__}: "
                          f"{cut(str(exc))})") from None
     if "settings" not in data:
-        raise ValueError(f"--cache {shown(str(path))} holds no settings (written by an earlier value_fit, or not by "
+        raise ValueError(f"--cache {shown_path(path)} holds no settings (written by an earlier value_fit, or not by "
                          f"value_fit): its positions cannot be matched to this fit; delete it or give another --cache")
     try:
         theirs = parse_json(str(data.pop("settings")))
@@ -96,11 +96,11 @@ def load_cache(path: Path, settings: dict) -> dict:
     except ValueError as exc:  # "not valid JSON: ..."
         problem = str(exc)
     if problem is not None:
-        raise ValueError(f"--cache {shown(str(path))}: its settings are {cut(problem)}; not a positions file of "
+        raise ValueError(f"--cache {shown_path(path)}: its settings are {cut(problem)}; not a positions file of "
                          f"value_fit: delete it or give another --cache")
     diff = sorted(k for k in set(theirs) | set(settings) if theirs.get(k) != settings.get(k))
     if diff:
-        raise ValueError(f"--cache {shown(str(path))} holds positions made with other settings: "
+        raise ValueError(f"--cache {shown_path(path)} holds positions made with other settings: "
                          + ", ".join(f"{cut(str(k))} {shown(theirs.get(k))} in the cache, {shown(settings.get(k))} now"
                                      for k in diff)
                          + "; delete it or give another --cache")
@@ -282,7 +282,7 @@ def main(argv=None) -> None:
     for option, value in (("--out", args.out), ("--cache", args.cache), ("--policy", args.policy)):
         problem = None if value is None else path_lookup_problem(value)
         if problem:
-            ap.error(f"{option} {shown(str(value))} is not a usable path ({problem})")
+            ap.error(f"{option} {shown_path(value)} is not a usable path ({problem})")
     for ok, message in ((args.games >= 1, f"--games must be >= 1, got {args.games}"),
                         (args.epochs >= 1, f"--epochs must be >= 1, got {args.epochs}"),
                         (0 <= args.seed and args.seed * SEED_STRIDE + args.games <= 2**64,
@@ -293,12 +293,12 @@ def main(argv=None) -> None:
                         (0 <= args.holdout < 1, f"--holdout must be in [0, 1), got {args.holdout}"),
                         (0 < args.lr < float("inf"), f"--lr must be a finite number > 0, got {args.lr}"),
                         (0 <= args.weight_decay < float("inf"), f"--weight-decay must be >= 0, got {args.weight_decay}"),
-                        (not args.out.is_dir(), f"--out {shown(str(args.out))} is a directory, not a file"),
+                        (not args.out.is_dir(), f"--out {shown_path(args.out)} is a directory, not a file"),
                         # numpy would add .npz to another suffix; the card goes beside it as .json
-                        (args.out.suffix == ".npz", f"--out {shown(str(args.out))} must end in .npz (the value net; "
+                        (args.out.suffix == ".npz", f"--out {shown_path(args.out)} must end in .npz (the value net; "
                                                     f"its card is written beside it as .json)"),
                         (args.cache is None or not args.cache.is_dir(),
-                         f"--cache {shown(str(args.cache))} is a directory, not a file"),
+                         f"--cache {shown_path(args.cache)} is a directory, not a file"),
                         (args.target == "rank" or args.observation_type == "seer",
                          "--target margin needs --observation-type seer (its data records the lead)")):
         if not ok:
@@ -320,10 +320,10 @@ def main(argv=None) -> None:
     except ValueError as exc:
         ap.error(f"--policy: {exc}")
     if policy.game != "spacemission":
-        ap.error(f"--policy: {shown(str(path))} is a {policy.game!r} policy; value nets are fitted for Space Mission "
+        ap.error(f"--policy: {shown_path(path)} is a {policy.game!r} policy; value nets are fitted for Space Mission "
                  f"ones")
     if policy.metadata["num_players"] != args.players:
-        ap.error(f"--policy: {shown(str(path))} is a {policy.metadata['num_players']}-player policy, not "
+        ap.error(f"--policy: {shown_path(path)} is a {policy.metadata['num_players']}-player policy, not "
                  f"{args.players}")
     sizes = [int(policy._active.size), *hidden, 1]  # the inputs: the policy's features at the least (seer adds)
     weights = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
@@ -343,12 +343,12 @@ def main(argv=None) -> None:
         # games and the fit)
         blocking = file_above(target)
         if blocking is not None:
-            ap.error(f"{option} {shown(str(target))}: its folder cannot be made ({shown(str(blocking))} is a file)")
+            ap.error(f"{option} {shown_path(target)}: its folder cannot be made ({shown_path(blocking)} is a file)")
         # and one that cannot be made or written in (a read-only place failed as late); the
         # check leaves nothing behind: the folders are made when their files are written
         problem = folder_write_problem(target.parent)
         if problem:
-            ap.error(f"{option} {shown(str(target))}: its folder cannot be written ({problem})")
+            ap.error(f"{option} {shown_path(target)}: its folder cannot be written ({problem})")
     cpu0 = time.process_time()
     data = None
     if args.cache is not None and args.cache.is_file():
@@ -357,7 +357,7 @@ def main(argv=None) -> None:
         except ValueError as exc:
             ap.error(str(exc))
         if args.observation_type == "seer" and "columns" not in data:
-            ap.error(f"--cache {shown(str(args.cache))} holds recall positions, not seer ones")
+            ap.error(f"--cache {shown_path(args.cache)} holds recall positions, not seer ones")
     if data is None:
         data = collect(policy, args.games, seed=args.seed, explore=args.explore, keep=args.keep,
                        rules=policy.metadata["rules"], max_rounds=policy.metadata["max_rounds"],
