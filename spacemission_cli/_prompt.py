@@ -28,7 +28,7 @@ class Prompt:
             except EOFError:
                 console.print()
                 return None
-        console.print(text, end="")
+        console.print(text, end="", soft_wrap=True)  # a question naming a path does not break it
         line = self.stream.readline()
         if not line:
             console.print()
@@ -43,7 +43,8 @@ def may_write(session, path: str) -> bool:
     saved to; for another existing file, only when the person confirms (else "not saved");
     never a directory."""
     if Path(path).is_dir():
-        session.console.print(f"not saved: {path} is a directory (save FILE takes a file's path)", markup=False)
+        session.console.print(f"not saved: {path} is a directory (save FILE takes a file's path)", markup=False,
+                              soft_wrap=True)  # a path is not broken across lines
         return False
     if not Path(path).exists() or (session.saved is not None and session.saved[0] == path):
         return True

@@ -274,7 +274,7 @@ class ProtocolSession:
         others = ", ".join(f"{self.words.colour(q)}: {s}" for q, s in enumerate(self.specs) if s is not None)
         if self.loaded:  # as Space Mission's session says it
             self.console.print(f"Continuing the game saved in {self.loaded} ({len(self.actions)} moves played).",
-                               markup=False)
+                               markup=False, soft_wrap=True)
         seed = f"seed {self.seed}" if self.seed_known else "seed shown at the end"
         self.console.print(f"{d.title}, {self.config.num_players} players, {seed}. You are "
                            f"{f'{self.words.colour(self.seat)}, ' if self.words.colours else ''}seat {self.seat}; "
@@ -341,7 +341,9 @@ class ProtocolSession:
             self.console.print(f"cannot save to {path}: {exc}", markup=False)
             return
         self.saved = (path, len(self.actions))
-        self.console.print(f"saved to {path}; continue with: spacemission play --load {path}", markup=False)
+        # soft_wrap: the path and the command are not broken across lines, so either can be copied
+        self.console.print(f"saved to {path}; continue with: spacemission play --load {path}", markup=False,
+                           soft_wrap=True)
 
     def finish(self) -> None:
         """Everything face up, the score breakdown, ranks and winners; the record when asked for."""

@@ -104,7 +104,9 @@ class Session:
     def run(self) -> int:
         t, s = self.table, self.state
         if self.loaded:
-            self.console.print(f"Continuing the game saved in {self.loaded} (round {s.round}).")
+            # the path as it is ("[x]" in it is no markup) and not broken across lines
+            self.console.print(f"Continuing the game saved in {self.loaded} (round {s.round}).", markup=False,
+                               soft_wrap=True)
         others = ", ".join(f"{V.COLOUR_NAMES[q]}: {t.specs[q]}" for q in range(s.num_players) if q != t.seat)
         seed = f"seed {t.seed}" if self.seed_known else "seed shown at the end"
         self.console.print(f"Space Mission, {s.num_players} players, rules {s.rules}, {seed}. "
@@ -213,7 +215,9 @@ class Session:
             self.console.print(f"cannot save to {path}: {exc}", markup=False)
             return
         self.saved = (path, len(t.actions))
-        self.console.print(f"saved to {path}; continue with: spacemission play --load {path}", markup=False)
+        # soft_wrap: the path and the command are not broken across lines, so either can be copied
+        self.console.print(f"saved to {path}; continue with: spacemission play --load {path}", markup=False,
+                           soft_wrap=True)
 
     def finish(self) -> None:
         """At the end, everything face up (hands, collections, piles, lost reservations), the
