@@ -54,8 +54,12 @@ run: $(STAMP)
 train: $(STAMP)
 	$(PY) -m spacemission_training.train_ppo $(ARGS)
 
+# the suite in TEST_WORKERS processes (pytest-xdist): 2 halves its time on a 2-core machine (CI's);
+# make test TEST_WORKERS=auto takes one per core, TEST_WORKERS=0 runs it in this process alone
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 # Debian's chromium for the browser test of `spacemission serve` (Playwright drives it; its own
 # browser download is not used). Without it that test is skipped with the reason.

@@ -189,6 +189,9 @@ def test_the_handler_leaves_an_ignored_signal_ignored_and_restores_the_defaults(
 
     before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
+        # SIGINT at its default, as in a terminal: pytest-xdist's workers (and a shell's background
+        # job) start with it ignored, which the handler rightly leaves ignored
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         stop = Interrupt(tmp_path, lambda: 0)
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
