@@ -63,7 +63,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
     who = lambda q: words.who(q, names[q])
 
     console.print(f"Game {rec.get('game')} of {args.file} (line {line}): {game.description.title}, {n} players, "
-                  f"seed {rec['seed']}", markup=False)
+                  f"seed {rec['seed']}", markup=False, soft_wrap=True)  # the file's path on one line
     console.print("Seats: " + ", ".join(who(q) for q in range(n)), markup=False)
     if seat is not None:
         as_who = f"{colour(seat)} (seat {seat})" if colours else f"seat {seat}"  # --seat's number beside the colour
@@ -139,7 +139,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
                   soft_wrap=True)
     if pictures:
         console.print(f"wrote {len(pictures)} pictures to {out_dir}/ (turn_0000.png ... {pictures[-1].name})",
-                      markup=False)
+                      markup=False, soft_wrap=True)
     return 0
 
 
