@@ -170,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"[yellow]{len(result.forfeits)} forfeited games[/yellow] (listed in results.json)")
     if args.out:
         files = "results.json, pairs.csv, agents.csv, arena.png" + ("" if args.no_record else ", games.jsonl")
-        console.print(f"written to {args.out}: {files}", markup=False, highlight=False, soft_wrap=True)  # "[x]" in a path
+        # markup=False: "[x]" in a path is no markup
+        console.print(f"written to {args.out}: {files}", markup=False, highlight=False, soft_wrap=True)
     return 0
 
 

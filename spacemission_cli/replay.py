@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     replay = Replayer(rec, where)
     s = replay.state
     console.print(f"Game {rec.get('game')} of {args.file} (line {line}): {n} players, rules {cfg['rules']}, "
-                  f"round limit {cfg['max_rounds']}, seed {rec['seed']}", markup=False, soft_wrap=True)  # path on one line
+                  f"round limit {cfg['max_rounds']}, seed {rec['seed']}", markup=False,
+                  soft_wrap=True)  # the file's path on one line
     console.print("Seats: " + ", ".join(V.styled(q, f"{V.COLOUR_NAMES[q]} = {names[q]}") for q in range(n))
                   + f"; {V.COLOUR_NAMES[s.start_player]} starts.")
     if seat is not None:
@@ -224,8 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     console.print(f"The rebuilt game matches the record ({', '.join(matched)}; every action's seat and label).",
                   soft_wrap=True)
     if pictures:
-        console.print(f"wrote {len(pictures)} pictures to {out_dir}/ (turn_0000.png ... {pictures[-1].name})", markup=False,
-                      soft_wrap=True)
+        console.print(f"wrote {len(pictures)} pictures to {out_dir}/ (turn_0000.png ... {pictures[-1].name})",
+                      markup=False, soft_wrap=True)
     return 0
 
 

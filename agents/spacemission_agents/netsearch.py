@@ -157,7 +157,8 @@ class NetSearchAgent(BasePolicy):
             raise ValueError("NetSearchAgent: a value path needs the policy path it was fitted for")
         for name, p in (("policy", policy), ("value", value), ("seer_value", seer_value)):
             if p is not None and not Path(p).is_file():
-                raise ValueError(f"NetSearchAgent: {name} {shown_path(p)} is {'a directory' if Path(p).is_dir() else 'no file'}")
+                what = "a directory" if Path(p).is_dir() else "no file"
+                raise ValueError(f"NetSearchAgent: {name} {shown_path(p)} is {what}")
         self.clock, self._clock = clock, CLOCKS[clock]
         self._greedy = GreedyRollout(salt=0)
         self._paths: tuple[str | Path | None, str | Path | None] = (policy, value)

@@ -23,8 +23,7 @@ def test_a_long_save_path_with_brackets_is_named_whole_on_one_line(game, tmp_pat
     folder.mkdir(parents=True)
     save = folder / "save [1].json"
     assert len(str(save)) > 150  # past the 110 columns of piped output
-    argv = _new_game(game)
-    code, out, _ = run_play(argv, monkeypatch, capsys, f"1\nsave {save}\n" + QUITS)
+    code, out, _ = run_play(_new_game(game), monkeypatch, capsys, f"1\nsave {save}\n" + QUITS)
     assert code == 0 and f"saved to {save}; continue with: spacemission play --load {save}\n" in out
     code, out, _ = run_play(["--load", str(save)], monkeypatch, capsys, QUITS)
     assert code == 0 and f"Continuing the game saved in {save} (" in out
@@ -36,8 +35,7 @@ def test_the_questions_about_a_long_path_keep_it_on_one_line(game, tmp_path, mon
     folder.mkdir(parents=True)
     other = folder / "notes.txt"
     other.write_text("mine")
-    argv = _new_game(game)
-    code, out, _ = run_play(argv, monkeypatch, capsys, f"save {other}\nn\nsave {folder}\n" + QUITS)
+    code, out, _ = run_play(_new_game(game), monkeypatch, capsys, f"save {other}\nn\nsave {folder}\n" + QUITS)
     assert code == 0 and other.read_text() == "mine"
     assert f"{other} exists. Overwrite it? [y/N] " in out and f"not saved: {folder} is a directory" in out
 

@@ -7,6 +7,7 @@ a config file's or run folder's message lost its file name ("config file
 suite failed there (and under pytest-xdist, whose folders are 11 characters longer)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -15,6 +16,7 @@ from spacemission_env.checks import PATH_CHARS, SHOWN_CHARS, UsageParser, cut_lo
 
 # a path of 200 characters, as deep project folders and macOS temporary folders give
 LONG_PATH = "/private/var/folders/x1/abcdefghijklmn_opqrs0000gn/T/" + "d/" * 70 + "config.json"
+DEEP = "/d" * 2000  # 4,000 characters, under the 4,096 a system opens
 
 
 def test_a_path_past_80_characters_is_named_whole():
@@ -29,9 +31,8 @@ def test_a_path_object_is_named_by_its_text_not_its_repr():
 
 
 def test_a_path_past_the_path_limit_is_cut_there():
-    deep = "/d" * 2000  # 4,000 characters, under the 4,096 a system opens
-    text = shown_path(deep)
-    assert len(text) == PATH_CHARS and text == repr(deep)[:PATH_CHARS - 3] + "..."
+    text = shown_path(DEEP)
+    assert len(text) == PATH_CHARS and text == repr(DEEP)[:PATH_CHARS - 3] + "..."
 
 
 def test_a_foreign_fspath_that_raises_is_shown_by_its_repr():
@@ -42,7 +43,6 @@ def test_a_foreign_fspath_that_raises_is_shown_by_its_repr():
         def __repr__(self):
             return "<Broken>"
 
-    import os
     assert isinstance(Broken(), os.PathLike) and shown_path(Broken()) == "<Broken>"
 
 
@@ -56,8 +56,7 @@ def test_usage_messages_keep_a_path_whole_and_cut_other_long_words():
     message = cut_long_words(f"argument --load: {LONG_PATH}: not a saved game; --seed {digits}")
     assert f"argument --load: {LONG_PATH}: not a saved game" in message
     assert message.endswith(f"--seed {digits[:SHOWN_CHARS - 3]}...")
-    deep = "/d" * 2000
-    assert cut_long_words(deep) == deep[:PATH_CHARS - 3] + "..."
+    assert cut_long_words(DEEP) == DEEP[:PATH_CHARS - 3] + "..."
 
 
 def test_a_cli_usage_error_names_a_long_path_whole(capsys):

@@ -73,8 +73,8 @@ def check_resume_env_id(ap, run_dir: str, game: str, allow: bool) -> None:
     if recorded == current:
         return
     if allow:
-        print(f"note: --resume: the run in {shown_path(run_dir)} was trained on {shown(recorded)}; it goes on as {current} "
-              f"({ALLOW_VERSION_CHANGE}): its results before and after are not comparable (docs/versioning.md)",
+        print(f"note: --resume: the run in {shown_path(run_dir)} was trained on {shown(recorded)}; it goes on as "
+              f"{current} ({ALLOW_VERSION_CHANGE}): its results before and after are not comparable (docs/versioning.md)",
               file=sys.stderr)
         return
     ap.error(f"--resume: the run in {shown_path(run_dir)} was trained on {shown(recorded)}, and this package's {game} is "
