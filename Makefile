@@ -35,17 +35,20 @@ $(STAMP_RAY): pyproject.toml
 	$(PYTHON) -m venv $(VENV_RAY)
 	$(PY_RAY) -m pip install --upgrade pip
 	$(PY_RAY) -m pip install torch==2.13.0
-	# of the dev tools only pytest: this virtualenv runs tests, not the type check, notebooks or browser
-	$(PY_RAY) -m pip install -e '.[ray,cli]' pytest
+	# of the dev tools only pytest (and xdist): this virtualenv runs tests, not the type check,
+	# notebooks or browser
+	$(PY_RAY) -m pip install -e '.[ray,cli]' pytest pytest-xdist
 	touch $(STAMP_RAY)
 
 install-ray: $(STAMP_RAY)
 
-# the tests marked ray (a two-node cluster among them), then the env's interface tests (every
-# Gymnasium/PettingZoo/SB3 surface; the engine and rules tests do not touch Gymnasium) under RLlib's Gymnasium
+# the tests marked ray (a two-node cluster among them; one process), then the env's interface tests
+# (every Gymnasium/PettingZoo/SB3 surface; the engine and rules tests do not touch Gymnasium) under
+# RLlib's Gymnasium, in TEST_WORKERS processes (a .venv-ray made before xdist joined it gets it here)
 test-ray: $(STAMP_RAY)
 	$(PY_RAY) -m pytest -q -m 'ray and not slow'
-	$(PY_RAY) -m pytest -q tests/env --ignore=tests/env/engine --ignore=tests/env/rules
+	$(PY_RAY) -c 'import xdist' 2>/dev/null || $(PY_RAY) -m pip install -q pytest-xdist
+	$(PY_RAY) -m pytest -q -n $(TEST_WORKERS) tests/env --ignore=tests/env/engine --ignore=tests/env/rules
 
 run: $(STAMP)
 	$(PY) -m spacemission_training.quickstart --steps $(STEPS) --games $(GAMES)

@@ -255,12 +255,25 @@ CALLS = {
 SIGNATURE = re.compile(r"^([A-Za-z_][\w.]*)\((.*)\)(?:\s*->\s*[\w\[\], .|]+)?$", flags=re.S)
 
 
+def _attribute_or_submodule(obj, part: str):
+    """``obj.part``, importing it where ``obj`` is a package and ``part`` a submodule not
+    imported yet: whether another test had imported it (``bc`` in ``bc.pretrain(...)``) decided
+    the lookup, so the test passed in the whole suite and failed alone or on another xdist worker."""
+    found = getattr(obj, part, None)
+    if found is None and inspect.ismodule(obj) and hasattr(obj, "__path__"):
+        try:
+            found = importlib.import_module(f"{obj.__name__}.{part}")
+        except ImportError:
+            return None
+    return found
+
+
 def _lookup(file: str, name: str):
     for where in NAMESPACES.get(file, []):
         module_name, _, attrs = where.partition(":")
         obj = importlib.import_module(module_name)
         for part in [p for p in attrs.split(".") if p] + name.split("."):
-            obj = getattr(obj, part, None)
+            obj = _attribute_or_submodule(obj, part)
             if obj is None:
                 break
         if obj is not None and callable(obj):
