@@ -25,6 +25,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# `make test` and test-ray's env tests run in TEST_WORKERS processes (pytest-xdist): 2 halves their
+# time on a 2-core machine (CI's); TEST_WORKERS=auto takes one per core, 0 runs them in one process
+TEST_WORKERS ?= 2
+
 # A second virtualenv for Ray/RLlib, which pins its own Gymnasium (ray[rllib] 2.60: ==1.2.2):
 # the Ray tests and the core env tests run there, the main suite in .venv with the newest one.
 VENV_RAY := .venv-ray
@@ -56,10 +60,6 @@ run: $(STAMP)
 # make train ARGS="--steps 3000000 --seed 1": spacemission train with any options
 train: $(STAMP)
 	$(PY) -m spacemission_training.train_ppo $(ARGS)
-
-# the suite in TEST_WORKERS processes (pytest-xdist): 2 halves its time on a 2-core machine (CI's);
-# make test TEST_WORKERS=auto takes one per core, TEST_WORKERS=0 runs it in this process alone
-TEST_WORKERS ?= 2
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_WORKERS)
