@@ -6,6 +6,7 @@ positions and other helpers live in ``tests/helpers`` (imported as ``tests.helpe
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 
@@ -36,6 +37,37 @@ def _writes_stay_under_pytest_tmp(tmp_path_factory):
         os.environ.pop("SB3_LOGDIR", None)
     else:
         os.environ["SB3_LOGDIR"] = previous
+
+
+class MypyCache:
+    """A mypy cache folder shared by every mypy run of one test session, the processes of
+    pytest-xdist included (the folder is in the session's own temporary tree, which pytest
+    removes with its old runs). The first run analyses the packages and numpy's and torch's
+    stubs (about 55 s here), the next find them cached (about 2 s); mypy rechecks whatever
+    changed and reports a cached module's errors again. ``held()`` lets one mypy run use the
+    folder at a time (its SQLite store is written by one process), so a run waits for another
+    to end rather than analysing everything anew beside it."""
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    @contextlib.contextmanager
+    def held(self):
+        """The folder's path while this process holds it."""
+        import fcntl
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+            yield str(self.folder)
+
+
+@pytest.fixture(scope="session")
+def mypy_cache(tmp_path_factory):
+    """The session's shared ``MypyCache`` (tests/test_typing.py, tests/test_docs_typing.py): an
+    xdist worker's temporary tree is a folder of the session's, which all workers share."""
+    base = tmp_path_factory.getbasetemp()
+    return MypyCache((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "mypy_cache")
 
 
 @pytest.fixture(scope="session")

@@ -42,20 +42,20 @@ def _unexplained(out: subprocess.CompletedProcess, written: dict[str, str]) -> l
             if not any(written.get(e.split(":", 1)[0]) == doc and words in e for doc, words in KNOWN)]
 
 
-def test_the_docs_examples_type_check(tmp_path):
+def test_the_docs_examples_type_check(tmp_path, mypy_cache):
     require_mypy()
     written = _write_units(tmp_path)
     assert len(written) >= 10, written  # the units tests/test_docs_examples.py finds (fewer: a changed finder)
-    out = run_mypy_as_user(tmp_path, sorted(written))
+    out = run_mypy_as_user(tmp_path, sorted(written), mypy_cache)
     errors = _unexplained(out, written)
     assert not errors, "\n".join(f"{e}   (docs/{written.get(e.split(':', 1)[0])})" for e in errors)
     assert out.returncode in (0, 1), out.stderr[-3000:]  # 1: the known errors only; 2 would be mypy's own failure
 
 
-def test_the_check_sees_an_example_that_misuses_the_api(tmp_path):
+def test_the_check_sees_an_example_that_misuses_the_api(tmp_path, mypy_cache):
     """The check can fail: an example passing a str where the env takes an int is reported."""
     require_mypy()
     (tmp_path / "wrong.py").write_text("from spacemission_env import GameConfig\n"
                                        "GameConfig(num_players='two')\n")
-    out = run_mypy_as_user(tmp_path, ["wrong.py"])
+    out = run_mypy_as_user(tmp_path, ["wrong.py"], mypy_cache)
     assert _unexplained(out, {"wrong.py": "none.md"}), out.stdout + out.stderr

@@ -5,15 +5,11 @@ arena and PPO agent) ship ``py.typed`` (PEP 561), so a user's type checker reads
 them, nor in the command line (spacemission_cli) and the trainer (training/spacemission_training),
 programs that ship no ``py.typed``. Skipped, saying so, where mypy is not installed or older than
 the ``dev`` extra's bound (``make install`` installs that extra). Also: a docstring on every exported name and public method of the interfaces."""
-import atexit
-import functools
 import inspect
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
@@ -41,30 +37,23 @@ def require_mypy() -> None:
         pytest.skip(f"mypy {__version__} is older than the dev extra's mypy>=2.0")
 
 
-def run_mypy(paths, cache_dir) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache_dir), "--no-error-summary",
-                           "--hide-error-context", *paths], cwd=ROOT, capture_output=True, text=True, timeout=600)
+def run_mypy(paths, cache) -> subprocess.CompletedProcess:
+    """mypy on ``paths`` of the checkout (pyproject's ``[tool.mypy]``), with the ``mypy_cache``
+    fixture's cache."""
+    with cache.held() as cache_dir:
+        return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", cache_dir, "--no-error-summary",
+                               "--hide-error-context", *paths], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
-@functools.cache
-def _user_cache() -> str:
-    """One mypy cache for this process's checks of user files (removed at exit): the packages,
-    numpy's and torch's stubs are analysed once (about 40 s on a slow machine) instead of in
-    each of the six tests. The user files have distinct module names, and mypy rechecks
-    whatever changed."""
-    folder = tempfile.mkdtemp(prefix="mypy_user_cache_")
-    atexit.register(shutil.rmtree, folder, True)
-    return folder
-
-
-def run_mypy_as_user(folder, names) -> subprocess.CompletedProcess:
+def run_mypy_as_user(folder, names, cache) -> subprocess.CompletedProcess:
     """mypy on a user's files ``names`` in ``folder``, with pyproject's ``[tool.mypy]`` and the
     checkout's packages found as a user's installed copy (agents/ and training/ are folders of
     packages; an editable install's import hook is invisible to mypy)."""
     env = dict(os.environ, MYPYPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
-    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                           "--cache-dir", _user_cache(), "--no-error-summary", "--hide-error-context",
-                           *names], cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+    with cache.held() as cache_dir:
+        return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
+                               "--cache-dir", cache_dir, "--no-error-summary", "--hide-error-context",
+                               *names], cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_each_library_is_marked_typed():
@@ -82,23 +71,24 @@ def test_mypy_targets_the_oldest_supported_python():
     assert project["tool"]["mypy"]["python_version"] == floor
 
 
-def test_mypy_finds_no_error(tmp_path):
-    """mypy on the packages in CHECKED (about 35 s here, a fresh cache each run): every
-    error is listed. Fix the annotation or the code; a ``# type: ignore[code]`` only with a
+def test_mypy_finds_no_error(mypy_cache):
+    """mypy on the packages in CHECKED (about 55 s here with a cold cache, 2 s after another
+    test's run analysed them; mypy reports a cached module's errors again): every error is
+    listed. Fix the annotation or the code; a ``# type: ignore[code]`` only with a
     reason, where the checker cannot follow (numba's run-time names, numpy's dtype overloads)."""
     require_mypy()
-    out = run_mypy(CHECKED, tmp_path / "mypy_cache")
+    out = run_mypy(CHECKED, mypy_cache)
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     assert out.returncode == 0 and not errors, "\n".join(errors) or (out.stdout + out.stderr)[-3000:]
 
 
-def test_mypy_reports_a_wrong_annotation(tmp_path):
+def test_mypy_reports_a_wrong_annotation(tmp_path, mypy_cache):
     """The check above can fail: the same run on a module with a wrong return annotation
     reports it (a misconfigured run that checked nothing would pass silently)."""
     require_mypy()
     bad = tmp_path / "bad_annotation.py"
     bad.write_text("def f(x: int) -> str:\n    return x\n")
-    out = run_mypy([str(bad)], tmp_path / "mypy_cache")
+    out = run_mypy([str(bad)], mypy_cache)
     assert out.returncode == 1 and "bad_annotation.py:2: error: Incompatible return value type" in out.stdout
 
 
@@ -134,7 +124,7 @@ def test_every_public_name_and_method_has_a_docstring():
     assert not missing, sorted(set(missing))
 
 
-def test_make_agent_names_each_registered_class_and_every_agent_is_a_policy(tmp_path):
+def test_make_agent_names_each_registered_class_and_every_agent_is_a_policy(tmp_path, mypy_cache):
     """``make_agent`` with a registered name alone is, to a checker, the class that name
     builds at run time (the registry's entry, so a user reads the bot's own attributes),
     for each game; any other spec is a ``Policy`` (what make_agent checks at run time);
@@ -159,7 +149,7 @@ def test_make_agent_names_each_registered_class_and_every_agent_is_a_policy(tmp_
     expected[len(lines)] = "spacemission_env.policies.Policy"
     src = tmp_path / "agent_types.py"
     src.write_text("\n".join(lines) + "\n")
-    out = run_mypy_as_user(tmp_path, [src.name])
+    out = run_mypy_as_user(tmp_path, [src.name], mypy_cache)
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     assert not errors, "\n".join(errors)
     revealed = {int(m.group(1)): m.group(2) for m in re.finditer(r"agent_types\.py:(\d+): note: Revealed type is \"(.+?)\"",
@@ -197,7 +187,7 @@ def test_the_agents_public_methods_annotate_every_parameter():
     assert classes > 20 and not missing, missing
 
 
-def test_bind_takes_a_config_and_refuses_what_is_none(tmp_path):
+def test_bind_takes_a_config_and_refuses_what_is_none(tmp_path, mypy_cache):
     """What a bot's ``bind`` takes, to a checker: a GameConfig (what the envs pass), a mapping
     with its keys, or an object with ``num_players`` (games.BindConfig, as bind_config reads
     them at run time); a number is an error, for a bot of each game."""
@@ -216,7 +206,7 @@ def test_bind_takes_a_config_and_refuses_what_is_none(tmp_path):
         "    bot.bind({'num_players': 3})\n"
         "    bot.bind(Mine(3))\n"
         "    bot.bind(3)\n")
-    out = run_mypy_as_user(tmp_path, [src.name])
+    out = run_mypy_as_user(tmp_path, [src.name], mypy_cache)
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     refused = 'bind_types.py:12: error: Argument 1 to "bind"'  # one error per bot class of the union
     assert len(errors) == 2 and all(e.startswith(refused) for e in errors), out.stdout
@@ -267,7 +257,7 @@ class MyWideBase(WideBase):
 '''
 
 
-def test_a_users_agent_typed_ndarray_is_a_policy_and_none_stays_out_of_the_protocol(tmp_path):
+def test_a_users_agent_typed_ndarray_is_a_policy_and_none_stays_out_of_the_protocol(tmp_path, mypy_cache):
     """Why ``Policy.act`` and ``BasePolicy.act`` take ``observation: np.ndarray`` although
     BasePolicy (and the bots that read only the mask) also accept None at run time: a
     parameter type is contravariant, so a protocol taking ``np.ndarray | None`` would refuse
@@ -277,7 +267,7 @@ def test_a_users_agent_typed_ndarray_is_a_policy_and_none_stays_out_of_the_proto
     require_mypy()
     src = tmp_path / "policy_types.py"
     src.write_text(POLICY_USER_CODE)
-    out = run_mypy_as_user(tmp_path, [src.name])
+    out = run_mypy_as_user(tmp_path, [src.name], mypy_cache)
     lines = POLICY_USER_CODE.splitlines()
     wide = {i + 1 for i, line in enumerate(lines) if "WIDE-" in line}
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
@@ -316,7 +306,7 @@ REVEALED = [
 ]
 
 
-def test_documented_uses_reveal_their_types(tmp_path):
+def test_documented_uses_reveal_their_types(tmp_path, mypy_cache):
     """The arena's result, the PettingZoo ``env()`` of each module (its ``last()`` has the
     observation unless ``observe=False``: raw_env.last's overloads), a game's labels, a JSON
     state loaded back and the SB3 VecEnv's returns are what a checker reads: none is Any."""
@@ -324,7 +314,7 @@ def test_documented_uses_reveal_their_types(tmp_path):
     pytest.importorskip("stable_baselines3", reason="spacemission_env.sb3 needs the sb3 extra")
     src = tmp_path / "documented_types.py"
     src.write_text("\n".join(code for code, _ in REVEALED) + "\n")
-    out = run_mypy_as_user(tmp_path, [src.name])
+    out = run_mypy_as_user(tmp_path, [src.name], mypy_cache)
     errors = [line for line in out.stdout.splitlines() if ": error:" in line]
     assert not errors, "\n".join(errors)
     revealed = {int(m.group(1)): m.group(2) for m in re.finditer(
