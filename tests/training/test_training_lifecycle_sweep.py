@@ -143,7 +143,9 @@ def test_ctrl_c_stops_with_a_checkpoint_and_resume_continues_exactly(game, sig, 
     assert json.loads((run_dir / "config.json").read_text())["resumed"][0]["step"] == stopped
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+# a second SIGTERM stops through the same stop-at-once as a second Ctrl-C and as SIGTERM in the
+# warm start (the next test): in the slow set
+@pytest.mark.parametrize("sig", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)])
 def test_a_second_ctrl_c_stops_at_once_and_names_the_checkpoint(sig, tmp_path):
     """Before: a traceback (SIGTERM: killed at the first). Now: exit 130 (143 for SIGTERM)
     and the way on, from the last checkpoint."""

@@ -39,11 +39,13 @@ def test_a_row_without_legal_action_is_an_error():
         engine.sample_actions(np.ones((3, 99), dtype=bool))
 
 
-def test_kind_uniform_full_games_match_reference_and_end_by_r_e1():
-    """R-E1 endings (not only R-E3 truncation) in lock-step with the reference engine."""
+@pytest.mark.parametrize("games", [6, pytest.param(12, marks=pytest.mark.slow)])
+def test_kind_uniform_full_games_match_reference_and_end_by_r_e1(games):
+    """R-E1 endings (not only R-E3 truncation) in lock-step with the reference engine: 6 games
+    of each size in the default suite (11 of the 18 end by R-E1), 12 in the slow set."""
     terminated = 0
     for n, rules in ((2, "yucata"), (3, "schmidt"), (4, "yucata")):
-        seeds = range(700_000 + 100 * n, 700_000 + 100 * n + 12 // SCALE)
+        seeds = range(700_000 + 100 * n, 700_000 + 100 * n + max(3, games // SCALE))
         rep = D.run(n, rules, seeds, max_rounds=100, action_seed=n, observations="acting", by_kind=True)
         assert rep.divergences == []
         terminated += rep.ended
