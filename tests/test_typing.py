@@ -72,8 +72,8 @@ def test_mypy_targets_the_oldest_supported_python():
 
 
 def test_mypy_finds_no_error(mypy_cache):
-    """mypy on the packages in CHECKED (about 55 s here with a cold cache, 2 s after another
-    test's run analysed them; mypy reports a cached module's errors again): every error is
+    """mypy on the packages in CHECKED, with the session's shared cache (tests/conftest.py's
+    ``mypy_cache``, which says what it saves): every error is
     listed. Fix the annotation or the code; a ``# type: ignore[code]`` only with a
     reason, where the checker cannot follow (numba's run-time names, numpy's dtype overloads)."""
     require_mypy()

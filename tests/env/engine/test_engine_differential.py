@@ -3,10 +3,10 @@
 Random legal play with the same seeds in both engines, every player count and both
 rule sets; after every action the full state (to_reference == reference GameState),
 the legal mask, observations (every type: info, recall, seer), scores, rewards and terminal flags are
-compared (spacemission_env/space_mission/engine/differential.py). Default run: 1,016 games
-(``pytest -m slow``: 2,016, twice as many of each kind but the full-length games); under
-NUMBA_DISABLE_JIT=1 the counts shrink tenfold. ``pytest -m slow`` (or
-benchmarks/differential.py) plays 100,000.
+compared (spacemission_env/space_mission/engine/differential.py). Default run: 1,016 games;
+under NUMBA_DISABLE_JIT=1 the counts shrink tenfold. ``pytest -m slow`` plays 2,016 (twice
+as many of each kind but the full-length games) and 100,000 short ones (as
+benchmarks/differential.py does).
 """
 import os
 
