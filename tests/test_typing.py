@@ -37,12 +37,16 @@ def require_mypy() -> None:
         pytest.skip(f"mypy {__version__} is older than the dev extra's mypy>=2.0")
 
 
-def run_mypy(paths, cache) -> subprocess.CompletedProcess:
-    """mypy on ``paths`` of the checkout (pyproject's ``[tool.mypy]``), with the ``mypy_cache``
-    fixture's cache."""
+def _mypy(args, cache, **run) -> subprocess.CompletedProcess:
+    """``python -m mypy ARGS`` with the ``mypy_cache`` fixture's cache, held while it runs."""
     with cache.held() as cache_dir:
         return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", cache_dir, "--no-error-summary",
-                               "--hide-error-context", *paths], cwd=ROOT, capture_output=True, text=True, timeout=600)
+                               "--hide-error-context", *args], capture_output=True, text=True, timeout=600, **run)
+
+
+def run_mypy(paths, cache) -> subprocess.CompletedProcess:
+    """mypy on ``paths`` of the checkout (pyproject's ``[tool.mypy]``)."""
+    return _mypy(paths, cache, cwd=ROOT)
 
 
 def run_mypy_as_user(folder, names, cache) -> subprocess.CompletedProcess:
@@ -50,10 +54,7 @@ def run_mypy_as_user(folder, names, cache) -> subprocess.CompletedProcess:
     checkout's packages found as a user's installed copy (agents/ and training/ are folders of
     packages; an editable install's import hook is invisible to mypy)."""
     env = dict(os.environ, MYPYPATH=os.pathsep.join(str(ROOT / p) for p in ("agents", "training", ".")))
-    with cache.held() as cache_dir:
-        return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                               "--cache-dir", cache_dir, "--no-error-summary", "--hide-error-context",
-                               *names], cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+    return _mypy(["--config-file", str(ROOT / "pyproject.toml"), *names], cache, cwd=folder, env=env)
 
 
 def test_each_library_is_marked_typed():
