@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run train test test-slow install bench differential clean browser install-ray test-ray test-python test-mindeps
+.PHONY: run train test test-integration test-slow install bench differential clean browser install-ray test-ray test-python test-mindeps
 
 # make run: train a PPO agent on a short budget, then an arena table (docs/training.md).
 # Scale it: make run STEPS=3000000 GAMES=1000
@@ -63,6 +63,13 @@ train: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_WORKERS)
+
+# the integration set (pytest -m integration, opt-in like the slow set; CI runs it after make test):
+# the distributions built and installed in fresh virtualenvs (the core install from the package
+# index), mypy on the packages and the docs' examples, the notebooks executed, and `spacemission
+# train` stopped by Ctrl-C/SIGTERM and resumed in subprocesses (about 2.5 minutes in two processes)
+test-integration: $(STAMP)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) -m 'integration and not slow'
 
 # Debian's chromium for the browser test of `spacemission serve` (Playwright drives it; its own
 # browser download is not used). Without it that test is skipped with the reason.

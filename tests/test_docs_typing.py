@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from tests.test_docs_examples import BLOCKS, examples
 from tests.test_readme import BLOCKS as README_BLOCKS
 from tests.test_typing import require_mypy, run_mypy_as_user
+
+pytestmark = pytest.mark.integration  # mypy runs (make test-integration; CI runs it)
 
 # errors that are the checker's, not the example's: (doc file, words of the error) -> why
 KNOWN = {

@@ -41,6 +41,7 @@ def test_notebook_is_generated_by_the_tool(name):
         f"run tools/make_notebook.py --notebook {name} after editing its cells"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", sorted(PRINTS))
 def test_notebook_executes(name):
     nbformat = pytest.importorskip("nbformat")

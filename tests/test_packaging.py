@@ -136,6 +136,7 @@ def sdist(tmp_path_factory):
     return build_sdist(clean_copy(tmp_path_factory.mktemp("sdist-source")), tmp_path_factory.mktemp("sdist"))
 
 
+@pytest.mark.integration
 def test_the_sdist_holds_the_checkout(sdist):
     """The sdist is the checkout less its dot-files (.gitignore, .ci/): besides the packages,
     every test with tests/helpers and conftest.py, and the docs, notebook, tools, benchmarks and
@@ -146,6 +147,7 @@ def test_the_sdist_holds_the_checkout(sdist):
     assert packed == expected, (sorted(packed - expected), sorted(expected - packed))
 
 
+@pytest.mark.integration
 def test_the_sdist_leaves_out_what_runs_write(tmp_path):
     """Files a checkout gathers as it is used (bytecode and numba's cache in __pycache__, run
     folders, notebook checkpoints) stay out of the sdist even where they sit in a folder it takes."""
@@ -160,6 +162,7 @@ def test_the_sdist_leaves_out_what_runs_write(tmp_path):
     assert not packed & set(planted), sorted(packed & set(planted))
 
 
+@pytest.mark.integration
 def test_the_tests_run_from_the_sdist(sdist, tmp_path):
     """An unpacked sdist runs its tests (they import tests.helpers, and read the docs)."""
     with tarfile.open(sdist) as t:
@@ -174,6 +177,7 @@ def test_the_tests_run_from_the_sdist(sdist, tmp_path):
     assert " passed" in ran.stdout and " error" not in ran.stdout, ran.stdout[-3000:]
 
 
+@pytest.mark.integration
 def test_a_wheel_built_from_the_sdist_is_the_checkouts(sdist, wheel, tmp_path):
     """``python -m build`` builds the wheel from the sdist: the same files as from the checkout."""
     with tarfile.open(sdist) as t:
@@ -182,6 +186,7 @@ def test_a_wheel_built_from_the_sdist_is_the_checkouts(sdist, wheel, tmp_path):
     assert wheel_files(build_wheel(root, tmp_path / "wheel")) == wheel_files(wheel)
 
 
+@pytest.mark.integration
 def test_a_stale_build_folder_does_not_leak_into_the_wheel(tmp_path):
     """setuptools packs all of build/lib, which it reuses from an earlier build in the same checkout
     (pypa/setuptools#1871): a module deleted since went into the wheel (spacemission_env/ghost.py
@@ -205,6 +210,7 @@ def installed_name(checkout_path: str) -> str | None:
     return None
 
 
+@pytest.mark.integration
 def test_the_wheel_holds_the_package_files_of_the_checkout_and_nothing_else(wheel):
     """Every module and data file the code reads at run time (each game's data/*.json, the
     shipped models, the web page's static/ files) is in the wheel, and no file that is not in the
@@ -215,6 +221,7 @@ def test_the_wheel_holds_the_package_files_of_the_checkout_and_nothing_else(whee
     assert packed == expected, (sorted(packed - expected), sorted(expected - packed))
 
 
+@pytest.mark.integration
 def test_the_wheel_marks_the_checked_packages_typed(wheel):
     """PEP 561: py.typed in the wheel tells a user's type checker (mypy, pyright) to read a
     package's annotations; without it every name from the package is Any. The two packages
@@ -227,6 +234,7 @@ def wheel_metadata(path: Path) -> str:
         return next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
 
 
+@pytest.mark.integration
 def test_the_wheel_carries_the_licence_text(wheel):
     """pyproject says MIT, whose terms ask that the notice go with every copy: the wheel holds
     the checkout's LICENSE (setuptools takes LICENSE* by default)."""
@@ -235,6 +243,7 @@ def test_the_wheel_carries_the_licence_text(wheel):
     assert texts == [(ROOT / "LICENSE").read_text()] and "MIT License" in texts[0]
 
 
+@pytest.mark.integration
 def test_the_summary_names_every_game(wheel):
     """What ``pip show`` says of the distribution: not one game's environment."""
     from spacemission_env.games import GAMES, get_game
@@ -243,6 +252,7 @@ def test_the_summary_names_every_game(wheel):
     assert all(get_game(name).description.title in summary for name in GAMES), summary
 
 
+@pytest.mark.integration
 def test_the_version_is_spacemission_env_version(tmp_path):
     """One version: the package's ``__version__`` (``spacemission --version``, saved models) is
     the distribution's (``pip show``, importlib.metadata)."""
@@ -256,6 +266,7 @@ def test_the_version_is_spacemission_env_version(tmp_path):
     assert "\nVersion: 9.8.7\n" in wheel_metadata(build_wheel(source, tmp_path / "wheel"))
 
 
+@pytest.mark.integration
 def test_wheel_installs_only_prefixed_top_level_modules(wheel):
     """No generic top-level ``agents`` / ``training`` / ``cli`` in site-packages (they
     collide with other distributions): the wheel holds exactly the prefixed packages."""
@@ -301,6 +312,7 @@ print("served")
 """
 
 
+@pytest.mark.integration
 def test_the_installed_wheel_runs_the_cli_models_and_page(wheel, tmp_path):
     """The wheel installed in a fresh virtualenv (its dependencies from the running interpreter's
     site-packages, added by a .pth file, so no download; the checkout neither on the path nor the
@@ -340,6 +352,7 @@ def test_the_readme_has_core_only_examples():
     assert len(env_examples()) >= 4  # rules engine, AEC, vector env, Gymnasium, fast engine
 
 
+@pytest.mark.integration
 def test_core_install_runs_the_readme_env_examples(wheel, tmp_path):
     """A fresh virtualenv with the wheel and its core dependencies only (from the package
     index, as a user installs it): the README's env examples run, no extra is present, and

@@ -9,9 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 HIDDEN = ("torch", "stable_baselines3", "sb3_contrib", "ray", "tensorboard")
 FOLDERS = ("tests/env", "tests/agents", "tests/cli", "tests/test_python_versions.py")
+
+pytestmark = pytest.mark.integration  # a collection of those folders in a subprocess (make test-integration)
 
 
 def _collect(folders, hidden=HIDDEN):

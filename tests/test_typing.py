@@ -72,6 +72,7 @@ def test_mypy_targets_the_oldest_supported_python():
     assert project["tool"]["mypy"]["python_version"] == floor
 
 
+@pytest.mark.integration
 def test_mypy_finds_no_error(mypy_cache):
     """mypy on the packages in CHECKED, with the session's shared cache (tests/conftest.py's
     ``mypy_cache``, which says what it saves): every error is
@@ -83,6 +84,7 @@ def test_mypy_finds_no_error(mypy_cache):
     assert out.returncode == 0 and not errors, "\n".join(errors) or (out.stdout + out.stderr)[-3000:]
 
 
+@pytest.mark.integration
 def test_mypy_reports_a_wrong_annotation(tmp_path, mypy_cache):
     """The check above can fail: the same run on a module with a wrong return annotation
     reports it (a misconfigured run that checked nothing would pass silently)."""
@@ -125,6 +127,7 @@ def test_every_public_name_and_method_has_a_docstring():
     assert not missing, sorted(set(missing))
 
 
+@pytest.mark.integration
 def test_make_agent_names_each_registered_class_and_every_agent_is_a_policy(tmp_path, mypy_cache):
     """``make_agent`` with a registered name alone is, to a checker, the class that name
     builds at run time (the registry's entry, so a user reads the bot's own attributes),
@@ -188,6 +191,7 @@ def test_the_agents_public_methods_annotate_every_parameter():
     assert classes > 20 and not missing, missing
 
 
+@pytest.mark.integration
 def test_bind_takes_a_config_and_refuses_what_is_none(tmp_path, mypy_cache):
     """What a bot's ``bind`` takes, to a checker: a GameConfig (what the envs pass), a mapping
     with its keys, or an object with ``num_players`` (games.BindConfig, as bind_config reads
@@ -258,6 +262,7 @@ class MyWideBase(WideBase):
 '''
 
 
+@pytest.mark.integration
 def test_a_users_agent_typed_ndarray_is_a_policy_and_none_stays_out_of_the_protocol(tmp_path, mypy_cache):
     """Why ``Policy.act`` and ``BasePolicy.act`` take ``observation: np.ndarray`` although
     BasePolicy (and the bots that read only the mask) also accept None at run time: a
@@ -307,6 +312,7 @@ REVEALED = [
 ]
 
 
+@pytest.mark.integration
 def test_documented_uses_reveal_their_types(tmp_path, mypy_cache):
     """The arena's result, the PettingZoo ``env()`` of each module (its ``last()`` has the
     observation unless ``observe=False``: raw_env.last's overloads), a game's labels, a JSON

@@ -94,9 +94,12 @@ def finished(tmp_path_factory):
 
 # --- Ctrl-C and resume ---------------------------------------------------------------------
 
-# SIGTERM stops through the same handler and checkpoint as Ctrl-C (lifecycle.Interrupt): the
-# default suite checks its stop (exit 143, the checkpoint, the logs); resuming after it, the
-# same resume as after Ctrl-C's checkpoint, is in the slow set (make test-slow)
+# The signal tests run `spacemission train` in subprocesses (10-30 s each, torch imported in each):
+# the integration set (make test-integration, which CI runs after make test). SIGTERM stops through
+# the same handler and checkpoint as Ctrl-C (lifecycle.Interrupt): that set checks its stop (exit
+# 143, the checkpoint, the logs); resuming after it, the same resume as after Ctrl-C's checkpoint,
+# is in the slow set (make test-slow)
+@pytest.mark.integration
 @pytest.mark.parametrize("game, sig, resume", [
     ("spacemission", signal.SIGINT, True), ("red_planet", signal.SIGINT, True),
     ("spacemission", signal.SIGTERM, False),
@@ -145,6 +148,7 @@ def test_ctrl_c_stops_with_a_checkpoint_and_resume_continues_exactly(game, sig, 
 
 # a second SIGTERM stops through the same stop-at-once as a second Ctrl-C and as SIGTERM in the
 # warm start (the next test): in the slow set
+@pytest.mark.integration
 @pytest.mark.parametrize("sig", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)])
 def test_a_second_ctrl_c_stops_at_once_and_names_the_checkpoint(sig, tmp_path):
     """Before: a traceback (SIGTERM: killed at the first). Now: exit 130 (143 for SIGTERM)
@@ -165,6 +169,7 @@ def test_a_second_ctrl_c_stops_at_once_and_names_the_checkpoint(sig, tmp_path):
     assert _ckpt_step(run_dir) == 8192
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_before_the_first_checkpoint_says_there_is_none(sig, tmp_path):
     """Interrupted in the warm start: before, a traceback (SIGTERM: killed without a word,
