@@ -97,6 +97,20 @@ def _shape(path) -> tuple:
     return tuple("*" if isinstance(k, int) else k for k in path)
 
 
+def _copied(tree):
+    """A deep copy of a JSON document (dicts, lists and immutable scalars, as copy.deepcopy
+    makes it), in half of copy.deepcopy's time: the fuzz copies its documents about 20,000
+    times a run. Any other object is left to copy.deepcopy."""
+    kind = type(tree)
+    if kind is dict:
+        return {k: _copied(v) for k, v in tree.items()}
+    if kind is list:
+        return [_copied(v) for v in tree]
+    if tree is None or kind in (int, float, str, bool):
+        return tree
+    return copy.deepcopy(tree)
+
+
 def _at(doc, path):
     node = doc
     for key in path[:-1]:
@@ -105,7 +119,7 @@ def _at(doc, path):
 
 
 def _replaced(doc, path, value):
-    d = copy.deepcopy(doc)
+    d = _copied(doc)
     _at(d, path)[path[-1]] = value
     return d
 
@@ -140,36 +154,36 @@ def variants(doc: dict, rng: random.Random, per_kind: int | None = None):
             for new in _scalar_values(v):
                 yield f"{name} = {new!r}", _replaced(doc, p, new)
         if isinstance(parent, dict):  # a key removed, misspelt
-            d = copy.deepcopy(doc)
+            d = _copied(doc)
             del _at(d, p)[p[-1]]
             yield f"{name} removed", d
-            d = copy.deepcopy(doc)
+            d = _copied(doc)
             node = _at(d, p)
             node[p[-1] + "_"] = node.pop(p[-1])
             yield f"{name} misspelt", d
         else:  # a list element dropped, duplicated, appended twice
-            d = copy.deepcopy(doc)
+            d = _copied(doc)
             del _at(d, p)[p[-1]]
             yield f"{name} dropped", d
-            d = copy.deepcopy(doc)
-            _at(d, p).insert(p[-1], copy.deepcopy(v))
+            d = _copied(doc)
+            _at(d, p).insert(p[-1], _copied(v))
             yield f"{name} duplicated", d
             if len(parent) > 1:
                 j = rng.randrange(len(parent))
                 if parent[j] != v:
-                    d = copy.deepcopy(doc)
+                    d = _copied(doc)
                     node = _at(d, p)
                     node[p[-1]], node[j] = node[j], node[p[-1]]
                     yield f"{name} swapped with [{j}]", d
         if isinstance(v, dict):
-            d = copy.deepcopy(doc)
+            d = _copied(doc)
             _at(d, p + ("x",))["extra"] = 1
             yield f"{name}/extra added", d
         if isinstance(v, list):
-            d = copy.deepcopy(doc)
-            _at(d, p + (0,)).append(copy.deepcopy(v[-1]) if v else 0)
+            d = _copied(doc)
+            _at(d, p + (0,)).append(_copied(v[-1]) if v else 0)
             yield f"{name} appended", d
-    d = copy.deepcopy(doc)
+    d = _copied(doc)
     d["extra"] = 1
     yield "extra key added", d
     yield from _moves(doc, paths, rng, per_kind)
@@ -188,7 +202,7 @@ def _moves(doc, paths, rng, per_kind):
     for (pa, va), (pb, _vb) in pairs:
         i = rng.randrange(len(va))
         for move in (False, True):
-            d = copy.deepcopy(doc)
+            d = _copied(doc)
             a, b = _at(d, pa + (0,)), _at(d, pb + (0,))
             item = a[i]
             if move:
@@ -207,7 +221,7 @@ def _transfers(doc, paths, rng, per_kind):
     if per_kind is not None:
         pairs = rng.sample(pairs, min(len(pairs), 4 * per_kind))
     for a, b in pairs:
-        d = copy.deepcopy(doc)
+        d = _copied(doc)
         _at(d, a)[a[-1]] -= 1
         _at(d, b)[b[-1]] += 1
         yield f"1 from {'/'.join(map(str, a))} to {'/'.join(map(str, b))}", d
@@ -241,7 +255,7 @@ def turn_variants(doc: dict, game: str):
             for key, values in {"acted": [True, False], "commit": [None, "Pilot", "Explorer"]}.items():
                 for v in values:
                     if v != doc["players"][q][key]:
-                        players = copy.deepcopy(doc["players"])
+                        players = _copied(doc["players"])
                         players[q][key] = v
                         yield f"players/{q}/{key} = {v!r}", dict(doc, players=players)
 
@@ -262,7 +276,7 @@ def _sm_canonical(doc: dict) -> dict:
     """Space Mission's documented freedoms of form that load unchanged in meaning: zero tile
     counts may be written, a seat without reservations may be given as {}, scanned
     positions and last visits may come in any order (docs/state_json.md)."""
-    d = copy.deepcopy(doc)
+    d = _copied(doc)
     counts = lambda tiles: {k: v for k, v in tiles.items() if v != 0}  # noqa: E731
     for entry in d["ring"]:
         entry["pile"] = counts(entry["pile"])
@@ -351,7 +365,7 @@ def rp_game() -> Game:
 def check(game: Game, label: str, doc: dict, seed: int = 0, engines: bool = True) -> str:
     """The property of one variant; "loaded" or "refused"."""
     text = json.dumps(doc)
-    before = copy.deepcopy(doc)
+    before = _copied(doc)
     try:
         game.from_dict(doc)
     except (ValueError, TypeError):
