@@ -26,11 +26,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # `make test` and test-ray's env tests run in TEST_WORKERS processes (pytest-xdist): 2 halves their
-# time on a 2-core machine (CI's); TEST_WORKERS=auto takes one per core, 0 runs them in one process.
-# worksteal (xdist >= 3.2): a process that runs out of tests takes half of the other's queue, so
-# neither waits at the end behind a long test
+# time on a 2-core machine (CI's); TEST_WORKERS=auto takes one per core, 0 runs them in one process
 TEST_WORKERS ?= 2
-XDIST = -n $(TEST_WORKERS) --dist worksteal
 
 # A second virtualenv for Ray/RLlib, which pins its own Gymnasium (ray[rllib] 2.60: ==1.2.2):
 # the Ray tests and the core env tests run there, the main suite in .venv with the newest one.
@@ -65,14 +62,14 @@ train: $(STAMP)
 	$(PY) -m spacemission_training.train_ppo $(ARGS)
 
 test: $(STAMP)
-	$(PY) -m pytest -q $(XDIST)
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 # the integration set (pytest -m integration, opt-in like the slow set; CI runs it after make test):
 # the distributions built and installed in fresh virtualenvs (the core install from the package
 # index), mypy on the packages and the docs' examples, the notebooks executed, and `spacemission
 # train` stopped by Ctrl-C/SIGTERM and resumed in subprocesses (about 2.5 minutes in two processes)
 test-integration: $(STAMP)
-	$(PY) -m pytest -q $(XDIST) -m 'integration and not slow'
+	$(PY) -m pytest -q -n $(TEST_WORKERS) -m 'integration and not slow'
 
 # Debian's chromium for the browser test of `spacemission serve` (Playwright drives it; its own
 # browser download is not used). Without it that test is skipped with the reason.
