@@ -67,7 +67,7 @@ test: $(STAMP)
 # the integration set (pytest -m integration, opt-in like the slow set; CI runs it after make test):
 # the distributions built and installed in fresh virtualenvs (the core install from the package
 # index), mypy on the packages and the docs' examples, the notebooks executed, and `spacemission
-# train` stopped by Ctrl-C/SIGTERM and resumed in subprocesses (about 2.5 minutes in two processes)
+# train` stopped by Ctrl-C/SIGTERM and resumed in subprocesses (about 3 minutes in two processes)
 test-integration: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_WORKERS) -m 'integration and not slow'
 
