@@ -8,17 +8,12 @@ import shlex
 
 import pytest
 
-from tests.helpers.paths import ROOT
-
-try:
-    import tomllib  # novermin (guarded)
-except ImportError:  # Python 3.10: pytest's own dependency
-    import tomli as tomllib
+from tests.helpers.paths import ROOT, pyproject
 
 
 def _default_deselected() -> set[str]:
     """The markers pyproject's ``addopts`` keeps out of a plain ``pytest`` run."""
-    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["addopts"]
+    addopts = pyproject()["tool"]["pytest"]["ini_options"]["addopts"]
     args = shlex.split(addopts)
     expr = args[args.index("-m") + 1]
     return set(re.findall(r"not (\w+)", expr))

@@ -3,19 +3,15 @@ the bounded requirements of the core and every extra, and tools/test_mindeps.py 
 the oldest releases and runs the tests against them, not run here) pins every bound of the core."""
 import re
 
-from tests.helpers.paths import ROOT, load_tool
+from tests.helpers.paths import ROOT, load_tool, pyproject
 
-try:
-    import tomllib  # novermin (guarded)
-except ImportError:  # Python 3.10: pytest's own dependency
-    import tomli as tomllib
 
 ROW = re.compile(r"^\| `([^`]+)` \| ([\w-]+) \|", re.M)
 
 
 def bounded_requirements() -> dict[str, str]:
     """{requirement: extra ("core" for the dependencies)} of every requirement with a lower bound."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    project = pyproject()["project"]
     groups = {"core": project["dependencies"], **project["optional-dependencies"]}
     return {req: extra for extra, reqs in groups.items() for req in reqs
             if ">=" in req and not req.startswith(project["name"])}
@@ -29,7 +25,7 @@ def test_the_table_names_every_lower_bound_of_pyproject():
 def test_the_script_pins_every_core_bound_at_its_oldest_release():
     tool = load_tool("test_mindeps")
     pins = tool.pins()
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    project = pyproject()["project"]
     for req in project["dependencies"]:
         name, bound = re.match(r"([\w-]+)>=([\d.]+)", req).groups()
         assert f"{name}=={bound}.*" in pins, (req, pins)

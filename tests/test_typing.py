@@ -13,12 +13,8 @@ import sys
 
 import pytest
 
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import ROOT, pyproject
 
-try:
-    import tomllib  # novermin (guarded)
-except ImportError:  # Python 3.10: pytest's own dependency
-    import tomli as tomllib
 
 # what mypy checks, as paths from the repository root (mypy finds the packages' names from them)
 CHECKED = ("spacemission_env", "agents/spacemission_agents", "spacemission_cli", "training/spacemission_training")
@@ -67,7 +63,7 @@ def test_each_library_is_marked_typed():
 def test_mypy_targets_the_oldest_supported_python():
     """[tool.mypy] python_version is requires-python's floor: an annotation only a newer
     Python reads (``X | Y`` at run time, ``typing.Self``) is an error, not a user's surprise."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = pyproject()
     floor = re.fullmatch(r">=(3\.\d+)", project["project"]["requires-python"]).group(1)
     assert project["tool"]["mypy"]["python_version"] == floor
 

@@ -13,3 +13,12 @@ def load_tool(name: str, folder: str = "tools"):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def pyproject() -> dict:
+    """pyproject.toml, parsed (tomllib; on Python 3.10 tomli, pytest's own dependency there)."""
+    try:
+        import tomllib  # novermin (guarded)
+    except ImportError:
+        import tomli as tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())

@@ -6,12 +6,8 @@ from importlib.metadata import version
 import pytest
 from packaging.requirements import Requirement
 
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import pyproject
 
-try:
-    import tomllib  # novermin (guarded)
-except ImportError:  # Python 3.10: pytest's own dependency
-    import tomli as tomllib
 
 pytest.importorskip("sb3_contrib")
 
@@ -19,7 +15,7 @@ PACKAGES = ("stable-baselines3", "sb3-contrib")
 
 
 def sb3_extra() -> dict[str, Requirement]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    project = pyproject()["project"]
     reqs = [Requirement(r) for r in project["optional-dependencies"]["sb3"]]
     return {r.name: r for r in reqs}
 
