@@ -24,7 +24,8 @@ import time
 import numpy as np
 
 from spacemission_agents.netsearch import NetSearchAgent
-from spacemission_agents.ppo import PPOAgent, one_blas_thread
+from spacemission_agents.model_files import one_blas_thread
+from spacemission_agents.ppo import PPOAgent
 from spacemission_env.checks import UsageParser  # every command's parser: echoed values cut
 from spacemission_env.games import GameConfig
 from spacemission_env.space_mission import engine

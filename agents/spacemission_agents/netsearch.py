@@ -77,7 +77,8 @@ from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
 
 from ._search_rollout import GreedyRollout, simulate
-from .ppo import PPOAgent, one_blas_thread
+from .model_files import one_blas_thread
+from .ppo import PPOAgent
 from .search import (ROLLOUT_BYTES, _number as search_number, check_budget, check_recall_rows, observation_rng,
                      stage_key, unbound_game)
 from .value import SHIPPED_VALUES, ValueNet

@@ -201,24 +201,24 @@ def test_one_blas_thread_limits_once_when_nested(monkeypatch):
     """BLAS runs on one thread inside the context and as before outside it; a nested use
     (a search's forward passes inside its decision) sets no second limit."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    from spacemission_agents import ppo
+    from spacemission_agents import model_files
 
     def blas_threads():
         return [m["num_threads"] for m in threadpoolctl.threadpool_info() if m["user_api"] == "blas"]
 
     before = blas_threads()
-    with ppo.one_blas_thread():
+    with model_files.one_blas_thread():
         pass  # makes the controller
     calls = []
-    real = ppo._BLAS[0].limit
-    monkeypatch.setattr(ppo._BLAS[0], "limit", lambda **kw: calls.append(kw) or real(**kw))
-    with ppo.one_blas_thread():
+    real = model_files._BLAS[0].limit
+    monkeypatch.setattr(model_files._BLAS[0], "limit", lambda **kw: calls.append(kw) or real(**kw))
+    with model_files.one_blas_thread():
         assert all(n == 1 for n in blas_threads())
-        with ppo.one_blas_thread():
+        with model_files.one_blas_thread():
             assert all(n == 1 for n in blas_threads())
         assert all(n == 1 for n in blas_threads())
     assert len(calls) == 1 and blas_threads() == before
-    with ppo.one_blas_thread():
+    with model_files.one_blas_thread():
         pass
     assert len(calls) == 2
 

@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pytest
 
+from spacemission_agents import model_files
 from spacemission_agents import ppo as ppo_module
 from spacemission_agents.netsearch import NetSearchAgent
 from spacemission_agents.ppo import PPOAgent, layout_hash
@@ -185,7 +186,7 @@ def test_a_huge_archive_is_refused_before_its_arrays_are_read(policy_arrays, tmp
     """Before: every array was read into memory whatever its size (a small compressed file
     can hold gigabytes of zeros)."""
     path = _save(tmp_path / "m.npz", policy_arrays)
-    monkeypatch.setattr(ppo_module, "MAX_FILE_BYTES", 100_000)
+    monkeypatch.setattr(model_files, "MAX_FILE_BYTES", 100_000)
     with pytest.raises(ValueError, match=r"bytes uncompressed, more than a model may \(100,000\)"):
         PPOAgent.load(path)
     monkeypatch.undo()

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from spacemission_agents.netsearch import NetSearchAgent
-from spacemission_agents.ppo import PPOAgent, save_npz_file
+from spacemission_agents.model_files import save_npz_file
+from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.search import SearchAgent
 from spacemission_agents.value import ValueNet
 from spacemission_env.checks import PATH_CHARS, shown_path

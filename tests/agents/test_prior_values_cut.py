@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from spacemission_agents.heuristic import HeuristicAgent
-from spacemission_agents.ppo import PPOAgent, save_npz_file
+from spacemission_agents.model_files import save_npz_file
+from spacemission_agents.ppo import PPOAgent
 from spacemission_agents.red_planet.heuristic import HeuristicBot
 from spacemission_agents.registry import make_agent
 

@@ -146,7 +146,7 @@ def test_parse_weights_messages_for_short_values_are_unchanged():
 
 
 def _model_with_prior_params(path, **changed):
-    from spacemission_agents.ppo import save_npz_file
+    from spacemission_agents.model_files import save_npz_file
 
     agent = PPOAgent.load(SHIPPED)
     meta = {**agent.metadata, "prior": {**agent.metadata["prior"],
