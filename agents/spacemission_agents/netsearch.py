@@ -76,11 +76,11 @@ from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
 
+from ._search_common import (ROLLOUT_BYTES, check_budget, check_recall_rows, number_setting, observation_rng, stage_key,
+                             unbound_game)
 from ._search_rollout import GreedyRollout, simulate
 from .model_files import one_blas_thread
 from .ppo import PPOAgent
-from .search import (ROLLOUT_BYTES, _number as search_number, check_budget, check_recall_rows, observation_rng,
-                     stage_key, unbound_game)
 from .value import SHIPPED_VALUES, ValueNet
 
 __all__ = ["NetSearchAgent"]
@@ -100,7 +100,7 @@ WAVE_FIXED = 6.0
 
 
 def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
-    return search_number(name, value, low, integer, allow_none, owner="NetSearchAgent")
+    return number_setting(name, value, low, integer, allow_none, owner="NetSearchAgent")
 
 
 def _fraction(name: str, value) -> float:
@@ -355,7 +355,7 @@ class NetSearchAgent(BasePolicy):
                             "seconds": elapsed, "action": int(cands[best])}
         return int(cands[best])
 
-    # the key of the running cost of a simulation (search.stage_key: players, round //
+    # the key of the running cost of a simulation (_search_common.stage_key: players, round //
     # STAGE_ROUNDS, end triggered, R-E1: after the trigger a simulation plays out the round only)
     _stage = staticmethod(stage_key)
 

@@ -68,25 +68,22 @@ batches from the measured cost of a rollout, and a batch that could not fit is r
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 
 import numpy as np
 
 from spacemission_env.checks import check_memory, count_text, is_int, shown
-from spacemission_env.engine_common import check_seat_present, kernel_input
 from spacemission_env.games import BindConfig, bind_config
-from spacemission_env.obs_layout import required_block_span
 from spacemission_env import decode
 from spacemission_env.space_mission import engine
 from spacemission_env.space_mission.actions import NUM_ACTIONS
 from spacemission_env.space_mission.config import check_game_config
 from spacemission_env.space_mission.determinize import sample_worlds_from_observation
-from spacemission_env.space_mission.components import MAX_PLAYERS, MIN_PLAYERS
-from spacemission_env.space_mission.encoding import CLIP, observation_layout, observation_size
-from spacemission_env.policies import BasePolicy, check_masks
+from spacemission_env.policies import BasePolicy
 
+from ._search_common import (ROLLOUT_BYTES, check_budget, check_recall_rows, number_setting,
+                             observation_rng, rollout_agent_seed, stage_key, unbound_game)
 from ._search_rollout import AgentRollout, GreedyRollout, KindRandomRollout, simulate
 
 __all__ = ["SearchAgent"]
@@ -96,116 +93,10 @@ PRIORS = ("auto", "ppo", "heuristic", None)
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 LEAF_SCALE = 10.0  # points of margin at which a cut leaf counts as about a win (tanh)
 HEAD_PER_PLAYER = 4  # default heuristic steps at the head of a rollout, per player
-STAGE_ROUNDS = 4  # rounds per stage of the game, for the rollout cost estimates
 _FIRST_ROW_COST = 1.5e-4  # x players^2: seconds per rollout before any was measured (default head)
-# a lower bound of one rollout's memory at the peak of its batch (sampled world, its copies, the
-# simulation's buffers): 10 KB were measured at 2 players, whose game state alone is 746 bytes
-ROLLOUT_BYTES = 8 * 1024
 # a batch holds at least 1/8 of ``iterations`` where that is much (paired: about a quarter in its first;
 # halving: a 1/ceil(log2 C) share, at most 7 rounds for 100 actions, less one rollout per candidate)
 MIN_BATCH_SHARE = 8
-
-
-def _finite(value) -> bool:
-    """``value`` (a number) is finite as a float: an int past float's range (10**400), which
-    math.isfinite answers with OverflowError, is not."""
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
-def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False, owner: str = "SearchAgent"):
-    """``value`` checked as a number >= ``low`` (ValueError naming ``owner`` and ``name``)."""
-    if value is None and allow_none:
-        return None
-    ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.integer, np.floating))
-    if isinstance(value, bool) or not ok or not (integer or _finite(value)) or value < low:
-        kind = "an integer" if integer else "a finite number"
-        raise ValueError(f"{owner}: {name} must be {kind} >= {low}{' or None' if allow_none else ''}, got {shown(value)}")
-    return int(value) if integer else float(value)
-
-
-def check_budget(value, owner: str) -> float:
-    """A time budget: a finite number of seconds > 0 (one ValueError, naming ``owner``, for a
-    negative, zero, infinite or non-numeric one)."""
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not ok or not _finite(value) or value <= 0:
-        raise ValueError(f"{owner}: budget must be a finite number of seconds > 0, got {shown(value)}")
-    return float(value)
-
-
-# the "recall" observation's seat_present block (1 for each seat in the game, from the observer on)
-_RECALL_SEATS = required_block_span(observation_layout("recall"), "seat_present")
-
-
-def check_recall_rows(who: str, observations, action_masks, num_actions: int | None = None):
-    """(observations, masks) of a search bot's ``act_batch``: int8 "recall" rows and bool
-    masks with a legal action in every row (``kernel_input``: C-contiguous and writeable), each
-    row's seat_present block that of a 2..5 player game (engine_common.check_seat_present, as
-    the other bots check it: the search reads its player count there); ValueError naming
-    ``who`` otherwise."""
-    masks = check_masks(action_masks, num_actions)
-    obs = np.asarray(observations)
-    d = observation_size("recall")
-    if obs.ndim != 2 or obs.shape != (masks.shape[0], d) or obs.dtype != np.int8:
-        raise ValueError(f"{who}: observations must be int8 of shape [{masks.shape[0]}, {d}] "
-                         f"(observation_type 'recall'), got {obs.dtype} {obs.shape}")
-    if masks.shape[0] and not masks.any(axis=1).all():
-        raise ValueError(f"{who}: mask row {int(np.argmin(masks.any(axis=1)))} has no legal action")
-    start, stop = _RECALL_SEATS
-    check_seat_present(obs[:, start:stop], who, MIN_PLAYERS, MAX_PLAYERS)
-    # a slice, Fortran-ordered or read-only rows: C-contiguous copies, else the kernels compile again
-    return kernel_input(obs, np.int8), kernel_input(masks, np.bool_)
-
-
-def unbound_game(who: str, obs: np.ndarray, max_rounds: int | None = None, *,
-                 view: dict | None = None) -> tuple[int, str, int]:
-    """The game of an unbound search bot, read from its "recall" observation: the seats
-    present, yucata rules (the observation does not say which), and the round limit
-    ``round + rounds_left`` (R-E3; both are clipped at 127, so past that it is the smallest
-    limit the observation allows). A bot that plays only ``max_rounds`` rounds gets a
-    ValueError naming the observation's limit and ``bind``. ``view``: ``obs`` decoded
-    (``decode(obs, "recall")``) where the caller has it."""
-    v = decode(obs, "recall") if view is None else view
-    n, rd, left = int(v["seat_present"].sum()), int(v["round"][0]), int(v["rounds_left"][0])
-    limit = rd + left
-    if max_rounds is not None and limit != max_rounds:
-        clipped = "at least " if max(rd, left) >= CLIP else ""
-        raise ValueError(f"{who} is not bound to a game, and its observation's game has a round limit of {clipped}"
-                         f"{limit} (round {rd} + {left} rounds left), not {max_rounds}: it plays only games of "
-                         f"{max_rounds} rounds (bind(GameConfig(...)) says which game it is in)")
-    return check_game_config(n, "yucata", limit)
-
-
-def stage_key(obs: np.ndarray, view: dict | None = None) -> tuple[int, int, int]:
-    """The stage of the game a "recall" observation is at, for the running cost estimates of
-    the search bots: (players, round // STAGE_ROUNDS, 1 once the end is triggered (R-E1), else
-    0). A rollout to the end from a stage costs about the same in every game, except after the
-    trigger, when only the round is left to play. ``view``: ``obs`` decoded where the caller
-    has it."""
-    v = decode(obs, "recall") if view is None else view
-    return int(v["seat_present"].sum()), int(v["round"][0]) // STAGE_ROUNDS, int(v["end_triggered"][0])
-
-
-def _observation_hash(obs: np.ndarray) -> int:
-    return int.from_bytes(hashlib.blake2b(obs.tobytes(), digest_size=8).digest(), "little")
-
-
-def observation_rng(seed: int, obs: np.ndarray) -> np.random.Generator:
-    """The generator of one decision: a function of the bot's seed and the observation, so
-    play with an ``iterations`` budget is a deterministic function of both."""
-    return np.random.default_rng([seed, _observation_hash(obs)])
-
-
-def rollout_agent_seed(seed: int, obs: np.ndarray) -> int:
-    """The seed a rollout agent object (``rollout=agent``) is given before each decision: a
-    function of the bot's seed and the observation, as :func:`observation_rng` (a stream of
-    its own: the world sampling's draws are left as they were). Without it a stochastic
-    rollout agent carried its generator from decision to decision, so the same observation
-    could get another action and ``act`` differed from ``act_batch``."""
-    state = np.random.SeedSequence([seed, _observation_hash(obs), 1]).generate_state(1, np.uint64)[0]
-    return int(state) >> 1
 
 
 class SearchAgent(BasePolicy):
@@ -225,20 +116,20 @@ class SearchAgent(BasePolicy):
                  gap: float = 3.0, reservation_weight: float = 0.5, heuristic_steps: int | None = None,
                  drop_z: float | None = 1.0):
         self.budget = check_budget(budget, "SearchAgent")
-        self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
+        self.iterations = number_setting("iterations", iterations, 1, integer=True, allow_none=True)
         if self.iterations is not None:  # one batch holds at least an eighth of them
             rows = self.iterations // MIN_BATCH_SHARE
             check_memory(f"SearchAgent: iterations={count_text(self.iterations)} plays at least {count_text(rows)} "
                          f"rollouts in one batch (an eighth of them), which need", rows * ROLLOUT_BYTES,
                          "use fewer iterations")
-        self.candidates = _number("candidates", candidates, 1, integer=True)
-        self.depth = _number("depth", depth, 1, integer=True, allow_none=True)
-        self.margin_weight = _number("margin_weight", margin_weight, 0.0)
-        self.z = _number("z", z, 0.0)
-        self.drop_z = _number("drop_z", drop_z, 0.0, allow_none=True)
-        self.reservation_weight = _number("reservation_weight", reservation_weight, 0.0)
-        self.heuristic_steps = _number("heuristic_steps", heuristic_steps, 0, integer=True, allow_none=True)
-        self.gap = float(_number("gap", gap, 0.0)) if gap != math.inf else math.inf
+        self.candidates = number_setting("candidates", candidates, 1, integer=True)
+        self.depth = number_setting("depth", depth, 1, integer=True, allow_none=True)
+        self.margin_weight = number_setting("margin_weight", margin_weight, 0.0)
+        self.z = number_setting("z", z, 0.0)
+        self.drop_z = number_setting("drop_z", drop_z, 0.0, allow_none=True)
+        self.reservation_weight = number_setting("reservation_weight", reservation_weight, 0.0)
+        self.heuristic_steps = number_setting("heuristic_steps", heuristic_steps, 0, integer=True, allow_none=True)
+        self.gap = float(number_setting("gap", gap, 0.0)) if gap != math.inf else math.inf
         if select not in ("halving", "paired"):
             raise ValueError(f"SearchAgent: select must be 'halving' or 'paired', got {shown(select)}")
         self.select = select
