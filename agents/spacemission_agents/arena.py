@@ -34,7 +34,7 @@ from .arena_files import OUT_FILES, ArenaArgumentError, ArenaStopped, check_out,
 from .arena_play import observation_type_of
 from .arena_result import ArenaResult
 from .arena_stats import Games, agent_stats, fit_ratings, pair_stats
-from .arena_workers import _agent_seed, _game_config, _play, _pool_size, agent_interrupts, make_spec_agent
+from .arena_workers import agent_interrupts, agent_seed, game_config_of, make_spec_agent, play_tasks, pool_size
 from .registry import agent_display_name, available_agents, protocol_problem
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SEATINGS", "ArenaArgumentError", "ArenaResult", "ArenaStopped", "auto_chunk_size", "lineups", "run_arena",
@@ -222,7 +222,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
             seed_fn = getattr(obj, "seed", None)
             if callable(seed_fn):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
                 what = "in seed() (the arena seeds each agent with a 63-bit integer)"
-                seed_fn(_agent_seed(seed, 0, i))
+                seed_fn(agent_seed(seed, 0, i))
         except ArenaStopped:
             raise
         except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - any failure of the agent's own attributes is the agent's
@@ -354,7 +354,7 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
         # first chunk, after every agent was built and out made
         raise ArenaArgumentError("ray", "Ray is not installed; pip install -e '.[ray]' (or make install-ray)")
     with agent_interrupts():  # an agent's KeyboardInterrupt is its failure, not the user's Ctrl-C
-        objs, names, specs, payloads = _build_agents(agents, _game_config(*config), 1 if ray is not None else int(workers),
+        objs, names, specs, payloads = _build_agents(agents, game_config_of(*config), 1 if ray is not None else int(workers),
                                                      start_method, int(seed), bool(allow_seer))
         sched, deals, ups = _schedule(len(objs), num_players, int(games), int(seed), seatings)
         G = len(sched["seeds"])
@@ -377,14 +377,14 @@ def run_arena(agents, num_players: int | None = None, games: int = 1000, rules: 
         log = log if log is not None else (lambda msg: print(msg, file=sys.stderr))
 
         t0 = time.perf_counter()
-        parts = _play(tasks, objs, names, config, payloads, int(workers), start_method, progress, log,
-                      out_dir / "games.jsonl" if (out_dir is not None and record) else None, ray)
+        parts = play_tasks(tasks, objs, names, config, payloads, int(workers), start_method, progress, log,
+                           out_dir / "games.jsonl" if (out_dir is not None and record) else None, ray)
         elapsed = time.perf_counter() - t0
         result = _summarise(parts, sched, names, specs, config, ups, deals,
                             dict(seed=int(seed), games_requested=int(games), seatings=seatings, chunk_size=int(chunk_size),
                                  seer_agents=[n for n, a in zip(names, objs) if observation_type_of(a) in WHOLE_STATE_VIEWS]))
         result.timing.update(elapsed_s=elapsed, games_per_s=len(sched["seeds"]) / elapsed if elapsed > 0 else float("nan"),
-                             workers=_pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
+                             workers=pool_size(int(workers), len(tasks), ray) or 1, cpu_count=os.cpu_count())
         if out_dir is not None:
             result._write(out_dir)  # its files were removed above (overwrite) or not there
         return result

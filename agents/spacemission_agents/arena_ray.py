@@ -41,13 +41,13 @@ def portable_spec(spec: str) -> str:
 def _agents(specs: tuple, config: tuple) -> list:
     key = (specs, config)
     if key not in _AGENTS:
-        from .arena_workers import _game_config
+        from .arena_workers import game_config_of
         from .registry import make_agent
 
         agents = [make_agent(s, game=config[3]) for s in specs]
         for a in agents:
             if callable(getattr(a, "bind", None)):
-                a.bind(_game_config(*config))
+                a.bind(game_config_of(*config))
         _AGENTS.clear()
         _AGENTS[key] = agents
     return _AGENTS[key]

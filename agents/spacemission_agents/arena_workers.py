@@ -27,12 +27,14 @@ from .arena_play import play_chunk
 from .registry import make_agent
 
 
-def _game_config(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
+def game_config_of(num_players: int, rules: str, max_rounds: int, game: str = "spacemission") -> GameConfig:
     """What every agent's ``bind(config)`` receives."""
     return GameConfig(num_players, rules, max_rounds, game)
 
 
-def _agent_seed(seed: int, chunk: int, k: int) -> int:
+def agent_seed(seed: int, chunk: int, k: int) -> int:
+    """The seed agent ``k`` gets before chunk ``chunk`` of a run seeded ``seed``: the same
+    whichever worker plays the chunk, so results do not depend on the number of workers."""
     return int(np.random.SeedSequence([seed, chunk, k]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
@@ -93,7 +95,7 @@ _WORKER: dict = {}
 
 
 def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None:
-    # Ctrl-C reaches the terminal's whole process group: the parent stops the pool (_play's finally),
+    # Ctrl-C reaches the terminal's whole process group: the parent stops the pool (play_tasks's finally),
     # each worker began to print a KeyboardInterrupt traceback of its own besides
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate's: not a handler the parent set (the command's)
@@ -102,7 +104,7 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
     # an exception here would make the pool respawn workers forever: keep it for the first task
     try:
         agents = []
-        game_config = _game_config(*config)
+        game_config = game_config_of(*config)
         for kind, value in payloads:
             if kind == "spec":
                 agent = make_spec_agent(value, game_config.game)
@@ -124,7 +126,7 @@ def _run_chunk(agents: list, names: list[str], config: tuple[int, str, int, str]
         fn = getattr(agent, "seed", None)
         if callable(fn):
             try:
-                fn(_agent_seed(task["seed"], task["chunk"], k))
+                fn(agent_seed(task["seed"], task["chunk"], k))
             except ArenaStopped:
                 raise
             except arena_play.AGENT_FAILURES as exc:  # noqa: BLE001 - named, so a worker's traceback says whose seed() it was
@@ -270,20 +272,20 @@ def _warm_numba(num_players: int, rules: str, max_rounds: int, game: str = "spac
     engine.step(st, engine.sample_actions(mask, np.random.default_rng(0)))
 
 
-def _pool_size(workers: int, chunks: int, ray: str | None) -> int:
+def pool_size(workers: int, chunks: int, ray: str | None) -> int:
     """Worker processes the arena starts: one per chunk, at most ``workers``; none where the
     chunks are played here (one worker or one chunk) or as Ray tasks."""
     return min(workers, chunks) if ray is None and workers > 1 and chunks > 1 else 0
 
 
-def _play(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
-          progress: bool, log, jsonl_path, ray: str | None = None) -> list[dict]:
+def play_tasks(tasks: list, objs: list, names: list, config: tuple, payloads: list, workers: int, start_method: str,
+               progress: bool, log, jsonl_path, ray: str | None = None) -> list[dict]:
     """Every chunk's result, in chunk order (played here, or by a pool of workers)."""
     from .arena_output import progress_bar
 
     parts: list = []
     pool = queue = None
-    processes = _pool_size(workers, len(tasks), ray)
+    processes = pool_size(workers, len(tasks), ray)
     if processes:  # started before the progress bar's thread: fork copies no running thread
         _warm_numba(*config)  # fork: the workers inherit the loaded kernels; spawn: they find the cache
         ctx = mp.get_context(start_method)

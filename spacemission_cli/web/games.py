@@ -41,7 +41,7 @@ class LiveGame:
     version: int = 0
 
 
-def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
+def int_field(body: dict, key: str, default, lo: int, hi: int | None):
     """``body[key]`` checked as an integer in lo..hi; absent or null: ``default``."""
     value = body.get(key)
     if value is None:
@@ -56,7 +56,7 @@ def _int_field(body: dict, key: str, default, lo: int, hi: int | None):
 def refuse_null(body: dict, key: str, default: str) -> None:
     """ApiError 400 when the name field ``key`` (game, rules, opponents) is given as null: it
     is a name, given or left out (``default``: what leaving it out means); only a number field
-    takes its default from null (``_int_field``; seed: a random one), as documented."""
+    takes its default from null (``int_field``; seed: a random one), as documented."""
     if key in body and body[key] is None:
         raise ApiError(400, f"{key} is null, which names nothing: leave {key} out for {default} (only a number "
                             f"field, players, seat, seed or max_rounds, takes its default from null)")
@@ -84,8 +84,8 @@ def seats_and_seed(body: dict, allowed_opponents: list[str], players: int) -> tu
     seat = body.get("seat", 0)
     if seat == "random":
         seat = secrets.randbelow(players)
-    seat = _int_field({"seat": seat}, "seat", 0, 0, players - 1)
-    seed = _int_field(body, "seed", None, 0, 2**64 - 1)  # the engines' seeds, as play --seed
+    seat = int_field({"seat": seat}, "seat", 0, 0, players - 1)
+    seed = int_field(body, "seed", None, 0, 2**64 - 1)  # the engines' seeds, as play --seed
     return specs, seat, secrets.randbits(31) if seed is None else seed
 
 
@@ -110,13 +110,13 @@ def game_options(body, allowed_opponents: list[str], max_players: int) -> dict:
     unknown = sorted(set(body) - known)
     if unknown:
         raise ApiError(400, f"unknown field {json_shown(unknown[0])}; a new game takes {', '.join(sorted(known))}")
-    players = _int_field(body, "players", 2, 2, max_players)
+    players = int_field(body, "players", 2, 2, max_players)
     refuse_null(body, "rules", "yucata")
     rules = body.get("rules", "yucata")
     if rules not in RULE_SETS:
         raise ApiError(400, f"rules must be one of {', '.join(RULE_SETS)}, got {json_shown(rules)}")
     specs, seat, seed = seats_and_seed(body, allowed_opponents, players)
-    max_rounds = _int_field(body, "max_rounds", 100, 1, MAX_ROUNDS_LIMIT)
+    max_rounds = int_field(body, "max_rounds", 100, 1, MAX_ROUNDS_LIMIT)
     try:
         config = GameConfig(players, rules, max_rounds)
     except ValueError as exc:

@@ -20,7 +20,7 @@ from spacemission_env.json_input import json_shown
 
 from .._protocol_games import SeatWords, final_ranks, game_record
 from .._protocol_play import ProtocolTable
-from .games import SERVE_SEER_HELP, ApiError, _int_field, seats_and_seed, seed_chosen, shown_seed
+from .games import SERVE_SEER_HELP, ApiError, int_field, seats_and_seed, seed_chosen, shown_seed
 from .payload import seer_seats
 
 
@@ -58,7 +58,7 @@ def protocol_options(body: dict, allowed: list[str], max_players: int) -> dict:
     if max_players < d.min_players:  # else the default would pass the server's limit, or no count is offered
         raise ApiError(400, f"{d.title} needs {d.min_players}..{d.max_players} players, but this server offers games "
                             f"of at most {max_players} (serve --players)")
-    players = _int_field(body, "players", d.min_players, d.min_players, min(max_players, d.max_players))
+    players = int_field(body, "players", d.min_players, d.min_players, min(max_players, d.max_players))
     specs, seat, seed = seats_and_seed(body, allowed, players)
     return {"game": game, "config": GameConfig(players, game=game.name), "seat": seat, "seed": seed,
             "specs": specs[:seat] + [None] + specs[seat:], "seed_chosen": seed_chosen(body)}

@@ -113,14 +113,14 @@ class BotModule(RLModule):
     ``max_rounds``) it is bound to."""
 
     def setup(self):
-        from spacemission_agents.arena import _game_config
+        from spacemission_agents.arena_workers import game_config_of
         from spacemission_agents.registry import make_agent
 
         cfg = self.model_config
         game = cfg.get("game", "spacemission")
         self.agent = make_agent(cfg["spec"], seed=_bot_seed(cfg), game=game)
         if callable(getattr(self.agent, "bind", None)):
-            self.agent.bind(_game_config(cfg["num_players"], cfg["rules"], cfg["max_rounds"], game))
+            self.agent.bind(game_config_of(cfg["num_players"], cfg["rules"], cfg["max_rounds"], game))
         wanted = getattr(self.agent, "observation_type", None)
         if getattr(self.agent, "uses_observation", True) and wanted not in (None, cfg["observation_type"]):
             raise ValueError(f"opponent {cfg['spec']!r} reads {wanted!r} observations; the env gives "
