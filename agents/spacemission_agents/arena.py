@@ -220,7 +220,7 @@ def _build_agents(agents: list, config, workers: int, start_method: str, seed: i
         try:
             otype = observation_type_of(obj)
             seed_fn = getattr(obj, "seed", None)
-            if callable(seed_fn):  # every chunk reseeds it (_run_chunk): a failing seed() is found here, not mid-arena
+            if callable(seed_fn):  # every chunk reseeds it (run_chunk): a failing seed() is found here, not mid-arena
                 what = "in seed() (the arena seeds each agent with a 63-bit integer)"
                 seed_fn(agent_seed(seed, 0, i))
         except ArenaStopped:

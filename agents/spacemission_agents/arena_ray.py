@@ -3,7 +3,7 @@
 Needs Ray (``pip install -e '.[ray]'``); the arena imports this module only when asked to.
 The schedule, the chunks and each chunk's seeds are the local arena's (arena.py): every
 chunk is one Ray task that builds the agents from their specs, plays the chunk with the
-same function as a local worker (``arena_workers._run_chunk``) and returns its games. So with the
+same function as a local worker (``arena_workers.run_chunk``) and returns its games. So with the
 same seed and chunk size the results equal the local arena's game for game (every
 recorded game and ``results.json`` but its wall-clock timing), whichever nodes played
 which chunk (tests/training/test_ray_cluster.py checks this on a two-node cluster).
@@ -55,12 +55,12 @@ def _agents(specs: tuple, config: tuple) -> list:
 
 def _play_chunk(specs: tuple, names: list, config: tuple, task: dict) -> dict:
     from . import arena_play
-    from .arena_workers import AGENT_INTERRUPTS, _run_chunk
+    from .arena_workers import AGENT_INTERRUPTS, run_chunk
 
     # in a task only an agent raises KeyboardInterrupt: its forfeit, as in a local worker (before, Ray
     # took it for the task's cancellation: TaskCancelledError's traceback); ray.cancel ends the process
     arena_play.AGENT_FAILURES = AGENT_INTERRUPTS
-    return _run_chunk(_agents(specs, config), names, config, task)
+    return run_chunk(_agents(specs, config), names, config, task)
 
 
 def _host_port(address: str) -> tuple[str, int] | None:

@@ -1,5 +1,5 @@
 """The arena's play (arena.py): its chunks played here, or by a pool of worker processes
-(arena_ray.py plays them as Ray tasks with :func:`_run_chunk`).
+(arena_ray.py plays them as Ray tasks with :func:`run_chunk`).
 
 Each chunk is played batched on the fast engine (arena_play.py) with every agent reseeded
 from (arena seed, chunk id, agent index), so the results do not depend on which process
@@ -120,8 +120,12 @@ def _init_worker(payloads: list, names: list[str], config: tuple, queue) -> None
         _WORKER.update(error=f"worker start failed: {type(exc).__name__}: {cut_long_words(str(exc))}")
 
 
-def _run_chunk(agents: list, names: list[str], config: tuple[int, str, int, str], task: dict,
-               on_finished=None) -> dict:
+def run_chunk(agents: list, names: list[str], config: tuple[int, str, int, str], task: dict,
+              on_finished=None) -> dict:
+    """One chunk of the schedule (``task``) played by ``agents``, each reseeded for it
+    (:func:`agent_seed`): play_chunk's result with the chunk's number, its wall time and, when
+    recorded, its games as JSON lines. A local worker, the parent (one worker) and a Ray task
+    all play a chunk through this function."""
     for k, agent in enumerate(agents):
         fn = getattr(agent, "seed", None)
         if callable(fn):
@@ -163,8 +167,8 @@ def _worker_chunk(task: dict) -> dict:
     if _WORKER.get("error"):
         raise RuntimeError(_WORKER["error"])
     try:
-        return _run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task,
-                          _Reporter(_WORKER["queue"], task["chunk"]))
+        return run_chunk(_WORKER["agents"], _WORKER["names"], _WORKER["config"], task,
+                         _Reporter(_WORKER["queue"], task["chunk"]))
     except Exception:
         raise
     except BaseException as exc:  # the pool passes on Exceptions only: a SystemExit (an agent's seed() or
@@ -307,7 +311,7 @@ def play_tasks(tasks: list, objs: list, names: list, config: tuple, payloads: li
 
                 results = ray_results(tasks, [p[1] for p in payloads], names, config, ray, report)
             elif pool is None:
-                results = (_run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
+                results = (run_chunk(objs, names, config, t, lambda n, c=t["chunk"]: report(c, n)) for t in tasks)
             else:
                 results = _collect(pool.imap(_worker_chunk, tasks, chunksize=1), queue, report, started, tasks, names)
             for task, part in zip(tasks, results):
