@@ -132,7 +132,7 @@ def test_arena_workers_past_memory_are_refused_before_any_process(monkeypatch):
     a fork bomb on any machine. The play is replaced: on the old code this test fails there
     instead of starting them."""
     monkeypatch.setattr(checks, "physical_memory", lambda: 16 * GiB)
-    monkeypatch.setattr(arena_module, "_play", lambda *a, **k: pytest.fail("the arena went on to play"))
+    monkeypatch.setattr(arena_module, "play_tasks", lambda *a, **k: pytest.fail("the arena went on to play"))
     with pytest.raises(ArenaArgumentError, match=r"^workers=1,000,000 would start 7,813 worker processes \(one per chunk "
                                                  r"of 1,000,000 games, at most workers\), which need at least 61.0 GiB "
                                                  r"\(8 MiB each at the least\), more than this machine's 16.0 GiB of "

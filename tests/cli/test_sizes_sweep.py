@@ -89,7 +89,7 @@ def test_arena_workers_past_memory_is_a_usage_error(monkeypatch, capsys):
     """Before: 7,813 worker processes started (one per chunk of the 10**6 games). (The play is
     replaced: on the old code the test fails there instead.)"""
     monkeypatch.setattr(checks, "physical_memory", lambda: 16 * GiB)
-    monkeypatch.setattr(arena_module, "_play", lambda *a, **k: pytest.fail("the arena went on to play"))
+    monkeypatch.setattr(arena_module, "play_tasks", lambda *a, **k: pytest.fail("the arena went on to play"))
     err = usage_error(lambda: main(["arena", "--agents", "random,kind-random", "--games", str(10**6), "--workers",
                                     str(10**6), "--no-progress"]), capsys)
     assert ("argument --workers: workers=1,000,000 would start 7,813 worker processes (one per chunk of 1,000,000 "
