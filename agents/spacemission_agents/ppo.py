@@ -26,8 +26,8 @@ that files made before it lack and that no reader checks, so the format version 
 version of this file format (``version``: ``VERSION``; not the environment's). ``load`` refuses a file
 whose observation layout or action count differs from the installed package's, or of a
 format version newer than ``VERSION`` (the checks every model-like file gets, value nets'
-too, are in model_files.py); ``bind`` (called by every environment and the arena) refuses a game other than the one
-the model was trained for, with a ValueError naming both.
+too, are in model_files.py); ``bind`` (called by every environment and the arena) refuses a
+game other than the one the model was trained for, with a ValueError naming both.
 
 Acting: greedy by default (the legal action with the highest logit); ``temperature > 0``
 samples from ``softmax(logits / temperature)`` over the legal actions with the agent's

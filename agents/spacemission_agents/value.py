@@ -31,8 +31,9 @@ import numpy as np
 from spacemission_env.checks import cut_long_words, shown, shown_path
 from spacemission_env.games import DEFAULT_GAME, get_game
 
-from .model_files import (check_dense_params, check_format_version, check_game_fields, check_observation_layout, layout_hash,
-                          one_blas_thread, package_version, read_npz_file, save_npz_file, shipped_data_path)
+from .model_files import (check_dense_params, check_format_version, check_game_fields, check_observation_layout,
+                          layout_hash, one_blas_thread, package_version, read_npz_file, save_npz_file,
+                          shipped_data_path)
 
 __all__ = ["FORMAT", "SHIPPED_VALUES", "ValueNet", "file_sha256", "make_value_metadata"]
 
