@@ -70,10 +70,17 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
         console.print(f"Shown as {as_who} saw it: its own view of the board; the other seats' hidden choices "
                       "stay hidden.", markup=False)
 
+    # a finished game ends face up for every seat, as play and serve end it (M-I3: hidden "until
+    # all is revealed at the end"); one saved unfinished or forfeited keeps the seat's view
+    finished = game.rules.is_over(states[-1])
+
+    def viewer(i: int) -> int | None:
+        return None if finished and i == len(moves) else seat
+
     def board(i: int, title: str) -> None:
         console.print()
         console.print(f"Board {title}", markup=False)
-        console.print(words.board(states[i], seat), markup=False, highlight=False, soft_wrap=True)
+        console.print(words.board(states[i], viewer(i)), markup=False, highlight=False, soft_wrap=True)
 
     # a turn: the actions of one seat in a row; turn_end[t] is the index after its last action
     turn_end = [i + 1 for i in range(len(moves)) if i + 1 == len(moves) or moves[i + 1][0] != moves[i][0]]
@@ -82,7 +89,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
     if out_dir is not None:
         for k, i in enumerate([0] + turn_end):
             path = out_dir / f"turn_{k:04d}.png"
-            _save_picture(render.render_rgb(states[i], viewer=seat), path)
+            _save_picture(render.render_rgb(states[i], viewer=viewer(i)), path)
             pictures.append(path)
 
     def show_turn(t: int) -> None:
@@ -115,7 +122,7 @@ def run(args, ap, rec: dict, line: int, console, err) -> int:
             due = {"action": True, "turn": True, "round": round_over, "end": False}[boards]
             if due and i < len(moves):
                 board(i, f"after {who(moves[i - 1][0])}'s turn (round {before})")
-    board(len(moves), "at the end")
+    board(len(moves), "at the end" + (": every card face up" if finished and seat is not None else ""))
     forfeit = rec.get("forfeit")
     if forfeit:  # an arena game stopped by an agent's bad answer: say so, as the Space Mission replay does
         console.print(f"The game stopped here: {colour(forfeit['seat'])} ({forfeit.get('agent')}) forfeited: "

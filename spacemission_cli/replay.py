@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--line", type=int_arg, metavar="N",
                     help="the game on line N of the file instead (for files joined from several runs, whose game numbers repeat)")
     ap.add_argument("--seat", type=int_arg, metavar="S",
-                    help="show only what seat S could see: its own observation (the rule set's table view)")
+                    help="show only what seat S could see: its own observation (the rule set's table view); "
+                         "a finished game ends face up, as it does in play")
     ap.add_argument("--boards", choices=BOARDS,
                     help="when to show the board: after every turn (default; Red Planet: round), round, action, "
                          "or only at the start and end")
@@ -159,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     pictures: list[Path] = []
 
     def show(label: str) -> bool:
-        if seat is None:
+        # a finished game ends face up for every seat, as play and serve end it (the final
+        # scoring counts every collected tile, R-P3..R-P7); one saved unfinished or forfeited does not
+        if seat is None or s.is_over:
             view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
         else:
             view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
@@ -176,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     def picture() -> None:
         if out_dir is not None:
             path = out_dir / f"turn_{len(pictures):04d}.png"
-            save_png(s, path, viewer=seat, compress_level=1)
+            save_png(s, path, viewer=None if s.is_over else seat, compress_level=1)
             pictures.append(path)
 
     show("at the start")
@@ -201,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         if due and not replay.done and not show(title):
             console.print("stopped")
             return 0
-    show("at the end")
+    show("at the end" + (": every card and tile face up" if s.is_over and seat is not None else ""))
     forfeit = rec.get("forfeit")
     if forfeit:
         console.print(f"The game stopped here: {V.COLOUR_NAMES[forfeit['seat']]} ({forfeit.get('agent')}) forfeited: "

@@ -202,7 +202,7 @@ class ReplayLibrary:
             replay.step()
             if replay.index % MARK_EVERY == 0:
                 marks.setdefault(replay.index, s.copy())
-        if seat is None:
+        if seat is None or s.is_over:  # a finished game ends face up, as a game on the page does
             view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
         else:
             view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)

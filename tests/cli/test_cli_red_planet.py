@@ -6,6 +6,7 @@ import re
 import sys
 
 import pytest
+from PIL import Image
 from spacemission_agents.arena import run_arena
 
 from spacemission_cli import bench, play, replay
@@ -145,6 +146,32 @@ def test_arena_records_replay_as_everyone_and_as_one_seat(arena_file, capsys):
 
 
 MOVE = re.compile(r"  (red|blue|yellow) \(random(#2)?\): ")  # a move line of the replay
+
+
+def test_a_finished_game_ends_face_up_for_a_seat_as_in_play(arena_file, tmp_path, capsys):
+    """``--seat S`` of a finished game: the last board and ``--to-png`` picture are the whole
+    table, as ``play`` and the web page end a game (M-I3: hidden "until all is revealed at the
+    end"); the boards before are S's view. Before: S's view to the end (other seats' setup and
+    bonus cards hidden), while the same person at ``play`` saw every card face up."""
+    def end_board(out):
+        return out[out.index("Board at the end"):].split("\n", 1)[1].split("Scores")[0]
+
+    outs = []
+    for argv in (["--seat", 0], []):
+        frames = tmp_path / f"frames{len(outs)}"
+        code, out, err = run_replay([arena_file, "--game", 1, "--boards", "end", "--to-png", frames, *argv], capsys)
+        assert code == 0, err
+        outs.append((out, sorted(frames.glob("turn_*.png"))))
+    (seat_out, seat_png), (all_out, all_png) = outs
+    start = seat_out[:seat_out.index("Board at the end")]
+    assert "red's view" in start and "setup cards: 3 hidden" in start
+    assert "Board at the end: every card face up" in seat_out and "whole table: every card shown" in end_board(seat_out)
+    assert end_board(seat_out) == end_board(all_out) and "hidden" not in end_board(seat_out)
+    assert len(seat_png) == len(all_png) > 2
+    with Image.open(seat_png[-1]) as a, Image.open(all_png[-1]) as b:
+        assert a.tobytes() == b.tobytes(), "the last picture: the whole table"
+    with Image.open(seat_png[0]) as a, Image.open(all_png[0]) as b:
+        assert a.tobytes() != b.tobytes(), "the first picture: the seat's view"
 
 
 def test_the_replay_names_every_seat_by_its_colour(arena_file, capsys):

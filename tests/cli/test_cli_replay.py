@@ -60,6 +60,7 @@ def test_seat_view_hides_what_the_seat_could_not_see(arena_file, capsys):
     code, out, err = run([arena_file, "--seat", 1], capsys)
     assert code == 0, err
     assert "Shown as blue (seat 1) saw it" in out
+    out = out[:out.index("Board at the end")]  # a finished game ends face up (the next test)
     assert "Your hand:" in out and "red hand:" not in out and "yellow hand:" not in out
     others = [ln for ln in out.splitlines() if ln.startswith(("  red (", "  yellow ("))]
     assert others and not any("take tile" in ln or "card " in ln for ln in others)
@@ -68,6 +69,41 @@ def test_seat_view_hides_what_the_seat_could_not_see(arena_file, capsys):
     own = [ln for ln in out.splitlines() if ln.startswith("  blue (")]
     assert own and any("card " in ln for ln in own), "the seat's own moves in full"
     assert " pile: " not in out, "no pile contents in a seat's view"
+
+
+def test_a_finished_game_ends_face_up_for_a_seat_as_in_play(arena_file, tmp_path, capsys):
+    """``--seat S`` of a finished game: the last board and picture are the whole table, as
+    ``play`` and the web page end a game (the final scoring counts every collected tile,
+    R-P3..R-P7); every board before them is S's view. Before: S's view to the end, while the
+    same person at ``play`` saw every hand and tile turned face up."""
+    def end_board(out):
+        return out[out.index("Board at the end"):out.index("Final scores")]
+
+    code, seat_out, err = run([arena_file, "--seat", 1, "--boards", "end", "--to-png", tmp_path / "seat"], capsys)
+    assert code == 0, err
+    code, all_out, err = run([arena_file, "--boards", "end", "--to-png", tmp_path / "all"], capsys)
+    assert code == 0, err
+    start = seat_out[:seat_out.index("Board at the end")]
+    assert "Your hand:" in start and "red hand:" not in start and " pile: " not in start
+    assert "Board at the end: every card and tile face up" in seat_out
+    assert "Board at the end: every card" not in all_out  # without --seat every board is face up anyway
+    hands = [[ln for ln in end_board(out).splitlines() if " hand: " in ln or " pile: " in ln] for out in (seat_out, all_out)]
+    assert len(hands[0]) > 3 and hands[0] == hands[1] and "Your hand:" not in end_board(seat_out)
+    pictures = [sorted((tmp_path / d).glob("turn_*.png")) for d in ("seat", "all")]
+    assert len(pictures[0]) == len(pictures[1]) > 2
+    with Image.open(pictures[0][-1]) as a, Image.open(pictures[1][-1]) as b:
+        assert a.tobytes() == b.tobytes(), "the last picture: the whole table"
+    with Image.open(pictures[0][0]) as a, Image.open(pictures[1][0]) as b:
+        assert a.tobytes() != b.tobytes(), "the first picture: the seat's view"
+
+
+def test_a_seat_replay_of_an_unfinished_save_ends_in_the_seats_view(tmp_path, capsys):
+    """A game saved unfinished was never turned face up: its last board stays the seat's."""
+    path, _ = unfinished_save(tmp_path / "save.json")
+    code, out, err = run([path, "--seat", 1, "--boards", "end"], capsys)
+    assert code == 0, err
+    end = out[out.index("Board at the end"):]
+    assert "face up" not in end and "Your hand:" in end and "red hand:" not in end and " pile: " not in end
 
 
 def test_play_game_replays_with_seat_and_pictures(play_file, tmp_path, capsys):

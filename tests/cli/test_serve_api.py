@@ -435,6 +435,10 @@ def test_replays_upload_and_step_as_a_seat(app, client, tmp_path):
     assert [sv["hand"] is None for sv in sorted(one["view"]["seats"], key=lambda s: s["seat"])] == [True, False]
     end = client.get(f"/api/replays/{rid}/0?step={game['steps']}").json()
     assert end["result"]["scores"] == json.loads(path.read_text())["scores"]
+    # a finished game ends face up for a seat too, as the game itself ended on the page
+    last = client.get(f"/api/replays/{rid}/0?step={game['steps']}&seat=1").json()
+    before = client.get(f"/api/replays/{rid}/0?step={game['steps'] - 1}&seat=1").json()
+    assert last["view"] == end["view"] and last["view"]["observer"] is None and before["view"]["observer"] == 1
     refused(client.get(f"/api/replays/{rid}/0?step={game['steps'] + 1}"), 400, "step must be in 0..")
     refused(client.get(f"/api/replays/{rid}/0?seat=2"), 400, "seat must be in 0..1")
     refused(client.get(f"/api/replays/{rid}/1"), 404, "no game 1")
