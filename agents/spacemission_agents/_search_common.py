@@ -37,7 +37,7 @@ def _finite(value) -> bool:
         return False
 
 
-def number_setting(name: str, value, low: float, integer: bool = False, allow_none: bool = False, owner: str = "SearchAgent"):
+def number_setting(name: str, value, low: float, integer: bool = False, allow_none: bool = False, *, owner: str):
     """``value`` checked as a number >= ``low`` (ValueError naming ``owner`` and ``name``)."""
     if value is None and allow_none:
         return None

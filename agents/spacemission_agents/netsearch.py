@@ -62,6 +62,7 @@ parameter, before anything of it is allocated or chosen. ``worlds`` is at most 2
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 from pathlib import Path
@@ -99,8 +100,7 @@ CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 WAVE_FIXED = 6.0
 
 
-def _number(name: str, value, low: float, integer: bool = False, allow_none: bool = False):
-    return number_setting(name, value, low, integer, allow_none, owner="NetSearchAgent")
+_number = functools.partial(number_setting, owner="NetSearchAgent")
 
 
 def _fraction(name: str, value) -> float:

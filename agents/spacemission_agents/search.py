@@ -68,6 +68,7 @@ batches from the measured cost of a rollout, and a batch that could not fit is r
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -93,6 +94,7 @@ PRIORS = ("auto", "ppo", "heuristic", None)
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 LEAF_SCALE = 10.0  # points of margin at which a cut leaf counts as about a win (tanh)
 HEAD_PER_PLAYER = 4  # default heuristic steps at the head of a rollout, per player
+_number = functools.partial(number_setting, owner="SearchAgent")  # its settings checked, naming it
 _FIRST_ROW_COST = 1.5e-4  # x players^2: seconds per rollout before any was measured (default head)
 # a batch holds at least 1/8 of ``iterations`` where that is much (paired: about a quarter in its first;
 # halving: a 1/ceil(log2 C) share, at most 7 rounds for 100 actions, less one rollout per candidate)
@@ -116,20 +118,20 @@ class SearchAgent(BasePolicy):
                  gap: float = 3.0, reservation_weight: float = 0.5, heuristic_steps: int | None = None,
                  drop_z: float | None = 1.0):
         self.budget = check_budget(budget, "SearchAgent")
-        self.iterations = number_setting("iterations", iterations, 1, integer=True, allow_none=True)
+        self.iterations = _number("iterations", iterations, 1, integer=True, allow_none=True)
         if self.iterations is not None:  # one batch holds at least an eighth of them
             rows = self.iterations // MIN_BATCH_SHARE
             check_memory(f"SearchAgent: iterations={count_text(self.iterations)} plays at least {count_text(rows)} "
                          f"rollouts in one batch (an eighth of them), which need", rows * ROLLOUT_BYTES,
                          "use fewer iterations")
-        self.candidates = number_setting("candidates", candidates, 1, integer=True)
-        self.depth = number_setting("depth", depth, 1, integer=True, allow_none=True)
-        self.margin_weight = number_setting("margin_weight", margin_weight, 0.0)
-        self.z = number_setting("z", z, 0.0)
-        self.drop_z = number_setting("drop_z", drop_z, 0.0, allow_none=True)
-        self.reservation_weight = number_setting("reservation_weight", reservation_weight, 0.0)
-        self.heuristic_steps = number_setting("heuristic_steps", heuristic_steps, 0, integer=True, allow_none=True)
-        self.gap = float(number_setting("gap", gap, 0.0)) if gap != math.inf else math.inf
+        self.candidates = _number("candidates", candidates, 1, integer=True)
+        self.depth = _number("depth", depth, 1, integer=True, allow_none=True)
+        self.margin_weight = _number("margin_weight", margin_weight, 0.0)
+        self.z = _number("z", z, 0.0)
+        self.drop_z = _number("drop_z", drop_z, 0.0, allow_none=True)
+        self.reservation_weight = _number("reservation_weight", reservation_weight, 0.0)
+        self.heuristic_steps = _number("heuristic_steps", heuristic_steps, 0, integer=True, allow_none=True)
+        self.gap = float(_number("gap", gap, 0.0)) if gap != math.inf else math.inf
         if select not in ("halving", "paired"):
             raise ValueError(f"SearchAgent: select must be 'halving' or 'paired', got {shown(select)}")
         self.select = select
