@@ -63,6 +63,8 @@ def test_a_tiny_run_writes_logs_checkpoint_model_and_curve(unbroken):
     saved = json.loads((run_dir / "config.json").read_text())
     assert saved["config"]["seed"] == 0 and saved["config"]["num_envs"] == 16
     assert saved["versions"]["torch"] and saved["versions"]["sb3_contrib"] and saved["command"][-1] == "--tiny"
+    # the float kernels torch chose: runs from one seed give other weights on another CPU
+    assert saved["versions"]["torch_cpu_capability"] == torch.backends.cpu.get_cpu_capability()
     # the environment version it trained on, as the game description names it (before: not recorded, so a run
     # started on SpaceMission-v2 resumed on v3 without a word); the model's metadata says it too
     env_id = get_game("spacemission").description.env_id

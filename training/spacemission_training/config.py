@@ -431,6 +431,14 @@ def versions() -> dict:
             out[name] = version(name.replace("_", "-") if name.startswith(("stable", "sb3")) else name)
         except PackageNotFoundError:
             out[name] = None
+    # the float kernels torch chose for this CPU (DEFAULT, AVX2, AVX512, ...): one seed trains the
+    # same weights on one machine, other weights where torch chooses other kernels
+    try:
+        import torch
+
+        out["torch_cpu_capability"] = torch.backends.cpu.get_cpu_capability()
+    except (ImportError, AttributeError):  # no torch, or one before 2.1
+        out["torch_cpu_capability"] = None
     return out
 
 
