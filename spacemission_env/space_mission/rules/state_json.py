@@ -203,7 +203,7 @@ def state_from_dict(data) -> GameState:
     player_keys = PLAYER_KEYS if version == SCHEMA_VERSION else PLAYER_KEYS[:-1]  # no turn records before 3
     rules = g(data, "rules", "state")
     if not isinstance(rules, str) or rules not in RULE_SETS:
-        raise ValueError(f"game state JSON: unknown rules {json_shown(rules)}; expected one of {RULE_SETS}")
+        raise ValueError(f"game state JSON: unknown rules {json_shown(rules)}; expected one of {json.dumps(list(RULE_SETS))}")
     n = r.int_(g(data, "num_players", "state"), "num_players", MIN_PLAYERS, MAX_PLAYERS)
     # every round limit a game may have (the fast engine's int32 round): 10**9 refused the files of
     # games with more rounds that state_to_json wrote
@@ -285,7 +285,7 @@ def state_from_dict(data) -> GameState:
 
     phase = g(data, "phase", "state")
     if not isinstance(phase, str) or phase not in PHASES:
-        raise ValueError(f"game state JSON: unknown phase {json_shown(phase)}; expected one of {PHASES}")
+        raise ValueError(f"game state JSON: unknown phase {json_shown(phase)}; expected one of {json.dumps(list(PHASES))}")
     pending = g(data, "pending", "state")
     if not (pending in PENDING if phase == "tile" else pending is None):
         raise ValueError(f"game state JSON: pending {json_shown(pending)} does not fit phase {json_shown(phase)}")
