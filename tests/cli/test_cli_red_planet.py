@@ -5,9 +5,7 @@ import json
 import re
 import sys
 
-import numpy as np
 import pytest
-from PIL import Image
 from spacemission_agents.arena import run_arena
 
 from spacemission_cli import bench, play, replay
@@ -15,6 +13,7 @@ from spacemission_cli._games import read_records
 from spacemission_cli._protocol_games import Replayer, record_game
 from spacemission_env.red_planet import actions as A
 from spacemission_env.red_planet.components import ROLE_NAMES
+from tests.helpers.pictures import assert_replay_pictures_end_face_up
 
 ONES = "1\n" * 1000  # always the first move listed
 COLOURS = ("red", "blue", "yellow")  # seats 0-2 as play and replay name them
@@ -168,17 +167,7 @@ def test_a_finished_game_ends_face_up_for_a_seat_as_in_play(arena_file, tmp_path
     assert "red's view" in start and "setup cards: 3 hidden" in start
     assert "Board at the end: every card face up" in seat_out and "whole table: every card shown" in end_board(seat_out)
     assert end_board(seat_out) == end_board(all_out) and "hidden" not in end_board(seat_out)
-    rec = read_records(arena_file)[1][1]
-    rebuilt = Replayer(rec, "test")
-    first = rebuilt.state.copy()
-    while not rebuilt.done:
-        rebuilt.step()
-    pictures = sorted(frames.glob("turn_*.png"))
-    with Image.open(pictures[0]) as im:
-        assert (np.asarray(im) == render_rgb(first, viewer=0)).all(), "the first picture: the seat's view"
-        assert not (np.asarray(im) == render_rgb(first)).all()
-    with Image.open(pictures[-1]) as im:
-        assert (np.asarray(im) == render_rgb(rebuilt.state)).all(), "the last picture: the whole table"
+    assert_replay_pictures_end_face_up(frames, Replayer(read_records(arena_file)[1][1], "test"), 0, render_rgb)
 
 
 def test_the_replay_names_every_seat_by_its_colour(arena_file, capsys):

@@ -5,7 +5,6 @@ import re
 import sys
 from contextlib import nullcontext
 
-import numpy as np
 import pytest
 from PIL import Image
 
@@ -14,6 +13,7 @@ from spacemission_cli import play, replay
 from spacemission_cli._games import read_records
 from spacemission_env.space_mission.components import CARD_LABELS
 from spacemission_env.space_mission.rules import new_game
+from tests.helpers.pictures import assert_replay_pictures_end_face_up
 from tests.helpers.web import unfinished_save
 
 
@@ -93,16 +93,7 @@ def test_a_finished_game_ends_face_up_for_a_seat_as_in_play(arena_file, tmp_path
     assert "Board at the end: every card" not in all_out  # without --seat every board is face up anyway
     hands = [[ln for ln in end_board(out).splitlines() if " hand: " in ln or " pile: " in ln] for out in (seat_out, all_out)]
     assert len(hands[0]) > 3 and hands[0] == hands[1] and "Your hand:" not in end_board(seat_out)
-    rebuilt = Replayer(read_records(arena_file)[0][1], "test")
-    first = rebuilt.state.copy()
-    while not rebuilt.done:
-        rebuilt.step()
-    pictures = sorted((tmp_path / "seat").glob("turn_*.png"))
-    with Image.open(pictures[0]) as im:
-        assert (np.asarray(im) == render_rgb(first, viewer=1)).all(), "the first picture: the seat's view"
-        assert not (np.asarray(im) == render_rgb(first)).all()
-    with Image.open(pictures[-1]) as im:
-        assert (np.asarray(im) == render_rgb(rebuilt.state)).all(), "the last picture: the whole table"
+    assert_replay_pictures_end_face_up(tmp_path / "seat", Replayer(read_records(arena_file)[0][1], "test"), 1, render_rgb)
 
 
 def test_a_seat_replay_of_an_unfinished_save_ends_in_the_seats_view(tmp_path, capsys):
