@@ -167,8 +167,7 @@ class Table:
         """Once the game is over: everything (hands, collections, piles, lost reservations)."""
         if not self.over:
             raise ValueError("the game is not over: hidden cards and tiles stay hidden")
-        s = self.state
-        return V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, s.num_players, s.rules, s.max_rounds)
+        return V.state_view(self.state, None)
 
     def moves(self) -> list[Move]:
         return legal_moves(self.state) if self.person_to_act else []

@@ -26,6 +26,7 @@ from spacemission_env.space_mission.components import (
     SPACE,
     TILE_NAMES,
 )
+from spacemission_env.space_mission import encoding
 from spacemission_env.space_mission.encoding import CARD_FEATURE_TABLE, CLIP, TURN_KINDS
 from spacemission_env.space_mission.scoring import jump_gate_points, score_breakdown
 
@@ -210,6 +211,16 @@ def _seats_text(counts: dict[int, int] | list[int], show_count: bool = True) -> 
         return " ".join(styled(q, f"{COLOUR_NAMES[q]} {counts[q]}" if show_count else COLOUR_NAMES[q])
                         for q in sorted(counts)) or "-"
     return " ".join(styled(q, COLOUR_NAMES[q]) for q in sorted(counts)) or "-"
+
+
+def state_view(s, seat: int | None) -> View:
+    """The board of reference state ``s`` as ``seat`` saw it (its ``info`` observation) or as
+    everyone (``seat`` None: the ``seer`` observation). A finished game is face up for every
+    seat, as play and serve end it (the final scoring counts every collected tile,
+    R-P3..R-P7); one saved unfinished or stopped by a forfeit is not."""
+    if seat is None or s.is_over:
+        return view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, s.num_players, s.rules, s.max_rounds)
+    return view_from_observation(encoding.observe(s, seat, "info"), "info", seat, s.num_players, s.rules, s.max_rounds)
 
 
 def status_line(view: View, names: list[str] | None = None) -> str:

@@ -79,10 +79,10 @@ def _select(records: list, game: int | None, line: int | None, ap: argparse.Argu
     ap.error(f"argument --game: no game {game} in {path}; it holds games {_first_ten(r.get('game') for _, r in records)}")
 
 
-def _seat_totals(s, seat: int, n: int, V, encoding) -> str:
+def _seat_totals(s, seat: int, V) -> str:
     """The scores of an unfinished game as ``seat`` can count them (its table view): its own
     total, and the public points (jump gate and stations) of the others."""
-    view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
+    view = V.state_view(s, seat)
     return " | ".join(f"{V.COLOUR_NAMES[sv.seat]} " + (f"{sv.score['total']}" if sv.seat == seat else f"{sv.public_points} public")
                       for sv in sorted(view.seats, key=lambda sv: sv.seat))
 
@@ -94,7 +94,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from rich.console import Console
 
-    from spacemission_env.space_mission import encoding
     from spacemission_env.space_mission.render import save_png
 
     from . import _view as V
@@ -160,14 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     pictures: list[Path] = []
 
     def show(label: str) -> bool:
-        # a finished game ends face up for every seat, as play and serve end it (the final
-        # scoring counts every collected tile, R-P3..R-P7); one saved unfinished or forfeited does not
-        if seat is None or s.is_over:
-            view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
-        else:
-            view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
         console.print()
-        console.print(V.board(view, names, title=f"Board {label}"))
+        console.print(V.board(V.state_view(s, seat), names, title=f"Board {label}"))  # face up once over
         if interactive and not s.is_over:
             try:
                 answer = input("Enter: next, q: stop> ")
@@ -217,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                f"It stopped in round {s.round}, before the final scoring" if forfeit else None)
     if stopped and seat is not None:
         console.print(f"{stopped}. Scores so far as {V.COLOUR_NAMES[seat]} could count them: "
-                      f"{_seat_totals(s, seat, n, V, encoding)} (the others' tiles are hidden: their public points "
+                      f"{_seat_totals(s, seat, V)} (the others' tiles are hidden: their public points "
                       "are the jump gate and stations, R-P1, R-P2)")
     elif stopped:
         console.print(f"{stopped}. Scores so far: {totals}")

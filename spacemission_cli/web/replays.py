@@ -10,7 +10,6 @@ import threading
 from collections import OrderedDict
 
 from spacemission_env.json_input import json_shown
-from spacemission_env.space_mission import encoding
 
 from .. import _view as V
 from .._games import Replayer, ReplayError, own_label, parse_records, public_label, read_records
@@ -202,10 +201,7 @@ class ReplayLibrary:
             replay.step()
             if replay.index % MARK_EVERY == 0:
                 marks.setdefault(replay.index, s.copy())
-        if seat is None or s.is_over:  # a finished game ends face up, as a game on the page does
-            view = V.view_from_observation(encoding.observe(s, 0, "seer"), "seer", 0, n, s.rules, s.max_rounds)
-        else:
-            view = V.view_from_observation(encoding.observe(s, seat, "info"), "info", seat, n, s.rules, s.max_rounds)
+        view = V.state_view(s, seat)  # a finished game face up, as a game on the page ends
         moves = list(log)  # the cursor goes on from here once put back: nothing of it read after
         with self._lock:
             if rid in self._files:  # not for an upload dropped meanwhile
